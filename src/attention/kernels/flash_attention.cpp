@@ -1,0 +1,390 @@
+#include "kernels/flash_attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <new>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/exp2.hpp"
+
+// Keep clang from unrolling register-blocked loops: unrolled, V8 runs out of its ~15 usable
+// vector registers and spills (measured 27 vs 40 GFLOP/s).
+#if defined(__clang__)
+#define ATTENTION_NO_UNROLL _Pragma("clang loop unroll_count(1)")
+#else
+#define ATTENTION_NO_UNROLL
+#endif
+
+namespace attention::kernels {
+namespace {
+
+using batch = xsimd::batch<float>;
+constexpr std::size_t lanes = batch::size;
+constexpr std::size_t tile_rows = 4;          // query rows in one register tile
+constexpr std::size_t tile_keys = 2 * lanes;  // keys (or value columns) in one register tile
+constexpr std::size_t block_keys = 64;        // keys per packed K/V block
+constexpr std::size_t block_rows = 128;       // query rows that reuse one packed K/V block
+static_assert(block_keys % tile_keys == 0, "a key block holds whole register tiles");
+static_assert(block_rows % tile_rows == 0, "a row block holds whole register tiles");
+
+constexpr float log2e = 1.44269504088896340736f;
+constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
+
+constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+struct AlignedFree {
+  void operator()(float* p) const { xsimd::aligned_free(p); }
+};
+using Buffer = std::unique_ptr<float[], AlignedFree>;
+
+Buffer allocate(std::size_t count) {
+  return Buffer(static_cast<float*>(xsimd::aligned_malloc(count * sizeof(float), 64)));
+}
+
+// All the memory one call needs: O(block_rows * (head_size + v_head_size)), whatever n is.
+struct Scratch {
+  Buffer queries;  // block_rows x d: the block's query rows, times scale * log2(e)
+  Buffer outputs;  // block_rows x dv_padded: running (unnormalised) softmax . values
+  Buffer row_max;  // block_rows: running maximum score of each row (log2 units)
+  Buffer row_sum;  // block_rows: running sum of 2^(score - row_max)
+  Buffer keys;     // block_keys x d, packed as d x tile_keys panels, one per tile of keys
+  Buffer values;   // block_keys x dv_padded
+  Buffer scores;   // tile_rows x block_keys: scores, then probabilities, of one tile
+
+  bool allocate_for(std::size_t d, std::size_t dv_padded) {
+    queries = allocate(block_rows * d);
+    outputs = allocate(block_rows * dv_padded);
+    row_max = allocate(block_rows);
+    row_sum = allocate(block_rows);
+    keys = allocate(block_keys * d);
+    values = allocate(block_keys * dv_padded);
+    scores = allocate(tile_rows * block_keys);
+    return queries && outputs && row_max && row_sum && keys && values && scores;
+  }
+};
+
+// scores (tile_rows x tile_keys, row stride block_keys) = queries (tile_rows x d) . panel,
+// where panel (d x tile_keys) is one packed tile of keys. Eight accumulators: four rows times
+// two vectors of keys; each step multiplies a splat of one query element by a vector of keys.
+inline void score_tile(const float* queries, std::size_t d, const float* panel, float* scores) {
+  batch s00(0.0f), s01(0.0f), s10(0.0f), s11(0.0f), s20(0.0f), s21(0.0f), s30(0.0f), s31(0.0f);
+  const float* q0 = queries;
+  const float* q1 = q0 + d;
+  const float* q2 = q1 + d;
+  const float* q3 = q2 + d;
+  ATTENTION_NO_UNROLL
+  for (std::size_t c = 0; c < d; ++c) {
+    const batch k0 = batch::load_aligned(panel + c * tile_keys);
+    const batch k1 = batch::load_aligned(panel + c * tile_keys + lanes);
+    batch x(q0[c]);
+    s00 = xsimd::fma(x, k0, s00);
+    s01 = xsimd::fma(x, k1, s01);
+    x = batch(q1[c]);
+    s10 = xsimd::fma(x, k0, s10);
+    s11 = xsimd::fma(x, k1, s11);
+    x = batch(q2[c]);
+    s20 = xsimd::fma(x, k0, s20);
+    s21 = xsimd::fma(x, k1, s21);
+    x = batch(q3[c]);
+    s30 = xsimd::fma(x, k0, s30);
+    s31 = xsimd::fma(x, k1, s31);
+  }
+  s00.store_aligned(scores);
+  s01.store_aligned(scores + lanes);
+  s10.store_aligned(scores + block_keys);
+  s11.store_aligned(scores + block_keys + lanes);
+  s20.store_aligned(scores + 2 * block_keys);
+  s21.store_aligned(scores + 2 * block_keys + lanes);
+  s30.store_aligned(scores + 3 * block_keys);
+  s31.store_aligned(scores + 3 * block_keys + lanes);
+}
+
+// outputs (tile_rows x dv_padded) += probabilities (tile_rows x keys, row stride block_keys)
+// . values (keys x dv_padded), two vectors of value columns at a time: eight accumulators,
+// each step a splat of one probability times a vector of one value row.
+inline void accumulate_tile(const float* probabilities, std::size_t keys, const float* values,
+                            std::size_t dv_padded, float* outputs) {
+  const float* p0 = probabilities;
+  const float* p1 = p0 + block_keys;
+  const float* p2 = p1 + block_keys;
+  const float* p3 = p2 + block_keys;
+  float* o0 = outputs;
+  float* o1 = o0 + dv_padded;
+  float* o2 = o1 + dv_padded;
+  float* o3 = o2 + dv_padded;
+  for (std::size_t c = 0; c < dv_padded; c += tile_keys) {
+    batch a00 = batch::load_aligned(o0 + c), a01 = batch::load_aligned(o0 + c + lanes);
+    batch a10 = batch::load_aligned(o1 + c), a11 = batch::load_aligned(o1 + c + lanes);
+    batch a20 = batch::load_aligned(o2 + c), a21 = batch::load_aligned(o2 + c + lanes);
+    batch a30 = batch::load_aligned(o3 + c), a31 = batch::load_aligned(o3 + c + lanes);
+    ATTENTION_NO_UNROLL
+    for (std::size_t j = 0; j < keys; ++j) {
+      const batch v0 = batch::load_aligned(values + j * dv_padded + c);
+      const batch v1 = batch::load_aligned(values + j * dv_padded + c + lanes);
+      batch x(p0[j]);
+      a00 = xsimd::fma(x, v0, a00);
+      a01 = xsimd::fma(x, v1, a01);
+      x = batch(p1[j]);
+      a10 = xsimd::fma(x, v0, a10);
+      a11 = xsimd::fma(x, v1, a11);
+      x = batch(p2[j]);
+      a20 = xsimd::fma(x, v0, a20);
+      a21 = xsimd::fma(x, v1, a21);
+      x = batch(p3[j]);
+      a30 = xsimd::fma(x, v0, a30);
+      a31 = xsimd::fma(x, v1, a31);
+    }
+    a00.store_aligned(o0 + c);
+    a01.store_aligned(o0 + c + lanes);
+    a10.store_aligned(o1 + c);
+    a11.store_aligned(o1 + c + lanes);
+    a20.store_aligned(o2 + c);
+    a21.store_aligned(o2 + c + lanes);
+    a30.store_aligned(o3 + c);
+    a31.store_aligned(o3 + c + lanes);
+  }
+}
+
+// One kv head with the query heads it serves: their rows are contiguous in q and y, so the
+// group is walked as one matrix of rows = group * q_seq_len, and each packed K/V block is
+// read once for all of them (grouped-query attention reads each kv head once per group).
+class HeadGroup {
+ public:
+  HeadGroup(const AttentionShape& shape, const AttentionOptions& options,
+            const AttentionMask& mask, Scratch& scratch)
+      : shape_(shape), options_(options), mask_(mask), s_(scratch),
+        d_(shape.head_size), dv_(shape.v_head_size), dv_padded_(round_up(dv_, tile_keys)),
+        group_(shape.q_num_heads / shape.kv_num_heads) {}
+
+  // q rows [group * q_seq_len, d] of batch b / kv head g; y rows likewise with dv.
+  void run(std::size_t b, std::size_t g, const float* q_rows, const float* k_head,
+           const float* v_head, float* y_rows) {
+    batch_ = b;
+    first_q_head_ = g * group_;
+    const std::size_t total_rows = group_ * shape_.q_seq_len;
+    for (std::size_t row0 = 0; row0 < total_rows; row0 += block_rows) {
+      const std::size_t rows = std::min(block_rows, total_rows - row0);
+      start_row_block(q_rows + row0 * d_, row0, rows);
+      for (std::size_t key0 = 0; key0 < shape_.kv_seq_len; key0 += block_keys) {
+        const std::size_t keys = std::min(block_keys, shape_.kv_seq_len - key0);
+        pack_block(k_head + key0 * d_, v_head + key0 * dv_, keys);
+        for (std::size_t t = 0; t < rows; t += tile_rows) process_tile(t, key0, keys);
+      }
+      finish_row_block(y_rows + row0 * dv_);
+    }
+  }
+
+ private:
+  void start_row_block(const float* q_rows, std::size_t row0, std::size_t rows) {
+    // Folding scale * log2(e) into the queries makes every score a power of 2 away from its
+    // exponential: the softmax then needs exp2 only.
+    const float q_scale = options_.scale * log2e;
+    row0_ = row0;
+    rows_ = rows;
+    const std::size_t padded = round_up(rows, tile_rows);
+    for (std::size_t r = 0; r < padded; ++r) {
+      float* dst = s_.queries.get() + r * d_;
+      if (r < rows) {
+        for (std::size_t c = 0; c < d_; ++c) dst[c] = q_rows[r * d_ + c] * q_scale;
+      } else {
+        std::fill(dst, dst + d_, 0.0f);
+      }
+      s_.row_max[r] = minus_infinity;
+      s_.row_sum[r] = 0.0f;
+    }
+    std::fill(s_.outputs.get(), s_.outputs.get() + padded * dv_padded_, 0.0f);
+  }
+
+  void pack_block(const float* k_block, const float* v_block, std::size_t keys) {
+    // keys: panels of d x tile_keys, zero-padded past the last key; values: rows padded to
+    // dv_padded with zeros, so neither micro-kernel has a tail.
+    const std::size_t padded_keys = round_up(keys, tile_keys);
+    for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys) {
+      float* panel = s_.keys.get() + kt * d_;
+      for (std::size_t jj = 0; jj < tile_keys; ++jj) {
+        const std::size_t j = kt + jj;
+        for (std::size_t c = 0; c < d_; ++c)
+          panel[c * tile_keys + jj] = j < keys ? k_block[j * d_ + c] : 0.0f;
+      }
+    }
+    for (std::size_t j = 0; j < keys; ++j) {
+      float* dst = s_.values.get() + j * dv_padded_;
+      std::copy(v_block + j * dv_, v_block + (j + 1) * dv_, dst);
+      std::fill(dst + dv_, dst + dv_padded_, 0.0f);
+    }
+  }
+
+  std::size_t query_index(std::size_t r) const { return (row0_ + r) % shape_.q_seq_len; }
+  std::size_t query_head(std::size_t r) const {
+    return first_q_head_ + (row0_ + r) / shape_.q_seq_len;
+  }
+
+  void process_tile(std::size_t t, std::size_t key0, std::size_t keys) {
+    const std::size_t real_rows = std::min(tile_rows, rows_ - t);
+    bool crosses_diagonal = false;
+    if (options_.is_causal) {
+      // Top-left causal: query i sees keys 0..i. Skip a block no row of the tile can see.
+      std::size_t min_i = shape_.q_seq_len, max_i = 0;
+      for (std::size_t r = 0; r < real_rows; ++r) {
+        min_i = std::min(min_i, query_index(t + r));
+        max_i = std::max(max_i, query_index(t + r));
+      }
+      if (key0 > max_i) return;
+      crosses_diagonal = key0 + keys - 1 > min_i;
+    }
+    const std::size_t padded_keys = round_up(keys, tile_keys);
+    float* scores = s_.scores.get();
+    for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
+      score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, scores + kt);
+
+    const bool adjust =
+        options_.softcap > 0.0f || mask_.kind != MaskKind::none || crosses_diagonal;
+    for (std::size_t r = 0; r < tile_rows; ++r) {
+      float* row = scores + r * block_keys;
+      if (adjust && r < real_rows) adjust_scores(row, t + r, key0, keys);
+      std::fill(row + keys, row + padded_keys, minus_infinity);
+      update_row(t + r, row, padded_keys);
+    }
+    accumulate_tile(scores, keys, s_.values.get(), dv_padded_,
+                    s_.outputs.get() + t * dv_padded_);
+  }
+
+  // Softcap, causal mask, boolean and additive masks on one row of scores (log2 units).
+  void adjust_scores(float* row, std::size_t r, std::size_t key0, std::size_t keys) const {
+    const std::size_t i = query_index(r);
+    const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
+                                 i * mask_.strides[2] + key0 * mask_.strides[3];
+    const float cap = options_.softcap * log2e;
+    for (std::size_t j = 0; j < keys; ++j) {
+      float x = row[j];
+      if (options_.softcap > 0.0f) x = cap * std::tanh(x / cap);
+      if (options_.is_causal && key0 + j > i) x = minus_infinity;
+      const std::size_t at = mask_row + j * mask_.strides[3];
+      if (mask_.kind == MaskKind::boolean && !mask_.allowed[at]) x = minus_infinity;
+      if (mask_.kind == MaskKind::additive) x += mask_.bias[at] * log2e;
+      row[j] = x;
+    }
+  }
+
+  // Online softmax: fold this block's scores into the row's running maximum and sum, rescale
+  // what the row has accumulated so far, and turn the scores into probabilities in place.
+  void update_row(std::size_t r, float* row, std::size_t padded_keys) {
+    batch block_max(minus_infinity);
+    xsimd::batch_bool<float> nan_seen(false);
+    for (std::size_t j = 0; j < padded_keys; j += lanes) {
+      const batch x = batch::load_aligned(row + j);
+      block_max = xsimd::max(block_max, x);
+      nan_seen = nan_seen || xsimd::isnan(x);
+    }
+    // A NaN score poisons its row's sum, so the row's outputs come out NaN, as IEEE would.
+    if (xsimd::any(nan_seen)) s_.row_sum[r] = std::numeric_limits<float>::quiet_NaN();
+    const float old_max = s_.row_max[r];
+    const float new_max = std::max(old_max, xsimd::reduce_max(block_max));
+    if (new_max == minus_infinity) {  // everything so far is masked: nothing to add
+      std::fill(row, row + padded_keys, 0.0f);
+      return;
+    }
+    const batch shift(new_max);
+    batch sum(0.0f);
+    for (std::size_t j = 0; j < padded_keys; j += lanes) {
+      const batch p = exp2_fast(batch::load_aligned(row + j) - shift);
+      p.store_aligned(row + j);
+      sum += p;
+    }
+    const float rescale = std::exp2(old_max - new_max);  // 0 when old_max is -inf
+    s_.row_sum[r] = s_.row_sum[r] * rescale + xsimd::reduce_add(sum);
+    s_.row_max[r] = new_max;
+    if (rescale != 1.0f) {
+      float* out = s_.outputs.get() + r * dv_padded_;
+      for (std::size_t c = 0; c < dv_padded_; c += lanes)
+        (batch::load_aligned(out + c) * batch(rescale)).store_aligned(out + c);
+    }
+  }
+
+  void finish_row_block(float* y_rows) const {
+    for (std::size_t r = 0; r < rows_; ++r) {
+      const float sum = s_.row_sum[r];
+      const float inverse = sum > 0.0f ? 1.0f / sum : (sum == 0.0f ? 0.0f : sum);
+      const float* out = s_.outputs.get() + r * dv_padded_;
+      for (std::size_t c = 0; c < dv_; ++c) y_rows[r * dv_ + c] = out[c] * inverse;
+    }
+  }
+
+  const AttentionShape& shape_;
+  const AttentionOptions& options_;
+  const AttentionMask& mask_;
+  Scratch& s_;
+  const std::size_t d_, dv_, dv_padded_, group_;
+  std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0;
+};
+
+}  // namespace
+
+bool flash_attention(const float* q, const float* k, const float* v, const AttentionMask& mask,
+                     const AttentionShape& shape, const AttentionOptions& options, float* y) {
+  const std::size_t d = shape.head_size, dv = shape.v_head_size;
+  Scratch scratch;
+  if (!scratch.allocate_for(d, round_up(dv, tile_keys))) return false;
+  HeadGroup group(shape, options, mask, scratch);
+  const std::size_t heads_per_group = shape.q_num_heads / shape.kv_num_heads;
+  const std::size_t q_head_stride = shape.q_seq_len * d, y_head_stride = shape.q_seq_len * dv;
+  const std::size_t k_head_stride = shape.kv_seq_len * d, v_head_stride = shape.kv_seq_len * dv;
+  for (std::size_t b = 0; b < shape.batch; ++b) {
+    for (std::size_t g = 0; g < shape.kv_num_heads; ++g) {
+      const std::size_t first_q_head = b * shape.q_num_heads + g * heads_per_group;
+      const std::size_t kv_head = b * shape.kv_num_heads + g;
+      group.run(b, g, q + first_q_head * q_head_stride, k + kv_head * k_head_stride,
+                v + kv_head * v_head_stride, y + first_q_head * y_head_stride);
+    }
+  }
+  return true;
+}
+
+bool attention_reference(const float* q, const float* k, const float* v,
+                         const AttentionMask& mask, const AttentionShape& shape,
+                         const AttentionOptions& options, float* y) {
+  const std::size_t d = shape.head_size, dv = shape.v_head_size;
+  const std::size_t group = shape.q_num_heads / shape.kv_num_heads;
+  std::unique_ptr<float[]> scores(new (std::nothrow) float[shape.kv_seq_len]);
+  if (!scores) return false;
+  for (std::size_t b = 0; b < shape.batch; ++b)
+    for (std::size_t h = 0; h < shape.q_num_heads; ++h)
+      for (std::size_t i = 0; i < shape.q_seq_len; ++i) {
+        const std::size_t kv_head = b * shape.kv_num_heads + h / group;
+        const float* q_row = q + ((b * shape.q_num_heads + h) * shape.q_seq_len + i) * d;
+        float* y_row = y + ((b * shape.q_num_heads + h) * shape.q_seq_len + i) * dv;
+        float max = minus_infinity;
+        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
+          const float* k_row = k + (kv_head * shape.kv_seq_len + j) * d;
+          float s = 0.0f;
+          for (std::size_t c = 0; c < d; ++c) s += q_row[c] * k_row[c];
+          s *= options.scale;
+          if (options.softcap > 0.0f) s = options.softcap * std::tanh(s / options.softcap);
+          if (options.is_causal && j > i) s = minus_infinity;
+          const std::size_t at = b * mask.strides[0] + h * mask.strides[1] +
+                                 i * mask.strides[2] + j * mask.strides[3];
+          if (mask.kind == MaskKind::boolean && !mask.allowed[at]) s = minus_infinity;
+          if (mask.kind == MaskKind::additive) s += mask.bias[at];
+          scores[j] = s;
+          max = std::max(max, s);
+        }
+        std::fill(y_row, y_row + dv, 0.0f);
+        if (max == minus_infinity) continue;  // every key masked: zeros
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
+          scores[j] = std::exp(scores[j] - max);
+          sum += scores[j];
+        }
+        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
+          const float* v_row = v + (kv_head * shape.kv_seq_len + j) * dv;
+          const float weight = scores[j] / sum;
+          for (std::size_t c = 0; c < dv; ++c) y_row[c] += weight * v_row[c];
+        }
+      }
+  return true;
+}
+
+}  // namespace attention::kernels

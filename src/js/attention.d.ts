@@ -1,0 +1,152 @@
+/**
+ * Self-attention in WebAssembly (SIMD128): every intermediate of the computation for teaching
+ * and visualisation (`trace`), and a fast multi-head attention with the semantics of the ONNX
+ * `Attention` operator, opset 23 (`attention`).
+ *
+ * @example
+ * ```ts
+ * import createAttention from 'attention-explained';
+ * const attn = await createAttention();
+ * const t = attn.trace({ x: [[1, 0, 1, 0]], wQuery, wKey, wValue });
+ * ```
+ * @packageDocumentation
+ */
+
+/** A row-major matrix: `data[i * cols + j]` is row i, column j. */
+export interface Matrix {
+  /** Number of rows (at least 1). */
+  rows: number;
+  /** Number of columns (at least 1). */
+  cols: number;
+  /** `rows * cols` numbers, row after row. */
+  data: Float32Array;
+}
+
+/** A matrix given either as nested arrays (rectangular, numbers only) or as a {@link Matrix}. */
+export type MatrixInput = number[][] | Matrix;
+
+/** Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v. */
+export interface TraceArgs {
+  /** The inputs, one token per row: n x d_in. */
+  x: MatrixInput;
+  /** Query weights: d_in x d_k. */
+  wQuery: MatrixInput;
+  /** Key weights: d_in x d_k (queries and keys are dotted together, so d_k must match). */
+  wKey: MatrixInput;
+  /** Value weights: d_in x d_v (d_v may differ from d_k; outputs have d_v columns). */
+  wValue: MatrixInput;
+  /**
+   * Multiplies every score. Defaults to 1, as in the article; pass `1 / Math.sqrt(d_k)` for
+   * the Transformer's scaled dot-product attention.
+   */
+  scale?: number;
+  /** Hide key j from query i when j > i (a decoder's causal mask). Defaults to false. */
+  isCausal?: boolean;
+}
+
+/** Every intermediate of one self-attention computation. All arrays are fresh copies. */
+export interface Trace {
+  /** x . wQuery: n x d_k. */
+  queries: Matrix;
+  /** x . wKey: n x d_k. */
+  keys: Matrix;
+  /** x . wValue: n x d_v. */
+  values: Matrix;
+  /** queries . keys^T * scale: n x n; -Infinity where `isCausal` hides a key. */
+  scores: Matrix;
+  /** Softmax of each row of scores: n x n, each row sums to 1 (or is all 0 if fully masked). */
+  weights: Matrix;
+  /** weighted[i][j] = weights[i][j] * values[j], at `data[(i * n + j) * d_v + c]`. */
+  weighted: { dims: [number, number, number]; data: Float32Array };
+  /** outputs[i] = sum over j of weighted[i][j]: n x d_v. */
+  outputs: Matrix;
+}
+
+/**
+ * A mask over the scores, broadcast (right-aligned, numpy rules) to
+ * `[batch, qNumHeads, qSeqLen, kvSeqLen]`.
+ */
+export interface AttentionMask {
+  /**
+   * `Uint8Array`: boolean, 1 = the query may attend to the key, 0 = hidden.
+   * `Float32Array`: added to the scores (use -Infinity to hide, as in ONNX).
+   */
+  data: Uint8Array | Float32Array;
+  /** 1 to 4 dims, each 1 or the matching dim of `[batch, qNumHeads, qSeqLen, kvSeqLen]`. */
+  shape: number[];
+}
+
+/** Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator. */
+export interface AttentionOptions {
+  /** Batch size. Default 1. */
+  batch?: number;
+  /** Number of query heads. Required. */
+  qNumHeads: number;
+  /**
+   * Number of key/value heads. Default `qNumHeads`. Must divide `qNumHeads`: each kv head
+   * serves `qNumHeads / kvNumHeads` consecutive query heads (grouped-query attention; 1 is
+   * multi-query attention).
+   */
+  kvNumHeads?: number;
+  /** Query sequence length. Default: inferred from `q.length`. */
+  qSeqLen?: number;
+  /** Key/value sequence length. Default: inferred from `k.length`. */
+  kvSeqLen?: number;
+  /** Size of one query or key head. Required. */
+  headSize: number;
+  /** Size of one value head, and of one output head. Default `headSize`. */
+  vHeadSize?: number;
+  /** Multiplies every score. Default `1 / Math.sqrt(headSize)`. */
+  scale?: number;
+  /** Hide key j from query i when j > i (top-left aligned, as ONNX without past). Default false. */
+  isCausal?: boolean;
+  /** When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0 (off). */
+  softcap?: number;
+  /** An optional boolean or additive mask. */
+  attnMask?: AttentionMask;
+}
+
+/** What `createAttention()` resolves to. */
+export interface AttentionApi {
+  /**
+   * Runs every stage of self-attention on small inputs and returns every intermediate.
+   * At most 16,777,216 numbers in all intermediates together (use `attention` beyond).
+   * @throws TypeError for a missing or non-numeric argument, RangeError for wrong shapes,
+   *   naming the argument and what was expected versus given.
+   */
+  trace(args: TraceArgs): Trace;
+  /**
+   * The ONNX `Attention` operator (opset 23), 4-D layout, no past key/value. Fused and tiled:
+   * memory grows with sequence length, never with its square.
+   * @param q `[batch, qNumHeads, qSeqLen, headSize]`
+   * @param k `[batch, kvNumHeads, kvSeqLen, headSize]`
+   * @param v `[batch, kvNumHeads, kvSeqLen, vHeadSize]`
+   * @returns a fresh `[batch, qNumHeads, qSeqLen, vHeadSize]` array that the caller owns. A
+   *   query row whose every key is masked yields zeros.
+   * @throws TypeError / RangeError naming the bad argument; the instance keeps working.
+   */
+  attention(q: Float32Array, k: Float32Array, v: Float32Array, options: AttentionOptions): Float32Array;
+  /** True when the loaded WebAssembly uses SIMD128. */
+  readonly simd: boolean;
+  /** The package version. */
+  readonly version: string;
+  /**
+   * Diagnostics: the size of the wasm memory and the bytes currently allocated in it. After
+   * any call returns or throws, `allocatedBytes` is back where it was.
+   */
+  memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
+}
+
+/** Options of {@link createAttention}; none are needed in a page, a Worker or Node. */
+export interface CreateAttentionOptions {
+  /** The bytes of attention.wasm, if you load them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to fetch attention.wasm from, if not next to attention.mjs. */
+  wasmUrl?: string | URL;
+}
+
+/**
+ * Loads the WebAssembly module (from `attention.wasm` next to this file) and resolves to the
+ * API. Rejects with an Error saying why when the module cannot be loaded.
+ */
+export default function createAttention(options?: CreateAttentionOptions): Promise<AttentionApi>;
