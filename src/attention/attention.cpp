@@ -19,8 +19,7 @@ const char* attention_shape_error(const AttentionShape& s) {
 const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
                                    const AttentionShape& shape, std::size_t strides[4]) {
   if (rank < 1 || rank > 4) return "attnMask.shape must have 1 to 4 dimensions";
-  const std::size_t target[4] = {shape.batch, shape.q_num_heads, shape.q_seq_len,
-                                 shape.kv_seq_len};
+  const std::size_t target[4] = {shape.batch, shape.q_num_heads, shape.q_seq_len, shape.kv_seq_len};
   // Right-aligned: the mask's last dim meets kv_seq_len, the one before q_seq_len, ...
   std::size_t stride = 1;
   for (std::size_t axis = 4; axis-- > 0;) {

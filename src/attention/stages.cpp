@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
@@ -23,8 +22,7 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, float scale) 
   const std::size_t n_queries = queries.shape(0), n_keys = keys.shape(0);
   const std::size_t d_k = queries.shape(1);
   Matrix scores({n_queries, n_keys});
-  kernels::matmul_transposed_b(queries.data(), keys.data(), scores.data(), n_queries, d_k,
-                               n_keys);
+  kernels::matmul_transposed_b(queries.data(), keys.data(), scores.data(), n_queries, d_k, n_keys);
   if (scale != 1.0f) scores *= scale;
   return scores;
 }

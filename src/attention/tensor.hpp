@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstddef>
-
 #include <xtensor/xtensor.hpp>
 
 namespace attention {

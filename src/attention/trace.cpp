@@ -17,8 +17,8 @@ const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const
   return nullptr;
 }
 
-Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
-            const Matrix& w_value, const TraceOptions& options) {
+Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
+            const TraceOptions& options) {
   Trace t;
   t.keys = project(inputs, w_key);
   t.values = project(inputs, w_value);

@@ -26,7 +26,7 @@ const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const
                               const Matrix& w_value);
 
 // Runs every stage; the shapes must satisfy trace_shape_error() == nullptr.
-Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
-            const Matrix& w_value, const TraceOptions& options = {});
+Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
+            const TraceOptions& options = {});
 
 }  // namespace attention

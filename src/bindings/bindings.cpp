@@ -2,11 +2,10 @@
 // copies them into wasm memory and passes their addresses here; results go into buffers it
 // allocated. Nothing here throws or aborts: errors come back as a message ("" = success).
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <cstdint>
-#include <malloc.h>
 #include <string>
-
 #include <xsimd/xsimd.hpp>
 
 #include "attention.hpp"

@@ -67,13 +67,15 @@ function checkPositiveInteger(value, name) {
 }
 
 function checkFiniteNumber(value, name) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a number, got ${describe(value)}`);
   if (!Number.isFinite(value)) throw new RangeError(`${name} must be finite, got ${value}`);
   return value;
 }
 
 function checkBoolean(value, name) {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  if (typeof value !== 'boolean')
+    throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
   return value;
 }
 
@@ -95,7 +97,9 @@ export function toMatrix(value, name) {
     for (let i = 0; i < rows; i++) {
       const row = value[i];
       if (!Array.isArray(row)) {
-        throw new TypeError(`${name}[${i}] must be an array of numbers (a row), got ${describe(row)}`);
+        throw new TypeError(
+          `${name}[${i}] must be an array of numbers (a row), got ${describe(row)}`,
+        );
       }
       if (row.length !== cols) {
         throw new RangeError(
@@ -166,7 +170,10 @@ export function wrapModule(Module) {
     const copyIn = (typedArray, what) => {
       const pointer = allocate(typedArray.byteLength, what);
       // Read HEAPU8 after allocating: malloc may have grown (and so replaced) the buffer.
-      Module.HEAPU8.set(new Uint8Array(typedArray.buffer, typedArray.byteOffset, typedArray.byteLength), pointer);
+      Module.HEAPU8.set(
+        new Uint8Array(typedArray.buffer, typedArray.byteOffset, typedArray.byteLength),
+        pointer,
+      );
       return pointer;
     };
     try {
@@ -181,7 +188,9 @@ export function wrapModule(Module) {
 
   function trace(args) {
     if (args === null || typeof args !== 'object') {
-      throw new TypeError(`trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`);
+      throw new TypeError(
+        `trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`,
+      );
     }
     checkKeys(args, TRACE_KEYS, 'trace');
     for (const name of ['x', 'wQuery', 'wKey', 'wValue']) {
@@ -195,7 +204,11 @@ export function wrapModule(Module) {
     const isCausal = args.isCausal === undefined ? false : checkBoolean(args.isCausal, 'isCausal');
     const n = x.rows;
     const dIn = x.cols;
-    for (const [name, w] of [['wQuery', wQuery], ['wKey', wKey], ['wValue', wValue]]) {
+    for (const [name, w] of [
+      ['wQuery', wQuery],
+      ['wKey', wKey],
+      ['wValue', wValue],
+    ]) {
       if (w.rows !== dIn) {
         throw new RangeError(
           `${name} must have ${dIn} rows (d_in, one per column of x), got ${w.rows}`,
@@ -266,7 +279,9 @@ export function wrapModule(Module) {
       );
     }
     if (!Array.isArray(mask.shape)) {
-      throw new TypeError(`attnMask.shape must be an array of 1 to 4 dims, got ${describe(mask.shape)}`);
+      throw new TypeError(
+        `attnMask.shape must be an array of 1 to 4 dims, got ${describe(mask.shape)}`,
+      );
     }
     if (mask.shape.length < 1 || mask.shape.length > 4) {
       throw new RangeError(`attnMask.shape must have 1 to 4 dims, got ${mask.shape.length}`);
@@ -371,8 +386,24 @@ export function wrapModule(Module) {
         maskDims = copyIn(new Uint32Array(mask.dims), 'attnMask.shape');
       }
       const error = Module.attentionInto(
-        pq, pk, pv, py, batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize,
-        scale, isCausal, softcap, mask ? mask.kind : 0, maskData, maskDims, mask ? mask.dims.length : 0,
+        pq,
+        pk,
+        pv,
+        py,
+        batch,
+        qNumHeads,
+        kvNumHeads,
+        qSeqLen,
+        kvSeqLen,
+        headSize,
+        vHeadSize,
+        scale,
+        isCausal,
+        softcap,
+        mask ? mask.kind : 0,
+        maskData,
+        maskDims,
+        mask ? mask.dims.length : 0,
       );
       if (error) throw new RangeError(`attention: ${error}`);
       return copyOut(py, yLength);
@@ -399,7 +430,9 @@ export async function createAttentionWith(factory, moduleOptions = {}) {
     Module = await factory(moduleOptions);
   } catch (error) {
     const reason = error && error.message ? error.message : String(error);
-    throw new Error(`createAttention: could not load the WebAssembly module: ${reason}`, { cause: error });
+    throw new Error(`createAttention: could not load the WebAssembly module: ${reason}`, {
+      cause: error,
+    });
   }
   return wrapModule(Module);
 }

@@ -125,7 +125,12 @@ export interface AttentionApi {
    *   query row whose every key is masked yields zeros.
    * @throws TypeError / RangeError naming the bad argument; the instance keeps working.
    */
-  attention(q: Float32Array, k: Float32Array, v: Float32Array, options: AttentionOptions): Float32Array;
+  attention(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    options: AttentionOptions,
+  ): Float32Array;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /** The package version. */

@@ -1,14 +1,15 @@
 // attention() with ONNX semantics against the float64 reference, and its shape rules.
+#include "attention.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <random>
 
-#include "attention.hpp"
+#include "article.hpp"
 #include "reference64.hpp"
 #include "trace.hpp"
-#include "article.hpp"
 
 using namespace attention;
 
@@ -21,19 +22,22 @@ std::vector<double> expand_mask(const AttentionMask& mask, const AttentionShape&
     for (std::size_t h = 0; h < s.q_num_heads; ++h)
       for (std::size_t i = 0; i < s.q_seq_len; ++i)
         for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
-          const std::size_t src = b * mask.strides[0] + h * mask.strides[1] +
-                                  i * mask.strides[2] + j * mask.strides[3];
-          out[at++] = mask.kind == MaskKind::boolean ? double(mask.allowed[src])
-                                                     : double(mask.bias[src]);
+          const std::size_t src =
+              b * mask.strides[0] + h * mask.strides[1] + i * mask.strides[2] + j * mask.strides[3];
+          out[at++] =
+              mask.kind == MaskKind::boolean ? double(mask.allowed[src]) : double(mask.bias[src]);
         }
   return out;
 }
 
 void check_against_float64(const AttentionShape& s, const AttentionOptions& o, std::mt19937& rng,
                            const AttentionMask& mask = {}) {
-  const auto q = reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
-  const auto k = reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
-  const auto v = reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
+  const auto q =
+      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
+  const auto k =
+      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
+  const auto v =
+      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
   std::vector<float> y(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size);
   ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), mask, s, o, y.data()), Status::ok);
   const int kind = mask.kind == MaskKind::none ? 0 : mask.kind == MaskKind::boolean ? 1 : 2;
@@ -83,8 +87,9 @@ TEST(Attention, MasksOfEveryRankBroadcast) {
   const AttentionShape s{2, 4, 2, 5, 11, 9, 6};
   AttentionOptions o;
   o.scale = 0.4f;
-  const std::vector<std::vector<std::size_t>> shapes = {
-      {11}, {1}, {5, 11}, {5, 1}, {4, 5, 11}, {4, 1, 11}, {2, 1, 1, 11}, {2, 4, 5, 11}, {1, 4, 1, 1}};
+  const std::vector<std::vector<std::size_t>> shapes = {{11},          {1},           {5, 11},
+                                                        {5, 1},        {4, 5, 11},    {4, 1, 11},
+                                                        {2, 1, 1, 11}, {2, 4, 5, 11}, {1, 4, 1, 1}};
   for (const auto& dims : shapes) {
     std::size_t count = 1;
     for (auto d : dims) count *= d;
@@ -118,7 +123,8 @@ TEST(Attention, MaskThatDoesNotBroadcastIsRefused) {
 
 TEST(Attention, FullyMaskedRowsGiveZeros) {
   const AttentionShape s{1, 1, 1, 3, 4, 2, 2};
-  const std::vector<float> q{1, 2, 3, 4, 5, 6}, k{1, 0, 0, 1, 1, 1, 2, 2}, v{1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<float> q{1, 2, 3, 4, 5, 6}, k{1, 0, 0, 1, 1, 1, 2, 2},
+      v{1, 2, 3, 4, 5, 6, 7, 8};
   const std::uint8_t allowed[12] = {0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0};
   AttentionMask mask;
   mask.kind = MaskKind::boolean;

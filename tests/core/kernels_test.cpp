@@ -26,8 +26,7 @@ TEST(Kernels, MatmulMatchesScalarReferenceOnOddSizes) {
           ASSERT_NEAR(fast[i], slow[i], 1e-5 * inner) << rows << "x" << inner << "x" << cols;
         // b viewed as (cols x inner) for the transposed product
         kernels::matmul_transposed_b(a.data(), b.data(), fast.data(), rows, inner, cols);
-        kernels::matmul_transposed_b_reference(a.data(), b.data(), slow.data(), rows, inner,
-                                               cols);
+        kernels::matmul_transposed_b_reference(a.data(), b.data(), slow.data(), rows, inner, cols);
         for (std::size_t i = 0; i < fast.size(); ++i)
           ASSERT_NEAR(fast[i], slow[i], 1e-5 * inner) << rows << "x" << inner << "x" << cols;
       }
@@ -65,17 +64,22 @@ struct Case {
 void expect_flash_matches_reference(const Case& c, std::mt19937& rng,
                                     const AttentionMask& mask = {}) {
   const auto& s = c.shape;
-  const auto q = reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
-  const auto k = reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
-  const auto v = reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
+  const auto q =
+      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
+  const auto k =
+      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
+  const auto v =
+      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
   std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size, -1.0f);
   std::vector<float> slow(fast.size(), -2.0f);
-  ASSERT_TRUE(kernels::flash_attention(q.data(), k.data(), v.data(), mask, s, c.options, fast.data()));
-  ASSERT_TRUE(kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, c.options, slow.data()));
+  ASSERT_TRUE(
+      kernels::flash_attention(q.data(), k.data(), v.data(), mask, s, c.options, fast.data()));
+  ASSERT_TRUE(
+      kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, c.options, slow.data()));
   for (std::size_t i = 0; i < fast.size(); ++i)
-    ASSERT_NEAR(fast[i], slow[i], 2e-5) << "index " << i << " q_seq=" << s.q_seq_len
-                                        << " kv_seq=" << s.kv_seq_len << " d=" << s.head_size
-                                        << " dv=" << s.v_head_size;
+    ASSERT_NEAR(fast[i], slow[i], 2e-5)
+        << "index " << i << " q_seq=" << s.q_seq_len << " kv_seq=" << s.kv_seq_len
+        << " d=" << s.head_size << " dv=" << s.v_head_size;
 }
 }  // namespace
 

@@ -54,8 +54,8 @@ inline std::vector<double> onnx_attention(const std::vector<float>& q, const std
                                           const std::vector<float>& v, std::size_t batch,
                                           std::size_t hq, std::size_t hkv, std::size_t sq,
                                           std::size_t skv, std::size_t d, std::size_t dv,
-                                          double scale, bool causal, double softcap,
-                                          int mask_kind, const std::vector<double>& mask) {
+                                          double scale, bool causal, double softcap, int mask_kind,
+                                          const std::vector<double>& mask) {
   std::vector<double> y(batch * hq * sq * dv, 0.0);
   const double inf = std::numeric_limits<double>::infinity();
   for (std::size_t b = 0; b < batch; ++b)
@@ -84,7 +84,8 @@ inline std::vector<double> onnx_attention(const std::vector<float>& q, const std
         for (std::size_t j = 0; j < skv; ++j) {
           const double w = std::exp(s[j] - max) / sum;
           for (std::size_t c = 0; c < dv; ++c)
-            y[((b * hq + h) * sq + i) * dv + c] += w * double(v[((b * hkv + g) * skv + j) * dv + c]);
+            y[((b * hq + h) * sq + i) * dv + c] +=
+                w * double(v[((b * hkv + g) * skv + j) * dv + c]);
         }
       }
     }

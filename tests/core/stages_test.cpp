@@ -1,4 +1,6 @@
 // Each stage of the article, on the article's own numbers.
+#include "stages.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,15 +8,13 @@
 
 #include "article.hpp"
 #include "matchers.hpp"
-#include "stages.hpp"
 
 using namespace attention;
 
 TEST(Stages, ProjectionsGiveTheArticlesKeysValuesAndQueries) {
   EXPECT_TRUE(AllClose(project(article::inputs(), article::w_key()), article::keys(), 1e-6));
   EXPECT_TRUE(AllClose(project(article::inputs(), article::w_value()), article::values(), 1e-6));
-  EXPECT_TRUE(
-      AllClose(project(article::inputs(), article::w_query()), article::queries(), 1e-6));
+  EXPECT_TRUE(AllClose(project(article::inputs(), article::w_query()), article::queries(), 1e-6));
 }
 
 TEST(Stages, ScoresAreQueriesDottedWithEveryKey) {
@@ -90,7 +90,6 @@ TEST(Stages, ArticlesRoundedSoftmaxGivesExactlyItsOutput) {
 }
 
 TEST(Stages, OutputsAreTheSumOfWeightedValues) {
-  const Matrix outputs =
-      sum_weighted_values(weight_values(article::weights(), article::values()));
+  const Matrix outputs = sum_weighted_values(weight_values(article::weights(), article::values()));
   EXPECT_TRUE(AllClose(outputs, article::outputs(), 2e-5));
 }

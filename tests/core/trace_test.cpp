@@ -1,5 +1,7 @@
 // The whole staged path: the article's example, its scaled and causal variants, and random
 // shapes (not multiples of the SIMD width) against the float64 reference.
+#include "trace.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,13 +10,12 @@
 #include "article.hpp"
 #include "matchers.hpp"
 #include "reference64.hpp"
-#include "trace.hpp"
 
 using namespace attention;
 
 TEST(Trace, ReproducesEveryNumberOfTheArticle) {
-  const Trace t = trace(article::inputs(), article::w_query(), article::w_key(),
-                        article::w_value());
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value());
   EXPECT_TRUE(AllClose(t.keys, article::keys(), 1e-6));
   EXPECT_TRUE(AllClose(t.values, article::values(), 1e-6));
   EXPECT_TRUE(AllClose(t.queries, article::queries(), 1e-6));
@@ -29,8 +30,8 @@ TEST(Trace, ReproducesEveryNumberOfTheArticle) {
 TEST(Trace, ScaledByOneOverSqrtDk) {
   TraceOptions options;
   options.scale = 1.0f / std::sqrt(3.0f);
-  const Trace t = trace(article::inputs(), article::w_query(), article::w_key(),
-                        article::w_value(), options);
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
   EXPECT_TRUE(AllClose(t.weights, article::scaled_weights(), 1e-5));
   EXPECT_TRUE(AllClose(t.outputs, article::scaled_outputs(), 1e-5));
 }
@@ -38,8 +39,8 @@ TEST(Trace, ScaledByOneOverSqrtDk) {
 TEST(Trace, CausalFirstOutputIsTheFirstValue) {
   TraceOptions options;
   options.is_causal = true;
-  const Trace t = trace(article::inputs(), article::w_query(), article::w_key(),
-                        article::w_value(), options);
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
   EXPECT_FLOAT_EQ(t.outputs(0, 0), 1.0f);
   EXPECT_FLOAT_EQ(t.outputs(0, 1), 2.0f);
   EXPECT_FLOAT_EQ(t.outputs(0, 2), 3.0f);
@@ -62,8 +63,7 @@ TEST(Trace, ShapeErrorsNameTheArgument) {
                               article::w_value()),
             nullptr);
   const Matrix three_rows{{1, 0, 1}, {1, 0, 0}, {0, 0, 1}};
-  EXPECT_NE(trace_shape_error(article::inputs(), three_rows, article::w_key(),
-                              article::w_value()),
+  EXPECT_NE(trace_shape_error(article::inputs(), three_rows, article::w_key(), article::w_value()),
             nullptr);
   const Matrix four_cols{{1, 0, 1, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 1, 1, 0}};
   const char* error =
@@ -98,8 +98,8 @@ TEST(Trace, RandomShapesMatchTheFloat64Reference) {
     options.is_causal = causal;
     const Trace t = trace(x, wq, wk, wv, options);
     reference64::Mat weights;
-    const auto expected = reference64::self_attention(to64(x), to64(wq), to64(wk), to64(wv),
-                                                      scale, causal, &weights);
+    const auto expected =
+        reference64::self_attention(to64(x), to64(wq), to64(wk), to64(wv), scale, causal, &weights);
     SCOPED_TRACE(testing::Message() << "n=" << n << " d_in=" << d_in << " d_k=" << d_k
                                     << " d_v=" << d_v << " causal=" << causal);
     // Tolerance relative to the size of the numbers: sums of d_in products of N(0,1) values.

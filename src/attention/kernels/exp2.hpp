@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cmath>
-
 #include <xsimd/xsimd.hpp>
 
 namespace attention::kernels {

@@ -5,7 +5,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/exp2.hpp"
@@ -153,10 +152,15 @@ inline void accumulate_tile(const float* probabilities, std::size_t keys, const 
 // read once for all of them (grouped-query attention reads each kv head once per group).
 class HeadGroup {
  public:
-  HeadGroup(const AttentionShape& shape, const AttentionOptions& options,
-            const AttentionMask& mask, Scratch& scratch)
-      : shape_(shape), options_(options), mask_(mask), s_(scratch),
-        d_(shape.head_size), dv_(shape.v_head_size), dv_padded_(round_up(dv_, tile_keys)),
+  HeadGroup(const AttentionShape& shape, const AttentionOptions& options, const AttentionMask& mask,
+            Scratch& scratch)
+      : shape_(shape),
+        options_(options),
+        mask_(mask),
+        s_(scratch),
+        d_(shape.head_size),
+        dv_(shape.v_head_size),
+        dv_padded_(round_up(dv_, tile_keys)),
         group_(shape.q_num_heads / shape.kv_num_heads) {}
 
   // q rows [group * q_seq_len, d] of batch b / kv head g; y rows likewise with dv.
@@ -240,16 +244,14 @@ class HeadGroup {
     for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
       score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, scores + kt);
 
-    const bool adjust =
-        options_.softcap > 0.0f || mask_.kind != MaskKind::none || crosses_diagonal;
+    const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || crosses_diagonal;
     for (std::size_t r = 0; r < tile_rows; ++r) {
       float* row = scores + r * block_keys;
       if (adjust && r < real_rows) adjust_scores(row, t + r, key0, keys);
       std::fill(row + keys, row + padded_keys, minus_infinity);
       update_row(t + r, row, padded_keys);
     }
-    accumulate_tile(scores, keys, s_.values.get(), dv_padded_,
-                    s_.outputs.get() + t * dv_padded_);
+    accumulate_tile(scores, keys, s_.values.get(), dv_padded_, s_.outputs.get() + t * dv_padded_);
   }
 
   // Softcap, causal mask, boolean and additive masks on one row of scores (log2 units).
@@ -343,9 +345,8 @@ bool flash_attention(const float* q, const float* k, const float* v, const Atten
   return true;
 }
 
-bool attention_reference(const float* q, const float* k, const float* v,
-                         const AttentionMask& mask, const AttentionShape& shape,
-                         const AttentionOptions& options, float* y) {
+bool attention_reference(const float* q, const float* k, const float* v, const AttentionMask& mask,
+                         const AttentionShape& shape, const AttentionOptions& options, float* y) {
   const std::size_t d = shape.head_size, dv = shape.v_head_size;
   const std::size_t group = shape.q_num_heads / shape.kv_num_heads;
   std::unique_ptr<float[]> scores(new (std::nothrow) float[shape.kv_seq_len]);
@@ -364,8 +365,8 @@ bool attention_reference(const float* q, const float* k, const float* v,
           s *= options.scale;
           if (options.softcap > 0.0f) s = options.softcap * std::tanh(s / options.softcap);
           if (options.is_causal && j > i) s = minus_infinity;
-          const std::size_t at = b * mask.strides[0] + h * mask.strides[1] +
-                                 i * mask.strides[2] + j * mask.strides[3];
+          const std::size_t at =
+              b * mask.strides[0] + h * mask.strides[1] + i * mask.strides[2] + j * mask.strides[3];
           if (mask.kind == MaskKind::boolean && !mask.allowed[at]) s = minus_infinity;
           if (mask.kind == MaskKind::additive) s += mask.bias[at];
           scores[j] = s;

@@ -15,8 +15,7 @@ bool flash_attention(const float* q, const float* k, const float* v, const Atten
 
 // Straightforward: materialises one row of scores at a time, two-pass softmax, float math.
 // Returns false when its row buffer cannot be allocated.
-bool attention_reference(const float* q, const float* k, const float* v,
-                         const AttentionMask& mask, const AttentionShape& shape,
-                         const AttentionOptions& options, float* y);
+bool attention_reference(const float* q, const float* k, const float* v, const AttentionMask& mask,
+                         const AttentionShape& shape, const AttentionOptions& options, float* y);
 
 }  // namespace attention::kernels

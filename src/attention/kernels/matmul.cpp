@@ -30,8 +30,8 @@ void matmul(const float* a, const float* b, float* c, std::size_t rows, std::siz
   }
 }
 
-void matmul_reference(const float* a, const float* b, float* c, std::size_t rows,
-                      std::size_t inner, std::size_t cols) {
+void matmul_reference(const float* a, const float* b, float* c, std::size_t rows, std::size_t inner,
+                      std::size_t cols) {
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) {
       float sum = 0.0f;
@@ -51,8 +51,8 @@ void matmul_transposed_b(const float* a, const float* b, float* c, std::size_t r
       const float* b_row = b + j * inner;
       batch partial(0.0f);
       for (std::size_t p = 0; p < vector_inner; p += lanes) {
-        partial = xsimd::fma(batch::load_unaligned(a_row + p), batch::load_unaligned(b_row + p),
-                             partial);
+        partial =
+            xsimd::fma(batch::load_unaligned(a_row + p), batch::load_unaligned(b_row + p), partial);
       }
       float sum = xsimd::reduce_add(partial);
       for (std::size_t p = vector_inner; p < inner; ++p) sum += a_row[p] * b_row[p];
