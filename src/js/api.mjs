@@ -306,9 +306,9 @@ export function wrapModule(Module) {
   }
 
   function derive(length, name, per, option) {
-    if (length % per !== 0) {
+    if (length === 0 || length % per !== 0) {
       throw new RangeError(
-        `${name} has ${length} numbers, not a multiple of ${per}: cannot infer ${option}; pass it`,
+        `${name} has ${length} numbers, not a positive multiple of ${per}: cannot infer ${option}; pass it`,
       );
     }
     return length / per;
@@ -335,14 +335,15 @@ export function wrapModule(Module) {
     }
     const headSize = checkPositiveInteger(options.headSize, 'headSize');
     const vHeadSize = checkPositiveInteger(opt('vHeadSize', headSize), 'vHeadSize');
-    const qSeqLen = checkPositiveInteger(
-      opt('qSeqLen', derive(q.length, 'q', batch * qNumHeads * headSize, 'qSeqLen')),
-      'qSeqLen',
-    );
-    const kvSeqLen = checkPositiveInteger(
-      opt('kvSeqLen', derive(k.length, 'k', batch * kvNumHeads * headSize, 'kvSeqLen')),
-      'kvSeqLen',
-    );
+    // Sequence lengths may be left out: then they follow from the array lengths.
+    const qSeqLen =
+      options.qSeqLen === undefined
+        ? derive(q.length, 'q', batch * qNumHeads * headSize, 'qSeqLen')
+        : checkPositiveInteger(options.qSeqLen, 'qSeqLen');
+    const kvSeqLen =
+      options.kvSeqLen === undefined
+        ? derive(k.length, 'k', batch * kvNumHeads * headSize, 'kvSeqLen')
+        : checkPositiveInteger(options.kvSeqLen, 'kvSeqLen');
     const qLength = batch * qNumHeads * qSeqLen * headSize;
     const kLength = batch * kvNumHeads * kvSeqLen * headSize;
     const vLength = batch * kvNumHeads * kvSeqLen * vHeadSize;
