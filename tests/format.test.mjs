@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const tracked = (patterns) =>
@@ -15,7 +16,7 @@ const tracked = (patterns) =>
     },
   )
     .split('\n')
-    .filter(Boolean);
+    .filter((file) => file && existsSync(new URL(file, `file://${root}`)));
 
 test('C++ sources are clang-formatted', () => {
   const files = tracked(['*.cpp', '*.hpp', '*.h', '*.c']);
