@@ -29,8 +29,9 @@ export function attention64(q, k, v, options) {
   const vHeadSize = options.vHeadSize ?? headSize;
   const qSeqLen = options.qSeqLen ?? q.length / (batch * qNumHeads * headSize);
   const kvSeqLen = options.kvSeqLen ?? k.length / (batch * kvNumHeads * headSize);
-  const scale = options.scale ?? 1 / Math.sqrt(headSize);
-  const softcap = options.softcap ?? 0;
+  // ONNX's scale and softcap are float attributes: float32, like every tensor here.
+  const scale = Math.fround(options.scale ?? 1 / Math.sqrt(headSize));
+  const softcap = Math.fround(options.softcap ?? 0);
   const isCausal = options.isCausal ?? false;
   const mask = options.attnMask;
   const group = qNumHeads / kvNumHeads;
@@ -121,7 +122,8 @@ function matmul(a, b) {
  * Every intermediate of the article's self-attention in float64, as nested arrays:
  * { queries, keys, values, scores, weights, weighted, outputs }. Arguments as `attn.trace`.
  */
-export function trace64({ x, wQuery, wKey, wValue, scale = 1, isCausal = false }) {
+export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal = false }) {
+  const scale = Math.fround(scale64); // float32, like the module's
   const xs = toRows(x);
   const queries = matmul(xs, toRows(wQuery));
   const keys = matmul(xs, toRows(wKey));
