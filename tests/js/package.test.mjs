@@ -1,0 +1,281 @@
+// The package as a JS developer gets it: `npm pack`, then a scratch project outside this repo
+// installs the tarball offline and uses it in Node (ESM), bundled by esbuild in headless
+// Chromium, and through TypeScript; plus the examples (a page and a Web Worker) in Chromium.
+// Prints the tarball size and the gzipped size of the module (wasm + JS).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../scripts/serve.mjs';
+import { attention64, maxAbsDiff } from './reference64.mjs';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+
+const ARTICLE_OUTPUTS = [
+  1.936621, 6.683105, 1.595068, 1.999994, 7.963992, 0.053976, 1.999705, 7.759892, 0.358389,
+];
+// The page's policy for its own scripts (CONTRACT/TOOLCHAIN): no 'unsafe-eval', no
+// 'unsafe-inline'; compiling wasm needs 'wasm-unsafe-eval'. The package must work under it.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let work; // a temp folder: the tarball, the scratch app, the browser profile
+let app; // the scratch project that installed the tarball
+let packInfo;
+let browser;
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'attention-package-'));
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root });
+  [packInfo] = JSON.parse(packed.stdout);
+
+  app = join(work, 'app');
+  await mkdir(app);
+  const manifest = { name: 'scratch-app', private: true, type: 'module' };
+  await writeFile(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
+  // Offline, with an empty private cache: the tarball must install with no registry at all.
+  await run(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', join(work, packInfo.filename)],
+    { cwd: app, env: { ...process.env, npm_config_cache: join(work, 'npm-cache') } },
+  );
+
+  browser = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/**
+ * Opens `url` in a fresh page, waits for `globalThis[name]` and returns it. Fails on any page
+ * error or console error (a CSP violation is reported as one).
+ */
+async function resultOfPage(url, name) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A failed load is reported by URL below, where a missing favicon can be told apart.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() >= 400 && path !== '/favicon.ico') {
+      problems.push(`HTTP ${response.status()} for ${path}`);
+    }
+  });
+  try {
+    await page.goto(url);
+    const handle = await page
+      .waitForFunction((key) => globalThis[key], name, { timeout: 20_000 })
+      .catch((error) => {
+        throw new Error(`${url}: no ${name}: ${error.message}; ${problems.join('; ')}`);
+      });
+    const value = await handle.jsonValue();
+    assert.deepEqual(problems, [], `${url} reported problems`);
+    return value;
+  } finally {
+    await page.close();
+  }
+}
+
+async function serve(folder) {
+  return startServer({ root: folder, headers: { 'Content-Security-Policy': CSP } });
+}
+
+describe('the packed package', () => {
+  test('npm pack ships the module, its types and nothing else', () => {
+    const files = packInfo.files.map((file) => file.path).sort();
+    assert.deepEqual(files, [
+      'README.md',
+      'dist/attention.d.ts',
+      'dist/attention.mjs',
+      'dist/attention.wasm',
+      'package.json',
+    ]);
+    assert.equal(packInfo.version, rootPackage.version);
+    console.log(
+      `tarball ${packInfo.filename}: ${packInfo.size} bytes (${packInfo.unpackedSize} unpacked)`,
+    );
+  });
+
+  test('the module is small: wasm + JS gzipped', async () => {
+    const sizes = {};
+    for (const file of ['attention.wasm', 'attention.mjs']) {
+      const bytes = await readFile(join(app, 'node_modules/attention-explained/dist', file));
+      sizes[file] = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+    }
+    const gzip = sizes['attention.wasm'].gzip + sizes['attention.mjs'].gzip;
+    console.log(
+      `attention.wasm ${sizes['attention.wasm'].raw} B (gzip ${sizes['attention.wasm'].gzip}), ` +
+        `attention.mjs ${sizes['attention.mjs'].raw} B (gzip ${sizes['attention.mjs'].gzip}), ` +
+        `together ${(gzip / 1024).toFixed(1)} KiB gzipped`,
+    );
+    // A guard against accidental bloat (a debug build, an embedded copy of the wasm): the
+    // point of the package is one small import instead of megabytes of onnxruntime-web.
+    assert.ok(gzip < 150 * 1024, `${gzip} bytes gzipped`);
+  });
+
+  test('a scratch project imports it in Node (ESM) and gets the article numbers', async () => {
+    const script = `
+      import createAttention from 'attention-explained';
+      const attn = await createAttention();
+      const t = attn.trace({
+        x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
+        wQuery: [[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
+        wKey: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
+        wValue: [[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]],
+      });
+      const y = attn.attention(t.queries.data, t.keys.data, t.values.data,
+        { qNumHeads: 1, headSize: 3, scale: 1 });
+      console.log(JSON.stringify({
+        resolved: import.meta.resolve('attention-explained'),
+        outputs: Array.from(t.outputs.data), y: Array.from(y),
+        simd: attn.simd, version: attn.version,
+      }));`;
+    await writeFile(join(app, 'check.mjs'), script);
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: app });
+    const result = JSON.parse(stdout);
+    // Resolved from the scratch project's node_modules, not from this repo.
+    assert.ok(result.resolved.startsWith(`file://${app}/node_modules/attention-explained/`));
+    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
+    assert.ok(maxAbsDiff(result.y, ARTICLE_OUTPUTS) < 1e-5, `${result.y}`);
+    assert.equal(result.simd, true);
+    assert.equal(result.version, rootPackage.version);
+  });
+
+  test('bundled by esbuild, it runs in headless Chromium under a strict CSP', async () => {
+    // The bundler example, built exactly as its comment tells a developer to.
+    for (const file of ['main.js', 'index.html']) {
+      await copyFile(join(root, 'examples/bundler', file), join(app, file));
+    }
+    await run(
+      bin('esbuild'),
+      ['main.js', '--bundle', '--format=esm', '--loader:.wasm=file', '--outdir=public'],
+      { cwd: app },
+    );
+    await copyFile(join(app, 'index.html'), join(app, 'public/index.html'));
+    const { server, url } = await serve(join(app, 'public'));
+    try {
+      const result = await resultOfPage(url, 'attentionResult');
+      assert.ok(maxAbsDiff(result.y, ARTICLE_OUTPUTS) < 1e-5, `${result.y}`);
+      assert.equal(result.simd, true);
+      assert.equal(result.version, rootPackage.version);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('TypeScript: the typed example checks against the installed package', async () => {
+    // Resolution through the installed package.json ("exports" -> "types"), as in an app.
+    await copyFile(join(root, 'tests/js/typed-example.ts'), join(app, 'typed-example.ts'));
+    const tsconfig = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        strict: true,
+        noEmit: true,
+      },
+      files: ['typed-example.ts'],
+    };
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
+    await run(bin('tsc'), ['--noEmit', '-p', app]);
+  });
+});
+
+describe('TypeScript types (dist/attention.d.ts)', () => {
+  test('tsc --noEmit type-checks tests/js/typed-example.ts', async () => {
+    await run(bin('tsc'), ['--noEmit', '-p', join(root, 'tests/js')]);
+  });
+
+  test('the check can fail: without its @ts-expect-error, a wrong option is an error', async () => {
+    const source = await readFile(join(root, 'tests/js/typed-example.ts'), 'utf8');
+    const marker = '// @ts-expect-error: an unknown option';
+    assert.ok(source.includes(marker));
+    const folder = join(work, 'ts-negative');
+    await mkdir(folder);
+    await writeFile(join(folder, 'typed-example.ts'), source.replace(marker, '// (removed)'));
+    const tsconfig = JSON.parse(
+      (await readFile(join(root, 'tests/js/tsconfig.json'), 'utf8')).replace(/^\s*\/\/.*$/gm, ''),
+    );
+    tsconfig.compilerOptions.paths = { 'attention-explained': [join(root, 'dist/attention.d.ts')] };
+    await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const failure = await run(bin('tsc'), ['--noEmit', '-p', folder]).then(
+      () => null,
+      (error) => error,
+    );
+    assert.ok(failure, 'tsc accepted an unknown option');
+    // Exactly one error, on the line the directive covered ("... known properties, but
+    // 'causal' does not exist in type 'AttentionOptions'").
+    assert.equal(
+      failure.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => / error TS/.test(l)).length,
+      1,
+    );
+    assert.match(
+      failure.stdout,
+      /error TS\d+: Object literal may only specify known properties.*'causal'/,
+    );
+  });
+});
+
+describe('the examples in Chromium (served from this repo, strict CSP)', () => {
+  let server;
+  let url;
+  before(async () => ({ server, url } = await serve(root)));
+  after(() => server?.close());
+
+  test('examples/browser: a page imports dist/attention.mjs', async () => {
+    const result = await resultOfPage(`${url}examples/browser/`, 'attentionResult');
+    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
+  });
+
+  test('examples/worker: a module Web Worker computes and transfers results back', async () => {
+    const result = await resultOfPage(`${url}examples/worker/`, 'workerResult');
+    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
+    // The multi-head call of examples/worker/main.js, recomputed here in float64.
+    const q = Float32Array.from({ length: 2 * 4 * 8 }, (_, i) => Math.sin(i));
+    const k = Float32Array.from({ length: 4 * 8 }, (_, i) => Math.cos(i));
+    const v = Float32Array.from({ length: 4 * 8 }, (_, i) => (i % 8) / 8);
+    const expected = attention64(q, k, v, {
+      qNumHeads: 2,
+      kvNumHeads: 1,
+      headSize: 8,
+      isCausal: true,
+    });
+    assert.ok(maxAbsDiff(result.y, expected) < 1e-5);
+  });
+});
