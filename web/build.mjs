@@ -1,4 +1,127 @@
-// Assembles the page into dist/ (placeholder until the explainer lands).
-import { copyFileSync, mkdirSync } from 'node:fs';
-mkdirSync('dist', { recursive: true });
-copyFileSync('web/index.html', 'dist/index.html');
+// Builds the page into dist/ (run by scripts/build after the wasm module):
+//   dist/index.html + app.js + styles.css   the served page; app.js imports ./attention.mjs
+//   dist/explainer.html                     the same page as one file for file:// and offline:
+//                                           the single-file wasm glue and the page as classic
+//                                           inline scripts, the styles inline.
+// Both carry a strict Content-Security-Policy: no 'unsafe-inline', no 'unsafe-eval'; inline
+// scripts and styles are allowed by their sha256 hashes; 'wasm-unsafe-eval' lets the browser
+// compile the wasm.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const web = join(root, 'web');
+const dist = join(root, 'dist');
+const singleFileGlue = join(root, 'build/wasm/attention-single.js');
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Inline content must not close its own element early. */
+function checkInlinable(text, tag) {
+  if (new RegExp(`</${tag}`, 'i').test(text)) throw new Error(`inline ${tag} contains "</${tag}"`);
+  return text;
+}
+
+async function bundle(options) {
+  const result = await esbuild.build({
+    bundle: true,
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    logLevel: 'warning',
+    ...options,
+  });
+  return result.outputFiles;
+}
+
+function policy({ scripts, styles, served }) {
+  const directives = served
+    ? [
+        "default-src 'none'",
+        `script-src 'self' 'wasm-unsafe-eval' ${scripts.join(' ')}`,
+        `style-src 'self'`,
+        "img-src 'self' data:",
+        "connect-src 'self'",
+      ]
+    : [
+        "default-src 'none'",
+        `script-src 'wasm-unsafe-eval' ${scripts.join(' ')}`,
+        `style-src ${styles.join(' ')}`,
+        'img-src data:',
+        // The single-file glue first tries fetch() on its data: URL holding the wasm.
+        'connect-src data:',
+      ];
+  directives.push("base-uri 'none'", "form-action 'none'", "object-src 'none'");
+  return directives.join('; ');
+}
+
+function page(template, { csp, styles, scripts }) {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${csp}" />`;
+  return template
+    .replace('<!-- build: content-security-policy -->', meta)
+    .replace('<!-- build: styles -->', styles)
+    .replace('<!-- build: scripts -->', scripts);
+}
+
+async function main() {
+  mkdirSync(dist, { recursive: true });
+  const template = readFileSync(join(web, 'index.html'), 'utf8');
+  const [css] = await bundle({
+    entryPoints: [join(web, 'styles/main.css')],
+    outfile: 'styles.css',
+  });
+  const styles = css.text.trim();
+
+  // --- dist/index.html: external app.js (ES module) and styles.css ---
+  const [served] = await bundle({
+    entryPoints: [join(web, 'main-served.mjs')],
+    format: 'esm',
+    outfile: join(dist, 'app.js'),
+    external: ['./attention.mjs'],
+  });
+  const watchdog = checkInlinable(
+    readFileSync(join(web, 'boot-watchdog.js'), 'utf8').trim(),
+    'script',
+  );
+  writeFileSync(join(dist, 'app.js'), served.text);
+  writeFileSync(join(dist, 'styles.css'), styles);
+  const servedPolicy = policy({ scripts: [sha256(watchdog)], served: true });
+  writeFileSync(
+    join(dist, 'index.html'),
+    page(template, {
+      csp: servedPolicy,
+      styles: '<link rel="stylesheet" href="styles.css" />',
+      scripts: `<script>${watchdog}</script>\n    <script type="module" src="app.js"></script>`,
+    }),
+  );
+
+  // --- dist/explainer.html: everything inline, classic scripts only ---
+  const [offline] = await bundle({
+    entryPoints: [join(web, 'main-offline.mjs')],
+    format: 'iife',
+    outfile: 'offline.js',
+  });
+  const glue = checkInlinable(readFileSync(singleFileGlue, 'utf8').trim(), 'script');
+  const app = checkInlinable(offline.text.trim(), 'script');
+  checkInlinable(styles, 'style');
+  writeFileSync(
+    join(dist, 'explainer.html'),
+    page(template, {
+      csp: policy({
+        scripts: [sha256(glue), sha256(app)],
+        styles: [sha256(styles)],
+        served: false,
+      }),
+      styles: `<style>${styles}</style>`,
+      scripts: `<script>${glue}</script>\n    <script>${app}</script>`,
+    }),
+  );
+  // The served policy, for servers that send it as a header (scripts/run, the tests).
+  writeFileSync(join(dist, 'csp-header.txt'), `${servedPolicy}\n`);
+}
+
+await main();

@@ -1,0 +1,165 @@
+// The arithmetic behind one result cell, as the cell inspector shows it: a sentence saying
+// what the cell is, the formula with the actual numbers ("0.063·1 + 0.468·2 + 0.468·2 =
+// 1.937"), and the cells it was computed from (to highlight). The result on the right of "="
+// is always the value from trace(); the left side lists the operands as displayed.
+import { at } from './figures.mjs';
+import { formatExact, operand, subscript } from './format.mjs';
+
+const ROLE_OF_PROJECTION = {
+  queries: { letter: 'q', weight: 'wQuery', weightSymbol: 'W_Q', role: 'query' },
+  keys: { letter: 'k', weight: 'wKey', weightSymbol: 'W_K', role: 'key' },
+  values: { letter: 'v', weight: 'wValue', weightSymbol: 'W_V', role: 'value' },
+};
+
+const index2 = (i, j) => `${subscript(i + 1)},${subscript(j + 1)}`;
+const ref = (matrix, row, col, extra = {}) => ({ matrix, row, col, ...extra });
+const f = formatExact;
+
+/** Dot product written out: "1·0 + 0·1 + 2·1". */
+function dotTerms(left, right) {
+  return left.map((a, m) => `${operand(f(a))}·${operand(f(right[m]))}`).join(' + ');
+}
+
+function projection(figures, name, i, c, tr) {
+  const { letter, weight, weightSymbol, role } = ROLE_OF_PROJECTION[name];
+  const { dIn } = figures.dims;
+  const inputs = Array.from({ length: dIn }, (_, m) => at(figures.x, i, m));
+  const weights = Array.from({ length: dIn }, (_, m) => at(figures[weight], m, c));
+  return {
+    title: tr('arith.projection', {
+      role: tr(`role.${role}`),
+      i: i + 1,
+      c: c + 1,
+      weight: weightSymbol,
+    }),
+    expression: `${letter}${index2(i, c)} = ${dotTerms(inputs, weights)} = ${f(at(figures[name], i, c))}`,
+    sources: [...inputs.map((_, m) => ref('x', i, m)), ...weights.map((_, m) => ref(weight, m, c))],
+  };
+}
+
+function score(figures, i, j, tr) {
+  const { dK } = figures.dims;
+  const title = tr('arith.score', { i: i + 1, j: j + 1 });
+  const sources = [
+    ...Array.from({ length: dK }, (_, m) => ref('queries', i, m)),
+    ...Array.from({ length: dK }, (_, m) => ref('keys', j, m)),
+  ];
+  if (figures.masked(i, j)) {
+    return {
+      title,
+      expression: `s${index2(i, j)} = ${f(-Infinity)}  (${tr('arith.masked', { i: i + 1, j: j + 1 })})`,
+      sources,
+    };
+  }
+  const q = Array.from({ length: dK }, (_, m) => at(figures.queries, i, m));
+  const k = Array.from({ length: dK }, (_, m) => at(figures.keys, j, m));
+  const terms = dotTerms(q, k);
+  const result = f(at(figures.scores, i, j));
+  const expression = figures.settings.scaled
+    ? `s${index2(i, j)} = (${terms}) ÷ √${dK} = ${result}`
+    : `s${index2(i, j)} = ${terms} = ${result}`;
+  return { title, expression, sources };
+}
+
+function weight(figures, i, j, tr) {
+  const { n } = figures.dims;
+  const title = tr('arith.weight', { i: i + 1, j: j + 1 });
+  const sources = Array.from({ length: n }, (_, l) => ref('scores', i, l));
+  const exact = f(at(figures.weights, i, j));
+  const articleNote =
+    figures.settings.rounding === 'article'
+      ? `  ≈ ${figures.article.format(figures.article.weight(i, j))} (${tr('arith.articleRounding')})`
+      : '';
+  if (figures.masked(i, j)) {
+    return {
+      title,
+      expression: `a${index2(i, j)} = 0  (${tr('arith.maskedWeight')})${articleNote}`,
+      sources,
+    };
+  }
+  const { max, values } = figures.exponentials(i);
+  const exponent = (l) => `e^(${f(at(figures.scores, i, l))} − ${f(max)})`;
+  const denominator = Array.from({ length: n }, (_, l) => l)
+    .filter((l) => !figures.masked(i, l))
+    .map(exponent)
+    .join(' + ');
+  const sum = values.reduce((a, b) => a + b, 0);
+  return {
+    title,
+    expression: `a${index2(i, j)} = ${exponent(j)} ÷ (${denominator}) = ${f(values[j])} ÷ ${f(sum)} = ${exact}${articleNote}`,
+    sources,
+  };
+}
+
+function exponential(figures, i, j, tr) {
+  const { n } = figures.dims;
+  const { max, values } = figures.exponentials(i);
+  const score = at(figures.scores, i, j);
+  return {
+    title: tr('arith.exponential', { i: i + 1, j: j + 1 }),
+    expression: figures.masked(i, j)
+      ? `e^(${f(score)}) = 0`
+      : `e^(s${index2(i, j)} − max) = e^(${f(score)} − ${f(max)}) = ${f(values[j])}`,
+    sources: Array.from({ length: n }, (_, l) => ref('scores', i, l)),
+  };
+}
+
+function weighted(figures, i, j, c, tr) {
+  const shown = figures.shown;
+  const w = shown.weight(i, j);
+  const v = at(figures.values, j, c);
+  const note = figures.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  return {
+    title: tr('arith.weighted', { i: i + 1, j: j + 1, c: c + 1 }),
+    expression: `a${index2(i, j)}·v${index2(j, c)} = ${shown.format(w)}·${operand(f(v))} = ${shown.format(shown.weighted(i, j, c))}${note}`,
+    sources: [ref('weights', i, j), ref('values', j, c)],
+  };
+}
+
+function output(figures, i, c, tr) {
+  const { n } = figures.dims;
+  const shown = figures.shown;
+  const terms = Array.from(
+    { length: n },
+    (_, j) => `${shown.format(shown.weight(i, j))}·${operand(f(at(figures.values, j, c)))}`,
+  ).join(' + ');
+  const note = figures.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  return {
+    title: tr('arith.output', { i: i + 1, c: c + 1 }),
+    expression: `o${index2(i, c)} = ${terms} = ${shown.format(shown.output(i, c))}${note}`,
+    sources: [
+      ...Array.from({ length: n }, (_, j) => ref('weights', i, j)),
+      ...Array.from({ length: n }, (_, j) => ref('values', j, c)),
+      ...Array.from({ length: n }, (_, j) => ref('weighted', j, c, { query: i })),
+    ],
+  };
+}
+
+/**
+ * @param figures from computeFigures()
+ * @param cell { matrix, row, col, query? } as in the cell's data attributes
+ * @param tr the translator
+ * @returns {{ title: string, expression: string, sources: object[] } | null} null for cells
+ *   that are not computed (the inputs and weights the reader types)
+ */
+export function explainCell(figures, cell, tr) {
+  const { matrix, row, col } = cell;
+  switch (matrix) {
+    case 'queries':
+    case 'keys':
+    case 'values':
+      return projection(figures, matrix, row, col, tr);
+    case 'scores':
+      return score(figures, row, col, tr);
+    case 'exponentials':
+      return exponential(figures, row, col, tr);
+    case 'weights':
+      return weight(figures, row, col, tr);
+    case 'weighted':
+      return weighted(figures, cell.query, row, col, tr);
+    case 'outputs':
+      return output(figures, row, col, tr);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,55 @@
+// A tiny element builder. Text always goes in through textContent / text nodes and never as
+// HTML, so nothing from a URL or an edit can become markup. Styles are only ever set through
+// the CSSOM (element.style), which a strict Content-Security-Policy allows.
+
+/**
+ * h('td', { class: 'cell', dataset: { row: 1 }, onclick: fn }, 'text', childNode, [more])
+ * Attribute values false / null / undefined are skipped; true sets an empty attribute.
+ */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  applyProps(element, props);
+  append(element, children);
+  return element;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Same as h() for SVG elements (icons). */
+export function svg(tag, props = {}, ...children) {
+  const element = document.createElementNS(SVG_NS, tag);
+  applyProps(element, props);
+  append(element, children);
+  return element;
+}
+
+function applyProps(element, props) {
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') element.setAttribute('class', value);
+    else if (key === 'text') element.textContent = String(value);
+    else if (key === 'dataset') {
+      for (const [name, data] of Object.entries(value)) element.dataset[name] = String(data);
+    } else if (key === 'style') Object.assign(element.style, value);
+    else if (key.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(key.slice(2), value);
+    } else element.setAttribute(key, value === true ? '' : String(value));
+  }
+}
+
+/** Appends strings (as text), nodes and (nested) arrays of them; skips null and false. */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** Removes every child and appends the new ones. */
+export function replaceChildren(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}
+
+export const clamp01 = (value) => Math.min(1, Math.max(0, value));

@@ -1,0 +1,52 @@
+// Number formatting for display. The page shows numbers as text (never pictures of numbers),
+// so these strings are what a reader, a screen reader and the tests all see.
+
+const MINUS = '\u2212';
+const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
+
+/**
+ * Exact view: integers as integers ("4"), other numbers with 3 decimals ("0.063"), trailing
+ * zeros dropped only when the float really is that short decimal (0.37 -> "0.37", but
+ * 1.9999938 -> "2.000", so a near-integer never pretends to be exact).
+ */
+export function formatExact(value) {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '∞';
+  if (value === -Infinity) return `${MINUS}∞`;
+  if (Number.isInteger(value)) return withMinus(String(value));
+  let text = value.toFixed(3);
+  const shortDecimal = Math.abs(value - Number(text)) <= 1e-6 * Math.max(1, Math.abs(value));
+  if (shortDecimal) text = text.replace(/0+$/, '').replace(/\.$/, '');
+  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);
+  return withMinus(text);
+}
+
+/** The article's view: one decimal, as it prints softmax weights and outputs ("0.5", "2.0"). */
+export function formatOneDecimal(value) {
+  if (!Number.isFinite(value)) return formatExact(value);
+  let text = value.toFixed(1);
+  if (text === '-0.0') text = '0.0';
+  return withMinus(text);
+}
+
+function withMinus(text) {
+  return text.startsWith('-') ? MINUS + text.slice(1) : text;
+}
+
+/** "[1, 0, 2]" with the given number formatter. */
+export function formatVector(values, format = formatExact) {
+  return `[${Array.from(values, (v) => format(v)).join(', ')}]`;
+}
+
+/** 1-based index as Unicode subscript digits, for labels such as "k₂" (n is at most 8). */
+export function subscript(index) {
+  return String(index)
+    .split('')
+    .map((digit) => SUBSCRIPT_DIGITS[Number(digit)])
+    .join('');
+}
+
+/** Wraps a negative operand in parentheses so "2·−1" reads as "2·(−1)". */
+export function operand(text) {
+  return text.startsWith(MINUS) ? `(${text})` : text;
+}

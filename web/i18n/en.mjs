@@ -1,0 +1,279 @@
+// English strings, one key per sentence (or label). {name} marks a parameter. The Chinese
+// file has exactly the same keys; a test checks that.
+export default {
+  // --- page ---
+  'app.title': 'Self-attention, step by step',
+  'app.subtitle':
+    'The computation of self-attention on a tiny example, animated, with every number computed live by a WebAssembly module.',
+  'app.source': 'Following the article “Illustrated: Self-Attention” and its Chinese version.',
+  'app.loading': 'Loading the WebAssembly module…',
+  'app.language': 'Language',
+  'app.keysHint':
+    'Keys: Space play/pause · ← → previous/next step · Home/End first/last step · Tab into a matrix, then arrows move between its cells.',
+  'app.footer':
+    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The only arithmetic done in the page is display: the exponentials shown inside softmax, and the article’s rounded printout.',
+  'app.skip': 'Skip to the walkthrough',
+
+  // --- load errors ---
+  'load.title': 'The explainer could not start',
+  'load.body':
+    'The WebAssembly module that computes every number on this page could not be loaded, so there is nothing to show.',
+  'load.hintServed':
+    'If you opened dist/index.html straight from disk, open dist/explainer.html instead (it works offline as one file), or run scripts/run and open the address it prints.',
+  'load.hintBrowser':
+    'The page needs a browser with WebAssembly (and SIMD) enabled: a current Chromium, Firefox or Safari.',
+  'load.reason': 'Reason given by the browser:',
+  'load.scriptFailed': 'The page’s script could not be loaded.',
+
+  // --- stages ---
+  'stages.label': 'Stages',
+  'stage.1': 'The inputs',
+  'stage.2': 'The weights',
+  'stage.3': 'Keys, values, queries',
+  'stage.4': 'Attention scores',
+  'stage.5': 'Softmax',
+  'stage.6': 'Weighted values',
+  'stage.7': 'The output',
+  'stage.8': 'Every other query',
+  'stage.number': 'Stage {stage}',
+
+  // --- step titles ---
+  'title.inputs': 'The inputs: {n} tokens as the rows of X',
+  'title.weights': 'Three weight matrices',
+  'title.row.keys': 'Key of input {i}',
+  'title.row.values': 'Value of input {i}',
+  'title.row.queries': 'Query of input {i}',
+  'title.matrix.keys': 'All keys at once: K = X·W_K',
+  'title.matrix.values': 'All values at once: V = X·W_V',
+  'title.matrix.queries': 'All queries at once: Q = X·W_Q',
+  'title.scores': 'Attention scores of query {i}',
+  'title.softmax': 'Softmax of the scores of query {i}',
+  'title.weighted': 'Weighted values for query {i}',
+  'title.sum': 'Output {i}: the sum of the weighted values',
+  'title.result': 'The whole result',
+
+  // --- roles and labels ---
+  'role.input': 'input',
+  'role.key': 'key',
+  'role.query': 'query',
+  'role.value': 'value',
+  'role.score': 'score',
+  'role.weighted': 'weighted value',
+  'role.output': 'output',
+  'label.input': 'input {i}',
+  'label.key': 'key {i}',
+  'label.query': 'query {i}',
+  'label.value': 'value {i}',
+  'label.output': 'output {i}',
+  'label.scoresOf': 'scores of query {i}',
+  'matrix.x': 'inputs',
+  'matrix.wKey': 'key weights',
+  'matrix.wQuery': 'query weights',
+  'matrix.wValue': 'value weights',
+  'matrix.queries': 'queries',
+  'matrix.keys': 'keys',
+  'matrix.keysTransposed': 'keys, transposed',
+  'matrix.values': 'values',
+  'matrix.scores': 'scores',
+  'matrix.weights': 'weights (softmax)',
+  'matrix.weighted': 'weighted values',
+  'matrix.outputs': 'outputs',
+  'scene.arithmetic': 'The arithmetic of this step',
+
+  // --- scene: inputs ---
+  'inputs.embeddings':
+    'Self-attention takes token embeddings as its input: each word of a sentence is replaced by a vector of numbers.',
+  'inputs.example':
+    'Here we have {n} tokens, each a {d}-dimensional vector: the {n} rows of X (green).',
+  'formula.inputs': 'X is a matrix of {n} rows and {d} columns',
+  'narrate.inputs': '{n} inputs of dimension {d}. {rows}.',
+
+  // --- scene: weights ---
+  'weights.three':
+    'Each input is multiplied by three weight matrices to get its key (orange), its query (red) and its value (purple).',
+  'weights.shapes':
+    'An input has shape 1×{dIn}; a key and a query have shape 1×{dK}, a value 1×{dV}; so W_K and W_Q are {dIn}×{dK} and W_V is {dIn}×{dV}.',
+  'weights.random':
+    'In a real network these weights are small random numbers (for example Gaussian or Xavier), set before training and updated during it.',
+  'formula.weights': 'W K and W Q are {dIn} by {dK}; W V is {dIn} by {dV}',
+  'narrate.weights': 'Weights: W_K and W_Q are {dIn}×{dK}, W_V is {dIn}×{dV}.',
+
+  // --- scene: one row of a projection ---
+  'projection.row.keys':
+    'Input {i} times {weight}: each entry of key {i} is the dot product of the input row with one column of the key weights.',
+  'projection.row.values':
+    'Input {i} times {weight}: each entry of value {i} is the dot product of the input row with one column of the value weights.',
+  'projection.row.queries':
+    'Input {i} times {weight}: each entry of query {i} is the dot product of the input row with one column of the query weights.',
+  'projection.row.first':
+    'Watch the frame sweep across the columns: one column, one number of the {role}.',
+  'projection.row.same':
+    'The same weights serve every input: input {i} gets its {role} from the same matrix.',
+  'formula.projectionRow': '{role} {i} is input {i} times the weight matrix',
+  'narrate.projectionRow': '{role} {i} = input {i} times {weight} = {vector}.',
+
+  // --- scene: the matrix product ---
+  'projection.matrix.faster':
+    'A faster way: stack the inputs into X and compute every row at once as one matrix product.',
+  'projection.matrix.rows':
+    'Row i of {symbol} is exactly the {role} of input i from the row-by-row steps.',
+  'formula.projectionMatrix': '{symbol} equals X times {weight}',
+  'narrate.projectionMatrix': 'All {role}s at once: {symbol} = X·{weight}.',
+
+  // --- scene: scores ---
+  'scores.dot':
+    'The attention scores (blue) of input {i}: its query (red) dotted with the key (orange) of every input, its own included.',
+  'scores.count': 'That gives {n} scores for input {i}: how well its query matches each key.',
+  'scores.onlyFirst':
+    'Only the query of input 1 is used here; the other queries repeat the same steps later.',
+  'scores.scaled':
+    'Scaled, as in the Transformer: every score is divided by √d_k = √{dK}, so that long vectors do not make the softmax too sharp.',
+  'scores.causal':
+    'Causal mask: input {i} may only look at itself and earlier inputs, so later keys get the score −∞.',
+  'scores.maskedTerm': 'masked: key {j} comes after query {i}',
+  'formula.scores': 's i j equals q i dot k j',
+  'formula.scoresScaled': 's i j equals q i dot k j divided by the square root of d k',
+  'note.articleSlip':
+    'Queries and keys must have the same dimension d_k, because scores are their dot products. (The article says “query and value” here: a slip.) The value dimension may differ, and the output takes the value’s dimension.',
+  'narrate.scores': 'Scores of query {i} = {vector}.',
+
+  // --- scene: softmax ---
+  'softmax.table': 'Softmax of the scores of query {i}',
+  'softmax.rowScores': 'score s{i}ⱼ',
+  'softmax.rowExp': 'e^(s − max)',
+  'softmax.rowWeights': 'weight a{i}ⱼ',
+  'softmax.rowWeightsArticle': 'weight, as the article',
+  'softmax.rowExact': 'exact weight',
+  'softmax.rowBars': 'share',
+  'softmax.stackedLabel': 'The weights of query {i} as shares of one bar',
+  'softmax.addsToOne': 'The shares always add up to 1.',
+  'softmax.normalise': 'Softmax turns the scores into weights that are positive and add up to 1.',
+  'softmax.how':
+    'Raise e to each score (minus the largest score, which changes nothing but keeps the numbers small), then divide each by their sum.',
+  'softmax.articleRounds':
+    'As in the article, the weights are shown rounded to one decimal: {weights}.',
+  'formula.softmax': 'a i j equals e to the s i j over the sum over l of e to the s i l',
+  'narrate.softmax': 'Weights of query {i} = {vector}.',
+  'note.rounding':
+    'The article rounds the softmax to one decimal before multiplying (keeping the sum at 1): {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+
+  // --- scene: weighted values ---
+  'weighted.multiply':
+    'Multiply each value (purple) by its weight (blue): the results are {n} weighted values (yellow).',
+  'weighted.article':
+    'With the article’s rounding, the rounded weights are multiplied here (display arithmetic, as the article does).',
+  'formula.weighted': 'a i j times v j',
+  'narrate.weighted': 'Weighted values for query {i}: {lines}.',
+
+  // --- scene: sum ---
+  'sum.table': 'Adding the weighted values of query {i}',
+  'sum.caption': 'output {i}',
+  'sum.add': 'Add the {n} weighted values element-wise: the sum is output {i} (dark green).',
+  'sum.meaning':
+    'Output {i} mixes the values of all inputs, each in proportion to how well its key matched query {i}.',
+  'sum.dimension': 'The output has the value’s dimension, d_v = {dV}.',
+  'formula.sum': 'o i equals the sum over j of a i j times v j',
+  'narrate.sum': 'Output {i} = {vector}.',
+
+  // --- scene: result ---
+  'result.repeat':
+    'Repeat the same steps for every query and you get the whole result: one output row per input.',
+  'result.matrices':
+    'As matrices: the scores are Q·Kᵀ, the weights are the softmax of each row, the outputs are weights · V.',
+  'result.matricesScaled':
+    'As matrices: the scores are Q·Kᵀ / √d_k, the weights are the softmax of each row, the outputs are weights · V.',
+  'result.heatmaps':
+    'The heatmaps show which key each query attends to: the darker the cell, the larger the number.',
+  'heatmap.description': 'Darker cells hold larger numbers.',
+  'formula.result': 'O equals softmax of Q K transposed, times V',
+  'formula.resultScaled': 'O equals softmax of Q K transposed over the square root of d k, times V',
+  'narrate.result': 'All outputs: {outputs}.',
+
+  // --- cell arithmetic ---
+  'arith.projection': '{role} {i}, entry {c}: input {i} · column {c} of {weight}',
+  'arith.score': 'Score of query {i} for key {j}',
+  'arith.masked': 'masked: key {j} comes after query {i}',
+  'arith.weight': 'Weight of key {j} for query {i} (softmax)',
+  'arith.maskedWeight': 'a masked key gets no weight',
+  'arith.articleRounding': 'the article’s rounding',
+  'arith.exponential': 'Exponential of score {j} of query {i}, shifted by the row’s largest score',
+  'arith.weighted': 'Value {j}, entry {c}, weighted for query {i}',
+  'arith.output': 'Output {i}, entry {c}: weights of query {i} · column {c} of the values',
+
+  // --- transport ---
+  'transport.label': 'Playback',
+  'transport.restart': 'Restart',
+  'transport.previous': 'Previous step',
+  'transport.play': 'Play',
+  'transport.pause': 'Pause',
+  'transport.next': 'Next step',
+  'transport.timeline': 'Timeline',
+  'transport.speed': 'Speed',
+  'transport.position': 'Step {k} of {total}',
+  'narrate.step': 'Step {k} of {total}: {title}.',
+
+  // --- workbench ---
+  'workbench.title': 'Your numbers',
+  'workbench.intro':
+    'Edit any number: every later stage is recomputed at once by the WebAssembly module.',
+  'workbench.settings': 'Settings',
+  'workbench.rounding': 'Softmax numbers',
+  'workbench.roundingExact': 'Exact',
+  'workbench.roundingArticle': 'Article’s rounding',
+  'workbench.scaled': 'Scale scores by 1/√d_k (as the Transformer)',
+  'workbench.causal': 'Causal mask (no looking ahead)',
+  'workbench.shape': 'Shape',
+  'workbench.tokens': 'Tokens n',
+  'workbench.addToken': 'Add a token',
+  'workbench.removeToken': 'Remove the last token',
+  'workbench.dIn': 'Input dimension d_in',
+  'workbench.dK': 'Query/key dimension d_k',
+  'workbench.dV': 'Value dimension d_v',
+  'workbench.dkNote':
+    'Queries and keys share d_k because they are dotted together (the article says “query and value”: a slip). d_v may differ.',
+  'workbench.matrices': 'Inputs and weights',
+  'workbench.random': 'Random numbers',
+  'workbench.scheme': 'Weights',
+  'workbench.gaussian': 'Gaussian N(0, 1)',
+  'workbench.xavier': 'Xavier uniform',
+  'workbench.seed': 'Seed',
+  'workbench.randomise': 'Randomise',
+  'workbench.randomised': 'Randomised: inputs N(0, 1), weights {scheme}, seed {seed}.',
+  'workbench.reset': 'Reset to the article’s example',
+  'workbench.wasResetTo': 'Back to the article’s example.',
+  'workbench.traceError': 'The module refused these numbers: {message}',
+  'editor.cell': '{matrix}, row {row}, column {col}',
+  'entry.empty': 'Enter a number; an empty cell is not allowed.',
+  'entry.notNumber':
+    '“{text}” is not a number. Use digits, a minus sign and a decimal point, e.g. −0.5.',
+  'entry.tooLarge': '“{text}” is out of range: enter a number between −1000 and 1000.',
+  'entry.refused': 'Refused “{text}”: the cell keeps {value}.',
+
+  // --- tables ---
+  'tables.title': 'All numbers as tables',
+  'tables.intro':
+    'Every matrix of the computation as a plain table. Hover or focus a computed cell to see its arithmetic.',
+  'tables.weightedFor': 'weighted values for query {i}',
+  'tables.exactWeights': 'weights, exact',
+
+  // --- notices ---
+  'notice.dismiss': 'Dismiss',
+  'url.fallback':
+    'This link could not be used ({reason}), so the article’s example is shown instead.',
+  'url.tooLong': 'it is {length} characters long',
+  'url.tooManyParts': 'it has too many parts',
+  'url.badEncoding': 'it has broken percent-encoding: “{text}”',
+  'url.duplicateKey': '“{key}” appears twice',
+  'url.badStep': '“{value}” is not a step name',
+  'url.unknownStep': 'there is no step “{value}”',
+  'url.badValue': '“{value}” is not a valid value for {key}',
+  'url.badMatrix':
+    'the numbers for {key} are not a matrix of 1 to 8 rows and columns within ±1000: “{value}”',
+  'url.unknownKey': 'it has an unknown setting “{key}”',
+  'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
+  'url.badShape': 'the shape of {key} does not fit the other matrices',
+
+  // --- language switch ---
+  'lang.en': 'English',
+  'lang.zh': '中文',
+};

@@ -1,0 +1,49 @@
+// Translation: tr(key, params) looks the key up in the chosen language and fills {name}
+// parameters. Parameter values are inserted as plain strings; callers put the result into
+// the page with textContent, never as HTML.
+import en from './en.mjs';
+import zh from './zh.mjs';
+
+export const LANGUAGES = { en, zh };
+const STORAGE_KEY = 'self-attention-explainer.language';
+
+export function translator(language) {
+  const strings = LANGUAGES[language] ?? en;
+  return function tr(key, params = {}) {
+    const template = strings[key] ?? en[key] ?? key;
+    return template.replace(/\{(\w+)\}/g, (match, name) =>
+      Object.hasOwn(params, name) ? String(params[name]) : match,
+    );
+  };
+}
+
+/** The remembered choice, else the browser's preferred language (zh-* -> zh), else en. */
+export function initialLanguage(navigatorLanguages = []) {
+  const stored = readStoredLanguage();
+  if (stored) return stored;
+  for (const tag of navigatorLanguages) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (Object.hasOwn(LANGUAGES, base)) return base;
+  }
+  return 'en';
+}
+
+function readStoredLanguage() {
+  try {
+    const stored = globalThis.localStorage?.getItem(STORAGE_KEY);
+    return Object.hasOwn(LANGUAGES, stored ?? '') ? stored : null;
+  } catch {
+    return null; // storage can be disabled (privacy settings, some file:// setups)
+  }
+}
+
+export function rememberLanguage(language) {
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, language);
+  } catch {
+    // Not remembered then; the page still switches.
+  }
+}
+
+/** The value for <html lang>. */
+export const htmlLang = (language) => (language === 'zh' ? 'zh-CN' : 'en');

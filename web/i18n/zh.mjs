@@ -1,0 +1,266 @@
+// 中文字符串：每个键对应一句话（或一个标签），措辞尽量沿用原文。{name} 为参数。
+export default {
+  // --- 页面 ---
+  'app.title': '图解自注意力机制',
+  'app.subtitle':
+    '用一个小例子一步步演示self-attention的计算过程，每个数字都由WebAssembly模块实时算出。',
+  'app.source': '内容依据文章《Illustrated: Self-Attention》及其中文版。',
+  'app.loading': '正在加载WebAssembly模块……',
+  'app.language': '语言',
+  'app.keysHint':
+    '快捷键：空格 播放/暂停 · ← → 上一步/下一步 · Home/End 第一步/最后一步 · 用Tab进入矩阵后，方向键在单元格之间移动。',
+  'app.footer':
+    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。页面本身只做显示用的计算：softmax中展示的指数，以及原文四舍五入后的数字。',
+  'app.skip': '跳到演示部分',
+
+  // --- 加载错误 ---
+  'load.title': '演示无法启动',
+  'load.body': '负责计算本页所有数字的WebAssembly模块无法加载，因此没有内容可以显示。',
+  'load.hintServed':
+    '如果你是直接从磁盘打开dist/index.html，请改为打开dist/explainer.html（单个文件，可离线使用），或者运行scripts/run并打开它打印的地址。',
+  'load.hintBrowser':
+    '本页需要启用了WebAssembly（及SIMD）的浏览器：较新的Chromium、Firefox或Safari。',
+  'load.reason': '浏览器给出的原因：',
+  'load.scriptFailed': '页面脚本无法加载。',
+
+  // --- 阶段 ---
+  'stages.label': '步骤',
+  'stage.1': '准备输入',
+  'stage.2': '初始化权重',
+  'stage.3': '计算key、value和query',
+  'stage.4': '计算注意力得分',
+  'stage.5': '计算softmax',
+  'stage.6': '将得分与value相乘',
+  'stage.7': '对weighted values求和',
+  'stage.8': '其余的query',
+  'stage.number': '阶段{stage}',
+
+  // --- 步骤标题 ---
+  'title.inputs': '输入：{n}个token即X的{n}行',
+  'title.weights': '三个权重矩阵',
+  'title.row.keys': '计算input{i}的key',
+  'title.row.values': '计算input{i}的value',
+  'title.row.queries': '计算input{i}的query',
+  'title.matrix.keys': '一次算出所有key：K = X·W_K',
+  'title.matrix.values': '一次算出所有value：V = X·W_V',
+  'title.matrix.queries': '一次算出所有query：Q = X·W_Q',
+  'title.scores': 'input{i}的query的注意力得分',
+  'title.softmax': '对input{i}的得分做softmax',
+  'title.weighted': 'input{i}的weighted values',
+  'title.sum': 'output{i}：weighted values之和',
+  'title.result': '完整结果',
+
+  // --- 角色与标签 ---
+  'role.input': 'input',
+  'role.key': 'key',
+  'role.query': 'query',
+  'role.value': 'value',
+  'role.score': '得分',
+  'role.weighted': 'weighted value',
+  'role.output': 'output',
+  'label.input': 'input{i}',
+  'label.key': 'key{i}',
+  'label.query': 'query{i}',
+  'label.value': 'value{i}',
+  'label.output': 'output{i}',
+  'label.scoresOf': 'query{i}的得分',
+  'matrix.x': '输入',
+  'matrix.wKey': 'key的权重',
+  'matrix.wQuery': 'query的权重',
+  'matrix.wValue': 'value的权重',
+  'matrix.queries': 'query',
+  'matrix.keys': 'key',
+  'matrix.keysTransposed': 'key的转置',
+  'matrix.values': 'value',
+  'matrix.scores': '注意力得分',
+  'matrix.weights': 'softmax权重',
+  'matrix.weighted': 'weighted values',
+  'matrix.outputs': '输出',
+  'scene.arithmetic': '这一步的算式',
+
+  // --- 场景：输入 ---
+  'inputs.embeddings':
+    'self-attention的输入是单词嵌入向量（token embeddings），token embedding实质上就是单词的多维的数字向量表示。',
+  'inputs.example':
+    '假设我们有{n}个{d}维的token embedding作为self-attention的输入，也就是X的{n}行（绿色）。',
+  'formula.inputs': 'X是{n}行{d}列的矩阵',
+  'narrate.inputs': '{n}个{d}维的输入。{rows}。',
+
+  // --- 场景：权重 ---
+  'weights.three':
+    '我们需要将每个input和三个权重矩阵分别相乘，进而得到我们的key（橙色）、query（红色）、value（紫色）。',
+  'weights.shapes':
+    '由于input的shape为1×{dIn}，key和query的shape为1×{dK}，value的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
+  'weights.random':
+    '在神经网络中，这些权重通常是很小的浮点数，一般使用随机分布（如Gaussian、Xavier）来随机初始化。权重初始化放在训练之前，在训练过程中不断更新。',
+  'formula.weights': 'W K和W Q是{dIn}乘{dK}的矩阵，W V是{dIn}乘{dV}的矩阵',
+  'narrate.weights': '权重：W_K和W_Q为{dIn}×{dK}，W_V为{dIn}×{dV}。',
+
+  // --- 场景：逐行计算 ---
+  'projection.row.keys':
+    '针对input{i}计算key：input的这一行与{weight}的每一列做点积，得到key{i}的每一个元素。',
+  'projection.row.values':
+    '针对input{i}计算value：input的这一行与{weight}的每一列做点积，得到value{i}的每一个元素。',
+  'projection.row.queries':
+    '针对input{i}计算query：input的这一行与{weight}的每一列做点积，得到query{i}的每一个元素。',
+  'projection.row.first': '请看方框扫过权重的每一列：每一列得到{role}的一个数字。',
+  'projection.row.same': '接着使用同样的weight来为input{i}计算对应的{role}。',
+  'formula.projectionRow': '{role}{i}等于input{i}乘以权重矩阵',
+  'narrate.projectionRow': '{role}{i} = input{i}乘以{weight} = {vector}。',
+
+  // --- 场景：矩阵乘法 ---
+  'projection.matrix.faster':
+    '更快的方法是对合并上述操作进行矩阵运算：把所有输入叠成X，一次算出所有行。',
+  'projection.matrix.rows': '{symbol}的第i行正是上面逐行算出的input i的{role}。',
+  'formula.projectionMatrix': '{symbol}等于X乘以{weight}',
+  'narrate.projectionMatrix': '一次算出所有{role}：{symbol} = X·{weight}。',
+
+  // --- 场景：注意力得分 ---
+  'scores.dot':
+    '为了获得input{i}的注意力得分（蓝色），我们用它的query（红色）和所有输入的key（橙色）分别计算点积。',
+  'scores.count':
+    '因此针对input{i}我们获得了{n}个注意力得分，分别表示它的query与每个key的匹配程度。',
+  'scores.onlyFirst':
+    '请注意，这里我们只使用input1中的query。针对其他输入的query，可以重复同样的步骤。',
+  'scores.scaled':
+    '已缩放：与Transformer一样，每个得分都除以√d_k = √{dK}，以免向量较长时softmax过于尖锐。',
+  'scores.causal': '因果掩码：input{i}只能关注它自己和之前的输入，之后的key得分为−∞。',
+  'scores.maskedTerm': '已屏蔽：key{j}在query{i}之后',
+  'formula.scores': 's i j等于q i与k j的点积',
+  'formula.scoresScaled': 's i j等于q i与k j的点积除以d k的平方根',
+  'note.articleSlip':
+    '注意：由于计算注意力得分时使用的是点积，所以query和key的维度必须相同（原文此处写作“query和value”，是笔误）。value的维度可以不同，输出的维度与value保持一致。',
+  'narrate.scores': 'query{i}的得分 = {vector}。',
+
+  // --- 场景：softmax ---
+  'softmax.table': 'query{i}得分的softmax',
+  'softmax.rowScores': '得分 s{i}ⱼ',
+  'softmax.rowExp': 'e^(s − max)',
+  'softmax.rowWeights': '权重 a{i}ⱼ',
+  'softmax.rowWeightsArticle': '权重（原文的写法）',
+  'softmax.rowExact': '精确权重',
+  'softmax.rowBars': '占比',
+  'softmax.stackedLabel': 'query{i}的权重在一根条中所占的比例',
+  'softmax.addsToOne': '各部分相加始终为1。',
+  'softmax.normalise': '我们使用softmax函数来执行归一化操作，使得各项为正且相加后和为1。',
+  'softmax.how':
+    '对每个得分取e的指数（先减去最大的得分：结果不变，但数字不会过大），再除以它们的和。',
+  'softmax.articleRounds':
+    '与原文一样，为了便于阅读，softmax的输出四舍五入到小数点后1位：{weights}。',
+  'formula.softmax': 'a i j等于e的s i j次方除以所有e的s i l次方之和',
+  'narrate.softmax': 'query{i}的权重 = {vector}。',
+  'note.rounding':
+    '原文在相乘之前把softmax的输出保留到小数点后1位（并保持和为1）：{exactWeights}变成了{articleWeights}，于是output{i}从{exactOutput}变成了{articleOutput}。',
+
+  // --- 场景：weighted values ---
+  'weighted.multiply':
+    '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为weighted values。',
+  'weighted.article':
+    '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
+  'formula.weighted': 'a i j乘以v j',
+  'narrate.weighted': 'query{i}的weighted values：{lines}。',
+
+  // --- 场景：求和 ---
+  'sum.table': '把query{i}的weighted values相加',
+  'sum.caption': 'output{i}',
+  'sum.add': '我们将这{n}个weighted values按元素相加，得到我们的输出output{i}（深绿色）。',
+  'sum.meaning':
+    'output{i}表示以input{i}的query与所有输入的key之间的注意力得分作为权重，对value求和。',
+  'sum.dimension': '输出的维度与value相同，d_v = {dV}。',
+  'formula.sum': 'o i等于对j求和a i j乘以v j',
+  'narrate.sum': 'output{i} = {vector}。',
+
+  // --- 场景：完整结果 ---
+  'result.repeat': '对其余输入的query重复上述步骤，就得到了完整的结果：每个输入对应一行输出。',
+  'result.matrices': '写成矩阵：得分为Q·Kᵀ，权重为每一行的softmax，输出为权重·V。',
+  'result.matricesScaled': '写成矩阵：得分为Q·Kᵀ / √d_k，权重为每一行的softmax，输出为权重·V。',
+  'result.heatmaps': '热力图展示每个query关注哪些key：颜色越深，数值越大。',
+  'heatmap.description': '颜色越深，数值越大。',
+  'formula.result': 'O等于Q乘K的转置的softmax，再乘以V',
+  'formula.resultScaled': 'O等于Q乘K的转置除以d k的平方根的softmax，再乘以V',
+  'narrate.result': '全部输出：{outputs}。',
+
+  // --- 单元格算式 ---
+  'arith.projection': '{role}{i}的第{c}个元素：input{i} · {weight}的第{c}列',
+  'arith.score': 'query{i}对key{j}的得分',
+  'arith.masked': '已屏蔽：key{j}在query{i}之后',
+  'arith.weight': 'query{i}给key{j}的权重（softmax）',
+  'arith.maskedWeight': '被屏蔽的key权重为0',
+  'arith.articleRounding': '原文的四舍五入',
+  'arith.exponential': 'query{i}的第{j}个得分的指数（减去该行最大得分）',
+  'arith.weighted': 'value{j}的第{c}个元素，乘以query{i}的权重',
+  'arith.output': 'output{i}的第{c}个元素：query{i}的权重 · value的第{c}列',
+
+  // --- 播放控制 ---
+  'transport.label': '播放控制',
+  'transport.restart': '重新开始',
+  'transport.previous': '上一步',
+  'transport.play': '播放',
+  'transport.pause': '暂停',
+  'transport.next': '下一步',
+  'transport.timeline': '时间轴',
+  'transport.speed': '速度',
+  'transport.position': '第{k}步，共{total}步',
+  'narrate.step': '第{k}步，共{total}步：{title}。',
+
+  // --- 工作台 ---
+  'workbench.title': '你的数字',
+  'workbench.intro': '可以修改任意数字：之后的每一步都会立即由WebAssembly模块重新计算。',
+  'workbench.settings': '设置',
+  'workbench.rounding': 'softmax的数字',
+  'workbench.roundingExact': '精确值',
+  'workbench.roundingArticle': '原文的四舍五入',
+  'workbench.scaled': '得分除以√d_k（与Transformer相同）',
+  'workbench.causal': '因果掩码（不能看后面的输入）',
+  'workbench.shape': '形状',
+  'workbench.tokens': 'token数 n',
+  'workbench.addToken': '增加一个token',
+  'workbench.removeToken': '删除最后一个token',
+  'workbench.dIn': '输入维度 d_in',
+  'workbench.dK': 'query/key维度 d_k',
+  'workbench.dV': 'value维度 d_v',
+  'workbench.dkNote':
+    'query和key做点积，所以共用d_k（原文写作“query和value”，是笔误）；d_v可以不同。',
+  'workbench.matrices': '输入与权重',
+  'workbench.random': '随机数',
+  'workbench.scheme': '权重',
+  'workbench.gaussian': '高斯分布 N(0, 1)',
+  'workbench.xavier': 'Xavier均匀分布',
+  'workbench.seed': '种子',
+  'workbench.randomise': '随机生成',
+  'workbench.randomised': '已随机生成：输入为N(0, 1)，权重为{scheme}，种子{seed}。',
+  'workbench.reset': '恢复原文的示例',
+  'workbench.wasResetTo': '已恢复原文的示例。',
+  'workbench.traceError': '模块拒绝了这些数字：{message}',
+  'editor.cell': '{matrix}，第{row}行，第{col}列',
+  'entry.empty': '请输入一个数字，单元格不能为空。',
+  'entry.notNumber': '“{text}”不是数字。请使用数字、负号和小数点，例如−0.5。',
+  'entry.tooLarge': '“{text}”超出范围：请输入−1000到1000之间的数字。',
+  'entry.refused': '已拒绝“{text}”：单元格保持为{value}。',
+
+  // --- 表格 ---
+  'tables.title': '以表格查看所有数字',
+  'tables.intro':
+    '计算中的每个矩阵都以普通表格列出。将鼠标悬停或聚焦在计算得到的单元格上，可以看到它的算式。',
+  'tables.weightedFor': 'query{i}的weighted values',
+  'tables.exactWeights': '精确权重',
+
+  // --- 提示 ---
+  'notice.dismiss': '关闭',
+  'url.fallback': '无法使用这个链接（{reason}），因此显示原文的示例。',
+  'url.tooLong': '它长达{length}个字符',
+  'url.tooManyParts': '它包含的部分太多',
+  'url.badEncoding': '它的百分号编码有误：“{text}”',
+  'url.duplicateKey': '“{key}”出现了两次',
+  'url.badStep': '“{value}”不是步骤名称',
+  'url.unknownStep': '没有名为“{value}”的步骤',
+  'url.badValue': '“{value}”不是{key}的有效取值',
+  'url.badMatrix': '{key}的数字不是1到8行、1到8列且在±1000以内的矩阵：“{value}”',
+  'url.unknownKey': '它包含未知的设置“{key}”',
+  'url.incompleteExample': '它只给出了x、wk、wq、wv中的部分矩阵',
+  'url.badShape': '{key}的形状与其他矩阵不匹配',
+
+  // --- 语言切换 ---
+  'lang.en': 'English',
+  'lang.zh': '中文',
+};

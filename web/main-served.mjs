@@ -1,0 +1,12 @@
+// Entry of dist/index.html: the page loads the package's own ES module (dist/attention.mjs,
+// which fetches attention.wasm next to it). A dynamic import, so a missing or broken module
+// becomes an explained error on the page instead of a script that never runs.
+import { startApp } from './app.mjs';
+
+startApp({
+  root: document.getElementById('app'),
+  loadAttention: async () => {
+    const module = await import('./attention.mjs');
+    return module.default();
+  },
+});

@@ -1,0 +1,38 @@
+// Stage 1: the inputs. Each token's embedding slides in as one row of X.
+import { h } from '../dom.mjs';
+import { formatVector } from '../format.mjs';
+import { rowOf } from '../figures.mjs';
+import { formula, mi, mo, realSpace } from '../mathml.mjs';
+import { fullMatrix } from './parts.mjs';
+import { itemAmount, progressOf, reveal } from './timing.mjs';
+
+export function build(ctx) {
+  const { figures, tr } = ctx;
+  const { n, dIn } = figures.dims;
+  const x = fullMatrix(ctx, 'x');
+  const element = h('div', { class: 'scene scene-inputs' }, x.element);
+  const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(figures.x, i)));
+
+  function render(t) {
+    const p = progressOf(t);
+    x.cells.forEach((row, i) => {
+      const amount = itemAmount(p, n, i);
+      for (const cell of row) reveal(cell, amount, 0);
+      reveal(x.table.tBodies[0].rows[i].cells[0], amount, 0);
+    });
+  }
+
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [tr('inputs.embeddings'), tr('inputs.example', { n, d: dIn })],
+      formula: formula(tr('formula.inputs', { n, d: dIn }), mi('X'), mo('∈'), realSpace(n, dIn)),
+    },
+    narration: tr('narrate.inputs', {
+      n,
+      d: dIn,
+      rows: tokens.map((row, i) => `${tr('label.input', { i: i + 1 })}: ${row}`).join('; '),
+    }),
+  };
+}

@@ -1,0 +1,178 @@
+// Building blocks the scenes share: the matrices of the computation drawn with their role,
+// symbol and name; a moving frame that sweeps across the columns of a table; arithmetic
+// lines whose terms appear one by one.
+import { h } from '../dom.mjs';
+import { formatExact, subscript } from '../format.mjs';
+import { at } from '../figures.mjs';
+import { matrixView } from '../widgets/matrix-view.mjs';
+import { ease, lerp, ramp } from './timing.mjs';
+
+/** Role colour, letters and whether the cells are computed (inspectable) or typed. */
+export const MATRICES = {
+  x: { role: 'input', symbol: 'X', letter: 'x', rowLabel: 'label.input' },
+  wKey: { role: 'key', symbol: ['W', 'K'], weight: true },
+  wQuery: { role: 'query', symbol: ['W', 'Q'], weight: true },
+  wValue: { role: 'value', symbol: ['W', 'V'], weight: true },
+  keys: { role: 'key', symbol: 'K', letter: 'k', rowLabel: 'label.key', computed: true },
+  queries: { role: 'query', symbol: 'Q', letter: 'q', rowLabel: 'label.query', computed: true },
+  values: { role: 'value', symbol: 'V', letter: 'v', rowLabel: 'label.value', computed: true },
+  scores: { role: 'score', symbol: 'S', letter: 's', rowLabel: 'label.query', computed: true },
+  weights: { role: 'score', symbol: 'A', letter: 'a', rowLabel: 'label.query', computed: true },
+  outputs: { role: 'output', symbol: 'O', letter: 'o', rowLabel: 'label.output', computed: true },
+};
+
+/** "W" with a subscript role letter, or a plain symbol; as a node. */
+export function symbolNode(symbol) {
+  if (Array.isArray(symbol))
+    return h('span', { class: 'symbol' }, symbol[0], h('sub', { text: symbol[1] }));
+  return h('span', { class: 'symbol', text: symbol });
+}
+
+const symbolText = (symbol) => (Array.isArray(symbol) ? `${symbol[0]}_${symbol[1]}` : symbol);
+
+/** The text of cell (i, j) of a named matrix, in the current rounding. */
+export function cellText(figures, name, i, j) {
+  if (name === 'weights') return figures.shown.format(figures.shown.weight(i, j));
+  if (name === 'outputs') return figures.shown.format(figures.shown.output(i, j));
+  return formatExact(at(figures[name], i, j));
+}
+
+/** A whole matrix of the computation. */
+export function fullMatrix(ctx, name, options = {}) {
+  const { figures, tr } = ctx;
+  const meta = MATRICES[name];
+  const matrix = figures[name];
+  const rowLabels =
+    options.rowLabels === false || !meta.rowLabel
+      ? undefined
+      : Array.from({ length: matrix.rows }, (_, i) => tr(meta.rowLabel, { i: i + 1 }));
+  return matrixView({
+    matrix: name,
+    role: meta.role,
+    symbol: symbolNode(meta.symbol),
+    symbolText: symbolText(meta.symbol),
+    name: tr(`matrix.${name}`),
+    rows: matrix.rows,
+    cols: matrix.cols,
+    text: (i, j) => cellText(figures, name, i, j),
+    rowLabels,
+    colLabels: options.colLabels,
+    inspectable: Boolean(meta.computed),
+    className: options.className,
+  });
+}
+
+/** One row of a matrix as a 1×cols vector, e.g. q₁ (data attributes keep the real row). */
+export function rowVector(ctx, name, row, options = {}) {
+  const { figures, tr } = ctx;
+  const meta = MATRICES[name];
+  const matrix = figures[name];
+  const symbol = `${meta.letter}${subscript(row + 1)}`;
+  return matrixView({
+    matrix: name,
+    role: meta.role,
+    symbol,
+    name: options.name ?? tr(meta.rowLabel, { i: row + 1 }),
+    rows: 1,
+    cols: matrix.cols,
+    rowIndex: () => row,
+    text: (_, j) => cellText(figures, name, row, j),
+    inspectable: Boolean(meta.computed),
+    colLabels: options.colLabels,
+    shape: `1×${matrix.cols}`,
+    className: options.className,
+  });
+}
+
+/**
+ * A highlight frame that sweeps across the columns of a table: placed over column `column`
+ * (fractional values glide between columns). Positions are measured from the laid-out cells
+ * at every render, so resizing and zooming need no bookkeeping.
+ */
+export function columnSweep(host, role) {
+  const frame = h('div', { class: `column-frame role-${role}`, 'aria-hidden': 'true' });
+  host.classList.add('has-sweep');
+  host.append(frame);
+  return {
+    /** @param cellsOfColumn (c) => [first cell, last cell] of the swept rows in column c */
+    place(cellsOfColumn, column, visible) {
+      if (!visible) {
+        frame.style.opacity = '0';
+        return;
+      }
+      const hostRect = host.getBoundingClientRect();
+      const rectOf = (c) => {
+        const [first, last] = cellsOfColumn(c);
+        const a = first.getBoundingClientRect();
+        const b = last.getBoundingClientRect();
+        return {
+          left: a.left - hostRect.left,
+          top: a.top - hostRect.top,
+          width: a.width,
+          bottom: b.bottom - hostRect.top,
+        };
+      };
+      const from = rectOf(Math.floor(column));
+      const to = rectOf(Math.ceil(column));
+      const x = column - Math.floor(column);
+      const pad = 3;
+      frame.style.opacity = '1';
+      frame.style.left = `${(lerp(from.left, to.left, x) - pad).toFixed(1)}px`;
+      frame.style.top = `${(from.top - pad).toFixed(1)}px`;
+      frame.style.width = `${(lerp(from.width, to.width, x) + 2 * pad).toFixed(1)}px`;
+      frame.style.height = `${(from.bottom - from.top + 2 * pad).toFixed(1)}px`;
+    },
+  };
+}
+
+/**
+ * Where the sweep is while item `index` of `count` animates with local progress `local`:
+ * it glides from the previous column during the first `glide` of the item.
+ */
+export function sweepPosition(index, local, glide = 0.15) {
+  if (index === 0) return 0;
+  return index - 1 + ease(ramp(local, 0, glide));
+}
+
+/**
+ * An arithmetic line: "k₁,₂ = 1·0 + 0·1 + … = 2", whose terms appear one by one.
+ * @param {string} lhs  left-hand side, e.g. "k₁,₂ ="
+ * @param {string[]} terms
+ * @param {string} result  e.g. "= 2" or "÷ √3 = 1.155"
+ */
+export function termLine(lhs, terms, result, className = '') {
+  const termElements = terms.map((text) => h('span', { class: 'term', text }));
+  const parts = [];
+  termElements.forEach((term, m) => {
+    if (m > 0) parts.push(h('span', { class: 'op', text: ' + ' }));
+    parts.push(term);
+  });
+  const plusSigns = parts.filter((part) => part.classList.contains('op'));
+  const resultElement = h('span', { class: 'result', text: ` ${result}` });
+  const element = h(
+    'li',
+    { class: `term-line ${className}`.trim() },
+    h('span', { class: 'lhs', text: `${lhs} ` }),
+    parts,
+    resultElement,
+  );
+  return {
+    element,
+    /** terms: how many terms are shown (fractional = the next one fading in); result 0..1 */
+    show(termsShown, resultAmount) {
+      const latest = termsShown > 0 && resultAmount <= 0 ? Math.ceil(termsShown) - 1 : -1;
+      termElements.forEach((term, m) => {
+        const amount = Math.min(1, Math.max(0, termsShown - m));
+        term.style.opacity = String(amount);
+        term.classList.toggle('is-latest', m === latest);
+        if (m > 0) plusSigns[m - 1].style.opacity = String(amount);
+      });
+      resultElement.style.opacity = String(ease(resultAmount));
+      element.classList.toggle('is-pending', termsShown <= 0);
+    },
+  };
+}
+
+/** An operator between matrices: ×, =, ·, + */
+export const operator = (text, label) =>
+  h('span', { class: 'operator', 'aria-hidden': label ? null : 'true', 'aria-label': label, text });

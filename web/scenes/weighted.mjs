@@ -1,0 +1,91 @@
+// Stage 6: each value row multiplied by query i's weight for it, giving the weighted values
+// (yellow). Row by row: the weight and the value light up, then their product lands.
+import { h } from '../dom.mjs';
+import { formatExact, formatVector, subscript } from '../format.mjs';
+import { rowOf } from '../figures.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../mathml.mjs';
+import { matrixView } from '../widgets/matrix-view.mjs';
+import { fullMatrix, operator } from './parts.mjs';
+import { activeItem, itemAmount, land, progressOf, ramp, setActive } from './timing.mjs';
+
+export function build(ctx) {
+  const { figures, tr, step } = ctx;
+  const i = step.params.query;
+  const { n, dV } = figures.dims;
+  const shown = figures.shown;
+  const keyLabels = Array.from({ length: n }, (_, j) => tr('label.key', { j: j + 1, i: j + 1 }));
+  const weights = matrixView({
+    matrix: 'weights',
+    role: 'score',
+    symbol: `a${subscript(i + 1)},ⱼ`,
+    name: tr('matrix.weights'),
+    rows: n,
+    cols: 1,
+    transpose: true,
+    rowIndex: (j) => j,
+    colIndex: () => i,
+    text: (j) => shown.format(shown.weight(i, j)),
+    rowLabels: keyLabels,
+    inspectable: true,
+    shape: `${n}×1`,
+  });
+  const values = fullMatrix(ctx, 'values', { rowLabels: false });
+  const weighted = matrixView({
+    matrix: 'weighted',
+    role: 'weighted',
+    symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
+    name: tr('matrix.weighted'),
+    rows: n,
+    cols: dV,
+    text: (j, c) => shown.format(shown.weighted(i, j, c)),
+    dataset: { query: i },
+    inspectable: true,
+  });
+  const element = h(
+    'div',
+    { class: 'scene scene-weighted' },
+    h(
+      'div',
+      { class: 'equation' },
+      weights.element,
+      operator('×'),
+      values.element,
+      operator('='),
+      weighted.element,
+    ),
+  );
+
+  function render(t) {
+    const p = progressOf(t);
+    const active = activeItem(p, n);
+    for (let j = 0; j < n; j++) {
+      const local = itemAmount(p, n, j);
+      const lit = p < 1 && j === active;
+      setActive([weights.cell(j, 0), ...values.cells[j], ...weighted.cells[j]], lit);
+      weighted.cells[j].forEach((cell) => land(cell, ramp(local, 0.35, 1)));
+    }
+  }
+
+  const lines = Array.from({ length: n }, (_, j) => {
+    const products = formatVector(
+      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      shown.format,
+    );
+    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(figures.values, j), formatExact)} = ${products}`;
+  });
+  const sentences = [tr('weighted.multiply', { n })];
+  if (figures.settings.rounding === 'article') sentences.push(tr('weighted.article'));
+  return {
+    element,
+    render,
+    explanation: {
+      sentences,
+      formula: formula(
+        tr('formula.weighted'),
+        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
+        sub(mi('v'), mi('j')),
+      ),
+    },
+    narration: tr('narrate.weighted', { i: i + 1, lines: lines.join('; ') }),
+  };
+}

@@ -1,0 +1,139 @@
+// The page's state in the URL hash, e.g.
+//   #step=scores-1&scaled=1&causal=1&rounding=article&x=1,0;0,2&wk=..&wq=..&wv=..
+// Links are shared, so the hash is untrusted input: it is parsed with bounded, linear checks
+// (no backtracking-prone patterns on long strings), every value is validated, and anything
+// unexpected rejects the whole hash. The caller then shows the article's example with a
+// notice that names the problem as plain text.
+import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model.mjs';
+
+const MAX_HASH_LENGTH = 4096;
+const MAX_PARTS = 12;
+const MATRIX_KEYS = { x: 'x', wk: 'wKey', wq: 'wQuery', wv: 'wValue' };
+const STEP_PATTERN = /^(?:[a-z]{1,12}(?:-[a-z]{1,12})?(?:-\d{1,2})?|\d{1,3})$/;
+const NUMBER_PATTERN = /^-?\d{1,4}(?:\.\d{1,8})?(?:e-?\d{1,2})?$/;
+
+/** Shortens untrusted text for a message (it is shown as text, never as HTML). */
+export function excerpt(text, max = 40) {
+  const printable = String(text).replace(/[\u0000-\u001f\u007f]/g, '?');
+  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
+}
+
+const problem = (key, params = {}) => ({ ok: false, problem: { key, params } });
+
+function parseFlag(value) {
+  if (value === '1') return true;
+  if (value === '0') return false;
+  return undefined;
+}
+
+/** "1,0;0,2" -> [[1, 0], [0, 2]] or undefined if anything is off. */
+function parseMatrix(text) {
+  if (text.length > LIMITS.maxTokens * LIMITS.maxDim * 16) return undefined;
+  const rows = text.split(';');
+  if (rows.length > Math.max(LIMITS.maxDim, LIMITS.maxTokens)) return undefined;
+  const matrix = [];
+  for (const rowText of rows) {
+    const cells = rowText.split(',');
+    if (cells.length < 1 || cells.length > LIMITS.maxDim) return undefined;
+    const row = [];
+    for (const cell of cells) {
+      if (!NUMBER_PATTERN.test(cell)) return undefined;
+      const value = Number(cell);
+      if (!Number.isFinite(value) || Math.abs(value) > MAX_ABS_ENTRY) return undefined;
+      row.push(value === 0 ? 0 : value);
+    }
+    if (matrix.length > 0 && row.length !== matrix[0].length) return undefined;
+    matrix.push(row);
+  }
+  return matrix;
+}
+
+function checkShapes(example) {
+  const { n, dIn, dK, dV } = dimsOf(example);
+  const within = (value, max) => value >= 1 && value <= max;
+  if (!within(n, LIMITS.maxTokens) || !within(dIn, LIMITS.maxDim)) return 'x';
+  if (example.wKey.length !== dIn || !within(dK, LIMITS.maxDim)) return 'wk';
+  if (example.wQuery.length !== dIn || example.wQuery[0].length !== dK) return 'wq';
+  if (example.wValue.length !== dIn || !within(dV, LIMITS.maxDim)) return 'wv';
+  return null;
+}
+
+/**
+ * @param {string} hash location.hash, with or without the leading '#'
+ * @returns {{ ok: true, state: object } | { ok: false, problem: { key, params } }}
+ *   state: { step?, scaled?, causal?, rounding?, example? }
+ */
+export function parseHash(hash) {
+  const text = String(hash ?? '').replace(/^#/, '');
+  const state = {};
+  if (text === '') return { ok: true, state };
+  if (text.length > MAX_HASH_LENGTH) return problem('url.tooLong', { length: text.length });
+  const parts = text.split('&');
+  if (parts.length > MAX_PARTS) return problem('url.tooManyParts');
+  const seen = new Set();
+  const matrices = {};
+  for (const part of parts) {
+    const equals = part.indexOf('=');
+    const rawKey = equals === -1 ? part : part.slice(0, equals);
+    const rawValue = equals === -1 ? '' : part.slice(equals + 1);
+    let key;
+    let value;
+    try {
+      key = decodeURIComponent(rawKey);
+      value = decodeURIComponent(rawValue);
+    } catch {
+      return problem('url.badEncoding', { text: excerpt(part) });
+    }
+    if (seen.has(key)) return problem('url.duplicateKey', { key: excerpt(key) });
+    seen.add(key);
+    if (key === 'step') {
+      if (!STEP_PATTERN.test(value)) return problem('url.badStep', { value: excerpt(value) });
+      state.step = value;
+    } else if (key === 'scaled' || key === 'causal') {
+      const flag = parseFlag(value);
+      if (flag === undefined) return problem('url.badValue', { key, value: excerpt(value) });
+      state[key] = flag;
+    } else if (key === 'rounding') {
+      if (value !== 'exact' && value !== 'article') {
+        return problem('url.badValue', { key, value: excerpt(value) });
+      }
+      state.rounding = value;
+    } else if (Object.hasOwn(MATRIX_KEYS, key)) {
+      const matrix = parseMatrix(value);
+      if (!matrix) return problem('url.badMatrix', { key, value: excerpt(value) });
+      matrices[MATRIX_KEYS[key]] = matrix;
+    } else {
+      return problem('url.unknownKey', { key: excerpt(key) });
+    }
+  }
+  const given = Object.keys(matrices).length;
+  if (given > 0) {
+    if (given !== 4) return problem('url.incompleteExample');
+    const badKey = checkShapes(matrices);
+    if (badKey) return problem('url.badShape', { key: badKey });
+    state.example = matrices;
+  }
+  return { ok: true, state };
+}
+
+/** 8 significant digits: short, and always within what parseMatrix accepts. */
+const formatForUrl = (value) => String(Number(value.toPrecision(8)));
+
+const matrixToText = (matrix) => matrix.map((row) => row.map(formatForUrl).join(',')).join(';');
+
+/**
+ * The hash for a state; settings at their defaults and the article's own example are left
+ * out, so the common link stays short: "#step=softmax-1".
+ */
+export function serializeHash({ step, scaled, causal, rounding, example, isArticleExample }) {
+  const parts = [`step=${encodeURIComponent(step)}`];
+  if (scaled) parts.push('scaled=1');
+  if (causal) parts.push('causal=1');
+  if (rounding === 'article') parts.push('rounding=article');
+  if (example && !isArticleExample) {
+    for (const [key, name] of Object.entries(MATRIX_KEYS)) {
+      parts.push(`${key}=${matrixToText(example[name])}`);
+    }
+  }
+  return `#${parts.join('&')}`;
+}

@@ -1,0 +1,115 @@
+// Hover or focus a computed cell (anywhere: scene or tables) to see the arithmetic behind it
+// in a popover, with the cells it was computed from highlighted in the same view.
+import { explainCell } from '../arithmetic.mjs';
+import { h } from '../dom.mjs';
+
+const POPOVER_ID = 'cell-popover';
+
+/**
+ * @param {{ figures: () => object, tr: () => Function }} sources  getters, so edits and
+ *   language switches are picked up without re-attaching
+ */
+export function createCellInspector({ figures, tr }) {
+  const title = h('p', { class: 'cell-popover-title' });
+  const expression = h('p', { class: 'cell-popover-expression', dir: 'ltr' });
+  const popover = h(
+    'div',
+    { id: POPOVER_ID, class: 'cell-popover', role: 'tooltip', hidden: true },
+    title,
+    expression,
+  );
+  document.body.append(popover);
+  let current = null;
+  let highlighted = [];
+
+  function clearHighlights() {
+    for (const element of highlighted) element.classList.remove('is-source', 'is-inspected');
+    highlighted = [];
+  }
+
+  function hide() {
+    popover.hidden = true;
+    if (current) current.removeAttribute('aria-describedby');
+    current = null;
+    clearHighlights();
+  }
+
+  function show(cell) {
+    if (cell === current) return;
+    hide();
+    const data = cell.dataset;
+    const ref = {
+      matrix: data.matrix,
+      row: Number(data.row),
+      col: Number(data.col),
+      query: data.query === undefined ? undefined : Number(data.query),
+    };
+    const explanation = explainCell(figures(), ref, tr());
+    if (!explanation) return;
+    current = cell;
+    title.textContent = explanation.title;
+    expression.textContent = explanation.expression;
+    popover.hidden = false;
+    cell.setAttribute('aria-describedby', POPOVER_ID);
+    cell.classList.add('is-inspected');
+    highlighted.push(cell);
+    const root = cell.closest('[data-inspect-root]') ?? document;
+    for (const source of explanation.sources) {
+      const selector =
+        `[data-matrix="${source.matrix}"][data-row="${source.row}"][data-col="${source.col}"]` +
+        (source.query === undefined ? '' : `[data-query="${source.query}"]`);
+      for (const element of root.querySelectorAll(selector)) {
+        element.classList.add('is-source');
+        highlighted.push(element);
+      }
+    }
+    place(cell);
+  }
+
+  function place(cell) {
+    const rect = cell.getBoundingClientRect();
+    const width = popover.offsetWidth;
+    const height = popover.offsetHeight;
+    const margin = 8;
+    let left = rect.left + rect.width / 2 - width / 2;
+    left = Math.max(margin, Math.min(left, window.innerWidth - width - margin));
+    let top = rect.bottom + margin;
+    if (top + height > window.innerHeight - margin) top = rect.top - height - margin;
+    popover.style.left = `${Math.round(left)}px`;
+    popover.style.top = `${Math.round(Math.max(margin, top))}px`;
+  }
+
+  const inspectableCell = (target) =>
+    target instanceof Element ? target.closest('.is-inspectable td.cell') : null;
+
+  function attach(root) {
+    root.addEventListener('pointerover', (event) => {
+      const cell = inspectableCell(event.target);
+      if (cell) show(cell);
+    });
+    root.addEventListener('pointerout', (event) => {
+      const cell = inspectableCell(event.target);
+      if (
+        cell &&
+        cell === current &&
+        !cell.contains(event.relatedTarget) &&
+        document.activeElement !== cell
+      )
+        hide();
+    });
+    root.addEventListener('focusin', (event) => {
+      const cell = inspectableCell(event.target);
+      if (cell) show(cell);
+    });
+    root.addEventListener('focusout', (event) => {
+      if (inspectableCell(event.target) === current) hide();
+    });
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && current) hide();
+  });
+  window.addEventListener('scroll', () => current && place(current), { passive: true });
+
+  return { attach, hide, element: popover };
+}

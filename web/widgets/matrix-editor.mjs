@@ -1,0 +1,153 @@
+// An editable matrix: one text field per entry. A valid number is committed at once (the
+// page recomputes through wasm while you type); anything else is refused inline with a
+// message, and on leaving the field it goes back to the last accepted number.
+import { h } from '../dom.mjs';
+import { formatExact } from '../format.mjs';
+import { parseEntry } from '../model.mjs';
+
+let editorCount = 0;
+
+/**
+ * @param {object} spec
+ * @param {string} spec.name  x, wKey, wQuery or wValue
+ * @param {string} spec.role  colour role
+ * @param {Node} spec.symbol
+ * @param {(row: number, col: number, value: number) => void} spec.onCommit
+ */
+export function createMatrixEditor({ name, role, symbol, onCommit }) {
+  editorCount += 1;
+  const messageId = `editor-message-${editorCount}`;
+  const caption = h('span', { class: 'matrix-name' });
+  const shape = h('span', { class: 'matrix-shape' });
+  const body = h('tbody');
+  const table = h('table', { class: 'editor-table' }, body);
+  const message = h('p', { class: 'editor-message', id: messageId, role: 'alert' });
+  const element = h(
+    'figure',
+    { class: `matrix editor role-${role}`, dataset: { editor: name } },
+    h(
+      'figcaption',
+      { class: 'matrix-caption' },
+      h('span', { class: 'matrix-symbol' }, symbol),
+      caption,
+      shape,
+    ),
+    h('div', { class: 'matrix-frame' }, table),
+    message,
+  );
+  let inputs = [];
+  let values = [];
+  let tr = (key) => key;
+
+  function showMessage(text) {
+    message.textContent = text;
+    element.classList.toggle('has-message', Boolean(text));
+  }
+
+  function onInput(input, i, j) {
+    const parsed = parseEntry(input.value);
+    if (parsed.error) {
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', messageId);
+      showMessage(tr(parsed.error, { text: input.value.trim().slice(0, 24) }));
+      return;
+    }
+    clearInvalid(input);
+    if (parsed.value !== values[i][j]) {
+      values[i][j] = parsed.value;
+      onCommit(i, j, parsed.value);
+    }
+  }
+
+  function clearInvalid(input) {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
+    if (!inputs.flat().some((other) => other.getAttribute('aria-invalid') === 'true'))
+      showMessage('');
+  }
+
+  function onChange(input, i, j) {
+    if (input.getAttribute('aria-invalid') !== 'true') return;
+    // Leaving a refused entry: restore the number in use and say so.
+    const refused = input.value.trim().slice(0, 24);
+    input.value = formatEditable(values[i][j]);
+    clearInvalid(input);
+    showMessage(tr('entry.refused', { text: refused, value: formatExact(values[i][j]) }));
+  }
+
+  function onKeydown(event, i, j) {
+    const moves = { ArrowUp: -1, ArrowDown: 1, Enter: 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    inputs[i + moves[event.key]]?.[j]?.focus();
+  }
+
+  function build(matrix) {
+    inputs = matrix.map((row, i) =>
+      row.map((value, j) => {
+        const input = h('input', {
+          type: 'text',
+          inputmode: 'decimal',
+          class: 'editor-input',
+          autocomplete: 'off',
+          spellcheck: 'false',
+          value: formatEditable(value),
+          dataset: { row: i, col: j },
+        });
+        input.addEventListener('input', () => onInput(input, i, j));
+        input.addEventListener('change', () => onChange(input, i, j));
+        input.addEventListener('keydown', (event) => onKeydown(event, i, j));
+        input.addEventListener('focus', () => input.select());
+        return input;
+      }),
+    );
+    body.replaceChildren(
+      ...inputs.map((row) =>
+        h(
+          'tr',
+          {},
+          row.map((input) => h('td', {}, input)),
+        ),
+      ),
+    );
+  }
+
+  /** Shows the matrix; keeps the field being typed in (and refused entries) untouched. */
+  function update(matrix, translate, name) {
+    tr = translate;
+    caption.textContent = name;
+    shape.textContent = `${matrix.length}×${matrix[0].length}`;
+    const sameShape = inputs.length === matrix.length && inputs[0]?.length === matrix[0].length;
+    values = matrix.map((row) => row.slice());
+    if (!sameShape) {
+      build(matrix);
+      showMessage('');
+    }
+    inputs.forEach((row, i) =>
+      row.forEach((input, j) => {
+        input.setAttribute(
+          'aria-label',
+          tr('editor.cell', { matrix: name, row: i + 1, col: j + 1 }),
+        );
+        const editing =
+          input === document.activeElement || input.getAttribute('aria-invalid') === 'true';
+        if (!editing && parseEntry(input.value).value !== matrix[i][j])
+          input.value = formatEditable(matrix[i][j]);
+      }),
+    );
+  }
+
+  /** Clears refusals (after reset or randomise, which replace every number). */
+  function clearMessages() {
+    for (const input of inputs.flat()) {
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
+    showMessage('');
+  }
+
+  return { element, update, clearMessages };
+}
+
+/** Editable text: plain ASCII digits, as a reader would type them. */
+const formatEditable = (value) => String(value);

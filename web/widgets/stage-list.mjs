@@ -1,0 +1,77 @@
+// The list of the article's stages to jump to. The current stage opens to show its steps
+// (e.g. each input's key, value and query); the current step is marked aria-current.
+import { h } from '../dom.mjs';
+import { STAGES } from '../steps.mjs';
+import { stageTitle, stepTitle } from '../step-text.mjs';
+
+export function createStageList({ onJump }) {
+  const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
+  const list = h('ol', { class: 'stage-list' });
+  const element = h('nav', { class: 'stages', 'aria-labelledby': 'stages-title' }, heading, list);
+
+  function update({ steps, index, tr, dims }) {
+    const focusedTarget = list.contains(document.activeElement)
+      ? document.activeElement.dataset.target
+      : null;
+    heading.textContent = tr('stages.label');
+    const current = steps[index];
+    const items = STAGES.map((stage) => {
+      const first = steps.findIndex((step) => step.stage === stage);
+      if (first === -1) return null;
+      const isCurrent = current.stage === stage;
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          class: 'stage-button',
+          dataset: { target: first, stage },
+          'aria-current': isCurrent && first === index ? 'step' : null,
+          onclick: () => onJump(first),
+        },
+        h('span', { class: 'stage-number', text: String(stage) }),
+        h('span', { class: 'stage-name', text: stageTitle(stage, tr) }),
+      );
+      const children = steps
+        .map((step, k) => ({ step, k }))
+        .filter(({ step }) => step.stage === stage);
+      const sublist =
+        isCurrent && children.length > 1
+          ? h(
+              'ol',
+              { class: 'step-list' },
+              children.map(({ step, k }) =>
+                h(
+                  'li',
+                  {},
+                  h('button', {
+                    type: 'button',
+                    class: 'step-button',
+                    dataset: { target: k },
+                    'aria-current': k === index ? 'step' : null,
+                    text: stepTitle(step, tr, dims),
+                    onclick: () => onJump(k),
+                  }),
+                ),
+              ),
+            )
+          : null;
+      return h(
+        'li',
+        { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
+        button,
+        sublist,
+      );
+    });
+    list.replaceChildren(...items.filter(Boolean));
+    if (focusedTarget !== null) {
+      // Keep keyboard focus in the list across the re-render.
+      const again =
+        list.querySelector(`.step-button[data-target="${index}"]`) ??
+        list.querySelector(`[data-target="${focusedTarget}"]`) ??
+        list.querySelector(`.stage-item.is-current .stage-button`);
+      again?.focus();
+    }
+  }
+
+  return { element, update };
+}

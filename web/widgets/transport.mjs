@@ -1,0 +1,116 @@
+// Playback controls: restart, previous, play/pause, next, a scrubber over the whole
+// timeline (with a tick where each stage starts), the step counter and the speed.
+import { h } from '../dom.mjs';
+import { icon } from './icons.mjs';
+
+export const SPEEDS = [0.5, 1, 1.5, 2, 4];
+
+export function createTransport({ timeline }) {
+  const button = (name, action) => {
+    const label = h('span', { class: 'button-label' });
+    const element = h(
+      'button',
+      {
+        type: 'button',
+        class: `transport-button is-${name}`,
+        dataset: { action: name },
+        onclick: action,
+      },
+      icon(name),
+      label,
+    );
+    return { element, label };
+  };
+  const restart = button('restart', () => timeline.goTo(0));
+  const previous = button('previous', () => timeline.previous());
+  const play = button('play', () => timeline.toggle());
+  const next = button('next', () => timeline.next());
+  const scrubber = h('input', {
+    type: 'range',
+    class: 'scrubber',
+    min: '0',
+    max: '1000',
+    step: '1',
+    value: '0',
+  });
+  scrubber.addEventListener('input', () =>
+    timeline.scrubTo((Number(scrubber.value) / 1000) * timeline.length),
+  );
+  const ticks = h('div', { class: 'scrubber-ticks', 'aria-hidden': 'true' });
+  const counter = h('output', { class: 'step-counter' });
+  const speedLabel = h('span', { class: 'speed-label' });
+  const speed = h(
+    'select',
+    { class: 'speed', onchange: () => timeline.setSpeed(Number(speed.value)) },
+    SPEEDS.map((value) =>
+      h('option', { value: String(value), selected: value === 1, text: `${value}×` }),
+    ),
+  );
+  const element = h(
+    'div',
+    { class: 'transport', role: 'group' },
+    h(
+      'div',
+      { class: 'transport-row' },
+      h(
+        'div',
+        { class: 'transport-buttons' },
+        restart.element,
+        previous.element,
+        play.element,
+        next.element,
+      ),
+      h(
+        'div',
+        { class: 'transport-status' },
+        counter,
+        h('label', { class: 'speed-field' }, speedLabel, speed),
+      ),
+    ),
+    h('div', { class: 'scrubber-wrap' }, scrubber, ticks),
+  );
+
+  let ticksFor = null;
+  function update({ tr, steps, title }) {
+    element.setAttribute('aria-label', tr('transport.label'));
+    restart.label.textContent = tr('transport.restart');
+    previous.label.textContent = tr('transport.previous');
+    next.label.textContent = tr('transport.next');
+    const playing = timeline.playing;
+    play.label.textContent = tr(playing ? 'transport.pause' : 'transport.play');
+    play.element.replaceChild(icon(playing ? 'pause' : 'play'), play.element.querySelector('svg'));
+    play.element.setAttribute('aria-pressed', String(playing));
+    play.element.classList.toggle('is-playing', playing);
+    previous.element.disabled = timeline.index === 0;
+    next.element.disabled = timeline.index === steps.length - 1 && timeline.t >= 1;
+    scrubber.setAttribute('aria-label', tr('transport.timeline'));
+    const position = tr('transport.position', { k: timeline.index + 1, total: steps.length });
+    scrubber.setAttribute('aria-valuetext', `${position}: ${title}`);
+    counter.textContent = position;
+    speedLabel.textContent = tr('transport.speed');
+    if (ticksFor !== steps) {
+      ticksFor = steps;
+      ticks.replaceChildren(
+        ...steps
+          .map((step, k) => ({ step, k }))
+          .filter(({ step, k }) => k === 0 || steps[k - 1].stage !== step.stage)
+          .map(({ step, k }) =>
+            h('span', {
+              class: 'tick',
+              style: { left: `${(k / steps.length) * 100}%` },
+              text: String(step.stage),
+            }),
+          ),
+      );
+    }
+    syncPosition();
+  }
+
+  /** Cheap per-frame update: only the scrubber's position. */
+  function syncPosition() {
+    if (document.activeElement === scrubber && scrubber.matches(':active')) return; // being dragged
+    scrubber.value = String(Math.round((timeline.position / timeline.length) * 1000));
+  }
+
+  return { element, update, syncPosition, scrubber, playButton: play.element };
+}

@@ -1,0 +1,230 @@
+// "Your numbers": the switches (rounding, scaling, causal mask), the shape (tokens, d_in,
+// d_k, d_v), the editable inputs and weights, random numbers and reset. It only reports what
+// the reader asks for; the app recomputes and calls update().
+import { h } from '../dom.mjs';
+import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
+import { MATRICES, symbolNode } from '../scenes/parts.mjs';
+import { createMatrixEditor } from './matrix-editor.mjs';
+
+let switchCount = 0;
+
+function toggle(onChange) {
+  switchCount += 1;
+  const id = `switch-${switchCount}`;
+  const input = h('input', {
+    type: 'checkbox',
+    role: 'switch',
+    id,
+    class: 'switch-input',
+    onchange: () => onChange(input.checked),
+  });
+  const text = h('span', { class: 'switch-text' });
+  const element = h(
+    'label',
+    { class: 'switch', for: id },
+    input,
+    h('span', { class: 'switch-track', 'aria-hidden': 'true' }),
+    text,
+  );
+  return { element, input, text };
+}
+
+function dimSelect(onChange) {
+  const select = h(
+    'select',
+    { class: 'dim-select', onchange: () => onChange(Number(select.value)) },
+    Array.from({ length: LIMITS.maxDim }, (_, k) =>
+      h('option', { value: String(k + 1), text: String(k + 1) }),
+    ),
+  );
+  const text = h('span', { class: 'field-text' });
+  return { element: h('label', { class: 'field' }, text, select), select, text };
+}
+
+export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onReset }) {
+  const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
+  const intro = h('p', { class: 'panel-intro' });
+
+  // --- settings ---
+  const settingsTitle = h('h3', { class: 'group-title' });
+  const roundingLegend = h('legend', { class: 'field-text' });
+  const roundingRadio = (value) => {
+    const input = h('input', {
+      type: 'radio',
+      name: 'rounding',
+      value,
+      onchange: () => input.checked && onSettings({ rounding: value }),
+    });
+    const text = h('span');
+    return { input, text, element: h('label', { class: 'segment-option' }, input, text) };
+  };
+  const exact = roundingRadio('exact');
+  const article = roundingRadio('article');
+  const rounding = h(
+    'fieldset',
+    { class: 'segmented' },
+    roundingLegend,
+    h('div', { class: 'segment-options' }, exact.element, article.element),
+  );
+  const scaled = toggle((checked) => onSettings({ scaled: checked }));
+  const causal = toggle((checked) => onSettings({ causal: checked }));
+
+  // --- shape ---
+  const shapeTitle = h('h3', { class: 'group-title' });
+  const tokensText = h('span', { class: 'field-text', id: 'tokens-label' });
+  const tokensValue = h('output', { class: 'tokens-value', 'aria-labelledby': 'tokens-label' });
+  let currentDims = null;
+  const removeToken = h('button', {
+    type: 'button',
+    class: 'small-button',
+    text: '−',
+    onclick: () => onDims({ n: currentDims.n - 1 }),
+  });
+  const addToken = h('button', {
+    type: 'button',
+    class: 'small-button',
+    text: '+',
+    onclick: () => onDims({ n: currentDims.n + 1 }),
+  });
+  const tokens = h(
+    'div',
+    { class: 'field tokens' },
+    tokensText,
+    h('span', { class: 'stepper' }, removeToken, tokensValue, addToken),
+  );
+  const dIn = dimSelect((value) => onDims({ dIn: value }));
+  const dK = dimSelect((value) => onDims({ dK: value }));
+  const dV = dimSelect((value) => onDims({ dV: value }));
+  const dkNote = h('p', { class: 'note note-slip' });
+
+  // --- editors ---
+  const matricesTitle = h('h3', { class: 'group-title' });
+  const editors = Object.fromEntries(
+    EDITABLE.map((name) => [
+      name,
+      createMatrixEditor({
+        name,
+        role: MATRICES[name].role,
+        symbol: symbolNode(MATRICES[name].symbol),
+        onCommit: (row, col, value) => onEntry(name, row, col, value),
+      }),
+    ]),
+  );
+  const traceError = h('p', { class: 'trace-error', role: 'alert' });
+
+  // --- random and reset ---
+  const randomTitle = h('h3', { class: 'group-title' });
+  const schemeText = h('span', { class: 'field-text' });
+  const gaussianOption = h('option', { value: 'gaussian' });
+  const xavierOption = h('option', { value: 'xavier' });
+  const scheme = h('select', { class: 'scheme' }, gaussianOption, xavierOption);
+  const seedText = h('span', { class: 'field-text' });
+  const seed = h('input', {
+    type: 'number',
+    class: 'seed',
+    min: '0',
+    max: '2147483647',
+    step: '1',
+    value: '1',
+    inputmode: 'numeric',
+  });
+  const randomise = h('button', {
+    type: 'button',
+    class: 'action-button',
+    onclick: () => {
+      const value = Math.min(2147483647, Math.max(0, Math.trunc(Number(seed.value)) || 0));
+      onRandomise(scheme.value, value);
+      seed.value = String(value + 1); // the next click gives new numbers; the status names this seed
+    },
+  });
+  const reset = h('button', {
+    type: 'button',
+    class: 'action-button is-secondary',
+    onclick: () => onReset(),
+  });
+  const status = h('p', { class: 'workbench-status', role: 'status' });
+
+  const element = h(
+    'aside',
+    { class: 'workbench', 'aria-labelledby': 'workbench-title' },
+    title,
+    intro,
+    h('section', { class: 'group' }, settingsTitle, rounding, scaled.element, causal.element),
+    h(
+      'section',
+      { class: 'group' },
+      shapeTitle,
+      tokens,
+      h('div', { class: 'dims' }, dIn.element, dK.element, dV.element),
+      dkNote,
+    ),
+    h(
+      'section',
+      { class: 'group editors' },
+      matricesTitle,
+      EDITABLE.map((name) => editors[name].element),
+      traceError,
+    ),
+    h(
+      'section',
+      { class: 'group' },
+      randomTitle,
+      h(
+        'div',
+        { class: 'random-fields' },
+        h('label', { class: 'field' }, schemeText, scheme),
+        h('label', { class: 'field' }, seedText, seed),
+      ),
+      h('div', { class: 'actions' }, randomise, reset),
+      status,
+    ),
+  );
+
+  /** @param {{ example, settings, tr, statusText?, error? }} state */
+  function update({ example, settings, tr, statusText, error }) {
+    currentDims = dimsOf(example);
+    title.textContent = tr('workbench.title');
+    intro.textContent = tr('workbench.intro');
+    settingsTitle.textContent = tr('workbench.settings');
+    roundingLegend.textContent = tr('workbench.rounding');
+    exact.text.textContent = tr('workbench.roundingExact');
+    article.text.textContent = tr('workbench.roundingArticle');
+    exact.input.checked = settings.rounding === 'exact';
+    article.input.checked = settings.rounding === 'article';
+    scaled.text.textContent = tr('workbench.scaled');
+    scaled.input.checked = settings.scaled;
+    causal.text.textContent = tr('workbench.causal');
+    causal.input.checked = settings.causal;
+    shapeTitle.textContent = tr('workbench.shape');
+    tokensText.textContent = tr('workbench.tokens');
+    tokensValue.textContent = String(currentDims.n);
+    removeToken.setAttribute('aria-label', tr('workbench.removeToken'));
+    addToken.setAttribute('aria-label', tr('workbench.addToken'));
+    removeToken.disabled = currentDims.n <= LIMITS.minTokens;
+    addToken.disabled = currentDims.n >= LIMITS.maxTokens;
+    for (const [field, key, value] of [
+      [dIn, 'workbench.dIn', currentDims.dIn],
+      [dK, 'workbench.dK', currentDims.dK],
+      [dV, 'workbench.dV', currentDims.dV],
+    ]) {
+      field.text.textContent = tr(key);
+      field.select.value = String(value);
+    }
+    dkNote.textContent = tr('workbench.dkNote');
+    matricesTitle.textContent = tr('workbench.matrices');
+    for (const name of EDITABLE) editors[name].update(example[name], tr, tr(`matrix.${name}`));
+    traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
+    randomTitle.textContent = tr('workbench.random');
+    schemeText.textContent = tr('workbench.scheme');
+    gaussianOption.textContent = tr('workbench.gaussian');
+    xavierOption.textContent = tr('workbench.xavier');
+    seedText.textContent = tr('workbench.seed');
+    randomise.textContent = tr('workbench.randomise');
+    reset.textContent = tr('workbench.reset');
+    status.textContent = statusText ?? '';
+  }
+
+  const clearEditorMessages = () => EDITABLE.forEach((name) => editors[name].clearMessages());
+
+  return { element, update, clearEditorMessages };
+}
