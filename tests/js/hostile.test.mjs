@@ -326,16 +326,7 @@ const ATTENTION_MUTATIONS = [
     return { names: [key], what: `unknown key ${key}` };
   },
   function badOptionsObject(call, t) {
-    const value = t.pick([
-      null,
-      undefined,
-      'options',
-      42,
-      [],
-      [call.args[3]],
-      new Float32Array(2),
-      () => call.args[3],
-    ]);
+    const value = t.pick([null, undefined, 'options', 42, [], [call.args[3]], () => call.args[3]]);
     call.args[3] = value;
     return { names: ['options', 'qNumHeads', 'headSize'], what: `options = ${show(value)}` };
   },
@@ -694,9 +685,11 @@ function show(value) {
 
 // An argument is named when it appears as a whole identifier: `q` in "q must hold" but not in
 // "qSeqLen"; `attnMask` in "attnMask.shape[0]".
+// The list of allowed keys in an "unknown option" message does not count as naming them.
 function namesOneOf(message, names) {
+  const text = message.replace(/\(expected one of [^)]*\)/, '');
   return names.some((name) =>
-    new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[$]/g, '\\$')}([^A-Za-z0-9_]|$)`).test(message),
+    new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[$]/g, '\\$')}([^A-Za-z0-9_]|$)`).test(text),
   );
 }
 const SAYS_SIZE = /\d(\.\d+)? ?(bytes|KiB|MiB|GiB|TiB)/;
@@ -1033,6 +1026,19 @@ describe('known defects (todo until fixed in src/)', () => {
         scale: 1,
       });
       assertMatches(t.outputs.data, y, 1e-6, 'trace vs attention');
+    },
+  );
+
+  test(
+    'options given as a typed array: TypeError naming options',
+    {
+      todo: 'says "attention: unknown option \'0\'": Object.keys of a typed array are its indices',
+    },
+    () => {
+      assert.throws(
+        () => attn.attention(q, k, v, new Float32Array(2)),
+        (error) => error instanceof TypeError && namesOneOf(error.message, ['options']),
+      );
     },
   );
 

@@ -4,6 +4,7 @@
 // Prints the tarball size and the gzipped size of the module (wasm + JS).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,12 @@ let browser;
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'attention-package-'));
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root });
+  // Under scripts/build's lock, so a concurrent build cannot hand npm a half-written dist/.
+  const pack = ['npm', 'pack', '--json', '--pack-destination', work];
+  const lock = join(root, 'build/.lock');
+  const packed = existsSync(lock)
+    ? await run('flock', [lock, ...pack], { cwd: root })
+    : await run(pack[0], pack.slice(1), { cwd: root });
   [packInfo] = JSON.parse(packed.stdout);
 
   app = join(work, 'app');
