@@ -37,12 +37,14 @@ void apply_causal_mask(Matrix& scores) {
 Matrix softmax_rows(const Matrix& scores) {
   // scores: n x n, result: n x n
   // Subtracting each row's maximum keeps exp() from overflowing and changes nothing else.
-  // A fully masked row has maximum -inf; shifting by 0 instead makes its exps all 0.
+  // A fully masked row has maximum -inf: shifting it by 0 instead makes its exps all 0, and
+  // its weights 0. NaN and +inf still propagate as IEEE arithmetic does.
+  const float minus_infinity = -std::numeric_limits<float>::infinity();
   auto row_max = xt::eval(xt::amax(scores, {1}, xt::keep_dims));
-  auto shift = xt::eval(xt::where(xt::isfinite(row_max), row_max, 0.0f));
+  auto shift = xt::eval(xt::where(xt::equal(row_max, minus_infinity), 0.0f, row_max));
   Matrix exps = xt::exp(scores - shift);
   auto row_sum = xt::eval(xt::sum(exps, {1}, xt::keep_dims));
-  return xt::where(row_sum > 0.0f, exps / row_sum, 0.0f);
+  return xt::where(xt::equal(row_sum, 0.0f), 0.0f, exps / row_sum);
 }
 
 Tensor3 weight_values(const Matrix& weights, const Matrix& values) {

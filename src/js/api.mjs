@@ -27,12 +27,20 @@ const ATTENTION_KEYS = new Set([
 function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${tagOf(value).slice(8, -1)} of length ${value.length}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   if (typeof value === 'bigint') return `the bigint ${value}n`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
+
+// Realm-independent type checks: a Float32Array made in an iframe or a vm context is as good
+// as ours, and a Proxy pretending to be one is not one.
+const tagOf = (value) => Object.prototype.toString.call(value);
+const isTypedArray = (value, tag) =>
+  ArrayBuffer.isView(value) && tagOf(value) === `[object ${tag}]`;
+const isFloat32Array = (value) => isTypedArray(value, 'Float32Array');
+const isUint8Array = (value) => isTypedArray(value, 'Uint8Array');
 
 function formatBytes(bytes) {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -69,7 +77,10 @@ function checkPositiveInteger(value, name) {
 function checkFiniteNumber(value, name) {
   if (typeof value !== 'number')
     throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!Number.isFinite(value)) throw new RangeError(`${name} must be finite, got ${value}`);
+  // The core computes in float32: 1e39 is finite in JS but Infinity there.
+  if (!Number.isFinite(Math.fround(value))) {
+    throw new RangeError(`${name} must be a finite float32 (|${name}| < 3.4e38), got ${value}`);
+  }
   return value;
 }
 
@@ -123,7 +134,7 @@ export function toMatrix(value, name) {
   }
   const rows = checkPositiveInteger(value.rows, `${name}.rows`);
   const cols = checkPositiveInteger(value.cols, `${name}.cols`);
-  if (!(value.data instanceof Float32Array)) {
+  if (!isFloat32Array(value.data)) {
     throw new TypeError(`${name}.data must be a Float32Array, got ${describe(value.data)}`);
   }
   if (value.data.length !== rows * cols) {
@@ -135,7 +146,7 @@ export function toMatrix(value, name) {
 }
 
 function checkFloat32Array(value, name, expectedLength) {
-  if (!(value instanceof Float32Array)) {
+  if (!isFloat32Array(value)) {
     throw new TypeError(`${name} must be a Float32Array, got ${describe(value)}`);
   }
   if (expectedLength !== undefined && value.length !== expectedLength) {
@@ -265,14 +276,19 @@ export function wrapModule(Module) {
   }
 
   function checkMask(mask, shape) {
-    if (mask === null || typeof mask !== 'object' || Array.isArray(mask)) {
+    if (
+      mask === null ||
+      typeof mask !== 'object' ||
+      Array.isArray(mask) ||
+      ArrayBuffer.isView(mask)
+    ) {
       throw new TypeError(`attnMask must be an object { data, shape }, got ${describe(mask)}`);
     }
     checkKeys(mask, new Set(['data', 'shape']), 'attnMask');
     const { data } = mask;
     let kind;
-    if (data instanceof Uint8Array) kind = 1;
-    else if (data instanceof Float32Array) kind = 2;
+    if (isUint8Array(data)) kind = 1;
+    else if (isFloat32Array(data)) kind = 2;
     else {
       throw new TypeError(
         `attnMask.data must be a Uint8Array (1 = may attend) or a Float32Array (added to the scores), got ${describe(data)}`,
@@ -286,7 +302,8 @@ export function wrapModule(Module) {
     if (mask.shape.length < 1 || mask.shape.length > 4) {
       throw new RangeError(`attnMask.shape must have 1 to 4 dims, got ${mask.shape.length}`);
     }
-    const dims = mask.shape.map((d, i) => checkPositiveInteger(d, `attnMask.shape[${i}]`));
+    // Array.from visits holes too: [, 1] reports attnMask.shape[0], not a confusing broadcast.
+    const dims = Array.from(mask.shape, (d, i) => checkPositiveInteger(d, `attnMask.shape[${i}]`));
     const count = dims.reduce((a, b) => a * b, 1);
     if (data.length !== count) {
       throw new RangeError(
@@ -315,7 +332,12 @@ export function wrapModule(Module) {
   }
 
   function attention(q, k, v, options) {
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    if (
+      options === null ||
+      typeof options !== 'object' ||
+      Array.isArray(options) ||
+      ArrayBuffer.isView(options)
+    ) {
       throw new TypeError(`attention: options must be an object, got ${describe(options)}`);
     }
     checkKeys(options, ATTENTION_KEYS, 'attention');
@@ -369,10 +391,15 @@ export function wrapModule(Module) {
     if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
     const shape = { batch, qNumHeads, qSeqLen, kvSeqLen };
     const mask = options.attnMask === undefined ? null : checkMask(options.attnMask, shape);
-    const needed = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.data.byteLength : 0);
-    if (needed > WASM_MEMORY_LIMIT) {
+    const dataBytes =
+      (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.data.byteLength : 0);
+    // The fused kernel's working memory: blocks of 128 query rows and 64 keys, each row padded
+    // to whole SIMD tiles (flash_attention.cpp), plus room for the stack and static data.
+    const kernelBytes = (128 + 64) * (headSize + vHeadSize + 32) * 4 + 4096;
+    const reserveBytes = 4 * 1024 * 1024;
+    if (dataBytes + kernelBytes + reserveBytes > WASM_MEMORY_LIMIT) {
       throw new RangeError(
-        `attention: q, k, v and the output need ${formatBytes(needed)}, more than the ${formatBytes(WASM_MEMORY_LIMIT)} wasm memory can hold`,
+        `attention: q, k, v and the output need ${formatBytes(dataBytes)} (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(WASM_MEMORY_LIMIT)} wasm memory can hold`,
       );
     }
     return withAllocations('attention', (allocate, copyIn) => {
@@ -406,7 +433,11 @@ export function wrapModule(Module) {
         maskDims,
         mask ? mask.dims.length : 0,
       );
-      if (error) throw new RangeError(`attention: ${error}`);
+      if (error) {
+        throw new RangeError(
+          `attention: ${error} (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of q, k, v and the output)`,
+        );
+      }
       return copyOut(py, yLength);
     });
   }

@@ -54,7 +54,10 @@ export interface Trace {
   values: Matrix;
   /** queries . keys^T * scale: n x n; -Infinity where `isCausal` hides a key. */
   scores: Matrix;
-  /** Softmax of each row of scores: n x n, each row sums to 1 (or is all 0 if fully masked). */
+  /**
+   * Softmax of each row of scores: n x n, each row sums to 1. A row whose every score is
+   * -Infinity (fully masked) is all 0; NaN and +Infinity propagate as IEEE arithmetic does.
+   */
   weights: Matrix;
   /** weighted[i][j] = weights[i][j] * values[j], at `data[(i * n + j) * d_v + c]`. */
   weighted: { dims: [number, number, number]; data: Float32Array };
@@ -122,7 +125,10 @@ export interface AttentionApi {
    * @param k `[batch, kvNumHeads, kvSeqLen, headSize]`
    * @param v `[batch, kvNumHeads, kvSeqLen, vHeadSize]`
    * @returns a fresh `[batch, qNumHeads, qSeqLen, vHeadSize]` array that the caller owns. A
-   *   query row whose every key is masked yields zeros.
+   *   query row whose every key is masked yields zeros. NaN and Infinity in the data propagate
+   *   as IEEE arithmetic does, with one latitude: a NaN or Infinity in a key or value that a
+   *   query cannot see (masked) may or may not reach that query's output, because the kernel
+   *   skips whole blocks of keys that a causal mask hides.
    * @throws TypeError / RangeError naming the bad argument; the instance keeps working.
    */
   attention(

@@ -156,3 +156,18 @@ TEST(Attention, NaNInTheDataPropagates) {
   EXPECT_TRUE(std::isnan(y[0]));
   EXPECT_FALSE(std::isnan(y[1]));
 }
+
+TEST(Attention, HugeScaleAndSoftcapStayFinite) {
+  // scale * q.k is finite here (3e38 * 0.5); no intermediate may overflow where it is not.
+  const AttentionShape s{1, 1, 1, 1, 2, 1, 1};
+  const std::vector<float> q{0.5f}, k{1.0f, -1.0f}, v{3.0f, 5.0f};
+  std::vector<float> y(1);
+  AttentionOptions o;
+  o.scale = 3e38f;
+  ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), {}, s, o, y.data()), Status::ok);
+  EXPECT_FLOAT_EQ(y[0], 3.0f);
+  o.scale = 1.0f;
+  o.softcap = 3e38f;  // tanh(x / cap) * cap is x for such a cap
+  ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), {}, s, o, y.data()), Status::ok);
+  EXPECT_NEAR(y[0], (3.0f * std::exp(1.0f) + 5.0f) / (std::exp(1.0f) + 1.0f), 1e-5);
+}

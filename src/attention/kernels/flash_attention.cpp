@@ -45,10 +45,10 @@ Buffer allocate(std::size_t count) {
 
 // All the memory one call needs: O(block_rows * (head_size + v_head_size)), whatever n is.
 struct Scratch {
-  Buffer queries;  // block_rows x d: the block's query rows, times scale * log2(e)
+  Buffer queries;  // block_rows x d: the block's query rows (4-row tiles zero-padded)
   Buffer outputs;  // block_rows x dv_padded: running (unnormalised) softmax . values
-  Buffer row_max;  // block_rows: running maximum score of each row (log2 units)
-  Buffer row_sum;  // block_rows: running sum of 2^(score - row_max)
+  Buffer row_max;  // block_rows: running maximum score of each row
+  Buffer row_sum;  // block_rows: running sum of e^(score - row_max)
   Buffer keys;     // block_keys x d, packed as d x tile_keys panels, one per tile of keys
   Buffer values;   // block_keys x dv_padded
   Buffer scores;   // tile_rows x block_keys: scores, then probabilities, of one tile
@@ -65,10 +65,13 @@ struct Scratch {
   }
 };
 
-// scores (tile_rows x tile_keys, row stride block_keys) = queries (tile_rows x d) . panel,
-// where panel (d x tile_keys) is one packed tile of keys. Eight accumulators: four rows times
-// two vectors of keys; each step multiplies a splat of one query element by a vector of keys.
-inline void score_tile(const float* queries, std::size_t d, const float* panel, float* scores) {
+// scores (tile_rows x tile_keys, row stride block_keys) = queries (tile_rows x d) . panel
+// * scale, where panel (d x tile_keys) is one packed tile of keys. Eight accumulators: four rows
+// times two vectors of keys; each step multiplies a splat of one query element by a vector of
+// keys. The scale is applied to the finished dot products, as the definition does, so that no
+// scaled intermediate can overflow where the scores themselves would not.
+inline void score_tile(const float* queries, std::size_t d, const float* panel, float scale,
+                       float* scores) {
   batch s00(0.0f), s01(0.0f), s10(0.0f), s11(0.0f), s20(0.0f), s21(0.0f), s30(0.0f), s31(0.0f);
   const float* q0 = queries;
   const float* q1 = q0 + d;
@@ -91,14 +94,15 @@ inline void score_tile(const float* queries, std::size_t d, const float* panel, 
     s30 = xsimd::fma(x, k0, s30);
     s31 = xsimd::fma(x, k1, s31);
   }
-  s00.store_aligned(scores);
-  s01.store_aligned(scores + lanes);
-  s10.store_aligned(scores + block_keys);
-  s11.store_aligned(scores + block_keys + lanes);
-  s20.store_aligned(scores + 2 * block_keys);
-  s21.store_aligned(scores + 2 * block_keys + lanes);
-  s30.store_aligned(scores + 3 * block_keys);
-  s31.store_aligned(scores + 3 * block_keys + lanes);
+  const batch x(scale);
+  (s00 * x).store_aligned(scores);
+  (s01 * x).store_aligned(scores + lanes);
+  (s10 * x).store_aligned(scores + block_keys);
+  (s11 * x).store_aligned(scores + block_keys + lanes);
+  (s20 * x).store_aligned(scores + 2 * block_keys);
+  (s21 * x).store_aligned(scores + 2 * block_keys + lanes);
+  (s30 * x).store_aligned(scores + 3 * block_keys);
+  (s31 * x).store_aligned(scores + 3 * block_keys + lanes);
 }
 
 // outputs (tile_rows x dv_padded) += probabilities (tile_rows x keys, row stride block_keys)
@@ -183,16 +187,13 @@ class HeadGroup {
 
  private:
   void start_row_block(const float* q_rows, std::size_t row0, std::size_t rows) {
-    // Folding scale * log2(e) into the queries makes every score a power of 2 away from its
-    // exponential: the softmax then needs exp2 only.
-    const float q_scale = options_.scale * log2e;
     row0_ = row0;
     rows_ = rows;
     const std::size_t padded = round_up(rows, tile_rows);
     for (std::size_t r = 0; r < padded; ++r) {
       float* dst = s_.queries.get() + r * d_;
       if (r < rows) {
-        for (std::size_t c = 0; c < d_; ++c) dst[c] = q_rows[r * d_ + c] * q_scale;
+        std::copy(q_rows + r * d_, q_rows + (r + 1) * d_, dst);
       } else {
         std::fill(dst, dst + d_, 0.0f);
       }
@@ -242,7 +243,8 @@ class HeadGroup {
     const std::size_t padded_keys = round_up(keys, tile_keys);
     float* scores = s_.scores.get();
     for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
-      score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, scores + kt);
+      score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, options_.scale,
+                 scores + kt);
 
     const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || crosses_diagonal;
     for (std::size_t r = 0; r < tile_rows; ++r) {
@@ -254,19 +256,18 @@ class HeadGroup {
     accumulate_tile(scores, keys, s_.values.get(), dv_padded_, s_.outputs.get() + t * dv_padded_);
   }
 
-  // Softcap, causal mask, boolean and additive masks on one row of scores (log2 units).
+  // Softcap, causal mask, boolean and additive masks on one row of scores.
   void adjust_scores(float* row, std::size_t r, std::size_t key0, std::size_t keys) const {
     const std::size_t i = query_index(r);
     const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
                                  i * mask_.strides[2] + key0 * mask_.strides[3];
-    const float cap = options_.softcap * log2e;
     for (std::size_t j = 0; j < keys; ++j) {
       float x = row[j];
-      if (options_.softcap > 0.0f) x = cap * std::tanh(x / cap);
+      if (options_.softcap > 0.0f) x = options_.softcap * std::tanh(x / options_.softcap);
       if (options_.is_causal && key0 + j > i) x = minus_infinity;
       const std::size_t at = mask_row + j * mask_.strides[3];
       if (mask_.kind == MaskKind::boolean && !mask_.allowed[at]) x = minus_infinity;
-      if (mask_.kind == MaskKind::additive) x += mask_.bias[at] * log2e;
+      if (mask_.kind == MaskKind::additive) x += mask_.bias[at];
       row[j] = x;
     }
   }
@@ -289,14 +290,15 @@ class HeadGroup {
       std::fill(row, row + padded_keys, 0.0f);
       return;
     }
-    const batch shift(new_max);
+    // e^(x - max) = 2^((x - max) * log2(e)): the subtraction first, so nothing overflows.
+    const batch shift(new_max), to_log2(log2e);
     batch sum(0.0f);
     for (std::size_t j = 0; j < padded_keys; j += lanes) {
-      const batch p = exp2_fast(batch::load_aligned(row + j) - shift);
+      const batch p = exp2_fast((batch::load_aligned(row + j) - shift) * to_log2);
       p.store_aligned(row + j);
       sum += p;
     }
-    const float rescale = std::exp2(old_max - new_max);  // 0 when old_max is -inf
+    const float rescale = std::exp(old_max - new_max);  // 0 when old_max is -inf
     s_.row_sum[r] = s_.row_sum[r] * rescale + xsimd::reduce_add(sum);
     s_.row_max[r] = new_max;
     if (rescale != 1.0f) {
