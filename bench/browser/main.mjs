@@ -1,0 +1,57 @@
+// The Chromium half of scripts/bench, bundled with esbuild (tfjs and onnxruntime-web import
+// bare package names). Loads every contender over HTTP from the repository root the static
+// server exposes, and waits for bench/chromium.mjs to call window.bench.run(settings).
+import * as ort from 'onnxruntime-web/wasm';
+import onnxProto from 'onnx-proto';
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
+
+import * as contenders from '../common/contenders.mjs';
+import { FULL, QUICK, runSuite } from '../common/harness.mjs';
+import { benchCases } from '../common/workload.mjs';
+
+// Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
+// specifier is a variable so that esbuild leaves this import to the browser.
+const oursUrl = '/dist/attention.mjs';
+
+async function run({ quick }) {
+  const log = (line) => console.log(`[bench chromium] ${line}`);
+  // Peers' wasm files from their own dist/ folders; one thread each.
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  tfWasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  tfWasm.setThreadsCount(1);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
+
+  const { default: createAttention } = await import(oursUrl);
+  const attn = await createAttention();
+  const { instance: peak } = await WebAssembly.instantiateStreaming(
+    fetch('/build/bench/simd_peak.wasm'),
+    {},
+  );
+
+  const suite = await runSuite({
+    contenders: [
+      contenders.ours(attn),
+      contenders.naive(),
+      await contenders.onnxruntime(ort, onnxProto.onnx),
+      contenders.tfjs(tf),
+    ],
+    probes: contenders.peakProbes(peak.exports),
+    cases: benchCases(),
+    settings: quick ? QUICK : FULL,
+    log,
+  });
+  return {
+    environment: {
+      kind: 'chromium',
+      simd: attn.simd,
+      version: attn.version,
+      crossOriginIsolated: self.crossOriginIsolated,
+      userAgent: navigator.userAgent,
+    },
+    ...suite,
+  };
+}
+
+window.bench = { run };
+window.benchReady = true;

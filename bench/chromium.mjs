@@ -1,0 +1,61 @@
+// Runs the benchmark page in headless Chromium (the system's /usr/bin/chromium, driven by
+// playwright-core) with a fresh profile, and writes the page's results as JSON.
+//   node bench/chromium.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
+// scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { chromium } from 'playwright-core';
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+if (!args.url || !args.out)
+  throw new Error('usage: node bench/chromium.mjs --url URL [--quick] --out FILE');
+
+const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
+let context;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    // Without the networking flags, the closed network here floods Chromium with errors.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  // The real versions (the user agent says 156.0.0.0 and nothing of V8): chrome://version.
+  await page.goto('chrome://version');
+  const about = await page.innerText('body');
+  const chromiumVersion = /Chromium\s+([\d.]+)/.exec(about)?.[1] ?? '?';
+  const v8Version = /V8\s+([\d.]+)/.exec(about)?.[1] ?? '?';
+
+  page.on('console', (message) => process.stderr.write(`${message.text()}\n`));
+  page.on('pageerror', (error) => process.stderr.write(`[bench chromium] page error: ${error}\n`));
+  await page.goto(new URL('bench/browser/index.html', args.url).href);
+  await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 });
+  const result = await page.evaluate((settings) => window.bench.run(settings), {
+    quick: args.quick,
+  });
+  result.environment.name = `Chromium ${chromiumVersion}, headless`;
+  result.environment.engine = `V8 ${v8Version}`;
+  result.environment.cpu = os.cpus()[0]?.model ?? 'unknown';
+  await writeFile(args.out, JSON.stringify(result, null, 1));
+} finally {
+  await context?.close();
+  await rm(profile, { recursive: true, force: true });
+}

@@ -1,0 +1,150 @@
+// The contenders, as adapters over libraries the caller has already loaded (Node and the
+// browser load them differently; calling them is the same). Each contender:
+//   { name, label, slow?, prepare(shape, inputs) -> run }
+// where run() performs one whole call, Float32Arrays in and a Float32Array out (sync or a
+// Promise), so every contender pays for copying its inputs in and its output out, as an app
+// would. `slow` contenders may be capped when a call is predicted to take too long.
+import { HEAD_SIZE, SCALE, allRows, attentionRows } from './workload.mjs';
+
+/** Our module: dist/attention.mjs, already instantiated. */
+export function ours(attn) {
+  return {
+    name: 'ours',
+    label: 'ours',
+    prepare({ n, heads }, { q, k, v }) {
+      const options = {
+        batch: 1,
+        qNumHeads: heads,
+        headSize: HEAD_SIZE,
+        qSeqLen: n,
+        kvSeqLen: n,
+        scale: SCALE,
+      };
+      return () => attn.attention(q, k, v, options);
+    },
+  };
+}
+
+/** Plain JS loops (the float64 reference's code over every row, into a Float32Array). */
+export function naive() {
+  return {
+    name: 'naive',
+    label: 'naive JS',
+    slow: true,
+    prepare(shape, { q, k, v }) {
+      const rows = allRows(shape.n);
+      return () =>
+        attentionRows(q, k, v, shape, rows, new Float32Array(shape.heads * shape.n * HEAD_SIZE));
+    },
+  };
+}
+
+/**
+ * A one-node ONNX model: Attention (opset 23) on 4-D Q, K, V with symbolic dims, so one
+ * session serves every case. `onnx` is onnx-proto's namespace.
+ */
+export function attentionModel(onnx) {
+  const float4d = (name) =>
+    onnx.ValueInfoProto.create({
+      name,
+      type: {
+        tensorType: {
+          elemType: onnx.TensorProto.DataType.FLOAT,
+          shape: {
+            dim: ['batch', 'heads', 'seq', 'size'].map((d) => ({ dimParam: `${name}_${d}` })),
+          },
+        },
+      },
+    });
+  const node = onnx.NodeProto.create({
+    opType: 'Attention',
+    domain: '',
+    input: ['Q', 'K', 'V'],
+    output: ['Y'],
+    attribute: [
+      onnx.AttributeProto.create({
+        name: 'scale',
+        type: onnx.AttributeProto.AttributeType.FLOAT,
+        f: SCALE,
+      }),
+    ],
+  });
+  const model = onnx.ModelProto.create({
+    irVersion: 10,
+    producerName: 'attention-explained bench',
+    opsetImport: [{ domain: '', version: 23 }],
+    graph: {
+      name: 'attention',
+      node: [node],
+      input: ['Q', 'K', 'V'].map(float4d),
+      output: [float4d('Y')],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}
+
+/** onnxruntime-web's wasm backend, one thread (set here, before the first session). */
+export async function onnxruntime(ort, onnx) {
+  ort.env.wasm.numThreads = 1;
+  const session = await ort.InferenceSession.create(attentionModel(onnx), {
+    executionProviders: ['wasm'],
+    graphOptimizationLevel: 'all',
+  });
+  return {
+    name: 'ort',
+    label: 'onnxruntime-web',
+    prepare({ n, heads }, { q, k, v }) {
+      const dims = [1, heads, n, HEAD_SIZE];
+      return async () => {
+        const feeds = {
+          Q: new ort.Tensor('float32', q, dims),
+          K: new ort.Tensor('float32', k, dims),
+          V: new ort.Tensor('float32', v, dims),
+        };
+        const { Y } = await session.run(feeds);
+        return Y.data;
+      };
+    },
+  };
+}
+
+/**
+ * tfjs-backend-wasm, one thread: softmax(q.k^T * scale).v with tf ops on [heads, n, 64]
+ * (batched matMul). The caller has already called setThreadsCount(1) and set the backend.
+ */
+export function tfjs(tf) {
+  return {
+    name: 'tfjs',
+    label: 'tfjs-backend-wasm',
+    slow: true,
+    prepare({ n, heads }, { q, k, v }) {
+      const dims = [heads, n, HEAD_SIZE];
+      return () => {
+        const y = tf.tidy(() => {
+          const scores = tf.mul(
+            tf.matMul(tf.tensor3d(q, dims), tf.tensor3d(k, dims), false, true),
+            SCALE,
+          );
+          return tf.matMul(tf.softmax(scores), tf.tensor3d(v, dims));
+        });
+        const out = y.dataSync();
+        y.dispose();
+        return out;
+      };
+    },
+  };
+}
+
+/**
+ * The SIMD128 peak probe (bench/peak/simd_peak.c, instantiated): one probe per chain count.
+ * Each run() does `iters` iterations of `chains` f32x4 mul+add pairs: 8 flops apiece.
+ */
+export function peakProbes(exports) {
+  return Object.keys(exports)
+    .filter((name) => /^peak\d+$/.test(name))
+    .map((name) => {
+      const chains = Number(name.slice(4));
+      return { name, chains, flopsPerIter: 8 * chains, run: exports[name] };
+    })
+    .sort((a, b) => a.chains - b.chains);
+}

@@ -1,0 +1,193 @@
+// The measuring loop, shared by Node and Chromium.
+//
+// Per case: every contender is called once (its output checked against the float64
+// reference), warmed up, then timed in interleaved rounds, each round timing one sample of
+// every contender and of every peak probe in a rotating order. The machine is shared and
+// noisy; interleaving makes a slow spell hit all contenders alike, so the ratios between them
+// (and to the peak measured in the same rounds) hold even when absolute numbers drift.
+// A sample is enough back-to-back calls to last about `sampleMs` (timer resolution is coarse
+// in a browser); the median over samples is reported.
+import { flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
+
+export const FULL = {
+  reps: 9, // timed rounds per case
+  minReps: 3, // a slow contender still gets this many
+  sampleMs: 25, // one sample lasts at least this long
+  warmupMs: 300, // per contender and case, and at least two calls (lets V8 tier up)
+  caseBudgetMs: 8000, // timed work per contender and case; beyond it, fewer reps
+  capMs: 2500, // a slow peer predicted to need longer per call is not run
+  probeMs: 10, // one sample of one peak probe
+};
+
+export const QUICK = {
+  reps: 3,
+  minReps: 2,
+  sampleMs: 10,
+  warmupMs: 100,
+  caseBudgetMs: 2000,
+  capMs: 600,
+  probeMs: 5,
+};
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// Lets a page's event loop run (and Node's timers) between rounds, never inside a sample.
+const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function call(run) {
+  const result = run();
+  return result && typeof result.then === 'function' ? await result : result;
+}
+
+async function timeSample(run, inner) {
+  const start = performance.now();
+  for (let i = 0; i < inner; i++) await call(run);
+  return (performance.now() - start) / inner;
+}
+
+// A peer's error message, down to what a table cell can say: onnxruntime-web's carry a
+// source path and a C++ signature before the words that matter ("Integer overflow").
+export function shortReason(message) {
+  const text = String(message).trim();
+  const tail = text.match(/ERROR_MESSAGE:.*?\)\s*([^()]+)$/);
+  const short = tail ? tail[1].trim() : text;
+  return short.length > 80 ? `${short.slice(0, 77)}...` : short;
+}
+
+/**
+ * Runs every case. `contenders` as in contenders.mjs, `probes` from peakProbes(). Resolves to
+ * { settings, cases: [{ n, heads, flops, results: { [name]: Result }, peak: { [chains]: GFLOP/s } }] }
+ * with Result = { status: 'ok', ms, gflops, samples, inner, maxAbsDiff }
+ *             | { status: 'fails' | 'capped', reason }.
+ */
+export async function runSuite({ contenders, probes, cases, settings, log = () => {} }) {
+  const out = { settings, cases: [] };
+  const history = []; // { name, n, heads, ms } of every case measured, to predict the next
+
+  // Each probe's iteration count for a sample of about probeMs. First 200 ms of short calls:
+  // V8 moves a wasm function to its optimising tier only between calls (a running call stays
+  // in the baseline tier), and in the background, which on one pinned core takes a while.
+  const probeIters = new Map();
+  for (const probe of probes) {
+    for (const start = performance.now(); performance.now() - start < 200;) probe.run(10_000);
+    let iters = 10_000;
+    for (;;) {
+      const start = performance.now();
+      probe.run(iters);
+      const ms = performance.now() - start;
+      if (ms >= settings.probeMs) break;
+      iters *= Math.min(10, Math.max(2, settings.probeMs / Math.max(ms, 0.01)));
+      iters = Math.round(iters);
+    }
+    probeIters.set(probe, iters);
+  }
+
+  for (const shape of cases) {
+    const { n, heads } = shape;
+    const flops = flopsOf(shape);
+    const inputs = makeInputs(shape);
+    const ref = reference(inputs, shape);
+    const results = {};
+    const timed = []; // { name, run, inner, reps, samples, maxAbsDiff }
+
+    for (const contender of contenders) {
+      const predicted = predict(history, contender.name, shape);
+      if (contender.slow && predicted > settings.capMs) {
+        results[contender.name] = {
+          status: 'capped',
+          reason: `~${(predicted / 1000).toFixed(1)} s/call predicted, over the ${settings.capMs / 1000} s cap`,
+        };
+        continue;
+      }
+      try {
+        const run = contender.prepare(shape, inputs);
+        let start = performance.now();
+        const y = await call(run);
+        let last = performance.now() - start;
+        const diff = maxAbsDiff(y, ref, shape);
+        // Warm-up: at least two calls in all (the first may run in V8's baseline tier).
+        const warmupStart = performance.now();
+        do {
+          start = performance.now();
+          await call(run);
+          last = performance.now() - start;
+        } while (performance.now() - warmupStart < settings.warmupMs);
+        const inner = Math.max(1, Math.ceil(settings.sampleMs / Math.max(last, 1e-3)));
+        const affordable = Math.floor(settings.caseBudgetMs / (last * inner));
+        const reps = Math.min(settings.reps, Math.max(settings.minReps, affordable));
+        timed.push({ name: contender.name, run, inner, reps, samples: [], maxAbsDiff: diff });
+      } catch (error) {
+        results[contender.name] = {
+          status: 'fails',
+          reason: shortReason(error?.message ?? error),
+          message: String(error?.message ?? error),
+        };
+      }
+    }
+
+    const probeSamples = new Map(probes.map((p) => [p, []]));
+    const rounds = Math.max(0, ...timed.map((t) => t.reps));
+    for (let round = 0; round < rounds; round++) {
+      const items = [...timed.filter((t) => round < t.reps), ...probes.map((probe) => ({ probe }))];
+      // Rotate the order each round, so no contender always runs right after the same one.
+      for (let i = 0; i < items.length; i++) {
+        const item = items[(i + round) % items.length];
+        if (item.probe) {
+          const iters = probeIters.get(item.probe);
+          const start = performance.now();
+          item.probe.run(iters);
+          const ms = performance.now() - start;
+          probeSamples.get(item.probe).push((iters * item.probe.flopsPerIter) / ms / 1e6);
+          if (ms < settings.probeMs / 2) {
+            probeIters.set(item.probe, Math.ceil((iters * settings.probeMs) / Math.max(ms, 0.01)));
+          }
+        } else {
+          const ms = await timeSample(item.run, item.inner);
+          item.samples.push(ms);
+          // Calibrated on a warm-up call that ran slower (not yet optimised, or a noisy
+          // moment): lengthen the next samples, or the browser's coarse timer shows.
+          if (ms * item.inner < settings.sampleMs / 2) {
+            item.inner = Math.ceil(settings.sampleMs / Math.max(ms, 1e-3));
+          }
+        }
+      }
+      await breathe();
+    }
+
+    for (const { name, samples, inner, maxAbsDiff } of timed) {
+      const ms = median(samples);
+      history.push({ name, n, heads, ms });
+      results[name] = { status: 'ok', ms, gflops: flops / ms / 1e6, samples, inner, maxAbsDiff };
+    }
+    const peak = {};
+    for (const [probe, samples] of probeSamples) peak[probe.chains] = median(samples);
+    const ordered = Object.fromEntries(contenders.map(({ name }) => [name, results[name]]));
+    out.cases.push({ n, heads, flops, results: ordered, peak });
+    log(progressLine(shape, ordered, peak));
+  }
+  return out;
+}
+
+// A slow peer's time for a case, from its measured times at smaller cases: time grows as n²
+// (same heads) and at least linearly in heads (same n). The larger guess wins.
+function predict(history, name, { n, heads }) {
+  let guess = 0;
+  for (const past of history) {
+    if (past.name !== name) continue;
+    if (past.heads === heads && past.n < n) guess = Math.max(guess, past.ms * (n / past.n) ** 2);
+    if (past.n === n && past.heads < heads) guess = Math.max(guess, (past.ms * heads) / past.heads);
+  }
+  return guess;
+}
+
+function progressLine({ n, heads }, results, peak) {
+  const parts = Object.entries(results).map(([name, r]) =>
+    r.status === 'ok' ? `${name} ${r.gflops.toFixed(1)}` : `${name} ${r.status}`,
+  );
+  const best = Math.max(...Object.values(peak));
+  return `n=${n} heads=${heads}: ${parts.join(', ')} GFLOP/s; peak ${best.toFixed(1)}`;
+}

@@ -1,0 +1,112 @@
+// The Node half of scripts/bench: loads every contender from node_modules and dist/, runs the
+// suite, then one n = 32768 call of ours in a fresh instance to see how far the wasm heap
+// grows. Writes JSON for bench/report.mjs.
+//   node bench/node.mjs [--quick] --peak build/bench/simd_peak.wasm --out build/bench/node.json
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+import * as ort from 'onnxruntime-web';
+import onnxProto from 'onnx-proto';
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
+
+import createAttention from '../dist/attention.mjs';
+import * as contenders from './common/contenders.mjs';
+import { FULL, QUICK, runSuite } from './common/harness.mjs';
+import {
+  HEAD_SIZE,
+  SCALE,
+  benchCases,
+  flopsOf,
+  makeInputs,
+  maxAbsDiff,
+  reference,
+} from './common/workload.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    peak: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+if (!args.peak || !args.out)
+  throw new Error('usage: node bench/node.mjs [--quick] --peak FILE --out FILE');
+const log = (line) => process.stderr.write(`[bench node] ${line}\n`);
+
+// tfjs: its wasm files from its own dist/ (a file path in Node), one thread.
+tfWasm.setWasmPaths(
+  fileURLToPath(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)),
+);
+tfWasm.setThreadsCount(1);
+if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
+
+const attn = await createAttention();
+const { instance: peak } = await WebAssembly.instantiate(await readFile(args.peak), {});
+
+const settings = args.quick ? QUICK : FULL;
+const suite = await runSuite({
+  contenders: [
+    contenders.ours(attn),
+    contenders.naive(),
+    await contenders.onnxruntime(ort, onnxProto.onnx),
+    contenders.tfjs(tf),
+  ],
+  probes: contenders.peakProbes(peak.exports),
+  cases: benchCases(),
+  settings,
+  log,
+});
+
+// The heap check: a fresh instance, so earlier cases have not grown its memory already.
+// q, k, v and y are copied into wasm memory by the API (4 x 8 MiB at this size), the rest is
+// the kernel's own scratch and the allocator's slack.
+async function heapGrowth(n) {
+  const fresh = await createAttention();
+  const shape = { n, heads: 1 };
+  const inputs = makeInputs(shape);
+  const before = fresh.memoryStats();
+  const start = performance.now();
+  const y = fresh.attention(inputs.q, inputs.k, inputs.v, {
+    batch: 1,
+    qNumHeads: 1,
+    headSize: HEAD_SIZE,
+    qSeqLen: n,
+    kvSeqLen: n,
+    scale: SCALE,
+  });
+  const ms = performance.now() - start;
+  const after = fresh.memoryStats();
+  return {
+    n,
+    heads: 1,
+    ms,
+    gflops: flopsOf(shape) / ms / 1e6,
+    wasmBytesBefore: before.wasmMemoryBytes,
+    wasmBytesAfter: after.wasmMemoryBytes,
+    allocatedAfter: after.allocatedBytes,
+    ioBytes: 4 * n * HEAD_SIZE * 4,
+    maxAbsDiff: maxAbsDiff(y, reference(inputs, shape), shape),
+  };
+}
+log('n=32768, 1 head: one call in a fresh instance for the heap growth...');
+const heap = await heapGrowth(32768);
+log(
+  `heap grew ${((heap.wasmBytesAfter - heap.wasmBytesBefore) / 2 ** 20).toFixed(1)} MiB in ${(heap.ms / 1000).toFixed(1)} s`,
+);
+
+const result = {
+  environment: {
+    kind: 'node',
+    name: `Node ${process.versions.node}`,
+    engine: `V8 ${process.versions.v8}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    simd: attn.simd,
+    version: attn.version,
+  },
+  ...suite,
+  heap,
+};
+await writeFile(args.out, JSON.stringify(result, null, 1));
