@@ -1,0 +1,348 @@
+// Turns the JSON of one scripts/bench run into the markdown report: per environment a speed
+// table and an accuracy table, the heap check, the native comparison and the issue's
+// targets, each checked against this run's numbers. Prints it and writes it to --out.
+//   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
+//                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
+// (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build.)
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+
+import { median } from './common/harness.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    node: { type: 'string' },
+    chromium: { type: 'string' },
+    native: { type: 'string', multiple: true, default: [] },
+    native4: { type: 'string', multiple: true, default: [] },
+    meta: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+
+const readJson = async (file) => (file ? JSON.parse(await readFile(file, 'utf8')) : null);
+const meta = await readJson(args.meta);
+const envs = [await readJson(args.node), await readJson(args.chromium)].filter(Boolean);
+const native = await Promise.all(args.native.map(readJson));
+const native4 = await Promise.all(args.native4.map(readJson));
+
+const PEERS = [
+  ['naive', 'naive JS'],
+  ['ort', 'onnxruntime-web'],
+  ['tfjs', 'tfjs-backend-wasm'],
+];
+const MiB = 2 ** 20;
+
+// --- formatting ---------------------------------------------------------------------------
+const sig = (x, digits = 3) => {
+  if (!Number.isFinite(x)) return String(x);
+  if (x >= 10 ** digits) return x.toFixed(0);
+  return x.toPrecision(digits);
+};
+const ms = (x) => `${sig(x)} ms`;
+const gf = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const ratio = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+const pct = (x) => `${(100 * x).toFixed(0)}%`;
+const diff = (x) => (Number.isNaN(x) ? 'NaN' : x === 0 ? '0' : x.toExponential(1));
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const table = (header, align, rows) => [row(header), row(align), ...rows.map(row)].join('\n');
+
+function cell(result) {
+  if (!result) return '—';
+  if (result.status === 'ok') return `${ms(result.ms)} · ${gf(result.gflops)}`;
+  if (result.status === 'fails') return `fails: “${result.reason}”`;
+  return `capped (${result.reason.replace(/, over.*/, '')})`;
+}
+
+// The peak of a case: the best chain count's median, from the rounds of that very case.
+const casePeak = (c) => Math.max(...Object.values(c.peak));
+
+// The environment's peak for the header: per chain count, the median over cases; the best.
+function envPeak(env) {
+  const byChains = {};
+  for (const c of env.cases) {
+    for (const [chains, g] of Object.entries(c.peak)) (byChains[chains] ??= []).push(g);
+  }
+  const medians = Object.fromEntries(
+    Object.entries(byChains).map(([chains, list]) => [chains, median(list)]),
+  );
+  const [bestChains, best] = Object.entries(medians).sort((a, b) => b[1] - a[1])[0];
+  return { best, bestChains, medians };
+}
+
+// --- the report ---------------------------------------------------------------------------
+const out = [];
+const settings = envs[0]?.settings;
+out.push(
+  `## Attention benchmark: ${meta.date}${meta.quick ? ' (--quick)' : ''}`,
+  '',
+  `Machine: ${meta.cpu}, ${meta.cores} vCPUs, Linux ${meta.kernel}; every run pinned to CPU 0 ` +
+    `(\`taskset -c 0\`), single thread. Commit ${meta.commit}. Load average (1 min) ` +
+    `${meta.load.start} at the start, ${meta.load.end} at the end (this run adds about 1): the machine is shared, ` +
+    'so absolute numbers drift between runs; ratios from the same rounds drift much less.',
+  `Workload: ONNX Attention, batch 1, q/kv heads = heads, qSeqLen = kvSeqLen = N, headSize 64, ` +
+    `scale 1/8, no mask; every contender takes Float32Arrays and returns a Float32Array ` +
+    `(its copies in and out included). GFLOP/s counts 4·N²·64·heads flops per call.`,
+  `Method: per case, each contender is warmed up (≥ ${settings.warmupMs} ms, ≥ 2 calls), then ` +
+    `timed in ${settings.reps} interleaved rounds (rotating order, with the SIMD128 peak probe ` +
+    `in the same rounds); a sample is ≥ ${settings.sampleMs} ms of back-to-back calls; ` +
+    `medians. Slow peers (naive JS, tfjs) whose call is predicted (from their smaller cases) ` +
+    `to take over ${settings.capMs / 1000} s are capped, not run; a contender whose samples ` +
+    `would exceed ${settings.caseBudgetMs / 1000} s gets fewer rounds (at least ` +
+    `${settings.minReps}). Ratios and % of peak compare numbers from the same rounds.`,
+  '',
+);
+
+for (const env of envs) {
+  const peak = envPeak(env);
+  const probeList = Object.entries(peak.medians)
+    .map(([chains, g]) => `${chains}: ${gf(g)}`)
+    .join(', ');
+  out.push(
+    `### ${env.environment.name} (${env.environment.engine})`,
+    '',
+    `SIMD128 peak (bench/peak/simd_peak.c, f32x4 mul+add chains): **${gf(peak.best)} GFLOP/s** ` +
+      `with ${peak.bestChains} chains (median per chain count: ${probeList}). ` +
+      `Our module: simd ${env.environment.simd}.`,
+    '',
+  );
+  const speedRows = env.cases.map((c) => {
+    const oursResult = c.results.ours;
+    const cells = [c.n, c.heads, cell(oursResult)];
+    const ok = oursResult?.status === 'ok';
+    cells.push(ok ? pct(oursResult.gflops / casePeak(c)) : '—');
+    for (const [name] of PEERS) cells.push(cell(c.results[name]));
+    for (const [name] of PEERS) {
+      const peer = c.results[name];
+      cells.push(ok && peer?.status === 'ok' ? ratio(peer.ms / oursResult.ms) : '—');
+    }
+    cells.push(gf(casePeak(c)));
+    return cells;
+  });
+  out.push(
+    'Speed: ms/call · GFLOP/s; “ours ÷ X” is how many times faster ours is; % of peak uses ' +
+      'the peak probe of the same rounds (last column).',
+    '',
+    table(
+      [
+        'N',
+        'heads',
+        'ours',
+        'ours % of peak',
+        ...PEERS.map(([, label]) => label),
+        ...PEERS.map(([name]) => `ours ÷ ${name}`),
+        'peak GFLOP/s',
+      ],
+      ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+      speedRows,
+    ),
+    '',
+    'Max abs difference to the float64 reference (every row up to N = 256, 64 rows spread ' +
+      'from first to last beyond):',
+    '',
+    table(
+      ['N', 'heads', 'ours', ...PEERS.map(([, label]) => label)],
+      ['--:', '--:', '--:', '--:', '--:', '--:'],
+      env.cases.map((c) => [
+        c.n,
+        c.heads,
+        ...['ours', ...PEERS.map(([name]) => name)].map((name) => {
+          const r = c.results[name];
+          return r?.status === 'ok' ? diff(r.maxAbsDiff) : '—';
+        }),
+      ]),
+    ),
+    '',
+  );
+}
+
+const nodeEnv = envs.find((e) => e.environment.kind === 'node');
+const heap = nodeEnv?.heap;
+if (heap) {
+  const growth = heap.wasmBytesAfter - heap.wasmBytesBefore;
+  out.push(
+    `### Memory: one N = ${heap.n}, 1 head, headSize 64 call (${nodeEnv.environment.name}, fresh instance)`,
+    '',
+    table(
+      [
+        'time',
+        'GFLOP/s',
+        'wasm memory before → after',
+        'growth',
+        'q, k, v, y copies',
+        'max abs diff',
+      ],
+      ['--:', '--:', '--:', '--:', '--:', '--:'],
+      [
+        [
+          `${(heap.ms / 1000).toFixed(2)} s`,
+          gf(heap.gflops),
+          `${(heap.wasmBytesBefore / MiB).toFixed(1)} → ${(heap.wasmBytesAfter / MiB).toFixed(1)} MiB`,
+          `**${(growth / MiB).toFixed(1)} MiB**`,
+          `${(heap.ioBytes / MiB).toFixed(0)} MiB`,
+          diff(heap.maxAbsDiff),
+        ],
+      ],
+    ),
+    '',
+    'The API copies q, k, v in and y out through wasm memory, so those copies are part of the ' +
+      'growth (less of them shows when the initial memory had room); the n × n scores would ' +
+      `be ${((heap.n * heap.n * 4) / MiB).toFixed(0)} MiB.`,
+    '',
+  );
+}
+
+// Google Benchmark JSON of several runs -> { "n heads": { flash_attention, attention_reference } }
+// in GFLOP/s, the median over runs (and over repetitions, if a run had several).
+function nativeTable(runs) {
+  const samples = {};
+  for (const json of runs) {
+    for (const b of json.benchmarks) {
+      if (b.run_type === 'aggregate') continue;
+      const m = /^(\w+)\/n:(\d+)\/heads:(\d+)/.exec(b.name);
+      if (m) ((samples[`${m[2]} ${m[3]}`] ??= {})[m[1]] ??= []).push(b['GFLOP/s']);
+    }
+  }
+  for (const kernels of Object.values(samples)) {
+    for (const [kernel, list] of Object.entries(kernels)) kernels[kernel] = median(list);
+  }
+  return samples;
+}
+if (native.length || native4.length) {
+  const wide = nativeTable(native);
+  const narrow = nativeTable(native4);
+  const wideArch = native[0]?.context?.xsimd_arch ?? '?';
+  const narrowArch = native4[0]?.context?.xsimd_arch ?? '?';
+  const wasmOf = (env, n, heads) =>
+    env?.cases.find((c) => c.n === n && c.heads === heads)?.results.ours;
+  const chromiumEnv = envs.find((e) => e.environment.kind === 'chromium');
+  const cases = nodeEnv?.cases ?? [];
+  out.push(
+    `### Native (Google Benchmark, bench/native/attention_bench.cpp, same kernels, GFLOP/s, median of ${native.length} alternating runs)`,
+    '',
+    `Built twice: \`-march=native\` (xsimd arch ${wideArch}, ${meta.compilers.wide}) and ` +
+      `the 4-lane x86-64-v2 level (xsimd arch ${narrowArch}, ${meta.compilers.narrow}): the ` +
+      'width of SIMD128 and the LLVM Emscripten uses, so “wasm ÷ native 4-lane” shows what ' +
+      'the JS engine costs. Google Benchmark may warn that its library was built as DEBUG: ' +
+      "that is Debian's build of the library, not of these kernels.",
+    '',
+    table(
+      [
+        'N',
+        'heads',
+        `flash_attention, native ${wideArch}`,
+        `flash_attention, native ${narrowArch}`,
+        'attention_reference (scalar), native',
+        'ours wasm, Node',
+        'ours wasm, Chromium',
+        'wasm (Node) ÷ native 4-lane',
+      ],
+      ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+      cases.map(({ n, heads }) => {
+        const key = `${n} ${heads}`;
+        const nodeOurs = wasmOf(nodeEnv, n, heads);
+        const chromiumOurs = wasmOf(chromiumEnv, n, heads);
+        const fmt = (x) => (x === undefined ? '—' : gf(x));
+        const ok = (r) => (r?.status === 'ok' ? gf(r.gflops) : '—');
+        const narrowFlash = narrow[key]?.flash_attention;
+        return [
+          n,
+          heads,
+          fmt(wide[key]?.flash_attention),
+          fmt(narrowFlash),
+          fmt(wide[key]?.attention_reference),
+          ok(nodeOurs),
+          ok(chromiumOurs),
+          nodeOurs?.status === 'ok' && narrowFlash ? pct(nodeOurs.gflops / narrowFlash) : '—',
+        ];
+      }),
+    ),
+    '',
+  );
+}
+
+// --- the issue's targets, against this run ----------------------------------------------
+function targetRows() {
+  const rows = [];
+  const each = (filter, fn) => {
+    const found = [];
+    for (const env of envs) {
+      for (const c of env.cases.filter(filter)) {
+        const v = fn(c);
+        if (v !== undefined) found.push({ env: env.environment.name.split(' ')[0], c, v });
+      }
+    }
+    return found;
+  };
+  const where = ({ env, c }) => `${env} N=${c.n} h=${c.heads}`;
+  const ratioTo = (peer) => (c) => {
+    const o = c.results.ours;
+    const p = c.results[peer];
+    return o?.status === 'ok' && p?.status === 'ok' ? p.ms / o.ms : undefined;
+  };
+  const verdict = (found, goal, format) => {
+    if (found.length === 0) return ['not measured', '—'];
+    const worst = found.reduce((a, b) => (b.v < a.v ? b : a));
+    const list = found.map((f) => `${where(f)}: ${format(f.v)}`).join('; ');
+    return [
+      list,
+      worst.v >= goal
+        ? 'yes'
+        : `**no**: worst ${format(worst.v)} at ${where(worst)} (${format(goal)} needed)`,
+    ];
+  };
+  rows.push([
+    'ours ≥ 2× onnxruntime-web at N = 1024',
+    ...verdict(
+      each((c) => c.n === 1024, ratioTo('ort')),
+      2,
+      ratio,
+    ),
+  ]);
+  rows.push([
+    'ours ≥ 5× onnxruntime-web at N = 64',
+    ...verdict(
+      each((c) => c.n === 64, ratioTo('ort')),
+      5,
+      ratio,
+    ),
+  ]);
+  rows.push([
+    'ours ≥ 8× tfjs-backend-wasm everywhere (where tfjs ran)',
+    ...verdict(
+      each(() => true, ratioTo('tfjs')),
+      8,
+      ratio,
+    ),
+  ]);
+  rows.push([
+    'ours ≥ 80% of the SIMD128 peak, N = 256…4096',
+    ...verdict(
+      each(
+        (c) => c.n >= 256 && c.n <= 4096,
+        (c) => (c.results.ours?.status === 'ok' ? c.results.ours.gflops / casePeak(c) : undefined),
+      ),
+      0.8,
+      pct,
+    ),
+  ]);
+  if (heap) {
+    const growth = (heap.wasmBytesAfter - heap.wasmBytesBefore) / MiB;
+    rows.push([
+      `N = ${heap.n} heap growth < 64 MiB`,
+      `${growth.toFixed(1)} MiB`,
+      growth < 64 ? 'yes' : `**no**: ${growth.toFixed(1)} MiB`,
+    ]);
+  }
+  return rows;
+}
+out.push(
+  '### Targets of issue 5, in this run',
+  '',
+  table(['target', 'measured', 'met'], ['---', '---', '---'], targetRows()),
+  '',
+);
+
+const text = out.join('\n');
+process.stdout.write(`${text}\n`);
+if (args.out) await writeFile(args.out, `${text}\n`);
