@@ -59,7 +59,7 @@ export async function startApp({ root, loadAttention }) {
   // --- the page's parts ----------------------------------------------------------------
   const timeline = new Timeline({ onChange: onTimelineChange });
   const languageSwitch = createLanguageSwitch({ onChange: setLanguage });
-  const notices = createNotices();
+  const notices = createNotices(tr);
   const stageList = createStageList({ onJump: (index) => timeline.goTo(index) });
   const transport = createTransport({ timeline });
   const workbench = createWorkbench({

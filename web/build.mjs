@@ -61,10 +61,11 @@ function policy({ scripts, styles, served }) {
 
 function page(template, { csp, styles, scripts }) {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${csp}" />`;
+  // Replacer functions: a replacement string would expand "$&" and "$'" found in the code.
   return template
-    .replace('<!-- build: content-security-policy -->', meta)
-    .replace('<!-- build: styles -->', styles)
-    .replace('<!-- build: scripts -->', scripts);
+    .replace('<!-- build: content-security-policy -->', () => meta)
+    .replace('<!-- build: styles -->', () => styles)
+    .replace('<!-- build: scripts -->', () => scripts);
 }
 
 async function main() {

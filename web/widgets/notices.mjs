@@ -3,10 +3,10 @@
 // from a URL) only ever reach the page through textContent.
 import { h } from '../dom.mjs';
 
-export function createNotices() {
+export function createNotices(translate) {
   const element = h('div', { class: 'notices', 'aria-live': 'polite' });
   let notices = [];
-  let tr = (key) => key;
+  let tr = translate;
 
   function render() {
     element.replaceChildren(

@@ -1,0 +1,259 @@
+// Editing: a changed entry recomputes scores, weights and outputs to exactly what trace()
+// gives for the new input; invalid entries are refused inline with a message; tokens and
+// dims change the shapes; seeded random numbers are reproducible; reset restores the article.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  collectProblems,
+  launchBrowser,
+  nodeTrace,
+  openPage,
+  parseShown,
+  requireBuild,
+  screenshot,
+  startServer,
+  waitForReady,
+} from './helpers.mjs';
+
+const ARTICLE = {
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wKey: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+  ],
+  wQuery: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 0, 1],
+    [0, 1, 1],
+  ],
+  wValue: [
+    [0, 2, 0],
+    [0, 3, 0],
+    [1, 0, 3],
+    [1, 1, 0],
+  ],
+};
+
+let browser;
+let server;
+
+before(async () => {
+  requireBuild();
+  browser = await launchBrowser();
+  server = await startServer();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const editor = (name, row, col) =>
+  `.workbench [data-editor="${name}"] input[data-row="${row}"][data-col="${col}"]`;
+
+/** A matrix from the "all numbers as tables" panel. */
+async function tableMatrix(page, matrix, extra = '') {
+  return page.$$eval(`.tables-grid td.cell[data-matrix="${matrix}"]${extra}`, (cells) => {
+    const rows = [];
+    for (const cell of cells) {
+      const i = Number(cell.dataset.row);
+      (rows[i] ??= [])[Number(cell.dataset.col)] = cell.textContent;
+    }
+    return rows;
+  });
+}
+
+async function editorMatrix(page, name) {
+  return page.$$eval(`.workbench [data-editor="${name}"] input`, (inputs) => {
+    const rows = [];
+    for (const input of inputs)
+      (rows[Number(input.dataset.row)] ??= [])[Number(input.dataset.col)] = Number(input.value);
+    return rows;
+  });
+}
+
+/** The page's tables equal trace() run in Node on the same module, to the printed digits. */
+async function assertMatchesTrace(page, args) {
+  const trace = await nodeTrace(args);
+  for (const name of ['queries', 'keys', 'values', 'scores', 'weights', 'outputs']) {
+    const shown = await tableMatrix(page, name);
+    const { rows, cols, data } = trace[name];
+    assert.equal(shown.length, rows, `${name}: ${rows} rows`);
+    for (let i = 0; i < rows; i++) {
+      assert.equal(shown[i].length, cols, `${name}[${i}]: ${cols} columns`);
+      for (let j = 0; j < cols; j++) {
+        const value = parseShown(shown[i][j]);
+        assert.ok(
+          Math.abs(value - data[i * cols + j]) <= 0.0005 + 1e-6 * Math.abs(value),
+          `${name}[${i}][${j}]: page ${shown[i][j]}, trace ${data[i * cols + j]}`,
+        );
+      }
+    }
+  }
+}
+
+test('editing an input recomputes scores, weights and outputs through wasm', async () => {
+  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  await waitForReady(page);
+  await page.click('.tables-summary');
+  await page.fill(editor('x', 0, 1), '3');
+  const x = ARTICLE.x.map((row) => row.slice());
+  x[0][1] = 3;
+  await assertMatchesTrace(page, { ...ARTICLE, x });
+  // The scene updated too, and the URL now carries the edited example.
+  const trace = await nodeTrace({ ...ARTICLE, x });
+  const sceneOutputs = await page.$$eval('.scene-host td.cell[data-matrix="outputs"]', (cells) =>
+    cells.map((c) => c.textContent),
+  );
+  sceneOutputs.forEach((text, c) =>
+    assert.ok(Math.abs(parseShown(text) - trace.outputs.data[c]) < 0.0006),
+  );
+  assert.match(await page.evaluate(() => location.hash), /x=1,3,1,0;0,2,0,2;1,1,1,1/);
+  // A weight too.
+  await page.fill(editor('wValue', 2, 0), '-1.5');
+  const wValue = ARTICLE.wValue.map((row) => row.slice());
+  wValue[2][0] = -1.5;
+  await assertMatchesTrace(page, { ...ARTICLE, x, wValue });
+  await screenshot(page, '20-edited');
+  // Reloading the link gives back the edited numbers.
+  await page.reload();
+  await waitForReady(page);
+  assert.deepEqual(await editorMatrix(page, 'x'), x);
+  assert.deepEqual(await editorMatrix(page, 'wValue'), wValue);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('invalid entries are refused inline with a message and change nothing', async () => {
+  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  await waitForReady(page);
+  await page.click('.tables-summary');
+  const before = await tableMatrix(page, 'outputs');
+  const message = '.workbench [data-editor="x"] .editor-message';
+  for (const [text, pattern] of [
+    ['abc', /“abc” is not a number/],
+    ['1e400', /out of range/],
+    ['', /empty cell is not allowed/],
+    ['<b>2</b>', /“<b>2<\/b>” is not a number/],
+    ['2.5.1', /not a number/],
+  ]) {
+    await page.fill(editor('x', 1, 1), text);
+    assert.match(await page.textContent(message), pattern, `message for "${text}"`);
+    assert.equal(await page.getAttribute(editor('x', 1, 1), 'aria-invalid'), 'true');
+    assert.equal(await page.isVisible(message), true);
+    assert.deepEqual(await tableMatrix(page, 'outputs'), before, `"${text}" changed nothing`);
+  }
+  assert.equal(
+    await page.$$eval(`${message} b`, (bold) => bold.length),
+    0,
+    'the refused text stays text',
+  );
+  await screenshot(page, '21-refused-entry');
+  // Leaving the field restores the number in use and says so.
+  await page.press(editor('x', 1, 1), 'Tab');
+  assert.equal(await page.inputValue(editor('x', 1, 1)), '2');
+  assert.match(await page.textContent(message), /Refused “2.5.1”: the cell keeps 2/);
+  assert.equal(await page.getAttribute(editor('x', 1, 1), 'aria-invalid'), null);
+  // A valid number afterwards is accepted and clears the message.
+  await page.fill(editor('x', 1, 1), '−1');
+  assert.equal(await page.textContent(message), '');
+  const x = ARTICLE.x.map((row) => row.slice());
+  x[1][1] = -1;
+  await assertMatchesTrace(page, { ...ARTICLE, x });
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async () => {
+  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-3` });
+  await waitForReady(page);
+  await page.click('.tables-summary');
+  await page.click('[aria-label="Add a token"]');
+  assert.equal(await page.textContent('.tokens-value'), '4');
+  assert.equal(await page.textContent('.step-counter'), 'Step 29 of 34');
+  const x4 = [...ARTICLE.x, [0, 0, 0, 0]];
+  await assertMatchesTrace(page, { ...ARTICLE, x: x4 });
+  // d_v 3 -> 2: value weights lose a column, outputs have 2 columns.
+  await page.selectOption('.dims label:nth-child(3) select', '2');
+  const wValue = ARTICLE.wValue.map((row) => row.slice(0, 2));
+  await assertMatchesTrace(page, { ...ARTICLE, x: x4, wValue });
+  // d_k 3 -> 4 (queries and keys together), d_in 4 -> 5.
+  await page.selectOption('.dims label:nth-child(2) select', '4');
+  await page.selectOption('.dims label:nth-child(1) select', '5');
+  await page.fill(editor('x', 3, 4), '2');
+  await page.fill(editor('wQuery', 4, 3), '1');
+  await page.fill(editor('wKey', 4, 3), '0.5');
+  const pad = (matrix, rows, cols) =>
+    Array.from({ length: rows }, (_, i) =>
+      Array.from({ length: cols }, (_, j) => matrix[i]?.[j] ?? 0),
+    );
+  const args = {
+    x: pad(x4, 4, 5),
+    wQuery: pad(ARTICLE.wQuery, 5, 4),
+    wKey: pad(ARTICLE.wKey, 5, 4),
+    wValue: pad(wValue, 5, 2),
+  };
+  args.x[3][4] = 2;
+  args.wQuery[4][3] = 1;
+  args.wKey[4][3] = 0.5;
+  await assertMatchesTrace(page, args);
+  // Down to one token: the step showing token 3 becomes the same step for token 1.
+  for (let k = 0; k < 3; k++) await page.click('[aria-label="Remove the last token"]');
+  assert.equal(await page.textContent('.tokens-value'), '1');
+  assert.equal(await page.isDisabled('[aria-label="Remove the last token"]'), true);
+  assert.equal(await page.getAttribute('body', 'data-step'), 'sum-1');
+  // Up to the limit of 8.
+  for (let k = 0; k < 7; k++) await page.click('[aria-label="Add a token"]');
+  assert.equal(await page.textContent('.tokens-value'), '8');
+  assert.equal(await page.isDisabled('[aria-label="Add a token"]'), true);
+  await screenshot(page, '22-eight-tokens');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('seeded random numbers (Gaussian, Xavier) are reproducible; reset restores the article', async () => {
+  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=result` });
+  await waitForReady(page);
+  await page.click('.tables-summary');
+  const seedField = '.workbench .seed';
+  const randomise = async (scheme, seed) => {
+    await page.selectOption('.workbench .scheme', scheme);
+    await page.fill(seedField, String(seed));
+    await page.click('text=Randomise');
+    return {
+      x: await editorMatrix(page, 'x'),
+      wKey: await editorMatrix(page, 'wKey'),
+      wQuery: await editorMatrix(page, 'wQuery'),
+      wValue: await editorMatrix(page, 'wValue'),
+    };
+  };
+  const xavier = await randomise('xavier', 7);
+  assert.match(await page.textContent('.workbench-status'), /Xavier uniform, seed 7/);
+  const limit = Math.sqrt(6 / (4 + 3));
+  for (const name of ['wKey', 'wQuery', 'wValue']) {
+    assert.ok(
+      xavier[name].flat().every((v) => Math.abs(v) <= limit + 0.005),
+      `${name} within ±√(6/7)`,
+    );
+  }
+  await assertMatchesTrace(page, xavier);
+  assert.equal(await page.inputValue(seedField), '8', 'the next click gives new numbers');
+  const gaussian = await randomise('gaussian', 7);
+  assert.notDeepEqual(gaussian.wKey, xavier.wKey);
+  await assertMatchesTrace(page, gaussian);
+  assert.deepEqual(await randomise('xavier', 7), xavier, 'same scheme and seed, same numbers');
+  await page.click('text=Reset to the article’s example');
+  assert.deepEqual(await editorMatrix(page, 'x'), ARTICLE.x);
+  assert.deepEqual(await editorMatrix(page, 'wValue'), ARTICLE.wValue);
+  await assertMatchesTrace(page, ARTICLE);
+  assert.equal(await page.evaluate(() => location.hash), '#step=result');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

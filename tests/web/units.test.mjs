@@ -1,0 +1,116 @@
+// The page's pure modules, without a browser: URL parsing, number formatting, the article's
+// rounding, seeded random numbers, the steps, and the two translations.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { roundTenthsKeepingSum } from '../../web/figures.mjs';
+import { formatExact, formatOneDecimal } from '../../web/format.mjs';
+import en from '../../web/i18n/en.mjs';
+import zh from '../../web/i18n/zh.mjs';
+import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
+import { randomExample } from '../../web/random.mjs';
+import { buildSteps } from '../../web/steps.mjs';
+import { parseHash, serializeHash } from '../../web/url-state.mjs';
+
+test('numbers are shown as the article and the spec print them', () => {
+  assert.equal(formatExact(4), '4');
+  assert.equal(formatExact(0.0633789), '0.063');
+  assert.equal(formatExact(1.9999938), '2.000');
+  assert.equal(formatExact(Math.fround(0.37)), '0.37');
+  assert.equal(formatExact(-1.5), '−1.5');
+  assert.equal(formatExact(-Infinity), '−∞');
+  assert.equal(formatExact(-0.0001), '0.000');
+  assert.equal(formatOneDecimal(0.0634), '0.1');
+  assert.equal(formatOneDecimal(-0.01), '0.0');
+});
+
+test('the article’s rounding keeps the weights adding up to 1', () => {
+  assert.deepEqual(roundTenthsKeepingSum([0.063379, 0.468311, 0.468311]), [0, 0.5, 0.5]);
+  assert.deepEqual(roundTenthsKeepingSum([0.000006, 0.982008, 0.017986]), [0, 1, 0]);
+  assert.deepEqual(roundTenthsKeepingSum([0.000295, 0.880537, 0.119168]), [0, 0.9, 0.1]);
+  const thirds = roundTenthsKeepingSum([1 / 3, 1 / 3, 1 / 3]);
+  assert.ok(Math.abs(thirds.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+});
+
+test('cell entries: numbers accepted, anything else refused with a reason', () => {
+  assert.deepEqual(parseEntry(' −0.5 '), { value: -0.5 });
+  assert.deepEqual(parseEntry('+2'), { value: 2 });
+  assert.deepEqual(parseEntry('.5'), { value: 0.5 });
+  assert.deepEqual(parseEntry('1e-3'), { value: 0.001 });
+  assert.deepEqual(parseEntry('-0'), { value: 0 });
+  assert.equal(parseEntry('').error, 'entry.empty');
+  for (const bad of ['abc', '1,5', '0x10', 'Infinity', 'NaN', '1e', '--1', '1 2'])
+    assert.equal(parseEntry(bad).error, 'entry.notNumber', bad);
+  for (const big of ['1e400', '1001', '-5000'])
+    assert.equal(parseEntry(big).error, 'entry.tooLarge', big);
+});
+
+test('the URL hash round-trips and rejects anything unexpected', () => {
+  const example = withDims(articleExample(), { dV: 2 });
+  example.x[0][0] = -1.25;
+  const hash = serializeHash({
+    step: 'softmax-2',
+    scaled: true,
+    causal: false,
+    rounding: 'article',
+    example,
+    isArticleExample: false,
+  });
+  const parsed = parseHash(hash);
+  assert.equal(parsed.ok, true);
+  assert.deepEqual(parsed.state, { step: 'softmax-2', scaled: true, rounding: 'article', example });
+  assert.deepEqual(parseHash('#step=inputs'), { ok: true, state: { step: 'inputs' } });
+  assert.deepEqual(parseHash(''), { ok: true, state: {} });
+  const rejected = {
+    'step=<b>': 'url.badStep',
+    'step=%E0%A4%A': 'url.badEncoding',
+    'step=a&step=b': 'url.duplicateKey',
+    'zoom=2': 'url.unknownKey',
+    'scaled=2': 'url.badValue',
+    'x=1': 'url.incompleteExample',
+    'x=1,2&wq=1&wk=1&wv=1': 'url.badShape',
+    'x=1e999&wq=1&wk=1&wv=1': 'url.badMatrix',
+    [`step=${'a'.repeat(5000)}`]: 'url.tooLong',
+    [`${'&'.repeat(20)}`]: 'url.tooManyParts',
+  };
+  for (const [input, key] of Object.entries(rejected)) {
+    const result = parseHash(input);
+    assert.equal(result.ok, false, input.slice(0, 30));
+    assert.equal(result.problem.key, key, input.slice(0, 30));
+  }
+  // Bounded time on long adversarial input.
+  const started = Date.now();
+  parseHash(`x=${'9'.repeat(4000)}`);
+  parseHash(`step=${'a-'.repeat(2000)}`);
+  assert.ok(Date.now() - started < 50);
+});
+
+test('seeded random numbers are reproducible and Xavier stays within its bound', () => {
+  const dims = { n: 3, dIn: 4, dK: 3, dV: 2 };
+  assert.deepEqual(randomExample(dims, 'xavier', 42), randomExample(dims, 'xavier', 42));
+  assert.notDeepEqual(randomExample(dims, 'xavier', 42), randomExample(dims, 'xavier', 43));
+  const xavier = randomExample(dims, 'xavier', 5);
+  assert.ok(xavier.wValue.flat().every((v) => Math.abs(v) <= Math.sqrt(6 / 6) + 0.005));
+  assert.equal(xavier.wValue[0].length, 2);
+});
+
+test('the steps follow the article: inputs, weights, K/V/Q row by row, then per query', () => {
+  const steps = buildSteps({ n: 3, dIn: 4, dK: 3, dV: 3 });
+  assert.equal(steps.length, 27);
+  assert.deepEqual(
+    steps.slice(0, 7).map((s) => s.id),
+    ['inputs', 'weights', 'keys-row-1', 'keys-row-2', 'keys-row-3', 'keys-matrix', 'values-row-1'],
+  );
+  assert.deepEqual(
+    steps.filter((s) => s.stage >= 4 && s.stage <= 7).map((s) => s.id),
+    ['scores-1', 'softmax-1', 'weighted-1', 'sum-1'],
+  );
+  assert.equal(steps.at(-1).id, 'result');
+  assert.equal(buildSteps({ n: 1, dIn: 1, dK: 1, dV: 1 }).length, 13);
+  assert.equal(new Set(steps.map((s) => s.id)).size, steps.length, 'ids are unique');
+});
+
+test('Chinese and English have the same keys and parameters', () => {
+  assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
+  const params = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+  for (const key of Object.keys(en)) assert.deepEqual(params(zh[key]), params(en[key]), key);
+});

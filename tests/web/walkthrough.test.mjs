@@ -1,0 +1,173 @@
+// Walking every step with the keyboard shows the article's numbers (seed README): keys,
+// values, queries row by row and as matrices, then scores, softmax, weighted values and the
+// output for each of the three queries, and the whole result.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  collectProblems,
+  launchBrowser,
+  openPage,
+  parseShown,
+  requireBuild,
+  sceneRow,
+  screenshot,
+  startServer,
+  waitForReady,
+  waitForStep,
+} from './helpers.mjs';
+
+const ARTICLE = {
+  keys: [
+    [0, 1, 1],
+    [4, 4, 0],
+    [2, 3, 1],
+  ],
+  values: [
+    [1, 2, 3],
+    [2, 8, 0],
+    [2, 6, 3],
+  ],
+  queries: [
+    [1, 0, 2],
+    [2, 2, 2],
+    [2, 1, 3],
+  ],
+  scores: [
+    [2, 4, 4],
+    [4, 16, 12],
+    [4, 12, 10],
+  ],
+  weights: [
+    [0.063379, 0.468311, 0.468311],
+    [0.000006, 0.982008, 0.017986],
+    [0.000295, 0.880537, 0.119168],
+  ],
+  outputs: [
+    [1.936621, 6.683105, 1.595068],
+    [1.999994, 7.963992, 0.053976],
+    [1.999705, 7.759892, 0.358389],
+  ],
+};
+
+const EXPECTED_STEPS = [
+  'inputs',
+  'weights',
+  ...['keys', 'values', 'queries'].flatMap((role) =>
+    [1, 2, 3].map((i) => `${role}-row-${i}`).concat(`${role}-matrix`),
+  ),
+  ...[1, 2, 3].flatMap((i) => [`scores-${i}`, `softmax-${i}`, `weighted-${i}`, `sum-${i}`]),
+  'result',
+];
+
+let browser;
+let server;
+
+before(async () => {
+  requireBuild();
+  browser = await launchBrowser();
+  server = await startServer();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Shown numbers equal the expected ones to the 3 decimals the page prints. */
+function assertClose(shown, expected, what) {
+  assert.equal(shown.length, expected.length, `${what}: ${shown.length} numbers shown`);
+  shown.forEach((text, k) => {
+    const value = parseShown(text);
+    assert.ok(
+      Math.abs(value - expected[k]) <= 0.0005 + 1e-9,
+      `${what}[${k}]: shown ${text}, expected ${expected[k]}`,
+    );
+  });
+}
+
+test('every step, in the article order, with the article numbers', async () => {
+  const { page, context, problems } = await openPage(browser, { url: server.url });
+  await waitForReady(page);
+  const screenshotsAt = {
+    'keys-row-1': '10-keys-row-1',
+    'queries-matrix': '11-queries-matrix',
+    'scores-1': '12-scores-1',
+    'softmax-1': '13-softmax-1',
+    'weighted-1': '14-weighted-1',
+    'sum-1': '15-sum-1',
+    'sum-3': '16-sum-3',
+    result: '17-result',
+  };
+  for (let k = 0; k < EXPECTED_STEPS.length; k++) {
+    const id = EXPECTED_STEPS[k];
+    if (k > 0) await page.keyboard.press('ArrowRight');
+    await waitForStep(page, id);
+    assert.equal(
+      await page.textContent('.step-counter'),
+      `Step ${k + 1} of ${EXPECTED_STEPS.length}`,
+    );
+    assert.equal(await page.evaluate(() => location.hash), `#step=${id}`);
+    const [scene, param] = id.split(/-(?=\d|row|matrix)/);
+    if (id.includes('-row-')) {
+      const role = id.split('-')[0];
+      const i = Number(id.split('-').pop()) - 1;
+      assertClose(await sceneRow(page, role, i), ARTICLE[role][i], `${id} ${role}[${i}]`);
+    } else if (id.endsWith('-matrix')) {
+      const role = id.split('-')[0];
+      for (let i = 0; i < 3; i++)
+        assertClose(await sceneRow(page, role, i), ARTICLE[role][i], `${id} row ${i}`);
+    } else if (['scores', 'softmax', 'weighted', 'sum'].includes(scene)) {
+      const i = Number(param) - 1;
+      if (scene === 'scores')
+        assertClose(await sceneRow(page, 'scores', i), ARTICLE.scores[i], `${id} scores`);
+      if (scene === 'softmax')
+        assertClose(await sceneRow(page, 'weights', i), ARTICLE.weights[i], `${id} weights`);
+      if (scene === 'weighted') {
+        for (let j = 0; j < 3; j++) {
+          const expected = ARTICLE.values[j].map((v) => v * ARTICLE.weights[i][j]);
+          assertClose(
+            await sceneRow(page, 'weighted', j, `[data-query="${i}"]`),
+            expected,
+            `${id} weighted ${j}`,
+          );
+        }
+      }
+      if (scene === 'sum')
+        assertClose(await sceneRow(page, 'outputs', i), ARTICLE.outputs[i], `${id} output`);
+    } else if (id === 'result') {
+      for (let i = 0; i < 3; i++) {
+        assertClose(await sceneRow(page, 'scores', i), ARTICLE.scores[i], `result scores ${i}`);
+        assertClose(await sceneRow(page, 'weights', i), ARTICLE.weights[i], `result weights ${i}`);
+        assertClose(await sceneRow(page, 'outputs', i), ARTICLE.outputs[i], `result outputs ${i}`);
+      }
+    }
+    if (screenshotsAt[id]) await screenshot(page, screenshotsAt[id]);
+  }
+  // The end: Next is disabled, another → keeps the last step.
+  assert.equal(await page.isDisabled('[data-action="next"]'), true);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('the exact output of query 1 is the article’s [1.937, 6.683, 1.595], its weights [0.063, 0.468, 0.468]', async () => {
+  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  await waitForReady(page);
+  assert.deepEqual(await sceneRow(page, 'outputs', 0), ['1.937', '6.683', '1.595']);
+  await page.goto(`${server.url}#step=softmax-1`);
+  await waitForStep(page, 'softmax-1');
+  assert.deepEqual(await sceneRow(page, 'weights', 0), ['0.063', '0.468', '0.468']);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('the same numbers in the one-file page from disk, in Chinese', async () => {
+  const { explainerFileUrl } = await import('./helpers.mjs');
+  const { page, context, problems } = await openPage(browser, { locale: 'zh-CN' });
+  await page.goto(`${explainerFileUrl}#step=sum-2`);
+  await waitForReady(page);
+  assertClose(await sceneRow(page, 'outputs', 1), ARTICLE.outputs[1], 'file:// output 2');
+  assert.equal(await page.textContent('.scene-title'), 'output2：weighted values之和');
+  await screenshot(page, '18-file-zh-sum-2');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
