@@ -190,6 +190,7 @@ export async function startApp({ root, loadAttention }) {
     timeline.setSteps(steps, next.index, 1);
     timeline.goTo(next.index, { animate: false, reason });
     refreshPanels();
+    if (reason === 'history') narrate();
   }
 
   function followUrl() {

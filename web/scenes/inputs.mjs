@@ -10,8 +10,22 @@ export function build(ctx) {
   const { figures, tr } = ctx;
   const { n, dIn } = figures.dims;
   const x = fullMatrix(ctx, 'x');
-  const element = h('div', { class: 'scene scene-inputs' }, x.element);
   const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(figures.x, i)));
+  // The article's own notation, one line per token: "Input 1: [1, 0, 1, 0]".
+  const lines = tokens.map((row, i) =>
+    h(
+      'li',
+      { class: 'term-line' },
+      h('span', { class: 'lhs', text: `${tr('label.input', { i: i + 1 })}: ` }),
+      h('span', { class: 'result', text: row }),
+    ),
+  );
+  const element = h(
+    'div',
+    { class: 'scene scene-inputs' },
+    x.element,
+    h('ol', { class: 'term-lines', 'aria-label': tr('scene.arithmetic') }, lines),
+  );
 
   function render(t) {
     const p = progressOf(t);
@@ -19,6 +33,7 @@ export function build(ctx) {
       const amount = itemAmount(p, n, i);
       for (const cell of row) reveal(cell, amount, 0);
       reveal(x.table.tBodies[0].rows[i].cells[0], amount, 0);
+      reveal(lines[i], amount);
     });
   }
 

@@ -6,7 +6,7 @@ import { rowOf } from '../figures.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../mathml.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { fullMatrix, operator } from './parts.mjs';
-import { activeItem, itemAmount, land, progressOf, ramp, setActive } from './timing.mjs';
+import { activeItem, itemAmount, land, progressOf, ramp, reveal, setActive } from './timing.mjs';
 
 export function build(ctx) {
   const { figures, tr, step } = ctx;
@@ -41,6 +41,25 @@ export function build(ctx) {
     dataset: { query: i },
     inspectable: true,
   });
+  // The article's notation for each row: "a₁,₂ · v₂ = 0.5 · [2, 8, 0] = [1.0, 4.0, 0.0]".
+  const lines = Array.from({ length: n }, (_, j) => {
+    const products = formatVector(
+      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      shown.format,
+    );
+    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(figures.values, j), formatExact)} = ${products}`;
+  });
+  const lineElements = lines.map((text, j) =>
+    h(
+      'li',
+      { class: 'term-line' },
+      h('span', {
+        class: 'lhs',
+        text: `a${subscript(i + 1)},${subscript(j + 1)} · v${subscript(j + 1)} = `,
+      }),
+      h('span', { class: 'result', text }),
+    ),
+  );
   const element = h(
     'div',
     { class: 'scene scene-weighted' },
@@ -53,6 +72,7 @@ export function build(ctx) {
       operator('='),
       weighted.element,
     ),
+    h('ol', { class: 'term-lines', 'aria-label': tr('scene.arithmetic') }, lineElements),
   );
 
   function render(t) {
@@ -63,16 +83,10 @@ export function build(ctx) {
       const lit = p < 1 && j === active;
       setActive([weights.cell(j, 0), ...values.cells[j], ...weighted.cells[j]], lit);
       weighted.cells[j].forEach((cell) => land(cell, ramp(local, 0.35, 1)));
+      reveal(lineElements[j], ramp(local, 0.35, 1));
     }
   }
 
-  const lines = Array.from({ length: n }, (_, j) => {
-    const products = formatVector(
-      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
-      shown.format,
-    );
-    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(figures.values, j), formatExact)} = ${products}`;
-  });
   const sentences = [tr('weighted.multiply', { n })];
   if (figures.settings.rounding === 'article') sentences.push(tr('weighted.article'));
   return {
