@@ -123,6 +123,9 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
       build(matrix);
       showMessage('');
     }
+    // Fields as wide as the longest number, so no entry is ever cut off.
+    const longest = Math.max(3, ...matrix.flat().map((value) => formatEditable(value).length));
+    table.style.setProperty('--editor-chars', String(Math.min(longest, 12)));
     inputs.forEach((row, i) =>
       row.forEach((input, j) => {
         input.setAttribute(
