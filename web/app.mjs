@@ -64,9 +64,15 @@ export async function startApp({ root, loadAttention }) {
   const transport = createTransport({ timeline });
   const workbench = createWorkbench({
     onSettings: (changes) => changeData({ settings: { ...settings, ...changes } }),
-    onDims: (changes) => changeData({ example: withDims(example, changes) }),
-    onEntry: (name, row, col, value) =>
-      changeData({ example: withEntry(example, name, row, col, value) }),
+    // Hand edits and new shapes make the last "randomised…" / "reset" status stale.
+    onDims: (changes) => {
+      statusText = '';
+      changeData({ example: withDims(example, changes) });
+    },
+    onEntry: (name, row, col, value) => {
+      statusText = '';
+      changeData({ example: withEntry(example, name, row, col, value) });
+    },
     onRandomise: (scheme, seed) => {
       workbench.clearEditorMessages();
       statusText = () => tr('workbench.randomised', { scheme: tr(`workbench.${scheme}`), seed });
