@@ -203,10 +203,10 @@ export default {
   // --- transport ---
   'transport.label': 'Playback',
   'transport.restart': 'Restart',
-  'transport.previous': 'Previous step',
+  'transport.previous': 'Previous',
   'transport.play': 'Play',
   'transport.pause': 'Pause',
-  'transport.next': 'Next step',
+  'transport.next': 'Next',
   'transport.timeline': 'Timeline',
   'transport.speed': 'Speed',
   'transport.position': 'Step {k} of {total}',

@@ -148,11 +148,15 @@ export function termLine(lhs, terms, result, className = '') {
     parts.push(term);
   });
   const plusSigns = parts.filter((part) => part.classList.contains('op'));
-  const resultElement = h('span', { class: 'result', text: ` ${result}` });
+  // No space inside parentheses: "(1·0 + 2·1) ÷ √3".
+  const resultElement = h('span', {
+    class: 'result',
+    text: result.startsWith(')') ? result : ` ${result}`,
+  });
   const element = h(
     'li',
     { class: `term-line ${className}`.trim() },
-    h('span', { class: 'lhs', text: `${lhs} ` }),
+    h('span', { class: 'lhs', text: lhs.endsWith('(') ? lhs : `${lhs} ` }),
     parts,
     resultElement,
   );

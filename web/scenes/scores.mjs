@@ -49,7 +49,9 @@ export function build(ctx) {
       (_, m) =>
         `${operand(formatExact(at(figures.queries, i, m)))}·${operand(formatExact(at(figures.keys, j, m)))}`,
     );
-    return termLine(lhs, terms, scaled ? `, ÷ √${dK} = ${value}` : `= ${value}`);
+    return scaled
+      ? termLine(`${lhs} (`, terms, `) ÷ √${dK} = ${value}`)
+      : termLine(lhs, terms, `= ${value}`);
   });
   scores.cells[0].forEach((cell, j) => cell.classList.toggle('is-masked', figures.masked(i, j)));
   const element = h(
