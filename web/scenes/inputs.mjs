@@ -9,7 +9,7 @@ import { itemAmount, progressOf, reveal } from './timing.mjs';
 export function build(ctx) {
   const { figures, tr } = ctx;
   const { n, dIn } = figures.dims;
-  const x = fullMatrix(ctx, 'x');
+  const x = fullMatrix(ctx, 'x', { wordLabels: true });
   const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(figures.x, i)));
   // The article's own notation, one line per token: "Input 1: [1, 0, 1, 0]".
   const lines = tokens.map((row, i) =>

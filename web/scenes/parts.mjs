@@ -9,16 +9,59 @@ import { ease, lerp, ramp } from './timing.mjs';
 
 /** Role colour, letters and whether the cells are computed (inspectable) or typed. */
 export const MATRICES = {
-  x: { role: 'input', symbol: 'X', letter: 'x', rowLabel: 'label.input' },
+  x: { role: 'input', symbol: 'X', letter: 'x', rowLabel: 'label.input', rowSymbol: 'x' },
   wKey: { role: 'key', symbol: ['W', 'K'], weight: true },
   wQuery: { role: 'query', symbol: ['W', 'Q'], weight: true },
   wValue: { role: 'value', symbol: ['W', 'V'], weight: true },
-  keys: { role: 'key', symbol: 'K', letter: 'k', rowLabel: 'label.key', computed: true },
-  queries: { role: 'query', symbol: 'Q', letter: 'q', rowLabel: 'label.query', computed: true },
-  values: { role: 'value', symbol: 'V', letter: 'v', rowLabel: 'label.value', computed: true },
-  scores: { role: 'score', symbol: 'S', letter: 's', rowLabel: 'label.query', computed: true },
-  weights: { role: 'score', symbol: 'A', letter: 'a', rowLabel: 'label.query', computed: true },
-  outputs: { role: 'output', symbol: 'O', letter: 'o', rowLabel: 'label.output', computed: true },
+  keys: {
+    role: 'key',
+    symbol: 'K',
+    letter: 'k',
+    rowLabel: 'label.key',
+    rowSymbol: 'k',
+    computed: true,
+  },
+  queries: {
+    role: 'query',
+    symbol: 'Q',
+    letter: 'q',
+    rowLabel: 'label.query',
+    rowSymbol: 'q',
+    computed: true,
+  },
+  values: {
+    role: 'value',
+    symbol: 'V',
+    letter: 'v',
+    rowLabel: 'label.value',
+    rowSymbol: 'v',
+    computed: true,
+  },
+  // Scores and weights have one row per query.
+  scores: {
+    role: 'score',
+    symbol: 'S',
+    letter: 's',
+    rowLabel: 'label.query',
+    rowSymbol: 'q',
+    computed: true,
+  },
+  weights: {
+    role: 'score',
+    symbol: 'A',
+    letter: 'a',
+    rowLabel: 'label.query',
+    rowSymbol: 'q',
+    computed: true,
+  },
+  outputs: {
+    role: 'output',
+    symbol: 'O',
+    letter: 'o',
+    rowLabel: 'label.output',
+    rowSymbol: 'o',
+    computed: true,
+  },
 };
 
 /** "W" with a subscript role letter, or a plain symbol; as a node. */
@@ -42,10 +85,16 @@ export function fullMatrix(ctx, name, options = {}) {
   const { figures, tr } = ctx;
   const meta = MATRICES[name];
   const matrix = figures[name];
+  // Rows are labelled compactly (k₁, k₂…) with their names in words for hover and screen
+  // readers; options.wordLabels shows the words themselves ("input 1").
+  const hasLabels = options.rowLabels !== false && meta.rowLabel;
+  const rowNames = hasLabels
+    ? Array.from({ length: matrix.rows }, (_, i) => tr(meta.rowLabel, { i: i + 1 }))
+    : undefined;
   const rowLabels =
-    options.rowLabels === false || !meta.rowLabel
-      ? undefined
-      : Array.from({ length: matrix.rows }, (_, i) => tr(meta.rowLabel, { i: i + 1 }));
+    hasLabels && !options.wordLabels
+      ? Array.from({ length: matrix.rows }, (_, i) => `${meta.rowSymbol}${subscript(i + 1)}`)
+      : rowNames;
   return matrixView({
     matrix: name,
     role: meta.role,
@@ -56,6 +105,7 @@ export function fullMatrix(ctx, name, options = {}) {
     cols: matrix.cols,
     text: (i, j) => cellText(figures, name, i, j),
     rowLabels,
+    rowNames,
     colLabels: options.colLabels,
     inspectable: Boolean(meta.computed),
     className: options.className,

@@ -19,7 +19,8 @@ import { h } from '../dom.mjs';
  * @param {(j: number) => number} [spec.colIndex]  view col -> matrix col
  * @param {boolean} [spec.transpose]  the view shows the matrix transposed (Kᵀ): view (i, j)
  *   is matrix (colIndex(j), rowIndex(i))
- * @param {string[]} [spec.rowLabels]
+ * @param {string[]} [spec.rowLabels]  shown before each row
+ * @param {string[]} [spec.rowNames]  the rows' names in words, when the labels are symbols
  * @param {string[]} [spec.colLabels]
  * @param {boolean} [spec.inspectable]  cells can be focused to show their arithmetic
  * @param {object} [spec.dataset]  extra data attributes for every cell (e.g. { query: 0 })
@@ -40,6 +41,7 @@ export function matrixView(spec) {
     colIndex = (j) => j,
     transpose = false,
     rowLabels,
+    rowNames,
     colLabels,
     inspectable = false,
     dataset = {},
@@ -53,7 +55,15 @@ export function matrixView(spec) {
     const tr = h(
       'tr',
       {},
-      rowLabels ? h('th', { scope: 'row', class: 'row-label', text: rowLabels[i] }) : null,
+      rowLabels
+        ? h('th', {
+            scope: 'row',
+            class: rowNames ? 'row-label is-symbol' : 'row-label',
+            text: rowLabels[i],
+            title: rowNames?.[i],
+            'aria-label': rowNames?.[i],
+          })
+        : null,
     );
     const rowCells = [];
     for (let j = 0; j < cols; j++) {
