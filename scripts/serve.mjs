@@ -2,7 +2,7 @@
 // (application/wasm lets browsers compile while downloading), no directory listing, nothing
 // served from outside the root. Usage: node scripts/serve.mjs [root] (PORT, HOST from env).
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,7 +69,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.argv[2] || 'dist';
   const port = Number(process.env.PORT || 8080);
   const host = process.env.HOST || '127.0.0.1';
-  startServer({ root, port, host }).then(
+  // The page's own Content-Security-Policy (web/build.mjs writes it), sent as a header too.
+  const cspFile = join(root, 'csp-header.txt');
+  const headers = existsSync(cspFile)
+    ? { 'Content-Security-Policy': readFileSync(cspFile, 'utf8').trim() }
+    : {};
+  startServer({ root, port, host, headers }).then(
     ({ url }) => console.log(`Serving ${root}/ at ${url}  (Ctrl+C stops)`),
     (error) => {
       console.error(`serve: cannot listen on ${host}:${port}: ${error.message}`);
