@@ -19,8 +19,11 @@ const MIME_TYPES = {
   '.ico': 'image/x-icon',
 };
 
-/** Serves `root`; resolves to { server, url } once listening. Port 0 picks a free port. */
-export function startServer({ root, port = 0, host = '127.0.0.1', headers = {} }) {
+/**
+ * Serves `root`; resolves to { server, url } once listening. Port 0 picks a free port.
+ * `headers` go with every response; paths in `block` answer 404 (tests of failed loads).
+ */
+export function startServer({ root, port = 0, host = '127.0.0.1', headers = {}, block = [] }) {
   const base = resolve(root);
   const server = createServer((request, response) => {
     let pathname;
@@ -31,6 +34,10 @@ export function startServer({ root, port = 0, host = '127.0.0.1', headers = {} }
       return;
     }
     if (pathname.endsWith('/')) pathname += 'index.html';
+    if (block.includes(pathname)) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
     const file = normalize(join(base, pathname));
     if (file !== base && !file.startsWith(base + sep)) {
       response.writeHead(403).end('forbidden');

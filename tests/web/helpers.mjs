@@ -2,10 +2,11 @@
 // headless Chromium through playwright-core, and a page wrapper that records every console
 // error, page error, failed request and CSP violation so each test can insist on none.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+
+import { startServer as startStaticServer } from '../../scripts/serve.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const distDir = join(root, 'dist');
@@ -22,17 +23,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-};
 
 export function requireBuild() {
   for (const file of [
@@ -56,33 +46,13 @@ function servedPolicy() {
 }
 
 /**
- * Serves dist/ on 127.0.0.1 at a free port.
+ * Serves dist/ on 127.0.0.1 at a free port with scripts/serve.mjs, the server scripts/run uses.
  * @param {{ block?: string[] }} options paths answered with 404 (to test load failures)
  */
 export async function startServer({ block = [] } = {}) {
-  const policy = servedPolicy();
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    const relative = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
-    const file = join(distDir, relative);
-    if (!file.startsWith(distDir + sep) || block.includes(`/${relative}`) || !existsSync(file)) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' });
-      response.end('not found');
-      return;
-    }
-    response.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Content-Security-Policy': policy,
-      'Cache-Control': 'no-store',
-    });
-    response.end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
+  const headers = { 'Content-Security-Policy': servedPolicy(), 'Cache-Control': 'no-store' };
+  const { server, url } = await startStaticServer({ root: distDir, headers, block });
+  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** A fresh headless Chromium (playwright gives every launch a new temporary profile). */
