@@ -22,6 +22,10 @@ export const wValue = [
   [1, 0, 3],
   [1, 1, 0],
 ];
+/** The example as trace()'s argument. */
+export const args = { x, wQuery, wKey, wValue };
+
+// The results, flat and row-major (3 × 3 each); rows() gives them as rows.
 export const keys = [0, 1, 1, 4, 4, 0, 2, 3, 1];
 export const values = [1, 2, 3, 2, 8, 0, 2, 6, 3];
 export const queries = [1, 0, 2, 2, 2, 2, 2, 1, 3];
@@ -38,3 +42,8 @@ export const scaledWeights = [
 export const scaledOutputs = [
   1.863874, 6.319371, 1.704189, 1.99911, 7.814124, 0.273472, 1.992555, 7.479636, 0.735877,
 ];
+
+/** A flat row-major list as rows of `cols` numbers: rows(outputs) is the output of each query. */
+export function rows(flat, cols = 3) {
+  return Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
+}

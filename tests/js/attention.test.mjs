@@ -8,12 +8,7 @@ import createAttention from '../../dist/attention.mjs';
 import * as article from './article.mjs';
 
 const attn = await createAttention();
-const articleArgs = {
-  x: article.x,
-  wQuery: article.wQuery,
-  wKey: article.wKey,
-  wValue: article.wValue,
-};
+const articleArgs = article.args;
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);

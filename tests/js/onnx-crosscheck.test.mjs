@@ -11,6 +11,7 @@ import * as ort from 'onnxruntime-web';
 import onnxProto from 'onnx-proto';
 
 import createAttention from '../../dist/attention.mjs';
+import * as article from './article.mjs';
 import { attention64, maxAbsDiff, trace64 } from './reference64.mjs';
 
 const { onnx } = onnxProto;
@@ -354,32 +355,8 @@ describe('hand-picked semantics, all three agree', () => {
 
 describe('trace() and attention() agree on single-head cases', () => {
   test("the article's example", () => {
-    const x = [
-      [1, 0, 1, 0],
-      [0, 2, 0, 2],
-      [1, 1, 1, 1],
-    ];
-    const wKey = [
-      [0, 0, 1],
-      [1, 1, 0],
-      [0, 1, 0],
-      [1, 1, 0],
-    ];
-    const wQuery = [
-      [1, 0, 1],
-      [1, 0, 0],
-      [0, 0, 1],
-      [0, 1, 1],
-    ];
-    const wValue = [
-      [0, 2, 0],
-      [0, 3, 0],
-      [1, 0, 3],
-      [1, 1, 0],
-    ];
-    const t = attn.trace({ x, wQuery, wKey, wValue });
-    const expected = [1.936621, 6.683105, 1.595068, 1.999994, 7.963992, 0.053976];
-    expected.push(1.999705, 7.759892, 0.358389);
+    const t = attn.trace(article.args);
+    const expected = article.outputs;
     assert.ok(maxAbsDiff(t.outputs.data, expected) < 1e-5);
     // The same numbers through the ONNX path: the article does not scale, so scale = 1.
     const y = attn.attention(t.queries.data, t.keys.data, t.values.data, {

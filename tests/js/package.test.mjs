@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
+import * as article from './article.mjs';
 import { attention64, maxAbsDiff } from './reference64.mjs';
 
 const run = promisify(execFile);
@@ -23,9 +24,6 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-const ARTICLE_OUTPUTS = [
-  1.936621, 6.683105, 1.595068, 1.999994, 7.963992, 0.053976, 1.999705, 7.759892, 0.358389,
-];
 // The page's policy for its own scripts (CONTRACT/TOOLCHAIN): no 'unsafe-eval', no
 // 'unsafe-inline'; compiling wasm needs 'wasm-unsafe-eval'. The package must work under it.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
@@ -155,10 +153,10 @@ describe('the packed package', () => {
       import createAttention from 'attention-explained';
       const attn = await createAttention();
       const t = attn.trace({
-        x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-        wQuery: [[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]],
-        wKey: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]],
-        wValue: [[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]],
+        x: ${JSON.stringify(article.x)},
+        wQuery: ${JSON.stringify(article.wQuery)},
+        wKey: ${JSON.stringify(article.wKey)},
+        wValue: ${JSON.stringify(article.wValue)},
       });
       const y = attn.attention(t.queries.data, t.keys.data, t.values.data,
         { qNumHeads: 1, headSize: 3, scale: 1 });
@@ -172,8 +170,8 @@ describe('the packed package', () => {
     const result = JSON.parse(stdout);
     // Resolved from the scratch project's node_modules, not from this repo.
     assert.ok(result.resolved.startsWith(`file://${app}/node_modules/attention-explained/`));
-    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
-    assert.ok(maxAbsDiff(result.y, ARTICLE_OUTPUTS) < 1e-5, `${result.y}`);
+    assert.ok(maxAbsDiff(result.outputs, article.outputs) < 1e-5, `${result.outputs}`);
+    assert.ok(maxAbsDiff(result.y, article.outputs) < 1e-5, `${result.y}`);
     assert.equal(result.simd, true);
     assert.equal(result.version, rootPackage.version);
   });
@@ -192,7 +190,7 @@ describe('the packed package', () => {
     const { server, url } = await serve(join(app, 'public'));
     try {
       const result = await resultOfPage(url, 'attentionResult');
-      assert.ok(maxAbsDiff(result.y, ARTICLE_OUTPUTS) < 1e-5, `${result.y}`);
+      assert.ok(maxAbsDiff(result.y, article.outputs) < 1e-5, `${result.y}`);
       assert.equal(result.simd, true);
       assert.equal(result.version, rootPackage.version);
     } finally {
@@ -266,12 +264,12 @@ describe('the examples in Chromium (served from this repo, strict CSP)', () => {
 
   test('examples/browser: a page imports dist/attention.mjs', async () => {
     const result = await resultOfPage(`${url}examples/browser/`, 'attentionResult');
-    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
+    assert.ok(maxAbsDiff(result.outputs, article.outputs) < 1e-5, `${result.outputs}`);
   });
 
   test('examples/worker: a module Web Worker computes and transfers results back', async () => {
     const result = await resultOfPage(`${url}examples/worker/`, 'workerResult');
-    assert.ok(maxAbsDiff(result.outputs, ARTICLE_OUTPUTS) < 1e-5, `${result.outputs}`);
+    assert.ok(maxAbsDiff(result.outputs, article.outputs) < 1e-5, `${result.outputs}`);
     // The multi-head call of examples/worker/main.js, recomputed here in float64.
     const q = Float32Array.from({ length: 2 * 4 * 8 }, (_, i) => Math.sin(i));
     const k = Float32Array.from({ length: 4 * 8 }, (_, i) => Math.cos(i));

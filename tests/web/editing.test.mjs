@@ -14,32 +14,7 @@ import {
   startServer,
   waitForReady,
 } from './helpers.mjs';
-
-const ARTICLE = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wKey: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 1, 0],
-  ],
-  wQuery: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 0, 1],
-    [0, 1, 1],
-  ],
-  wValue: [
-    [0, 2, 0],
-    [0, 3, 0],
-    [1, 0, 3],
-    [1, 1, 0],
-  ],
-};
+import { args as ARTICLE } from '../js/article.mjs';
 
 let browser;
 let server;

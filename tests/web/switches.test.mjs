@@ -15,32 +15,7 @@ import {
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
-
-const ARTICLE = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wKey: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 1, 0],
-  ],
-  wQuery: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 0, 1],
-    [0, 1, 1],
-  ],
-  wValue: [
-    [0, 2, 0],
-    [0, 3, 0],
-    [1, 0, 3],
-    [1, 1, 0],
-  ],
-};
+import { args as ARTICLE, rows, scaledOutputs, scaledWeights } from '../js/article.mjs';
 
 let browser;
 let server;
@@ -124,16 +99,8 @@ test('scaling by 1/√d_k changes scores, weights and outputs as in the Transfor
   await screenshot(page, '32-scores-scaled');
   await go(page, 'result');
   // The README's scaled values.
-  const weights = [
-    [0.136126, 0.431937, 0.431937],
-    [0.00089, 0.908843, 0.090267],
-    [0.007445, 0.754708, 0.237848],
-  ];
-  const outputs = [
-    [1.863874, 6.319371, 1.704189],
-    [1.99911, 7.814124, 0.273472],
-    [1.992555, 7.479636, 0.735877],
-  ];
+  const weights = rows(scaledWeights);
+  const outputs = rows(scaledOutputs);
   for (let i = 0; i < 3; i++) {
     assertNumbers(await sceneRow(page, 'weights', i), weights[i], `scaled weights ${i}`);
     assertNumbers(await sceneRow(page, 'outputs', i), outputs[i], `scaled outputs ${i}`);

@@ -15,39 +15,15 @@ import {
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
+import * as article from '../js/article.mjs';
 
-const ARTICLE = {
-  keys: [
-    [0, 1, 1],
-    [4, 4, 0],
-    [2, 3, 1],
-  ],
-  values: [
-    [1, 2, 3],
-    [2, 8, 0],
-    [2, 6, 3],
-  ],
-  queries: [
-    [1, 0, 2],
-    [2, 2, 2],
-    [2, 1, 3],
-  ],
-  scores: [
-    [2, 4, 4],
-    [4, 16, 12],
-    [4, 12, 10],
-  ],
-  weights: [
-    [0.063379, 0.468311, 0.468311],
-    [0.000006, 0.982008, 0.017986],
-    [0.000295, 0.880537, 0.119168],
-  ],
-  outputs: [
-    [1.936621, 6.683105, 1.595068],
-    [1.999994, 7.963992, 0.053976],
-    [1.999705, 7.759892, 0.358389],
-  ],
-};
+// The article's results, one row per token (or query).
+const ARTICLE = Object.fromEntries(
+  ['keys', 'values', 'queries', 'scores', 'weights', 'outputs'].map((name) => [
+    name,
+    article.rows(article[name]),
+  ]),
+);
 
 const EXPECTED_STEPS = [
   'inputs',
