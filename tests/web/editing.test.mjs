@@ -2,33 +2,18 @@
 // gives for the new input; invalid entries are refused inline with a message; tokens and
 // dims change the shapes; seeded random numbers are reproducible; reset restores the article.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
-  launchBrowser,
   nodeTrace,
-  openPage,
+  pageFixture,
   parseShown,
-  requireBuild,
   screenshot,
-  startServer,
   waitForReady,
 } from './helpers.mjs';
 import { args as ARTICLE } from '../js/article.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 const editor = (name, row, col) =>
   `.workbench [data-editor="${name}"] input[data-row="${row}"][data-col="${col}"]`;
@@ -75,7 +60,7 @@ async function assertMatchesTrace(page, args) {
 }
 
 test('editing an input recomputes scores, weights and outputs through wasm', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-1` });
   await waitForReady(page);
   await page.click('.tables-summary');
   await page.fill(editor('x', 0, 1), '3');
@@ -107,7 +92,7 @@ test('editing an input recomputes scores, weights and outputs through wasm', asy
 });
 
 test('invalid entries are refused inline with a message and change nothing', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-1` });
   await waitForReady(page);
   await page.click('.tables-summary');
   const before = await tableMatrix(page, 'outputs');
@@ -147,7 +132,7 @@ test('invalid entries are refused inline with a message and change nothing', asy
 });
 
 test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-3` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-3` });
   await waitForReady(page);
   await page.click('.tables-summary');
   await page.click('[aria-label="Add a token"]');
@@ -194,7 +179,7 @@ test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async ()
 });
 
 test('seeded random numbers (Gaussian, Xavier) are reproducible; reset restores the article', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=result` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=result` });
   await waitForReady(page);
   await page.click('.tables-summary');
   const seedField = '.workbench .seed';

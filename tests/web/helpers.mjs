@@ -1,8 +1,10 @@
 // Shared by the page tests: a static server for dist/ that sends the page's CSP as a header,
 // headless Chromium through playwright-core, and a page wrapper that records every console
-// error, page error, failed request and CSP violation so each test can insist on none.
+// error, page error, failed request and CSP violation so each test can insist on none;
+// pageFixture() sets them up and closes them for a whole test file.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -103,6 +105,35 @@ export async function openPage(
   });
   if (url) await page.goto(url);
   return { page, context, problems };
+}
+
+/**
+ * The setup every page test file shares. Called once at the top of a file, it adds a before
+ * hook (dist/ is built; a fresh Chromium; dist/ served) and an after hook (both closed), and
+ * returns { browser, server, url, open }: set once the before hook has run, url is the
+ * server's, and open(options) is openPage() in this browser.
+ */
+export function pageFixture() {
+  const fixture = {
+    browser: undefined,
+    server: undefined,
+    get url() {
+      return fixture.server.url;
+    },
+    open(options = {}) {
+      return openPage(fixture.browser, options);
+    },
+  };
+  before(async () => {
+    requireBuild();
+    fixture.browser = await launchBrowser();
+    fixture.server = await startServer();
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+  });
+  return fixture;
 }
 
 export async function waitForReady(page) {

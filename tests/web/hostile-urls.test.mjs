@@ -1,15 +1,12 @@
 // Crafted links: none may inject markup or script, hang the page or break it. Each falls
 // back to the article's example with a visible notice that quotes the problem as text.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
   explainerFileUrl,
-  launchBrowser,
-  openPage,
-  requireBuild,
+  pageFixture,
   screenshot,
-  startServer,
   waitForReady,
 } from './helpers.mjs';
 
@@ -50,19 +47,7 @@ const HOSTILE_HASHES = [
   'step=%F0%9F%98%80',
 ];
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 /** The page is intact, shows the article's first step, and a notice, and nothing ran. */
 async function assertFellBack(page, hash) {
@@ -98,15 +83,15 @@ async function assertFellBack(page, hash) {
 }
 
 test('hostile hashes on page load fall back with a notice, quickly and safely', async () => {
-  const { page, context, problems } = await openPage(browser, {});
+  const { page, context, problems } = await web.open();
   for (const hash of HOSTILE_HASHES) {
     await page.goto('about:blank');
     const started = Date.now();
-    await page.goto(`${server.url}#${hash}`);
+    await page.goto(`${web.url}#${hash}`);
     await assertFellBack(page, hash);
     assert.ok(Date.now() - started < 5000, `hash ${hash.slice(0, 40)}: handled within 5 s`);
   }
-  await page.goto(`${server.url}#step=<script>window.__pwned=1</script>`);
+  await page.goto(`${web.url}#step=<script>window.__pwned=1</script>`);
   await waitForReady(page);
   assert.match(
     await page.textContent('.notice-text'),
@@ -121,8 +106,8 @@ test('hostile hashes on page load fall back with a notice, quickly and safely', 
 });
 
 test('hostile hashes typed into an open page (hashchange) fall back the same way', async () => {
-  const { page, context, problems } = await openPage(browser, {
-    url: `${server.url}#step=sum-2&scaled=1`,
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=sum-2&scaled=1`,
   });
   await waitForReady(page);
   for (const hash of HOSTILE_HASHES.slice(0, 12)) {
@@ -141,7 +126,7 @@ test('hostile hashes typed into an open page (hashchange) fall back the same way
 });
 
 test('the one-file page from disk is just as defensive', async () => {
-  const { page, context, problems } = await openPage(browser, {});
+  const { page, context, problems } = await web.open();
   for (const hash of HOSTILE_HASHES.slice(0, 6)) {
     await page.goto('about:blank');
     await page.goto(`${explainerFileUrl}#${hash}`);
@@ -152,8 +137,8 @@ test('the one-file page from disk is just as defensive', async () => {
 });
 
 test('a valid link with edited numbers is accepted without a notice', async () => {
-  const { page, context, problems } = await openPage(browser, {});
-  await page.goto(`${server.url}#step=sum-1&causal=1&x=1,2;3,4&wq=1;0&wk=0;1&wv=-1.5;2e-3`);
+  const { page, context, problems } = await web.open();
+  await page.goto(`${web.url}#step=sum-1&causal=1&x=1,2;3,4&wq=1;0&wk=0;1&wv=-1.5;2e-3`);
   await waitForReady(page);
   assert.equal(await page.$$eval('.notice', (n) => n.length), 0);
   assert.equal(await page.getAttribute('body', 'data-step'), 'sum-1');

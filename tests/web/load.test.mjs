@@ -3,32 +3,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
   distDir,
   explainerFileUrl,
-  launchBrowser,
-  openPage,
-  requireBuild,
+  pageFixture,
   screenshot,
   startServer,
   waitForReady,
 } from './helpers.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 function policyOf(file) {
   const html = readFileSync(join(distDir, file), 'utf8');
@@ -60,7 +46,7 @@ test('both pages carry a strict Content-Security-Policy', () => {
 });
 
 test('the served page loads cleanly under its CSP header', async () => {
-  const { page, context, problems } = await openPage(browser, { url: server.url });
+  const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
   assert.equal(await page.textContent('h1'), 'Self-attention, step by step');
   assert.equal(await page.getAttribute('body', 'data-step'), 'inputs');
@@ -75,7 +61,7 @@ test('the served page loads cleanly under its CSP header', async () => {
 });
 
 test('dist/explainer.html works from file:// with the network off', async () => {
-  const { page, context, problems } = await openPage(browser, {});
+  const { page, context, problems } = await web.open();
   await context.setOffline(true);
   await page.goto(`${explainerFileUrl}#step=result`);
   await waitForReady(page);
@@ -101,7 +87,7 @@ test('dist/explainer.html works from file:// with the network off', async () => 
 
 test('a missing wasm file shows an explanation, not a blank page', async () => {
   const broken = await startServer({ block: ['/attention.wasm'] });
-  const { page, context } = await openPage(browser, { url: broken.url });
+  const { page, context } = await web.open({ url: broken.url });
   await page.waitForSelector('.load-error', { timeout: 15000 });
   const text = await page.textContent('.load-error');
   assert.match(text, /could not start/);
@@ -114,7 +100,7 @@ test('a missing wasm file shows an explanation, not a blank page', async () => {
 
 test('a missing page script is reported on the page', async () => {
   const broken = await startServer({ block: ['/app.js'] });
-  const { page, context } = await openPage(browser, { url: broken.url });
+  const { page, context } = await web.open({ url: broken.url });
   await page.waitForSelector('.boot-status.is-error', { timeout: 15000 });
   assert.match(await page.textContent('.boot-status.is-error'), /could not be loaded/);
   await context.close();

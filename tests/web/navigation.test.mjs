@@ -2,37 +2,16 @@
 // (remembered, defaulting to the browser's language), reduced motion, the live narration
 // and the arithmetic behind a cell.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import {
-  collectProblems,
-  launchBrowser,
-  openPage,
-  requireBuild,
-  screenshot,
-  startServer,
-  waitForReady,
-  waitForStep,
-} from './helpers.mjs';
+import { test } from 'node:test';
+import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 const currentStep = (page) => page.getAttribute('body', 'data-step');
 
 test('#step= links open exactly there; back and forward follow the steps', async () => {
-  const { page, context, problems } = await openPage(browser, {
-    url: `${server.url}#step=softmax-2`,
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=softmax-2`,
   });
   await waitForReady(page);
   assert.equal(await currentStep(page), 'softmax-2');
@@ -50,7 +29,7 @@ test('#step= links open exactly there; back and forward follow the steps', async
   await page.goForward();
   await waitForStep(page, 'weighted-2');
   // Numbered links (1-based) work too, and the stage list jumps.
-  await page.goto(`${server.url}#step=5`);
+  await page.goto(`${web.url}#step=5`);
   await waitForStep(page, 'keys-row-3');
   await page.click('.stage-button[data-stage="7"]');
   await waitForStep(page, 'sum-1');
@@ -60,7 +39,7 @@ test('#step= links open exactly there; back and forward follow the steps', async
 });
 
 test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
-  const { page, context, problems } = await openPage(browser, { url: server.url });
+  const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
   await page.keyboard.press('End');
   await waitForStep(page, 'result');
@@ -115,7 +94,7 @@ test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
 });
 
 test('the language follows the browser, switches, and is remembered', async () => {
-  const zh = await openPage(browser, { url: `${server.url}#step=scores-1`, locale: 'zh-CN' });
+  const zh = await web.open({ url: `${web.url}#step=scores-1`, locale: 'zh-CN' });
   await waitForReady(zh.page);
   assert.equal(await zh.page.textContent('h1'), '图解自注意力机制');
   assert.equal(await zh.page.getAttribute('html', 'lang'), 'zh-CN');
@@ -138,7 +117,7 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.deepEqual(await collectProblems(zh.page, zh.problems), []);
   await zh.context.close();
 
-  const en = await openPage(browser, { url: server.url, locale: 'en-GB' });
+  const en = await web.open({ url: web.url, locale: 'en-GB' });
   await waitForReady(en.page);
   assert.equal(await en.page.textContent('h1'), 'Self-attention, step by step');
   await en.page.click('.language-button[data-language="zh"]');
@@ -156,8 +135,8 @@ test('the language follows the browser, switches, and is remembered', async () =
 });
 
 test('animation runs from one clock; reduced motion shows each step finished at once', async () => {
-  const moving = await openPage(browser, {
-    url: `${server.url}#step=keys-row-1`,
+  const moving = await web.open({
+    url: `${web.url}#step=keys-row-1`,
     reducedMotion: 'no-preference',
   });
   await waitForReady(moving.page);
@@ -187,8 +166,8 @@ test('animation runs from one clock; reduced motion shows each step finished at 
   assert.deepEqual(await collectProblems(moving.page, moving.problems), []);
   await moving.context.close();
 
-  const still = await openPage(browser, {
-    url: `${server.url}#step=keys-row-1`,
+  const still = await web.open({
+    url: `${web.url}#step=keys-row-1`,
     reducedMotion: 'reduce',
   });
   await waitForReady(still.page);
@@ -204,7 +183,7 @@ test('animation runs from one clock; reduced motion shows each step finished at 
 });
 
 test('hover or focus a result cell: its arithmetic, with the source cells highlighted', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-1` });
   await waitForReady(page);
   await page.hover('.scene-host td.cell[data-matrix="outputs"][data-col="0"]');
   assert.equal(await page.isVisible('#cell-popover'), true);

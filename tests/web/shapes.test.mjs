@@ -1,33 +1,18 @@
 // Every step renders for edge shapes (one token of dimension 1, eight tokens of dimension 8,
 // d_v different from d_k) with every switch on, and its numbers are still trace()'s.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
-  launchBrowser,
   nodeTrace,
-  openPage,
+  pageFixture,
   parseShown,
-  requireBuild,
   screenshot,
-  startServer,
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 /** Deterministic small numbers with negatives and decimals. */
 function matrix(rows, cols, salt) {
@@ -53,7 +38,7 @@ for (const { n, dIn, dK, dV, options } of SHAPES) {
       wValue: matrix(dIn, dV, 4),
     };
     const hash = `step=inputs${options}&x=${text(example.x)}&wq=${text(example.wQuery)}&wk=${text(example.wKey)}&wv=${text(example.wValue)}`;
-    const { page, context, problems } = await openPage(browser, { url: `${server.url}#${hash}` });
+    const { page, context, problems } = await web.open({ url: `${web.url}#${hash}` });
     await waitForReady(page);
     assert.equal(
       await page.$$eval('.notice', (notices) => notices.length),

@@ -1,35 +1,20 @@
 // The rounding, scaling and causal switches change the shown values as specified, and the
 // values always equal trace() (or, for the article's rounding, the article's printout).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
-  launchBrowser,
   nodeTrace,
-  openPage,
+  pageFixture,
   parseShown,
-  requireBuild,
   sceneRow,
   screenshot,
-  startServer,
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
 import { args as ARTICLE, rows, scaledOutputs, scaledWeights } from '../js/article.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 /** Changes only the step in the hash (settings stay), as an edited link would. */
 async function go(page, step) {
@@ -49,8 +34,8 @@ function assertNumbers(shown, expected, what, tolerance = 0.0005) {
 }
 
 test('article rounding shows [0.0, 0.5, 0.5] and [2.0, 7.0, 1.5]; exact shows 0.063… and 1.937…', async () => {
-  const { page, context, problems } = await openPage(browser, {
-    url: `${server.url}#step=softmax-1`,
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=softmax-1`,
   });
   await waitForReady(page);
   assert.deepEqual(await sceneRow(page, 'weights', 0), ['0.063', '0.468', '0.468']);
@@ -84,8 +69,8 @@ test('article rounding shows [0.0, 0.5, 0.5] and [2.0, 7.0, 1.5]; exact shows 0.
 });
 
 test('scaling by 1/√d_k changes scores, weights and outputs as in the Transformer', async () => {
-  const { page, context, problems } = await openPage(browser, {
-    url: `${server.url}#step=scores-1`,
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=scores-1`,
   });
   await waitForReady(page);
   assert.deepEqual(await sceneRow(page, 'scores', 0), ['2', '4', '4']);
@@ -111,8 +96,8 @@ test('scaling by 1/√d_k changes scores, weights and outputs as in the Transfor
 });
 
 test('the causal mask hides later keys: −∞ scores, zero weights, outputs as trace() gives', async () => {
-  const { page, context, problems } = await openPage(browser, {
-    url: `${server.url}#step=scores-1`,
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=scores-1`,
   });
   await waitForReady(page);
   await page.click('text=Causal mask');

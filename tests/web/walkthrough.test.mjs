@@ -2,16 +2,13 @@
 // values, queries row by row and as matrices, then scores, softmax, weighted values and the
 // output for each of the three queries, and the whole result.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   collectProblems,
-  launchBrowser,
-  openPage,
+  pageFixture,
   parseShown,
-  requireBuild,
   sceneRow,
   screenshot,
-  startServer,
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
@@ -35,19 +32,7 @@ const EXPECTED_STEPS = [
   'result',
 ];
 
-let browser;
-let server;
-
-before(async () => {
-  requireBuild();
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = pageFixture();
 
 /** Shown numbers equal the expected ones to the 3 decimals the page prints. */
 function assertClose(shown, expected, what) {
@@ -62,7 +47,7 @@ function assertClose(shown, expected, what) {
 }
 
 test('every step, in the article order, with the article numbers', async () => {
-  const { page, context, problems } = await openPage(browser, { url: server.url });
+  const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
   const screenshotsAt = {
     'keys-row-1': '10-keys-row-1',
@@ -126,10 +111,10 @@ test('every step, in the article order, with the article numbers', async () => {
 });
 
 test('the exact output of query 1 is the article’s [1.937, 6.683, 1.595], its weights [0.063, 0.468, 0.468]', async () => {
-  const { page, context, problems } = await openPage(browser, { url: `${server.url}#step=sum-1` });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-1` });
   await waitForReady(page);
   assert.deepEqual(await sceneRow(page, 'outputs', 0), ['1.937', '6.683', '1.595']);
-  await page.goto(`${server.url}#step=softmax-1`);
+  await page.goto(`${web.url}#step=softmax-1`);
   await waitForStep(page, 'softmax-1');
   assert.deepEqual(await sceneRow(page, 'weights', 0), ['0.063', '0.468', '0.468']);
   assert.deepEqual(await collectProblems(page, problems), []);
@@ -138,7 +123,7 @@ test('the exact output of query 1 is the article’s [1.937, 6.683, 1.595], its 
 
 test('the same numbers in the one-file page from disk, in Chinese', async () => {
   const { explainerFileUrl } = await import('./helpers.mjs');
-  const { page, context, problems } = await openPage(browser, { locale: 'zh-CN' });
+  const { page, context, problems } = await web.open({ locale: 'zh-CN' });
   await page.goto(`${explainerFileUrl}#step=sum-2`);
   await waitForReady(page);
   assertClose(await sceneRow(page, 'outputs', 1), ARTICLE.outputs[1], 'file:// output 2');
