@@ -1,5 +1,6 @@
 // Runs the benchmark page in headless Chromium (the system's /usr/bin/chromium, driven by
-// playwright-core) with a fresh profile, and writes the page's results as JSON.
+// playwright-core, started by scripts/chromium.mjs) with a fresh profile, and writes the
+// page's results as JSON.
 //   node bench/chromium.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
 // scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,21 +23,7 @@ if (!args.url || !args.out)
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
 let context;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    // Without the networking flags, the closed network here floods Chromium with errors.
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  context = await launchChromium({ profile });
   const page = context.pages()[0] ?? (await context.newPage());
   // The real versions (the user agent says 156.0.0.0 and nothing of V8): chrome://version.
   await page.goto('chrome://version');

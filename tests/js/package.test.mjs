@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { chromium } from 'playwright-core';
-
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff } from './reference64.mjs';
@@ -27,16 +26,6 @@ const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'
 // The page's policy for its own scripts (CONTRACT/TOOLCHAIN): no 'unsafe-eval', no
 // 'unsafe-inline'; compiling wasm needs 'wasm-unsafe-eval'. The package must work under it.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let work; // a temp folder: the tarball, the scratch app, the browser profile
 let app; // the scratch project that installed the tarball
@@ -64,11 +53,7 @@ before(async () => {
     { cwd: app, env: { ...process.env, npm_config_cache: join(work, 'npm-cache') } },
   );
 
-  browser = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  browser = await launchChromium({ profile: join(work, 'chromium-profile') });
 });
 
 after(async () => {

@@ -1,30 +1,19 @@
 // Shared by the page tests: a static server for dist/ that sends the page's CSP as a header,
-// headless Chromium through playwright-core, and a page wrapper that records every console
+// headless Chromium (scripts/chromium.mjs), and a page wrapper that records every console
 // error, page error, failed request and CSP violation so each test can insist on none;
 // pageFixture() sets them up and closes them for a whole test file.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer as startStaticServer } from '../../scripts/serve.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const distDir = join(root, 'dist');
 export const screenshotDir = join(root, 'test-results', 'screenshots');
 export const explainerFileUrl = pathToFileURL(join(distDir, 'explainer.html')).href;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function requireBuild() {
   for (const file of [
@@ -55,15 +44,6 @@ export async function startServer({ block = [] } = {}) {
   const headers = { 'Content-Security-Policy': servedPolicy(), 'Cache-Control': 'no-store' };
   const { server, url } = await startStaticServer({ root: distDir, headers, block });
   return { url, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** A fresh headless Chromium (playwright gives every launch a new temporary profile). */
-export function launchBrowser() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
 }
 
 /**
@@ -126,7 +106,8 @@ export function pageFixture() {
   };
   before(async () => {
     requireBuild();
-    fixture.browser = await launchBrowser();
+    // A fresh headless Chromium: playwright gives every launch a new temporary profile.
+    fixture.browser = await launchChromium();
     fixture.server = await startServer();
   });
   after(async () => {

@@ -1,0 +1,29 @@
+// Headless Chromium as the page tests, the package tests and scripts/bench start it: the
+// system's /usr/bin/chromium driven by playwright-core, with the same flags everywhere.
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+// Without the networking flags, the closed network here floods Chromium with errors.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Starts headless Chromium. Without a profile: a Browser (playwright gives every launch a new
+ * temporary profile). With `profile`, a folder: a persistent BrowserContext kept in it.
+ * @param {{ profile?: string }} options
+ */
+export function launchChromium({ profile } = {}) {
+  const options = { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
+  return profile === undefined
+    ? chromium.launch(options)
+    : chromium.launchPersistentContext(profile, options);
+}
