@@ -4,6 +4,8 @@
 // One case is ONNX Attention with batch 1, `heads` query and kv heads, qSeqLen = kvSeqLen = n,
 // headSize 64, scale 1/sqrt(64), no mask: y = softmax(q.k^T * scale) . v per head.
 
+import { seededRandom } from '../../tests/js/seeded-random.mjs';
+
 export const HEAD_SIZE = 64;
 export const SCALE = 1 / Math.sqrt(HEAD_SIZE);
 
@@ -21,21 +23,10 @@ export function benchCases() {
   return cases;
 }
 
-// mulberry32: a tiny seeded generator, so every environment sees the same inputs.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** q, k, v for a case: Float32Arrays [1, heads, n, 64], uniform in [-1, 1). */
 export function makeInputs({ n, heads }) {
-  const next = random(n * 131 + heads);
+  // Seeded, so every environment sees the same inputs.
+  const next = seededRandom(n * 131 + heads);
   const make = () => {
     const a = new Float32Array(heads * n * HEAD_SIZE);
     for (let i = 0; i < a.length; i++) a[i] = next() * 2 - 1;

@@ -17,23 +17,12 @@ import vm from 'node:vm';
 import createAttention from '../../dist/attention.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff, trace64 } from './reference64.mjs';
+import { seededRandom } from './seeded-random.mjs';
 
 const CALLS_PER_API = 3000;
 const WASM_MEMORY_LIMIT = 2 ** 31; // the contract's "size beyond what memory allows"
 const TRACE_LIMIT = 16 * 1024 * 1024; // attention.d.ts: at most this many numbers per trace
 const FLOAT32_MAX = 3.4028234663852886e38;
-
-// mulberry32: a tiny seeded generator; every failure message carries its seed.
-function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function tools(random) {
   const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));

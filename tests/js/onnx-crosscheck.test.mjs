@@ -13,22 +13,11 @@ import onnxProto from 'onnx-proto';
 import createAttention from '../../dist/attention.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff, trace64 } from './reference64.mjs';
+import { seededRandom } from './seeded-random.mjs';
 
 const { onnx } = onnxProto;
 const TOLERANCE = 1e-4;
 const CONFIG_COUNT = 80;
-
-// mulberry32: a tiny seeded generator, so every failure names a reproducible config.
-function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // One-node ONNX models.
