@@ -25,6 +25,18 @@ function assertStillWorks() {
   assertClose(t.outputs.data, article.outputs, 1e-5, 'outputs after an error');
 }
 
+/** call() throws an ErrorType whose message matches, leaks nothing, and the instance works. */
+function assertRefuses(call, ErrorType, message) {
+  const before = attn.memoryStats().allocatedBytes;
+  assert.throws(call, (error) => {
+    assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
+    assert.match(error.message, message);
+    return true;
+  });
+  assert.equal(attn.memoryStats().allocatedBytes, before, 'nothing leaked');
+  assertStillWorks();
+}
+
 test('trace reproduces every number of the article', () => {
   const t = attn.trace(articleArgs);
   assertClose(t.keys.data, article.keys, 1e-6, 'keys');
@@ -171,17 +183,7 @@ const badTraceCalls = [
 
 for (const [what, args, ErrorType, message] of badTraceCalls) {
   test(`trace refuses ${what} with a ${ErrorType.name} naming the argument`, () => {
-    const before = attn.memoryStats().allocatedBytes;
-    assert.throws(
-      () => attn.trace(args),
-      (error) => {
-        assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
-        assert.match(error.message, message);
-        return true;
-      },
-    );
-    assert.equal(attn.memoryStats().allocatedBytes, before, 'nothing leaked');
-    assertStillWorks();
+    assertRefuses(() => attn.trace(args), ErrorType, message);
   });
 }
 
@@ -266,16 +268,6 @@ const badAttentionCalls = [
 
 for (const [what, args, ErrorType, message] of badAttentionCalls) {
   test(`attention refuses ${what} with a ${ErrorType.name} naming the argument`, () => {
-    const before = attn.memoryStats().allocatedBytes;
-    assert.throws(
-      () => attn.attention(...args),
-      (error) => {
-        assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
-        assert.match(error.message, message);
-        return true;
-      },
-    );
-    assert.equal(attn.memoryStats().allocatedBytes, before, 'nothing leaked');
-    assertStillWorks();
+    assertRefuses(() => attn.attention(...args), ErrorType, message);
   });
 }
