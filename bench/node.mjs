@@ -13,12 +13,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import createAttention from '../dist/attention.mjs';
-import * as contenders from './common/contenders.mjs';
-import { FULL, QUICK, runSuite } from './common/harness.mjs';
+import { runBench } from './common/harness.mjs';
 import {
   HEAD_SIZE,
   SCALE,
-  benchCases,
   flopsOf,
   makeInputs,
   maxAbsDiff,
@@ -46,17 +44,13 @@ if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did 
 const attn = await createAttention();
 const { instance: peak } = await WebAssembly.instantiate(await readFile(args.peak), {});
 
-const settings = args.quick ? QUICK : FULL;
-const suite = await runSuite({
-  contenders: [
-    contenders.ours(attn),
-    contenders.naive(),
-    await contenders.onnxruntime(ort, onnxProto.onnx),
-    contenders.tfjs(tf),
-  ],
-  probes: contenders.peakProbes(peak.exports),
-  cases: benchCases(),
-  settings,
+const suite = await runBench({
+  attn,
+  ort,
+  onnx: onnxProto.onnx,
+  tf,
+  peakExports: peak.exports,
+  quick: args.quick,
   log,
 });
 

@@ -6,9 +6,7 @@ import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
-import * as contenders from '../common/contenders.mjs';
-import { FULL, QUICK, runSuite } from '../common/harness.mjs';
-import { benchCases } from '../common/workload.mjs';
+import { runBench } from '../common/harness.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
 // specifier is a variable so that esbuild leaves this import to the browser.
@@ -29,16 +27,13 @@ async function run({ quick }) {
     {},
   );
 
-  const suite = await runSuite({
-    contenders: [
-      contenders.ours(attn),
-      contenders.naive(),
-      await contenders.onnxruntime(ort, onnxProto.onnx),
-      contenders.tfjs(tf),
-    ],
-    probes: contenders.peakProbes(peak.exports),
-    cases: benchCases(),
-    settings: quick ? QUICK : FULL,
+  const suite = await runBench({
+    attn,
+    ort,
+    onnx: onnxProto.onnx,
+    tf,
+    peakExports: peak.exports,
+    quick,
     log,
   });
   return {

@@ -7,7 +7,9 @@
 // (and to the peak measured in the same rounds) hold even when absolute numbers drift.
 // A sample is enough back-to-back calls to last about `sampleMs` (timer resolution is coarse
 // in a browser); the median over samples is reported.
-import { flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
+// runBench() is the whole suite as both run it: every contender, every case.
+import { naive, onnxruntime, ours, peakProbes, tfjs } from './contenders.mjs';
+import { benchCases, flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
 
 export const FULL = {
   reps: 9, // timed rounds per case
@@ -170,6 +172,21 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
     log(progressLine(shape, ordered, peak));
   }
   return out;
+}
+
+/**
+ * The whole suite as bench/node.mjs and bench/browser/main.mjs run it: ours, naive JS,
+ * onnxruntime-web and tfjs (libraries the caller has loaded), the peak probes of
+ * simd_peak.wasm's `peakExports`, every case of benchCases(), QUICK or FULL settings.
+ */
+export async function runBench({ attn, ort, onnx, tf, peakExports, quick, log }) {
+  return runSuite({
+    contenders: [ours(attn), naive(), await onnxruntime(ort, onnx), tfjs(tf)],
+    probes: peakProbes(peakExports),
+    cases: benchCases(),
+    settings: quick ? QUICK : FULL,
+    log,
+  });
 }
 
 // A slow peer's time for a case, from its measured times at smaller cases: time grows as n²
