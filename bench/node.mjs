@@ -44,15 +44,7 @@ if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did 
 const attn = await createAttention();
 const { instance: peak } = await WebAssembly.instantiate(await readFile(args.peak), {});
 
-const suite = await runBench({
-  attn,
-  ort,
-  onnx: onnxProto.onnx,
-  tf,
-  peakExports: peak.exports,
-  quick: args.quick,
-  log,
-});
+const suite = await runBench({ attn, ort, onnxProto, tf, peak, quick: args.quick, log });
 
 // The heap check: a fresh instance, so earlier cases have not grown its memory already.
 // q, k, v and y are copied into wasm memory by the API (4 x 8 MiB at this size), the rest is

@@ -27,15 +27,7 @@ async function run({ quick }) {
     {},
   );
 
-  const suite = await runBench({
-    attn,
-    ort,
-    onnx: onnxProto.onnx,
-    tf,
-    peakExports: peak.exports,
-    quick,
-    log,
-  });
+  const suite = await runBench({ attn, ort, onnxProto, tf, peak, quick, log });
   return {
     environment: {
       kind: 'chromium',

@@ -176,13 +176,14 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
 
 /**
  * The whole suite as bench/node.mjs and bench/browser/main.mjs run it: ours, naive JS,
- * onnxruntime-web and tfjs (libraries the caller has loaded), the peak probes of
- * simd_peak.wasm's `peakExports`, every case of benchCases(), QUICK or FULL settings.
+ * onnxruntime-web and tfjs (`attn` and the libraries as the caller loaded them; `onnxProto`
+ * is onnx-proto's default export), the peak probes of `peak` (the simd_peak.wasm instance),
+ * every case of benchCases(), QUICK or FULL settings.
  */
-export async function runBench({ attn, ort, onnx, tf, peakExports, quick, log }) {
+export async function runBench({ attn, ort, onnxProto, tf, peak, quick, log }) {
   return runSuite({
-    contenders: [ours(attn), naive(), await onnxruntime(ort, onnx), tfjs(tf)],
-    probes: peakProbes(peakExports),
+    contenders: [ours(attn), naive(), await onnxruntime(ort, onnxProto.onnx), tfjs(tf)],
+    probes: peakProbes(peak.exports),
     cases: benchCases(),
     settings: quick ? QUICK : FULL,
     log,
