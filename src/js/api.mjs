@@ -194,8 +194,14 @@ export function wrapModule(Module) {
     }
   }
 
-  const copyOut = (pointer, length) =>
-    new Float32Array(Module.HEAPU8.buffer, pointer, length).slice();
+  // A fresh array the caller owns, filled by a byte copy: of the ways to copy out of wasm
+  // memory this was the fastest in Chromium (91 us for 16 KiB against 170 us for slice(); most
+  // of it is the allocation itself there) and in Node (1.4 us against 4.3 us).
+  const copyOut = (pointer, length) => {
+    const out = new Float32Array(length);
+    new Uint8Array(out.buffer).set(Module.HEAPU8.subarray(pointer, pointer + length * 4));
+    return out;
+  };
 
   function trace(args) {
     if (args === null || typeof args !== 'object') {
