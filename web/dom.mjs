@@ -52,4 +52,21 @@ export function replaceChildren(parent, ...children) {
   return append(parent, children);
 }
 
+/**
+ * Sets one inline style property, unless this function already set it to this value. Scenes
+ * call it for every element at every frame; writing only what changed keeps the browser
+ * from restyling (and repainting) what did not move.
+ */
+export function setStyle(element, property, value) {
+  const written = (element.writtenStyles ??= new Map());
+  if (written.get(property) === value) return;
+  written.set(property, value);
+  element.style[property] = value;
+}
+
+/** Sets an element's text unless it already reads so (a text write relays out the line). */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 export const clamp01 = (value) => Math.min(1, Math.max(0, value));

@@ -1,7 +1,7 @@
 // Building blocks the scenes share: the matrices of the computation drawn with their role,
 // symbol and name; a moving frame that sweeps across the columns of a table; arithmetic
 // lines whose terms appear one by one.
-import { h } from '../dom.mjs';
+import { h, setStyle } from '../dom.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { at } from '../figures.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
@@ -136,41 +136,77 @@ export function rowVector(ctx, name, row, options = {}) {
 
 /**
  * A highlight frame that sweeps across the columns of a table: placed over column `column`
- * (fractional values glide between columns). Positions are measured from the laid-out cells
- * at every render, so resizing and zooming need no bookkeeping.
+ * (fractional values glide between columns). The columns' boxes are measured from the laid-out
+ * cells when the table is first laid out and again only when its box changes size (window
+ * resizes, zoom, late fonts), from a ResizeObserver, which runs after layout: measuring there
+ * forces no layout. Each frame then only moves the frame with a transform.
+ * @param {HTMLElement} host  the table's frame, which the sweep frame is placed in
+ * @param {(c: number) => [Element, Element]} cellsOfColumn  first and last swept cell of column c
+ * @param {number} columns  how many columns the table has
  */
-export function columnSweep(host, role) {
+export function columnSweep(host, role, cellsOfColumn, columns) {
   const frame = h('div', { class: `column-frame role-${role}`, 'aria-hidden': 'true' });
   host.classList.add('has-sweep');
   host.append(frame);
-  return {
-    /** @param cellsOfColumn (c) => [first cell, last cell] of the swept rows in column c */
-    place(cellsOfColumn, column, visible) {
-      if (!visible) {
-        frame.style.opacity = '0';
-        return;
-      }
-      const hostRect = host.getBoundingClientRect();
-      const rectOf = (c) => {
-        const [first, last] = cellsOfColumn(c);
-        const a = first.getBoundingClientRect();
-        const b = last.getBoundingClientRect();
-        return {
-          left: a.left - hostRect.left,
-          top: a.top - hostRect.top,
-          width: a.width,
-          bottom: b.bottom - hostRect.top,
-        };
+  const pad = 3;
+  let boxes = null; // per column: { left, top, width, height } relative to the host
+  let hostSize = '';
+  let shown = null; // the column to show, or null when hidden
+
+  function measure() {
+    const hostRect = host.getBoundingClientRect();
+    hostSize = `${hostRect.width}×${hostRect.height}`;
+    boxes = Array.from({ length: columns }, (_, c) => {
+      const [first, last] = cellsOfColumn(c);
+      const a = first.getBoundingClientRect();
+      const b = last.getBoundingClientRect();
+      return {
+        left: a.left - hostRect.left - pad,
+        top: a.top - hostRect.top - pad,
+        width: a.width + 2 * pad,
+        height: b.bottom - a.top + 2 * pad,
       };
-      const from = rectOf(Math.floor(column));
-      const to = rectOf(Math.ceil(column));
-      const x = column - Math.floor(column);
-      const pad = 3;
-      frame.style.opacity = '1';
-      frame.style.left = `${(lerp(from.left, to.left, x) - pad).toFixed(1)}px`;
-      frame.style.top = `${(from.top - pad).toFixed(1)}px`;
-      frame.style.width = `${(lerp(from.width, to.width, x) + 2 * pad).toFixed(1)}px`;
-      frame.style.height = `${(from.bottom - from.top + 2 * pad).toFixed(1)}px`;
+    });
+  }
+
+  const observer =
+    typeof ResizeObserver === 'function'
+      ? new ResizeObserver(() => {
+          if (!host.isConnected) {
+            observer.disconnect(); // the scene was replaced
+            return;
+          }
+          const rect = host.getBoundingClientRect();
+          if (boxes && `${rect.width}×${rect.height}` === hostSize) return;
+          measure();
+          if (shown !== null) draw();
+        })
+      : null;
+  observer?.observe(host);
+
+  function draw() {
+    if (!boxes) {
+      if (observer) return; // drawn from the observer, once the table is laid out
+      measure();
+    }
+    const from = boxes[Math.floor(shown)];
+    const to = boxes[Math.ceil(shown)];
+    const x = shown - Math.floor(shown);
+    setStyle(
+      frame,
+      'transform',
+      `translate(${Math.round(lerp(from.left, to.left, x))}px, ${Math.round(from.top)}px)`,
+    );
+    setStyle(frame, 'width', `${lerp(from.width, to.width, x).toFixed(1)}px`);
+    setStyle(frame, 'height', `${from.height.toFixed(1)}px`);
+    setStyle(frame, 'opacity', '1');
+  }
+
+  return {
+    place(column, visible) {
+      shown = visible ? column : null;
+      if (visible) draw();
+      else setStyle(frame, 'opacity', '0');
     },
   };
 }
@@ -216,12 +252,12 @@ export function termLine(lhs, terms, result, className = '') {
     show(termsShown, resultAmount) {
       const latest = termsShown > 0 && resultAmount <= 0 ? Math.ceil(termsShown) - 1 : -1;
       termElements.forEach((term, m) => {
-        const amount = Math.min(1, Math.max(0, termsShown - m));
-        term.style.opacity = String(amount);
+        const amount = String(Math.min(1, Math.max(0, termsShown - m)));
+        setStyle(term, 'opacity', amount);
         term.classList.toggle('is-latest', m === latest);
-        if (m > 0) plusSigns[m - 1].style.opacity = String(amount);
+        if (m > 0) setStyle(plusSigns[m - 1], 'opacity', amount);
       });
-      resultElement.style.opacity = String(ease(resultAmount));
+      setStyle(resultElement, 'opacity', String(ease(resultAmount)));
       element.classList.toggle('is-pending', termsShown <= 0);
     },
   };

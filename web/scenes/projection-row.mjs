@@ -28,7 +28,12 @@ export function build(ctx) {
   const input = rowVector(ctx, 'x', i);
   const weights = fullMatrix(ctx, weight);
   const result = rowVector(ctx, role, i);
-  const sweep = columnSweep(weights.element.querySelector('.matrix-frame'), meta.role);
+  const sweep = columnSweep(
+    weights.element.querySelector('.matrix-frame'),
+    meta.role,
+    (c) => [weights.cell(0, c), weights.cell(dIn - 1, c)],
+    cols,
+  );
   const lines = Array.from({ length: cols }, (_, c) =>
     termLine(
       `${meta.letter}${subscript(i + 1)},${subscript(c + 1)} =`,
@@ -81,11 +86,7 @@ export function build(ctx) {
       cell.classList.toggle('is-current', p < 1 && m === currentTerm),
     );
     setActive(input.cells[0], p < 1);
-    sweep.place(
-      (c) => [weights.cell(0, c), weights.cell(dIn - 1, c)],
-      sweepPosition(active, activeLocal),
-      p < 1,
-    );
+    sweep.place(sweepPosition(active, activeLocal), p < 1);
   }
 
   const symbol = meta.letter;

@@ -32,7 +32,12 @@ export function build(ctx) {
     name: tr('label.scoresOf', { i: i + 1 }),
     colLabels: Array.from({ length: n }, (_, j) => `k${subscript(j + 1)}`),
   });
-  const sweep = columnSweep(keysT.element.querySelector('.matrix-frame'), 'key');
+  const sweep = columnSweep(
+    keysT.element.querySelector('.matrix-frame'),
+    'key',
+    (j) => [keysT.cell(0, j), keysT.cell(dK - 1, j)],
+    n,
+  );
   const lines = Array.from({ length: n }, (_, j) => {
     const lhs = `s${subscript(i + 1)},${subscript(j + 1)} = q${subscript(i + 1)}·k${subscript(j + 1)} =`;
     const value = formatExact(at(figures.scores, i, j));
@@ -87,11 +92,7 @@ export function build(ctx) {
         keysT.cell(m, j).classList.toggle('is-active', p < 1 && j === active);
     }
     setActive(query.cells[0], p < 1);
-    sweep.place(
-      (j) => [keysT.cell(0, j), keysT.cell(dK - 1, j)],
-      sweepPosition(active, activeLocal),
-      p < 1,
-    );
+    sweep.place(sweepPosition(active, activeLocal), p < 1);
   }
 
   const sentences = [tr('scores.dot', { i: i + 1 }), tr('scores.count', { i: i + 1, n })];

@@ -1,7 +1,7 @@
 // Stage 5: softmax of query i's scores. The exponentials e^(s − max) appear, then their sum,
 // then the weights (from trace()); the bars start equal and settle on the weights, adding up
 // to 1 at every moment of the animation.
-import { h } from '../dom.mjs';
+import { h, setStyle } from '../dom.mjs';
 import { formatExact, formatVector, subscript } from '../format.mjs';
 import { at } from '../figures.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../mathml.mjs';
@@ -137,8 +137,8 @@ export function build(ctx) {
     const start = (j) => (figures.masked(i, j) ? 0 : 1 / visibleKeys.length);
     keys.forEach((j) => {
       const share = lerp(start(j), shownWeight(j), settle);
-      bars[j].style.height = `${(share * 100).toFixed(2)}%`;
-      segments[j].style.flexGrow = String(Math.max(0, share));
+      setStyle(bars[j], 'height', `${(share * 100).toFixed(2)}%`);
+      setStyle(segments[j], 'flexGrow', String(Math.max(0, share)));
       segments[j].classList.toggle('is-narrow', share < 0.08);
     });
   }

@@ -62,7 +62,12 @@ export function build(ctx) {
     ),
     frame,
   );
-  const sweep = columnSweep(frame, 'weighted');
+  const sweep = columnSweep(
+    frame,
+    'weighted',
+    (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
+    dV,
+  );
   const lines = Array.from({ length: dV }, (_, c) =>
     termLine(
       `o${q},${subscript(c + 1)} =`,
@@ -94,11 +99,7 @@ export function build(ctx) {
       for (let j = 0; j < n; j++)
         weightedCells[j][c].classList.toggle('is-active', p < 1 && c === active);
     }
-    sweep.place(
-      (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
-      sweepPosition(active, activeLocal),
-      p < 1,
-    );
+    sweep.place(sweepPosition(active, activeLocal), p < 1);
   }
 
   const output = formatVector(

@@ -1,7 +1,7 @@
 // Helpers that turn a scene's t in [0, 1] into the state of each animated item. They are
 // pure functions of t: scrubbing backwards, stepping and reduced motion (t = 1) all draw
 // from the same numbers.
-import { clamp01 } from '../dom.mjs';
+import { clamp01, setStyle } from '../dom.mjs';
 
 /** The last part of every step holds the finished picture, so playback pauses on it. */
 export const HOLD = 0.15;
@@ -29,16 +29,20 @@ export const lerp = (a, b, x) => a + (b - a) * x;
 /** Fades and lifts an element in as `amount` goes from 0 to 1. */
 export function reveal(element, amount, rise = 6) {
   const eased = ease(clamp01(amount));
-  element.style.opacity = String(eased);
-  element.style.transform = eased >= 1 ? '' : `translateY(${((1 - eased) * rise).toFixed(2)}px)`;
+  setStyle(element, 'opacity', String(eased));
+  setStyle(
+    element,
+    'transform',
+    eased >= 1 ? '' : `translateY(${((1 - eased) * rise).toFixed(2)}px)`,
+  );
 }
 
 /** A result cell landing: its number fades in with a small pop. */
 export function land(cell, amount) {
   const eased = ease(clamp01(amount));
   const value = cell.valueElement ?? cell;
-  value.style.opacity = String(eased);
-  value.style.transform = eased >= 1 ? '' : `scale(${(0.6 + 0.4 * eased).toFixed(3)})`;
+  setStyle(value, 'opacity', String(eased));
+  setStyle(value, 'transform', eased >= 1 ? '' : `scale(${(0.6 + 0.4 * eased).toFixed(3)})`);
   cell.classList.toggle('is-pending', eased <= 0);
 }
 
