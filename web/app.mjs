@@ -55,6 +55,7 @@ export async function startApp({ root, loadAttention }) {
   let builtSceneKey = '';
   let lastWrittenHash = null;
   let wasPlaying = false;
+  const pendingAfterFrame = new Set();
 
   // --- the page's parts ----------------------------------------------------------------
   const timeline = new Timeline({ onChange: onTimelineChange });
@@ -267,14 +268,18 @@ export async function startApp({ root, loadAttention }) {
     syncScene();
     const playStateChanged = timeline.playing !== wasPlaying;
     wasPlaying = timeline.playing;
-    if (stepChanged || reason !== 'tick' || playStateChanged) updateChrome();
+    // Playback moving on by itself: the window title and the URL (both messages to the browser
+    // process, which can take the CPU from this frame) wait until the frame is drawn.
+    const ticking = reason === 'tick';
+    if (stepChanged || !ticking || playStateChanged) updateChrome({ deferTitle: ticking });
     else transport.syncPosition();
     if (stepChanged) {
       narrate();
-      writeUrl(reason === 'step' ? 'push' : 'replace');
+      if (ticking) afterFrame(replaceUrl);
+      else writeUrl(reason === 'step' ? 'push' : 'replace');
     }
-    const settled = !timeline.animating && timeline.t >= 1;
-    document.body.dataset.settled = String(settled);
+    const settled = String(!timeline.animating && timeline.t >= 1);
+    if (document.body.dataset.settled !== settled) document.body.dataset.settled = settled;
   }
 
   /** Builds the current step's scene if anything it depends on changed, then draws it at t. */
@@ -324,12 +329,30 @@ export async function startApp({ root, loadAttention }) {
     narration.textContent = `${position} ${scene.narration}`;
   }
 
-  function updateChrome() {
+  function updateChrome({ deferTitle = false } = {}) {
     const step = steps[timeline.index];
     const titleText = stepTitle(step, tr, figures.dims);
     stageList.update({ steps, index: timeline.index, tr, dims: figures.dims });
     transport.update({ tr, steps, title: titleText });
-    document.title = `${titleText} · ${tr('app.title')}`;
+    if (deferTitle) afterFrame(updateTitle);
+    else updateTitle();
+  }
+
+  function updateTitle() {
+    const title = `${stepTitle(steps[timeline.index], tr, figures.dims)} · ${tr('app.title')}`;
+    if (document.title !== title) document.title = title;
+  }
+
+  /** Runs `task` once, after the current frame is drawn (later calls in the frame share it). */
+  function afterFrame(task) {
+    if (pendingAfterFrame.size === 0) {
+      setTimeout(() => {
+        const tasks = [...pendingAfterFrame];
+        pendingAfterFrame.clear();
+        for (const pending of tasks) pending();
+      });
+    }
+    pendingAfterFrame.add(task);
   }
 
   function refreshPanels() {
@@ -349,6 +372,10 @@ export async function startApp({ root, loadAttention }) {
     keysHint.textContent = tr('app.keysHint');
     footer.textContent = tr('app.footer');
     languageSwitch.update(language, tr);
+  }
+
+  function replaceUrl() {
+    writeUrl('replace');
   }
 
   function writeUrl(mode) {

@@ -9,12 +9,34 @@ export function createStageList({ onJump }) {
   const list = h('ol', { class: 'stage-list' });
   const element = h('nav', { class: 'stages', 'aria-labelledby': 'stages-title' }, heading, list);
 
+  // What the list was last built for: moving to another step of the same stage only moves
+  // aria-current (playback changes step every few seconds; the list need not be rebuilt).
+  let builtFor = null;
+
   function update({ steps, index, tr, dims }) {
+    const current = steps[index];
+    if (
+      builtFor &&
+      builtFor.steps === steps &&
+      builtFor.tr === tr &&
+      builtFor.dims === dims &&
+      builtFor.stage === current.stage
+    ) {
+      // A stage's button targets its first step: it is current on that step, as are the steps'.
+      for (const button of list.querySelectorAll('[data-target]')) {
+        if (Number(button.dataset.target) === index) button.setAttribute('aria-current', 'step');
+        else button.removeAttribute('aria-current');
+      }
+      // Keyboard focus in the list follows the current step, as after a rebuild.
+      if (list.contains(document.activeElement))
+        list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
+      return;
+    }
+    builtFor = { steps, tr, dims, stage: current.stage };
     const focusedTarget = list.contains(document.activeElement)
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
-    const current = steps[index];
     const items = STAGES.map((stage) => {
       const first = steps.findIndex((step) => step.stage === stage);
       if (first === -1) return null;

@@ -1,6 +1,6 @@
 // Playback controls: restart, previous, play/pause, next, a scrubber over the whole
 // timeline (with a tick where each stage starts), the step counter and the speed.
-import { h } from '../dom.mjs';
+import { h, setText } from '../dom.mjs';
 import { icon } from './icons.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
@@ -71,14 +71,21 @@ export function createTransport({ timeline }) {
   );
 
   let ticksFor = null;
+  let shownPlaying = false; // the play button starts with the play icon
   function update({ tr, steps, title }) {
     element.setAttribute('aria-label', tr('transport.label'));
-    restart.label.textContent = tr('transport.restart');
-    previous.label.textContent = tr('transport.previous');
-    next.label.textContent = tr('transport.next');
+    setText(restart.label, tr('transport.restart'));
+    setText(previous.label, tr('transport.previous'));
+    setText(next.label, tr('transport.next'));
     const playing = timeline.playing;
-    play.label.textContent = tr(playing ? 'transport.pause' : 'transport.play');
-    play.element.replaceChild(icon(playing ? 'pause' : 'play'), play.element.querySelector('svg'));
+    setText(play.label, tr(playing ? 'transport.pause' : 'transport.play'));
+    if (playing !== shownPlaying) {
+      shownPlaying = playing;
+      play.element.replaceChild(
+        icon(playing ? 'pause' : 'play'),
+        play.element.querySelector('svg'),
+      );
+    }
     play.element.setAttribute('aria-pressed', String(playing));
     play.element.classList.toggle('is-playing', playing);
     previous.element.disabled = timeline.index === 0;
@@ -86,8 +93,8 @@ export function createTransport({ timeline }) {
     scrubber.setAttribute('aria-label', tr('transport.timeline'));
     const position = tr('transport.position', { k: timeline.index + 1, total: steps.length });
     scrubber.setAttribute('aria-valuetext', `${position}: ${title}`);
-    counter.textContent = position;
-    speedLabel.textContent = tr('transport.speed');
+    setText(counter, position);
+    setText(speedLabel, tr('transport.speed'));
     if (ticksFor !== steps) {
       ticksFor = steps;
       ticks.replaceChildren(
@@ -109,7 +116,8 @@ export function createTransport({ timeline }) {
   /** Cheap per-frame update: only the scrubber's position. */
   function syncPosition() {
     if (document.activeElement === scrubber && scrubber.matches(':active')) return; // being dragged
-    scrubber.value = String(Math.round((timeline.position / timeline.length) * 1000));
+    const value = String(Math.round((timeline.position / timeline.length) * 1000));
+    if (scrubber.value !== value) scrubber.value = value; // moves every few frames only
   }
 
   return { element, update, syncPosition, scrubber, playButton: play.element };
