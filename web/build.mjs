@@ -59,14 +59,26 @@ function policy({ scripts, styles, served }) {
   return directives.join('; ');
 }
 
-function page(template, { csp, styles, scripts }) {
+function page(template, { csp, styles, scripts, preload = '' }) {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${csp}" />`;
   // Replacer functions: a replacement string would expand "$&" and "$'" found in the code.
   return template
     .replace('<!-- build: content-security-policy -->', () => meta)
     .replace('<!-- build: styles -->', () => styles)
+    .replace('<!-- build: preload -->', () => preload)
     .replace('<!-- build: scripts -->', () => scripts);
 }
+
+// The served page fetches app.js, then app.js imports attention.mjs, which then fetches
+// attention.wasm: three round trips one after the other. Announced in <head>, all three download
+// at once while the HTML is parsed. The wasm preload is a CORS-mode fetch with credentials for
+// the same origin, as the glue's fetch() is, so the glue's request is served from it; the
+// policy allows both ('self' for scripts and for connect-src).
+const SERVED_PRELOADS = [
+  '<link rel="modulepreload" href="app.js" />',
+  '<link rel="modulepreload" href="attention.mjs" />',
+  '<link rel="preload" href="attention.wasm" as="fetch" type="application/wasm" crossorigin />',
+].join('\n    ');
 
 async function main() {
   mkdirSync(dist, { recursive: true });
@@ -96,6 +108,7 @@ async function main() {
     page(template, {
       csp: servedPolicy,
       styles: '<link rel="stylesheet" href="styles.css" />',
+      preload: SERVED_PRELOADS,
       scripts: `<script>${watchdog}</script>\n    <script type="module" src="app.js"></script>`,
     }),
   );
