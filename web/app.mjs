@@ -29,19 +29,18 @@ const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding:
  *   loadAttention resolves to the API of createAttention() (served or inlined build)
  */
 export async function startApp({ root, loadAttention }) {
+  // The module first: it downloads and compiles while the page's language is looked up.
+  let attention;
+  try {
+    attention = loadAttention();
+  } catch (error) {
+    attention = Promise.reject(error);
+  }
   let language = initialLanguage(navigator.languages ?? [navigator.language]);
   let tr = translator(language);
   setDocumentLanguage(language, tr);
   const loading = root.querySelector('[data-loading]');
   if (loading) loading.textContent = tr('app.loading');
-
-  let attn;
-  try {
-    attn = await loadAttention();
-  } catch (error) {
-    showLoadError(root, error, tr);
-    return;
-  }
 
   // --- state ---------------------------------------------------------------------------
   let example = articleExample();
@@ -57,7 +56,7 @@ export async function startApp({ root, loadAttention }) {
   let wasPlaying = false;
   const pendingAfterFrame = new Set();
 
-  // --- the page's parts ----------------------------------------------------------------
+  // --- the page's parts (built, not yet shown) ------------------------------------------
   const timeline = new Timeline({ onChange: onTimelineChange });
   const languageSwitch = createLanguageSwitch({ onChange: setLanguage });
   const notices = createNotices(tr);
@@ -86,7 +85,6 @@ export async function startApp({ root, loadAttention }) {
     },
   });
   const tables = createTablesPanel();
-  const inspector = createCellInspector({ figures: () => figures, tr: () => tr });
 
   const title = h('h1', { class: 'app-title' });
   const subtitle = h('p', { class: 'app-subtitle' });
@@ -101,7 +99,7 @@ export async function startApp({ root, loadAttention }) {
   const footer = h('p', { class: 'footer-text' });
   const narration = h('p', { class: 'visually-hidden', 'aria-live': 'polite', id: 'narration' });
 
-  root.replaceChildren(
+  const parts = [
     skip,
     h(
       'header',
@@ -132,7 +130,19 @@ export async function startApp({ root, loadAttention }) {
     ),
     h('footer', { class: 'page-footer' }, footer),
     narration,
-  );
+  ];
+
+  // Everything above is built while the module downloads and compiles; from here on the
+  // page needs its numbers.
+  let attn;
+  try {
+    attn = await attention;
+  } catch (error) {
+    showLoadError(root, error, tr);
+    return;
+  }
+  root.replaceChildren(...parts);
+  const inspector = createCellInspector({ figures: () => figures, tr: () => tr });
   inspector.attach(sceneHost);
   inspector.attach(tables.grid);
   installKeyboard(timeline);
