@@ -1,11 +1,61 @@
 // Every matrix of the computation as a plain table, always up to date: the accessible,
 // copyable twin of the animated scenes. Computed cells show their arithmetic on hover/focus.
+// The panel starts closed, so its tables are not built while the page starts: they are built
+// a few at a time when the page is idle, and all at once if the reader opens the panel first.
 import { h } from '../dom.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { at } from '../figures.mjs';
 import { fullMatrix } from '../scenes/parts.mjs';
+import { whenIdle } from '../idle.mjs';
 import { heatmap } from './heatmap.mjs';
 import { matrixView } from './matrix-view.mjs';
+
+/** The views of the panel, each as a function that builds it. */
+function viewBuilders(ctx) {
+  const { figures, tr } = ctx;
+  const { n, dV } = figures.dims;
+  const builders = [
+    () => fullMatrix(ctx, 'x'),
+    () => fullMatrix(ctx, 'wKey'),
+    () => fullMatrix(ctx, 'wQuery'),
+    () => fullMatrix(ctx, 'wValue'),
+    () => fullMatrix(ctx, 'keys'),
+    () => fullMatrix(ctx, 'values'),
+    () => fullMatrix(ctx, 'queries'),
+    () => heatmap(ctx, 'scores'),
+    () => heatmap(ctx, 'weights'),
+  ];
+  if (figures.settings.rounding === 'article') {
+    builders.push(() =>
+      matrixView({
+        matrix: 'weights-exact',
+        role: 'score',
+        symbol: 'A',
+        name: tr('tables.exactWeights'),
+        rows: n,
+        cols: n,
+        text: (i, j) => formatExact(at(figures.weights, i, j)),
+      }),
+    );
+  }
+  for (let i = 0; i < n; i++) {
+    builders.push(() =>
+      matrixView({
+        matrix: 'weighted',
+        role: 'weighted',
+        symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
+        name: tr('tables.weightedFor', { i: i + 1 }),
+        rows: n,
+        cols: dV,
+        text: (j, c) => figures.shown.format(figures.shown.weighted(i, j, c)),
+        dataset: { query: i },
+        inspectable: true,
+      }),
+    );
+  }
+  builders.push(() => fullMatrix(ctx, 'outputs'));
+  return builders;
+}
 
 export function createTablesPanel() {
   const summary = h('summary', { class: 'tables-summary' });
@@ -13,52 +63,45 @@ export function createTablesPanel() {
   const grid = h('div', { class: 'tables-grid', dataset: { inspectRoot: '' } });
   const element = h('details', { class: 'tables-panel', id: 'tables' }, summary, intro, grid);
 
+  let builders = []; // the views still to build for the latest figures
+  let built = [];
+  let scheduled = false;
+
+  /** Builds what is left (all of it, or as much as the idle deadline allows), then shows it. */
+  function build(deadline) {
+    while (builders.length > 0 && (!deadline || deadline.timeRemaining() > 2)) {
+      built.push(builders.shift()().element);
+    }
+    if (builders.length === 0 && built.length > 0) {
+      grid.replaceChildren(...built);
+      built = [];
+    }
+  }
+
+  function buildWhenIdle() {
+    if (scheduled) return;
+    scheduled = true;
+    whenIdle((deadline) => {
+      scheduled = false;
+      if (builders.length === 0) return;
+      build(deadline);
+      if (builders.length > 0) buildWhenIdle();
+    });
+  }
+
+  // Opened (by the reader or a script): the tables are there before anything else runs.
+  new MutationObserver(() => {
+    if (element.open) build();
+  }).observe(element, { attributes: true, attributeFilter: ['open'] });
+
   function update(ctx) {
-    const { figures, tr } = ctx;
-    const { n, dV } = figures.dims;
+    const { tr } = ctx;
     summary.textContent = tr('tables.title');
     intro.textContent = tr('tables.intro');
-    const views = [
-      fullMatrix(ctx, 'x'),
-      fullMatrix(ctx, 'wKey'),
-      fullMatrix(ctx, 'wQuery'),
-      fullMatrix(ctx, 'wValue'),
-      fullMatrix(ctx, 'keys'),
-      fullMatrix(ctx, 'values'),
-      fullMatrix(ctx, 'queries'),
-      heatmap(ctx, 'scores'),
-      heatmap(ctx, 'weights'),
-    ];
-    if (figures.settings.rounding === 'article') {
-      views.push(
-        matrixView({
-          matrix: 'weights-exact',
-          role: 'score',
-          symbol: 'A',
-          name: tr('tables.exactWeights'),
-          rows: n,
-          cols: n,
-          text: (i, j) => formatExact(at(figures.weights, i, j)),
-        }),
-      );
-    }
-    for (let i = 0; i < n; i++) {
-      views.push(
-        matrixView({
-          matrix: 'weighted',
-          role: 'weighted',
-          symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
-          name: tr('tables.weightedFor', { i: i + 1 }),
-          rows: n,
-          cols: dV,
-          text: (j, c) => figures.shown.format(figures.shown.weighted(i, j, c)),
-          dataset: { query: i },
-          inspectable: true,
-        }),
-      );
-    }
-    views.push(fullMatrix(ctx, 'outputs'));
-    grid.replaceChildren(...views.map((view) => view.element));
+    builders = viewBuilders(ctx);
+    built = [];
+    if (element.open) build();
+    else buildWhenIdle();
   }
 
   return { element, update, grid };
