@@ -95,6 +95,10 @@ async function main() {
     format: 'esm',
     outfile: join(dist, 'app.js'),
     external: ['./attention.mjs'],
+    // V8's explicit compile hint: nearly every function of app.js runs while the page starts,
+    // so compile them all while the file streams in (off the main thread) instead of one by
+    // one on the main thread at their first call. A comment to other engines.
+    banner: { js: '//# allFunctionsCalledOnLoad' },
   });
   const watchdog = checkInlinable(
     readFileSync(join(web, 'boot-watchdog.js'), 'utf8').trim(),
