@@ -139,7 +139,7 @@ export function rowVector(ctx, name, row, options = {}) {
  * (fractional values glide between columns). The columns' boxes are measured from the laid-out
  * cells when the table is first laid out and again only when its box changes size (window
  * resizes, zoom, late fonts), from a ResizeObserver, which runs after layout: measuring there
- * forces no layout. Each frame then only moves the frame with a transform.
+ * forces no layout. Each frame then only writes the frame's position, read from that cache.
  * @param {HTMLElement} host  the table's frame, which the sweep frame is placed in
  * @param {(c: number) => [Element, Element]} cellsOfColumn  first and last swept cell of column c
  * @param {number} columns  how many columns the table has
@@ -169,34 +169,37 @@ export function columnSweep(host, role, cellsOfColumn, columns) {
     });
   }
 
-  const observer =
-    typeof ResizeObserver === 'function'
-      ? new ResizeObserver(() => {
-          if (!host.isConnected) {
-            observer.disconnect(); // the scene was replaced
-            return;
-          }
-          const rect = host.getBoundingClientRect();
-          if (boxes && `${rect.width}×${rect.height}` === hostSize) return;
-          measure();
-          if (shown !== null) draw();
-        })
-      : null;
-  observer?.observe(host);
+  const canObserve = typeof ResizeObserver === 'function';
+  let observer = null;
+
+  /** Starts watching the table once it is in the page (a scene can be built ahead of time). */
+  function watch() {
+    if (observer || !canObserve || !host.isConnected) return;
+    observer = new ResizeObserver(() => {
+      if (!host.isConnected) {
+        observer.disconnect(); // the scene was replaced
+        return;
+      }
+      const rect = host.getBoundingClientRect();
+      if (boxes && `${rect.width}×${rect.height}` === hostSize) return;
+      measure();
+      if (shown !== null) draw();
+    });
+    observer.observe(host);
+  }
 
   function draw() {
     if (!boxes) {
-      if (observer) return; // drawn from the observer, once the table is laid out
+      if (canObserve) return; // drawn from the observer, once the table is laid out
       measure();
     }
     const from = boxes[Math.floor(shown)];
     const to = boxes[Math.ceil(shown)];
     const x = shown - Math.floor(shown);
-    setStyle(
-      frame,
-      'transform',
-      `translate(${Math.round(lerp(from.left, to.left, x))}px, ${Math.round(from.top)}px)`,
-    );
+    // Placed with left/top (an absolutely positioned box: moving it lays out only itself),
+    // which snap to the same device pixels as the cells do.
+    setStyle(frame, 'left', `${lerp(from.left, to.left, x).toFixed(1)}px`);
+    setStyle(frame, 'top', `${from.top.toFixed(1)}px`);
     setStyle(frame, 'width', `${lerp(from.width, to.width, x).toFixed(1)}px`);
     setStyle(frame, 'height', `${from.height.toFixed(1)}px`);
     setStyle(frame, 'opacity', '1');
@@ -205,6 +208,7 @@ export function columnSweep(host, role, cellsOfColumn, columns) {
   return {
     place(column, visible) {
       shown = visible ? column : null;
+      watch();
       if (visible) draw();
       else setStyle(frame, 'opacity', '0');
     },
