@@ -278,14 +278,15 @@ export async function startApp({ root, loadAttention }) {
     syncScene();
     const playStateChanged = timeline.playing !== wasPlaying;
     wasPlaying = timeline.playing;
-    // Playback moving on by itself: the window title and the URL (both messages to the browser
-    // process, which can take the CPU from this frame) wait until the frame is drawn.
+    // Playback starting or moving on: the window title and the URL (both messages to the
+    // browser process, which can take the CPU from this frame) wait until the frame is drawn.
     const ticking = reason === 'tick';
-    if (stepChanged || !ticking || playStateChanged) updateChrome({ deferTitle: ticking });
+    const playing = ticking || reason === 'play';
+    if (stepChanged || !ticking || playStateChanged) updateChrome({ deferTitle: playing });
     else transport.syncPosition();
     if (stepChanged) {
       narrate();
-      if (ticking) afterFrame(replaceUrl);
+      if (playing) afterFrame(replaceUrl);
       else writeUrl(reason === 'step' ? 'push' : 'replace');
     }
     const settled = String(!timeline.animating && timeline.t >= 1);
