@@ -5,6 +5,7 @@
 import { h } from './dom.mjs';
 import { computeFigures } from './figures.mjs';
 import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
+import { whenIdle } from './idle.mjs';
 import { installKeyboard } from './keyboard.mjs';
 import { showLoadError } from './load-error.mjs';
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from './model.mjs';
@@ -52,6 +53,8 @@ export async function startApp({ root, loadAttention }) {
   let statusText = '';
   let scene = null;
   let builtSceneKey = '';
+  let nextScene = null; // { key, scene }: the next step's, built ahead in idle time
+  let nextSceneScheduled = false;
   let lastWrittenHash = null;
   let wasPlaying = false;
   const pendingAfterFrame = new Set();
@@ -293,20 +296,47 @@ export async function startApp({ root, loadAttention }) {
     if (document.body.dataset.settled !== settled) document.body.dataset.settled = settled;
   }
 
+  /** What a step's scene is built from: the step, the numbers and the language. */
+  function sceneKey(step) {
+    return `${step.id}|${figuresVersion}|${language}`;
+  }
+
   /** Builds the current step's scene if anything it depends on changed, then draws it at t. */
   function syncScene() {
     const step = steps[timeline.index];
-    const key = `${step.id}|${figuresVersion}|${language}`;
+    const key = sceneKey(step);
     if (key !== builtSceneKey) {
       builtSceneKey = key;
       inspector.hide();
-      scene = SCENES[step.scene].build({ step, figures, tr, language });
+      scene =
+        nextScene?.key === key
+          ? nextScene.scene
+          : SCENES[step.scene].build({ step, figures, tr, language });
+      nextScene = null;
       sceneHost.replaceChildren(scene.element);
       sceneHost.dataset.scene = step.scene;
       renderExplanation(step);
       document.body.dataset.step = step.id;
+      prepareNextScene();
     }
     scene.render(timeline.t);
+  }
+
+  /**
+   * Builds the next step's scene (the same build(), not yet shown) when the page is idle, so
+   * the frame that moves on to it (playback, Next, →) only has to show it.
+   */
+  function prepareNextScene() {
+    if (nextSceneScheduled) return;
+    nextSceneScheduled = true;
+    whenIdle(() => {
+      nextSceneScheduled = false;
+      const step = steps[timeline.index + 1];
+      if (!step) return;
+      const key = sceneKey(step);
+      if (nextScene?.key !== key)
+        nextScene = { key, scene: SCENES[step.scene].build({ step, figures, tr, language }) };
+    });
   }
 
   function renderExplanation(step) {
