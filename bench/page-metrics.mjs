@@ -10,7 +10,7 @@
 //     entries (where the longest frames spent their time).
 // Prints a markdown section; `--json` prints the raw numbers instead.
 //   node bench/page-metrics.mjs [--json] [--loads 7] [--seconds 10] [--runs 1] [--settle 0]
-//     [--dist DIR]
+//     [--poll] [--dist DIR]
 // --runs repeats the playback and reports every run (the machine is shared: look at the spread).
 // Pin it for steadier numbers: taskset -c 0 node bench/page-metrics.mjs
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '10' },
     runs: { type: 'string', default: '1' },
     settle: { type: 'string', default: '0' },
+    poll: { type: 'boolean', default: false },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
   },
 });
@@ -54,6 +55,7 @@ function instrumentPage() {
     if (document.documentElement?.dataset.appState === 'ready' && !window.__readyAt) {
       window.__readyAt = performance.now();
       observer.disconnect();
+      window.__benchReady?.(); // tells the bench without it polling the page
     }
   });
   // The init script runs before <html> exists: watch the whole document.
@@ -128,10 +130,17 @@ const percentile = (values, p) =>
 
 async function measureLoad(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // The page reports ready through a binding: waitForFunction would inject Playwright's script
+  // and poll the page at every frame while it starts, which is work the page itself has to
+  // share its CPU with (--poll measures that way, as this script first did).
+  let reportReady;
+  const ready = new Promise((resolve) => (reportReady = resolve));
+  if (!options.poll) await context.exposeBinding('__benchReady', () => reportReady());
   await context.addInitScript(instrumentPage);
   const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => window.__readyAt !== undefined);
+  await page.goto(url, { waitUntil: options.poll ? 'load' : 'commit' });
+  if (options.poll) await page.waitForFunction(() => window.__readyAt !== undefined);
+  else await ready;
   // Let the first frame after ready paint before reading the paint timings.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
   const load = await page.evaluate(() => {
