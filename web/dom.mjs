@@ -23,13 +23,28 @@ export function svg(tag, props = {}, ...children) {
   return element;
 }
 
+// The page builds a few thousand elements while it starts; this is its hottest code, so it
+// avoids per-call allocations (entries arrays, flattened copies) and the dataset setter.
+const dataAttributes = new Map();
+
+/** A dataset name as the dataset setter maps it: inspectRoot -> data-inspect-root. */
+function dataAttribute(name) {
+  let attribute = dataAttributes.get(name);
+  if (attribute === undefined) {
+    attribute = `data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    dataAttributes.set(name, attribute);
+  }
+  return attribute;
+}
+
 function applyProps(element, props) {
-  for (const [key, value] of Object.entries(props)) {
+  for (const key in props) {
+    const value = props[key];
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') element.setAttribute('class', value);
     else if (key === 'text') element.textContent = String(value);
     else if (key === 'dataset') {
-      for (const [name, data] of Object.entries(value)) element.dataset[name] = String(data);
+      for (const name in value) element.setAttribute(dataAttribute(name), String(value[name]));
     } else if (key === 'style') Object.assign(element.style, value);
     else if (key.startsWith('on') && typeof value === 'function') {
       element.addEventListener(key.slice(2), value);
@@ -39,9 +54,10 @@ function applyProps(element, props) {
 
 /** Appends strings (as text), nodes and (nested) arrays of them; skips null and false. */
 export function append(parent, children) {
-  for (const child of children.flat(Infinity)) {
+  for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (Array.isArray(child)) append(parent, child);
+    else parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return parent;
 }
