@@ -16,8 +16,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 
+import { launchChromium } from '../scripts/chromium.mjs';
 import { startServer } from '../scripts/serve.mjs';
 
 const { values: options } = parseArgs({
@@ -36,17 +36,6 @@ const PLAYBACK_MS = Number(options.seconds) * 1000;
 const RUNS = Number(options.runs);
 const SETTLE_MS = Number(options.settle);
 const FRAME_BUDGET = 32;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // Runs in the page before its own scripts: notes when the app says it is ready, and keeps
 // the long animation frames (over 50 ms) with what ran in them.
@@ -246,10 +235,7 @@ async function measurePlayback(browser, url, parentPid) {
 
 async function measure() {
   const { server, url } = await startServer({ root: resolve(options.dist) });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const loads = [];
     for (let i = 0; i < LOADS; i++) loads.push(await measureLoad(browser, url));
