@@ -326,11 +326,16 @@ export async function startApp({ root, loadAttention }) {
    * Builds the next step's scene (the same build(), not yet shown) when the page is idle, so
    * the frame that moves on to it (playback, Next, →) only has to show it.
    */
-  function prepareNextScene() {
+  function prepareNextScene(since = performance.now()) {
     if (nextSceneScheduled) return;
     nextSceneScheduled = true;
-    whenIdle(() => {
+    whenIdle((deadline) => {
       nextSceneScheduled = false;
+      // Between two frames of playback: wait for a longer idle moment, two seconds at most.
+      if (deadline.timeRemaining() < 8 && performance.now() - since < 2000) {
+        prepareNextScene(since);
+        return;
+      }
       const step = steps[timeline.index + 1];
       if (!step) return;
       const key = sceneKey(step);

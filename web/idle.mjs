@@ -8,7 +8,7 @@ export function whenIdle(task, timeout = 2000) {
     return;
   }
   setTimeout(() => {
-    const end = performance.now() + 8;
+    const end = performance.now() + 12;
     task({ timeRemaining: () => Math.max(0, end - performance.now()) });
   }, 50);
 }
