@@ -50,22 +50,21 @@ function killGroup(pid, signal = 'SIGKILL') {
 /** Starts `command` in a process group of its own, so that it and its children stop together. */
 function startGroup(command, args, options) {
   const child = spawn(command, args, { ...options, detached: true });
+  // Kept in `running` after it exits, until stopGroup(): its children may still run.
   running.add(child.pid);
-  child.once('exit', () => running.delete(child.pid));
   return child;
 }
 
+/** Stops a group started by startGroup(): SIGTERM, then SIGKILL after `graceMs`. */
 async function stopGroup(child, graceMs = 2000) {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    killGroup(child.pid); // its children may outlive it
-    return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child.pid), graceMs);
+    await exited;
+    clearTimeout(timer);
   }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  killGroup(child.pid, 'SIGTERM');
-  const timer = setTimeout(() => killGroup(child.pid), graceMs);
-  await exited;
-  clearTimeout(timer);
-  killGroup(child.pid);
+  killGroup(child.pid); // whatever of its children outlived it
   running.delete(child.pid);
 }
 
@@ -223,6 +222,40 @@ export const WEBDRIVER_KEYS = {
 };
 
 /**
+ * Starts WebKitWebDriver on a free port; resolves to { driver, base } once it answers. The
+ * port is free when picked but could be taken before the driver binds it: then it exits, and
+ * another port is tried.
+ */
+async function startDriver(environment, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const driver = startGroup(WEBDRIVER_PATH, [`--port=${port}`], {
+      env: environment,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let errors = '';
+    driver.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-2000)));
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 10000;
+    for (;;) {
+      try {
+        await command(base, 'GET', '/status');
+        return { driver, base };
+      } catch (error) {
+        if (driver.exitCode === null && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        await stopGroup(driver);
+        if (attempt >= attempts)
+          throw new Error(`WebKitWebDriver did not start: ${errors || error.message}`);
+        break;
+      }
+    }
+  }
+}
+
+/**
  * Starts Xvfb and WebKitWebDriver; newSession() then opens a MiniBrowser window, a WebDriver
  * session (each a new browser process). `reducedMotion`: GTK's "enable animations" off, which
  * WebKitGTK reports to pages as `prefers-reduced-motion: reduce` (WebDriver has no command to
@@ -275,25 +308,7 @@ export async function launchWebKit({
   };
   try {
     ({ xvfb, display: environment.DISPLAY } = await startXvfb(screen));
-    const port = await freePort();
-    driver = startGroup(WEBDRIVER_PATH, [`--port=${port}`], {
-      env: environment,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let driverErrors = '';
-    driver.stderr.on('data', (chunk) => (driverErrors = (driverErrors + chunk).slice(-2000)));
-    base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10000;
-    for (;;) {
-      try {
-        await command(base, 'GET', '/status');
-        break;
-      } catch (error) {
-        if (driver.exitCode !== null || Date.now() > deadline)
-          throw new Error(`WebKitWebDriver did not start: ${driverErrors || error.message}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
+    ({ driver, base } = await startDriver(environment));
     return { newSession, close };
   } catch (error) {
     await close();

@@ -1,7 +1,7 @@
 // Firefox and WebKit behind one small page interface, so that each cross-engine test is written
 // once: goto, evaluate (a self-contained function run in the page), waitFor, click (on an
 // element a page function finds), press and type (real key events), screenshot, problems.
-// engineFixture() starts both engines and the static server for a test file and stops them.
+// engineFixture() starts one engine and the static server for a test file, and stops them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
