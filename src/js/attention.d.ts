@@ -25,7 +25,10 @@ export interface Matrix {
 /** A matrix given either as nested arrays (rectangular, numbers only) or as a {@link Matrix}. */
 export type MatrixInput = number[][] | Matrix;
 
-/** Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v. */
+/**
+ * Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v.
+ * Read once, own properties only (see {@link AttentionOptions}).
+ */
 export interface TraceArgs {
   /** The inputs, one token per row: n x d_in. */
   x: MatrixInput;
@@ -79,7 +82,16 @@ export interface AttentionMask {
   shape: number[];
 }
 
-/** Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator. */
+/**
+ * Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator.
+ *
+ * Every argument is read exactly once, before anything is checked, so a getter or a Proxy
+ * cannot change a value between its check and its use. Options must be OWN properties of the
+ * object: one found only on its prototype (a class getter, `{ __proto__: { isCausal: true } }`,
+ * a polluted `Object.prototype.scale`) is refused with a TypeError naming it. Typed arrays are
+ * measured by the engine's own getters, so an own `length`, `byteLength` or
+ * `Symbol.toStringTag` changes nothing; a detached buffer is a TypeError naming the argument.
+ */
 export interface AttentionOptions {
   /** Batch size. Default 1. */
   batch?: number;
@@ -99,11 +111,18 @@ export interface AttentionOptions {
   headSize: number;
   /** Size of one value head, and of one output head. Default `headSize`. */
   vHeadSize?: number;
-  /** Multiplies every score. Default `1 / Math.sqrt(headSize)`. */
+  /**
+   * Multiplies every score. Default `1 / Math.sqrt(headSize)`. Used as a float32: a value
+   * that overflows it (|scale| >= 3.4e38) or rounds to 0 there (0 < |scale| < 1.4e-45) is a
+   * RangeError.
+   */
   scale?: number;
   /** Hide key j from query i when j > i (top-left aligned, as ONNX without past). Default false. */
   isCausal?: boolean;
-  /** When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0 (off). */
+  /**
+   * When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0
+   * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
+   */
   softcap?: number;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
