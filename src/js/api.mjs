@@ -24,7 +24,6 @@ import {
 /** The package version; tests check it against package.json. */
 export const VERSION = '0.1.0';
 
-const WASM_MEMORY_LIMIT = 2 * 1024 * 1024 * 1024; // -sMAXIMUM_MEMORY=2GB
 /** The most numbers one trace may hold across all its intermediates (64 MiB of floats). */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
 const TRACE_KEYS = new Set(['x', 'wQuery', 'wKey', 'wValue', 'scale', 'isCausal']);
@@ -171,6 +170,8 @@ const isOutOfMemory = (message) => message.startsWith('out of memory');
  * in the public API described in attention.d.ts.
  */
 export function wrapModule(Module) {
+  // The most bytes wasm memory may grow to, as the module was linked.
+  const WASM_MEMORY_LIMIT = Module.maximumMemoryBytes();
   // Allocations of one call; all freed in `finally`, so errors cannot leak memory.
   function withAllocations(where, work) {
     const pointers = [];
@@ -373,9 +374,42 @@ export function wrapModule(Module) {
     const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
     const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
     const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
-    // The fused kernel's working memory: blocks of 128 query rows and 64 keys, each row padded
-    // to whole SIMD tiles (flash_attention.cpp), plus room for the stack and static data.
-    const kernelBytes = (128 + 64) * (headSize + vHeadSize + 32) * 4 + 4096;
+    // One call of the core (fields: src/bindings/attention_call.hpp); addresses filled below.
+    const call = {
+      q: 0,
+      k: 0,
+      v: 0,
+      y: 0,
+      batch,
+      qNumHeads,
+      kvNumHeads,
+      qSeqLen,
+      kvSeqLen,
+      headSize,
+      vHeadSize,
+      qLayout: Module.Layout.bhsd,
+      kvLayout: Module.Layout.bhsd,
+      scale,
+      isCausal,
+      softcap,
+      leftWindow: -1,
+      rightWindow: -1,
+      pastLength: 0,
+      nonpadKvSeqlen: 0,
+      maskKind: mask
+        ? mask.kind === MASK_BOOLEAN
+          ? Module.MaskKind.boolean
+          : Module.MaskKind.additive
+        : Module.MaskKind.none,
+      mask: 0,
+      maskDims: mask ? [0, 1, 2, 3].map((i) => mask.dims[i] ?? 0) : [0, 0, 0, 0],
+      maskRank: mask ? mask.dims.length : 0,
+      maskKeys: Module.MaskKeys.broadcast,
+      scores: 0,
+      scoresMode: Module.ScoresMode.raw,
+    };
+    // The fused kernel's working memory, plus room for the stack and static data.
+    const kernelBytes = Module.attentionWorkingBytes(call);
     const reserveBytes = 4 * 1024 * 1024;
     if (dataBytes + kernelBytes + reserveBytes > WASM_MEMORY_LIMIT) {
       throw new RangeError(
@@ -384,41 +418,13 @@ export function wrapModule(Module) {
     }
     return withAllocations('attention', (allocate, copyIn) => {
       // Phase 4, copy exactly what was validated.
-      const pq = copyIn(qm, qLength * 4, 'q');
-      const pk = copyIn(km, kLength * 4, 'k');
-      const pv = copyIn(vm, vLength * 4, 'v');
+      call.q = copyIn(qm, qLength * 4, 'q');
+      call.k = copyIn(km, kLength * 4, 'k');
+      call.v = copyIn(vm, vLength * 4, 'v');
       const py = allocate(yLength * 4, 'the output');
-      let maskData = 0;
-      let maskDims = 0;
-      if (mask) {
-        maskData = copyIn(mask.data, mask.bytes, 'attnMask.data');
-        const dims = new Uint32Array(mask.dims);
-        maskDims = copyIn(
-          measureTypedArray(dims, 'attnMask.shape'),
-          mask.dims.length * 4,
-          'attnMask.shape',
-        );
-      }
-      const error = Module.attentionInto(
-        pq,
-        pk,
-        pv,
-        py,
-        batch,
-        qNumHeads,
-        kvNumHeads,
-        qSeqLen,
-        kvSeqLen,
-        headSize,
-        vHeadSize,
-        scale,
-        isCausal,
-        softcap,
-        mask ? mask.kind : 0,
-        maskData,
-        maskDims,
-        mask ? mask.dims.length : 0,
-      );
+      call.y = py;
+      if (mask) call.mask = copyIn(mask.data, mask.bytes, 'attnMask.data');
+      const error = Module.runAttention(call);
       if (error && isOutOfMemory(error)) {
         throw new RangeError(
           `attention: ${error} (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of q, k, v and the output)`,

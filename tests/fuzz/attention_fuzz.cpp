@@ -110,7 +110,9 @@ void fuzz_attention(Bytes& in) {
 
   attention::AttentionMask mask;
   if (mask_kind != 0) {
-    if (attention::broadcast_mask_strides(dims, rank, s, mask.strides) != nullptr) std::abort();
+    if (attention::broadcast_mask_strides(dims, rank, s, attention::MaskKeys::broadcast, mask) !=
+        nullptr)
+      std::abort();
     mask.kind = mask_kind == 1 ? attention::MaskKind::boolean : attention::MaskKind::additive;
     mask.allowed = allowed.data();
     mask.bias = bias.data();
@@ -120,8 +122,8 @@ void fuzz_attention(Bytes& in) {
   if (attention::attention(q.data(), k.data(), v.data(), mask, s, o, fast.data()) !=
       attention::Status::ok)
     return;
-  if (!attention::kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, o,
-                                               slow.data()))
+  if (!attention::kernels::attention_reference(
+          attention::contiguous_args(q.data(), k.data(), v.data(), mask, s, o, slow.data())))
     return;
   if (!ordinary) return;
   // Outputs are weighted averages of value rows: errors scale with the largest value.

@@ -1504,7 +1504,7 @@ describe("the core's own errors", () => {
     return createAttentionWith(
       async (options) => {
         const Module = await createAttentionModule(options);
-        return Object.create(Module, { attentionInto: { value: () => message } });
+        return Object.create(Module, { runAttention: { value: () => message } });
       },
       { wasmBinary },
     );
