@@ -12,6 +12,7 @@ import {
   formatBytes,
   isOptionBag,
 } from './checks.mjs';
+import { createOnnxAttention } from './onnx-attention.mjs';
 import {
   bufferOf,
   measureTypedArray,
@@ -439,6 +440,11 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace,
     attention,
+    onnxAttention: createOnnxAttention({
+      Module,
+      withAllocations,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
     simd: simdArch === 'wasm',
     version: VERSION,
     memoryStats: () => ({
