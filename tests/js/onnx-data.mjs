@@ -1,0 +1,99 @@
+// Seeded inputs for one ONNX Attention case: floats uniform in [0, 1) as ONNX's own cases draw
+// them, float16 tensors as the half bits of such floats, bool masks, and the structured masks
+// and cache lengths that some cases exist to probe (fully masked rows, -Infinity under
+// softcap, negative offsets). Shared by the case suite, the onnxruntime-web cross-check and
+// the random configurations.
+import { floatToHalf, halfToFloat } from '../../src/js/float16.mjs';
+import { seededRandom } from './seeded-random.mjs';
+
+/** A 32-bit seed from a case name, so each case has its own stable data. */
+export function seedOf(name) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+// Valid keys per batch for the cases with an external cache (nonpad_kv_seqlen), chosen for
+// what each case name says it probes.
+const NONPAD = {
+  '4d_causal_nonpad_attn_mask_composition': [6, 4],
+  '4d_causal_nonpad_batch_prefill': [6, 4, 2],
+  '4d_causal_nonpad_continued_prefill': [3],
+  '4d_causal_nonpad_negative_offset_structural_empty': [2], // offset 2 - 4: rows 0, 1 see nothing
+  '4d_diff_heads_mask4d_padded_kv': [4, 3],
+  '4d_gqa_causal_nonpad_decode': [5, 8],
+  '4d_gqa_causal_nonpad_decode_fp16': [5, 8],
+  local_window_ext_cache_float16_mask: [8, 5],
+  local_window_ext_cache_rank2_mask: [8, 5],
+  local_window_ext_cache_rank3_head_mask: [7, 6],
+  local_window_ext_cache_rank4_batch_mask: [8, 4],
+};
+
+/**
+ * Builds { inputs, inputs64 } for a case { name, inputs: { NAME: { dims, type } } }:
+ * `inputs` as onnxAttention takes them ({ type, data, dims }), `inputs64` the same values
+ * widened to numbers for onnxAttention64.
+ */
+export function caseInputs(spec, random = seededRandom(seedOf(spec.name))) {
+  const inputs = {};
+  const inputs64 = {};
+  for (const [name, { dims, type }] of Object.entries(spec.inputs)) {
+    const count = dims.reduce((a, b) => a * b, 1);
+    let data;
+    let values;
+    if (name === 'nonpad_kv_seqlen') {
+      const lengths = NONPAD[spec.name] ?? Array.from({ length: count }, () => dims[0]);
+      data = BigInt64Array.from(lengths, BigInt);
+      values = lengths;
+    } else if (type === 'bool') {
+      values = boolMask(spec.name, dims, random);
+      data = Uint8Array.from(values);
+    } else {
+      const floats = name === 'attn_mask' ? floatMask(spec.name, dims, random) : null;
+      values = floats ?? Array.from({ length: count }, () => random());
+      if (type === 'float16') {
+        data = Uint16Array.from(values, floatToHalf);
+        values = Array.from(data, halfToFloat);
+      } else {
+        data = Float32Array.from(values);
+        values = Array.from(data);
+      }
+    }
+    inputs[name] = { type, data, dims };
+    inputs64[name] = { type, data: values, dims };
+  }
+  return { inputs, inputs64 };
+}
+
+function boolMask(name, dims, random) {
+  const count = dims.reduce((a, b) => a * b, 1);
+  const cols = dims[dims.length - 1];
+  if (name.includes('fullymasked')) {
+    // Row 0 hides every key; the other rows see some.
+    return Array.from({ length: count }, (_, i) =>
+      i < cols ? 0 : random() < 0.6 || i % cols === 0 ? 1 : 0,
+    );
+  }
+  if (name === 'causal_boolmask_nan_robustness') return [0, 1, 1, 0]; // row 0: causal + mask hide all
+  return Array.from({ length: count }, () => (random() < 0.7 ? 1 : 0));
+}
+
+function floatMask(name, dims, random) {
+  const count = dims.reduce((a, b) => a * b, 1);
+  const cols = dims[dims.length - 1];
+  if (name === '4d_softcap_neginf_mask') {
+    return Array.from({ length: count }, (_, i) =>
+      i % cols === 1 || random() < 0.2 ? -Infinity : random(),
+    );
+  }
+  if (name === '4d_softcap_neginf_mask_poison') {
+    // Row 2 is -Infinity everywhere (sees nothing: zeros); others have -Infinity cells too.
+    return Array.from({ length: count }, (_, i) =>
+      Math.floor(i / cols) === 2 || random() < 0.3 ? -Infinity : random() * 4 - 2,
+    );
+  }
+  return null;
+}
+
+/** The output names a case asks for, in ONNX's order. */
+export const outputNames = (spec) => spec.outputs.map((o) => o.name);
