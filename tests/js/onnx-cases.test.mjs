@@ -6,38 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
-import { halfToFloat } from '../../src/js/float16.mjs';
-import { caseInputs, outputNames } from './onnx-data.mjs';
+import { caseInputs, compare, outputNames } from './onnx-data.mjs';
 import { ONNX_CASES } from './onnx-cases.mjs';
 import { onnxAttention64 } from './reference64.mjs';
 
 let attn;
 const worst = { float32: 0, float16: 0 };
-
-/** The largest difference of `actual` (a tensor's data) from `expected`, in float16 ulps' terms. */
-export function compare(tensor, expected, label) {
-  const values = tensor.type === 'float16' ? Array.from(tensor.data, halfToFloat) : tensor.data;
-  assert.equal(values.length, expected.length, `${label}: length`);
-  let worstSeen = 0;
-  for (let i = 0; i < expected.length; i++) {
-    const e = expected[i];
-    const a = values[i];
-    if (!Number.isFinite(e) || !Number.isFinite(a)) {
-      assert.ok(
-        Object.is(a, e) || (Number.isNaN(a) && Number.isNaN(e)),
-        `${label}[${i}]: ${a} vs ${e}`,
-      );
-      continue;
-    }
-    const d = Math.abs(a - e);
-    // float16 keeps 11 significant bits: a result is right within 2^-10 relative (about one
-    // unit in the last place of the rounded output, plus the float32 arithmetic before it).
-    const bound = tensor.type === 'float16' ? 2 ** -10 * Math.max(1, Math.abs(e)) : 1e-4;
-    assert.ok(d <= bound, `${label}[${i}]: got ${a}, expected ${e} (|diff| ${d} > ${bound})`);
-    worstSeen = Math.max(worstSeen, tensor.type === 'float16' ? d / Math.max(1, Math.abs(e)) : d);
-  }
-  return worstSeen;
-}
 
 before(async () => {
   attn = await createAttention();

@@ -3,6 +3,8 @@
 // and cache lengths that some cases exist to probe (fully masked rows, -Infinity under
 // softcap, negative offsets). Shared by the case suite, the onnxruntime-web cross-check and
 // the random configurations.
+import assert from 'node:assert/strict';
+
 import { floatToHalf, halfToFloat } from '../../src/js/float16.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
@@ -97,3 +99,32 @@ function floatMask(name, dims, random) {
 
 /** The output names a case asks for, in ONNX's order. */
 export const outputNames = (spec) => spec.outputs.map((o) => o.name);
+
+/**
+ * Asserts a tensor { type, data } equals `expected` (numbers): within 1e-4 for float32, within
+ * float16's precision for float16; infinities and NaN exactly. Returns the worst difference
+ * (relative for float16).
+ */
+export function compare(tensor, expected, label) {
+  const values = tensor.type === 'float16' ? Array.from(tensor.data, halfToFloat) : tensor.data;
+  assert.equal(values.length, expected.length, `${label}: length`);
+  let worstSeen = 0;
+  for (let i = 0; i < expected.length; i++) {
+    const e = expected[i];
+    const a = values[i];
+    if (!Number.isFinite(e) || !Number.isFinite(a)) {
+      assert.ok(
+        Object.is(a, e) || (Number.isNaN(a) && Number.isNaN(e)),
+        `${label}[${i}]: ${a} vs ${e}`,
+      );
+      continue;
+    }
+    const d = Math.abs(a - e);
+    // float16 keeps 11 significant bits: a result is right within 2^-10 relative (about one
+    // unit in the last place of the rounded output, plus the float32 arithmetic before it).
+    const bound = tensor.type === 'float16' ? 2 ** -10 * Math.max(1, Math.abs(e)) : 1e-4;
+    assert.ok(d <= bound, `${label}[${i}]: got ${a}, expected ${e} (|diff| ${d} > ${bound})`);
+    worstSeen = Math.max(worstSeen, tensor.type === 'float16' ? d / Math.max(1, Math.abs(e)) : d);
+  }
+  return worstSeen;
+}
