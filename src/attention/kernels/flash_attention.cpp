@@ -106,8 +106,12 @@ std::size_t rows_per_block(const AttentionShape& s) {
 // multiplies a splat of one query element by a vector of keys. The scale is applied to the
 // finished dot products, as the definition does, so no scaled intermediate can overflow where
 // the scores themselves would not.
-inline void score_tile(const float* queries, std::size_t d, const float* panel, float scale,
-                       float* scores) {
+//
+// Kept out of line: inlined into process_tile, its eight accumulators and four key vectors
+// compete with the caller's values for V8's registers and spill: measured in Node, the whole
+// kernel ran far slower.
+__attribute__((noinline)) void score_tile(const float* queries, std::size_t d, const float* panel,
+                                          float scale, float* scores) {
   batch s00(0.0f), s01(0.0f), s02(0.0f), s03(0.0f), s10(0.0f), s11(0.0f), s12(0.0f), s13(0.0f);
   const auto step = [&](const float* k, const float* q) {
     const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
