@@ -14,6 +14,7 @@ const { fround } = Math;
 /** A short description of a value for error messages ("a Uint8Array of length 4"). */
 export function describe(value) {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   const type = typedArrayType(value);
   if (type !== undefined) return `a ${type} of length ${typedArrayLengthOf(value)}`;
   if (isArray(value)) return 'an array';

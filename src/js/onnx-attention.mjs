@@ -202,7 +202,7 @@ function checkAttributes(attrs) {
     }
     return value;
   };
-  let isCausal = attrs.is_causal ?? 0;
+  let isCausal = attrs.is_causal === undefined ? 0 : attrs.is_causal;
   if (typeof isCausal === 'boolean') isCausal = isCausal ? 1 : 0;
   if (isCausal !== 0 && isCausal !== 1) {
     throw new (typeof isCausal === 'number' ? RangeError : TypeError)(

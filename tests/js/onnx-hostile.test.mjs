@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 
 import createAttention from '../../dist/attention.mjs';
-import { compare } from './onnx-data.mjs';
+import { caseInputs, compare, randomCase } from './onnx-data.mjs';
 import { onnxAttention64 } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
@@ -451,5 +451,229 @@ describe('read once', () => {
       assert.equal(a[name].data.byteOffset, 0);
       assert.equal(a[name].data.buffer.byteLength, a[name].data.byteLength);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Seeded random hostile calls: a random valid configuration (onnx-data.mjs), then one to three
+// mutations. Some keep the call valid in an odd form (ort.Tensor, views, shared memory,
+// Proxies, getters, explicit nulls, inferred types): the call must then compute what the
+// float64 reference says. The others break it: it must throw a TypeError or RangeError naming
+// one of the names the mutation touched. Nothing may leak, either way.
+
+const CALLS = 1500;
+const JUNK = [null, 0, 'Q', 1n, true, {}, [], Symbol('junk'), () => 1, new Date(0), NaN];
+const INPUT_NAMES = ['Q', 'K', 'V', 'attn_mask', 'past_key', 'past_value', 'nonpad_kv_seqlen'];
+
+const pick = (random, list) => list[Math.floor(random() * list.length)];
+// The inputs that are still tensors (an earlier mutation may have replaced one with junk).
+const present = (call) =>
+  INPUT_NAMES.filter((name) => {
+    const t = call.inputs[name];
+    return t !== null && typeof t === 'object' && ArrayBuffer.isView(t.data);
+  });
+
+// The element type a typed array holds here (onnxruntime-web would call a Uint16Array uint16).
+const kindOf = (data) =>
+  ({ Float32Array: 'float32', Uint16Array: 'float16', Uint8Array: 'bool', BigInt64Array: 'int64' })[
+    Object.prototype.toString.call(data).slice(8, -1)
+  ];
+// A tensor's fields as a plain object (spreading an ort.Tensor would lose its `data` getter).
+const fields = (t) => ({ type: t.type, data: t.data, dims: t.dims });
+
+const VALID_FORMS = [
+  function ortTensor(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const type = kindOf(t.data);
+    if (!type || (t.type !== undefined && t.type !== type)) return; // onnxruntime-web refuses it
+    try {
+      call.inputs[name] = new ort.Tensor(type, t.data, t.dims);
+    } catch {
+      // onnxruntime-web refuses junk dims itself: the tensor stays as it was.
+    }
+  },
+  function viewInLargerBuffer(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const Type = t.data.constructor;
+    const backing = new Type(t.data.length + 5);
+    backing.set(t.data, 3);
+    call.inputs[name] = { ...fields(t), data: backing.subarray(3, 3 + t.data.length) };
+  },
+  function sharedMemory(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const Type = t.data.constructor;
+    const shared = new Type(new SharedArrayBuffer(t.data.byteLength));
+    shared.set(t.data);
+    call.inputs[name] = { ...fields(t), data: shared };
+  },
+  function typeInferred(call, random) {
+    const name = pick(random, present(call));
+    const { data, dims } = call.inputs[name];
+    call.inputs[name] = { data, dims };
+  },
+  function getterTensor(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const odd = Object.create(null);
+    for (const key of ['type', 'data', 'dims']) {
+      Object.defineProperty(odd, key, { get: () => t[key], enumerable: true });
+    }
+    call.inputs[name] = odd;
+  },
+  function proxyBags(call) {
+    call.inputs = new Proxy({ ...call.inputs }, {});
+    call.attributes = new Proxy({ ...call.attributes }, {});
+  },
+  function explicitNulls(call) {
+    for (const name of INPUT_NAMES) if (!call.inputs[name]) call.inputs[name] = null;
+  },
+  function frozenDims(call, random) {
+    const name = pick(random, present(call));
+    call.inputs[name] = {
+      ...fields(call.inputs[name]),
+      dims: Object.freeze([...call.inputs[name].dims]),
+    };
+  },
+];
+
+const BREAKS = [
+  function junkTensor(call, random) {
+    const name = pick(random, ['Q', 'K', 'V', ...present(call)]);
+    call.inputs[name] = pick(
+      random,
+      JUNK.filter((j) => j !== null),
+    );
+    return [name];
+  },
+  function junkDim(call, random) {
+    const name = pick(random, present(call));
+    const dims = [...call.inputs[name].dims];
+    dims[Math.floor(random() * dims.length)] = pick(random, [-1, 1.5, NaN, '2', 2 ** 31, null]);
+    call.inputs[name] = { ...fields(call.inputs[name]), dims };
+    return [name];
+  },
+  function dataOneShort(call, random) {
+    const name = pick(
+      random,
+      present(call).filter((n) => call.inputs[n].data.length > 0),
+    );
+    if (!name) return ['Q'];
+    const t = call.inputs[name];
+    call.inputs[name] = { ...fields(t), data: t.data.subarray(1) };
+    return [name];
+  },
+  function wrongTypeLabel(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const labels = ['float32', 'float16', 'bool', 'int64', 'float64', 'int8'];
+    const actual = kindOf(t.data);
+    const type = pick(
+      random,
+      labels.filter((l) => l !== actual),
+    );
+    call.inputs[name] = { type, data: t.data, dims: t.dims };
+    return [name];
+  },
+  function wrongArray(call, random) {
+    const name = pick(random, present(call));
+    const t = call.inputs[name];
+    const Type = pick(random, [Float64Array, Int32Array, Int8Array, Uint32Array]);
+    call.inputs[name] = { dims: t.dims, data: new Type(t.data.length) };
+    return [name];
+  },
+  function badAttribute(call, random) {
+    const [name, values] = pick(random, [
+      ['is_causal', [2, -1, '1', null]],
+      ['scale', [NaN, Infinity, 1e39, 1e-50, '1']],
+      ['softcap', [-1, 1e-46, Infinity, 'x']],
+      ['q_num_heads', [0, -2, 1.5, '4']],
+      ['kv_num_heads', [0, 2.5, 2n]],
+      ['qk_matmul_output_mode', [4, -1, 0.5, '0']],
+      ['softmax_precision', [0, 2, 12, 'float']],
+      ['left_window_size', [-2, 0.5, 2 ** 31, '1']],
+      ['right_window_size', [-5, Infinity, null]],
+    ]);
+    call.attributes = { ...call.attributes, [name]: pick(random, values) };
+    return [name];
+  },
+  function unknownKey(call, random) {
+    if (random() < 0.5) {
+      const key = pick(random, ['q', 'mask', 'pastKey', 'attention_mask']);
+      call.inputs = { ...call.inputs, [key]: call.inputs.Q };
+      return [key];
+    }
+    const key = pick(random, ['causal', 'isCausal', 'num_heads', 'window']);
+    call.attributes = { ...call.attributes, [key]: 1 };
+    return [key];
+  },
+  function badOutputs(call, random) {
+    call.outputs = pick(random, [
+      'Y',
+      ['Y', 'y'],
+      ['Y', 'Y'],
+      ['present_key'],
+      [1],
+      ['Y', 'present_key', 'present_value', 'qk_matmul_output', 'Y'],
+    ]);
+    return ['outputs', 'Y', 'present_key', 'present_value'];
+  },
+];
+
+describe(`${CALLS} seeded random hostile onnxAttention() calls`, () => {
+  test('valid calls compute right, broken ones name the culprit, nothing leaks', () => {
+    const outcomes = { returned: 0, TypeError: 0, RangeError: 0 };
+    for (let index = 0; index < CALLS; index++) {
+      const random = seededRandom(0x0bad0000 + index);
+      const spec = randomCase(index % 120);
+      const { inputs, inputs64 } = caseInputs(spec, seededRandom(spec.seed));
+      const call = {
+        inputs,
+        attributes: { ...spec.attributes },
+        outputs: spec.outputs.map((o) => o.name),
+      };
+      const touched = [];
+      const count = pick(random, [1, 1, 2, 3]);
+      const applied = [];
+      for (let m = 0; m < count; m++) {
+        if (random() < 0.45) {
+          const form = pick(random, VALID_FORMS);
+          form(call, random);
+          applied.push(form.name);
+        } else {
+          const mutation = pick(random, BREAKS);
+          touched.push(...mutation(call, random));
+          applied.push(mutation.name);
+        }
+      }
+      const label = `#${index} (${spec.name}; ${applied.join(', ')})`;
+      let result;
+      let error;
+      try {
+        result = attn.onnxAttention(call.inputs, call.attributes, call.outputs);
+      } catch (e) {
+        error = e;
+      }
+      assert.equal(attn.memoryStats().allocatedBytes, baseline, `${label}: leaked`);
+      if (touched.length === 0) {
+        assert.equal(error, undefined, `${label}: a valid call threw ${error}`);
+        const expected = onnxAttention64(inputs64, spec.attributes);
+        for (const name of call.outputs)
+          compare(result[name], expected[name].data, `${label}: ${name}`);
+        outcomes.returned += 1;
+      } else {
+        assert.ok(error, `${label}: a broken call returned`);
+        assert.ok(error instanceof TypeError || error instanceof RangeError, `${label}: ${error}`);
+        assert.ok(
+          touched.some((name) => namesIt(error.message, name)),
+          `${label}: "${error.message}" names none of ${touched.join(', ')}`,
+        );
+        outcomes[error.constructor.name] += 1;
+      }
+    }
+    console.log('onnxAttention() hostile outcomes:', outcomes);
+    for (const [kind, n] of Object.entries(outcomes)) assert.ok(n >= 100, `only ${n} ${kind}`);
   });
 });
