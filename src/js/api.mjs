@@ -11,6 +11,7 @@ import {
   describe,
   formatBytes,
   isOptionBag,
+  isOutOfMemory,
 } from './checks.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
 import {
@@ -161,10 +162,6 @@ function checkMask(read, target) {
   }
   return { kind, data, dims, bytes: count * (kind === MASK_BOOLEAN ? 1 : 4) };
 }
-
-// The core reports why it refused as a message ("" = success). Only running out of memory
-// for its scratch says anything about memory; shape errors are reported as they are.
-const isOutOfMemory = (message) => message.startsWith('out of memory');
 
 /**
  * Wraps an instantiated Emscripten module (from attention-glue.mjs or the single-file build)

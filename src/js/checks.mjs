@@ -78,3 +78,10 @@ export function checkBoolean(value, name) {
   }
   return value;
 }
+
+/**
+ * The core reports why it refused a call as a message ("" = success). Only running out of
+ * memory for its working memory says anything about memory; every other message is about
+ * the arguments and is reported as it is.
+ */
+export const isOutOfMemory = (message) => message.startsWith('out of memory');

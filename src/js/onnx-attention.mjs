@@ -23,6 +23,7 @@ import {
   describe,
   formatBytes,
   isOptionBag,
+  isOutOfMemory,
 } from './checks.mjs';
 import { floatsToHalves, halvesToFloats } from './float16.mjs';
 import {
@@ -308,6 +309,74 @@ function atLeastOne(value, what) {
   if (value < 1) throw new RangeError(`${what} must be at least 1, got 0`);
 }
 
+/** past_key (B, Hkv, P, D) and past_value (B, Hkv, P, Dv): both or neither. */
+function checkPast(tensors, Q, V, { B, Hkv, D, Dv }) {
+  if (!tensors.past_key && !tensors.past_value) return { pastKey: null, pastValue: null, P: 0 };
+  if (!tensors.past_key) throw new TypeError('past_key is missing: past_value needs it');
+  if (!tensors.past_value) throw new TypeError('past_value is missing: past_key needs it');
+  const pastKey = measureTensor(tensors.past_key, [Q.type]);
+  const pastValue = measureTensor(tensors.past_value, [V.type]);
+  if (pastKey.dims.length !== 4) {
+    throw new RangeError(
+      `past_key must be 4-D (batch, kv_num_heads, past_seq, head_size), got ${show(pastKey.dims)}`,
+    );
+  }
+  const P = pastKey.dims[2];
+  expectDims(pastKey, [B, Hkv, P, D], '(batch, kv heads, past length, head_size)');
+  expectDims(pastValue, [B, Hkv, P, Dv], '(batch, kv heads, past length, v_head_size)');
+  return { pastKey, pastValue, P };
+}
+
+/**
+ * nonpad_kv_seqlen (B,) int64, each from 0 to T: an Int32Array for the core. The values are
+ * data the rules depend on, so they are read once, here, from the measured bytes.
+ */
+function checkNonpad(read, pastKey, B, T) {
+  if (pastKey) {
+    throw new RangeError(
+      'nonpad_kv_seqlen (an external cache) cannot be combined with past_key / past_value (a cache inside the operator)',
+    );
+  }
+  const t = measureTensor(read, ['int64']);
+  expectDims(t, [B], '(batch)');
+  measuredBytes(t.view, B * 8, 'nonpad_kv_seqlen.data');
+  const values = new BigInt64Array(t.view.buffer, t.view.byteOffset, B);
+  const lengths = new Int32Array(B);
+  for (let b = 0; b < B; b++) {
+    const n = values[b];
+    if (n < 0n || n > BigInt(T)) {
+      throw new RangeError(`nonpad_kv_seqlen[${b}] must be from 0 to the ${T} keys of K, got ${n}`);
+    }
+    lengths[b] = Number(n);
+  }
+  return lengths;
+}
+
+/** attn_mask: bool or Q's type, 1 to 4 dims right-aligned to `target`, last dim 1 to T. */
+function checkMask(read, qType, target) {
+  const t = measureTensor(read, ['bool', qType]);
+  const rank = t.dims.length;
+  if (rank < 1 || rank > 4) {
+    throw new RangeError(`attn_mask must have 1 to 4 dims, got ${rank} ${show(t.dims)}`);
+  }
+  const T = target[3];
+  const last = t.dims[rank - 1];
+  if (last < 1 || last > T) {
+    throw new RangeError(
+      `attn_mask's last dim must be from 1 to the ${T} keys (past + new; shorter hides the rest), got ${last}`,
+    );
+  }
+  for (let i = 0; i < rank - 1; i++) {
+    const want = target[4 - rank + i];
+    if (t.dims[i] !== 1 && t.dims[i] !== want) {
+      throw new RangeError(
+        `attn_mask dims ${show(t.dims)} do not broadcast to (batch, q heads, q length, keys) = ${show(target)}: dim ${i} is ${t.dims[i]}, expected 1 or ${want}`,
+      );
+    }
+  }
+  return t;
+}
+
 /** Validates the snapshot: every shape rule of the spec, naming the ONNX input or attribute. */
 function plan(read) {
   const { tensors } = read;
@@ -359,75 +428,15 @@ function plan(read) {
     );
   }
 
-  // The cache: past_key / past_value (inside the operator) or nonpad_kv_seqlen (outside).
-  let P = 0;
-  let pastKey = null;
-  let pastValue = null;
-  if (tensors.past_key || tensors.past_value) {
-    if (!tensors.past_key) throw new TypeError('past_key is missing: past_value needs it');
-    if (!tensors.past_value) throw new TypeError('past_value is missing: past_key needs it');
-    pastKey = measureTensor(tensors.past_key, [Q.type]);
-    pastValue = measureTensor(tensors.past_value, [V.type]);
-    if (pastKey.dims.length !== 4) {
-      throw new RangeError(
-        `past_key must be 4-D (batch, kv_num_heads, past_seq, head_size), got ${show(pastKey.dims)}`,
-      );
-    }
-    P = pastKey.dims[2];
-    expectDims(pastKey, [B, Hkv, P, D], '(batch, kv heads, past length, head_size)');
-    expectDims(pastValue, [B, Hkv, P, Dv], '(batch, kv heads, past length, v_head_size)');
-  }
+  const { pastKey, pastValue, P } = checkPast(tensors, Q, V, { B, Hkv, D, Dv });
   const T = P + L;
-  if (T > INT32_MAX)
+  if (T > INT32_MAX) {
     throw new RangeError(`past_key and K together hold ${T} keys, more than 2^31 - 1`);
-  let nonpad = null;
-  if (tensors.nonpad_kv_seqlen) {
-    if (pastKey) {
-      throw new RangeError(
-        'nonpad_kv_seqlen (an external cache) cannot be combined with past_key / past_value (a cache inside the operator)',
-      );
-    }
-    const t = measureTensor(tensors.nonpad_kv_seqlen, ['int64']);
-    expectDims(t, [B], '(batch)');
-    // The values are data the shape rules depend on: read once here, from the measured bytes.
-    measuredBytes(t.view, B * 8, 'nonpad_kv_seqlen.data');
-    const values = new BigInt64Array(t.view.buffer, t.view.byteOffset, B);
-    nonpad = new Int32Array(B);
-    for (let b = 0; b < B; b++) {
-      const n = values[b];
-      if (n < 0n || n > BigInt(T)) {
-        throw new RangeError(
-          `nonpad_kv_seqlen[${b}] must be from 0 to the ${T} keys of K, got ${n}`,
-        );
-      }
-      nonpad[b] = Number(n);
-    }
   }
-
-  let mask = null;
-  if (tensors.attn_mask) {
-    const t = measureTensor(tensors.attn_mask, ['bool', Q.type]);
-    const rank = t.dims.length;
-    if (rank < 1 || rank > 4) {
-      throw new RangeError(`attn_mask must have 1 to 4 dims, got ${rank} ${show(t.dims)}`);
-    }
-    const target = [B, Hq, S, T];
-    const last = t.dims[rank - 1];
-    if (last < 1 || last > T) {
-      throw new RangeError(
-        `attn_mask's last dim must be from 1 to the ${T} keys (past + new; shorter hides the rest), got ${last}`,
-      );
-    }
-    for (let i = 0; i < rank - 1; i++) {
-      const want = target[4 - rank + i];
-      if (t.dims[i] !== 1 && t.dims[i] !== want) {
-        throw new RangeError(
-          `attn_mask dims ${show(t.dims)} do not broadcast to (batch, q heads, q length, keys) = ${show(target)}: dim ${i} is ${t.dims[i]}, expected 1 or ${want}`,
-        );
-      }
-    }
-    mask = t;
-  }
+  const nonpad = tensors.nonpad_kv_seqlen
+    ? checkNonpad(tensors.nonpad_kv_seqlen, pastKey, B, T)
+    : null;
+  const mask = tensors.attn_mask ? checkMask(tensors.attn_mask, Q.type, [B, Hq, S, T]) : null;
 
   const wanted = checkWanted(read.wanted, pastKey !== null);
   const y3d = q.layout === 'bshd';
@@ -481,162 +490,179 @@ function readOut(heapBuffer, pointer, count, type, dims, asFloat16Array) {
   return { type, data, dims };
 }
 
+/** Elements of each buffer the call needs in wasm memory (all float32 but a bool mask). */
+function bufferSizes(p) {
+  const { B, Hq, Hkv, S, T, D, Dv } = p.sizes;
+  return {
+    q: p.Q.count,
+    key: B * Hkv * T * D, // K, or present_key: the past and K concatenated
+    value: B * Hkv * T * Dv,
+    y: B * Hq * S * Dv,
+    scores: p.wanted.has('qk_matmul_output') ? B * Hq * S * T : 0,
+    mask: p.mask ? p.mask.count : 0,
+    maskBytesPer: p.mask && p.mask.type === 'bool' ? 1 : 4,
+    nonpad: p.nonpad ? B : 0,
+  };
+}
+
+/** The core's AttentionCall (src/bindings/attention_call.hpp) for plan `p`; addresses 0. */
+function coreCall(Module, p) {
+  const { B, Hq, Hkv, S, P, T, D, Dv } = p.sizes;
+  const { attrs, mask } = p;
+  const modes = ['raw', 'softcapped', 'biased', 'probabilities'];
+  let maskKind = 'none';
+  if (mask) maskKind = mask.type === 'bool' ? 'boolean' : 'additive';
+  return {
+    q: 0,
+    k: 0,
+    v: 0,
+    y: 0,
+    batch: B,
+    qNumHeads: Hq,
+    kvNumHeads: Hkv,
+    qSeqLen: S,
+    kvSeqLen: T,
+    headSize: D,
+    vHeadSize: Dv,
+    qLayout: Module.Layout[p.layouts.q],
+    // The concatenated cache is always written as (B, Hkv, T, size).
+    kvLayout: Module.Layout[p.buildsPresent ? 'bhsd' : p.layouts.kv],
+    scale: attrs.scale ?? 1 / Math.sqrt(D),
+    isCausal: attrs.isCausal,
+    softcap: attrs.softcap,
+    leftWindow: attrs.leftWindow,
+    rightWindow: attrs.rightWindow,
+    pastLength: P,
+    nonpadKvSeqlen: 0,
+    maskKind: Module.MaskKind[maskKind],
+    mask: 0,
+    maskDims: [0, 1, 2, 3].map((i) => (mask ? (mask.dims[i] ?? 0) : 0)),
+    maskRank: mask ? mask.dims.length : 0,
+    // ONNX: a mask shorter than T hides the keys beyond it.
+    maskKeys: Module.MaskKeys.pad,
+    scores: 0,
+    scoresMode: Module.ScoresMode[modes[attrs.mode]],
+  };
+}
+
+/**
+ * Writes the inputs into the buffers `call` points at, converting to float32. With a cache,
+ * present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): per (b, h) the P
+ * past rows (contiguous), then the L new rows (contiguous in 4-D; in 3-D one row per position,
+ * head h owning columns h*size .. h*size+size-1). That concatenation is the only copy beyond
+ * the one every input needs to enter wasm memory.
+ */
+function copyInputs(p, call, heap) {
+  const { B, Hkv, L, P, T, D, Dv } = p.sizes;
+  writeFloats(p.Q, 0, p.Q.count, heap, call.q);
+  const concat = (past, next, size, address) => {
+    for (let b = 0; b < B; b++) {
+      for (let h = 0; h < Hkv; h++) {
+        const at = address + (b * Hkv + h) * T * size * 4;
+        if (past) writeFloats(past, (b * Hkv + h) * P * size, P * size, heap, at);
+        const newRows = at + P * size * 4;
+        if (p.layouts.kv === 'bhsd') {
+          writeFloats(next, (b * Hkv + h) * L * size, L * size, heap, newRows);
+        } else {
+          for (let l = 0; l < L; l++) {
+            const from = (b * L + l) * Hkv * size + h * size;
+            writeFloats(next, from, size, heap, newRows + l * size * 4);
+          }
+        }
+      }
+    }
+  };
+  if (p.buildsPresent) {
+    concat(p.pastKey, p.K, D, call.k);
+    concat(p.pastValue, p.V, Dv, call.v);
+  } else {
+    writeFloats(p.K, 0, p.K.count, heap, call.k);
+    writeFloats(p.V, 0, p.V.count, heap, call.v);
+  }
+  if (p.mask && p.mask.type === 'bool') {
+    const bytes = new Uint8Array(p.mask.view.buffer, p.mask.view.byteOffset, p.mask.count);
+    setBytes(new Uint8Array(heap, call.mask, p.mask.count), bytes, 0);
+  } else if (p.mask) {
+    writeFloats(p.mask, 0, p.mask.count, heap, call.mask);
+  }
+  if (p.nonpad) setBytes(new Int32Array(heap, call.nonpadKvSeqlen, p.nonpad.length), p.nonpad, 0);
+}
+
+/** The outputs asked for, as fresh tensors in their inputs' types. */
+function results(p, call, sizes, heap) {
+  const { B, Hq, Hkv, S, T, D, Dv } = p.sizes;
+  const result = {};
+  if (p.wanted.has('Y')) {
+    result.Y = readOut(heap, call.y, sizes.y, p.Q.type, p.yDims, p.Q.float16Array);
+  }
+  if (p.wanted.has('present_key')) {
+    const keyDims = [B, Hkv, T, D];
+    const valueDims = [B, Hkv, T, Dv];
+    result.present_key = readOut(heap, call.k, sizes.key, p.K.type, keyDims, p.K.float16Array);
+    result.present_value = readOut(
+      heap,
+      call.v,
+      sizes.value,
+      p.V.type,
+      valueDims,
+      p.V.float16Array,
+    );
+  }
+  if (sizes.scores) {
+    const dims = [B, Hq, S, T];
+    result.qk_matmul_output = readOut(
+      heap,
+      call.scores,
+      sizes.scores,
+      p.Q.type,
+      dims,
+      p.Q.float16Array,
+    );
+  }
+  return result;
+}
+
 /**
  * The `onnxAttention` method for one instantiated module. `withAllocations` and the memory
  * limit are wrapModule's (api.mjs), so every call frees what it allocated, even on error.
  */
 export function createOnnxAttention({ Module, withAllocations, memoryLimit }) {
   return function onnxAttention(inputs, attributes, outputs) {
-    const p = plan(readCall(inputs, attributes, outputs));
-    const { B, Hq, Hkv, S, L, P, T, D, Dv } = p.sizes;
-    const { attrs } = p;
-    const kvCount = B * Hkv * T * D;
-    const vCount = B * Hkv * T * Dv;
-    const yCount = B * Hq * S * Dv;
-    const scoresCount = p.wanted.has('qk_matmul_output') ? B * Hq * S * T : 0;
-    const maskBool = p.mask !== null && p.mask.type === 'bool';
-    const call = {
-      q: 0,
-      k: 0,
-      v: 0,
-      y: 0,
-      batch: B,
-      qNumHeads: Hq,
-      kvNumHeads: Hkv,
-      qSeqLen: S,
-      kvSeqLen: T,
-      headSize: D,
-      vHeadSize: Dv,
-      qLayout: Module.Layout[p.layouts.q],
-      kvLayout: Module.Layout[p.buildsPresent ? 'bhsd' : p.layouts.kv],
-      scale: attrs.scale ?? 1 / Math.sqrt(D),
-      isCausal: attrs.isCausal,
-      softcap: attrs.softcap,
-      leftWindow: attrs.leftWindow,
-      rightWindow: attrs.rightWindow,
-      pastLength: P,
-      nonpadKvSeqlen: 0,
-      maskKind: p.mask
-        ? maskBool
-          ? Module.MaskKind.boolean
-          : Module.MaskKind.additive
-        : Module.MaskKind.none,
-      mask: 0,
-      maskDims: p.mask ? [0, 1, 2, 3].map((i) => p.mask.dims[i] ?? 0) : [0, 0, 0, 0],
-      maskRank: p.mask ? p.mask.dims.length : 0,
-      maskKeys: Module.MaskKeys.pad,
-      scores: 0,
-      scoresMode: [
-        Module.ScoresMode.raw,
-        Module.ScoresMode.softcapped,
-        Module.ScoresMode.biased,
-        Module.ScoresMode.probabilities,
-      ][attrs.mode],
-    };
-    const maskCount = p.mask ? p.mask.count : 0;
+    const p = plan(readCall(inputs, attributes, outputs)); // read, measure, validate
+    const call = coreCall(Module, p);
+    const sizes = bufferSizes(p);
     const dataBytes =
-      (B * Hq * S * D + kvCount + vCount + yCount + scoresCount) * 4 +
-      maskCount * (maskBool ? 1 : 4) +
-      B * 4;
+      (sizes.q + sizes.key + sizes.value + sizes.y + sizes.scores + sizes.nonpad) * 4 +
+      sizes.mask * sizes.maskBytesPer;
     const kernelBytes = Module.attentionWorkingBytes(call);
     if (dataBytes + kernelBytes + 4 * 1024 * 1024 > memoryLimit) {
       throw new RangeError(
-        `onnxAttention: Q, K, V${p.pastKey ? ', the past' : ''}, Y${scoresCount ? ', qk_matmul_output' : ''} need ${formatBytes(dataBytes)} in float32 (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
+        `onnxAttention: Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} need ${formatBytes(dataBytes)} in float32 (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
       );
     }
-
     return withAllocations('onnxAttention', (allocate) => {
       // Assert every byte count right before the copies (read-once.mjs): what was validated.
-      const present = [p.Q, p.K, p.V, p.pastKey, p.pastValue, p.mask].filter(Boolean);
-      for (const t of present) measuredBytes(t.view, t.count * BYTES_PER[t.type], `${t.name}.data`);
-
+      for (const t of [p.Q, p.K, p.V, p.pastKey, p.pastValue, p.mask]) {
+        if (t) measuredBytes(t.view, t.count * BYTES_PER[t.type], `${t.name}.data`);
+      }
       // Allocate everything first: an allocation may grow (and so replace) the wasm memory.
-      call.q = allocate(p.Q.count * 4, 'Q');
-      call.k = allocate(kvCount * 4, p.buildsPresent ? 'present_key' : 'K');
-      call.v = allocate(vCount * 4, p.buildsPresent ? 'present_value' : 'V');
-      call.y = allocate(yCount * 4, 'Y');
-      if (scoresCount) call.scores = allocate(scoresCount * 4, 'qk_matmul_output');
-      if (p.mask) call.mask = allocate(maskCount * (maskBool ? 1 : 4), 'attn_mask');
-      if (p.nonpad) call.nonpadKvSeqlen = allocate(B * 4, 'nonpad_kv_seqlen');
-      const heap = bufferOf(Module.HEAPU8);
-
-      writeFloats(p.Q, 0, p.Q.count, heap, call.q);
-      if (p.buildsPresent) {
-        // present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): per (b, h)
-        // the P past rows (contiguous), then the L new rows (contiguous in 4-D, one row per
-        // position in 3-D, where head h owns columns h*size .. h*size+size-1).
-        const concat = (past, next, size, address) => {
-          for (let b = 0; b < B; b++) {
-            for (let h = 0; h < Hkv; h++) {
-              const at = address + (b * Hkv + h) * T * size * 4;
-              if (past) writeFloats(past, (b * Hkv + h) * P * size, P * size, heap, at);
-              const newRows = at + P * size * 4;
-              if (p.layouts.kv === 'bhsd') {
-                writeFloats(next, (b * Hkv + h) * L * size, L * size, heap, newRows);
-              } else {
-                for (let l = 0; l < L; l++) {
-                  const from = (b * L + l) * Hkv * size + h * size;
-                  writeFloats(next, from, size, heap, newRows + l * size * 4);
-                }
-              }
-            }
-          }
-        };
-        concat(p.pastKey, p.K, D, call.k);
-        concat(p.pastValue, p.V, Dv, call.v);
-      } else {
-        writeFloats(p.K, 0, p.K.count, heap, call.k);
-        writeFloats(p.V, 0, p.V.count, heap, call.v);
-      }
-      if (p.mask && maskBool) {
-        const bytes = new Uint8Array(p.mask.view.buffer, p.mask.view.byteOffset, maskCount);
-        setBytes(new Uint8Array(heap, call.mask, maskCount), bytes, 0);
-      } else if (p.mask) {
-        writeFloats(p.mask, 0, maskCount, heap, call.mask);
-      }
-      if (p.nonpad) setBytes(new Int32Array(heap, call.nonpadKvSeqlen, B), p.nonpad, 0);
+      call.q = allocate(sizes.q * 4, 'Q');
+      call.k = allocate(sizes.key * 4, p.buildsPresent ? 'present_key' : 'K');
+      call.v = allocate(sizes.value * 4, p.buildsPresent ? 'present_value' : 'V');
+      call.y = allocate(sizes.y * 4, 'Y');
+      if (sizes.scores) call.scores = allocate(sizes.scores * 4, 'qk_matmul_output');
+      if (sizes.mask) call.mask = allocate(sizes.mask * sizes.maskBytesPer, 'attn_mask');
+      if (sizes.nonpad) call.nonpadKvSeqlen = allocate(sizes.nonpad * 4, 'nonpad_kv_seqlen');
+      copyInputs(p, call, bufferOf(Module.HEAPU8));
 
       const error = Module.runAttention(call);
       if (error) {
-        const memory = error.startsWith('out of memory')
+        const memory = isOutOfMemory(error)
           ? ` (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of tensors)`
           : '';
         throw new RangeError(`onnxAttention: ${error}${memory}`);
       }
-      // Results: fresh arrays the caller owns, in the input types.
-      const out = bufferOf(Module.HEAPU8);
-      const result = {};
-      result.Y = readOut(out, call.y, yCount, p.Q.type, p.yDims, p.Q.float16Array);
-      if (p.wanted.has('present_key')) {
-        result.present_key = readOut(
-          out,
-          call.k,
-          kvCount,
-          p.K.type,
-          [B, Hkv, T, D],
-          p.K.float16Array,
-        );
-        result.present_value = readOut(
-          out,
-          call.v,
-          vCount,
-          p.V.type,
-          [B, Hkv, T, Dv],
-          p.V.float16Array,
-        );
-      }
-      if (scoresCount) {
-        result.qk_matmul_output = readOut(
-          out,
-          call.scores,
-          scoresCount,
-          p.Q.type,
-          [B, Hq, S, T],
-          p.Q.float16Array,
-        );
-      }
-      if (!p.wanted.has('Y')) delete result.Y;
-      return result;
+      return results(p, call, sizes, bufferOf(Module.HEAPU8));
     });
   };
 }
