@@ -166,7 +166,7 @@ function measureTensor(read, types) {
     if (type === undefined || !types.includes(type)) {
       throw new TypeError(`${name}.data must be a ${arrays}, got a ${view.type}`);
     }
-  } else if (typeof type !== 'string' || !(type in ARRAYS_OF)) {
+  } else if (typeof type !== 'string' || !Object.hasOwn(ARRAYS_OF, type)) {
     throw new TypeError(
       `${name}.type must be one of ${types.map((t) => `'${t}'`).join(', ')}, got ${describe(type)}`,
     );
