@@ -37,6 +37,9 @@
 //                                      [batch, qNumHeads, S, T] buffer for qk_matmul_output
 // scoresMode      Module.ScoresMode    raw | softcapped | biased | probabilities (modes 0..3)
 //
+// Enum fields take the Module's values (Module.Layout.bshd, ...); Embind does not check them,
+// so a stray number reads as some enum value. Integer fields wrap as uint32 / int32 do.
+//
 // Validation: the JS layer checks every argument first, with its users' names and wording
 // (lengths of typed arrays against dims, types, attribute values). The core checks again
 // only what memory safety needs (the rules of attention_error in attention.hpp) and returns a

@@ -165,6 +165,35 @@ TEST(Operator, PaddedKeysOfAnExternalCacheAreNeverRead) {
   for (std::size_t i = 0; i < p.hq * p.dv; ++i) EXPECT_EQ(got.y[i], 0.0f);
 }
 
+TEST(Operator, DecodingTokenByTokenEqualsFullCausalAttention) {
+  // Step t reads query t and the first t + 1 keys where they lie in the full buffers (past
+  // length t), and must give row t of one causal pass over the whole sequence.
+  std::mt19937 rng(14);
+  const std::size_t n = 150, hq = 4, hkv = 2, d = 24, dv = 20;
+  const attention::AttentionShape full{1, hq, hkv, n, n, d, dv};
+  attention::AttentionOptions o;
+  o.scale = 0.2f;
+  o.is_causal = true;
+  const auto q = reference64::random_floats(rng, hq * n * d);
+  const auto k = reference64::random_floats(rng, hkv * n * d);
+  const auto v = reference64::random_floats(rng, hkv * n * dv);
+  std::vector<float> prefill(hq * n * dv), decoded(hq * n * dv, -1.0f);
+  ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), {}, full, o, prefill.data()),
+            attention::Status::ok);
+  for (std::size_t t = 0; t < n; ++t) {
+    attention::AttentionArgs a =
+        attention::contiguous_args(q.data(), k.data(), v.data(), {}, full, o, decoded.data());
+    a.shape.q_seq_len = 1;
+    a.shape.kv_seq_len = t + 1;
+    a.past_length = t;
+    a.q = q.data() + t * d;  // strides stay those of the full buffers
+    a.y = decoded.data() + t * dv;
+    ASSERT_EQ(attention::attention(a), attention::Status::ok) << "step " << t;
+  }
+  for (std::size_t i = 0; i < prefill.size(); ++i)
+    ASSERT_NEAR(decoded[i], prefill[i], 1e-5) << "index " << i;
+}
+
 TEST(Operator, NegativeOffsetLeavesLeadingRowsEmpty) {
   // nonpad 2 with 5 queries: offset -3, so queries 0..2 see no key under causal.
   std::mt19937 rng(13);
