@@ -278,7 +278,8 @@ export interface AttentionApi {
    * A query row that sees no key gives zeros, in Y and in mode 3. float16 is computed in
    * float32 and rounded to nearest even on the way out.
    * @param outputs the outputs wanted, both `present_*` or neither. Default: `['Y']`, plus
-   *   `present_key` and `present_value` when `past_key` is given.
+   *   `present_key` and `present_value` when `past_key` is given (name them to have them in
+   *   the result's type too).
    * @throws TypeError / RangeError naming the ONNX input, attribute or output at fault, for
    *   every shape rule of the spec; the instance keeps working and holds no leaked memory.
    */
