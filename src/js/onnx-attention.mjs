@@ -391,12 +391,15 @@ function plan(read) {
     throw new TypeError(`K must have Q's type '${Q.type}' (both are T1), got '${K.type}'`);
   }
   const q = splitHeads(Q, attrs.qNumHeads, 'q_num_heads');
-  const k = splitHeads(K, attrs.kvNumHeads, 'kv_num_heads');
-  if (V.dims.length !== K.dims.length) {
-    throw new RangeError(
-      `V must have K's rank ${K.dims.length}, got ${V.dims.length}-D ${show(V.dims)}`,
-    );
+  // Q, K and V are all 4-D or all 3-D (ONNX's reference asserts one rank for the three).
+  for (const t of [K, V]) {
+    if (t.dims.length !== Q.dims.length) {
+      throw new RangeError(
+        `${t.name} must have Q's rank ${Q.dims.length} (all 4-D or all 3-D), got ${t.dims.length}-D ${show(t.dims)}`,
+      );
+    }
   }
+  const k = splitHeads(K, attrs.kvNumHeads, 'kv_num_heads');
   const v = splitHeads(V, attrs.kvNumHeads, 'kv_num_heads');
   const B = q.batch;
   const [Hq, S, D] = [q.heads, q.seq, q.size];

@@ -105,6 +105,16 @@ const SHAPE_RULES = [
   ['V of another length', (i) => (i.V = tensor([2, 2, 4, 6])), RangeError, 'V'],
   ['V 3-D while K is 4-D', (i) => (i.V = tensor([2, 5, 12])), RangeError, 'V'],
   [
+    'K 3-D while Q is 4-D',
+    (i, a) => {
+      i.K = tensor([2, 5, 16]);
+      i.V = tensor([2, 5, 12]);
+      a.kv_num_heads = 2;
+    },
+    RangeError,
+    'K',
+  ],
+  [
     'kv heads that do not divide q heads',
     (i) => {
       i.K = tensor([2, 3, 5, 8]);
@@ -127,8 +137,10 @@ const SHAPE_RULES = [
   [
     '3-D K without kv_num_heads',
     (i, a) => {
+      i.Q = tensor([2, 3, 32]);
       i.K = tensor([2, 5, 16]);
       i.V = tensor([2, 5, 12]);
+      a.q_num_heads = 4;
     },
     TypeError,
     'kv_num_heads',

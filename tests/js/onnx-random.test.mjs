@@ -49,6 +49,30 @@ describe('onnxAttention() on seeded random configurations, against float64', () 
       if (spec.attributes.left_window_size !== undefined) coverage.add('window');
     });
   }
+  test('float16 Q and K (T1) with float32 V (T2): Y in float16, present_value in float32', () => {
+    const spec = {
+      name: 'mixed T1 and T2',
+      inputs: {
+        Q: { dims: [2, 4, 3, 8], type: 'float16' },
+        K: { dims: [2, 2, 5, 8], type: 'float16' },
+        V: { dims: [2, 2, 5, 6], type: 'float32' },
+        attn_mask: { dims: [3, 9], type: 'float16' },
+        past_key: { dims: [2, 2, 4, 8], type: 'float16' },
+        past_value: { dims: [2, 2, 4, 6], type: 'float32' },
+      },
+    };
+    const attributes = { is_causal: 1, qk_matmul_output_mode: 2 };
+    const { inputs, inputs64 } = caseInputs(spec);
+    const names = ['Y', 'present_key', 'present_value', 'qk_matmul_output'];
+    const out = attn.onnxAttention(inputs, attributes, names);
+    const expected = onnxAttention64(inputs64, attributes);
+    assert.deepEqual(
+      names.map((name) => out[name].type),
+      ['float16', 'float16', 'float32', 'float16'],
+    );
+    for (const name of names) compare(out[name], expected[name].data, name);
+  });
+
   test('the configurations covered what they are for', () => {
     for (const item of [
       '3-D',
