@@ -185,7 +185,7 @@ export function wrapModule(Module) {
           `${where}: could not allocate ${formatBytes(bytes)} for ${what} (wasm memory is limited to ${formatBytes(WASM_MEMORY_LIMIT)}, ${formatBytes(Module.HEAPU8.length)} in use)`,
         );
       }
-      pointers.push(pointer);
+      pointers[pointers.length] = pointer; // not push(): a replaced one would lose it
       return pointer;
     };
     // Copies exactly the bytes that were measured and validated (read-once.mjs, phase 4).
@@ -200,7 +200,8 @@ export function wrapModule(Module) {
     try {
       return work(allocate, copyIn);
     } finally {
-      for (const pointer of pointers) Module._free(pointer);
+      // An index loop: a replaced Array iterator must not stop the frees.
+      for (let i = 0; i < pointers.length; i++) Module._free(pointers[i]);
     }
   }
 

@@ -33,6 +33,8 @@ const typedArrayByteLength = getterOf(TypedArrayPrototype, 'byteLength');
 const typedArrayByteOffset = getterOf(TypedArrayPrototype, 'byteOffset');
 const typedArrayBuffer = getterOf(TypedArrayPrototype, 'buffer');
 const typedArraySet = TypedArrayPrototype.set;
+const setHas = Set.prototype.has;
+const setForEach = Set.prototype.forEach;
 
 /**
  * The name of a real typed array's type ('Float32Array', 'Uint8Array', ...), realm-independent
@@ -114,23 +116,29 @@ export function setBytes(target, source, offset) {
  * `where` prefixes messages ('attention', 'trace', ...); `bagName` names the object.
  */
 export function readOwnOptions(object, allowed, where, bagName) {
+  // Index loops and the Set method captured at load: a replaced Array iterator or
+  // Set.prototype.has cannot make an unknown key pass or an own key go unread.
   const record = { __proto__: null };
-  for (const key of ownKeys(object)) {
+  const keys = ownKeys(object);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     if (typeof key !== 'string') continue; // symbols cannot name an option
-    if (!allowed.has(key)) {
+    if (!apply(setHas, allowed, [key])) {
       throw new TypeError(
         `${where}: unknown option '${key}' (expected one of ${[...allowed].join(', ')})`,
       );
     }
     record[key] = object[key];
   }
-  for (const key of allowed) {
-    if (!(key in record) && key in object) {
-      throw new TypeError(
-        `${where}: '${key}' is inherited by ${bagName} from its prototype, not its own property; options must be own properties (copy them with { ...${bagName} })`,
-      );
-    }
-  }
+  apply(setForEach, allowed, [
+    (key) => {
+      if (!(key in record) && key in object) {
+        throw new TypeError(
+          `${where}: '${key}' is inherited by ${bagName} from its prototype, not its own property; options must be own properties (copy them with { ...${bagName} })`,
+        );
+      }
+    },
+  ]);
   return record;
 }
 

@@ -1448,6 +1448,49 @@ describe('read once: getters, Proxies and overridden intrinsics aimed at each re
     assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes);
   });
 
+  // (Not Array#push: Emscripten's own glue relies on it to pass the call to the core, which
+  // then refuses the garbled call with a RangeError instead of computing.)
+  test('a replaced Array iterator, Set#has and Set#forEach: options still checked, memory still freed', () => {
+    const saved = [
+      [Array.prototype, Symbol.iterator],
+      [Set.prototype, 'has'],
+      [Set.prototype, 'forEach'],
+    ].map(([object, key]) => ({
+      object,
+      key,
+      descriptor: Object.getOwnPropertyDescriptor(object, key),
+    }));
+    const calls = [full, { ...full, causal: true }, { __proto__: { scale: 9 }, ...shape }];
+    const outcomes = [];
+    try {
+      // Until restored, this test itself must not iterate arrays (no for-of, no destructuring).
+      Array.prototype[Symbol.iterator] = function* () {}; // eslint-disable-line no-extend-native
+      Set.prototype.has = () => true;
+      Set.prototype.forEach = () => {};
+      for (let i = 0; i < calls.length; i++) {
+        try {
+          outcomes[i] = attn.attention(q, k, v, calls[i]);
+        } catch (error) {
+          outcomes[i] = error;
+        }
+      }
+    } finally {
+      for (let i = 0; i < saved.length; i++) {
+        Object.defineProperty(saved[i].object, saved[i].key, saved[i].descriptor);
+      }
+    }
+    assertMatches(outcomes[0], expected, 1e-5, 'y');
+    assert.ok(
+      outcomes[1] instanceof TypeError && /causal/.test(outcomes[1].message),
+      String(outcomes[1]),
+    );
+    assert.ok(
+      outcomes[2] instanceof TypeError && /scale/.test(outcomes[2].message),
+      String(outcomes[2]),
+    );
+    assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes, 'leaked');
+  });
+
   test('a getter that detaches q: TypeError naming q, nothing leaks', () => {
     const victim = q.slice();
     const options = {
