@@ -4,11 +4,13 @@
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <xsimd/xsimd.hpp>
 
 #include "attention.hpp"
+#include "attention_call.hpp"
 #include "trace.hpp"
 
 namespace {
@@ -47,43 +49,78 @@ std::string trace_into(std::uintptr_t x, std::size_t n, std::size_t d_in, std::u
   return "";
 }
 
-// mask_kind: 0 none, 1 boolean (uint8), 2 additive (float); mask_dims: `mask_rank` uint32.
-std::string attention_into(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y,
-                           std::size_t batch, std::size_t q_num_heads, std::size_t kv_num_heads,
-                           std::size_t q_seq_len, std::size_t kv_seq_len, std::size_t head_size,
-                           std::size_t v_head_size, float scale, bool is_causal, float softcap,
-                           int mask_kind, std::uintptr_t mask_data, std::uintptr_t mask_dims,
-                           std::size_t mask_rank) {
-  const attention::AttentionShape shape{batch,      q_num_heads, kv_num_heads, q_seq_len,
-                                        kv_seq_len, head_size,   v_head_size};
-  if (const char* error = attention::attention_shape_error(shape)) return error;
-  attention::AttentionMask mask;
-  if (mask_kind != 0) {
-    std::size_t dims[4] = {0, 0, 0, 0};
-    const auto* dims32 = reinterpret_cast<const std::uint32_t*>(mask_dims);
-    for (std::size_t i = 0; i < mask_rank && i < 4; ++i) dims[i] = dims32[i];
-    if (const char* error = attention::broadcast_mask_strides(dims, mask_rank, shape, mask.strides))
-      return error;
-    mask.kind = mask_kind == 1 ? attention::MaskKind::boolean : attention::MaskKind::additive;
-    mask.allowed = reinterpret_cast<const std::uint8_t*>(mask_data);
-    mask.bias = floats(mask_data);
-  }
-  const attention::AttentionOptions options{scale, is_causal, softcap};
-  const auto status = attention::attention(floats(q), floats(k), floats(v), mask, shape, options,
-                                           reinterpret_cast<float*>(y));
-  return status == attention::Status::ok ? "" : "out of memory for the kernel's scratch";
-}
-
 std::string simd_arch() { return xsimd::default_arch::name(); }
 
-// Bytes malloc has handed out and not taken back: lets tests prove calls leak nothing.
-std::size_t heap_bytes_in_use() { return mallinfo().uordblks; }
+// What the module itself holds once loaded (Embind keeps a small record per value_object
+// field for good), measured at the end of the registrations below.
+std::size_t heap_bytes_at_load = 0;
+
+// Bytes malloc has handed out beyond that and not taken back: lets tests prove calls leak
+// nothing.
+std::size_t heap_bytes_in_use() { return mallinfo().uordblks - heap_bytes_at_load; }
+
+// The most bytes wasm memory may grow to (-sMAXIMUM_MEMORY, set in CMakeLists.txt).
+double maximum_memory_bytes() { return double(ATTENTION_MAXIMUM_MEMORY); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
-  emscripten::function("traceInto", &trace_into);
-  emscripten::function("attentionInto", &attention_into);
-  emscripten::function("simdArch", &simd_arch);
-  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
+  using attention_call::AttentionCall;
+  namespace em = emscripten;
+  em::enum_<attention::Layout>("Layout")
+      .value("bhsd", attention::Layout::bhsd)
+      .value("bshd", attention::Layout::bshd);
+  em::enum_<attention::MaskKind>("MaskKind")
+      .value("none", attention::MaskKind::none)
+      .value("boolean", attention::MaskKind::boolean)
+      .value("additive", attention::MaskKind::additive);
+  em::enum_<attention::MaskKeys>("MaskKeys")
+      .value("broadcast", attention::MaskKeys::broadcast)
+      .value("pad", attention::MaskKeys::pad);
+  em::enum_<attention::ScoresMode>("ScoresMode")
+      .value("raw", attention::ScoresMode::raw)
+      .value("softcapped", attention::ScoresMode::softcapped)
+      .value("biased", attention::ScoresMode::biased)
+      .value("probabilities", attention::ScoresMode::probabilities);
+  em::value_array<std::array<std::uint32_t, 4>>("MaskDims")
+      .element(em::index<0>())
+      .element(em::index<1>())
+      .element(em::index<2>())
+      .element(em::index<3>());
+  // Field names and meanings: attention_call.hpp.
+  em::value_object<AttentionCall>("AttentionCall")
+      .field("q", &AttentionCall::q)
+      .field("k", &AttentionCall::k)
+      .field("v", &AttentionCall::v)
+      .field("y", &AttentionCall::y)
+      .field("batch", &AttentionCall::batch)
+      .field("qNumHeads", &AttentionCall::q_num_heads)
+      .field("kvNumHeads", &AttentionCall::kv_num_heads)
+      .field("qSeqLen", &AttentionCall::q_seq_len)
+      .field("kvSeqLen", &AttentionCall::kv_seq_len)
+      .field("headSize", &AttentionCall::head_size)
+      .field("vHeadSize", &AttentionCall::v_head_size)
+      .field("qLayout", &AttentionCall::q_layout)
+      .field("kvLayout", &AttentionCall::kv_layout)
+      .field("scale", &AttentionCall::scale)
+      .field("isCausal", &AttentionCall::is_causal)
+      .field("softcap", &AttentionCall::softcap)
+      .field("leftWindow", &AttentionCall::left_window)
+      .field("rightWindow", &AttentionCall::right_window)
+      .field("pastLength", &AttentionCall::past_length)
+      .field("nonpadKvSeqlen", &AttentionCall::nonpad_kv_seqlen)
+      .field("maskKind", &AttentionCall::mask_kind)
+      .field("mask", &AttentionCall::mask)
+      .field("maskDims", &AttentionCall::mask_dims)
+      .field("maskRank", &AttentionCall::mask_rank)
+      .field("maskKeys", &AttentionCall::mask_keys)
+      .field("scores", &AttentionCall::scores)
+      .field("scoresMode", &AttentionCall::scores_mode);
+  em::function("traceInto", &trace_into);
+  em::function("runAttention", &attention_call::run);
+  em::function("attentionWorkingBytes", &attention_call::working_bytes);
+  em::function("maximumMemoryBytes", &maximum_memory_bytes);
+  em::function("simdArch", &simd_arch);
+  em::function("heapBytesInUse", &heap_bytes_in_use);
+  heap_bytes_at_load = mallinfo().uordblks;
 }

@@ -1,7 +1,8 @@
 /**
  * Self-attention in WebAssembly (SIMD128): every intermediate of the computation for teaching
- * and visualisation (`trace`), and a fast multi-head attention with the semantics of the ONNX
- * `Attention` operator, opset 23 (`attention`).
+ * and visualisation (`trace`), a fast multi-head attention with the semantics of the ONNX
+ * `Attention` operator, opset 23 (`attention`), and the whole operator with ONNX's own names,
+ * KV cache, 3-D layout, windows and float16 included (`onnxAttention`).
  *
  * @example
  * ```ts
@@ -25,7 +26,10 @@ export interface Matrix {
 /** A matrix given either as nested arrays (rectangular, numbers only) or as a {@link Matrix}. */
 export type MatrixInput = number[][] | Matrix;
 
-/** Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v. */
+/**
+ * Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v.
+ * Read once, own properties only (see {@link AttentionOptions}).
+ */
 export interface TraceArgs {
   /** The inputs, one token per row: n x d_in. */
   x: MatrixInput;
@@ -79,7 +83,16 @@ export interface AttentionMask {
   shape: number[];
 }
 
-/** Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator. */
+/**
+ * Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator.
+ *
+ * Every argument is read exactly once, before anything is checked, so a getter or a Proxy
+ * cannot change a value between its check and its use. Options must be OWN properties of the
+ * object: one found only on its prototype (a class getter, `{ __proto__: { isCausal: true } }`,
+ * a polluted `Object.prototype.scale`) is refused with a TypeError naming it. Typed arrays are
+ * measured by the engine's own getters, so an own `length`, `byteLength` or
+ * `Symbol.toStringTag` changes nothing; a detached buffer is a TypeError naming the argument.
+ */
 export interface AttentionOptions {
   /** Batch size. Default 1. */
   batch?: number;
@@ -99,15 +112,131 @@ export interface AttentionOptions {
   headSize: number;
   /** Size of one value head, and of one output head. Default `headSize`. */
   vHeadSize?: number;
-  /** Multiplies every score. Default `1 / Math.sqrt(headSize)`. */
+  /**
+   * Multiplies every score. Default `1 / Math.sqrt(headSize)`. Used as a float32: a value
+   * that overflows it (|scale| >= 3.4e38) or rounds to 0 there (0 < |scale| < 1.4e-45) is a
+   * RangeError.
+   */
   scale?: number;
   /** Hide key j from query i when j > i (top-left aligned, as ONNX without past). Default false. */
   isCausal?: boolean;
-  /** When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0 (off). */
+  /**
+   * When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0
+   * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
+   */
   softcap?: number;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
 }
+
+/**
+ * A `Float16Array`, in engines that have one (typed by its tag, so that no `lib` setting is
+ * needed). Elsewhere float16 data is a `Uint16Array` of IEEE half-precision bits.
+ */
+export interface Float16ArrayLike extends ArrayLike<number> {
+  readonly [Symbol.toStringTag]: 'Float16Array';
+  readonly buffer: ArrayBufferLike;
+  readonly byteLength: number;
+  readonly byteOffset: number;
+}
+
+/**
+ * A tensor as {@link AttentionApi.onnxAttention} reads it: the shape of an onnxruntime-web
+ * `Tensor`, so `new ort.Tensor('float32', data, dims)` passes as it is (a tensor typed only as
+ * `ort.Tensor`, such as a session's output, needs `as OnnxTensor`). `data` holds the elements
+ * row-major; `type` may be left out, it is then inferred from `data`. Each field is read once.
+ */
+export type OnnxTensor =
+  | { readonly type?: 'float32'; readonly data: Float32Array; readonly dims: readonly number[] }
+  | {
+      /** IEEE half precision: the bits in a Uint16Array, or a Float16Array. */
+      readonly type?: 'float16';
+      readonly data: Uint16Array | Float16ArrayLike;
+      readonly dims: readonly number[];
+    }
+  | {
+      /** Boolean: nonzero = true. */
+      readonly type?: 'bool';
+      readonly data: Uint8Array;
+      readonly dims: readonly number[];
+    }
+  | { readonly type?: 'int64'; readonly data: BigInt64Array; readonly dims: readonly number[] };
+
+/**
+ * What {@link AttentionApi.onnxAttention} returns for each output: fresh arrays the caller owns
+ * (never views into wasm memory), in the type of the input they follow (Y and
+ * qk_matmul_output: Q's; present_key: K's; present_value: V's). float16 comes back as a
+ * `Uint16Array` of half bits, or as a `Float16Array` when the input was one. A result is an
+ * {@link OnnxTensor}: `present_*` pass back as the next call's `past_*` as they are.
+ */
+export type OnnxResultTensor =
+  | { type: 'float32'; data: Float32Array; dims: number[] }
+  | { type: 'float16'; data: Uint16Array | Float16ArrayLike; dims: number[] };
+
+/**
+ * Inputs of the ONNX `Attention` operator, by their ONNX names. Dimensions: B batch, Hq / Hkv
+ * query / key-value heads, S queries, L new keys, P past keys, T = P + L, D head size, Dv value
+ * head size. An optional input may be left out, `undefined` or `null`. Own properties only.
+ */
+export interface OnnxAttentionInputs {
+  /** `float32` or `float16` (T1): 4-D `(B, Hq, S, D)` or 3-D `(B, S, Hq * D)`. */
+  Q: OnnxTensor;
+  /** T1, `(B, Hkv, L, D)` or 3-D `(B, L, Hkv * D)`. Hkv must divide Hq. */
+  K: OnnxTensor;
+  /** `float32` or `float16` (T2): `(B, Hkv, L, Dv)` or 3-D `(B, L, Hkv * Dv)`, K's rank. */
+  V: OnnxTensor;
+  /**
+   * `bool` (true = may attend) or T1 (added to the scores), broadcast right-aligned to
+   * `(B, Hq, S, T)`, 1 to 4 dims. Its last dim may be shorter than T: the keys beyond it are
+   * hidden.
+   */
+  attn_mask?: OnnxTensor | null;
+  /** T1, `(B, Hkv, P, D)`: the cache of earlier keys (P may be 0). Only with `past_value`. */
+  past_key?: OnnxTensor | null;
+  /** T2, `(B, Hkv, P, Dv)`: the cache of earlier values. Only with `past_key`. */
+  past_value?: OnnxTensor | null;
+  /**
+   * `int64`, `(B,)` (opset 24): an external cache. K and V hold a whole cache buffer of which
+   * only the first `nonpad_kv_seqlen[b]` keys of batch b are real (0 to L); the queries sit at
+   * the end of them. Not together with `past_key`.
+   */
+  nonpad_kv_seqlen?: OnnxTensor | null;
+}
+
+/** Attributes of the ONNX `Attention` operator, by their ONNX names; all optional. */
+export interface OnnxAttentionAttributes {
+  /**
+   * 1: key j is hidden from query i when j > i + offset, bottom-right aligned, where offset
+   * is P with a past cache, `nonpad_kv_seqlen[b] - S` with an external one, else 0. Default 0.
+   */
+  is_causal?: 0 | 1 | boolean;
+  /** Multiplies Q.K. Default `1 / Math.sqrt(D)`. A float32 (RangeError if it vanishes there). */
+  scale?: number;
+  /** Positive: scores become `softcap * tanh(score / softcap)`, before any mask. Default 0 (off). */
+  softcap?: number;
+  /** Hq; required when Q is 3-D (then it splits the last axis head-major). */
+  q_num_heads?: number;
+  /** Hkv; required when K and V are 3-D. */
+  kv_num_heads?: number;
+  /**
+   * What `qk_matmul_output` holds: 0 the raw `scale * Q.K`, 1 after softcap, 2 after softcap
+   * plus the mask and bias (-Infinity where hidden), 3 the softmax probabilities (zeros in a
+   * row that sees no key). Default 0.
+   */
+  qk_matmul_output_mode?: 0 | 1 | 2 | 3;
+  /**
+   * The precision the softmax must at least have: 1 float, 10 float16, 11 double, 16 bfloat16
+   * (ONNX data types). Accepted; the kernel computes the softmax in float32.
+   */
+  softmax_precision?: 1 | 10 | 11 | 16;
+  /** Opset 25: keys more than this many positions before the query are hidden. -1 (default): none. */
+  left_window_size?: number;
+  /** Opset 25: keys more than this many positions after the query are hidden. -1 (default): none. */
+  right_window_size?: number;
+}
+
+/** Outputs of the ONNX `Attention` operator that {@link AttentionApi.onnxAttention} can return. */
+export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_output';
 
 /** What `createAttention()` resolves to. */
 export interface AttentionApi {
@@ -137,6 +266,28 @@ export interface AttentionApi {
     v: Float32Array,
     options: AttentionOptions,
   ): Float32Array;
+  /**
+   * The whole ONNX `Attention` operator (opset 23, plus opset 24's `nonpad_kv_seqlen` and
+   * opset 25's windows), with ONNX's names, on the same fused kernel as `attention`:
+   * - `Y` `(B, Hq, S, Dv)`, or `(B, S, Hq * Dv)` when Q is 3-D;
+   * - `present_key` `(B, Hkv, T, D)` and `present_value` `(B, Hkv, T, Dv)`: `past_*` followed
+   *   by K / V, ready to pass as the next call's `past_*` (token-by-token decoding);
+   * - `qk_matmul_output` `(B, Hq, S, T)`, computed only when asked for (it is the only
+   *   output whose size grows with S * T).
+   *
+   * A query row that sees no key gives zeros, in Y and in mode 3. float16 is computed in
+   * float32 and rounded to nearest even on the way out.
+   * @param outputs the outputs wanted, both `present_*` or neither. Default: `['Y']`, plus
+   *   `present_key` and `present_value` when `past_key` is given (name them to have them in
+   *   the result's type too).
+   * @throws TypeError / RangeError naming the ONNX input, attribute or output at fault, for
+   *   every shape rule of the spec; the instance keeps working and holds no leaked memory.
+   */
+  onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
+    inputs: OnnxAttentionInputs,
+    attributes?: OnnxAttentionAttributes,
+    outputs?: O,
+  ): { [Name in O[number]]: OnnxResultTensor };
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /** The package version. */

@@ -72,10 +72,10 @@ void expect_flash_matches_reference(const Case& c, std::mt19937& rng,
       reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
   std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size, -1.0f);
   std::vector<float> slow(fast.size(), -2.0f);
-  ASSERT_TRUE(
-      kernels::flash_attention(q.data(), k.data(), v.data(), mask, s, c.options, fast.data()));
-  ASSERT_TRUE(
-      kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, c.options, slow.data()));
+  ASSERT_TRUE(kernels::flash_attention(
+      contiguous_args(q.data(), k.data(), v.data(), mask, s, c.options, fast.data())));
+  ASSERT_TRUE(kernels::attention_reference(
+      contiguous_args(q.data(), k.data(), v.data(), mask, s, c.options, slow.data())));
   for (std::size_t i = 0; i < fast.size(); ++i)
     ASSERT_NEAR(fast[i], slow[i], 2e-5)
         << "index " << i << " q_seq=" << s.q_seq_len << " kv_seq=" << s.kv_seq_len
@@ -125,7 +125,7 @@ TEST(Kernels, FlashAttentionWithBroadcastMasks) {
   mask.kind = MaskKind::boolean;
   mask.allowed = allowed.data();
   const std::size_t dims[4] = {2, 1, 1, 75};
-  ASSERT_EQ(broadcast_mask_strides(dims, 4, c.shape, mask.strides), nullptr);
+  ASSERT_EQ(broadcast_mask_strides(dims, 4, c.shape, MaskKeys::broadcast, mask), nullptr);
   expect_flash_matches_reference(c, rng, mask);
   // Additive mask [q_seq, kv_seq], broadcast over batch and heads.
   const auto bias = reference64::random_floats(rng, 9 * 75, 3.0f);
@@ -133,6 +133,6 @@ TEST(Kernels, FlashAttentionWithBroadcastMasks) {
   additive.kind = MaskKind::additive;
   additive.bias = bias.data();
   const std::size_t dims2[2] = {9, 75};
-  ASSERT_EQ(broadcast_mask_strides(dims2, 2, c.shape, additive.strides), nullptr);
+  ASSERT_EQ(broadcast_mask_strides(dims2, 2, c.shape, MaskKeys::broadcast, additive), nullptr);
   expect_flash_matches_reference(c, rng, additive);
 }

@@ -14,7 +14,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import vm from 'node:vm';
 
+import { readFileSync } from 'node:fs';
+
+import createAttentionModule from '../../build/wasm/attention.mjs';
 import createAttention from '../../dist/attention.mjs';
+import { createAttentionWith } from '../../src/js/api.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff, trace64 } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
@@ -57,6 +61,10 @@ const JUNK = [
 ];
 const BAD_DIMS = [0, -0, -1, -7, 1.5, 0.999, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 32 + 1];
 const BAD_DIMS_HUGE = [2 ** 53, 1e300, Number.MAX_VALUE, 2 ** 31 - 1, 1e9];
+// A number the module passes on as a float32 (scale, softcap) must mean the same there: finite,
+// and not a nonzero that rounds to 0.
+const isFloat32 = (x) =>
+  typeof x === 'number' && Number.isFinite(Math.fround(x)) && (Math.fround(x) !== 0 || x === 0);
 const isDim = (x) => typeof x === 'number' && Number.isInteger(x) && x >= 1 && x < 2 ** 31;
 const isObject = (x) => (typeof x === 'object' && x !== null) || typeof x === 'function';
 // Sets a key even where an earlier mutation left a getter or a null prototype.
@@ -176,7 +184,7 @@ function validAttentionCall(t) {
     const inferable = name === 'qSeqLen' || name === 'kvSeqLen';
     if ((implied !== shape[name] && !inferable) || t.random() < 0.5) options[name] = shape[name];
   }
-  if (t.random() < 0.3) options.scale = t.pick([0, -0.5, 0.1, 1, 2.5, 1e-300]);
+  if (t.random() < 0.3) options.scale = t.pick([0, -0.5, 0.1, 1, 2.5, 1e-30, -1e-44]);
   if (t.random() < 0.3) options.isCausal = t.random() < 0.5;
   if (t.random() < 0.3) options.softcap = t.pick([0, 0.5, 3, 1e-30, 1e30]);
   const target = [shape.batch, shape.qNumHeads, shape.qSeqLen, shape.kvSeqLen];
@@ -249,8 +257,8 @@ const ATTENTION_MUTATIONS = [
   function badScalar(call, t) {
     const name = t.pick(['scale', 'softcap', 'isCausal']);
     const values = {
-      scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE],
-      softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20],
+      scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
+      softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
       isCausal: [...JUNK, 0, 1, 'true', true, false],
     }[name];
     const value = t.pick(values);
@@ -406,10 +414,9 @@ function judgeAttention(args) {
   const yLength = batch * qNumHeads * qSeqLen * vHeadSize;
   if (q.length !== qLength || k.length !== kLength || v.length !== vLength) return invalid;
   const { scale, isCausal, softcap, attnMask } = options;
-  const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
-  if (scale !== undefined && !isNumber(scale)) return invalid;
+  if (scale !== undefined && !isFloat32(scale)) return invalid;
   if (isCausal !== undefined && typeof isCausal !== 'boolean') return invalid;
-  if (softcap !== undefined && !(isNumber(softcap) && softcap >= 0)) return invalid;
+  if (softcap !== undefined && !(isFloat32(softcap) && softcap >= 0)) return invalid;
   let maskBytes = 0;
   if (attnMask !== undefined) {
     if (attnMask === null || typeof attnMask !== 'object' || Array.isArray(attnMask))
@@ -570,7 +577,7 @@ const TRACE_MUTATIONS = [
   function badScalar(call, t) {
     const name = t.pick(['scale', 'isCausal']);
     const values = {
-      scale: [...JUNK, Infinity, -Infinity, 2, -1, 0],
+      scale: [...JUNK, Infinity, -Infinity, 2, -1, 0, 1e-300, 1e39],
       isCausal: [...JUNK, 0, 1, 'false', true, false],
     }[name];
     const value = t.pick(values);
@@ -642,7 +649,7 @@ function judgeTrace(callArgs) {
   if (m.wQuery.rows !== dIn || m.wKey.rows !== dIn || m.wValue.rows !== dIn) return invalid;
   if (m.wKey.cols !== m.wQuery.cols) return invalid;
   const { scale, isCausal } = args;
-  if (scale !== undefined && !(typeof scale === 'number' && Number.isFinite(scale))) return invalid;
+  if (scale !== undefined && !isFloat32(scale)) return invalid;
   if (isCausal !== undefined && typeof isCausal !== 'boolean') return invalid;
   const n = m.x.rows;
   const dK = m.wQuery.cols;
@@ -1011,6 +1018,560 @@ describe('regressions found by this suite', () => {
         error instanceof RangeError &&
         SAYS_SIZE.test(error.message) &&
         namesOneOf(error.message, ['q', 'v', 'vHeadSize', 'output']),
+    );
+    assert.equal(own.memoryStats().allocatedBytes, 0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every argument is read exactly once: a value checked is the value used. Each test below is a
+// reproduction of a defect of an earlier version (first block) or a getter, Proxy or overridden
+// intrinsic aimed at one read (second block). After each, nothing leaked.
+
+/** call() throws ErrorType naming `name` (a whole identifier) and leaks nothing. */
+function assertRefusesNaming(call, ErrorType, name, pattern = /./) {
+  const before = attn.memoryStats().allocatedBytes;
+  assert.throws(call, (error) => {
+    assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
+    assert.ok(namesOneOf(error.message, [name]), `"${error.message}" does not name ${name}`);
+    assert.match(error.message, pattern);
+    return true;
+  });
+  assert.equal(attn.memoryStats().allocatedBytes, before, 'leaked');
+}
+
+/** call() returns what the float64 reference says, reading its inputs as `expected`, no leak. */
+function assertComputes(call, expected, label) {
+  const before = attn.memoryStats().allocatedBytes;
+  const y = call();
+  assertMatches(y, expected, 1e-5, label);
+  assert.equal(attn.memoryStats().allocatedBytes, before, `${label}: leaked`);
+}
+
+// A Float32Array over a resizable buffer, and a function that shrinks that buffer to `bytes`.
+function resizable(values, { lengthTracking = true } = {}) {
+  const buffer = new ArrayBuffer(values.length * 4, { maxByteLength: values.length * 4 });
+  const array = lengthTracking
+    ? new Float32Array(buffer)
+    : new Float32Array(buffer, 0, values.length);
+  array.set(values);
+  return { array, shrink: (bytes) => buffer.resize(bytes) };
+}
+
+describe('read once: reproductions of earlier defects', () => {
+  const t = tools(seededRandom(0x0cce0001));
+  const base = { qNumHeads: 2, kvNumHeads: 1, headSize: 4, vHeadSize: 3 };
+  const q = t.floats(2 * 3 * 4);
+  const k = t.floats(5 * 4);
+  const v = t.floats(5 * 3);
+
+  for (const option of ['scale', 'isCausal', 'softcap', 'attnMask']) {
+    const fallback = { scale: 0.5, isCausal: true, softcap: 2, attnMask: undefined }[option];
+    for (const victim of ['q', 'k']) {
+      test(`a ${option} getter that shrinks ${victim}'s resizable buffer: RangeError naming ${victim}`, () => {
+        for (const lengthTracking of [true, false]) {
+          const target = resizable(victim === 'q' ? q : k, { lengthTracking });
+          const options = { ...base };
+          Object.defineProperty(options, option, {
+            enumerable: true,
+            get() {
+              target.shrink(4);
+              return fallback;
+            },
+          });
+          const args = victim === 'q' ? [target.array, k, v] : [q, target.array, v];
+          assertRefusesNaming(() => attn.attention(...args, options), RangeError, victim);
+        }
+      });
+    }
+  }
+
+  test('a large k shrunk by a scale getter, 200 times: RangeError each time, nothing leaks', () => {
+    const kvSeqLen = 4096;
+    const bigK = t.floats(kvSeqLen * 4);
+    const bigV = t.floats(kvSeqLen * 3);
+    for (let i = 0; i < 200; i++) {
+      const target = resizable(bigK);
+      const options = {
+        ...base,
+        kvSeqLen,
+        get scale() {
+          target.shrink(16);
+          return 1;
+        },
+      };
+      assertRefusesNaming(() => attn.attention(q, target.array, bigV, options), RangeError, 'k');
+    }
+  });
+
+  test('Symbol.toStringTag = "Float32Array" on a Uint8Array or Float64Array: TypeError', () => {
+    for (const Type of [Uint8Array, Float64Array, Int32Array]) {
+      const spoof = new Type(q.length);
+      Object.defineProperty(spoof, Symbol.toStringTag, { value: 'Float32Array' });
+      assertRefusesNaming(() => attn.attention(spoof, k, v, base), TypeError, 'q');
+      const mask = { data: new Float64Array(5), shape: [5] };
+      Object.defineProperty(mask.data, Symbol.toStringTag, { value: 'Float32Array' });
+      assertRefusesNaming(
+        () => attn.attention(q, k, v, { ...base, attnMask: mask }),
+        TypeError,
+        'attnMask',
+      );
+    }
+  });
+
+  test('an own length on a real Float32Array changes nothing', () => {
+    const short = q.slice(0, 8);
+    Object.defineProperty(short, 'length', { value: q.length });
+    assertRefusesNaming(
+      () => attn.attention(short, k, v, { ...base, qSeqLen: 3 }),
+      RangeError,
+      'q',
+      /got 8/,
+    );
+    const right = q.slice();
+    Object.defineProperty(right, 'length', { value: 3 });
+    assertComputes(() => attn.attention(right, k, v, base), attention64(q, k, v, base), 'q');
+  });
+
+  test('a byteLength getter answering 32 then 65536: ignored, correct result, heap intact', () => {
+    let calls = 0;
+    const lying = k.slice();
+    Object.defineProperty(lying, 'byteLength', { get: () => (calls++ ? 65536 : 32) });
+    Object.defineProperty(lying, 'byteOffset', { get: () => 1 << 20 });
+    Object.defineProperty(lying, 'buffer', { get: () => new ArrayBuffer(65536) });
+    assertComputes(() => attn.attention(q, lying, v, base), attention64(q, k, v, base), 'k');
+    assert.equal(calls, 0, 'the own byteLength getter was never called');
+    assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes);
+  });
+
+  test('trace() reads x.data once: a getter that changes its answer cannot split check and copy', () => {
+    const first = Float32Array.from([1, 0, 1, 0, 2, 0]);
+    let reads = 0;
+    const x = {
+      rows: 3,
+      cols: 2,
+      get data() {
+        reads += 1;
+        return reads === 1 ? first : new Float32Array(2);
+      },
+    };
+    const w = [
+      [1, 0.5],
+      [0.25, 1],
+    ];
+    const before = attn.memoryStats().allocatedBytes;
+    const result = attn.trace({ x, wQuery: w, wKey: w, wValue: w });
+    assert.equal(reads, 1);
+    const expected = trace64({
+      x: { rows: 3, cols: 2, data: first },
+      wQuery: w,
+      wKey: w,
+      wValue: w,
+    });
+    assertMatches(result.outputs.data, expected.outputs.flat(), 1e-5, 'outputs');
+    assert.equal(attn.memoryStats().allocatedBytes, before);
+  });
+
+  test('a detached buffer: TypeError naming the argument', () => {
+    const detach = (array) => {
+      structuredClone(array.buffer, { transfer: [array.buffer] });
+      return array;
+    };
+    assertRefusesNaming(
+      () => attn.attention(detach(q.slice()), k, v, base),
+      TypeError,
+      'q',
+      /detached/,
+    );
+    assertRefusesNaming(
+      () => attn.attention(q, detach(k.slice()), v, base),
+      TypeError,
+      'k',
+      /detached/,
+    );
+    const mask = { data: detach(new Uint8Array(5)), shape: [5] };
+    assertRefusesNaming(
+      () => attn.attention(q, k, v, { ...base, attnMask: mask }),
+      TypeError,
+      'attnMask',
+      /detached/,
+    );
+    const x = { rows: 1, cols: 2, data: detach(new Float32Array(2)) };
+    assertRefusesNaming(
+      () => attn.trace({ x, wQuery: [[1], [1]], wKey: [[1], [1]], wValue: [[1], [1]] }),
+      TypeError,
+      'x',
+      /detached/,
+    );
+  });
+
+  test('inherited options are refused by name', () => {
+    assertRefusesNaming(
+      () => attn.attention(q, k, v, { __proto__: { isCausal: true }, ...base }),
+      TypeError,
+      'isCausal',
+      /inherited/,
+    );
+    class Options {
+      get scale() {
+        return 2;
+      }
+    }
+    assertRefusesNaming(
+      () => attn.attention(q, k, v, Object.assign(new Options(), base)),
+      TypeError,
+      'scale',
+      /inherited/,
+    );
+    const w = [[1]];
+    assertRefusesNaming(
+      () => attn.trace({ __proto__: { isCausal: true }, x: w, wQuery: w, wKey: w, wValue: w }),
+      TypeError,
+      'isCausal',
+    );
+  });
+
+  test('a polluted Object.prototype.scale is refused, not used', () => {
+    Object.prototype.scale = 1e6; // eslint-disable-line no-extend-native
+    try {
+      assertRefusesNaming(() => attn.attention(q, k, v, { ...base }), TypeError, 'scale');
+      const w = [[1]];
+      assertRefusesNaming(
+        () => attn.trace({ x: w, wQuery: w, wKey: w, wValue: w }),
+        TypeError,
+        'scale',
+      );
+    } finally {
+      delete Object.prototype.scale;
+    }
+    assertComputes(() => attn.attention(q, k, v, base), attention64(q, k, v, base), 'clean');
+  });
+
+  test('softcap 1e-46 (0 in float32) and scales that vanish in float32: RangeError', () => {
+    for (const [name, value] of [
+      ['softcap', 1e-46],
+      ['softcap', Number.MIN_VALUE],
+      ['scale', 1e-300],
+      ['scale', -1e-46],
+    ]) {
+      assertRefusesNaming(
+        () => attn.attention(q, k, v, { ...base, [name]: value }),
+        RangeError,
+        name,
+        /float32/,
+      );
+    }
+    const w = [[1]];
+    assertRefusesNaming(
+      () => attn.trace({ x: w, wQuery: w, wKey: w, wValue: w, scale: 1e-50 }),
+      RangeError,
+      'scale',
+    );
+    // The smallest float32 subnormal is a real softcap.
+    const tiny = { ...base, softcap: 1.5e-45 };
+    assertComputes(() => attn.attention(q, k, v, tiny), attention64(q, k, v, tiny), 'softcap');
+  });
+});
+
+/**
+ * A deep Proxy that counts every read of every property (by path) of `value` and of the
+ * objects and arrays reached through it. Typed arrays are handed out as they are (a Proxy of
+ * one is rightly refused).
+ */
+function countingProxy(value, counts, path = '') {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  return new Proxy(value, {
+    get(target, key, receiver) {
+      const where = `${path}.${String(key)}`;
+      counts.set(where, (counts.get(where) ?? 0) + 1);
+      return countingProxy(Reflect.get(target, key, receiver), counts, where);
+    },
+  });
+}
+
+function assertEachReadOnce(counts, label) {
+  const twice = [...counts].filter(([, n]) => n > 1);
+  assert.deepEqual(twice, [], `${label}: read more than once`);
+  assert.ok(counts.size > 0, `${label}: nothing was read through the proxy`);
+}
+
+describe('read once: getters, Proxies and overridden intrinsics aimed at each read', () => {
+  const t = tools(seededRandom(0x0cce0002));
+  const shape = { batch: 2, qNumHeads: 2, kvNumHeads: 1, headSize: 3, vHeadSize: 2 };
+  const q = t.floats(2 * 2 * 3 * 3);
+  const k = t.floats(2 * 4 * 3);
+  const v = t.floats(2 * 4 * 2);
+  const mask = { data: Uint8Array.from([1, 0, 1, 1, 1, 1, 0, 1]), shape: [2, 1, 1, 4] };
+  const full = { ...shape, scale: 0.7, isCausal: true, softcap: 3, attnMask: mask };
+  const expected = attention64(q, k, v, full);
+
+  test('attention(): every option, the mask and each of its dims read once', () => {
+    const counts = new Map();
+    assertComputes(() => attn.attention(q, k, v, countingProxy(full, counts)), expected, 'y');
+    assertEachReadOnce(counts, 'options');
+    for (const key of ['.scale', '.attnMask', '.attnMask.data', '.attnMask.shape.1']) {
+      assert.equal(counts.get(key), 1, key);
+    }
+  });
+
+  test('trace(): the argument, every matrix field, row and cell read once', () => {
+    const nested = [
+      [1, 0.5],
+      [0.25, -1],
+      [2, 1],
+    ];
+    const w = [
+      [1, 0.5],
+      [0.25, 1],
+    ];
+    const args = {
+      x: nested,
+      wQuery: { rows: 2, cols: 2, data: Float32Array.from(w.flat()) },
+      wKey: w,
+      wValue: { rows: 2, cols: 2, data: Float32Array.from(w.flat()) },
+      scale: 0.5,
+      isCausal: true,
+    };
+    const counts = new Map();
+    const before = attn.memoryStats().allocatedBytes;
+    const result = attn.trace(countingProxy(args, counts));
+    assertEachReadOnce(counts, 'trace');
+    for (const key of ['.x', '.x.0', '.x.0.1', '.x.length', '.x.2.length', '.wQuery.data']) {
+      assert.equal(counts.get(key), 1, key);
+    }
+    assertMatches(result.outputs.data, trace64(args).outputs.flat(), 1e-5, 'outputs');
+    assert.equal(attn.memoryStats().allocatedBytes, before);
+  });
+
+  test('getters that answer differently on every read are read once: the first answer counts', () => {
+    // Each getter's first answer is the valid one; a second read would get junk.
+    const flaky = {};
+    for (const [key, value] of Object.entries(full)) {
+      let reads = 0;
+      Object.defineProperty(flaky, key, {
+        enumerable: true,
+        get: () => (reads++ === 0 ? value : ({ batch: 7, attnMask: 'junk' }[key] ?? -1)),
+      });
+    }
+    assertComputes(() => attn.attention(q, k, v, flaky), expected, 'y');
+    let shapeReads = 0;
+    const flakyMask = {
+      data: mask.data,
+      get shape() {
+        return shapeReads++ === 0 ? mask.shape : [9, 9, 9, 9];
+      },
+    };
+    assertComputes(
+      () => attn.attention(q, k, v, { ...full, attnMask: flakyMask }),
+      expected,
+      'flaky mask',
+    );
+  });
+
+  test('a Proxy whose ownKeys and get disagree cannot slip in an unchecked option', () => {
+    const sneaky = new Proxy(
+      { ...shape },
+      {
+        ownKeys: (target) => Reflect.ownKeys(target),
+        get: (target, key) => (key === 'scale' ? 'not a number' : target[key]),
+      },
+    );
+    // 'scale' is not an own key: never read, the default applies.
+    assertComputes(
+      () => attn.attention(q, k, v, sneaky),
+      attention64(q, k, v, shape),
+      'default scale',
+    );
+    const lying = new Proxy(
+      { ...shape },
+      { ownKeys: (target) => [...Reflect.ownKeys(target), 'sneaky'] },
+    );
+    assertRefusesNaming(() => attn.attention(q, k, v, lying), TypeError, 'sneaky');
+  });
+
+  test('a subclass of Float32Array overriding length, byteLength, byteOffset and buffer', () => {
+    class Liar extends Float32Array {
+      get length() {
+        return 1;
+      }
+      get byteLength() {
+        return 1 << 30;
+      }
+      get byteOffset() {
+        return 12;
+      }
+      get buffer() {
+        return new ArrayBuffer(8);
+      }
+    }
+    assertComputes(() => attn.attention(Liar.from(q), k, v, full), expected, 'Liar q');
+    assertRefusesNaming(
+      () => attn.attention(q, Liar.from(k.subarray(4)), v, full),
+      RangeError,
+      'k',
+    );
+  });
+
+  test('overridden %TypedArray%.prototype getters and set, Array.isArray, ArrayBuffer.isView', () => {
+    const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+    const saved = new Map();
+    const override = (object, key, descriptor) => {
+      saved.set([object, key], Object.getOwnPropertyDescriptor(object, key));
+      Object.defineProperty(object, key, { configurable: true, ...descriptor });
+    };
+    let y;
+    let refused;
+    try {
+      override(TypedArrayPrototype, 'length', { get: () => 4 });
+      override(TypedArrayPrototype, 'byteLength', { get: () => 1 << 20 });
+      override(TypedArrayPrototype, 'byteOffset', { get: () => 8 });
+      override(TypedArrayPrototype, 'buffer', { get: () => new ArrayBuffer(16) });
+      override(TypedArrayPrototype, Symbol.toStringTag, { get: () => 'Float32Array' });
+      override(TypedArrayPrototype, 'set', { value: () => {} });
+      override(TypedArrayPrototype, 'subarray', { value: () => new Uint8Array(0) });
+      override(Array, 'isArray', { value: () => false });
+      override(ArrayBuffer, 'isView', { value: () => false });
+      override(Number, 'isInteger', { value: () => true });
+      override(Math, 'fround', { value: (x) => x });
+      y = attn.attention(q, k, v, full);
+      try {
+        attn.attention(new Float64Array(q.length), k, v, { ...full, softcap: 1e-46 });
+      } catch (error) {
+        refused = error;
+      }
+    } finally {
+      for (const [[object, key], descriptor] of saved)
+        Object.defineProperty(object, key, descriptor);
+    }
+    assertMatches(y, expected, 1e-5, 'y');
+    assert.ok(refused instanceof TypeError && /\bq\b/.test(refused.message), String(refused));
+    assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes);
+  });
+
+  // (Not Array#push: Emscripten's own glue relies on it to pass the call to the core, which
+  // then refuses the garbled call with a RangeError instead of computing.)
+  test('a replaced Array iterator, Set#has and Set#forEach: options still checked, memory still freed', () => {
+    const saved = [
+      [Array.prototype, Symbol.iterator],
+      [Set.prototype, 'has'],
+      [Set.prototype, 'forEach'],
+    ].map(([object, key]) => ({
+      object,
+      key,
+      descriptor: Object.getOwnPropertyDescriptor(object, key),
+    }));
+    const calls = [full, { ...full, causal: true }, { __proto__: { scale: 9 }, ...shape }];
+    const outcomes = [];
+    try {
+      // Until restored, this test itself must not iterate arrays (no for-of, no destructuring).
+      Array.prototype[Symbol.iterator] = function* () {}; // eslint-disable-line no-extend-native
+      Set.prototype.has = () => true;
+      Set.prototype.forEach = () => {};
+      for (let i = 0; i < calls.length; i++) {
+        try {
+          outcomes[i] = attn.attention(q, k, v, calls[i]);
+        } catch (error) {
+          outcomes[i] = error;
+        }
+      }
+    } finally {
+      for (let i = 0; i < saved.length; i++) {
+        Object.defineProperty(saved[i].object, saved[i].key, saved[i].descriptor);
+      }
+    }
+    assertMatches(outcomes[0], expected, 1e-5, 'y');
+    assert.ok(
+      outcomes[1] instanceof TypeError && /causal/.test(outcomes[1].message),
+      String(outcomes[1]),
+    );
+    assert.ok(
+      outcomes[2] instanceof TypeError && /scale/.test(outcomes[2].message),
+      String(outcomes[2]),
+    );
+    assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes, 'leaked');
+  });
+
+  test('a getter that detaches q: TypeError naming q, nothing leaks', () => {
+    const victim = q.slice();
+    const options = {
+      ...shape,
+      get isCausal() {
+        structuredClone(victim.buffer, { transfer: [victim.buffer] });
+        return false;
+      },
+    };
+    assertRefusesNaming(() => attn.attention(victim, k, v, options), TypeError, 'q', /detached/);
+  });
+
+  test('a getter that grows q before it is measured: the grown q is checked and used', () => {
+    const buffer = new ArrayBuffer(q.byteLength, { maxByteLength: q.byteLength * 2 });
+    const grown = new Float32Array(buffer); // length-tracking: qSeqLen is inferred from it
+    grown.set(q);
+    const options = {
+      ...full,
+      get softcap() {
+        buffer.resize(q.byteLength * 2);
+        grown.fill(0.25, q.length);
+        return 3;
+      },
+    };
+    const y = attn.attention(grown, k, v, options);
+    assertMatches(y, attention64(Float32Array.from(grown), k, v, full), 1e-5, 'y');
+    assert.equal(y.length, expected.length * 2);
+    assert.equal(attn.memoryStats().allocatedBytes, baseline.allocatedBytes);
+  });
+
+  test('a trace() matrix getter that shrinks another matrix buffer: RangeError naming it', () => {
+    const target = resizable(Float32Array.from([1, 0, 0, 1]));
+    const rows = [[1, 2]];
+    const x = new Proxy(rows, {
+      get(object, key) {
+        if (key === '0') target.shrink(4);
+        return object[key];
+      },
+    });
+    const wQuery = { rows: 2, cols: 2, data: target.array };
+    assertRefusesNaming(
+      () => attn.trace({ wQuery, x, wKey: [[1], [1]], wValue: [[1], [1]] }),
+      RangeError,
+      'wQuery',
+    );
+  });
+});
+
+describe("the core's own errors", () => {
+  // The JS layer validates first, so the core refusing a shape cannot be provoked through the
+  // API; a module whose core answers with a given message shows how each kind is reported.
+  async function withCoreAnswer(message) {
+    const wasmBinary = readFileSync(new URL('../../dist/attention.wasm', import.meta.url));
+    return createAttentionWith(
+      async (options) => {
+        const Module = await createAttentionModule(options);
+        return Object.create(Module, { runAttention: { value: () => message } });
+      },
+      { wasmBinary },
+    );
+  }
+  const q = new Float32Array(4);
+  const options = { qNumHeads: 1, headSize: 4 };
+
+  test('a shape error is reported as it is, without a note about working memory', async () => {
+    const own = await withCoreAnswer('attnMask.shape must have 1 to 4 dimensions');
+    assert.throws(
+      () => own.attention(q, q, q, options),
+      (error) =>
+        error instanceof RangeError &&
+        error.message === 'attention: attnMask.shape must have 1 to 4 dimensions',
+    );
+    assert.equal(own.memoryStats().allocatedBytes, 0);
+  });
+
+  test('out of memory says how much working memory did not fit', async () => {
+    const own = await withCoreAnswer("out of memory for the kernel's scratch");
+    assert.throws(
+      () => own.attention(q, q, q, options),
+      (error) =>
+        error instanceof RangeError && /KiB of working memory did not fit/.test(error.message),
     );
     assert.equal(own.memoryStats().allocatedBytes, 0);
   });

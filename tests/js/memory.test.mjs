@@ -143,3 +143,39 @@ test('results are fresh arrays that stay valid after the wasm memory grows', asy
   assert.deepEqual(Array.from(attn.attention(q, k, v, options)), saved);
   assert.ok(maxAbsDiff(y1, attention64(q, k, v, options)) < 1e-5);
 });
+
+test('20,000 onnxAttention() calls (past, 3-D, float16, scores) keep the heap flat', async () => {
+  const attn = await createAttention();
+  const half = (length, seed) =>
+    Uint16Array.from(fill(length, seed), (x) => 0x3800 + ((x * 512) & 0x1ff));
+  const cache = { data: fill(2 * 2 * 6 * 8, 3), dims: [1, 2, 6, 8] };
+  const calls = [
+    () =>
+      attn.onnxAttention(
+        {
+          Q: { data: fill(32, 1), dims: [1, 1, 32] },
+          K: { data: fill(16, 2), dims: [1, 1, 16] },
+          V: { data: fill(16, 4), dims: [1, 1, 16] },
+          past_key: { data: cache.data.subarray(0, 96), dims: [1, 2, 6, 8] },
+          past_value: { data: cache.data.subarray(96), dims: [1, 2, 6, 8] },
+        },
+        { q_num_heads: 4, kv_num_heads: 2, is_causal: 1 },
+      ),
+    () =>
+      attn.onnxAttention(
+        {
+          Q: { type: 'float16', data: half(2 * 3 * 8, 5), dims: [1, 2, 3, 8] },
+          K: { type: 'float16', data: half(2 * 5 * 8, 6), dims: [1, 2, 5, 8] },
+          V: { type: 'float16', data: half(2 * 5 * 8, 7), dims: [1, 2, 5, 8] },
+          attn_mask: { type: 'bool', data: new Uint8Array([1, 0, 1, 1]), dims: [4] },
+        },
+        { qk_matmul_output_mode: 3 },
+        ['Y', 'qk_matmul_output'],
+      ),
+  ];
+  let last;
+  assertFlat(attn, 20_000, 1_000, (i) => {
+    last = calls[i % 2]();
+  });
+  assert.deepEqual(last.qk_matmul_output.dims, [1, 2, 3, 5]);
+});

@@ -9,6 +9,10 @@ import type {
   AttentionMask,
   AttentionOptions,
   Matrix,
+  OnnxAttentionAttributes,
+  OnnxAttentionInputs,
+  OnnxResultTensor,
+  OnnxTensor,
   Trace,
   TraceArgs,
 } from 'attention-explained';
@@ -77,7 +81,42 @@ const simd: boolean = attn.simd;
 const version: string = attn.version;
 const { wasmMemoryBytes, allocatedBytes } = attn.memoryStats();
 
+// onnxAttention(): ONNX names, a KV cache, 3-D layout, float16, the outputs wanted.
+const cache: OnnxTensor = { type: 'float32', data: new Float32Array(0), dims: [1, 2, 0, 8] };
+const inputs: OnnxAttentionInputs = {
+  Q: { type: 'float32', data: new Float32Array(32), dims: [1, 1, 32] },
+  K: { data: new Float32Array(16), dims: [1, 1, 16] }, // type inferred from data
+  V: { type: 'float32', data: new Float32Array(16), dims: [1, 1, 16] },
+  past_key: cache,
+  past_value: cache,
+  attn_mask: null,
+};
+const attributes: OnnxAttentionAttributes = {
+  q_num_heads: 4,
+  kv_num_heads: 2,
+  is_causal: 1,
+  left_window_size: 128,
+  qk_matmul_output_mode: 3,
+  softmax_precision: 1,
+};
+const step = attn.onnxAttention(inputs, attributes, ['Y', 'present_key', 'present_value']);
+const next: OnnxAttentionInputs = { ...inputs, past_key: step.present_key };
+const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
+const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
+const withScores = attn.onnxAttention({ Q: half, K: half, V: half }, {}, ['qk_matmul_output']);
+const scoresDims: number[] = withScores.qk_matmul_output.dims;
+
 // Misuses the types must reject.
+// @ts-expect-error: an output that was not asked for is not in the result
+attn.onnxAttention(inputs, {}, ['Y']).present_key;
+// @ts-expect-error: ONNX names: is_causal, not isCausal
+attn.onnxAttention(inputs, { isCausal: 1 });
+// @ts-expect-error: float16 data is a Uint16Array (or a Float16Array), not a Float32Array
+attn.onnxAttention({ ...inputs, Q: { type: 'float16', data: new Float32Array(4), dims: [4] } });
+// @ts-expect-error: an unknown output
+attn.onnxAttention(inputs, {}, ['Y', 'present']);
+// @ts-expect-error: Q is required
+attn.onnxAttention({ K: half, V: half });
 // @ts-expect-error: an unknown option (ONNX calls it is_causal; here it is isCausal)
 attn.attention(q, k, v, { qNumHeads: 4, headSize: 8, causal: true });
 // @ts-expect-error: headSize is required
@@ -94,4 +133,17 @@ attn.trace({ x: args.x, wQuery: args.wQuery, wKey: args.wKey });
 // @ts-expect-error: simd is read-only
 attn.simd = false;
 
-export { fromBytes, fromUrl, first, dims, y, y2, simd, version, wasmMemoryBytes, allocatedBytes };
+export {
+  fromBytes,
+  fromUrl,
+  first,
+  dims,
+  y,
+  y2,
+  simd,
+  version,
+  wasmMemoryBytes,
+  allocatedBytes,
+  onlyY,
+  scoresDims,
+};
