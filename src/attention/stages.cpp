@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
@@ -27,24 +28,49 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, float scale) 
   return scores;
 }
 
-void apply_causal_mask(Matrix& scores) {
-  // scores: n x n; key j is hidden from query i when j > i (it comes later in the sequence)
+Mask causal_mask(std::size_t n) {
+  // result: n x n; key j is hidden from query i when j > i (it comes later in the sequence)
+  Mask mask = xt::zeros<std::uint8_t>({n, n});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) mask(i, j) = 1;
+  return mask;
+}
+
+void apply_mask(Matrix& scores, const Mask& mask) {
+  // scores: n x n, mask: n x n
   const float minus_infinity = -std::numeric_limits<float>::infinity();
-  for (std::size_t i = 0; i < scores.shape(0); ++i)
-    for (std::size_t j = i + 1; j < scores.shape(1); ++j) scores(i, j) = minus_infinity;
+  scores = xt::where(xt::equal(mask, std::uint8_t{1}), minus_infinity, scores);
+}
+
+void apply_causal_mask(Matrix& scores) { apply_mask(scores, causal_mask(scores.shape(0))); }
+
+Vector row_maxima(const Matrix& scores) {
+  // scores: n x n, result: n
+  return xt::amax(scores, {1});
+}
+
+Matrix shifted_exponentials(const Matrix& scores, const Vector& maxima) {
+  // scores: n x n, maxima: n, result: n x n
+  const float minus_infinity = -std::numeric_limits<float>::infinity();
+  auto shift = xt::eval(xt::where(xt::equal(maxima, minus_infinity), 0.0f, maxima));
+  return xt::exp(scores - xt::view(shift, xt::all(), xt::newaxis()));
+}
+
+Vector row_sums(const Matrix& exponentials) {
+  // exponentials: n x n, result: n
+  return xt::sum(exponentials, {1});
+}
+
+Matrix normalise_rows(const Matrix& exponentials, const Vector& sums) {
+  // exponentials: n x n, sums: n, result: n x n
+  auto column = xt::view(sums, xt::all(), xt::newaxis());
+  return xt::where(xt::equal(column, 0.0f), 0.0f, exponentials / column);
 }
 
 Matrix softmax_rows(const Matrix& scores) {
   // scores: n x n, result: n x n
-  // Subtracting each row's maximum keeps exp() from overflowing and changes nothing else.
-  // A fully masked row has maximum -inf: shifting it by 0 instead makes its exps all 0, and
-  // its weights 0. NaN and +inf still propagate as IEEE arithmetic does.
-  const float minus_infinity = -std::numeric_limits<float>::infinity();
-  auto row_max = xt::eval(xt::amax(scores, {1}, xt::keep_dims));
-  auto shift = xt::eval(xt::where(xt::equal(row_max, minus_infinity), 0.0f, row_max));
-  Matrix exps = xt::exp(scores - shift);
-  auto row_sum = xt::eval(xt::sum(exps, {1}, xt::keep_dims));
-  return xt::where(xt::equal(row_sum, 0.0f), 0.0f, exps / row_sum);
+  const Matrix exponentials = shifted_exponentials(scores, row_maxima(scores));
+  return normalise_rows(exponentials, row_sums(exponentials));
 }
 
 Tensor3 weight_values(const Matrix& weights, const Matrix& values) {

@@ -7,11 +7,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <xtensor/xtensor.hpp>
 
 namespace attention {
 
-using Matrix = xt::xtensor<float, 2>;   // rows x cols
-using Tensor3 = xt::xtensor<float, 3>;  // e.g. weighted values, n x n x d_v
+using Matrix = xt::xtensor<float, 2>;       // rows x cols
+using Tensor3 = xt::xtensor<float, 3>;      // e.g. weighted values, n x n x d_v
+using Vector = xt::xtensor<float, 1>;       // one number per row, e.g. each row's maximum
+using Mask = xt::xtensor<std::uint8_t, 2>;  // n x n, 1 where key j is hidden from query i
 
 }  // namespace attention

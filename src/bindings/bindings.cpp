@@ -2,6 +2,7 @@
 // copies them into wasm memory and passes their addresses here; results go into buffers it
 // allocated. Nothing here throws or aborts: errors come back as a message ("" = success).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 #include <malloc.h>
 
 #include <array>
@@ -23,30 +24,49 @@ attention::Matrix matrix_from(std::uintptr_t address, std::size_t rows, std::siz
   return m;
 }
 
-template <class Tensor>
-float* copy_out(const Tensor& t, float* out) {
-  return std::copy(t.begin(), t.end(), out);
+// trace()'s arguments as one object (an Embind value_object): addresses of the row-major
+// float inputs in wasm memory, their dims, the options, and where to write the packed trace
+// (traceBytes() of room).
+struct TraceCall {
+  std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, out = 0;
+  std::size_t n = 0, d_in = 0, d_k = 0, d_v = 0;
+  float scale = 1.0f;
+  bool is_causal = false;
+};
+
+// Packs the trace at call.out as traceLayout() describes; "" on success, else why not.
+std::string trace_into(const TraceCall& call) {
+  const attention::Matrix inputs = matrix_from(call.x, call.n, call.d_in);
+  const attention::Matrix wq = matrix_from(call.w_query, call.d_in, call.d_k);
+  const attention::Matrix wk = matrix_from(call.w_key, call.d_in, call.d_k);
+  const attention::Matrix wv = matrix_from(call.w_value, call.d_in, call.d_v);
+  if (const char* error = attention::trace_shape_error(inputs, wq, wk, wv)) return error;
+  const attention::Trace t = attention::trace(inputs, wq, wk, wv, {call.scale, call.is_causal});
+  attention::pack_trace(t, reinterpret_cast<std::uint8_t*>(call.out));
+  return "";
 }
 
-// Writes queries, keys, values, scores, weights, weighted, outputs one after another at `out`.
-std::string trace_into(std::uintptr_t x, std::size_t n, std::size_t d_in, std::uintptr_t w_query,
-                       std::uintptr_t w_key, std::size_t d_k, std::uintptr_t w_value,
-                       std::size_t d_v, float scale, bool is_causal, std::uintptr_t out) {
-  const attention::Matrix inputs = matrix_from(x, n, d_in);
-  const attention::Matrix wq = matrix_from(w_query, d_in, d_k);
-  const attention::Matrix wk = matrix_from(w_key, d_in, d_k);
-  const attention::Matrix wv = matrix_from(w_value, d_in, d_v);
-  if (const char* error = attention::trace_shape_error(inputs, wq, wk, wv)) return error;
-  const attention::Trace t = attention::trace(inputs, wq, wk, wv, {scale, is_causal});
-  float* cursor = reinterpret_cast<float*>(out);
-  cursor = copy_out(t.queries, cursor);
-  cursor = copy_out(t.keys, cursor);
-  cursor = copy_out(t.values, cursor);
-  cursor = copy_out(t.scores, cursor);
-  cursor = copy_out(t.weights, cursor);
-  cursor = copy_out(t.weighted, cursor);
-  copy_out(t.outputs, cursor);
-  return "";
+// The core's trace_layout() as JS objects: [{ name, element, shape, offset, count }].
+emscripten::val trace_layout(std::size_t n, std::size_t d_in, std::size_t d_k, std::size_t d_v) {
+  emscripten::val fields = emscripten::val::array();
+  std::size_t index = 0;
+  for (const attention::TraceField& field : attention::trace_layout({n, d_in, d_k, d_v})) {
+    emscripten::val shape = emscripten::val::array();
+    for (std::size_t r = 0; r < field.rank; ++r) shape.set(r, field.shape[r]);
+    emscripten::val entry = emscripten::val::object();
+    entry.set("name", std::string(field.name));
+    entry.set("element",
+              std::string(field.element == attention::Element::float32 ? "float32" : "uint8"));
+    entry.set("shape", shape);
+    entry.set("offset", field.offset);
+    entry.set("count", field.count);
+    fields.set(index++, entry);
+  }
+  return fields;
+}
+
+std::size_t trace_bytes(std::size_t n, std::size_t d_in, std::size_t d_k, std::size_t d_v) {
+  return attention::trace_bytes({n, d_in, d_k, d_v});
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
@@ -116,7 +136,21 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("maskKeys", &AttentionCall::mask_keys)
       .field("scores", &AttentionCall::scores)
       .field("scoresMode", &AttentionCall::scores_mode);
+  em::value_object<TraceCall>("TraceCall")
+      .field("x", &TraceCall::x)
+      .field("wQuery", &TraceCall::w_query)
+      .field("wKey", &TraceCall::w_key)
+      .field("wValue", &TraceCall::w_value)
+      .field("out", &TraceCall::out)
+      .field("n", &TraceCall::n)
+      .field("dIn", &TraceCall::d_in)
+      .field("dK", &TraceCall::d_k)
+      .field("dV", &TraceCall::d_v)
+      .field("scale", &TraceCall::scale)
+      .field("isCausal", &TraceCall::is_causal);
   em::function("traceInto", &trace_into);
+  em::function("traceLayout", &trace_layout);
+  em::function("traceBytes", &trace_bytes);
   em::function("runAttention", &attention_call::run);
   em::function("attentionWorkingBytes", &attention_call::working_bytes);
   em::function("maximumMemoryBytes", &maximum_memory_bytes);

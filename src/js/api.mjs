@@ -208,12 +208,12 @@ export function wrapModule(Module) {
   }
 
   // A fresh array the caller owns, filled by a byte copy: of the ways to copy out of wasm
-  // memory this was the fastest in Chromium (91 us for 16 KiB against 170 us for slice(); most
-  // of it is the allocation itself there) and in Node (1.4 us against 4.3 us).
-  const copyOut = (pointer, length) => {
+  // memory, this measured fastest in Chromium and in Node (faster than slice()).
+  // `Type` is Float32Array (the default) or Uint8Array.
+  const copyOut = (pointer, length, Type = Float32Array) => {
     // Intrinsics only (read-once.mjs), so a replaced prototype method cannot corrupt results.
-    const out = new Float32Array(length);
-    const bytes = length * 4;
+    const out = new Type(length);
+    const bytes = length * Type.BYTES_PER_ELEMENT;
     setBytes(
       new Uint8Array(bufferOf(out)),
       new Uint8Array(bufferOf(Module.HEAPU8), pointer, bytes),
@@ -264,46 +264,52 @@ export function wrapModule(Module) {
     }
     const dK = wQuery.cols;
     const dV = wValue.cols;
-    const sizes = {
-      queries: n * dK,
-      keys: n * dK,
-      values: n * dV,
-      scores: n * n,
-      weights: n * n,
-      weighted: n * n * dV,
-      outputs: n * dV,
-    };
-    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-    if (total > TRACE_LIMIT) {
-      throw new RangeError(
+    const tooBig = (total) =>
+      new RangeError(
         `trace: x with n = ${n} tokens and d_v = ${dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
       );
-    }
+    // The n x n x d_v weighted values alone: checked in doubles first, so the core's size_t
+    // arithmetic below never sees a size that would wrap around.
+    if (n * n * dV > TRACE_LIMIT) throw tooBig(n * n * dV);
+    // The core's own description of the packed trace: field names, shapes, byte offsets.
+    const layout = Module.traceLayout(n, dIn, dK, dV);
+    const total = layout.reduce((sum, field) => sum + field.count, 0);
+    if (total > TRACE_LIMIT) throw tooBig(total);
     return withAllocations('trace', (allocate, copyIn) => {
-      const px = copyIn(x.data, n * dIn * 4, 'x');
-      const pq = copyIn(wQuery.data, dIn * dK * 4, 'wQuery');
-      const pk = copyIn(wKey.data, dIn * dK * 4, 'wKey');
-      const pv = copyIn(wValue.data, dIn * dV * 4, 'wValue');
-      const out = allocate(total * 4, 'the trace');
-      const error = Module.traceInto(px, n, dIn, pq, pk, dK, pv, dV, scale, isCausal, out);
-      if (error) throw new RangeError(`trace: ${error}`);
-      let cursor = out;
-      const take = (length) => {
-        const array = copyOut(cursor, length);
-        cursor += length * 4;
-        return array;
+      const call = {
+        x: copyIn(x.data, n * dIn * 4, 'x'),
+        wQuery: copyIn(wQuery.data, dIn * dK * 4, 'wQuery'),
+        wKey: copyIn(wKey.data, dIn * dK * 4, 'wKey'),
+        wValue: copyIn(wValue.data, dIn * dV * 4, 'wValue'),
+        out: allocate(Module.traceBytes(n, dIn, dK, dV), 'the trace'),
+        n,
+        dIn,
+        dK,
+        dV,
+        scale,
+        isCausal,
       };
-      const matrix = (rows, cols) => ({ rows, cols, data: take(rows * cols) });
-      const result = {};
-      result.queries = matrix(n, dK);
-      result.keys = matrix(n, dK);
-      result.values = matrix(n, dV);
-      result.scores = matrix(n, n);
-      result.weights = matrix(n, n);
-      result.weighted = { dims: [n, n, dV], data: take(n * n * dV) };
-      result.outputs = matrix(n, dV);
-      return result;
+      const error = Module.traceInto(call);
+      if (error) throw new RangeError(`trace: ${error}`);
+      return unpackTrace(call.out, layout);
     });
+  }
+
+  /**
+   * The packed trace at `pointer` as the Trace of attention.d.ts, field by field as the
+   * core's layout lists them: rank 1 a typed array, rank 2 { rows, cols, data }, rank 3
+   * { dims, data }.
+   */
+  function unpackTrace(pointer, layout) {
+    const result = {};
+    for (const { name, element, shape, offset, count } of layout) {
+      const start = pointer + offset;
+      const data = copyOut(start, count, element === 'uint8' ? Uint8Array : Float32Array);
+      if (shape.length === 1) result[name] = data;
+      else if (shape.length === 2) result[name] = { rows: shape[0], cols: shape[1], data };
+      else result[name] = { dims: shape, data };
+    }
+    return result;
   }
 
   function derive(length, name, per, option) {

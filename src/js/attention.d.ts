@@ -56,17 +56,29 @@ export interface Trace {
   keys: Matrix;
   /** x . wValue: n x d_v. */
   values: Matrix;
-  /** queries . keys^T * scale: n x n; -Infinity where `isCausal` hides a key. */
+  /** queries . keys^T * scale: n x n; -Infinity where `mask` hides a key. */
   scores: Matrix;
+  /** Each row's largest score: n numbers, the shift the softmax subtracts before `e^x`. */
+  rowMax: Float32Array;
   /**
-   * Softmax of each row of scores: n x n, each row sums to 1. A row whose every score is
-   * -Infinity (fully masked) is all 0; NaN and +Infinity propagate as IEEE arithmetic does.
+   * The softmax's numerators, `e^(scores[i][j] - rowMax[i])`: n x n, 0 where masked. (A fully
+   * masked row, whose maximum is -Infinity, is shifted by 0 instead: all 0.)
+   */
+  exponentials: Matrix;
+  /** Each row's sum of `exponentials`: n numbers, the softmax's denominators. */
+  rowSums: Float32Array;
+  /**
+   * Softmax of each row of scores, `exponentials / rowSums`: n x n, each row sums to 1. A
+   * row whose every score is -Infinity (fully masked) is all 0; NaN and +Infinity propagate
+   * as IEEE arithmetic does.
    */
   weights: Matrix;
   /** weighted[i][j] = weights[i][j] * values[j], at `data[(i * n + j) * d_v + c]`. */
   weighted: { dims: [number, number, number]; data: Float32Array };
   /** outputs[i] = sum over j of weighted[i][j]: n x d_v. */
   outputs: Matrix;
+  /** n x n, 1 where key j is hidden from query i (`isCausal` and j > i), else 0. */
+  mask: { rows: number; cols: number; data: Uint8Array };
 }
 
 /**

@@ -101,3 +101,23 @@ TEST(Stages, SoftmaxPropagatesNaNAndInfinityInsteadOfHidingThem) {
   for (std::size_t j = 0; j < 3; ++j) EXPECT_TRUE(std::isnan(weights(0, j))) << j;
   EXPECT_TRUE(std::isnan(weights(1, 0)));  // e^(inf - inf), as IEEE arithmetic has it
 }
+
+TEST(Stages, SoftmaxStagesShowTheirWork) {
+  // Query 1 of the article: scores [2, 4, 4].
+  const Matrix scores{{2, 4, 4}};
+  const Vector maxima = row_maxima(scores);
+  EXPECT_EQ(maxima(0), 4.0f);
+  const Matrix exponentials = shifted_exponentials(scores, maxima);
+  EXPECT_NEAR(exponentials(0, 0), std::exp(-2.0), 1e-7);
+  EXPECT_EQ(exponentials(0, 1), 1.0f);
+  const Vector sums = row_sums(exponentials);
+  EXPECT_NEAR(sums(0), 2.0 + std::exp(-2.0), 1e-6);
+  const Matrix weights = normalise_rows(exponentials, sums);
+  EXPECT_TRUE(AllClose(weights, Matrix{{0.063379, 0.468311, 0.468311}}, 1e-5));
+}
+
+TEST(Stages, CausalMaskMarksEveryLaterKey) {
+  const Mask mask = causal_mask(3);
+  const Mask expected{{0, 1, 1}, {0, 0, 1}, {0, 0, 0}};
+  EXPECT_EQ(mask, expected);
+}

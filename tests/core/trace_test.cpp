@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <string>
+#include <vector>
+#include <xtensor/xmath.hpp>
 
 #include "article.hpp"
 #include "matchers.hpp"
@@ -109,4 +113,68 @@ TEST(Trace, RandomShapesMatchTheFloat64Reference) {
     for (std::size_t i = 0; i < n * n; ++i)
       ASSERT_NEAR(t.weights.flat(i), weights.data[i], 1e-3) << "weight " << i;
   }
+}
+
+TEST(Trace, KeepsTheSoftmaxIntermediatesAndTheMask) {
+  TraceOptions options;
+  options.is_causal = true;
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
+  // Query 2 sees keys 1 and 2 (scores 4 and 16): max 16, e^(4-16) and e^0, their sum.
+  EXPECT_EQ(t.mask(1, 0), 0);
+  EXPECT_EQ(t.mask(1, 2), 1);
+  EXPECT_FLOAT_EQ(t.row_max(1), 16.0f);
+  EXPECT_NEAR(t.exponentials(1, 0), std::exp(-12.0), 1e-9);
+  EXPECT_FLOAT_EQ(t.exponentials(1, 1), 1.0f);
+  EXPECT_EQ(t.exponentials(1, 2), 0.0f);
+  EXPECT_NEAR(t.row_sums(1), 1.0 + std::exp(-12.0), 1e-6);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      EXPECT_FLOAT_EQ(t.weights(i, j), t.exponentials(i, j) / t.row_sums(i)) << i << "," << j;
+}
+
+TEST(Trace, WithoutTheMaskNothingIsHidden) {
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value());
+  EXPECT_EQ(xt::sum(t.mask)(), 0u);
+  // The article's query 1: scores [2, 4, 4], max 4, exponentials [e^-2, 1, 1].
+  EXPECT_FLOAT_EQ(t.row_max(0), 4.0f);
+  EXPECT_NEAR(t.exponentials(0, 0), std::exp(-2.0), 1e-7);
+  EXPECT_NEAR(t.row_sums(0), 2.0 + std::exp(-2.0), 1e-6);
+}
+
+TEST(Trace, PackedLayoutMatchesWhatPackTraceWrites) {
+  const Matrix w_value{{1, 0, 0, 0, 1}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 1}, {0, 0, 0, 1, 1}};
+  TraceOptions options;
+  options.is_causal = true;
+  const Trace t = trace(article::inputs(), article::w_query(), article::w_key(), w_value, options);
+  const TraceDims dims{3, 4, 3, 5};
+  const auto layout = trace_layout(dims);
+  std::vector<std::uint8_t> packed(trace_bytes(dims), 0xAB);
+  pack_trace(t, packed.data());
+  // Every byte is written once: fields follow each other without gaps or overlaps.
+  std::size_t expected_offset = 0;
+  for (const TraceField& field : layout) {
+    EXPECT_EQ(field.offset, expected_offset) << field.name;
+    expected_offset += field.count * (field.element == Element::float32 ? 4 : 1);
+    if (field.element == Element::float32) EXPECT_EQ(field.offset % 4, 0u) << field.name;
+  }
+  EXPECT_EQ(expected_offset, packed.size());
+  const auto floats_of = [&](const char* name) {
+    for (const TraceField& field : layout) {
+      if (std::string(field.name) != name) continue;
+      std::vector<float> values(field.count);
+      std::memcpy(values.data(), packed.data() + field.offset, field.count * 4);
+      return values;
+    }
+    ADD_FAILURE() << "no field " << name;
+    return std::vector<float>{};
+  };
+  EXPECT_EQ(floats_of("outputs"), std::vector<float>(t.outputs.begin(), t.outputs.end()));
+  EXPECT_EQ(floats_of("weighted"), std::vector<float>(t.weighted.begin(), t.weighted.end()));
+  EXPECT_EQ(floats_of("rowSums"), std::vector<float>(t.row_sums.begin(), t.row_sums.end()));
+  const TraceField& mask = layout.back();
+  ASSERT_EQ(std::string(mask.name), "mask");
+  EXPECT_EQ(std::vector<std::uint8_t>(packed.begin() + mask.offset, packed.end()),
+            std::vector<std::uint8_t>(t.mask.begin(), t.mask.end()));
 }
