@@ -84,4 +84,28 @@ Matrix sum_weighted_values(const Tensor3& weighted) {
   return xt::sum(weighted, {1});
 }
 
+Matrix column_block(const Matrix& weights, std::size_t block, std::size_t blocks) {
+  // weights: rows x cols, result: rows x width, width = cols / blocks
+  const std::size_t rows = weights.shape(0), width = weights.shape(1) / blocks;
+  Matrix result({rows, width});
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < width; ++c) result(r, c) = weights(r, block * width + c);
+  return result;
+}
+
+Matrix concatenate_columns(const std::vector<Matrix>& blocks) {
+  // blocks[b]: rows x w_b, result: rows x (w_0 + w_1 + ...)
+  const std::size_t rows = blocks.empty() ? 0 : blocks.front().shape(0);
+  std::size_t cols = 0;
+  for (const Matrix& block : blocks) cols += block.shape(1);
+  Matrix result({rows, cols});
+  std::size_t first = 0;  // the result's column where the current block starts
+  for (const Matrix& block : blocks) {
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < block.shape(1); ++c) result(r, first + c) = block(r, c);
+    first += block.shape(1);
+  }
+  return result;
+}
+
 }  // namespace attention

@@ -2,8 +2,12 @@
 //   project (keys, queries, values) -> attention_scores -> causal_mask / apply_mask (optional)
 //   -> softmax: row_maxima, shifted_exponentials, row_sums, normalise_rows (the weights)
 //   -> weight_values -> sum_weighted_values (the outputs).
-// Dimensions as in tensor.hpp: n tokens, d_in, d_k, d_v.
+// Several heads run those same stages on their own column_block() of the projection weights;
+// concatenate_columns() then lays their outputs side by side, and project() applies W_O.
+// Dimensions as in tensor.hpp: n tokens, d_in, d_k, d_v, heads, kv_heads.
 #pragma once
+
+#include <vector>
 
 #include "tensor.hpp"
 
@@ -50,5 +54,14 @@ Tensor3 weight_values(const Matrix& weights, const Matrix& values);
 
 // weighted (n x n x d_v) -> outputs (n x d_v): outputs[i] = sum over j of weighted[i][j].
 Matrix sum_weighted_values(const Tensor3& weighted);
+
+// weights (rows x cols) -> (rows x cols / blocks): columns [block * w, (block + 1) * w), with
+// w = cols / blocks (blocks divides cols). Head h's share of a projection: its own d_k_head
+// columns of W_Q, or its kv head's columns of W_K and W_V.
+Matrix column_block(const Matrix& weights, std::size_t block, std::size_t blocks);
+
+// blocks (each rows x w_b, the same rows) -> (rows x sum of w_b): the blocks side by side, in
+// order. The heads' outputs (n x d_v_head each) -> concat (n x heads * d_v_head).
+Matrix concatenate_columns(const std::vector<Matrix>& blocks);
 
 }  // namespace attention

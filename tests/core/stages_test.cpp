@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "article.hpp"
 #include "matchers.hpp"
@@ -120,4 +121,17 @@ TEST(Stages, CausalMaskMarksEveryLaterKey) {
   const Mask mask = causal_mask(3);
   const Mask expected{{0, 1, 1}, {0, 0, 1}, {0, 0, 0}};
   EXPECT_EQ(mask, expected);
+}
+
+TEST(Stages, ColumnBlocksSplitAMatrixAndConcatenationJoinsItBack) {
+  const Matrix w{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
+  const Matrix second_of_three{{3, 4}, {9, 10}};
+  EXPECT_EQ(column_block(w, 1, 3), second_of_three);
+  EXPECT_EQ(column_block(w, 0, 1), w);
+  std::vector<Matrix> blocks;
+  for (std::size_t b = 0; b < 3; ++b) blocks.push_back(column_block(w, b, 3));
+  EXPECT_EQ(concatenate_columns(blocks), w);
+  // Blocks of different widths, as long as the rows agree.
+  const Matrix joined = concatenate_columns({Matrix{{1}, {2}}, Matrix{{3, 4, 5}, {6, 7, 8}}});
+  EXPECT_EQ(joined, (Matrix{{1, 3, 4, 5}, {2, 6, 7, 8}}));
 }
