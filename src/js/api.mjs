@@ -189,9 +189,8 @@ function readTraceArgs(args) {
   for (const name of TRACE_MATRICES) {
     if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
   }
-  const read = { heads: given.heads, kvHeads: given.kvHeads };
-  read.scale = given.scale;
-  read.isCausal = given.isCausal;
+  const { heads, kvHeads, scale, isCausal } = given;
+  const read = { heads, kvHeads, scale, isCausal };
   for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
   read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
   return read;
@@ -272,9 +271,10 @@ function checkTraceArgs(read) {
 }
 
 /**
- * The largest single field of a trace of these dims, in doubles: past TRACE_LIMIT the trace
- * is refused before the core's size_t arithmetic (32 bits in wasm) could wrap around. The
- * core's layout then gives the exact total.
+ * The largest kind of field of a trace of these dims (weighted values, scores, queries, ...),
+ * summed over the heads, in doubles: past TRACE_LIMIT the trace is refused before the core's
+ * size_t arithmetic (32 bits in wasm) sees it. Below, the dozen kinds together stay far from
+ * wrapping around, and the core's layout gives the exact total.
  */
 function largestTraceField({ n, dK, dV, heads, kvHeads, dOut }) {
   const dVHead = dV / kvHeads;

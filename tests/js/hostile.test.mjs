@@ -1058,6 +1058,29 @@ describe('requests past the wasm memory limit', () => {
     // n^2 (weighted) alone is 16 Mi numbers (64 MiB), past the limit.
     assert.throws(call, (error) => error instanceof RangeError && /MiB/.test(error.message));
   });
+
+  test('trace() whose heads together pass the limit: RangeError saying how much', () => {
+    // 256 heads of 300 x 300 scores: 23 Mi numbers for the scores alone, from 1 KiB of weights.
+    const n = 300;
+    const wide = { rows: 1, cols: 256, data: new Float32Array(256) };
+    const before = attn.memoryStats();
+    const call = () =>
+      attn.trace({
+        x: { rows: n, cols: 1, data: new Float32Array(n) },
+        wQuery: wide,
+        wKey: wide,
+        wValue: wide,
+        heads: 256,
+      });
+    assert.throws(
+      call,
+      (error) =>
+        error instanceof RangeError &&
+        /256 head\(s\)/.test(error.message) &&
+        SAYS_SIZE.test(error.message),
+    );
+    assert.deepEqual(attn.memoryStats(), before);
+  });
 });
 
 describe('NaN and Infinity in the data propagate; they are not errors', () => {
