@@ -2,6 +2,7 @@
 // copies them into wasm memory and passes their addresses here; results go into buffers it
 // allocated. Nothing here throws or aborts: errors come back as a message ("" = success).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 #include <malloc.h>
 
 #include <array>
@@ -23,30 +24,62 @@ attention::Matrix matrix_from(std::uintptr_t address, std::size_t rows, std::siz
   return m;
 }
 
-template <class Tensor>
-float* copy_out(const Tensor& t, float* out) {
-  return std::copy(t.begin(), t.end(), out);
+// trace()'s arguments as one object (an Embind value_object): addresses of the row-major
+// float inputs in wasm memory (w_out 0 when absent), their dims (TraceDims, whose d_out is 0
+// without w_out), the options, and where to write the packed trace (traceBytes() of room).
+struct TraceCall {
+  std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, w_out = 0, out = 0;
+  attention::TraceDims dims;
+  float scale = 1.0f;
+  bool is_causal = false;
+};
+
+// Packs the trace at call.out as traceLayout() describes; "" on success, else why not.
+std::string trace_into(const TraceCall& call) {
+  const attention::TraceDims& d = call.dims;
+  if (const char* error = attention::trace_dims_error(d)) return error;
+  if ((d.d_out == 0) != (call.w_out == 0)) return "wOut and its column count disagree";
+  const attention::Matrix inputs = matrix_from(call.x, d.n, d.d_in);
+  const attention::Matrix wq = matrix_from(call.w_query, d.d_in, d.d_k);
+  const attention::Matrix wk = matrix_from(call.w_key, d.d_in, attention::key_columns(d));
+  const attention::Matrix wv = matrix_from(call.w_value, d.d_in, d.d_v);
+  const std::size_t concat_cols = d.heads * (d.d_v / d.kv_heads);
+  const attention::Matrix wo = matrix_from(call.w_out, call.w_out ? concat_cols : 0, d.d_out);
+  const attention::Matrix* w_out = call.w_out ? &wo : nullptr;
+  const attention::HeadCounts counts{d.heads, d.kv_heads};
+  if (const char* error = attention::multi_head_shape_error(inputs, wq, wk, wv, w_out, counts))
+    return error;
+  const attention::MultiHeadTrace t =
+      attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal});
+  attention::pack_trace(t, d, reinterpret_cast<std::uint8_t*>(call.out));
+  return "";
 }
 
-// Writes queries, keys, values, scores, weights, weighted, outputs one after another at `out`.
-std::string trace_into(std::uintptr_t x, std::size_t n, std::size_t d_in, std::uintptr_t w_query,
-                       std::uintptr_t w_key, std::size_t d_k, std::uintptr_t w_value,
-                       std::size_t d_v, float scale, bool is_causal, std::uintptr_t out) {
-  const attention::Matrix inputs = matrix_from(x, n, d_in);
-  const attention::Matrix wq = matrix_from(w_query, d_in, d_k);
-  const attention::Matrix wk = matrix_from(w_key, d_in, d_k);
-  const attention::Matrix wv = matrix_from(w_value, d_in, d_v);
-  if (const char* error = attention::trace_shape_error(inputs, wq, wk, wv)) return error;
-  const attention::Trace t = attention::trace(inputs, wq, wk, wv, {scale, is_causal});
-  float* cursor = reinterpret_cast<float*>(out);
-  cursor = copy_out(t.queries, cursor);
-  cursor = copy_out(t.keys, cursor);
-  cursor = copy_out(t.values, cursor);
-  cursor = copy_out(t.scores, cursor);
-  cursor = copy_out(t.weights, cursor);
-  cursor = copy_out(t.weighted, cursor);
-  copy_out(t.outputs, cursor);
-  return "";
+// The core's trace_layout() as JS objects: [{ name, head?, element, shape, offset, count }],
+// `head` only on a field of one head. Dims no trace can have give their error message instead.
+emscripten::val trace_layout(const attention::TraceDims& dims) {
+  if (const char* error = attention::trace_dims_error(dims)) return emscripten::val(error);
+  emscripten::val fields = emscripten::val::array();
+  std::size_t index = 0;
+  for (const attention::TraceField& field : attention::trace_layout(dims)) {
+    emscripten::val shape = emscripten::val::array();
+    for (std::size_t r = 0; r < field.rank; ++r) shape.set(r, field.shape[r]);
+    emscripten::val entry = emscripten::val::object();
+    entry.set("name", std::string(field.name));
+    if (field.head != attention::whole_trace) entry.set("head", field.head);
+    entry.set("element",
+              std::string(field.element == attention::Element::float32 ? "float32" : "uint8"));
+    entry.set("shape", shape);
+    entry.set("offset", field.offset);
+    entry.set("count", field.count);
+    fields.set(index++, entry);
+  }
+  return fields;
+}
+
+// Bytes of a packed trace of these dims; 0 for dims no trace can have.
+std::size_t trace_bytes(const attention::TraceDims& dims) {
+  return attention::trace_dims_error(dims) ? 0 : attention::trace_bytes(dims);
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
@@ -116,7 +149,28 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("maskKeys", &AttentionCall::mask_keys)
       .field("scores", &AttentionCall::scores)
       .field("scoresMode", &AttentionCall::scores_mode);
+  using attention::TraceDims;
+  em::value_object<TraceDims>("TraceDims")
+      .field("n", &TraceDims::n)
+      .field("dIn", &TraceDims::d_in)
+      .field("dK", &TraceDims::d_k)
+      .field("dV", &TraceDims::d_v)
+      .field("heads", &TraceDims::heads)
+      .field("kvHeads", &TraceDims::kv_heads)
+      .field("dOut", &TraceDims::d_out);
+  em::value_object<TraceCall>("TraceCall")
+      .field("x", &TraceCall::x)
+      .field("wQuery", &TraceCall::w_query)
+      .field("wKey", &TraceCall::w_key)
+      .field("wValue", &TraceCall::w_value)
+      .field("wOut", &TraceCall::w_out)
+      .field("out", &TraceCall::out)
+      .field("dims", &TraceCall::dims)
+      .field("scale", &TraceCall::scale)
+      .field("isCausal", &TraceCall::is_causal);
   em::function("traceInto", &trace_into);
+  em::function("traceLayout", &trace_layout);
+  em::function("traceBytes", &trace_bytes);
   em::function("runAttention", &attention_call::run);
   em::function("attentionWorkingBytes", &attention_call::working_bytes);
   em::function("maximumMemoryBytes", &maximum_memory_bytes);

@@ -28,7 +28,20 @@ export const VERSION = '0.1.0';
 
 /** The most numbers one trace may hold across all its intermediates (64 MiB of floats). */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
-const TRACE_KEYS = new Set(['x', 'wQuery', 'wKey', 'wValue', 'scale', 'isCausal']);
+/** The most heads one trace may have: it is for teaching, and each head is a whole trace. */
+export const TRACE_MAX_HEADS = 256;
+const TRACE_KEYS = new Set([
+  'x',
+  'wQuery',
+  'wKey',
+  'wValue',
+  'wOut',
+  'heads',
+  'kvHeads',
+  'scale',
+  'isCausal',
+]);
+const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
 const ATTENTION_KEYS = new Set([
   'batch',
   'qNumHeads',
@@ -164,6 +177,112 @@ function checkMask(read, target) {
 }
 
 /**
+ * Phase 1 (read) of trace()'s argument: its own fields, then each matrix (wOut only when
+ * given), each exactly once. The other fields are kept as given, for phase 3.
+ */
+function readTraceArgs(args) {
+  if (!isOptionBag(args)) {
+    throw new TypeError(
+      `trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`,
+    );
+  }
+  const given = readOwnOptions(args, TRACE_KEYS, 'trace', 'the argument');
+  for (const name of TRACE_MATRICES) {
+    if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
+  }
+  const { heads, kvHeads, scale, isCausal } = given;
+  const read = { heads, kvHeads, scale, isCausal };
+  for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
+  read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
+  return read;
+}
+
+/** A head count of trace(): a positive integer up to TRACE_MAX_HEADS, or a TypeError/RangeError. */
+function checkHeadCount(value, name) {
+  const count = checkPositiveInteger(value, name);
+  if (count > TRACE_MAX_HEADS) {
+    throw new RangeError(`${name} must be at most ${TRACE_MAX_HEADS}, got ${count}`);
+  }
+  return count;
+}
+
+/**
+ * Phases 2 and 3 of trace(): measures and validates what readTraceArgs() read. Returns the
+ * matrices, the options and the core's TraceDims { n, dIn, dK, dV, heads, kvHeads, dOut }.
+ * No caller code runs here.
+ */
+function checkTraceArgs(read) {
+  const x = measureMatrix(read.x, 'x');
+  const wQuery = measureMatrix(read.wQuery, 'wQuery');
+  const wKey = measureMatrix(read.wKey, 'wKey');
+  const wValue = measureMatrix(read.wValue, 'wValue');
+  const wOut = read.wOut === undefined ? null : measureMatrix(read.wOut, 'wOut');
+  const scale = read.scale === undefined ? 1 : checkFloat32(read.scale, 'scale');
+  const isCausal = read.isCausal === undefined ? false : checkBoolean(read.isCausal, 'isCausal');
+  const heads = read.heads === undefined ? 1 : checkHeadCount(read.heads, 'heads');
+  const kvHeads = read.kvHeads === undefined ? heads : checkHeadCount(read.kvHeads, 'kvHeads');
+  if (heads % kvHeads !== 0) {
+    throw new RangeError(
+      `kvHeads must divide heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
+    );
+  }
+  const dIn = x.cols;
+  for (const [name, w] of [
+    ['wQuery', wQuery],
+    ['wKey', wKey],
+    ['wValue', wValue],
+  ]) {
+    if (w.rows !== dIn) {
+      throw new RangeError(
+        `${name} must have ${dIn} rows (d_in, one per column of x), got ${w.rows}`,
+      );
+    }
+  }
+  const dK = wQuery.cols;
+  const dV = wValue.cols;
+  if (dK % heads !== 0) {
+    throw new RangeError(
+      `wQuery must have a multiple of heads = ${heads} columns (heads blocks of d_k_head), got ${dK}`,
+    );
+  }
+  const dKHead = dK / heads;
+  if (heads === kvHeads && wKey.cols !== dK) {
+    throw new RangeError(
+      `wKey must have as many columns as wQuery (d_k = ${dK}: queries and keys are dotted together), got ${wKey.cols}`,
+    );
+  }
+  if (wKey.cols !== kvHeads * dKHead) {
+    throw new RangeError(
+      `wKey must have kvHeads * d_k_head = ${kvHeads} * ${dKHead} = ${kvHeads * dKHead} columns (d_k_head = wQuery's ${dK} columns / heads = ${heads}), got ${wKey.cols}`,
+    );
+  }
+  if (dV % kvHeads !== 0) {
+    throw new RangeError(
+      `wValue must have a multiple of kvHeads = ${kvHeads} columns (kvHeads blocks of d_v_head), got ${dV}`,
+    );
+  }
+  const concatCols = heads * (dV / kvHeads);
+  if (wOut !== null && wOut.rows !== concatCols) {
+    throw new RangeError(
+      `wOut must have heads * d_v_head = ${heads} * ${dV / kvHeads} = ${concatCols} rows (one per column of the heads' outputs side by side), got ${wOut.rows}`,
+    );
+  }
+  const dims = { n: x.rows, dIn, dK, dV, heads, kvHeads, dOut: wOut === null ? 0 : wOut.cols };
+  return { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims };
+}
+
+/**
+ * The largest kind of field of a trace of these dims (weighted values, scores, queries, ...),
+ * summed over the heads, in doubles: past TRACE_LIMIT the trace is refused before the core's
+ * size_t arithmetic (32 bits in wasm) sees it. Below, the dozen kinds together stay far from
+ * wrapping around, and the core's layout gives the exact total.
+ */
+function largestTraceField({ n, dK, dV, heads, kvHeads, dOut }) {
+  const dVHead = dV / kvHeads;
+  return Math.max(heads * n * n * dVHead, heads * n * n, n * dK, heads * n * dVHead, n * dOut);
+}
+
+/**
  * Wraps an instantiated Emscripten module (from attention-glue.mjs or the single-file build)
  * in the public API described in attention.d.ts.
  */
@@ -206,12 +325,12 @@ export function wrapModule(Module) {
   }
 
   // A fresh array the caller owns, filled by a byte copy: of the ways to copy out of wasm
-  // memory this was the fastest in Chromium (91 us for 16 KiB against 170 us for slice(); most
-  // of it is the allocation itself there) and in Node (1.4 us against 4.3 us).
-  const copyOut = (pointer, length) => {
+  // memory, this measured fastest in Chromium and in Node (faster than slice()).
+  // `Type` is Float32Array (the default) or Uint8Array.
+  const copyOut = (pointer, length, Type = Float32Array) => {
     // Intrinsics only (read-once.mjs), so a replaced prototype method cannot corrupt results.
-    const out = new Float32Array(length);
-    const bytes = length * 4;
+    const out = new Type(length);
+    const bytes = length * Type.BYTES_PER_ELEMENT;
     setBytes(
       new Uint8Array(bufferOf(out)),
       new Uint8Array(bufferOf(Module.HEAPU8), pointer, bytes),
@@ -221,87 +340,58 @@ export function wrapModule(Module) {
   };
 
   function trace(args) {
-    if (!isOptionBag(args)) {
-      throw new TypeError(
-        `trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`,
+    const read = readTraceArgs(args);
+    const { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims } = checkTraceArgs(read);
+    const tooBig = (total) =>
+      new RangeError(
+        `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
       );
-    }
-    // Phase 1, read: the argument's own fields, then each matrix, each exactly once.
-    const given = readOwnOptions(args, TRACE_KEYS, 'trace', 'the argument');
-    for (const name of ['x', 'wQuery', 'wKey', 'wValue']) {
-      if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
-    }
-    const read = {};
-    for (const name of ['x', 'wQuery', 'wKey', 'wValue'])
-      read[name] = readMatrix(given[name], name);
-    // Phases 2 and 3, measure and validate: no caller code runs from here on.
-    const x = measureMatrix(read.x, 'x');
-    const wQuery = measureMatrix(read.wQuery, 'wQuery');
-    const wKey = measureMatrix(read.wKey, 'wKey');
-    const wValue = measureMatrix(read.wValue, 'wValue');
-    const scale = given.scale === undefined ? 1 : checkFloat32(given.scale, 'scale');
-    const isCausal =
-      given.isCausal === undefined ? false : checkBoolean(given.isCausal, 'isCausal');
-    const n = x.rows;
-    const dIn = x.cols;
-    for (const [name, w] of [
-      ['wQuery', wQuery],
-      ['wKey', wKey],
-      ['wValue', wValue],
-    ]) {
-      if (w.rows !== dIn) {
-        throw new RangeError(
-          `${name} must have ${dIn} rows (d_in, one per column of x), got ${w.rows}`,
-        );
-      }
-    }
-    if (wKey.cols !== wQuery.cols) {
-      throw new RangeError(
-        `wKey must have as many columns as wQuery (d_k = ${wQuery.cols}: queries and keys are dotted together), got ${wKey.cols}`,
-      );
-    }
-    const dK = wQuery.cols;
-    const dV = wValue.cols;
-    const sizes = {
-      queries: n * dK,
-      keys: n * dK,
-      values: n * dV,
-      scores: n * n,
-      weights: n * n,
-      weighted: n * n * dV,
-      outputs: n * dV,
-    };
-    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-    if (total > TRACE_LIMIT) {
-      throw new RangeError(
-        `trace: x with n = ${n} tokens and d_v = ${dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
-      );
-    }
+    const largest = largestTraceField(dims);
+    if (largest > TRACE_LIMIT) throw tooBig(largest);
+    // The core's own description of the packed trace: field names, heads, shapes, offsets.
+    const layout = Module.traceLayout(dims);
+    if (typeof layout === 'string') throw new RangeError(`trace: ${layout}`);
+    const total = layout.reduce((sum, field) => sum + field.count, 0);
+    if (total > TRACE_LIMIT) throw tooBig(total);
+    const { n, dIn, dK, dV } = dims;
     return withAllocations('trace', (allocate, copyIn) => {
-      const px = copyIn(x.data, n * dIn * 4, 'x');
-      const pq = copyIn(wQuery.data, dIn * dK * 4, 'wQuery');
-      const pk = copyIn(wKey.data, dIn * dK * 4, 'wKey');
-      const pv = copyIn(wValue.data, dIn * dV * 4, 'wValue');
-      const out = allocate(total * 4, 'the trace');
-      const error = Module.traceInto(px, n, dIn, pq, pk, dK, pv, dV, scale, isCausal, out);
-      if (error) throw new RangeError(`trace: ${error}`);
-      let cursor = out;
-      const take = (length) => {
-        const array = copyOut(cursor, length);
-        cursor += length * 4;
-        return array;
+      const call = {
+        x: copyIn(x.data, n * dIn * 4, 'x'),
+        wQuery: copyIn(wQuery.data, dIn * dK * 4, 'wQuery'),
+        wKey: copyIn(wKey.data, dIn * wKey.cols * 4, 'wKey'),
+        wValue: copyIn(wValue.data, dIn * dV * 4, 'wValue'),
+        wOut: wOut === null ? 0 : copyIn(wOut.data, wOut.rows * wOut.cols * 4, 'wOut'),
+        out: allocate(Module.traceBytes(dims), 'the trace'),
+        dims,
+        scale,
+        isCausal,
       };
-      const matrix = (rows, cols) => ({ rows, cols, data: take(rows * cols) });
-      const result = {};
-      result.queries = matrix(n, dK);
-      result.keys = matrix(n, dK);
-      result.values = matrix(n, dV);
-      result.scores = matrix(n, n);
-      result.weights = matrix(n, n);
-      result.weighted = { dims: [n, n, dV], data: take(n * n * dV) };
-      result.outputs = matrix(n, dV);
-      return result;
+      const error = Module.traceInto(call);
+      if (error) throw new RangeError(`trace: ${error}`);
+      return unpackTrace(call.out, layout);
     });
+  }
+
+  /**
+   * The packed trace at `pointer` as the Trace (or MultiHeadTrace) of attention.d.ts, field
+   * by field as the core's layout lists them: rank 1 a typed array, rank 2
+   * { rows, cols, data }, rank 3 { dims, data }; a field of head h goes into heads[h].
+   */
+  function unpackTrace(pointer, layout) {
+    const result = {};
+    for (const { name, head, element, shape, offset, count } of layout) {
+      const start = pointer + offset;
+      const data = copyOut(start, count, element === 'uint8' ? Uint8Array : Float32Array);
+      let into = result;
+      if (head !== undefined) {
+        result.heads ??= [];
+        into = result.heads[head] ??= {};
+      }
+      if (shape.length === 1) into[name] = data;
+      else if (shape.length === 2) into[name] = { rows: shape[0], cols: shape[1], data };
+      else into[name] = { dims: shape, data };
+    }
+    return result;
   }
 
   function derive(length, name, per, option) {

@@ -46,6 +46,47 @@ export interface TraceArgs {
   scale?: number;
   /** Hide key j from query i when j > i (a decoder's causal mask). Defaults to false. */
   isCausal?: boolean;
+  /** One head: the article's form. See {@link MultiHeadTraceArgs} for several. */
+  heads?: 1;
+  /** One key/value head. */
+  kvHeads?: 1;
+  /** No output projection: the {@link Trace} is returned as it is. */
+  wOut?: undefined;
+}
+
+/**
+ * Arguments of {@link AttentionApi.trace} for a layer of several heads, as a Transformer
+ * runs it: the projections are split into heads by columns, each head attends on its own,
+ * their outputs are put side by side and multiplied by W_O. Dimensions: n tokens, d_in;
+ * each query head has d_k_head columns of wQuery, each key/value head d_k_head columns of
+ * wKey and d_v_head of wValue. Read once, own properties only.
+ *
+ * @example
+ * ```ts
+ * // 4 query heads sharing 2 key/value heads (grouped-query attention), then W_O.
+ * const t = attn.trace({ x, wQuery, wKey, wValue, heads: 4, kvHeads: 2, wOut });
+ * t.heads[3].weights; // head 3's n x n attention, computed with kv head 1's keys
+ * ```
+ */
+export interface MultiHeadTraceArgs extends Omit<TraceArgs, 'heads' | 'kvHeads' | 'wOut'> {
+  /** Query weights: d_in x (heads * d_k_head); head h has columns [h * d_k_head, (h + 1) * d_k_head). */
+  wQuery: MatrixInput;
+  /** Key weights: d_in x (kvHeads * d_k_head); kv head g has the g-th block of d_k_head columns. */
+  wKey: MatrixInput;
+  /** Value weights: d_in x (kvHeads * d_v_head); kv head g has the g-th block of d_v_head columns. */
+  wValue: MatrixInput;
+  /**
+   * Query heads: a positive integer (at most 256) dividing wQuery's columns. Defaults to 1.
+   */
+  heads?: number;
+  /**
+   * Key/value heads: divides `heads` and wValue's columns. Defaults to `heads` (multi-head
+   * attention); fewer is grouped-query attention, 1 is multi-query attention. Query head h
+   * reads kv head `Math.floor(h / (heads / kvHeads))`.
+   */
+  kvHeads?: number;
+  /** The output projection W_O: (heads * d_v_head) x d_out. Optional. */
+  wOut?: MatrixInput;
 }
 
 /** Every intermediate of one self-attention computation. All arrays are fresh copies. */
@@ -56,16 +97,46 @@ export interface Trace {
   keys: Matrix;
   /** x . wValue: n x d_v. */
   values: Matrix;
-  /** queries . keys^T * scale: n x n; -Infinity where `isCausal` hides a key. */
+  /** queries . keys^T * scale: n x n; -Infinity where `mask` hides a key. */
   scores: Matrix;
+  /** Each row's largest score: n numbers, the shift the softmax subtracts before `e^x`. */
+  rowMax: Float32Array;
   /**
-   * Softmax of each row of scores: n x n, each row sums to 1. A row whose every score is
-   * -Infinity (fully masked) is all 0; NaN and +Infinity propagate as IEEE arithmetic does.
+   * The softmax's numerators, `e^(scores[i][j] - rowMax[i])`: n x n, 0 where masked. (A fully
+   * masked row, whose maximum is -Infinity, is shifted by 0 instead: all 0.)
+   */
+  exponentials: Matrix;
+  /** Each row's sum of `exponentials`: n numbers, the softmax's denominators. */
+  rowSums: Float32Array;
+  /**
+   * Softmax of each row of scores, `exponentials / rowSums`: n x n, each row sums to 1. A
+   * row whose every score is -Infinity (fully masked) is all 0; NaN and +Infinity propagate
+   * as IEEE arithmetic does.
    */
   weights: Matrix;
   /** weighted[i][j] = weights[i][j] * values[j], at `data[(i * n + j) * d_v + c]`. */
   weighted: { dims: [number, number, number]; data: Float32Array };
   /** outputs[i] = sum over j of weighted[i][j]: n x d_v. */
+  outputs: Matrix;
+  /** n x n, 1 where key j is hidden from query i (`isCausal` and j > i), else 0. */
+  mask: { rows: number; cols: number; data: Uint8Array };
+}
+
+/**
+ * A layer of several heads (or one head with W_O), from {@link MultiHeadTraceArgs}. All
+ * arrays are fresh copies.
+ */
+export interface MultiHeadTrace {
+  /**
+   * Each head's whole trace, in the dims of that head: queries n x d_k_head (its block of
+   * wQuery), keys n x d_k_head and values n x d_v_head (its kv head's; query heads of one
+   * group hold equal copies), scores, weights and the softmax fields n x n, outputs
+   * n x d_v_head.
+   */
+  heads: Trace[];
+  /** The heads' outputs side by side: n x (heads * d_v_head), head h in columns h * d_v_head on. */
+  concat: Matrix;
+  /** concat . wOut: n x d_out; `concat` itself (a copy) without wOut. */
   outputs: Matrix;
 }
 
@@ -247,6 +318,21 @@ export interface AttentionApi {
    *   naming the argument and what was expected versus given.
    */
   trace(args: TraceArgs): Trace;
+  /**
+   * With `wOut`: a layer of heads and its output projection, every head's intermediates
+   * included (one head too: `heads[0]` is then the single-head trace).
+   * @throws TypeError / RangeError naming the argument: a head count that is not a positive
+   *   integer up to 256, a `kvHeads` that does not divide `heads`, weights whose columns the
+   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head.
+   */
+  trace(args: MultiHeadTraceArgs & { wOut: MatrixInput }): MultiHeadTrace;
+  /**
+   * Several heads: a {@link MultiHeadTrace}. One head without `wOut` (`heads` 1 or absent) is
+   * exactly the single-head {@link Trace}, so `'heads' in t ? t.heads : [t]` lists the heads
+   * either way.
+   * @throws as above.
+   */
+  trace(args: MultiHeadTraceArgs): Trace | MultiHeadTrace;
   /**
    * The ONNX `Attention` operator (opset 23), 4-D layout, no past key/value. Fused and tiled:
    * memory grows with sequence length, never with its square.

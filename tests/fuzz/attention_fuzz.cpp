@@ -1,9 +1,11 @@
 // libFuzzer target: arbitrary bytes become shapes, layouts, caches, windows, masks, scores
-// requests and data (NaN, +-Inf, denormals, huge and tiny magnitudes) for trace() and for the
-// JS layer's attention entry point (attention_call::run), sometimes breaking a shape rule. Any
-// crash, sanitizer report or out-of-bounds access fails; where the data is ordinary (finite,
-// moderate), the fused kernel must also agree with the scalar reference, and the trace with
+// requests and data (NaN, +-Inf, denormals, huge and tiny magnitudes) for the trace (one head
+// or several, with W_O, packed as trace_layout() says) and for the JS layer's attention entry
+// point (attention_call::run), sometimes breaking a shape rule. Any crash, sanitizer report
+// or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
+// kernel must also agree with the scalar reference, and every head of the trace with
 // attention().
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -217,36 +219,68 @@ void fuzz_attention(Bytes& in) {
 }
 
 void fuzz_trace(Bytes& in) {
-  const std::size_t n = in.pick(1, 8), d_in = in.pick(1, 9), d_k = in.pick(1, 9),
-                    d_v = in.pick(1, 9);
+  // One head as in the article, or a layer: 1 to 4 query heads, kv heads dividing them, W_O.
+  const std::size_t heads = in.pick(1, 4);
+  std::size_t kv_heads = in.pick(1, heads);
+  while (heads % kv_heads != 0) --kv_heads;
+  const std::size_t n = in.pick(1, 8), d_in = in.pick(1, 9), d_k_head = in.pick(1, 9),
+                    d_v_head = in.pick(1, 9), d_out = in.flag() ? in.pick(1, 9) : 0;
   bool ordinary = true;
   auto matrix = [&](std::size_t rows, std::size_t cols) {
     attention::Matrix m({rows, cols});
     for (auto& x : m) x = in.value(ordinary);
     return m;
   };
-  const attention::Matrix x = matrix(n, d_in), wq = matrix(d_in, d_k), wk = matrix(d_in, d_k),
-                          wv = matrix(d_in, d_v);
+  const attention::Matrix x = matrix(n, d_in), wq = matrix(d_in, heads * d_k_head),
+                          wk = matrix(d_in, kv_heads * d_k_head),
+                          wv = matrix(d_in, kv_heads * d_v_head),
+                          wo = matrix(heads * d_v_head, d_out == 0 ? 1 : d_out);
+  const attention::Matrix* w_out = d_out == 0 ? nullptr : &wo;
   attention::TraceOptions options;
-  options.scale = in.flag() ? 1.0f : 1.0f / std::sqrt(float(d_k));
+  options.scale = in.flag() ? 1.0f : 1.0f / std::sqrt(float(d_k_head));
   options.is_causal = in.flag();
-  if (attention::trace_shape_error(x, wq, wk, wv) != nullptr) std::abort();
-  const attention::Trace t = attention::trace(x, wq, wk, wv, options);
+  const attention::HeadCounts counts{heads, kv_heads};
+  if (attention::multi_head_shape_error(x, wq, wk, wv, w_out, counts) != nullptr) std::abort();
+  const attention::MultiHeadTrace t =
+      attention::multi_head_trace(x, wq, wk, wv, w_out, counts, options);
+  // Packed into exactly trace_bytes(): a layout that wrote past it is a sanitizer report.
+  const attention::TraceDims dims{n,        d_in, heads * d_k_head, kv_heads * d_v_head, heads,
+                                  kv_heads, d_out};
+  if (attention::trace_dims_error(dims) != nullptr) std::abort();
+  std::vector<std::uint8_t> packed(attention::trace_bytes(dims));
+  attention::pack_trace(t, dims, packed.data());
   if (!ordinary) return;
-  // The staged path and the fused kernel must agree on the same queries, keys and values.
-  const attention::AttentionShape s{1, 1, 1, n, n, d_k, d_v};
+  // The staged path and the fused kernel must agree on the same queries, keys and values,
+  // every head at once, grouped-query heads reading their kv head.
+  const std::size_t group = heads / kv_heads;
+  std::vector<float> q, k, v;
+  for (const attention::Trace& head : t.heads)
+    q.insert(q.end(), head.queries.begin(), head.queries.end());
+  for (std::size_t g = 0; g < kv_heads; ++g) {
+    const attention::Trace& head = t.heads[g * group];
+    k.insert(k.end(), head.keys.begin(), head.keys.end());
+    v.insert(v.end(), head.values.begin(), head.values.end());
+  }
+  const attention::AttentionShape s{1, heads, kv_heads, n, n, d_k_head, d_v_head};
   attention::AttentionOptions o;
   o.scale = options.scale;
   o.is_causal = options.is_causal;
-  std::vector<float> y(n * d_v);
-  if (attention::attention(t.queries.data(), t.keys.data(), t.values.data(), {}, s, o, y.data()) !=
+  std::vector<float> y(heads * n * d_v_head);
+  if (attention::attention(q.data(), k.data(), v.data(), {}, s, o, y.data()) !=
       attention::Status::ok)
     return;
   float magnitude = 1.0f;
-  for (float value : t.values) magnitude = std::max(magnitude, std::fabs(value));
-  for (std::size_t i = 0; i < y.size(); ++i)
-    if (!(std::fabs(y[i] - t.outputs.flat(i)) <= 1e-4f * magnitude))
-      fail("trace vs attention", i, t.outputs.flat(i), y[i]);
+  for (float value : v) magnitude = std::max(magnitude, std::fabs(value));
+  for (std::size_t h = 0; h < heads; ++h)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < d_v_head; ++c) {
+        const float fused = y[(h * n + i) * d_v_head + c];
+        if (!(std::fabs(fused - t.heads[h].outputs(i, c)) <= 1e-4f * magnitude))
+          fail("trace vs attention", (h * n + i) * d_v_head + c, t.heads[h].outputs(i, c), fused);
+        if (t.concat(i, h * d_v_head + c) != t.heads[h].outputs(i, c))
+          fail("concat vs the head's outputs", i, t.concat(i, h * d_v_head + c),
+               t.heads[h].outputs(i, c));
+      }
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // and ragged arrays, typed arrays of the wrong kind or length, negative / fractional / enormous
 // dims, mismatched heads, bad masks, unknown keys, requests past the 2 GiB wasm memory).
 //
-// The oracle is an independent reading of the contract (CONTRACT.md, "Bad input"): `judge*`
+// The oracle is an independent reading of the contract (README.md, "Errors"): `judge*`
 // below decides whether a call is valid. Then:
 //   valid            -> the call returns, and the result matches the float64 reference;
 //   valid, too big   -> RangeError that says how much was asked;
@@ -20,12 +20,13 @@ import createAttentionModule from '../../build/wasm/attention.mjs';
 import createAttention from '../../dist/attention.mjs';
 import { createAttentionWith } from '../../src/js/api.mjs';
 import * as article from './article.mjs';
-import { attention64, maxAbsDiff, trace64 } from './reference64.mjs';
+import { attention64, maxAbsDiff, multiHeadTrace64, trace64 } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 const CALLS_PER_API = 3000;
 const WASM_MEMORY_LIMIT = 2 ** 31; // the contract's "size beyond what memory allows"
 const TRACE_LIMIT = 16 * 1024 * 1024; // attention.d.ts: at most this many numbers per trace
+const TRACE_MAX_HEADS = 256; // attention.d.ts: at most this many heads per trace
 const FLOAT32_MAX = 3.4028234663852886e38;
 
 function tools(random) {
@@ -465,18 +466,29 @@ const asMatrix = (rows) => ({
 function validTraceCall(t) {
   const n = t.int(1, 7);
   const dIn = t.int(1, 6);
-  const dK = t.int(1, 6);
-  const dV = t.int(1, 6);
   const form = (rows) => (t.random() < 0.5 ? rows : asMatrix(rows));
+  // One head as in the article, or a layer of 1 to 4 heads (kvHeads dividing) and maybe W_O.
+  const layer = t.random() < 0.4;
+  const heads = layer ? t.int(1, 4) : 1;
+  const kvHeads = layer ? t.pick([1, 2, 3, 4].filter((k) => heads % k === 0)) : 1;
+  const dKHead = t.int(1, layer ? 3 : 6);
+  const dVHead = t.int(1, layer ? 3 : 6);
   const args = {
     x: form(nested(n, dIn, t)),
-    wQuery: form(nested(dIn, dK, t)),
-    wKey: form(nested(dIn, dK, t)),
-    wValue: form(nested(dIn, dV, t)),
+    wQuery: form(nested(dIn, heads * dKHead, t)),
+    wKey: form(nested(dIn, kvHeads * dKHead, t)),
+    wValue: form(nested(dIn, kvHeads * dVHead, t)),
   };
-  if (t.random() < 0.3) args.scale = t.pick([1, 0.5, -2, 0, 1 / Math.sqrt(dK)]);
+  if (layer) {
+    args.heads = heads;
+    if (t.random() < 0.7) args.kvHeads = kvHeads;
+    else args.wKey = args.wQuery; // kvHeads defaults to heads: MHA, wKey as wide as wQuery
+    if (args.kvHeads === undefined) args.wValue = form(nested(dIn, heads * dVHead, t));
+    if (t.random() < 0.5) args.wOut = form(nested(heads * dVHead, t.int(1, 5), t));
+  }
+  if (t.random() < 0.3) args.scale = t.pick([1, 0.5, -2, 0, 1 / Math.sqrt(dKHead)]);
   if (t.random() < 0.3) args.isCausal = t.random() < 0.5;
-  return { args: [args], dims: { n, dIn, dK, dV } };
+  return { args: [args] };
 }
 
 // `rows`: the fine matrix (nested arrays) to break.
@@ -585,6 +597,24 @@ const TRACE_MUTATIONS = [
     setKey(call.args[0], name, value);
     return { names: [name], what: `${name} = ${show(value)}` };
   },
+  function badHeadCount(call, t) {
+    // Junk, a count past the limit, or a fine integer that may not divide what it must.
+    const name = t.pick(['heads', 'kvHeads']);
+    const value = t.pick([...JUNK, ...BAD_DIMS, TRACE_MAX_HEADS + 1, 1, 2, 3, 4, 6]);
+    if (!isObject(call.args[0])) return SKIPPED;
+    setKey(call.args[0], name, value);
+    return {
+      names: ['heads', 'kvHeads', 'wQuery', 'wKey', 'wValue', 'wOut'],
+      what: `${name} = ${show(value)}`,
+    };
+  },
+  function badWOut(call, t) {
+    if (!isObject(call.args[0])) return SKIPPED;
+    const current = readMatrix(call.args[0].wOut)?.values ?? nested(2, 3, t);
+    const value = t.pick(wrongMatrices(current, t))();
+    setKey(call.args[0], 'wOut', value);
+    return { names: ['wOut', 'heads', 'wValue'], what: `wOut = ${show(value)}` };
+  },
   function unknownKey(call, t) {
     const key = t.pick(['X', 'wq', 'w_query', 'scaled', 'causal', 'softcap', 'attnMask']);
     if (!isObject(call.args[0])) return SKIPPED;
@@ -638,27 +668,44 @@ function judgeTrace(callArgs) {
   const invalid = { valid: false };
   const [args] = callArgs;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return invalid;
-  const allowed = [...TRACE_ARGS, 'scale', 'isCausal'];
+  const allowed = [...TRACE_ARGS, 'wOut', 'heads', 'kvHeads', 'scale', 'isCausal'];
   if (Object.keys(args).some((key) => !allowed.includes(key))) return invalid;
   const m = {};
   for (const name of TRACE_ARGS) {
     m[name] = readMatrix(args[name]);
     if (!m[name]) return invalid;
   }
+  if (args.wOut !== undefined) {
+    m.wOut = readMatrix(args.wOut);
+    if (!m.wOut) return invalid;
+  }
+  const { scale, isCausal, heads = 1 } = args;
+  const { kvHeads = heads } = args;
+  const isHeadCount = (x) => isDim(x) && x <= TRACE_MAX_HEADS;
+  if (!isHeadCount(heads) || !isHeadCount(kvHeads) || heads % kvHeads !== 0) return invalid;
   const dIn = m.x.cols;
   if (m.wQuery.rows !== dIn || m.wKey.rows !== dIn || m.wValue.rows !== dIn) return invalid;
-  if (m.wKey.cols !== m.wQuery.cols) return invalid;
-  const { scale, isCausal } = args;
+  // wQuery: heads blocks of d_k_head columns; wKey: kvHeads such blocks; wValue: kvHeads
+  // blocks of d_v_head; wOut: one row per column of the heads' outputs side by side.
+  if (m.wQuery.cols % heads !== 0) return invalid;
+  const dKHead = m.wQuery.cols / heads;
+  if (m.wKey.cols !== kvHeads * dKHead) return invalid;
+  if (m.wValue.cols % kvHeads !== 0) return invalid;
+  const dVHead = m.wValue.cols / kvHeads;
+  if (m.wOut && m.wOut.rows !== heads * dVHead) return invalid;
   if (scale !== undefined && !isFloat32(scale)) return invalid;
   if (isCausal !== undefined && typeof isCausal !== 'boolean') return invalid;
   const n = m.x.rows;
-  const dK = m.wQuery.cols;
-  const dV = m.wValue.cols;
-  const total = 2 * n * dK + 2 * n * dV + 2 * n * n + n * n * dV;
+  // Per head: queries, keys, values, outputs; scores, exponentials, weights, mask; rowMax,
+  // rowSums; weighted. A layer adds concat and outputs.
+  const perHead = 2 * n * dKHead + 2 * n * dVHead + 4 * n * n + 2 * n + n * n * dVHead;
+  const single = heads === 1 && !m.wOut;
+  const layer = single ? 0 : n * heads * dVHead + n * (m.wOut ? m.wOut.cols : heads * dVHead);
+  const total = heads * perHead + layer;
   if (total > TRACE_LIMIT) return { valid: true, tooBig: total * 4 };
-  const args64 = { scale, isCausal };
-  for (const name of TRACE_ARGS) args64[name] = m[name].values;
-  return { valid: true, args64, dims: { n, dK, dV } };
+  const args64 = { scale, isCausal, heads, kvHeads };
+  for (const name of [...TRACE_ARGS, 'wOut']) args64[name] = m[name]?.values;
+  return { valid: true, args64, dims: { n, dKHead, dVHead, heads, single } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -812,6 +859,7 @@ describe('seeded random hostile calls', () => {
 
   test(`${CALLS_PER_API} trace() calls`, () => {
     const outcomes = {};
+    let layersReturned = 0; // calls with several heads or W_O whose every number was checked
     for (let index = 0; index < CALLS_PER_API; index++) {
       const outcome = mutateAndCheck(
         'trace',
@@ -820,38 +868,164 @@ describe('seeded random hostile calls', () => {
         TRACE_MUTATIONS,
         judgeTrace,
         (result, verdict, label) => {
-          const expected = trace64(verdict.args64);
-          const { n, dK, dV } = verdict.dims;
-          for (const [name, rows, cols] of [
-            ['queries', n, dK],
-            ['keys', n, dK],
-            ['values', n, dV],
-            ['scores', n, n],
-            ['weights', n, n],
-            ['outputs', n, dV],
-          ]) {
-            assert.deepEqual(
-              [result[name].rows, result[name].cols],
-              [rows, cols],
-              `${label}: ${name} dims`,
-            );
-            assertMatches(result[name].data, expected[name].flat(), 1e-4, `${label}: ${name}`);
+          const expected = multiHeadTrace64(verdict.args64);
+          const { n, dKHead, dVHead, heads, single } = verdict.dims;
+          assert.equal(result.heads === undefined, single, `${label}: the single-head form`);
+          const headResults = single ? [result] : result.heads;
+          assert.equal(headResults.length, heads, `${label}: heads`);
+          headResults.forEach((head, h) => {
+            const where = `${label}: head ${h}`;
+            for (const [name, rows, cols] of [
+              ['queries', n, dKHead],
+              ['keys', n, dKHead],
+              ['values', n, dVHead],
+              ['scores', n, n],
+              ['weights', n, n],
+              ['outputs', n, dVHead],
+            ]) {
+              assert.deepEqual(
+                [head[name].rows, head[name].cols],
+                [rows, cols],
+                `${where} ${name}`,
+              );
+              const want = expected.heads[h][name].flat();
+              assertMatches(head[name].data, want, 1e-4, `${where} ${name}`);
+            }
+            assert.deepEqual(head.weighted.dims, [n, n, dVHead]);
+            const weighted = expected.heads[h].weighted.flat(2);
+            assertMatches(head.weighted.data, weighted, 1e-4, `${where} weighted`);
+          });
+          if (!single) {
+            layersReturned += 1;
+            assertMatches(result.concat.data, expected.concat.flat(), 1e-4, `${label}: concat`);
+            // W_O sums heads * d_v_head products of numbers up to a few units each.
+            const tolerance = 1e-4 * heads * dVHead;
+            assertMatches(result.outputs.data, expected.outputs.flat(), tolerance, `${label}: out`);
           }
-          assert.deepEqual(result.weighted.dims, [n, n, dV]);
-          assertMatches(
-            result.weighted.data,
-            expected.weighted.flat(2),
-            1e-4,
-            `${label}: weighted`,
-          );
         },
       );
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
-    console.log('trace() outcomes:', outcomes);
+    console.log('trace() outcomes:', outcomes, 'layers returned:', layersReturned);
+    assert.ok(layersReturned >= 20, `only ${layersReturned} multi-head calls returned`);
     for (const kind of ['returned', 'TypeError', 'RangeError', 'too big']) {
       assert.ok(outcomes[kind] >= 20, `only ${outcomes[kind] ?? 0} calls ${kind}`);
     }
+  });
+});
+
+describe('trace(): bad heads, kvHeads and wOut, each refused by name', () => {
+  // Two heads of d_k_head = 2 over one kv head (GQA/MQA), d_v_head = 1, W_O 2 x 3.
+  const w4 = [
+    [1, 0, 1, 0],
+    [1, 0, 0, 1],
+    [0, 0, 1, 1],
+    [0, 1, 1, 0],
+  ];
+  const layer = {
+    x: article.x,
+    wQuery: w4,
+    wKey: w4.map((row) => row.slice(0, 2)),
+    wValue: w4.map((row) => row.slice(0, 1)),
+    heads: 2,
+    kvHeads: 1,
+    wOut: [
+      [1, 0, 1],
+      [0, 1, 1],
+    ],
+  };
+  const cases = [
+    ['heads 0', { heads: 0 }, RangeError, /^heads must be a positive integer, got 0/],
+    ['heads 1.5', { heads: 1.5 }, RangeError, /^heads must be a positive integer, got 1\.5/],
+    ['heads "2"', { heads: '2' }, TypeError, /^heads must be a positive integer, got/],
+    ['heads 2n', { heads: 2n }, TypeError, /^heads must be a positive integer/],
+    ['heads NaN', { heads: NaN }, RangeError, /^heads must be a positive integer/],
+    ['heads past the limit', { heads: 257 }, RangeError, /^heads must be at most 256, got 257/],
+    ['kvHeads null', { kvHeads: null }, TypeError, /^kvHeads must be a positive integer/],
+    ['kvHeads -1', { kvHeads: -1 }, RangeError, /^kvHeads must be a positive integer/],
+    [
+      'kvHeads not dividing',
+      { kvHeads: 3 },
+      RangeError,
+      /^kvHeads must divide heads.*heads is 2, kvHeads 3/,
+    ],
+    [
+      'kvHeads above heads',
+      { heads: 1, kvHeads: 2, wOut: undefined },
+      RangeError,
+      /^kvHeads must divide heads/,
+    ],
+    [
+      'heads not dividing d_k',
+      { heads: 3, kvHeads: 1 },
+      RangeError,
+      /^wQuery must have a multiple of heads = 3 columns .* got 4/,
+    ],
+    [
+      'wKey of the wrong width',
+      { wKey: w4 },
+      RangeError,
+      /^wKey must have kvHeads \* d_k_head = 1 \* 2 = 2 columns .* got 4/,
+    ],
+    [
+      'kvHeads not dividing d_v',
+      { kvHeads: 2, wKey: w4 },
+      RangeError,
+      /^wValue must have a multiple of kvHeads = 2 columns .* got 1/,
+    ],
+    [
+      'wOut with too few rows',
+      { wOut: [[1, 2, 3]] },
+      RangeError,
+      /^wOut must have heads \* d_v_head = 2 \* 1 = 2 rows .* got 1/,
+    ],
+    ['wOut ragged', { wOut: [[1, 2], [3]] }, RangeError, /^wOut is ragged/],
+    ['wOut not a matrix', { wOut: 5 }, TypeError, /^wOut must be number\[\]\[\] or/],
+    [
+      'wOut with a string cell',
+      { wOut: [[1], ['2']] },
+      TypeError,
+      /^wOut\[1\]\[0\] must be a number/,
+    ],
+    [
+      'wOut.data too short',
+      { wOut: { rows: 2, cols: 3, data: new Float32Array(5) } },
+      RangeError,
+      /^wOut\.data must hold rows \* cols = 6/,
+    ],
+    [
+      'wOut.cols 0',
+      { wOut: { rows: 2, cols: 0, data: new Float32Array(0) } },
+      RangeError,
+      /^wOut\.cols must be a positive integer/,
+    ],
+  ];
+  for (const [what, change, ErrorType, message] of cases) {
+    test(`${what}: ${ErrorType.name}`, () => {
+      const before = attn.memoryStats();
+      assert.throws(
+        () => attn.trace({ ...layer, ...change }),
+        (error) => error instanceof ErrorType && message.test(error.message),
+      );
+      assert.deepEqual(attn.memoryStats(), before);
+      assertComputesTheArticle();
+    });
+  }
+
+  test('the valid layer itself: two query heads share one kv head, W_O gives 3 columns', () => {
+    const t = attn.trace(layer);
+    assert.equal(t.heads.length, 2);
+    assert.deepEqual(t.heads[0].keys, t.heads[1].keys);
+    assert.deepEqual([t.outputs.rows, t.outputs.cols], [3, 3]);
+    assertMatches(t.outputs.data, multiHeadTrace64(layer).outputs.flat(), 1e-5, 'outputs');
+  });
+
+  test('an inherited heads (a polluted prototype) is refused, never used', () => {
+    const args = { __proto__: { heads: 2 }, ...article.args };
+    assert.throws(
+      () => attn.trace(args),
+      (error) => error instanceof TypeError && /'heads' is inherited/.test(error.message),
+    );
   });
 });
 
@@ -881,8 +1055,31 @@ describe('requests past the wasm memory limit', () => {
         wKey: [[1]],
         wValue: [[1]],
       });
-    // 2 n^2 + n^2 (weighted) + 6 n numbers, about 48 Mi numbers = 192 MiB.
+    // n^2 (weighted) alone is 16 Mi numbers (64 MiB), past the limit.
     assert.throws(call, (error) => error instanceof RangeError && /MiB/.test(error.message));
+  });
+
+  test('trace() whose heads together pass the limit: RangeError saying how much', () => {
+    // 256 heads of 300 x 300 scores: 23 Mi numbers for the scores alone, from 1 KiB of weights.
+    const n = 300;
+    const wide = { rows: 1, cols: 256, data: new Float32Array(256) };
+    const before = attn.memoryStats();
+    const call = () =>
+      attn.trace({
+        x: { rows: n, cols: 1, data: new Float32Array(n) },
+        wQuery: wide,
+        wKey: wide,
+        wValue: wide,
+        heads: 256,
+      });
+    assert.throws(
+      call,
+      (error) =>
+        error instanceof RangeError &&
+        /256 head\(s\)/.test(error.message) &&
+        SAYS_SIZE.test(error.message),
+    );
+    assert.deepEqual(attn.memoryStats(), before);
   });
 });
 
@@ -1005,6 +1202,8 @@ describe('regressions found by this suite', () => {
   test('a request under 2 GiB on paper that does not fit: RangeError saying how much', async () => {
     // A fresh instance: this grows its wasm memory to the 2 GiB maximum for good.
     const own = await createAttention();
+    // Not 0: Embind's registrations (e.g. trace's value_object) keep a few bytes for good.
+    const before = own.memoryStats().allocatedBytes;
     const rows = 32768;
     const vHeadSize = (2 ** 29 - 2 ** 20) / rows; // the output is 2 GiB - 4 MiB
     assert.throws(
@@ -1019,7 +1218,7 @@ describe('regressions found by this suite', () => {
         SAYS_SIZE.test(error.message) &&
         namesOneOf(error.message, ['q', 'v', 'vHeadSize', 'output']),
     );
-    assert.equal(own.memoryStats().allocatedBytes, 0);
+    assert.equal(own.memoryStats().allocatedBytes, before);
   });
 });
 
@@ -1341,6 +1540,42 @@ describe('read once: getters, Proxies and overridden intrinsics aimed at each re
     }
     assertMatches(result.outputs.data, trace64(args).outputs.flat(), 1e-5, 'outputs');
     assert.equal(attn.memoryStats().allocatedBytes, before);
+  });
+
+  test('trace(): heads, kvHeads and wOut (its rows, cells, or fields) read once too', () => {
+    const w = [
+      [1, 0.5, -1, 2],
+      [0.25, 1, 0.5, -0.5],
+    ];
+    const wOut = [
+      [1, 0, 2],
+      [0, 1, 1],
+      [-1, 0.5, 0],
+      [2, 1, 0.25],
+    ];
+    for (const form of [wOut, { rows: 4, cols: 3, data: Float32Array.from(wOut.flat()) }]) {
+      const args = {
+        x: [
+          [1, 0.5],
+          [2, -1],
+          [0, 1],
+        ],
+        wQuery: w,
+        wKey: w.map((row) => row.slice(0, 2)),
+        wValue: w.map((row) => row.slice(0, 2)),
+        wOut: form,
+        heads: 2,
+        kvHeads: 1,
+      };
+      const counts = new Map();
+      const before = attn.memoryStats().allocatedBytes;
+      const result = attn.trace(countingProxy(args, counts));
+      assertEachReadOnce(counts, 'trace');
+      for (const key of ['.heads', '.kvHeads', '.wOut']) assert.equal(counts.get(key), 1, key);
+      const expected = multiHeadTrace64({ ...args, wOut });
+      assertMatches(result.outputs.data, expected.outputs.flat(), 1e-5, 'outputs');
+      assert.equal(attn.memoryStats().allocatedBytes, before);
+    }
   });
 
   test('getters that answer differently on every read are read once: the first answer counts', () => {

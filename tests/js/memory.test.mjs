@@ -59,10 +59,13 @@ test('100,000 small calls keep allocatedBytes and wasmMemoryBytes flat', async (
   ];
   let last;
   const before = attn.memoryStats();
-  // Mostly attention() with and without a mask, and some trace() calls: every path that
-  // allocates is exercised.
+  // Mostly attention() with and without a mask, and some trace() calls (one head, and two
+  // heads over one kv head with W_O): every path that allocates is exercised.
+  const layer = { x, wQuery: w, wKey: w.map((row) => [row[0]]), wValue: w, heads: 2, kvHeads: 1 };
   assertFlat(attn, 100_000, 5_000, (i) => {
-    if (i % 10 === 9) last = attn.trace({ x, wQuery: w, wKey: w, wValue: w });
+    if (i % 20 === 19)
+      last = attn.trace({ ...layer, wOut: [...w, [1, -1]] }); // 4 x 2: two heads of d_v_head 2
+    else if (i % 10 === 9) last = attn.trace({ x, wQuery: w, wKey: w, wValue: w });
     else if (i % 2) last = attn.attention(q, k, v, options);
     else last = attn.attention(q, k, v, { ...options, attnMask: mask });
   });

@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-// The page's policy for its own scripts (CONTRACT/TOOLCHAIN): no 'unsafe-eval', no
+// The page's policy for its own scripts (web/README.md): no 'unsafe-eval', no
 // 'unsafe-inline'; compiling wasm needs 'wasm-unsafe-eval'. The package must work under it.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
 

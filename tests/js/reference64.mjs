@@ -149,6 +149,46 @@ export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal 
   return { n, queries, keys, values, scores, weights, weighted, outputs };
 }
 
+/**
+ * A multi-head layer in float64, from its definition: wQuery's columns in `heads` equal
+ * blocks, wKey's and wValue's in `kvHeads`; query head h runs trace64 on its block and on kv
+ * head floor(h / (heads / kvHeads))'s blocks; concat puts the heads' outputs side by side;
+ * outputs = concat . wOut (or concat). Returns { heads: [trace64 per head], concat, outputs }
+ * as nested arrays. Arguments as `attn.trace`.
+ */
+export function multiHeadTrace64({
+  x,
+  wQuery,
+  wKey,
+  wValue,
+  wOut,
+  heads = 1,
+  kvHeads = heads,
+  scale,
+  isCausal,
+}) {
+  const block = (m, b, blocks) => {
+    const rows = toRows(m);
+    const width = rows[0].length / blocks;
+    return rows.map((row) => row.slice(b * width, (b + 1) * width));
+  };
+  const group = heads / kvHeads;
+  const perHead = Array.from({ length: heads }, (_, h) => {
+    const g = Math.floor(h / group);
+    return trace64({
+      x,
+      wQuery: block(wQuery, h, heads),
+      wKey: block(wKey, g, kvHeads),
+      wValue: block(wValue, g, kvHeads),
+      scale,
+      isCausal,
+    });
+  });
+  const concat = perHead[0].outputs.map((_, i) => perHead.flatMap((t) => t.outputs[i]));
+  const outputs = wOut === undefined ? concat : matmul(concat, toRows(wOut));
+  return { heads: perHead, concat, outputs };
+}
+
 /** The largest |a[i] - b[i]|, treating two NaNs (or two equal infinities) as equal. */
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) throw new Error(`length ${a.length} vs ${b.length}`);

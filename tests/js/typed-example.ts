@@ -9,6 +9,8 @@ import type {
   AttentionMask,
   AttentionOptions,
   Matrix,
+  MultiHeadTrace,
+  MultiHeadTraceArgs,
   OnnxAttentionAttributes,
   OnnxAttentionInputs,
   OnnxResultTensor,
@@ -50,6 +52,34 @@ const t: Trace = attn.trace(args);
 const outputs: Matrix = t.outputs;
 const first: number = outputs.data[0];
 const dims: [number, number, number] = t.weighted.dims;
+
+// trace() with several heads: grouped-query attention (4 query heads, 2 kv heads) and W_O.
+const layer: MultiHeadTraceArgs = {
+  x: args.x,
+  wQuery: { rows: 4, cols: 8, data: new Float32Array(32) },
+  wKey: { rows: 4, cols: 4, data: new Float32Array(16) },
+  wValue: { rows: 4, cols: 6, data: new Float32Array(24) },
+  heads: 4,
+  kvHeads: 2,
+};
+const withWOut: MultiHeadTrace = attn.trace({
+  ...layer,
+  wOut: { rows: 12, cols: 4, data: new Float32Array(48) },
+});
+const headWeights: Matrix = withWOut.heads[3].weights;
+const headRowSums: Float32Array = withWOut.heads[0].rowSums;
+const concat: Matrix = withWOut.concat;
+const either: Trace | MultiHeadTrace = attn.trace(layer);
+const headList: Trace[] = 'heads' in either ? either.heads : [either];
+const oneHead: Trace = attn.trace({ ...args, heads: 1, kvHeads: 1 });
+// @ts-expect-error: without wOut, several heads may be one head: not surely a MultiHeadTrace
+const notSure: MultiHeadTrace = attn.trace(layer);
+// @ts-expect-error: with heads: number the result may be a MultiHeadTrace, not surely a Trace
+const notSingle: Trace = attn.trace(layer);
+// @ts-expect-error: heads is a number
+attn.trace({ ...args, heads: '2' });
+// @ts-expect-error: wOut is a matrix
+attn.trace({ ...layer, wOut: new Float32Array(48) });
 
 // attention(): every option, a boolean and an additive mask.
 const q = new Float32Array(2 * 4 * 5 * 8);
@@ -138,6 +168,13 @@ export {
   fromUrl,
   first,
   dims,
+  headWeights,
+  headRowSums,
+  concat,
+  headList,
+  oneHead,
+  notSure,
+  notSingle,
   y,
   y2,
   simd,
