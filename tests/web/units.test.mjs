@@ -2,13 +2,13 @@
 // rounding, seeded random numbers, the steps, and the two translations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { roundTenthsKeepingSum } from '../../web/figures.mjs';
+import { roundTenthsKeepingSum } from '../../web/numbers.mjs';
 import { formatExact, formatOneDecimal } from '../../web/format.mjs';
 import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
 import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
 import { randomExample } from '../../web/random.mjs';
-import { buildSteps } from '../../web/steps.mjs';
+import { buildSteps } from '../../web/stages/index.mjs';
 import { parseHash, serializeHash } from '../../web/url-state.mjs';
 
 test('numbers are shown as the article and the spec print them', () => {

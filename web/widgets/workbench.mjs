@@ -3,7 +3,8 @@
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
-import { MATRICES, symbolNode } from '../scenes/parts.mjs';
+import { symbolNode } from '../draw/matrices.mjs';
+import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
 
 let switchCount = 0;
@@ -104,8 +105,8 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
       name,
       createMatrixEditor({
         name,
-        role: MATRICES[name].role,
-        symbol: symbolNode(MATRICES[name].symbol),
+        role: ROLES[name].role,
+        symbol: symbolNode(ROLES[name].symbol),
         onCommit: (row, col, value) => onEntry(name, row, col, value),
       }),
     ]),

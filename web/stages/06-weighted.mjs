@@ -2,17 +2,27 @@
 // (yellow). Row by row: the weight and the value light up, then their product lands.
 import { h } from '../dom.mjs';
 import { formatExact, formatVector, subscript } from '../format.mjs';
-import { rowOf } from '../figures.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../mathml.mjs';
-import { matrixView } from '../widgets/matrix-view.mjs';
-import { fullMatrix, operator } from './parts.mjs';
-import { activeItem, itemAmount, land, progressOf, ramp, reveal, setActive } from './timing.mjs';
+import { rowOf } from '../numbers.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
+import { matrixView } from '../draw/matrix-view.mjs';
+import { fullMatrix } from '../draw/matrices.mjs';
+import { operator } from '../draw/term-line.mjs';
+import {
+  activeItem,
+  duration,
+  itemAmount,
+  land,
+  progressOf,
+  ramp,
+  reveal,
+  setActive,
+} from '../draw/timing.mjs';
 
-export function build(ctx) {
-  const { figures, tr, step } = ctx;
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
   const i = step.params.query;
-  const { n, dV } = figures.dims;
-  const shown = figures.shown;
+  const { n, dV } = numbers.dims;
+  const shown = numbers.shown;
   const keyLabels = Array.from({ length: n }, (_, j) => tr('label.key', { j: j + 1, i: j + 1 }));
   const weights = matrixView({
     matrix: 'weights',
@@ -47,7 +57,7 @@ export function build(ctx) {
       Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
       shown.format,
     );
-    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(figures.values, j), formatExact)} = ${products}`;
+    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(numbers.values, j), formatExact)} = ${products}`;
   });
   const lineElements = lines.map((text, j) =>
     h(
@@ -88,7 +98,7 @@ export function build(ctx) {
   }
 
   const sentences = [tr('weighted.multiply', { n })];
-  if (figures.settings.rounding === 'article') sentences.push(tr('weighted.article'));
+  if (numbers.settings.rounding === 'article') sentences.push(tr('weighted.article'));
   return {
     element,
     render,
@@ -103,3 +113,21 @@ export function build(ctx) {
     narration: tr('narrate.weighted', { i: i + 1, lines: lines.join('; ') }),
   };
 }
+
+/**
+ * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
+ * @param dims { n, dIn, dK, dV }
+ */
+export function queryStep(i, dims, stage = 6) {
+  return {
+    id: `weighted-${i + 1}`,
+    family: 'weighted',
+    stage,
+    params: { query: i },
+    duration: duration(dims.n, 0.9),
+    title: (tr) => tr('title.weighted', { i: i + 1 }),
+    build,
+  };
+}
+
+export default { number: 6, titleKey: 'stage.6', steps: (dims) => [queryStep(0, dims)] };

@@ -3,17 +3,20 @@
 // sits under the weighted rows like a written addition.
 import { h } from '../dom.mjs';
 import { formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sumOver } from '../mathml.mjs';
-import { enableGridNavigation } from '../widgets/matrix-view.mjs';
-import { columnSweep, sweepPosition, symbolNode, termLine } from './parts.mjs';
-import { activeItem, itemAmount, land, progressOf, ramp } from './timing.mjs';
-import { roundingNote } from './rounding-note.mjs';
+import { formula, mi, mo, row as mrow, sub, sumOver } from '../draw/mathml.mjs';
+import { beforeAfter } from '../draw/before-after.mjs';
+import { enableGridNavigation } from '../draw/matrix-view.mjs';
+import { symbolNode } from '../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
+import { termLine } from '../draw/term-line.mjs';
+import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../draw/timing.mjs';
+import { roundingNote } from '../draw/rounding-note.mjs';
 
-export function build(ctx) {
-  const { figures, tr, step } = ctx;
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
   const i = step.params.query;
-  const { n, dV } = figures.dims;
-  const shown = figures.shown;
+  const { n, dV } = numbers.dims;
+  const shown = numbers.shown;
   const q = subscript(i + 1);
 
   const cell = (text, dataset) => {
@@ -112,7 +115,7 @@ export function build(ctx) {
     explanation: {
       sentences: [
         tr('sum.add', { i: i + 1, n }),
-        tr('sum.meaning', { i: i + 1 }),
+        tr(numbers.settings.causal ? 'sum.meaningCausal' : 'sum.meaning', { i: i + 1 }),
         tr('sum.dimension', { dV }),
       ],
       formula: formula(
@@ -123,8 +126,26 @@ export function build(ctx) {
         sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
         sub(mi('v'), mi('j')),
       ),
-      notes: [roundingNote(ctx, i)],
+      notes: [...beforeAfter(ctx, i, 'outputs'), ...roundingNote(ctx, i)],
     },
     narration: tr('narrate.sum', { i: i + 1, vector: output }),
   };
 }
+
+/**
+ * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
+ * @param dims { n, dIn, dK, dV }
+ */
+export function queryStep(i, dims, stage = 7) {
+  return {
+    id: `sum-${i + 1}`,
+    family: 'sum',
+    stage,
+    params: { query: i },
+    duration: duration(dims.dV),
+    title: (tr) => tr('title.sum', { i: i + 1 }),
+    build,
+  };
+}
+
+export default { number: 7, titleKey: 'stage.7', steps: (dims) => [queryStep(0, dims)] };
