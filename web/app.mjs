@@ -306,7 +306,12 @@ export async function startApp({ root, loadAttention }) {
   function updateChrome({ deferTitle = false } = {}) {
     const step = steps[timeline.index];
     stageList.update({ steps, index: timeline.index, tr, dims: numbers.dims });
-    transport.update({ tr, steps, title: step.title(tr, numbers.dims) });
+    transport.update({
+      tr,
+      steps,
+      title: step.title(tr, numbers.dims),
+      stageTitle: (number) => stageTitle(number, tr),
+    });
     if (deferTitle) afterFrame(updateTitle);
     else updateTitle();
   }
@@ -341,11 +346,11 @@ export async function startApp({ root, loadAttention }) {
     });
     const seen = new Set();
     page.title.textContent = tr('app.title');
-    page.subtitle.replaceChildren(withGlossary(tr('app.subtitle'), tr, seen, id));
+    page.subtitle.replaceChildren(...withGlossary(tr('app.subtitle'), tr, seen, id));
     page.source.textContent = tr('app.source');
     page.skip.textContent = tr('app.skip');
     page.keysHint.textContent = tr('app.keysHint');
-    page.footer.replaceChildren(withGlossary(tr('app.footer'), tr, seen, id));
+    page.footer.replaceChildren(...withGlossary(tr('app.footer'), tr, seen, id));
     languageSwitch.update(language, tr);
   }
 

@@ -6,6 +6,14 @@ import { at } from '../numbers.mjs';
 import { ROLES, symbolText } from '../roles.mjs';
 import { matrixView } from './matrix-view.mjs';
 
+/**
+ * A letter with a real (full-size, lowered) subscript: indexed('a', '1,j') is a₁,ⱼ drawn as
+ * a<sub>1,j</sub>, legible where Unicode's subscript j is a speck.
+ */
+export function indexed(letter, index, tail = '') {
+  return h('span', { class: 'symbol' }, letter, h('sub', { text: index }), tail);
+}
+
 /** "W" with a subscript role letter, or a plain symbol; as a node. */
 export function symbolNode(symbol) {
   if (Array.isArray(symbol))

@@ -137,9 +137,9 @@ export default {
 
   // --- scene: softmax ---
   'softmax.table': 'Softmax of the scores of query {i}',
-  'softmax.rowScores': 'score s{i}ⱼ',
+  'softmax.rowScores': 'score',
   'softmax.rowExp': 'e^(s − max)',
-  'softmax.rowWeights': 'weight a{i}ⱼ',
+  'softmax.rowWeights': 'weight',
   'softmax.rowWeightsArticle': 'weight, as the article',
   'softmax.rowExact': 'exact weight',
   'softmax.rowBars': 'share',

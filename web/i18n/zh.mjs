@@ -133,9 +133,9 @@ export default {
 
   // --- 场景：softmax ---
   'softmax.table': 'query{i}得分的softmax',
-  'softmax.rowScores': '得分 s{i}ⱼ',
+  'softmax.rowScores': '得分',
   'softmax.rowExp': 'e^(s − max)',
-  'softmax.rowWeights': '权重 a{i}ⱼ',
+  'softmax.rowWeights': '权重',
   'softmax.rowWeightsArticle': '权重（原文的写法）',
   'softmax.rowExact': '精确权重',
   'softmax.rowBars': '占比',

@@ -7,7 +7,7 @@ import { at, rowOf } from '../numbers.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../draw/mathml.mjs';
 import { beforeAfter } from '../draw/before-after.mjs';
 import { enableGridNavigation } from '../draw/matrix-view.mjs';
-import { cellText } from '../draw/matrices.mjs';
+import { cellText, indexed } from '../draw/matrices.mjs';
 import {
   duration,
   ease,
@@ -62,7 +62,7 @@ function build(ctx) {
       [scoreCells[j], expCells[j], weightCells[j]].forEach((td) => td.classList.add('is-masked'));
   }
 
-  const header = (text) => h('th', { scope: 'row', class: 'row-label', text });
+  const header = (...content) => h('th', { scope: 'row', class: 'row-label' }, ...content);
   const table = h(
     'table',
     { class: 'softmax-table is-inspectable', 'aria-label': tr('softmax.table', { i: i + 1 }) },
@@ -84,16 +84,16 @@ function build(ctx) {
       h(
         'tr',
         { class: 'role-score' },
-        header(tr('softmax.rowScores', { i: subscript(i + 1) })),
+        header(tr('softmax.rowScores'), ' ', indexed('s', `${i + 1}j`)),
         scoreCells,
       ),
       h('tr', { class: 'role-exp' }, header(tr('softmax.rowExp')), expCells),
       h(
         'tr',
         { class: 'role-score role-weights' },
-        header(
-          tr(article ? 'softmax.rowWeightsArticle' : 'softmax.rowWeights', { i: subscript(i + 1) }),
-        ),
+        article
+          ? header(tr('softmax.rowWeightsArticle'))
+          : header(tr('softmax.rowWeights'), ' ', indexed('a', `${i + 1}j`)),
         weightCells,
       ),
       article ? h('tr', { class: 'role-exact' }, header(tr('softmax.rowExact')), exactCells) : null,

@@ -1,11 +1,11 @@
 // Stage 6: each value row multiplied by query i's weight for it, giving the weighted values
 // (yellow). Row by row: the weight and the value light up, then their product lands.
 import { h } from '../dom.mjs';
-import { formatExact, formatVector, subscript } from '../format.mjs';
+import { formatExact, formatList, formatVector, subscript } from '../format.mjs';
 import { rowOf } from '../numbers.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
-import { fullMatrix } from '../draw/matrices.mjs';
+import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { operator } from '../draw/term-line.mjs';
 import {
   activeItem,
@@ -23,11 +23,19 @@ function build(ctx) {
   const i = step.params.query;
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
+  // Each weighted row with the same decimals throughout (no "0" beside "0.000").
+  const weightedTexts = Array.from({ length: n }, (_, j) =>
+    formatList(
+      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      shown.format,
+    ),
+  );
   const keyLabels = Array.from({ length: n }, (_, j) => tr('label.key', { j: j + 1, i: j + 1 }));
   const weights = matrixView({
     matrix: 'weights',
     role: 'score',
-    symbol: `a${subscript(i + 1)},ⱼ`,
+    symbol: indexed('a', `${i + 1},j`),
+    symbolText: `a_${i + 1},j`,
     name: tr('matrix.weights'),
     rows: n,
     cols: 1,
@@ -43,11 +51,12 @@ function build(ctx) {
   const weighted = matrixView({
     matrix: 'weighted',
     role: 'weighted',
-    symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
+    symbol: indexed('a', `${i + 1},j`, h('span', {}, ' v', h('sub', { text: 'j' }))),
+    symbolText: `a_${i + 1},j v_j`,
     name: tr('matrix.weighted'),
     rows: n,
     cols: dV,
-    text: (j, c) => shown.format(shown.weighted(i, j, c)),
+    text: (j, c) => weightedTexts[j][c],
     dataset: { query: i },
     inspectable: true,
   });

@@ -2,7 +2,7 @@
 // down each column; the column's terms appear and their sum lands in the output row, which
 // sits under the weighted rows like a written addition.
 import { h } from '../dom.mjs';
-import { formatVector, subscript } from '../format.mjs';
+import { formatList, formatVector, subscript } from '../format.mjs';
 import { formula, mi, mo, row as mrow, sub, sumOver } from '../draw/mathml.mjs';
 import { beforeAfter } from '../draw/before-after.mjs';
 import { enableGridNavigation } from '../draw/matrix-view.mjs';
@@ -18,6 +18,17 @@ function build(ctx) {
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
   const q = subscript(i + 1);
+  // The rows of the addition, each with the same decimals throughout.
+  const weightedTexts = Array.from({ length: n }, (_, j) =>
+    formatList(
+      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      shown.format,
+    ),
+  );
+  const outputTexts = formatList(
+    Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+    shown.format,
+  );
 
   const cell = (text, dataset) => {
     const value = h('span', { class: 'cell-value', text });
@@ -27,11 +38,11 @@ function build(ctx) {
   };
   const weightedCells = Array.from({ length: n }, (_, j) =>
     Array.from({ length: dV }, (_, c) =>
-      cell(shown.format(shown.weighted(i, j, c)), { matrix: 'weighted', query: i, row: j, col: c }),
+      cell(weightedTexts[j][c], { matrix: 'weighted', query: i, row: j, col: c }),
     ),
   );
   const outputCells = Array.from({ length: dV }, (_, c) =>
-    cell(shown.format(shown.output(i, c)), { matrix: 'outputs', row: i, col: c }),
+    cell(outputTexts[c], { matrix: 'outputs', row: i, col: c }),
   );
   weightedCells[0][0].tabIndex = 0;
   const label = (text) => h('th', { scope: 'row', class: 'row-label', text });
@@ -74,8 +85,8 @@ function build(ctx) {
   const lines = Array.from({ length: dV }, (_, c) =>
     termLine(
       `o${q},${subscript(c + 1)} =`,
-      Array.from({ length: n }, (_, j) => shown.format(shown.weighted(i, j, c))),
-      `= ${shown.format(shown.output(i, c))}`,
+      Array.from({ length: n }, (_, j) => weightedTexts[j][c]),
+      `= ${outputTexts[c]}`,
     ),
   );
   const element = h(

@@ -3,10 +3,10 @@
 // The panel starts closed, so its tables are not built while the page starts: they are built
 // a few at a time when the page is idle, and all at once if the reader opens the panel first.
 import { h } from '../dom.mjs';
-import { formatExact, subscript } from '../format.mjs';
+import { formatExact } from '../format.mjs';
 import { at } from '../numbers.mjs';
 import { heatmap } from '../draw/heatmap.mjs';
-import { fullMatrix } from '../draw/matrices.mjs';
+import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { whenIdle } from '../idle.mjs';
 
@@ -43,7 +43,8 @@ function viewBuilders(ctx) {
       matrixView({
         matrix: 'weighted',
         role: 'weighted',
-        symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
+        symbol: indexed('a', `${i + 1},j`, h('span', {}, ' v', h('sub', { text: 'j' }))),
+        symbolText: `a_${i + 1},j v_j`,
         name: tr('tables.weightedFor', { i: i + 1 }),
         rows: n,
         cols: dV,

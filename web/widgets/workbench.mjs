@@ -45,6 +45,8 @@ function dimSelect(onChange) {
 export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onReset }) {
   const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
   const intro = h('p', { class: 'panel-intro' });
+  // Shown once the numbers are no longer the article's.
+  const own = h('p', { class: 'workbench-own', role: 'status' });
 
   // --- settings ---
   const settingsTitle = h('h3', { class: 'group-title' });
@@ -150,6 +152,7 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     { class: 'workbench', 'aria-labelledby': 'workbench-title' },
     title,
     intro,
+    own,
     h('section', { class: 'group' }, settingsTitle, rounding, scaled.element, causal.element),
     h(
       'section',
@@ -181,11 +184,13 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     ),
   );
 
-  /** @param {{ example, settings, tr, statusText?, error? }} state */
-  function update({ example, settings, tr, statusText, error }) {
+  /** @param {{ example, settings, tr, statusText?, error?, isArticleExample }} state */
+  function update({ example, settings, tr, statusText, error, isArticleExample }) {
     currentDims = dimsOf(example);
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
+    own.textContent = isArticleExample ? '' : tr('workbench.ownNumbers');
+    own.hidden = isArticleExample;
     settingsTitle.textContent = tr('workbench.settings');
     roundingLegend.textContent = tr('workbench.rounding');
     exact.text.textContent = tr('workbench.roundingExact');
