@@ -1,5 +1,6 @@
-// "Your numbers": the switches (rounding, scaling, causal mask), the shape (tokens, d_in,
-// d_k, d_v), the editable inputs and weights, random numbers and reset. It only reports what
+// "Your numbers": the editable inputs and weights first (on a laptop they sit beside the
+// scene they change), then the switches (rounding, scaling, causal mask), the shape (tokens,
+// d_in, d_k, d_v), random numbers and reset. It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
@@ -153,6 +154,13 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     title,
     intro,
     own,
+    h(
+      'section',
+      { class: 'group editors' },
+      matricesTitle,
+      EDITABLE.map((name) => editors[name].element),
+      traceError,
+    ),
     h('section', { class: 'group' }, settingsTitle, rounding, scaled.element, causal.element),
     h(
       'section',
@@ -161,13 +169,6 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
       tokens,
       h('div', { class: 'dims' }, dIn.element, dK.element, dV.element),
       dkNote,
-    ),
-    h(
-      'section',
-      { class: 'group editors' },
-      matricesTitle,
-      EDITABLE.map((name) => editors[name].element),
-      traceError,
     ),
     h(
       'section',
