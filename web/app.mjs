@@ -191,15 +191,6 @@ export async function startApp({ root, loadAttention }) {
     const isArticle = sameExample(example, articleExample());
     try {
       numbers = computeNumbers(attn, example, settings, isArticle);
-      // Before and after: the same numbers with the switch off, to set side by side.
-      numbers.without = {
-        scaled: settings.scaled
-          ? computeNumbers(attn, example, { ...settings, scaled: false }, isArticle)
-          : null,
-        causal: settings.causal
-          ? computeNumbers(attn, example, { ...settings, causal: false }, isArticle)
-          : null,
-      };
       traceError = null;
     } catch (error) {
       traceError = error.message;

@@ -62,6 +62,8 @@ export function roundTenthsKeepingSum(weights) {
  * @property {Rounding} exact
  * @property {Rounding} article
  * @property {Rounding} shown   the one the settings choose
+ * @property {{ scaled: Numbers | null, causal: Numbers | null }} without   before and after:
+ *   the same example with that switch off (null when it is off already)
  */
 
 /**
@@ -69,9 +71,14 @@ export function roundTenthsKeepingSum(weights) {
  * @param example { x, wKey, wQuery, wValue } as number[][]
  * @param settings { scaled, causal, rounding: 'exact' | 'article' }
  * @param {boolean} isArticleExample
+ * @param {boolean} [compare]  also trace with each switch that is on turned off
  * @returns {Numbers}
  */
-export function computeNumbers(attn, example, settings, isArticleExample = false) {
+export function computeNumbers(attn, example, settings, isArticleExample = false, compare = true) {
+  const without = (setting) =>
+    compare && settings[setting]
+      ? computeNumbers(attn, example, { ...settings, [setting]: false }, isArticleExample, false)
+      : null;
   const dims = dimsOf(example);
   const scale = settings.scaled ? 1 / Math.sqrt(dims.dK) : 1;
   const trace = attn.trace({
@@ -131,5 +138,6 @@ export function computeNumbers(attn, example, settings, isArticleExample = false
     exact,
     article,
     shown: settings.rounding === 'article' ? article : exact,
+    without: { scaled: without('scaled'), causal: without('causal') },
   };
 }

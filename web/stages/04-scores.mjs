@@ -19,6 +19,7 @@ import {
   ramp,
   setActive,
 } from '../draw/timing.mjs';
+import { ROLES } from '../roles.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -28,7 +29,7 @@ function build(ctx) {
   const query = rowVector(ctx, 'queries', i);
   const keysT = matrixView({
     matrix: 'keys',
-    role: 'key',
+    role: ROLES.keys.role,
     symbol: h('span', { class: 'symbol' }, 'K', h('sup', { text: 'T' })),
     symbolText: 'K^T',
     name: tr('matrix.keysTransposed'),
@@ -45,7 +46,7 @@ function build(ctx) {
   });
   const sweep = columnSweep(
     keysT.element.querySelector('.matrix-frame'),
-    'key',
+    ROLES.keys.role,
     (j) => [keysT.cell(0, j), keysT.cell(dK - 1, j)],
     n,
   );

@@ -19,6 +19,7 @@ import {
   reveal,
 } from '../draw/timing.mjs';
 import { roundingNote } from '../draw/rounding-note.mjs';
+import { ROLES } from '../roles.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -83,14 +84,14 @@ function build(ctx) {
       {},
       h(
         'tr',
-        { class: 'role-score' },
+        { class: `role-${ROLES.scores.role}` },
         header(tr('softmax.rowScores'), ' ', indexed('s', `${i + 1}j`)),
         scoreCells,
       ),
       h('tr', { class: 'role-exp' }, header(tr('softmax.rowExp')), expCells),
       h(
         'tr',
-        { class: 'role-score role-weights' },
+        { class: `role-${ROLES.weights.role} role-weights` },
         article
           ? header(tr('softmax.rowWeightsArticle'))
           : header(tr('softmax.rowWeights'), ' ', indexed('a', `${i + 1}j`)),

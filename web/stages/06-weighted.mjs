@@ -17,6 +17,7 @@ import {
   reveal,
   setActive,
 } from '../draw/timing.mjs';
+import { ROLES } from '../roles.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -33,7 +34,7 @@ function build(ctx) {
   const keyLabels = Array.from({ length: n }, (_, j) => tr('label.key', { j: j + 1, i: j + 1 }));
   const weights = matrixView({
     matrix: 'weights',
-    role: 'score',
+    role: ROLES.weights.role,
     symbol: indexed('a', `${i + 1},j`),
     symbolText: `a_${i + 1},j`,
     name: tr('matrix.weights'),
@@ -50,7 +51,7 @@ function build(ctx) {
   const values = fullMatrix(ctx, 'values', { rowLabels: false });
   const weighted = matrixView({
     matrix: 'weighted',
-    role: 'weighted',
+    role: ROLES.weighted.role,
     symbol: indexed('a', `${i + 1},j`, h('span', {}, ' v', h('sub', { text: 'j' }))),
     symbolText: `a_${i + 1},j v_j`,
     name: tr('matrix.weighted'),

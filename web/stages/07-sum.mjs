@@ -11,6 +11,7 @@ import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
 import { termLine } from '../draw/term-line.mjs';
 import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../draw/timing.mjs';
 import { roundingNote } from '../draw/rounding-note.mjs';
+import { ROLES } from '../roles.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -55,19 +56,19 @@ function build(ctx) {
       weightedCells.map((cells, j) =>
         h(
           'tr',
-          { class: 'role-weighted' },
+          { class: `role-${ROLES.weighted.role}` },
           label(`${j === 0 ? '' : '+ '}a${q},${subscript(j + 1)}v${subscript(j + 1)}`),
           cells,
         ),
       ),
-      h('tr', { class: 'role-output sum-result' }, label(`= o${q}`), outputCells),
+      h('tr', { class: `role-${ROLES.outputs.role} sum-result` }, label(`= o${q}`), outputCells),
     ),
   );
   enableGridNavigation(table, [...weightedCells, outputCells]);
   const frame = h('div', { class: 'matrix-frame' }, table);
   const figure = h(
     'figure',
-    { class: 'matrix role-output sum-figure' },
+    { class: `matrix role-${ROLES.outputs.role} sum-figure` },
     h(
       'figcaption',
       { class: 'matrix-caption' },
@@ -78,7 +79,7 @@ function build(ctx) {
   );
   const sweep = columnSweep(
     frame,
-    'weighted',
+    ROLES.weighted.role,
     (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
     dV,
   );

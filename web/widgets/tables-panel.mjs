@@ -9,6 +9,7 @@ import { heatmap } from '../draw/heatmap.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { whenIdle } from '../idle.mjs';
+import { ROLES } from '../roles.mjs';
 
 /** The views of the panel, each as a function that builds it. */
 function viewBuilders(ctx) {
@@ -29,7 +30,7 @@ function viewBuilders(ctx) {
     builders.push(() =>
       matrixView({
         matrix: 'weights-exact',
-        role: 'score',
+        role: ROLES.weights.role,
         symbol: 'A',
         name: tr('tables.exactWeights'),
         rows: n,
@@ -42,7 +43,7 @@ function viewBuilders(ctx) {
     builders.push(() =>
       matrixView({
         matrix: 'weighted',
-        role: 'weighted',
+        role: ROLES.weighted.role,
         symbol: indexed('a', `${i + 1},j`, h('span', {}, ' v', h('sub', { text: 'j' }))),
         symbolText: `a_${i + 1},j v_j`,
         name: tr('tables.weightedFor', { i: i + 1 }),
