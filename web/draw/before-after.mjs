@@ -37,10 +37,10 @@ export function beforeAfter({ numbers, tr }, i, field) {
       );
     const dK = numbers.dims.dK;
     const name = tr(`compare.${field}`, { i: i + 1 });
+    const title = `${tr('compare.title', { i: i + 1 })}: ${name} · ${tr(`badge.${setting}`)}`;
     const table = h(
       'table',
-      { class: 'compare-table', dataset: { compare: setting } },
-      h('caption', { text: `${tr('compare.title', { i: i + 1 })}: ${name}` }),
+      { class: 'compare-table', dataset: { compare: setting }, 'aria-label': title },
       h(
         'thead',
         {},
@@ -61,7 +61,13 @@ export function beforeAfter({ numbers, tr }, i, field) {
     const why = tr(setting === 'scaled' ? 'why.scaling' : 'why.masking', { i: i + 1 });
     notes.push({
       kind: 'compare',
-      element: h('div', { class: `note note-compare` }, table, h('p', { text: why })),
+      element: h(
+        'div',
+        { class: 'note note-compare' },
+        h('p', { class: 'compare-title', text: title }),
+        table,
+        h('p', { text: why }),
+      ),
     });
   }
   return notes;

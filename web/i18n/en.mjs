@@ -11,7 +11,7 @@ export default {
   'app.keysHint':
     'Keys: Space play/pause · ← → previous/next step · Home/End first/last step · Tab into a matrix, then arrows move between its cells.',
   'app.footer':
-    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The only arithmetic done in the page is display: the exponentials shown inside softmax, and the article’s rounded printout.',
+    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The exponentials inside softmax and their sums come from it too; the only arithmetic done in the page is the article’s rounded printout.',
   'app.skip': 'Skip to the walkthrough',
 
   // --- load errors ---

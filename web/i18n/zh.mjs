@@ -10,7 +10,7 @@ export default {
   'app.keysHint':
     '快捷键：空格 播放/暂停 · ← → 上一步/下一步 · Home/End 第一步/最后一步 · 用Tab进入矩阵后，方向键在单元格之间移动。',
   'app.footer':
-    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。页面本身只做显示用的计算：softmax中展示的指数，以及原文四舍五入后的数字。',
+    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。softmax中的指数及其和也来自它；页面本身只计算原文四舍五入后的数字。',
   'app.skip': '跳到演示部分',
 
   // --- 加载错误 ---
