@@ -40,6 +40,10 @@ export async function startApp({ root, loadAttention }) {
   instances += 1;
   const prefix = instances === 1 ? '' : `explainer-${instances}-`;
   const id = (name) => `${prefix}${name}`;
+  // Where the current step and whether it is drawn finished are marked (data-step,
+  // data-settled) for scripts and tests: <body> for the page's first explainer, its root for
+  // any other.
+  const marks = instances === 1 ? document.body : root;
 
   let language = initialLanguage(navigator.languages ?? [navigator.language]);
   let tr = translator(language);
@@ -231,7 +235,7 @@ export async function startApp({ root, loadAttention }) {
     if (stepChanged || !playing || playStateChanged) updateChrome({ deferTitle: playing });
     else transport.syncPosition();
     const settled = String(!timeline.animating && timeline.t >= 1);
-    if (document.body.dataset.settled !== settled) document.body.dataset.settled = settled;
+    if (marks.dataset.settled !== settled) marks.dataset.settled = settled;
   }
 
   // --- views of the state -----------------------------------------------------------------
@@ -242,7 +246,8 @@ export async function startApp({ root, loadAttention }) {
 
   function drawScene() {
     const step = steps[timeline.index];
-    scenes.show(step, sceneContext(), timeline.t);
+    if (!scenes.show(step, sceneContext(), timeline.t)) return;
+    // A new scene on screen: build the one after it in an idle moment.
     scenes.prepare(() => {
       const upcoming = steps[timeline.index + 1];
       return upcoming ? { step: upcoming, ctx: sceneContext() } : null;
@@ -280,7 +285,7 @@ export async function startApp({ root, loadAttention }) {
         h('span', { class: `badge badge-${kind}`, text }),
       ),
     );
-    document.body.dataset.step = step.id;
+    marks.dataset.step = step.id;
   }
 
   function narrate() {

@@ -17,10 +17,14 @@ export function createSceneStage({ host, onShow }) {
   const keyOf = (step, ctx) => `${step.id}|${ctx.version}|${ctx.language}`;
   const build = (step, ctx) => step.build({ ...ctx, step });
 
-  /** Puts the step's scene on screen (built now unless built ahead) and draws it at t. */
+  /**
+   * Puts the step's scene on screen (built now unless built ahead) and draws it at t.
+   * @returns {boolean} whether a new scene was put on screen
+   */
   function show(step, ctx, t) {
     const key = keyOf(step, ctx);
-    if (key !== shownKey) {
+    const fresh = key !== shownKey;
+    if (fresh) {
       shownKey = key;
       scene = next?.key === key ? next.scene : build(step, ctx);
       next = null;
@@ -29,7 +33,7 @@ export function createSceneStage({ host, onShow }) {
       onShow(scene, step);
     }
     scene.render(t);
-    return scene;
+    return fresh;
   }
 
   /**
