@@ -283,6 +283,13 @@ test('legibility: highlighted digits, real subscripts, alike decimals, every sha
     const decimals = new Set(row.map((text) => (text.split('.')[1] ?? '').length));
     assert.equal(decimals.size, 1, `one number of decimals per row: ${row}`);
   }
+  // Where exact integers (the values) meet rounded ones (2.000), the page says which is which.
+  await page.goto(`${web.url}#step=weighted-2&causal=1`);
+  await waitForStep(page, 'weighted-2');
+  assert.match(
+    await page.textContent('.explanation-text'),
+    /three decimals is rounded for display/,
+  );
   // The narrow slice of query 1's share bar still shows its k₁ label.
   await page.goto(`${web.url}#step=softmax-1`);
   await waitForStep(page, 'softmax-1');

@@ -160,6 +160,8 @@ export default {
     'Multiply each value (purple) by its weight (blue): the results are {n} weighted values (yellow).',
   'weighted.article':
     'With the article’s rounding, the rounded weights are multiplied here (display arithmetic, as the article does).',
+  'numbers.decimals':
+    'A number printed with three decimals is rounded for display (2.000 may be 1.99999…); one printed without decimals, such as 2, is exact.',
   'formula.weighted': 'a i j times v j',
   'narrate.weighted': 'Weighted values for query {i}: {lines}.',
 

@@ -156,6 +156,8 @@ export default {
     '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为weighted values。',
   'weighted.article':
     '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
+  'numbers.decimals':
+    '带三位小数的数字是为显示而四舍五入的（2.000可能是1.99999…）；不带小数的数字（如2）是精确的。',
   'formula.weighted': 'a i j乘以v j',
   'narrate.weighted': 'query{i}的weighted values：{lines}。',
 

@@ -107,7 +107,7 @@ function build(ctx) {
     }
   }
 
-  const sentences = [tr('weighted.multiply', { n })];
+  const sentences = [tr('weighted.multiply', { n }), tr('numbers.decimals')];
   if (numbers.settings.rounding === 'article') sentences.push(tr('weighted.article'));
   return {
     element,
