@@ -52,6 +52,13 @@ export function formatList(values, format = formatExact) {
   return list.map((v) => (mixed ? fixed(v) : formatExact(v)));
 }
 
+/** A table of numbers (rows of them) as texts, every one alike (formatList). */
+export function formatGrid(rows, format = formatExact) {
+  const texts = formatList(rows.flat(), format);
+  let k = 0;
+  return rows.map((row) => row.map(() => texts[k++]));
+}
+
 /** "[1, 0, 2]" with the given number formatter, the numbers alike (formatList). */
 export function formatVector(values, format = formatExact) {
   return `[${formatList(values, format).join(', ')}]`;

@@ -1,7 +1,7 @@
 // Stage 6: each value row multiplied by query i's weight for it, giving the weighted values
 // (yellow). Row by row: the weight and the value light up, then their product lands.
 import { h } from '../dom.mjs';
-import { formatExact, formatList, formatVector, subscript } from '../format.mjs';
+import { formatExact, formatGrid, formatList, formatVector, subscript } from '../format.mjs';
 import { rowOf } from '../numbers.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
@@ -24,12 +24,16 @@ function build(ctx) {
   const i = step.params.query;
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
-  // Each weighted row with the same decimals throughout (no "0" beside "0.000").
-  const weightedTexts = Array.from({ length: n }, (_, j) =>
-    formatList(
+  // Each matrix with the same decimals throughout (no "0" beside "0.000").
+  const weightedTexts = formatGrid(
+    Array.from({ length: n }, (_, j) =>
       Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
-      shown.format,
     ),
+    shown.format,
+  );
+  const weightTexts = formatList(
+    Array.from({ length: n }, (_, j) => shown.weight(i, j)),
+    shown.format,
   );
   const keyLabels = Array.from({ length: n }, (_, j) => tr('label.key', { j: j + 1, i: j + 1 }));
   const weights = matrixView({
@@ -43,7 +47,7 @@ function build(ctx) {
     transpose: true,
     rowIndex: (j) => j,
     colIndex: () => i,
-    text: (j) => shown.format(shown.weight(i, j)),
+    text: (j) => weightTexts[j],
     rowLabels: keyLabels,
     inspectable: true,
     shape: `${n}×1`,
@@ -63,11 +67,8 @@ function build(ctx) {
   });
   // The article's notation for each row: "a₁,₂ · v₂ = 0.5 · [2, 8, 0] = [1.0, 4.0, 0.0]".
   const lines = Array.from({ length: n }, (_, j) => {
-    const products = formatVector(
-      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
-      shown.format,
-    );
-    return `${shown.format(shown.weight(i, j))} · ${formatVector(rowOf(numbers.values, j), formatExact)} = ${products}`;
+    const products = `[${weightedTexts[j].join(', ')}]`;
+    return `${weightTexts[j]} · ${formatVector(rowOf(numbers.values, j), formatExact)} = ${products}`;
   });
   const lineElements = lines.map((text, j) =>
     h(

@@ -2,7 +2,7 @@
 // down each column; the column's terms appear and their sum lands in the output row, which
 // sits under the weighted rows like a written addition.
 import { h } from '../dom.mjs';
-import { formatList, formatVector, subscript } from '../format.mjs';
+import { formatGrid, formatVector, subscript } from '../format.mjs';
 import { formula, mi, mo, row as mrow, sub, sumOver } from '../draw/mathml.mjs';
 import { beforeAfter } from '../draw/before-after.mjs';
 import { enableGridNavigation } from '../draw/matrix-view.mjs';
@@ -19,17 +19,18 @@ function build(ctx) {
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
   const q = subscript(i + 1);
-  // The rows of the addition, each with the same decimals throughout.
-  const weightedTexts = Array.from({ length: n }, (_, j) =>
-    formatList(
-      Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
-      shown.format,
-    ),
-  );
-  const outputTexts = formatList(
-    Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+  // The whole addition with the same decimals throughout (no "0" beside "0.000").
+  const grid = formatGrid(
+    [
+      ...Array.from({ length: n }, (_, j) =>
+        Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      ),
+      Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+    ],
     shown.format,
   );
+  const weightedTexts = grid.slice(0, n);
+  const outputTexts = grid[n];
 
   const cell = (text, dataset) => {
     const value = h('span', { class: 'cell-value', text });
