@@ -3,23 +3,34 @@
 // to 1 at every moment of the animation.
 import { h, setStyle } from '../dom.mjs';
 import { formatExact, formatVector, subscript } from '../format.mjs';
-import { at } from '../figures.mjs';
-import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../mathml.mjs';
-import { enableGridNavigation } from '../widgets/matrix-view.mjs';
-import { cellText } from './parts.mjs';
-import { ease, itemAmount, land, lerp, progressOf, ramp, reveal } from './timing.mjs';
-import { roundingNote } from './rounding-note.mjs';
+import { at, rowOf } from '../numbers.mjs';
+import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../draw/mathml.mjs';
+import { beforeAfter } from '../draw/before-after.mjs';
+import { enableGridNavigation } from '../draw/matrix-view.mjs';
+import { cellText, indexed } from '../draw/matrices.mjs';
+import {
+  duration,
+  ease,
+  itemAmount,
+  land,
+  lerp,
+  progressOf,
+  ramp,
+  reveal,
+} from '../draw/timing.mjs';
+import { roundingNote } from '../draw/rounding-note.mjs';
+import { ROLES } from '../roles.mjs';
 
-export function build(ctx) {
-  const { figures, tr, step } = ctx;
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
   const i = step.params.query;
-  const { n } = figures.dims;
-  const article = figures.settings.rounding === 'article';
-  const { values: exponentials } = figures.exponentials(i);
-  const total = exponentials.reduce((a, b) => a + b, 0);
+  const { n } = numbers.dims;
+  const article = numbers.settings.rounding === 'article';
+  const exponentials = rowOf(numbers.exponentials, i);
+  const total = numbers.rowSums[i];
   const keys = Array.from({ length: n }, (_, j) => j);
-  const visibleKeys = keys.filter((j) => !figures.masked(i, j));
-  const shownWeight = (j) => figures.shown.weight(i, j);
+  const visibleKeys = keys.filter((j) => !numbers.masked(i, j));
+  const shownWeight = (j) => numbers.shown.weight(i, j);
 
   const cell = (text, dataset, extra = {}) => {
     const value = h('span', { class: 'cell-value', text });
@@ -28,17 +39,17 @@ export function build(ctx) {
     return td;
   };
   const scoreCells = keys.map((j) =>
-    cell(formatExact(at(figures.scores, i, j)), { matrix: 'scores', row: i, col: j }),
+    cell(formatExact(at(numbers.scores, i, j)), { matrix: 'scores', row: i, col: j }),
   );
   const expCells = keys.map((j) =>
     cell(formatExact(exponentials[j]), { matrix: 'exponentials', row: i, col: j }),
   );
   const weightCells = keys.map((j) =>
-    cell(cellText(figures, 'weights', i, j), { matrix: 'weights', row: i, col: j }),
+    cell(cellText(numbers, 'weights', i, j), { matrix: 'weights', row: i, col: j }),
   );
   const exactCells = article
     ? keys.map((j) =>
-        cell(formatExact(at(figures.weights, i, j)), { exact: '' }, { class: 'cell is-secondary' }),
+        cell(formatExact(at(numbers.weights, i, j)), { exact: '' }, { class: 'cell is-secondary' }),
       )
     : [];
   const bars = keys.map(() => h('div', { class: 'bar' }));
@@ -48,11 +59,11 @@ export function build(ctx) {
   [...scoreCells, ...expCells, ...weightCells].forEach((td) => (td.tabIndex = -1));
   scoreCells[0].tabIndex = 0;
   for (const j of keys) {
-    if (figures.masked(i, j))
+    if (numbers.masked(i, j))
       [scoreCells[j], expCells[j], weightCells[j]].forEach((td) => td.classList.add('is-masked'));
   }
 
-  const header = (text) => h('th', { scope: 'row', class: 'row-label', text });
+  const header = (...content) => h('th', { scope: 'row', class: 'row-label' }, ...content);
   const table = h(
     'table',
     { class: 'softmax-table is-inspectable', 'aria-label': tr('softmax.table', { i: i + 1 }) },
@@ -73,17 +84,17 @@ export function build(ctx) {
       {},
       h(
         'tr',
-        { class: 'role-score' },
-        header(tr('softmax.rowScores', { i: subscript(i + 1) })),
+        { class: `role-${ROLES.scores.role}` },
+        header(tr('softmax.rowScores'), ' ', indexed('s', `${i + 1}j`)),
         scoreCells,
       ),
       h('tr', { class: 'role-exp' }, header(tr('softmax.rowExp')), expCells),
       h(
         'tr',
-        { class: 'role-score role-weights' },
-        header(
-          tr(article ? 'softmax.rowWeightsArticle' : 'softmax.rowWeights', { i: subscript(i + 1) }),
-        ),
+        { class: `role-${ROLES.weights.role} role-weights` },
+        article
+          ? header(tr('softmax.rowWeightsArticle'))
+          : header(tr('softmax.rowWeights'), ' ', indexed('a', `${i + 1}j`)),
         weightCells,
       ),
       article ? h('tr', { class: 'role-exact' }, header(tr('softmax.rowExact')), exactCells) : null,
@@ -134,7 +145,7 @@ export function build(ctx) {
     reveal(sum, ramp(p, 0.4, 0.5));
     // From equal shares to the weights: every frame's shares still add up to 1.
     const settle = ease(pWeights);
-    const start = (j) => (figures.masked(i, j) ? 0 : 1 / visibleKeys.length);
+    const start = (j) => (numbers.masked(i, j) ? 0 : 1 / visibleKeys.length);
     keys.forEach((j) => {
       const share = lerp(start(j), shownWeight(j), settle);
       setStyle(bars[j], 'height', `${(share * 100).toFixed(2)}%`);
@@ -147,7 +158,7 @@ export function build(ctx) {
   if (article)
     sentences.push(
       tr('softmax.articleRounds', {
-        weights: formatVector(keys.map(shownWeight), figures.article.format),
+        weights: formatVector(keys.map(shownWeight), numbers.article.format),
       }),
     );
   return {
@@ -164,11 +175,29 @@ export function build(ctx) {
           mrow(sumOver('l'), sup(mi('e'), sub(mi('s'), mrow(mi('i'), mo(','), mi('l'))))),
         ),
       ),
-      notes: [roundingNote(ctx, i)],
+      notes: [...beforeAfter(ctx, i, 'weights'), ...roundingNote(ctx, i)],
     },
     narration: tr('narrate.softmax', {
       i: i + 1,
-      vector: formatVector(keys.map(shownWeight), figures.shown.format),
+      vector: formatVector(keys.map(shownWeight), numbers.shown.format),
     }),
   };
 }
+
+/**
+ * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
+ * @param dims { n, dIn, dK, dV }
+ */
+export function queryStep(i, dims, stage = 5) {
+  return {
+    id: `softmax-${i + 1}`,
+    family: 'softmax',
+    stage,
+    params: { query: i },
+    duration: duration(3),
+    title: (tr) => tr('title.softmax', { i: i + 1 }),
+    build,
+  };
+}
+
+export default { number: 5, titleKey: 'stage.5', steps: (dims) => [queryStep(0, dims)] };

@@ -1,20 +1,20 @@
 // Scores or weights as a heatmap: the same table of numbers (so values stay readable and
 // inspectable), with each cell shaded by its size. Masked scores (−∞) are hatched instead.
 import { h } from '../dom.mjs';
-import { at } from '../figures.mjs';
+import { at } from '../numbers.mjs';
 import { formatExact, subscript } from '../format.mjs';
-import { fullMatrix } from '../scenes/parts.mjs';
+import { fullMatrix } from './matrices.mjs';
 
 /** @param {'scores' | 'weights'} name */
 export function heatmap(ctx, name) {
-  const { figures, tr } = ctx;
-  const { n } = figures.dims;
+  const { numbers, tr } = ctx;
+  const { n } = numbers.dims;
   const view = fullMatrix(ctx, name, {
     colLabels: Array.from({ length: n }, (_, j) => `k${subscript(j + 1)}`),
     className: 'heatmap',
   });
   const valueAt = (i, j) =>
-    name === 'weights' ? figures.shown.weight(i, j) : at(figures.scores, i, j);
+    name === 'weights' ? numbers.shown.weight(i, j) : at(numbers.scores, i, j);
   const finite = [];
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) if (Number.isFinite(valueAt(i, j))) finite.push(valueAt(i, j));

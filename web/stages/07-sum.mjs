@@ -2,19 +2,35 @@
 // down each column; the column's terms appear and their sum lands in the output row, which
 // sits under the weighted rows like a written addition.
 import { h } from '../dom.mjs';
-import { formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sumOver } from '../mathml.mjs';
-import { enableGridNavigation } from '../widgets/matrix-view.mjs';
-import { columnSweep, sweepPosition, symbolNode, termLine } from './parts.mjs';
-import { activeItem, itemAmount, land, progressOf, ramp } from './timing.mjs';
-import { roundingNote } from './rounding-note.mjs';
+import { formatGrid, formatVector, subscript } from '../format.mjs';
+import { formula, mi, mo, row as mrow, sub, sumOver } from '../draw/mathml.mjs';
+import { beforeAfter } from '../draw/before-after.mjs';
+import { enableGridNavigation } from '../draw/matrix-view.mjs';
+import { symbolNode } from '../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
+import { termLine } from '../draw/term-line.mjs';
+import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../draw/timing.mjs';
+import { roundingNote } from '../draw/rounding-note.mjs';
+import { ROLES } from '../roles.mjs';
 
-export function build(ctx) {
-  const { figures, tr, step } = ctx;
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
   const i = step.params.query;
-  const { n, dV } = figures.dims;
-  const shown = figures.shown;
+  const { n, dV } = numbers.dims;
+  const shown = numbers.shown;
   const q = subscript(i + 1);
+  // The whole addition with the same decimals throughout (no "0" beside "0.000").
+  const grid = formatGrid(
+    [
+      ...Array.from({ length: n }, (_, j) =>
+        Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      ),
+      Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+    ],
+    shown.format,
+  );
+  const weightedTexts = grid.slice(0, n);
+  const outputTexts = grid[n];
 
   const cell = (text, dataset) => {
     const value = h('span', { class: 'cell-value', text });
@@ -24,11 +40,11 @@ export function build(ctx) {
   };
   const weightedCells = Array.from({ length: n }, (_, j) =>
     Array.from({ length: dV }, (_, c) =>
-      cell(shown.format(shown.weighted(i, j, c)), { matrix: 'weighted', query: i, row: j, col: c }),
+      cell(weightedTexts[j][c], { matrix: 'weighted', query: i, row: j, col: c }),
     ),
   );
   const outputCells = Array.from({ length: dV }, (_, c) =>
-    cell(shown.format(shown.output(i, c)), { matrix: 'outputs', row: i, col: c }),
+    cell(outputTexts[c], { matrix: 'outputs', row: i, col: c }),
   );
   weightedCells[0][0].tabIndex = 0;
   const label = (text) => h('th', { scope: 'row', class: 'row-label', text });
@@ -41,19 +57,19 @@ export function build(ctx) {
       weightedCells.map((cells, j) =>
         h(
           'tr',
-          { class: 'role-weighted' },
+          { class: `role-${ROLES.weighted.role}` },
           label(`${j === 0 ? '' : '+ '}a${q},${subscript(j + 1)}v${subscript(j + 1)}`),
           cells,
         ),
       ),
-      h('tr', { class: 'role-output sum-result' }, label(`= o${q}`), outputCells),
+      h('tr', { class: `role-${ROLES.outputs.role} sum-result` }, label(`= o${q}`), outputCells),
     ),
   );
   enableGridNavigation(table, [...weightedCells, outputCells]);
   const frame = h('div', { class: 'matrix-frame' }, table);
   const figure = h(
     'figure',
-    { class: 'matrix role-output sum-figure' },
+    { class: `matrix role-${ROLES.outputs.role} sum-figure` },
     h(
       'figcaption',
       { class: 'matrix-caption' },
@@ -64,15 +80,15 @@ export function build(ctx) {
   );
   const sweep = columnSweep(
     frame,
-    'weighted',
+    ROLES.weighted.role,
     (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
     dV,
   );
   const lines = Array.from({ length: dV }, (_, c) =>
     termLine(
       `o${q},${subscript(c + 1)} =`,
-      Array.from({ length: n }, (_, j) => shown.format(shown.weighted(i, j, c))),
-      `= ${shown.format(shown.output(i, c))}`,
+      Array.from({ length: n }, (_, j) => weightedTexts[j][c]),
+      `= ${outputTexts[c]}`,
     ),
   );
   const element = h(
@@ -112,7 +128,7 @@ export function build(ctx) {
     explanation: {
       sentences: [
         tr('sum.add', { i: i + 1, n }),
-        tr('sum.meaning', { i: i + 1 }),
+        tr(numbers.settings.causal ? 'sum.meaningCausal' : 'sum.meaning', { i: i + 1 }),
         tr('sum.dimension', { dV }),
       ],
       formula: formula(
@@ -123,8 +139,26 @@ export function build(ctx) {
         sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
         sub(mi('v'), mi('j')),
       ),
-      notes: [roundingNote(ctx, i)],
+      notes: [...beforeAfter(ctx, i, 'outputs'), ...roundingNote(ctx, i)],
     },
     narration: tr('narrate.sum', { i: i + 1, vector: output }),
   };
 }
+
+/**
+ * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
+ * @param dims { n, dIn, dK, dV }
+ */
+export function queryStep(i, dims, stage = 7) {
+  return {
+    id: `sum-${i + 1}`,
+    family: 'sum',
+    stage,
+    params: { query: i },
+    duration: duration(dims.dV),
+    title: (tr) => tr('title.sum', { i: i + 1 }),
+    build,
+  };
+}
+
+export default { number: 7, titleKey: 'stage.7', steps: (dims) => [queryStep(0, dims)] };

@@ -1,7 +1,8 @@
-// Everything the scenes show, computed once per edit: the wasm trace() of the reader's
-// example plus the display-only "article's rounding" view. The page never computes attention
-// itself; the only arithmetic here reproduces the article's own rounded printout, and the
-// exponentials that the softmax scene shows as an intermediate (trace() returns the weights).
+// The walkthrough's numbers: one trace() of the reader's example, and the article's rounded
+// printout beside it. Built once per edit or switch; every scene, table and popover reads it.
+// The page does no attention arithmetic: queries to outputs, the softmax's maxima,
+// exponentials and sums, and the mask all come from trace(). The one computation here is the
+// article's own rounding (weights to tenths, then the weighted values and outputs it implies).
 import { formatExact, formatOneDecimal } from './format.mjs';
 import { dimsOf } from './model.mjs';
 
@@ -16,8 +17,6 @@ function fromRows(rows) {
 export const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
 export const rowOf = (matrix, i) =>
   Array.from(matrix.data.subarray(i * matrix.cols, (i + 1) * matrix.cols));
-export const columnOf = (matrix, j) =>
-  Array.from({ length: matrix.rows }, (_, i) => at(matrix, i, j));
 
 /**
  * The article prints softmax([2, 4, 4]) as [0.0, 0.5, 0.5]: one decimal, still adding up to 1
@@ -42,11 +41,44 @@ export function roundTenthsKeepingSum(weights) {
 }
 
 /**
+ * One way of printing the softmax and what follows it: the exact numbers, or the article's.
+ * @typedef {object} Rounding
+ * @property {(i: number, j: number) => number} weight     a_ij
+ * @property {(i: number, j: number, c: number) => number} weighted   a_ij · v_jc
+ * @property {(i: number, c: number) => number} output     o_ic
+ * @property {(value: number) => string} format
+ */
+
+/**
+ * @typedef {object} Numbers
+ * @property {{ n: number, dIn: number, dK: number, dV: number }} dims
+ * @property {{ scaled: boolean, causal: boolean, rounding: 'exact' | 'article' }} settings
+ * @property {number} scale   what the scores were multiplied by
+ * @property {boolean} isArticleExample  the article's own inputs and weights, unscaled
+ * @property {object} x, wKey, wQuery, wValue   the reader's matrices { rows, cols, data }
+ * @property {object} queries, keys, values, scores, exponentials, weights, outputs   trace()'s
+ * @property {Float32Array} rowMax, rowSums   trace()'s softmax shift and denominator per row
+ * @property {(i: number, j: number) => boolean} masked   key j hidden from query i
+ * @property {Rounding} exact
+ * @property {Rounding} article
+ * @property {Rounding} shown   the one the settings choose
+ * @property {{ scaled: Numbers | null, causal: Numbers | null }} without   before and after:
+ *   the same example with that switch off (null when it is off already)
+ */
+
+/**
  * @param attn the API from createAttention()
  * @param example { x, wKey, wQuery, wValue } as number[][]
  * @param settings { scaled, causal, rounding: 'exact' | 'article' }
+ * @param {boolean} isArticleExample
+ * @param {boolean} [compare]  also trace with each switch that is on turned off
+ * @returns {Numbers}
  */
-export function computeFigures(attn, example, settings) {
+export function computeNumbers(attn, example, settings, isArticleExample = false, compare = true) {
+  const without = (setting) =>
+    compare && settings[setting]
+      ? computeNumbers(attn, example, { ...settings, [setting]: false }, isArticleExample, false)
+      : null;
   const dims = dimsOf(example);
   const scale = settings.scaled ? 1 / Math.sqrt(dims.dK) : 1;
   const trace = attn.trace({
@@ -62,7 +94,7 @@ export function computeFigures(attn, example, settings) {
   const articleWeights = Array.from({ length: n }, (_, i) =>
     roundTenthsKeepingSum(rowOf(trace.weights, i)),
   );
-  // The article multiplies its rounded weights by the values and sums them (display only).
+  // The article multiplies its rounded weights by the values and sums them (its printout).
   const articleWeighted = (i, j, c) => articleWeights[i][j] * at(trace.values, j, c);
   const articleOutputs = Array.from({ length: n }, (_, i) =>
     Array.from({ length: dV }, (_, c) => {
@@ -87,6 +119,7 @@ export function computeFigures(attn, example, settings) {
     dims,
     settings: { ...settings },
     scale,
+    isArticleExample,
     x: fromRows(example.x),
     wKey: fromRows(example.wKey),
     wQuery: fromRows(example.wQuery),
@@ -95,20 +128,16 @@ export function computeFigures(attn, example, settings) {
     keys: trace.keys,
     values: trace.values,
     scores: trace.scores,
+    exponentials: trace.exponentials,
+    rowMax: trace.rowMax,
+    rowSums: trace.rowSums,
     weights: trace.weights,
     outputs: trace.outputs,
     weightedAt,
-    /** True when key j is hidden from query i by the causal mask. */
-    masked: (i, j) => settings.causal && j > i,
-    /** e^(s_ij − max_j s_ij): the softmax numerators as the scene shows them (display only). */
-    exponentials(i) {
-      const scores = rowOf(trace.scores, i);
-      const max = Math.max(...scores);
-      return { max, values: scores.map((s) => (s === -Infinity ? 0 : Math.exp(s - max))) };
-    },
+    masked: (i, j) => trace.mask.data[i * n + j] === 1,
     exact,
     article,
-    /** Weights, weighted values and outputs as the chosen rounding shows them. */
     shown: settings.rounding === 'article' ? article : exact,
+    without: { scaled: without('scaled'), causal: without('causal') },
   };
 }

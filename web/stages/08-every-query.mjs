@@ -1,17 +1,22 @@
-// Stage 8, the end: the whole computation as matrices. Queries, keys and values, the scores
+// Stage 8: every other query repeats stages 4 to 7 (the same scenes, query 2, 3, ...), then
+// the end: the whole computation as matrices. Queries, keys and values, the scores
 // and weights as heatmaps (with their numbers), and the outputs: one row per input.
 import { h } from '../dom.mjs';
 import { formatVector } from '../format.mjs';
-import { formula, frac, mi, mo, row as mrow, sqrt, sub, transposed } from '../mathml.mjs';
-import { heatmap } from '../widgets/heatmap.mjs';
-import { fullMatrix } from './parts.mjs';
-import { itemAmount, progressOf, reveal } from './timing.mjs';
-import { roundingNote } from './rounding-note.mjs';
+import { formula, frac, mi, mo, row as mrow, sqrt, sub, transposed } from '../draw/mathml.mjs';
+import { heatmap } from '../draw/heatmap.mjs';
+import { fullMatrix } from '../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
+import { queryStep as scoresStep } from './04-scores.mjs';
+import { queryStep as softmaxStep } from './05-softmax.mjs';
+import { queryStep as weightedStep } from './06-weighted.mjs';
+import { queryStep as sumStep } from './07-sum.mjs';
+import { roundingNote } from '../draw/rounding-note.mjs';
 
-export function build(ctx) {
-  const { figures, tr } = ctx;
-  const { n, dV } = figures.dims;
-  const { scaled } = figures.settings;
+function build(ctx) {
+  const { numbers, tr } = ctx;
+  const { n, dV } = numbers.dims;
+  const { scaled } = numbers.settings;
   const items = [
     fullMatrix(ctx, 'queries'),
     fullMatrix(ctx, 'keys'),
@@ -43,8 +48,8 @@ export function build(ctx) {
   const scores = mrow(mi('Q'), transposed('K'));
   const outputs = Array.from({ length: n }, (_, i) =>
     formatVector(
-      Array.from({ length: dV }, (_, c) => figures.shown.output(i, c)),
-      figures.shown.format,
+      Array.from({ length: dV }, (_, c) => numbers.shown.output(i, c)),
+      numbers.shown.format,
     ),
   );
   return {
@@ -66,10 +71,30 @@ export function build(ctx) {
         mo(')'),
         mi('V'),
       ),
-      notes: figures.settings.rounding === 'article' ? [roundingNote(ctx, 0)] : [],
+      notes: numbers.settings.rounding === 'article' ? roundingNote(ctx, 0) : [],
     },
     narration: tr('narrate.result', {
       outputs: outputs.map((row, i) => `${tr('label.output', { i: i + 1 })}: ${row}`).join('; '),
     }),
   };
 }
+
+function steps(dims) {
+  const repeated = [];
+  for (let i = 1; i < dims.n; i++) {
+    for (const step of [scoresStep, softmaxStep, weightedStep, sumStep])
+      repeated.push(step(i, dims, 8));
+  }
+  const result = {
+    id: 'result',
+    family: 'result',
+    stage: 8,
+    params: {},
+    duration: duration(6, 0.6),
+    title: (tr) => tr('title.result'),
+    build,
+  };
+  return [...repeated, result];
+}
+
+export default { number: 8, titleKey: 'stage.8', steps };

@@ -1,16 +1,16 @@
 // Stage 1: the inputs. Each token's embedding slides in as one row of X.
 import { h } from '../dom.mjs';
 import { formatVector } from '../format.mjs';
-import { rowOf } from '../figures.mjs';
-import { formula, mi, mo, realSpace } from '../mathml.mjs';
-import { fullMatrix } from './parts.mjs';
-import { itemAmount, progressOf, reveal } from './timing.mjs';
+import { rowOf } from '../numbers.mjs';
+import { formula, mi, mo, realSpace } from '../draw/mathml.mjs';
+import { fullMatrix } from '../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
 
-export function build(ctx) {
-  const { figures, tr } = ctx;
-  const { n, dIn } = figures.dims;
+function build(ctx) {
+  const { numbers, tr } = ctx;
+  const { n, dIn } = numbers.dims;
   const x = fullMatrix(ctx, 'x', { wordLabels: true });
-  const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(figures.x, i)));
+  const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(numbers.x, i)));
   // The article's own notation, one line per token: "Input 1: [1, 0, 1, 0]".
   const lines = tokens.map((row, i) =>
     h(
@@ -51,3 +51,17 @@ export function build(ctx) {
     }),
   };
 }
+
+const steps = ({ n }) => [
+  {
+    id: 'inputs',
+    family: 'inputs',
+    stage: 1,
+    params: {},
+    duration: duration(n, 0.5),
+    title: (tr, dims) => tr('title.inputs', { n: dims.n }),
+    build,
+  },
+];
+
+export default { number: 1, titleKey: 'stage.1', steps };

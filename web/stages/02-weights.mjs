@@ -1,14 +1,14 @@
 // Stage 2: the three weight matrices, in the article's order: key, query, value.
 import { h } from '../dom.mjs';
-import { formula, gap, mo, realSpace, weightSymbol } from '../mathml.mjs';
-import { fullMatrix } from './parts.mjs';
-import { itemAmount, progressOf, reveal } from './timing.mjs';
+import { formula, gap, mo, realSpace, weightSymbol } from '../draw/mathml.mjs';
+import { fullMatrix } from '../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
 
 const ORDER = ['wKey', 'wQuery', 'wValue'];
 
-export function build(ctx) {
-  const { figures, tr } = ctx;
-  const { dIn, dK, dV } = figures.dims;
+function build(ctx) {
+  const { numbers, tr } = ctx;
+  const { dIn, dK, dV } = numbers.dims;
   const views = ORDER.map((name) => fullMatrix(ctx, name));
   const element = h(
     'div',
@@ -25,7 +25,12 @@ export function build(ctx) {
     element,
     render,
     explanation: {
-      sentences: [tr('weights.three'), tr('weights.shapes', { dIn, dK, dV }), tr('weights.random')],
+      sentences: [
+        tr('weights.three'),
+        tr('weights.intuition'),
+        tr('weights.shapes', { dIn, dK, dV }),
+        tr('weights.random'),
+      ],
       formula: formula(
         tr('formula.weights', { dIn, dK, dV }),
         weightSymbol('K'),
@@ -42,3 +47,17 @@ export function build(ctx) {
     narration: tr('narrate.weights', { dIn, dK, dV }),
   };
 }
+
+const steps = () => [
+  {
+    id: 'weights',
+    family: 'weights',
+    stage: 2,
+    params: {},
+    duration: duration(3, 0.7),
+    title: (tr) => tr('title.weights'),
+    build,
+  },
+];
+
+export default { number: 2, titleKey: 'stage.2', steps };

@@ -49,3 +49,11 @@ export function land(cell, amount) {
 export function setActive(elements, active) {
   for (const element of elements) element.classList.toggle('is-active', active);
 }
+
+/**
+ * Seconds a step takes at 1× speed: a base plus a beat per item the scene animates one after
+ * another (a column, a key, a value row...).
+ */
+export function duration(items, perItem = 1.1) {
+  return 1.4 + items * perItem;
+}
