@@ -11,6 +11,7 @@
 // first T rows of each head with a head stride of C * D.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 
@@ -62,6 +63,10 @@ class KvCache {
 
   // Forgets every row (keeps the memory).
   void reset() { length_ = 0; }
+
+  // Keeps the first `length` rows of each head and forgets the rest (e.g. the rows of draft
+  // tokens a speculative decoder rejected); a length at or beyond length() changes nothing.
+  void truncate(std::size_t length) { length_ = std::min(length_, length); }
 
   // Grows to hold at least `capacity` rows per head; false (nothing changed) when the memory
   // cannot be allocated.

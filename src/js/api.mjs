@@ -12,6 +12,7 @@ import {
   formatBytes,
   isOptionBag,
 } from './checks.mjs';
+import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
 import {
   bufferOf,
@@ -441,6 +442,11 @@ export function wrapModule(Module) {
     trace,
     attention,
     onnxAttention: createOnnxAttention({
+      Module,
+      withAllocations,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createKvCache: createKvCacheFactory({
       Module,
       withAllocations,
       memoryLimit: WASM_MEMORY_LIMIT,

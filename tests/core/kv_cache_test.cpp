@@ -86,6 +86,11 @@ TEST(KvCache, RefusesWhatItCannotDoAndChangesNothing) {
   o.q_num_heads = 2;
   o.q_seq_len = 2;
   EXPECT_STREQ(cache->attend(q.data(), o, y.data()), "more queries than cached rows");
+  ASSERT_EQ(cache->append(kv.data(), kv.data(), 1), nullptr);
+  cache->truncate(5);  // beyond the length: nothing changes
+  EXPECT_EQ(cache->length(), 2u);
+  cache->truncate(1);
+  EXPECT_EQ(cache->length(), 1u);
   cache->reset();
   EXPECT_EQ(cache->length(), 0u);
   EXPECT_EQ(cache->capacity(), 8u);

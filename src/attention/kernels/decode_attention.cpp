@@ -63,17 +63,17 @@ std::size_t group_rows(const AttentionShape& s) {
   return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
 }
 
-// scores[r * chunk_keys + j] = scale * q[r] . k[j] for Rows query rows and Keys keys (rows of
-// k `k_stride` floats apart), d elements each: Rows x Keys accumulators, each step one vector
-// of every query row times one vector of each key, so each key vector loaded feeds Rows
-// multiply-adds. The d % lanes tail is scalar.
+// scores[r * chunk_keys + j] = scale * q[r] . k[j] for Rows query rows and `keys` keys (rows
+// of k `k_stride` floats apart), d elements each. Four keys at a time: Rows x 4 accumulators,
+// each step one vector of every query row times one vector of each key, so each key vector
+// loaded feeds Rows multiply-adds; then the keys % 4 left one at a time. The d % lanes tail
+// of each dot product is scalar.
 // Both micro-kernels stay out of line: inlined into the chunk loops, their accumulators
 // compete with the caller's values for V8's registers and spill (measured: the whole path ran
 // slower than the tiled kernel it replaces).
 template <std::size_t Rows, std::size_t Keys>
-__attribute__((noinline)) void score_keys(const float* const* q, const float* k,
-                                          std::size_t k_stride, std::size_t d, float scale,
-                                          float* scores) {
+inline void score_keys(const float* const* q, const float* k, std::size_t k_stride, std::size_t d,
+                       float scale, float* scores) {
   batch acc[Rows][Keys];
   for (auto& row : acc)
     for (auto& a : row) a = batch(0.0f);
@@ -102,6 +102,19 @@ __attribute__((noinline)) void score_keys(const float* const* q, const float* k,
   }
 }
 
+template <std::size_t Rows>
+__attribute__((noinline)) void score_rows(const float* const* q, const float* k,
+                                          std::size_t k_stride, std::size_t d, std::size_t keys,
+                                          float scale, float* scores) {
+  constexpr std::size_t step = 4;
+  std::size_t j = 0;
+  DECODE_NO_UNROLL
+  for (; j + step <= keys; j += step)
+    score_keys<Rows, step>(q, k + j * k_stride, k_stride, d, scale, scores + j);
+  DECODE_NO_UNROLL
+  for (; j < keys; ++j) score_keys<Rows, 1>(q, k + j * k_stride, k_stride, d, scale, scores + j);
+}
+
 // outputs[r][c0 ..] += sum over j of p[r][j] * v[j][c0 ..], for Rows rows and Vecs vectors of
 // value columns: Rows x Vecs accumulators, each value vector loaded once for every row.
 template <std::size_t Rows, std::size_t Vecs>
@@ -113,13 +126,19 @@ __attribute__((noinline)) void accumulate_values(const float* p, std::size_t key
     for (std::size_t i = 0; i < Vecs; ++i)
       acc[r][i] = batch::load_aligned(outputs + r * dv_padded + i * lanes);
   DECODE_NO_UNROLL
-  for (std::size_t j = 0; j < keys; ++j) {
-    batch value[Vecs];
-    for (std::size_t i = 0; i < Vecs; ++i)
-      value[i] = batch::load_unaligned(v + j * v_stride + i * lanes);
-    for (std::size_t r = 0; r < Rows; ++r) {
-      const batch x(p[r * chunk_keys + j]);
-      for (std::size_t i = 0; i < Vecs; ++i) acc[r][i] = xsimd::fma(x, value[i], acc[r][i]);
+  for (std::size_t j = 0; j < keys; ++j, v += v_stride) {
+    if constexpr (Rows == 1) {
+      // One row: each value vector is used once, straight from its load.
+      const batch x(p[j]);
+      for (std::size_t i = 0; i < Vecs; ++i)
+        acc[0][i] = xsimd::fma(x, batch::load_unaligned(v + i * lanes), acc[0][i]);
+    } else {
+      batch value[Vecs];
+      for (std::size_t i = 0; i < Vecs; ++i) value[i] = batch::load_unaligned(v + i * lanes);
+      for (std::size_t r = 0; r < Rows; ++r) {
+        const batch x(p[r * chunk_keys + j]);
+        for (std::size_t i = 0; i < Vecs; ++i) acc[r][i] = xsimd::fma(x, value[i], acc[r][i]);
+      }
     }
   }
   for (std::size_t r = 0; r < Rows; ++r)
@@ -178,23 +197,11 @@ class DecodeGroup {
   void score_chunk(const float* k, std::size_t keys) {
     const std::size_t stride = a_.k_strides.seq, d = s_.head_size;
     const float scale = a_.options.scale;
-    constexpr std::size_t step = 4;
-    const std::size_t body = keys - keys % step;
     std::size_t r = 0;
-    for (; r + 2 <= rows_; r += 2) {
-      float* out = scratch_.scores + r * chunk_keys;
-      std::size_t j = 0;
-      for (; j < body; j += step)
-        score_keys<2, step>(q_ + r, k + j * stride, stride, d, scale, out + j);
-      for (; j < keys; ++j) score_keys<2, 1>(q_ + r, k + j * stride, stride, d, scale, out + j);
-    }
-    if (r < rows_) {
-      float* out = scratch_.scores + r * chunk_keys;
-      std::size_t j = 0;
-      for (; j < body; j += step)
-        score_keys<1, step>(q_ + r, k + j * stride, stride, d, scale, out + j);
-      for (; j < keys; ++j) score_keys<1, 1>(q_ + r, k + j * stride, stride, d, scale, out + j);
-    }
+    for (; r + 2 <= rows_; r += 2)
+      score_rows<2>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
+    if (r < rows_)
+      score_rows<1>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
   }
 
   // Softcap, then -inf outside the row's visible keys (masks never reach this path).
@@ -250,14 +257,15 @@ class DecodeGroup {
   // vectors of value columns (then one vector at a time, then the scalar columns).
   void accumulate_chunk(const float* v, std::size_t keys) {
     const std::size_t stride = a_.v_strides.seq, dv = s_.v_head_size;
-    const std::size_t wide = 4 * lanes, body = dv - dv % lanes;
+    const std::size_t body = dv - dv % lanes;
     const auto columns = [&](auto rows, std::size_t r) {
-      constexpr std::size_t R = decltype(rows)::value;
+      // Eight accumulators: two rows x four vectors, or one row x eight vectors.
+      constexpr std::size_t R = decltype(rows)::value, wide = 8 / R;
       const float* p = scratch_.scores + r * chunk_keys;
       float* out = scratch_.outputs + r * dv_padded_;
       std::size_t c = 0;
-      for (; c + wide <= body; c += wide)
-        accumulate_values<R, 4>(p, keys, v + c, stride, out + c, dv_padded_);
+      for (; c + wide * lanes <= body; c += wide * lanes)
+        accumulate_values<R, wide>(p, keys, v + c, stride, out + c, dv_padded_);
       for (; c < body; c += lanes)
         accumulate_values<R, 1>(p, keys, v + c, stride, out + c, dv_padded_);
       for (; c < dv; ++c)
