@@ -22,10 +22,11 @@ namespace {
 
 using batch = xsimd::batch<float>;
 constexpr std::size_t lanes = batch::size;
-// Keys scored, softmaxed and accumulated together: a chunk's K and V rows (64 x 128 floats
-// at most for D = 128, 32 KiB each) are read from the cache once and stay in cache while
-// every row of the group uses them.
-constexpr std::size_t chunk_keys = 64;
+// Keys scored, softmaxed and accumulated together: a chunk's K and V rows (16 KiB each at
+// D = 128) are read from the cache once and stay in L1 while every row of the group uses
+// them. Measured against 64, 128 and 256 keys (Node, one core): 32 streamed caches larger than
+// the last-level cache 5-15% faster and was as fast below it.
+constexpr std::size_t chunk_keys = 32;
 static_assert(chunk_keys % lanes == 0, "a chunk of scores holds whole vectors");
 constexpr float log2e = 1.44269504088896340736f;
 constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
