@@ -64,14 +64,10 @@ std::size_t group_rows(const AttentionShape& s) {
   return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
 }
 
-// scores[r * chunk_keys + j] = scale * q[r] . k[j] for Rows query rows and `keys` keys (rows
-// of k `k_stride` floats apart), d elements each. Four keys at a time: Rows x 4 accumulators,
-// each step one vector of every query row times one vector of each key, so each key vector
-// loaded feeds Rows multiply-adds; then the keys % 4 left one at a time. The d % lanes tail
-// of each dot product is scalar.
-// Both micro-kernels stay out of line: inlined into the chunk loops, their accumulators
-// compete with the caller's values for V8's registers and spill (measured: the whole path ran
-// slower than the tiled kernel it replaces).
+// scores[r * chunk_keys + j] = scale * q[r] . k[j] for Rows query rows and Keys keys (rows
+// of k `k_stride` floats apart), d elements each: Rows x Keys accumulators, each step one
+// vector of every query row times one vector of each key, so each key vector loaded feeds
+// Rows multiply-adds. The d % lanes tail of each dot product is scalar.
 template <std::size_t Rows, std::size_t Keys>
 inline void score_keys(const float* const* q, const float* k, std::size_t k_stride, std::size_t d,
                        float scale, float* scores) {
@@ -103,6 +99,10 @@ inline void score_keys(const float* const* q, const float* k, std::size_t k_stri
   }
 }
 
+// score_keys over a chunk's `keys` keys, four at a time, then one at a time.
+// score_rows and accumulate_values stay out of line: inlined into the chunk loop, their
+// accumulators compete with the caller's values for V8's registers and spill (measured: the
+// whole path ran slower than the tiled kernel it replaces).
 template <std::size_t Rows>
 __attribute__((noinline)) void score_rows(const float* const* q, const float* k,
                                           std::size_t k_stride, std::size_t d, std::size_t keys,
