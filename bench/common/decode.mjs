@@ -171,7 +171,12 @@ export function decodeModel(onnx) {
   return onnx.ModelProto.encode(model).finish();
 }
 
-/** onnxruntime-web with a past, at the thread count already set in ort.env.wasm.numThreads. */
+/**
+ * onnxruntime-web with a past, at the thread count already set in ort.env.wasm.numThreads.
+ * present_key / present_value are outputs because they must be: given a past, ORT 1.30 refuses
+ * to run without them ("does not support past_key provided and present_key being null"), and
+ * an app needs them for its next step anyway.
+ */
 export async function ortDecode(ort, onnx, name) {
   const session = await ort.InferenceSession.create(decodeModel(onnx), {
     executionProviders: ['wasm'],
