@@ -3,11 +3,13 @@
 // targets, each checked against this run's numbers. Prints it and writes it to --out.
 //   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
-// (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build.)
+// (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
+// --decode, repeated: the decode runs, see bench/report-decode.mjs.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
 import { median } from './common/harness.mjs';
+import { decodeSection } from './report-decode.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -15,6 +17,7 @@ const { values: args } = parseArgs({
     chromium: { type: 'string' },
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
+    decode: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
   },
@@ -342,6 +345,11 @@ out.push(
   table(['target', 'measured', 'met'], ['---', '---', '---'], targetRows()),
   '',
 );
+
+if (args.decode.length) {
+  const runs = await Promise.all(args.decode.map(readJson));
+  out.push(decodeSection(runs), '');
+}
 
 const text = out.join('\n');
 process.stdout.write(`${text}\n`);

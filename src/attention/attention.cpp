@@ -1,7 +1,9 @@
 #include "attention.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 
+#include "kernels/decode_attention.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/scores.hpp"
 
@@ -142,12 +144,18 @@ const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
 }
 
 std::size_t attention_working_bytes(const AttentionShape& shape) {
-  return kernels::flash_attention_working_bytes(shape);
+  // Whether the decode path runs depends on the mask too: the larger of the two.
+  return std::max(kernels::flash_attention_working_bytes(shape),
+                  kernels::decode_working_bytes(shape));
 }
 
 Status attention(const AttentionArgs& args) {
   if (attention_error(args)) return Status::invalid_arguments;
-  if (!kernels::flash_attention(args)) return Status::out_of_memory;
+  // A few query rows per head group against the keys: the decode path, which reads K and V
+  // where they lie, once per head group. Otherwise the tiled kernel.
+  const bool computed = kernels::decode_applies(args) ? kernels::decode_attention(args)
+                                                      : kernels::flash_attention(args);
+  if (!computed) return Status::out_of_memory;
   if (args.scores) kernels::write_scores(args);
   return Status::ok;
 }

@@ -12,6 +12,7 @@
 
 #include "attention.hpp"
 #include "attention_call.hpp"
+#include "kv_cache.hpp"
 #include "trace.hpp"
 
 namespace {
@@ -95,6 +96,63 @@ std::size_t heap_bytes_in_use() { return mallinfo().uordblks - heap_bytes_at_loa
 // The most bytes wasm memory may grow to (-sMAXIMUM_MEMORY, set in CMakeLists.txt).
 double maximum_memory_bytes() { return double(ATTENTION_MAXIMUM_MEMORY); }
 
+// The resident key/value cache (kv_cache.hpp), to JS as a handle: the cache's address, a
+// number that src/js/kv-cache.mjs keeps and passes back. 0 = could not create.
+attention::KvCache* cache(std::uintptr_t handle) {
+  return reinterpret_cast<attention::KvCache*>(handle);
+}
+
+std::uintptr_t kv_cache_create(std::uint32_t batch, std::uint32_t kv_num_heads,
+                               std::uint32_t head_size, std::uint32_t v_head_size,
+                               std::uint32_t capacity) {
+  return reinterpret_cast<std::uintptr_t>(
+      attention::KvCache::create({batch, kv_num_heads, head_size, v_head_size}, capacity)
+          .release());
+}
+
+void kv_cache_free(std::uintptr_t handle) { delete cache(handle); }
+
+std::string kv_cache_append(std::uintptr_t handle, std::uintptr_t k, std::uintptr_t v,
+                            std::uint32_t rows) {
+  const char* error = cache(handle)->append(floats(k), floats(v), rows);
+  return error ? error : "";
+}
+
+std::string kv_cache_attend(std::uintptr_t handle, std::uintptr_t q, std::uintptr_t y,
+                            std::uint32_t q_num_heads, std::uint32_t q_seq_len, float scale,
+                            bool is_causal, float softcap, std::int32_t left_window) {
+  attention::KvAttendOptions o;
+  o.q_num_heads = q_num_heads;
+  o.q_seq_len = q_seq_len;
+  o.options.scale = scale;
+  o.options.is_causal = is_causal;
+  o.options.softcap = softcap;
+  o.options.left_window = left_window;
+  const char* error = cache(handle)->attend(floats(q), o, reinterpret_cast<float*>(y));
+  return error ? error : "";
+}
+
+double kv_cache_length(std::uintptr_t handle) { return double(cache(handle)->length()); }
+double kv_cache_capacity(std::uintptr_t handle) { return double(cache(handle)->capacity()); }
+void kv_cache_reset(std::uintptr_t handle) { cache(handle)->reset(); }
+void kv_cache_truncate(std::uintptr_t handle, std::uint32_t length) {
+  cache(handle)->truncate(length);
+}
+bool kv_cache_reserve(std::uintptr_t handle, std::uint32_t capacity) {
+  return cache(handle)->reserve(capacity);
+}
+void kv_cache_copy_keys(std::uintptr_t handle, std::uintptr_t out) {
+  cache(handle)->copy_keys(reinterpret_cast<float*>(out));
+}
+void kv_cache_copy_values(std::uintptr_t handle, std::uintptr_t out) {
+  cache(handle)->copy_values(reinterpret_cast<float*>(out));
+}
+double kv_cache_bytes(std::uint32_t batch, std::uint32_t kv_num_heads, std::uint32_t head_size,
+                      std::uint32_t v_head_size, std::uint32_t capacity) {
+  return double(
+      attention::KvCache::bytes_for({batch, kv_num_heads, head_size, v_head_size}, capacity));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
@@ -176,5 +234,17 @@ EMSCRIPTEN_BINDINGS(attention) {
   em::function("maximumMemoryBytes", &maximum_memory_bytes);
   em::function("simdArch", &simd_arch);
   em::function("heapBytesInUse", &heap_bytes_in_use);
+  em::function("kvCacheCreate", &kv_cache_create);
+  em::function("kvCacheFree", &kv_cache_free);
+  em::function("kvCacheAppend", &kv_cache_append);
+  em::function("kvCacheAttend", &kv_cache_attend);
+  em::function("kvCacheLength", &kv_cache_length);
+  em::function("kvCacheCapacity", &kv_cache_capacity);
+  em::function("kvCacheReset", &kv_cache_reset);
+  em::function("kvCacheTruncate", &kv_cache_truncate);
+  em::function("kvCacheReserve", &kv_cache_reserve);
+  em::function("kvCacheCopyKeys", &kv_cache_copy_keys);
+  em::function("kvCacheCopyValues", &kv_cache_copy_values);
+  em::function("kvCacheBytes", &kv_cache_bytes);
   heap_bytes_at_load = mallinfo().uordblks;
 }

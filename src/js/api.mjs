@@ -13,6 +13,7 @@ import {
   isOptionBag,
   isOutOfMemory,
 } from './checks.mjs';
+import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
 import {
   bufferOf,
@@ -529,6 +530,11 @@ export function wrapModule(Module) {
     trace,
     attention,
     onnxAttention: createOnnxAttention({
+      Module,
+      withAllocations,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createKvCache: createKvCacheFactory({
       Module,
       withAllocations,
       memoryLimit: WASM_MEMORY_LIMIT,

@@ -8,6 +8,7 @@ import type {
   AttentionApi,
   AttentionMask,
   AttentionOptions,
+  KvCache,
   Matrix,
   MultiHeadTrace,
   MultiHeadTraceArgs,
@@ -184,3 +185,21 @@ export {
   onlyY,
   scoresDims,
 };
+
+// createKvCache(): the resident cache, grouped-query attention over it.
+const kvCache: KvCache = attn.createKvCache({ kvNumHeads: 2, headSize: 4, capacity: 16 });
+const newLength: number = kvCache.append(new Float32Array(8), new Float32Array(8));
+const decoded: Float32Array = kvCache.attend(new Float32Array(16), { qNumHeads: 4, softcap: 30 });
+const present: Float32Array = kvCache.presentKey().data;
+const resumed: KvCache = attn.createKvCache({
+  pastKey: kvCache.presentKey(),
+  pastValue: kvCache.presentValue(),
+});
+// @ts-expect-error the cache holds float32 only
+kvCache.append(new Float64Array(8), new Float32Array(8));
+// @ts-expect-error isCausal is a boolean
+kvCache.attend(new Float32Array(16), { isCausal: 1 });
+kvCache.truncate(0);
+kvCache.free();
+resumed.free();
+void [newLength, decoded, present];
