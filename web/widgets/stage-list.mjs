@@ -1,7 +1,8 @@
-// The list of the article's stages to jump to. The current stage opens to show its steps
-// (e.g. each input's key, value and query); the current step is marked aria-current.
+// The list of the stages to jump to, under their chapter's title (the article, then one real
+// layer). The current stage opens to show its steps (e.g. each input's key, value and
+// query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
-import { STAGES, stageTitle } from '../stages/index.mjs';
+import { CHAPTERS, STAGES, stageTitle } from '../stages/index.mjs';
 
 export function createStageList({ onJump }) {
   const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
@@ -36,9 +37,17 @@ export function createStageList({ onJump }) {
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
-    const items = STAGES.map(({ number: stage }) => {
+    const items = STAGES.flatMap(({ number: stage, chapter }, k) => {
       const first = steps.findIndex((step) => step.stage === stage);
-      if (first === -1) return null;
+      if (first === -1) return [];
+      const opensChapter = k === 0 || STAGES[k - 1].chapter !== chapter;
+      const chapterTitle = opensChapter
+        ? h('li', {
+            class: 'chapter-title',
+            dataset: { chapter },
+            text: tr(CHAPTERS.find((c) => c.number === chapter).titleKey),
+          })
+        : null;
       const isCurrent = current.stage === stage;
       const button = h(
         'button',
@@ -76,14 +85,15 @@ export function createStageList({ onJump }) {
               ),
             )
           : null;
-      return h(
+      const item = h(
         'li',
         { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
         button,
         sublist,
       );
+      return chapterTitle ? [chapterTitle, item] : [item];
     });
-    list.replaceChildren(...items.filter(Boolean));
+    list.replaceChildren(...items);
     if (focusedTarget !== null) {
       // Keep keyboard focus in the list across the re-render.
       const again =
