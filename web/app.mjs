@@ -18,7 +18,7 @@ import { computeLayerNumbers } from './layer-numbers.mjs';
 import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
 import { installKeyboard } from './keyboard.mjs';
 import { randomExample } from './random.mjs';
-import { buildSteps, indexOfStep, stageTitle } from './stages/index.mjs';
+import { buildSteps, chapterOf, indexOfStep, stageTitle } from './stages/index.mjs';
 import { Timeline } from './timeline.mjs';
 import { showLoadError, startLoading } from './app/loader.mjs';
 import { badges, narration, statusText, windowTitle } from './app/narration.mjs';
@@ -327,6 +327,8 @@ export async function startApp({ root, loadAttention }) {
       ),
     );
     marks.dataset.step = step.id;
+    // In chapter 2, "Your numbers" opens with the layer's editors.
+    workbench.element.classList.toggle('is-chapter-2', chapterOf(step.stage) === 2);
   }
 
   function narrate() {

@@ -55,5 +55,8 @@ export function indexOfStep(steps, id) {
   return steps.findIndex((step) => step.id === id);
 }
 
+/** The chapter (1 or 2) a stage belongs to. */
+export const chapterOf = (number) => STAGES[number - 1].chapter;
+
 /** The stage's name in the current language. */
 export const stageTitle = (number, tr) => tr(STAGES[number - 1].titleKey);
