@@ -503,3 +503,39 @@ test('Chinese, phone, table view and the offline file', async () => {
   assert.deepEqual(await collectProblems(offline.page, offline.problems), []);
   await offline.context.close();
 });
+
+test('motion: Next animates the new row of scores filling in; reduced motion shows it at once', async () => {
+  const moving = await web.open({
+    url: `${web.url}#step=decode-1`,
+    reducedMotion: 'no-preference',
+  });
+  await waitForReady(moving.page);
+  await moving.page.click('[data-action="next"]');
+  await moving.page.waitForFunction(() => document.body.dataset.step === 'decode-2');
+  const pending = () =>
+    moving.page.$$eval(
+      '.scene-host td.cell.is-pending[data-matrix="decode-scores"], .scene-host td.cell.is-pending[data-matrix="cache-keys"]',
+      (all) => all.length,
+    );
+  assert.ok((await pending()) > 0, 'the new cache row and scores are still arriving');
+  await waitForStep(moving.page, 'decode-2');
+  assert.equal(await pending(), 0, 'and all are there once the step is drawn');
+  assert.deepEqual(await collectProblems(moving.page, moving.problems), []);
+  await moving.context.close();
+
+  const still = await web.open({ url: `${web.url}#step=decode-1`, reducedMotion: 'reduce' });
+  await waitForReady(still.page);
+  await still.page.click('[data-action="next"]');
+  await still.page.waitForFunction(() => document.body.dataset.step === 'decode-2');
+  assert.equal(
+    await still.page.$$eval('.scene-host td.cell.is-pending', (all) => all.length),
+    0,
+    'reduced motion: the finished picture at once',
+  );
+  assert.match(
+    await still.page.textContent('#narration'),
+    /every head equals full causal attention/,
+  );
+  assert.deepEqual(await collectProblems(still.page, still.problems), []);
+  await still.context.close();
+});

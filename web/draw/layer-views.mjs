@@ -62,7 +62,8 @@ export function headHeatmap(spec) {
   const finite = [];
   for (let i = 0; i < shownRows; i++)
     for (let j = 0; j < n; j++) if (!masked(i, j)) finite.push(value(i, j));
-  const text = gridTexts(n, n, (i, j) => (masked(i, j) ? -Infinity : value(i, j)));
+  // A hidden key's score is −∞; its weight is 0 (hatched either way).
+  const text = gridTexts(n, n, (i, j) => (masked(i, j) && !weights ? -Infinity : value(i, j)));
   const view = matrixView({
     matrix,
     role: 'score',

@@ -471,7 +471,9 @@ export default {
   'ch2.formula.decode':
     'Output of token t: softmax of its query against the cached keys 1 to t, times the cached values',
   'ch2.narrate.decode':
-    'Token {t}: the cache holds {length} tokens; one new row of scores. {with} multiply-adds with the cache, {without} without. Head 1 output {output}, equal to full causal attention.',
+    'Token {t}: the cache holds {length} tokens; one new row of scores. {with} multiply-adds with the cache, {without} without. Head 1 output {output}; {check}',
+  'ch2.narrate.decodeEqual': 'every head equals full causal attention.',
+  'ch2.narrate.decodeDifferent': 'a head differs from full causal attention.',
   'ch2.editor.title': 'Chapter 2: the layer',
   'ch2.editor.intro':
     'The layer of chapter 2: its tokens, heads, and five matrices. d_model is 4; changing the K/V heads keeps each group’s first head’s keys and values.',

@@ -452,7 +452,9 @@ export default {
   'ch2.decode.count.total': '合计',
   'ch2.formula.decode': 'token t 的输出：其查询与缓存中键 1 到 t 的 softmax，乘以缓存中的值',
   'ch2.narrate.decode':
-    'token {t}：缓存有 {length} 个 token；只算新的一行分数。用缓存 {with} 次乘加，不用 {without} 次。头 1 的输出 {output}，等于完整因果注意力。',
+    'token {t}：缓存有 {length} 个 token；只算新的一行分数。用缓存 {with} 次乘加，不用 {without} 次。头 1 的输出 {output}；{check}',
+  'ch2.narrate.decodeEqual': '每个头都等于完整因果注意力。',
+  'ch2.narrate.decodeDifferent': '有一个头与完整因果注意力不同。',
   'ch2.editor.title': '第二章：这一层',
   'ch2.editor.intro':
     '第二章的这一层：它的 token、头和五个矩阵。d_model 为 4；改变 K/V 头数时，每组保留其第一个头的键和值。',

@@ -232,7 +232,10 @@ function build(ctx) {
     cacheCells.forEach((cell) => land(cell, pCache));
     for (const { scores, triangle, decoded, check } of perHead) {
       scores.cells[0].forEach((cell, j) => land(cell, itemAmount(pScores, step.length, j)));
-      triangle.cells[t].forEach((cell, j) => land(cell, itemAmount(pScores, step.length, j)));
+      // Row t of the triangle: its t + 1 keys land with the scores, the hidden rest with the last.
+      triangle.cells[t].forEach((cell, j) =>
+        land(cell, itemAmount(pScores, step.length, Math.min(j, t))),
+      );
       triangle.cells[t].forEach((cell) => cell.classList.toggle('is-current', p < 1));
       decoded.cells[0].forEach((cell) => land(cell, pOut));
       reveal(check, pOut);
@@ -240,6 +243,7 @@ function build(ctx) {
   }
 
   const saved = counts.withoutCache.total - counts.withCache.total;
+  const allEqual = perHead.every(({ check }) => check.dataset.equal === 'true');
   return {
     element,
     render,
@@ -272,6 +276,7 @@ function build(ctx) {
       with: counts.withCache.total,
       without: counts.withoutCache.total,
       output: formatVector(Array.from(step.outputs[0])),
+      check: tr(allEqual ? 'ch2.narrate.decodeEqual' : 'ch2.narrate.decodeDifferent'),
     }),
   };
 }
