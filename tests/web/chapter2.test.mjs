@@ -308,7 +308,8 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
     /Why one new row of scores and not the whole matrix/,
   );
   assert.match(await page.textContent('#narration'), /Token 4: the cache holds 4 tokens/);
-  // The last step: End lands here, → stays.
+  // The last step of both chapters: Next is disabled; Home and End go to either end.
+  assert.equal(await page.isDisabled('[data-action="next"]'), true);
   await page.keyboard.press('Home');
   await waitForStep(page, 'inputs');
   await page.keyboard.press('End');

@@ -41,8 +41,9 @@ test('#step= links open exactly there; back and forward follow the steps', async
 test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
+  // End: the last step of both chapters (chapter 2's last decoding step).
   await page.keyboard.press('End');
-  await waitForStep(page, 'result');
+  await waitForStep(page, 'decode-4');
   await page.keyboard.press('Home');
   await waitForStep(page, 'inputs');
   await page.keyboard.press('ArrowRight');

@@ -170,12 +170,12 @@ test('scaling and masking: before and after side by side, with why', async () =>
 test('the timeline: stage markers are not step numbers', async () => {
   const { page, context, problems } = await open({ url: `${web.url}#step=keys-row-2` });
   assert.equal(await page.textContent('.step-counter'), 'Step 4 of 36');
-  assert.equal(await page.textContent('.stage-counter'), 'Stage 3 of 8');
+  assert.equal(await page.textContent('.stage-counter'), 'Stage 3 of 13');
   assert.equal(await page.textContent('.ticks-legend'), 'Stages');
   const ticks = await page.$$eval('.tick', (els) => els.map((el) => [el.textContent, el.title]));
   assert.deepEqual(
     ticks.map(([text]) => text),
-    ['①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧'],
+    ['①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨', '⑩', '⑪', '⑫', '⑬'],
   );
   assert.equal(ticks[2][1], 'Stage 3: Keys, values, queries');
   assert.deepEqual(await collectProblems(page, problems), []);

@@ -32,6 +32,7 @@ export function createStageList({ onJump }) {
         list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
       return;
     }
+    scrollToCurrent = true;
     builtFor = { steps, tr, dims, stage: current.stage };
     const focusedTarget = list.contains(document.activeElement)
       ? document.activeElement.dataset.target
@@ -104,5 +105,26 @@ export function createStageList({ onJump }) {
     }
   }
 
-  return { element, update };
+  // On phones the list is one scrolling row: a new stage is brought into it (stage 13 lies
+  // beyond the screen's edge). Only the row scrolls, never the page.
+  let scrollToCurrent = false;
+  function revealCurrent() {
+    if (!scrollToCurrent) return;
+    scrollToCurrent = false;
+    if (list.scrollWidth <= list.clientWidth) return;
+    const current = list.querySelector('.stage-item.is-current');
+    if (!current) return;
+    const left = current.offsetLeft;
+    const right = left + current.offsetWidth;
+    if (left < list.scrollLeft || right > list.scrollLeft + list.clientWidth)
+      list.scrollLeft = Math.max(0, right - list.clientWidth);
+  }
+
+  return {
+    element,
+    update(options) {
+      update(options);
+      revealCurrent();
+    },
+  };
 }
