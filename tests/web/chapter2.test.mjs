@@ -466,6 +466,15 @@ test('Chinese, phone, table view and the offline file', async () => {
       await waitForStep(phone.page, step);
       const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 390, `${step}: the page is ${width} px wide`);
+      // The stage row scrolls to show the current stage (13 lies beyond the screen's edge).
+      const shown = await phone.page.evaluate(() => {
+        const list = document.querySelector('.stage-list').getBoundingClientRect();
+        const button = document
+          .querySelector('.stage-item.is-current > .stage-button')
+          .getBoundingClientRect();
+        return button.left >= list.left - 1 && button.right <= list.right + 1;
+      });
+      assert.ok(shown, `${step}: the current stage is in the stage row`);
       await screenshot(phone.page, `ch2-11-${step}-${tag}-phone`);
     }
     assert.deepEqual(await collectProblems(phone.page, phone.problems), []);

@@ -112,7 +112,8 @@ export function createStageList({ onJump }) {
     if (!scrollToCurrent) return;
     scrollToCurrent = false;
     if (list.scrollWidth <= list.clientWidth) return;
-    const current = list.querySelector('.stage-item.is-current');
+    // The button: the current item itself may be display: contents (no box).
+    const current = list.querySelector('.stage-item.is-current > .stage-button');
     if (!current) return;
     const left = current.offsetLeft;
     const right = left + current.offsetWidth;
