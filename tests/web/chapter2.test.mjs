@@ -188,6 +188,8 @@ test('the example: each scene shows trace()’s numbers, and each head attends d
     /Head 2: weight of key 2 for query 2.*= 0\.979/s,
   );
   await screenshot(page, 'ch2-02-attention-en-desktop');
+  await page.$eval('.scene-host .head-card[data-head="2"]', (card) => card.scrollIntoView());
+  await screenshot(page, 'ch2-02b-attention-heads-3-4-en-desktop');
 
   // The switch keeps its arrow keys (as every field does): Next moves on.
   await page.click('[data-action="next"]');
@@ -297,7 +299,12 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
     await waitForStep(page, `decode-${t + 1}`);
     assert.equal(await page.evaluate(() => location.hash), `#step=decode-${t + 1}`);
     await checkDecoding(page, layer, causal, t);
-    if (t === 2) await screenshot(page, 'ch2-07-decode-3-en-desktop');
+    if (t === 2) {
+      await screenshot(page, 'ch2-07-decode-3-en-desktop');
+      // The counts and the why, in view.
+      await page.$eval('.explanation', (element) => element.scrollIntoView({ block: 'end' }));
+      await screenshot(page, 'ch2-07b-decode-3-why-en-desktop');
+    }
   }
   // Step 4's counts, by hand: projections 4·(4 + 2·4)·2 = 96 per token, W_O 4·2·4 = 32 per
   // token; scores and sums 2·4 heads·2 per key: 4 keys with the cache, 1+2+3+4 without.
