@@ -477,6 +477,7 @@ export default {
   'ch2.editor.title': 'Chapter 2: the layer',
   'ch2.editor.intro':
     'The layer of chapter 2: its tokens, heads, and five matrices. d_model is 4; changing the K/V heads keeps each group’s first head’s keys and values.',
+  'ch2.editor.matrix': 'layer {name}',
   'ch2.editor.heads': 'query heads',
   'ch2.editor.kvHeads': 'K/V heads',
   'ch2.editor.dHead': 'd_head',

@@ -458,6 +458,7 @@ export default {
   'ch2.editor.title': '第二章：这一层',
   'ch2.editor.intro':
     '第二章的这一层：它的 token、头和五个矩阵。d_model 为 4；改变 K/V 头数时，每组保留其第一个头的键和值。',
+  'ch2.editor.matrix': '该层的{name}',
   'ch2.editor.heads': '查询头',
   'ch2.editor.kvHeads': 'K/V 头',
   'ch2.editor.dHead': 'd_head',

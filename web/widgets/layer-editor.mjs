@@ -84,7 +84,9 @@ export function createLayerEditor({ onDims, onEntry }) {
     heads.select.value = String(dims.heads);
     kvHeads.select.value = String(dims.kvHeads);
     dHead.select.value = String(dims.dHead);
-    for (const name of LAYER_MATRICES) editors[name].update(layer[name], tr, tr(NAMES[name]));
+    // "layer inputs": named apart from chapter 1's editors (each field's label says which).
+    for (const name of LAYER_MATRICES)
+      editors[name].update(layer[name], tr, tr('ch2.editor.matrix', { name: tr(NAMES[name]) }));
   }
 
   const clearMessages = () => LAYER_MATRICES.forEach((name) => editors[name].clearMessages());
