@@ -300,6 +300,19 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
     assert.equal(await page.evaluate(() => location.hash), `#step=decode-${t + 1}`);
     await checkDecoding(page, layer, causal, t);
     if (t === 2) {
+      // Focus a decoded output: its arithmetic names both computations and their numbers.
+      await page.focus('.scene-host td.cell[data-matrix="decode-outputs"][data-head="1"]');
+      assert.match(
+        await page.textContent('.cell-popover'),
+        /Y = 1\.851; row 3 of full causal attention \(trace\(\)\) = 1\.851/,
+      );
+      await page.hover(
+        '.scene-host td.cell[data-matrix="decode-scores"][data-head="2"][data-col="1"]',
+      );
+      assert.match(await page.textContent('.cell-popover'), /s₃,₂ = \(1·2 \+ 1·2\) = 4/);
+      // A focused cell keeps the arrow keys (they move between cells): leave it.
+      await page.evaluate(() => document.activeElement.blur());
+      await page.mouse.move(0, 0);
       await screenshot(page, 'ch2-07-decode-3-en-desktop');
       // The counts and the why, in view.
       await page.$eval('.explanation', (element) => element.scrollIntoView({ block: 'end' }));

@@ -8,7 +8,7 @@ import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
 import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
 import { randomExample } from '../../web/random.mjs';
-import { layerDimsOf, layerExample } from '../../web/layer.mjs';
+import { layerDimsOf, layerExample, withLayerDims } from '../../web/layer.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
 
@@ -43,6 +43,40 @@ test('cell entries: numbers accepted, anything else refused with a reason', () =
     assert.equal(parseEntry(bad).error, 'entry.notNumber', bad);
   for (const big of ['1e400', '1001', '-5000'])
     assert.equal(parseEntry(big).error, 'entry.tooLarge', big);
+});
+
+test('chapter 2’s layer round-trips through the URL; a wrong count or shape is refused', () => {
+  for (const dims of [
+    { heads: 1, n: 1, dHead: 1 },
+    { heads: 4, kvHeads: 2, n: 8, dHead: 4 },
+    { heads: 3, kvHeads: 1, n: 5, dHead: 3 },
+  ]) {
+    const layer = withLayerDims(layerExample(), dims);
+    layer.wOut[0][1] = -0.125;
+    const hash = serializeHash({ step: 'decode-1', layer, isLayerExample: false });
+    const parsed = parseHash(hash);
+    assert.equal(parsed.ok, true, hash);
+    assert.deepEqual(parsed.state.layer, layer);
+  }
+  // The chapter's own example stays out of the link.
+  assert.equal(serializeHash({ step: 'kv-sharing', layer: layerExample() }), '#step=kv-sharing');
+  const good = serializeHash({
+    step: 'kv-sharing',
+    layer: withLayerDims(layerExample(), { kvHeads: 2 }),
+    isLayerExample: false,
+  }).slice(1);
+  const rejected = {
+    [good.replace('kv=2', 'kv=3')]: 'url.badValue', // 3 does not divide 4 heads
+    [good.replace('heads=4', 'heads=5')]: 'url.badValue', // at most 4 heads
+    [good.replace('heads=4', 'heads=2')]: 'url.badShape', // W_Q has 4 heads' columns
+    [good.replace(/&lo=[^&]*/, '')]: 'url.incompleteExample',
+    [good.replace(/lk=[^&;]*;/, 'lk=')]: 'url.badShape',
+  };
+  for (const [input, key] of Object.entries(rejected)) {
+    const result = parseHash(input);
+    assert.equal(result.ok, false, input);
+    assert.equal(result.problem.key, key, input);
+  }
 });
 
 test('the URL hash round-trips and rejects anything unexpected', () => {
