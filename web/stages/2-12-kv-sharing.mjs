@@ -121,15 +121,20 @@ function calculator(ctx) {
   );
 }
 
+let radioGroups = 0;
+
 function build(ctx) {
   const { numbers, tr, language } = ctx;
   const layer = numbers.layer;
   const { n, heads, kvHeads, dHead, group } = layer.dims;
   const choices = kvChoices(heads);
+  // One radio group per built scene: unique on the page, even with several explainers on it.
+  radioGroups += 1;
+  const groupName = `kv-heads-${radioGroups}`;
   const options = choices.map((kv) => {
     const input = h('input', {
       type: 'radio',
-      name: `kv-heads-${ctx.version}`,
+      name: groupName,
       value: String(kv),
       checked: kv === kvHeads,
       dataset: { kv },
