@@ -9,6 +9,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "attention.hpp"
+#include "kernels/multiply_add.hpp"
 #include "trace.hpp"
 
 namespace {
@@ -75,6 +76,7 @@ std::string attention_into(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v,
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
+bool relaxed_simd() { return attention::kernels::relaxed_simd_build; }
 
 // Bytes malloc has handed out and not taken back: lets tests prove calls leak nothing.
 std::size_t heap_bytes_in_use() { return mallinfo().uordblks; }
@@ -85,5 +87,6 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("traceInto", &trace_into);
   emscripten::function("attentionInto", &attention_into);
   emscripten::function("simdArch", &simd_arch);
+  emscripten::function("relaxedSimd", &relaxed_simd);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -139,6 +139,12 @@ export interface AttentionApi {
   ): Float32Array;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
+  /**
+   * True when the loaded module is the Relaxed SIMD build (attention-relaxed.wasm), whose
+   * kernels use `f32x4.relaxed_madd`; false for the SIMD128 build (attention.wasm). Results
+   * of the two may differ in the last bits: a fused multiply-add rounds once.
+   */
+  readonly relaxedSimd: boolean;
   /** The package version. */
   readonly version: string;
   /**
@@ -154,10 +160,22 @@ export interface CreateAttentionOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Where to fetch attention.wasm from, if not next to attention.mjs. */
   wasmUrl?: string | URL;
+  /**
+   * Whether to load the Relaxed SIMD build (attention-relaxed.wasm) where the engine supports
+   * Relaxed SIMD (Chromium and Firefox do; Safari, and Node without
+   * `--experimental-wasm-relaxed-simd`, do not: there the SIMD128 build loads). Defaults to
+   * true; false always loads the SIMD128 build. Ignored with `wasmBinary` or `wasmUrl`, which
+   * load the given file ({@link AttentionApi.relaxedSimd} then says which build it is).
+   */
+  relaxedSimd?: boolean;
 }
 
 /**
- * Loads the WebAssembly module (from `attention.wasm` next to this file) and resolves to the
- * API. Rejects with an Error saying why when the module cannot be loaded.
+ * Loads the WebAssembly module (from `attention-relaxed.wasm` or `attention.wasm` next to this
+ * file, see {@link CreateAttentionOptions.relaxedSimd}) and resolves to the API. Rejects
+ * with an Error saying why when the module cannot be loaded.
  */
 export default function createAttention(options?: CreateAttentionOptions): Promise<AttentionApi>;
+
+/** True when this engine validates Relaxed SIMD's `f32x4.relaxed_madd` (a tiny probe module). */
+export function hasRelaxedSimd(): boolean;

@@ -1,0 +1,168 @@
+// The Relaxed SIMD build: the build's opcode rewrite (scripts/relaxed-simd.mjs) on modules made
+// by hand and on the real one, checked against two independent decoders (binaryen's wasm-dis,
+// which knows the prototype encoding, and wabt, which knows the final one); the loader's
+// choice between the two builds; and the relaxed build's results against the SIMD128 build's
+// and the float64 reference, in a Node started with --experimental-wasm-relaxed-simd.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import initWabt from 'wabt';
+
+import createAttention, { hasRelaxedSimd } from '../../dist/attention.mjs';
+import { rewriteRelaxedMadd } from '../../scripts/relaxed-simd.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const wabt = await initWabt();
+
+// wabt's text of a module it validated with Relaxed SIMD enabled (throws if invalid).
+function wabtText(bytes) {
+  const module = wabt.readWasm(bytes, { relaxed_simd: true });
+  try {
+    module.validate();
+    return module.toText({});
+  } finally {
+    module.destroy();
+  }
+}
+const count = (text, word) => text.split(word).length - 1;
+// Relaxed SIMD instructions in wabt's text (not strings in data segments): f32x4.relaxed_madd…
+const relaxedInstructions = (text) =>
+  (text.match(/^\s*\(?[a-z0-9]+x\d+\.relaxed_\w+/gm) ?? []).length;
+
+// A module whose function pushes three v128.const and applies the prototype fma; the bytes of
+// the prototype opcode (fd af 01) also sit inside an i32.const immediate (they are a valid
+// LEB128: 22525), inside a v128.const and in a data segment, where they must stay.
+const FMA = [0xfd, 0xaf, 0x01];
+const v128 = (bytes) => [0xfd, 0x0c, ...bytes, ...new Array(16 - bytes.length).fill(0)];
+function handMadeModule(body = [...FMA]) {
+  const code = [
+    0x00, // no locals
+    0x41, ...FMA, 0x1a, // i32.const 22525, drop
+    ...v128(FMA), ...v128([0x00, 0x00, 0x80, 0x3f]), ...v128([0x00, 0x00, 0x40, 0x40]),
+    ...body,
+    0x0b,
+  ]; // prettier-ignore
+  const section = (id, bytes) => [id, bytes.length, ...bytes];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [0x01, 0x60, 0x00, 0x01, 0x7b]), // () -> v128
+    ...section(3, [0x01, 0x00]),
+    ...section(5, [0x01, 0x00, 0x01]), // one memory of one page
+    ...section(10, [0x01, code.length, ...code]),
+    ...section(11, [0x01, 0x00, 0x41, 0x00, 0x0b, 0x03, ...FMA]), // data at 0: fd af 01
+  ]); // prettier-ignore
+}
+
+test('the rewrite changes exactly the prototype instruction, not the same bytes elsewhere', () => {
+  const input = handMadeModule();
+  const { wasm, rewritten } = rewriteRelaxedMadd(input);
+  assert.equal(rewritten, 1);
+  const changed = [...input.keys()].filter((i) => input[i] !== wasm[i]);
+  const at = input.length - 11 - 1 - 2; // the fma's opcode bytes: before `end` and the data
+  assert.deepEqual(changed, [at, at + 1]);
+  assert.deepEqual([...wasm.subarray(at - 1, at + 2)], [0xfd, 0x85, 0x02]);
+  // wabt rejects the prototype encoding and accepts the final one as f32x4.relaxed_madd.
+  assert.throws(() => wabtText(input));
+  assert.equal(count(wabtText(wasm), 'f32x4.relaxed_madd'), 1);
+  assert.equal(rewriteRelaxedMadd(input).rewritten, 1, 'the input is left as it was');
+});
+
+test('the rewrite refuses what it cannot decode instead of guessing', () => {
+  assert.throws(() => rewriteRelaxedMadd(new Uint8Array([1, 2, 3])), /not a WebAssembly module/);
+  const truncated = handMadeModule();
+  assert.throws(() => rewriteRelaxedMadd(truncated.subarray(0, truncated.length - 12)), /end/);
+  // 0x06 (`try` of the exceptions proposal) is outside what the walker decodes.
+  assert.throws(() => rewriteRelaxedMadd(handMadeModule([0x06, 0x40, 0x0b, ...FMA])), /0x6/);
+  // A non-minimal LEB128 of the opcode would not fit the final encoding's two bytes.
+  assert.throws(
+    () => rewriteRelaxedMadd(handMadeModule([0xfd, 0xaf, 0x81, 0x00])),
+    /2-byte encoding/,
+  );
+});
+
+test('the built relaxed module: every prototype fma rewritten, checked by two decoders', () => {
+  const prototype = readFileSync(`${root}build/wasm/attention-relaxed.wasm`);
+  const shipped = readFileSync(`${root}dist/attention-relaxed.wasm`);
+  const { wasm, rewritten } = rewriteRelaxedMadd(prototype);
+  assert.ok(rewritten > 0);
+  assert.deepEqual(new Uint8Array(shipped), wasm, 'dist/ holds the rewritten module');
+  assert.equal(rewriteRelaxedMadd(shipped).rewritten, 0, 'no prototype fma is left');
+  const text = wabtText(shipped);
+  assert.equal(count(text, 'f32x4.relaxed_madd'), rewritten);
+  assert.equal(relaxedInstructions(text), rewritten, 'no other relaxed instruction');
+  // binaryen 108 (the toolchain's own) names the prototype instruction f32x4.relaxed_fma.
+  const dis = spawnSync('wasm-dis', [`${root}build/wasm/attention-relaxed.wasm`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (dis.status === 0) assert.equal(count(dis.stdout, 'f32x4.relaxed_fma'), rewritten);
+  // The SIMD128 build has none, and validates in an engine without Relaxed SIMD.
+  const baseline = readFileSync(`${root}dist/attention.wasm`);
+  assert.equal(relaxedInstructions(wabtText(baseline)), 0);
+  assert.equal(WebAssembly.validate(baseline), true);
+});
+
+test('without Relaxed SIMD in the engine, createAttention loads the SIMD128 build', async () => {
+  // Node 20 runs this file without --experimental-wasm-relaxed-simd.
+  assert.equal(WebAssembly.validate(readFileSync(`${root}dist/attention-relaxed.wasm`)), false);
+  assert.equal(hasRelaxedSimd(), false);
+  const attn = await createAttention();
+  assert.equal(attn.relaxedSimd, false);
+  assert.equal(attn.simd, true);
+  await assert.rejects(createAttention({ relaxedSimd: 'yes' }), {
+    name: 'TypeError',
+    message: /relaxedSimd must be a boolean, got string/,
+  });
+});
+
+test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build', () => {
+  const script = `
+    import createAttention, { hasRelaxedSimd } from ${JSON.stringify(`${root}dist/attention.mjs`)};
+    import { attention64, maxAbsDiff } from ${JSON.stringify(`${root}tests/js/reference64.mjs`)};
+    import { seededRandom } from ${JSON.stringify(`${root}tests/js/seeded-random.mjs`)};
+    const relaxed = await createAttention();
+    const baseline = await createAttention({ relaxedSimd: false });
+    const next = seededRandom(11);
+    const random = (n) => Float32Array.from({ length: n }, () => next() * 2 - 1);
+    const cases = [];
+    // Odd sizes: SIMD tails in every dimension, GQA, a causal case, a long one (many blocks).
+    for (const [batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize, isCausal] of [
+      [1, 1, 1, 1, 1, 1, 1, false], [2, 6, 3, 77, 131, 37, 45, false],
+      [1, 4, 1, 129, 129, 64, 64, true], [1, 2, 2, 5, 700, 17, 3, false],
+      [1, 1, 1, 300, 1100, 128, 128, false]]) {
+      const options = { batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize, isCausal };
+      const q = random(batch * qNumHeads * qSeqLen * headSize);
+      const k = random(batch * kvNumHeads * kvSeqLen * headSize);
+      const v = random(batch * kvNumHeads * kvSeqLen * vHeadSize);
+      const a = relaxed.attention(q, k, v, options);
+      const b = baseline.attention(q, k, v, options);
+      const exact = attention64(q, k, v, options);
+      cases.push({ options, builds: maxAbsDiff(a, b), relaxed: maxAbsDiff(a, exact),
+        simd128: maxAbsDiff(b, exact) });
+    }
+    console.log(JSON.stringify({ probe: hasRelaxedSimd(), relaxed: relaxed.relaxedSimd,
+      baseline: baseline.relaxedSimd, cases }));`;
+  const stdout = execFileSync(
+    process.execPath,
+    ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script],
+    { encoding: 'utf8' },
+  );
+  const result = JSON.parse(stdout);
+  assert.equal(result.probe, true);
+  assert.equal(result.relaxed, true, 'createAttention() chose the relaxed build');
+  assert.equal(result.baseline, false, 'relaxedSimd: false forced the SIMD128 build');
+  for (const c of result.cases) {
+    const what = JSON.stringify(c);
+    // A fused multiply-add rounds once where mul + add rounds twice: last-bit differences.
+    assert.ok(c.builds <= 2e-6, what);
+    assert.ok(c.relaxed <= 2e-6, what);
+    assert.ok(c.relaxed <= c.simd128 * 4 + 1e-7, what);
+  }
+  // The two builds really differ somewhere (else this test would not tell them apart).
+  assert.ok(
+    result.cases.some((c) => c.builds > 0),
+    'V8 fuses relaxed_madd on this CPU: some last bits differ',
+  );
+});
