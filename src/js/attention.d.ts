@@ -179,3 +179,80 @@ export default function createAttention(options?: CreateAttentionOptions): Promi
 
 /** True when this engine validates Relaxed SIMD's `f32x4.relaxed_madd` (a tiny probe module). */
 export function hasRelaxedSimd(): boolean;
+
+/** Options of {@link createAttentionPool}. */
+export interface AttentionPoolOptions {
+  /**
+   * How many workers (1 to 256). Defaults to the machine's cores
+   * (`navigator.hardwareConcurrency`, or `os.availableParallelism()` in Node).
+   */
+  workers?: number;
+  /** As {@link CreateAttentionOptions.relaxedSimd}, for every worker's module. */
+  relaxedSimd?: boolean;
+  /**
+   * Where the worker script is, if not `attention-worker.mjs` next to this file (a bundler
+   * may move it). It must load this package's `attention-worker.mjs`.
+   */
+  workerUrl?: string | URL;
+}
+
+/** Per-call options of the pool's methods. */
+export interface PoolCallOptions {
+  /**
+   * Aborts the call: it rejects with the signal's reason at once, and the workers running it
+   * are terminated and replaced (a running wasm call cannot be interrupted otherwise).
+   */
+  signal?: AbortSignal;
+  /**
+   * For a call the pool runs whole on one worker (a small one): move q, k and v to it instead
+   * of copying them. Their buffers are then detached in the caller. Defaults to false: the
+   * caller's arrays are never detached or changed.
+   */
+  transfer?: boolean;
+}
+
+/**
+ * Several instances of the module, one per worker (Web Workers in a page, worker_threads in
+ * Node), for every core without cross-origin isolation. Each call is split across batch x
+ * heads (and blocks of query rows when there are fewer of those than workers; causal calls
+ * are not split by rows); each worker computes its slice with the same kernel, so results are
+ * those of {@link AttentionApi.attention}, bit for bit, from the same build.
+ */
+export interface AttentionPool {
+  /**
+   * {@link AttentionApi.attention} across the workers. Rejects with the same TypeError or
+   * RangeError for a bad argument, and with an Error saying so when a worker running the
+   * call dies or the pool is closed (the pool replaces a dead worker). Calls may overlap:
+   * their slices share one queue.
+   */
+  attention(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    options: AttentionOptions,
+    call?: PoolCallOptions,
+  ): Promise<Float32Array>;
+  /**
+   * The module's `onnxAttention`, forwarded as a whole call to one worker. Tensors (an
+   * onnxruntime-web Tensor too) are sent as `{ type, data, dims }`.
+   */
+  onnxAttention(
+    inputs: object,
+    attributes?: object,
+    outputs?: string[],
+    call?: PoolCallOptions,
+  ): Promise<object>;
+  /** Terminates every worker: running and queued calls reject, and so does every later one. */
+  close(): void;
+  /** Workers alive now (0 after close()). */
+  readonly workers: number;
+  /** True when every worker loaded the Relaxed SIMD build. */
+  readonly relaxedSimd: boolean;
+}
+
+/**
+ * Starts a pool of workers, each loading the module, and resolves once all have. Rejects when
+ * a worker's script or module cannot load. In Node, idle workers do not keep the process
+ * alive, but close() the pool when done.
+ */
+export function createAttentionPool(options?: AttentionPoolOptions): Promise<AttentionPool>;

@@ -1,6 +1,7 @@
 // The package entry (built into dist/attention.mjs): `createAttention()` in a page, a Worker
-// or Node >= 18. In a browser the glue finds the .wasm next to this file through
-// import.meta.url; in Node it is read from disk and handed over as bytes.
+// or Node >= 18, and `createAttentionPool()` (pool.mjs). In a browser the glue finds the .wasm
+// next to this file through import.meta.url; in Node it is read from disk and handed over as
+// bytes.
 //
 // Two builds of the module sit side by side, from one source: attention.wasm (SIMD128, runs
 // everywhere) and attention-relaxed.wasm, whose micro-kernels use Relaxed SIMD's
@@ -9,6 +10,8 @@
 // --experimental-wasm-relaxed-simd do not). Both share this glue: scripts/build checks that.
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { createAttentionWith } from './api.mjs';
+
+export { createAttentionPool } from './pool.mjs';
 
 const isNode =
   typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';

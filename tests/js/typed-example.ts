@@ -3,9 +3,10 @@
 // also checks it in a scratch project that installed the packed tarball). Never run: types only.
 // The `@ts-expect-error` lines are misuses the types must reject: if a type loosens, tsc
 // reports the directive as unused and the check fails.
-import createAttention from 'attention-explained';
+import createAttention, { createAttentionPool, hasRelaxedSimd } from 'attention-explained';
 import type {
   AttentionApi,
+  AttentionPool,
   AttentionMask,
   AttentionOptions,
   Matrix,
@@ -76,6 +77,15 @@ const y2: Float32Array = attn.attention(q, k, v, {
 const simd: boolean = attn.simd;
 const version: string = attn.version;
 const { wasmMemoryBytes, allocatedBytes } = attn.memoryStats();
+const relaxed: boolean = attn.relaxedSimd || hasRelaxedSimd();
+const baseline: AttentionApi = await createAttention({ relaxedSimd: false });
+
+// The pool: the same calls, as Promises, across workers.
+const pool: AttentionPool = await createAttentionPool({ workers: 2 });
+const controller = new AbortController();
+const yPool: Float32Array = await pool.attention(q, k, v, options, { signal: controller.signal });
+const workers: number = pool.workers;
+pool.close();
 
 // Misuses the types must reject.
 // @ts-expect-error: an unknown option (ONNX calls it is_causal; here it is isCausal)
@@ -93,5 +103,8 @@ attn.trace({ ...args, isCausal: 1 });
 attn.trace({ x: args.x, wQuery: args.wQuery, wKey: args.wKey });
 // @ts-expect-error: simd is read-only
 attn.simd = false;
+// @ts-expect-error: workers is a number
+await createAttentionPool({ workers: '2' });
 
 export { fromBytes, fromUrl, first, dims, y, y2, simd, version, wasmMemoryBytes, allocatedBytes };
+export { relaxed, baseline, yPool, workers };
