@@ -25,24 +25,14 @@ async function defaultWorkers() {
   return globalThis.navigator?.hardwareConcurrency || 2;
 }
 
-// Node's flags for a worker: the main process's (so --experimental-wasm-relaxed-simd carries
-// over), minus those about the main script (-e, --input-type), which a worker refuses.
-function workerExecArgv() {
-  const flags = [];
-  const args = process.execArgv;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (['-e', '--eval', '-p', '--print', '--input-type'].includes(arg)) i++;
-    else if (!arg.startsWith('--input-type=')) flags.push(arg);
-  }
-  return flags;
-}
-
 // A worker behind one small interface, whichever kind it is.
 async function spawn(url) {
   if (isNode) {
     const { Worker } = await importNodeBuiltin('worker_threads');
-    const worker = new Worker(url, { execArgv: workerExecArgv() });
+    // No Node flags: those about the main script (-e, --input-type) make a worker fail, and
+    // the worker needs none. V8's flags (--experimental-wasm-relaxed-simd) are per process:
+    // they hold in every worker anyway.
+    const worker = new Worker(url, { execArgv: [] });
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
       onMessage: (listener) => worker.on('message', listener),
