@@ -55,20 +55,28 @@ export default async function createAttention(options = {}) {
       `createAttention: options.relaxedSimd must be a boolean, got ${typeof options.relaxedSimd}`,
     );
   }
-  const relaxed = options.relaxedSimd !== false && hasRelaxedSimd();
-  const moduleOptions = {};
-  if (options.wasmBinary !== undefined) {
-    moduleOptions.wasmBinary = options.wasmBinary;
-  } else if (options.wasmUrl !== undefined) {
-    moduleOptions.locateFile = () => String(options.wasmUrl);
-  } else if (isNode) {
-    moduleOptions.wasmBinary = await readWasmInNode(
-      relaxed ? './attention-relaxed.wasm' : './attention.wasm',
-    );
-  } else if (relaxed) {
-    // Literal URLs, so bundlers that follow new URL(…, import.meta.url) copy the file.
-    moduleOptions.locateFile = () => new URL('./attention-relaxed.wasm', import.meta.url).href;
+  if (options.wasmBinary !== undefined) return load({ wasmBinary: options.wasmBinary });
+  if (options.wasmUrl !== undefined) return load({ locateFile: () => String(options.wasmUrl) });
+  if (options.relaxedSimd !== false && hasRelaxedSimd()) {
+    try {
+      return await load(
+        isNode
+          ? { wasmBinary: await readWasmInNode('./attention-relaxed.wasm') }
+          : // A literal URL, so bundlers that follow new URL(…, import.meta.url) copy the file.
+            {
+              locateFile: () => new URL('./attention-relaxed.wasm', import.meta.url).href,
+              printErr: () => {}, // a failed fetch is not an error: the SIMD128 build follows
+            },
+      );
+    } catch {
+      // attention-relaxed.wasm missing where the app was deployed (an app that copied only
+      // attention.wasm): the SIMD128 build below works everywhere.
+    }
   }
+  return load(isNode ? { wasmBinary: await readWasmInNode('./attention.wasm') } : {});
+}
+
+async function load(moduleOptions) {
   let Module;
   const factory = async (opts) => (Module = await createAttentionModule(opts));
   const api = await createAttentionWith(factory, moduleOptions);

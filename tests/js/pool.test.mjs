@@ -226,7 +226,7 @@ describe('workers that die, and close()', () => {
 
   test('close() rejects running and queued calls, then every new one', async () => {
     const pool = await createAttentionPool({ workers: 1 });
-    const big = call({ qNumHeads: 4, qSeqLen: 1024, kvSeqLen: 1024, headSize: 64 });
+    const big = call({ qNumHeads: 4, qSeqLen: 2048, kvSeqLen: 2048, headSize: 64 });
     const running = pool.attention(...big);
     const queued = pool.attention(...big);
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -3,7 +3,7 @@
 // which knows the prototype encoding, and wabt, which knows the final one); the loader's
 // choice between the two builds; and the relaxed build's results against the SIMD128 build's
 // and the float64 reference, in a Node started with --experimental-wasm-relaxed-simd.
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import initWabt from 'wabt';
 
 import createAttention, { hasRelaxedSimd } from '../../dist/attention.mjs';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { rewriteRelaxedMadd } from '../../scripts/relaxed-simd.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const wabt = await initWabt();
@@ -165,4 +167,56 @@ test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build',
     result.cases.some((c) => c.builds > 0),
     'V8 fuses relaxed_madd on this CPU: some last bits differ',
   );
+});
+
+describe('in Chromium (which has Relaxed SIMD)', () => {
+  let browser;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+
+  // Loads dist/attention.mjs in a page of a server that answers 404 for `block`, and returns
+  // what both builds make of one call.
+  async function inPage(block) {
+    const { server, url } = await startServer({ root, block });
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${url}tests/js/fixtures/empty.html`);
+      const result = await page.evaluate(async () => {
+        const { default: createAttention } = await import('/dist/attention.mjs');
+        const chosen = await createAttention();
+        const baseline = await createAttention({ relaxedSimd: false });
+        const q = Float32Array.from({ length: 3 * 45 * 19 }, (_, i) => Math.sin(i));
+        const k = Float32Array.from({ length: 3 * 70 * 19 }, (_, i) => Math.cos(i * 0.7));
+        const options = { qNumHeads: 3, headSize: 19 };
+        const a = chosen.attention(q, k, k, options);
+        const b = baseline.attention(q, k, k, options);
+        let diff = 0;
+        for (let i = 0; i < a.length; i++) diff = Math.max(diff, Math.abs(a[i] - b[i]));
+        return { relaxedSimd: chosen.relaxedSimd, baseline: baseline.relaxedSimd, diff };
+      });
+      return { ...result, errors };
+    } finally {
+      await page.close();
+      server.close();
+    }
+  }
+
+  test('createAttention() loads the relaxed build; it matches the SIMD128 build', async () => {
+    const result = await inPage([]);
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.relaxedSimd, true);
+    assert.equal(result.baseline, false);
+    assert.ok(result.diff <= 1e-6, `${result.diff}`);
+  });
+
+  test('an app that deployed only attention.wasm still loads (the SIMD128 build)', async () => {
+    const result = await inPage(['/dist/attention-relaxed.wasm']);
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.relaxedSimd, false);
+    assert.equal(result.diff, 0);
+  });
 });
