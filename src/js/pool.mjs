@@ -123,39 +123,47 @@ export async function createAttentionPool(options = {}) {
     const slot = { index, worker: null, task: null, ready: false, dead: false };
     slots[index] = slot;
     return new Promise((resolve, reject) => {
-      spawn(url).then((worker) => {
-        slot.worker = worker;
-        worker.busy(true); // until its module is ready
-        worker.onMessage((message) => {
-          if (slot.dead) return;
-          if (message.type === 'ready') {
-            slot.ready = true;
-            slot.relaxedSimd = message.relaxedSimd;
-            worker.busy(false);
-            resolve(slot);
-            dispatch();
-          } else if (message.type === 'load-error') {
-            die(slot, `its module did not load: ${message.message}`);
-            reject(
-              new Error(`createAttentionPool: a worker's module did not load: ${message.message}`),
-            );
-          } else if (slot.task && message.id === slot.task.id) {
-            const { task } = slot;
-            slot.task = null;
-            worker.busy(false);
-            if (message.ok) task.resolve(message.result);
-            else task.reject(rebuildError(message.error));
-            dispatch();
-          }
-        });
-        worker.onDeath((why) => {
-          if (slot.dead) return;
-          if (!slot.ready)
-            reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
-          die(slot, why);
-        });
-        worker.post({ type: 'init', options: moduleOptions });
-      }, reject);
+      spawn(url).then(
+        (worker) => {
+          slot.worker = worker;
+          worker.busy(true); // until its module is ready
+          worker.onMessage((message) => {
+            if (slot.dead) return;
+            if (message.type === 'ready') {
+              slot.ready = true;
+              slot.relaxedSimd = message.relaxedSimd;
+              worker.busy(false);
+              resolve(slot);
+              dispatch();
+            } else if (message.type === 'load-error') {
+              die(slot, `its module did not load: ${message.message}`);
+              reject(
+                new Error(
+                  `createAttentionPool: a worker's module did not load: ${message.message}`,
+                ),
+              );
+            } else if (slot.task && message.id === slot.task.id) {
+              const { task } = slot;
+              slot.task = null;
+              worker.busy(false);
+              if (message.ok) task.resolve(message.result);
+              else task.reject(rebuildError(message.error));
+              dispatch();
+            }
+          });
+          worker.onDeath((why) => {
+            if (slot.dead) return;
+            if (!slot.ready)
+              reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
+            die(slot, why);
+          });
+          worker.post({ type: 'init', options: moduleOptions });
+        },
+        (error) => {
+          slot.dead = true;
+          reject(error);
+        },
+      );
     });
   }
 
@@ -193,6 +201,9 @@ export async function createAttentionPool(options = {}) {
   // (dropping its other queued tasks) or when `signal` aborts (terminating its running ones).
   function run(where, tasks, signal) {
     if (closed) return Promise.reject(new Error(`${where}: the pool is closed`));
+    if (slots.every((slot) => slot.dead)) {
+      return Promise.reject(new Error(`${where}: no worker left (none could be restarted)`));
+    }
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const call = { settled: false };
