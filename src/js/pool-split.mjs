@@ -97,7 +97,10 @@ export function planSlices(shape, options, workers) {
   );
 }
 
-/** q, k, v (fresh copies) and options of one slice: a valid attention() call of its own. */
+/**
+ * q, k, v (fresh copies) and options of one slice: a valid attention() call of its own, and
+ * the buffers to transfer with it (all fresh, so moving them detaches nothing of the caller's).
+ */
 export function sliceCall(q, k, v, options, shape, slice) {
   const { qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
   const { b, h0, h1, g0, g1, s0, s1 } = slice;
@@ -125,17 +128,14 @@ export function sliceCall(q, k, v, options, shape, slice) {
     qSeqLen: rows,
     kvSeqLen,
   };
-  if (options.attnMask !== undefined)
+  const kSlice = k.slice(kvFrom * headSize, kvTo * headSize);
+  const vSlice = v.slice(kvFrom * vHeadSize, kvTo * vHeadSize);
+  const transfer = [qSlice.buffer, kSlice.buffer, vSlice.buffer];
+  if (options.attnMask !== undefined) {
     sliceOptions.attnMask = sliceMask(options.attnMask, shape, slice);
-  return {
-    args: [
-      qSlice,
-      k.slice(kvFrom * headSize, kvTo * headSize),
-      v.slice(kvFrom * vHeadSize, kvTo * vHeadSize),
-      sliceOptions,
-    ],
-    transfer: [qSlice.buffer],
-  };
+    transfer.push(sliceOptions.attnMask.data.buffer);
+  }
+  return { args: [qSlice, kSlice, vSlice, sliceOptions], transfer };
 }
 
 // The part of a broadcast mask that the slice's [1, h1 - h0, s1 - s0, L] sees.

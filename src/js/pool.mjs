@@ -257,21 +257,23 @@ export async function createAttentionPool(options = {}) {
     const live = slots.filter((slot) => !slot.dead).length;
     const slices = shape ? planSlices(shape, attentionOptions, live) : [{ b: -1 }];
     if (slices[0].b === -1) {
-      // Whole: as given (cloned, or moved when the caller opts in), validated by the worker.
-      const buffers = transfer
-        ? [q, k, v].filter((a) => ArrayBuffer.isView(a)).map((a) => a.buffer)
-        : [];
-      const [y] = await run(
-        'attention',
-        [
-          {
-            method: 'attention',
-            args: [q, k, v, attentionOptions],
-            transfer: [...new Set(buffers)],
-          },
-        ],
-        signal,
-      );
+      // Whole, validated by the worker: moved when the caller opts in; else well-formed
+      // arrays go as one fresh buffer, moved (one copy, where cloning each makes two).
+      let args = [q, k, v, attentionOptions];
+      let buffers = [];
+      if (transfer) buffers = [q, k, v].filter((a) => ArrayBuffer.isView(a)).map((a) => a.buffer);
+      else if (shape) {
+        const packed = new Float32Array(q.length + k.length + v.length);
+        packed.set(q);
+        packed.set(k, q.length);
+        packed.set(v, q.length + k.length);
+        const ends = [0, q.length, q.length + k.length, packed.length];
+        args = [0, 1, 2].map((i) => packed.subarray(ends[i], ends[i + 1]));
+        args.push(attentionOptions);
+        buffers = [packed.buffer];
+      }
+      const task = { method: 'attention', args, transfer: [...new Set(buffers)] };
+      const [y] = await run('attention', [task], signal);
       return y;
     }
     const tasks = slices.map((slice) => ({
