@@ -121,7 +121,8 @@ test('without Relaxed SIMD in the engine, createAttention loads the SIMD128 buil
 
 test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build', () => {
   const script = `
-    import createAttention, { hasRelaxedSimd } from ${JSON.stringify(`${root}dist/attention.mjs`)};
+    import createAttention, { createAttentionPool, hasRelaxedSimd }
+      from ${JSON.stringify(`${root}dist/attention.mjs`)};
     import { attention64, maxAbsDiff } from ${JSON.stringify(`${root}tests/js/reference64.mjs`)};
     import { seededRandom } from ${JSON.stringify(`${root}tests/js/seeded-random.mjs`)};
     const relaxed = await createAttention();
@@ -144,8 +145,16 @@ test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build',
       cases.push({ options, builds: maxAbsDiff(a, b), relaxed: maxAbsDiff(a, exact),
         simd128: maxAbsDiff(b, exact) });
     }
+    // The pool's workers share the process's V8 flags: they load the relaxed build too.
+    const pool = await createAttentionPool({ workers: 2 });
+    const options = { qNumHeads: 4, qSeqLen: 300, kvSeqLen: 300, headSize: 64 };
+    const [q, k, v] = [0, 1, 2].map(() => random(4 * 300 * 64));
+    const expected = relaxed.attention(q, k, v, options);
+    const poolSame = (await pool.attention(q, k, v, options)).every((x, i) => x === expected[i]);
+    const poolRelaxed = pool.relaxedSimd;
+    pool.close();
     console.log(JSON.stringify({ probe: hasRelaxedSimd(), relaxed: relaxed.relaxedSimd,
-      baseline: baseline.relaxedSimd, cases }));`;
+      baseline: baseline.relaxedSimd, cases, poolRelaxed, poolSame }));`;
   const stdout = execFileSync(
     process.execPath,
     ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script],
@@ -155,6 +164,8 @@ test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build',
   assert.equal(result.probe, true);
   assert.equal(result.relaxed, true, 'createAttention() chose the relaxed build');
   assert.equal(result.baseline, false, 'relaxedSimd: false forced the SIMD128 build');
+  assert.equal(result.poolRelaxed, true, "the pool's workers loaded the relaxed build");
+  assert.equal(result.poolSame, true, 'the pool gives the relaxed build its exact numbers');
   for (const c of result.cases) {
     const what = JSON.stringify(c);
     // A fused multiply-add rounds once where mul + add rounds twice: last-bit differences.
