@@ -24,10 +24,23 @@ function buffersOf(value, found = new Set()) {
   return found;
 }
 
+// V8 first runs a fresh instance's wasm in its baseline tier, and moves a hot function to the
+// optimising tier only between calls, once it has run enough: a pool's first large call would
+// run unoptimised from start to end, several times slower. Small calls at start-up get
+// the kernel there first (8 were enough in Node 20; twice that for margin).
+const WARM_UP_CALLS = 16;
+function warmUp(instance) {
+  const q = new Float32Array(256 * 64).fill(0.5); // 256 rows of 64
+  for (let i = 0; i < WARM_UP_CALLS; i++) {
+    instance.attention(q, q, q, { qNumHeads: 1, headSize: 64 });
+  }
+}
+
 async function handle(message, post) {
   if (message.type === 'init') {
     try {
       attn = await createAttention(message.options);
+      warmUp(attn);
       post({ type: 'ready', relaxedSimd: attn.relaxedSimd });
     } catch (error) {
       post({ type: 'load-error', message: String(error?.message ?? error) });

@@ -251,7 +251,8 @@ export interface AttentionPool {
 }
 
 /**
- * Starts a pool of workers, each loading the module, and resolves once all have. Rejects when
+ * Starts a pool of workers, each loading the module and warming it up (a few small calls, so
+ * that the first large call runs optimised code), and resolves once all have. Rejects when
  * a worker's script or module cannot load. In Node, idle workers do not keep the process
  * alive, but close() the pool when done.
  */
