@@ -15,10 +15,14 @@ const { values: args } = parseArgs({
     url: { type: 'string' },
     quick: { type: 'boolean', default: false },
     out: { type: 'string' },
+    'decode-out': { type: 'string' },
+    'decode-only': { type: 'boolean', default: false },
   },
 });
-if (!args.url || !args.out)
-  throw new Error('usage: node bench/chromium.mjs --url URL [--quick] --out FILE');
+if (!args.url || !(args.out || args['decode-only']))
+  throw new Error(
+    'usage: node bench/chromium.mjs --url URL [--quick] --out FILE [--decode-out FILE] [--decode-only]',
+  );
 
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
 let context;
@@ -35,13 +39,23 @@ try {
   page.on('pageerror', (error) => process.stderr.write(`[bench chromium] page error: ${error}\n`));
   await page.goto(new URL('bench/browser/index.html', args.url).href);
   await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 });
-  const result = await page.evaluate((settings) => window.bench.run(settings), {
-    quick: args.quick,
-  });
-  result.environment.name = `Chromium ${chromiumVersion}, headless`;
-  result.environment.engine = `V8 ${v8Version}`;
-  result.environment.cpu = os.cpus()[0]?.model ?? 'unknown';
-  await writeFile(args.out, JSON.stringify(result, null, 1));
+  const name = `Chromium ${chromiumVersion}, headless`;
+  if (!args['decode-only']) {
+    const result = await page.evaluate((settings) => window.bench.run(settings), {
+      quick: args.quick,
+    });
+    result.environment.name = name;
+    result.environment.engine = `V8 ${v8Version}`;
+    result.environment.cpu = os.cpus()[0]?.model ?? 'unknown';
+    await writeFile(args.out, JSON.stringify(result, null, 1));
+  }
+  if (args['decode-out']) {
+    const decode = await page.evaluate((settings) => window.bench.runDecode(settings), {
+      quick: args.quick,
+    });
+    decode.environment.name = name;
+    await writeFile(args['decode-out'], JSON.stringify(decode, null, 1));
+  }
 } finally {
   await context?.close();
   await rm(profile, { recursive: true, force: true });

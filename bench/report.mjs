@@ -2,13 +2,15 @@
 // table and an accuracy table, the heap check, the native comparison and the issue's
 // targets, each checked against this run's numbers. Prints it and writes it to --out.
 //   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
-//                         [--cores cores.json]
+//                         [--cores cores.json] [--decode decode-1.json --decode ...]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
-// (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build.)
+// (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
+// --decode, repeated: the decode runs, see bench/report-decode.mjs.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
 import { median } from './common/harness.mjs';
+import { decodeSection } from './report-decode.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -17,6 +19,7 @@ const { values: args } = parseArgs({
     cores: { type: 'string' },
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
+    decode: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
   },
@@ -433,7 +436,13 @@ out.push(
   '',
 );
 
-// Issue 11's targets that this run measures (the decode targets need the decode table).
+if (args.decode.length) {
+  const runs = await Promise.all(args.decode.map(readJson));
+  out.push(decodeSection(runs), '');
+}
+
+// Issue 11's pool and Relaxed SIMD targets as this run measures them (the decode table above
+// gives its own ratios).
 function roundTwoRows() {
   const rows = [];
   const verdict = (found, goal) => {

@@ -1,20 +1,25 @@
-// Wires the page together. Data flows one way:
-//   reader's example + settings -> computeFigures (wasm trace) -> steps -> the current
-//   scene, built once per (step, figures, language) and drawn by render(t) from the clock.
-// The URL hash mirrors step, settings and edited numbers; it is parsed defensively.
-import { h } from './dom.mjs';
-import { computeFigures } from './figures.mjs';
-import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
-import { whenIdle } from './idle.mjs';
-import { installKeyboard } from './keyboard.mjs';
-import { showLoadError } from './load-error.mjs';
+// The explainer on one root element. Data flows one way:
+//   state (example, settings, step, status; app/state.mjs, changed only through change())
+//     -> numbers (numbers.mjs: the wasm trace() and the article's rounding)
+//     -> steps (stages/: one file per stage) -> the step's scene, drawn by render(t)
+//   and the URL, the window title, the narration and the panels are views of the same state.
+// The timeline (timeline.mjs) is the clock: it owns t within a step and tells the state when
+// the step changes. Nothing here is module-level: each createApp() is its own explainer.
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from './model.mjs';
+import { computeNumbers } from './numbers.mjs';
+import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
+import { installKeyboard } from './keyboard.mjs';
 import { randomExample } from './random.mjs';
-import { SCENES } from './scenes/index.mjs';
-import { stageTitle, stepTitle } from './step-text.mjs';
-import { buildSteps, indexOfStep } from './steps.mjs';
+import { buildSteps, indexOfStep, stageTitle } from './stages/index.mjs';
 import { Timeline } from './timeline.mjs';
-import { parseHash, serializeHash } from './url-state.mjs';
+import { showLoadError, startLoading } from './app/loader.mjs';
+import { badges, narration, statusText, windowTitle } from './app/narration.mjs';
+import { buildPage } from './app/page.mjs';
+import { createSceneStage } from './app/scenes.mjs';
+import { DEFAULT_SETTINGS, articleState, createState } from './app/state.mjs';
+import { createUrlWriter, stateFromUrl, urlOf } from './app/url.mjs';
+import { h } from './dom.mjs';
+import { withGlossary } from './draw/glossary.mjs';
 import { createCellInspector } from './widgets/cell-inspector.mjs';
 import { createLanguageSwitch } from './widgets/language-switch.mjs';
 import { createNotices } from './widgets/notices.mjs';
@@ -23,369 +28,292 @@ import { createTablesPanel } from './widgets/tables-panel.mjs';
 import { createTransport } from './widgets/transport.mjs';
 import { createWorkbench } from './widgets/workbench.mjs';
 
-const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
+let instances = 0;
 
 /**
  * @param {{ root: HTMLElement, loadAttention: () => Promise<object> }} options
  *   loadAttention resolves to the API of createAttention() (served or inlined build)
  */
 export async function startApp({ root, loadAttention }) {
-  // The module first: it downloads and compiles while the page's language is looked up.
-  let attention;
-  try {
-    attention = loadAttention();
-  } catch (error) {
-    attention = Promise.reject(error);
-  }
+  // The module first: it downloads and compiles while the page is built.
+  const attention = startLoading(loadAttention);
+  instances += 1;
+  const prefix = instances === 1 ? '' : `explainer-${instances}-`;
+  const id = (name) => `${prefix}${name}`;
+  // Where the current step and whether it is drawn finished are marked (data-step,
+  // data-settled) for scripts and tests: <body> for the page's first explainer, its root for
+  // any other.
+  const marks = instances === 1 ? document.body : root;
+
   let language = initialLanguage(navigator.languages ?? [navigator.language]);
   let tr = translator(language);
   setDocumentLanguage(language, tr);
   const loading = root.querySelector('[data-loading]');
   if (loading) loading.textContent = tr('app.loading');
 
-  // --- state ---------------------------------------------------------------------------
-  let example = articleExample();
-  let settings = { ...DEFAULT_SETTINGS };
-  let figures = null;
+  // --- what is derived from the state -----------------------------------------------------
+  let attn = null;
+  let numbers = null; // computeNumbers() of the state's example and settings
+  let version = 0; // bumped with every new numbers: scenes built from older ones are stale
+  let shownVersion = 0; // the version the timeline, scene and panels show
   let steps = [];
-  let figuresVersion = 0;
   let traceError = null;
-  let statusText = '';
-  let scene = null;
-  let builtSceneKey = '';
-  let nextScene = null; // { key, scene }: the next step's, built ahead in idle time
-  let nextSceneScheduled = false;
-  let lastWrittenHash = null;
   let wasPlaying = false;
   const pendingAfterFrame = new Set();
 
   // --- the page's parts (built, not yet shown) ------------------------------------------
-  const timeline = new Timeline({ onChange: onTimelineChange });
+  const timeline = new Timeline({ onChange: onClock });
   const languageSwitch = createLanguageSwitch({ onChange: setLanguage });
   const notices = createNotices(tr);
   const stageList = createStageList({ onJump: (index) => timeline.goTo(index) });
   const transport = createTransport({ timeline });
   const workbench = createWorkbench({
-    onSettings: (changes) => changeData({ settings: { ...settings, ...changes } }),
-    // Hand edits and new shapes make the last "randomised…" / "reset" status stale.
-    onDims: (changes) => {
-      statusText = '';
-      changeData({ example: withDims(example, changes) });
-    },
-    onEntry: (name, row, col, value) => {
-      statusText = '';
-      changeData({ example: withEntry(example, name, row, col, value) });
-    },
+    onSettings: (changes) =>
+      change({ settings: { ...state.current.settings, ...changes } }, 'settings'),
+    onDims: (changes) =>
+      change({ example: withDims(state.current.example, changes), status: null }, 'edit'),
+    onEntry: (name, row, col, value) =>
+      change(
+        { example: withEntry(state.current.example, name, row, col, value), status: null },
+        'edit',
+      ),
     onRandomise: (scheme, seed) => {
       workbench.clearEditorMessages();
-      statusText = () => tr('workbench.randomised', { scheme: tr(`workbench.${scheme}`), seed });
-      changeData({ example: randomExample(dimsOf(example), scheme, seed) });
+      change(
+        {
+          example: randomExample(dimsOf(state.current.example), scheme, seed),
+          status: { key: 'workbench.randomised', params: { scheme, seed } },
+        },
+        'edit',
+      );
     },
     onReset: () => {
       workbench.clearEditorMessages();
-      statusText = () => tr('workbench.wasResetTo');
-      changeData({ example: articleExample() });
+      change(
+        {
+          example: articleExample(),
+          settings: DEFAULT_SETTINGS,
+          status: { key: 'workbench.wasResetTo', params: {} },
+        },
+        'edit',
+      );
     },
   });
   const tables = createTablesPanel();
+  const page = buildPage({ stageList, transport, tables, workbench, languageSwitch, notices }, id);
+  const scenes = createSceneStage({ host: page.sceneHost, onShow: showExplanation });
 
-  const title = h('h1', { class: 'app-title' });
-  const subtitle = h('p', { class: 'app-subtitle' });
-  const source = h('p', { class: 'app-source' });
-  const skip = h('a', { class: 'skip-link', href: '#scene-title' });
-  const stageLabel = h('p', { class: 'scene-stage' });
-  const sceneTitle = h('h2', { class: 'scene-title', id: 'scene-title', tabindex: '-1' });
-  const badges = h('div', { class: 'badges' });
-  const sceneHost = h('div', { class: 'scene-host', dataset: { inspectRoot: '' } });
-  const explanation = h('div', { class: 'explanation' });
-  const keysHint = h('p', { class: 'keys-hint' });
-  const footer = h('p', { class: 'footer-text' });
-  const narration = h('p', { class: 'visually-hidden', 'aria-live': 'polite', id: 'narration' });
+  // The state, changed only through change(); it starts as the article's example and is
+  // replaced by the link's state once the module is there.
+  const state = createState(articleState(), onStateChange);
 
-  const parts = [
-    skip,
-    h(
-      'header',
-      { class: 'masthead' },
-      h('div', { class: 'masthead-text' }, title, subtitle, source),
-      languageSwitch.element,
-    ),
-    notices.element,
-    h(
-      'div',
-      { class: 'layout' },
-      stageList.element,
-      h(
-        'main',
-        { class: 'walkthrough', id: 'walkthrough' },
-        h(
-          'section',
-          { class: 'scene-panel', 'aria-labelledby': 'scene-title' },
-          h('header', { class: 'scene-header' }, h('div', {}, stageLabel, sceneTitle), badges),
-          transport.element,
-          sceneHost,
-          explanation,
-        ),
-        keysHint,
-        tables.element,
-      ),
-      workbench.element,
-    ),
-    h('footer', { class: 'page-footer' }, footer),
-    narration,
-  ];
-
-  // Everything above is built while the module downloads and compiles; from here on the
-  // page needs its numbers.
-  let attn;
   try {
     attn = await attention;
   } catch (error) {
     showLoadError(root, error, tr);
-    return;
+    return null;
   }
-  root.replaceChildren(...parts);
-  const inspector = createCellInspector({ figures: () => figures, tr: () => tr });
-  inspector.attach(sceneHost);
+  root.replaceChildren(...page.parts);
+  root.dataset.explainer = '';
+  const inspector = createCellInspector({ numbers: () => numbers, tr: () => tr, id });
+  inspector.attach(page.sceneHost);
   inspector.attach(tables.grid);
-  installKeyboard(timeline);
+  installKeyboard(timeline, root);
   const motion = window.matchMedia('(prefers-reduced-motion: reduce)');
   timeline.setReducedMotion(motion.matches);
   motion.addEventListener('change', () => timeline.setReducedMotion(motion.matches));
-  window.addEventListener('popstate', () => followUrl());
-  window.addEventListener('hashchange', () => followUrl());
+  const url = createUrlWriter();
+  const followUrl = () => {
+    if (!url.isOwn(location.hash)) openLink(location.hash, 'history');
+  };
+  window.addEventListener('popstate', followUrl);
+  window.addEventListener('hashchange', followUrl);
 
-  // --- start from the URL ----------------------------------------------------------------
-  const initial = stateFromUrl(location.hash);
-  applyState(initial, 'load');
-  writeUrl('replace');
+  openLink(location.hash, 'load');
   document.documentElement.dataset.appState = 'ready';
+  return { state, timeline };
 
-  // --- functions -------------------------------------------------------------------------
+  // --- the one way to change the state ----------------------------------------------------
 
-  /** Decodes the hash into { example, settings, index }, or the article's example + notice. */
-  function stateFromUrl(hash) {
-    const parsed = parseHash(hash);
-    const fallback = (problem) => {
+  function change(patch, reason) {
+    state.change(patch, reason);
+  }
+
+  /** A link (on load, or Back/Forward): its whole state, shown finished, no animation. */
+  function openLink(hash, reason) {
+    const { state: linked, problem } = stateFromUrl(hash);
+    if (problem) {
       notices.show({
         id: 'url',
         kind: 'warning',
         text: (t) => t('url.fallback', { reason: t(problem.key, problem.params) }),
       });
-      return { example: articleExample(), settings: { ...DEFAULT_SETTINGS }, index: 0 };
-    };
-    if (!parsed.ok) return fallback(parsed.problem);
-    const { state } = parsed;
-    const next = {
-      example: state.example ?? articleExample(),
-      settings: {
-        scaled: state.scaled ?? DEFAULT_SETTINGS.scaled,
-        causal: state.causal ?? DEFAULT_SETTINGS.causal,
-        rounding: state.rounding ?? DEFAULT_SETTINGS.rounding,
-      },
-      index: 0,
-    };
-    if (state.step !== undefined) {
-      const candidateSteps = buildSteps(dimsOf(next.example));
-      const index = /^\d+$/.test(state.step)
-        ? Number(state.step) - 1
-        : indexOfStep(candidateSteps, state.step);
-      if (!(index >= 0 && index < candidateSteps.length)) {
-        return fallback({ key: 'url.unknownStep', params: { value: state.step } });
-      }
-      next.index = index;
     }
-    return next;
+    change(linked, reason);
   }
 
-  /** Shows a complete state (from the URL): finished picture of its step, no animation. */
-  function applyState(next, reason) {
-    example = next.example;
-    settings = next.settings;
-    if (!recompute()) {
-      example = articleExample();
-      settings = { ...DEFAULT_SETTINGS };
-      recompute();
+  /** Every change of the state lands here; what changed decides what is redrawn. */
+  function onStateChange(current, previous, reason) {
+    if (!attn) return; // the module is not there yet: the link is applied once it is
+    const previousSteps = steps;
+    const dataChanged =
+      numbers === null ||
+      current.example !== previous.example ||
+      current.settings !== previous.settings;
+    if (dataChanged && !recompute(current)) {
+      // The module refused (it should not, the editors validate): back to the last good
+      // state, or to the article's if there is none.
+      const fallback = numbers ? previous : articleState();
+      state.change({ ...fallback, step: current.step }, reason);
+      return;
     }
-    timeline.setSteps(steps, next.index, 1);
-    timeline.goTo(next.index, { animate: false, reason });
-    refreshPanels();
-    if (reason === 'history') narrate();
+    let index = indexOfStep(steps, current.step);
+    if (index === -1) {
+      // The step showed a token that is gone: the same kind of step, for the last token.
+      state.change({ step: steps[sameFamilyIndex(previousSteps, previous.step)].id }, reason);
+      return;
+    }
+    // New numbers (here, or in the change that led here) are not on screen yet.
+    const unseen = version !== shownVersion;
+    shownVersion = version;
+    if (reason === 'load' || reason === 'history') {
+      timeline.setSteps(steps, index, 1);
+      timeline.goTo(index, { animate: false, reason });
+    } else if (unseen) {
+      timeline.setSteps(steps, index, timeline.t);
+      drawScene();
+    }
+    if (unseen || reason === 'language') refreshPanels();
+    // Step changes come from the clock, which updates the controls itself.
+    if (reason !== 'tick' && reason !== 'step' && reason !== 'scrub') updateChrome();
+    narrate();
+    writeUrl(reason);
   }
 
-  function followUrl() {
-    if (location.hash === lastWrittenHash) return;
-    applyState(stateFromUrl(location.hash), 'history');
-    writeUrl('replace');
-  }
-
-  /** Runs trace() for the current example and settings; false (and a message) if refused. */
-  function recompute() {
+  /** Runs trace() for the state's example and settings; false (and a message) if refused. */
+  function recompute({ example, settings }) {
+    const isArticle = sameExample(example, articleExample());
     try {
-      figures = computeFigures(attn, example, settings);
+      numbers = computeNumbers(attn, example, settings, isArticle);
       traceError = null;
     } catch (error) {
       traceError = error.message;
       return false;
     }
-    figuresVersion += 1;
-    const nextSteps = buildSteps(figures.dims);
-    const sameSteps =
-      nextSteps.length === steps.length && nextSteps.every((step, k) => step.id === steps[k].id);
-    if (!sameSteps) {
-      const currentId = steps[timeline.index]?.id;
-      let index = currentId === undefined ? 0 : indexOfStep(nextSteps, currentId);
-      if (index === -1) {
-        // The step showed a token that is gone: show the same kind of step for the last one.
-        const sameKind = currentId.replace(/\d+$/, String(figures.dims.n));
-        index = indexOfStep(nextSteps, sameKind);
-      }
-      if (index === -1) index = Math.min(timeline.index, nextSteps.length - 1);
-      steps = nextSteps;
-      timeline.setSteps(steps, index, timeline.t);
-    } else {
-      steps = nextSteps;
-      timeline.setSteps(steps);
-    }
+    version += 1;
+    const next = buildSteps(numbers.dims);
+    const same = next.length === steps.length && next.every((step, k) => step.id === steps[k].id);
+    if (!same) steps = next;
     return true;
   }
 
-  /** An edit, a switch, a new shape, random numbers or reset: recompute and redraw in place. */
-  function changeData(changes) {
-    const previous = { example, settings };
-    if (changes.example) example = changes.example;
-    if (changes.settings) settings = changes.settings;
-    if (!recompute()) {
-      // The module refused (it should not, the editors validate): keep the last good state.
-      ({ example, settings } = previous);
-      recompute();
+  /** In the new steps: the last step of the family `previousId` had in the old steps. */
+  function sameFamilyIndex(previousSteps, previousId) {
+    const family = previousSteps.find((step) => step.id === previousId)?.family;
+    let found = -1;
+    steps.forEach((step, k) => {
+      if (step.family === family) found = k;
+    });
+    return found === -1 ? Math.min(timeline.index, steps.length - 1) : found;
+  }
+
+  // --- the clock ------------------------------------------------------------------------
+
+  function onClock({ stepChanged, reason }) {
+    if (!numbers) return;
+    drawScene();
+    const step = steps[timeline.index];
+    if (step.id !== state.current.step) {
+      const playing = reason === 'tick' || reason === 'play';
+      change({ step: step.id }, playing ? 'tick' : reason === 'step' ? 'step' : 'scrub');
     }
-    syncScene();
-    refreshPanels();
-    updateChrome();
-    writeUrl('replace');
-  }
-
-  function setLanguage(next) {
-    language = next;
-    tr = translator(language);
-    rememberLanguage(language);
-    setDocumentLanguage(language, tr);
-    notices.setTranslator(tr);
-    syncScene();
-    refreshPanels();
-    updateChrome();
-  }
-
-  function onTimelineChange({ stepChanged, reason }) {
-    syncScene();
     const playStateChanged = timeline.playing !== wasPlaying;
     wasPlaying = timeline.playing;
-    // Playback starting or moving on: the window title and the URL (both messages to the
-    // browser process, which can take the CPU from this frame) wait until the frame is drawn.
-    const ticking = reason === 'tick';
-    const playing = ticking || reason === 'play';
-    if (stepChanged || !ticking || playStateChanged) updateChrome({ deferTitle: playing });
+    // Playback starting or moving on: the window title (a message to the browser process,
+    // which can take the CPU from this frame) waits until the frame is drawn.
+    const playing = reason === 'tick' || reason === 'play';
+    if (stepChanged || !playing || playStateChanged) updateChrome({ deferTitle: playing });
     else transport.syncPosition();
-    if (stepChanged) {
-      narrate();
-      if (playing) afterFrame(replaceUrl);
-      else writeUrl(reason === 'step' ? 'push' : 'replace');
-    }
     const settled = String(!timeline.animating && timeline.t >= 1);
-    if (document.body.dataset.settled !== settled) document.body.dataset.settled = settled;
+    if (marks.dataset.settled !== settled) marks.dataset.settled = settled;
   }
 
-  /** What a step's scene is built from: the step, the numbers and the language. */
-  function sceneKey(step) {
-    return `${step.id}|${figuresVersion}|${language}`;
+  // --- views of the state -----------------------------------------------------------------
+
+  function sceneContext() {
+    return { numbers, tr, language, version };
   }
 
-  /** Builds the current step's scene if anything it depends on changed, then draws it at t. */
-  function syncScene() {
+  function drawScene() {
     const step = steps[timeline.index];
-    const key = sceneKey(step);
-    if (key !== builtSceneKey) {
-      builtSceneKey = key;
-      inspector.hide();
-      scene =
-        nextScene?.key === key
-          ? nextScene.scene
-          : SCENES[step.scene].build({ step, figures, tr, language });
-      nextScene = null;
-      sceneHost.replaceChildren(scene.element);
-      sceneHost.dataset.scene = step.scene;
-      renderExplanation(step);
-      document.body.dataset.step = step.id;
-      prepareNextScene();
-    }
-    scene.render(timeline.t);
-  }
-
-  /**
-   * Builds the next step's scene (the same build(), not yet shown) when the page is idle, so
-   * the frame that moves on to it (playback, Next, →) only has to show it.
-   */
-  function prepareNextScene(since = performance.now()) {
-    if (nextSceneScheduled) return;
-    nextSceneScheduled = true;
-    whenIdle((deadline) => {
-      nextSceneScheduled = false;
-      // Between two frames of playback: wait for a longer idle moment, two seconds at most.
-      if (deadline.timeRemaining() < 8 && performance.now() - since < 2000) {
-        prepareNextScene(since);
-        return;
-      }
-      const step = steps[timeline.index + 1];
-      if (!step) return;
-      const key = sceneKey(step);
-      if (nextScene?.key !== key)
-        nextScene = { key, scene: SCENES[step.scene].build({ step, figures, tr, language }) };
+    if (!scenes.show(step, sceneContext(), timeline.t)) return;
+    // A new scene on screen: build the one after it in an idle moment.
+    scenes.prepare(() => {
+      const upcoming = steps[timeline.index + 1];
+      return upcoming ? { step: upcoming, ctx: sceneContext() } : null;
     });
   }
 
-  function renderExplanation(step) {
+  /** A newly shown scene: its explanation, titles and badges. */
+  function showExplanation(scene, step) {
+    inspector?.hide();
     const { sentences, formula, notes = [] } = scene.explanation;
-    explanation.replaceChildren(
+    const glossarySeen = new Set();
+    page.explanation.replaceChildren(
       h(
         'div',
         { class: 'explanation-text' },
-        sentences.map((text) => h('p', { text })),
+        sentences.map((text) => h('p', {}, withGlossary(text, tr, glossarySeen, id))),
       ),
       h('div', { class: 'formula' }, formula),
-      ...notes.map((note) => h('p', { class: `note note-${note.kind}`, text: note.text })),
     );
-    stageLabel.textContent = `${tr('stage.number', { stage: step.stage })} · ${stageTitle(step.stage, tr)}`;
-    sceneTitle.textContent = stepTitle(step, tr, figures.dims);
-    const active = [
-      settings.rounding === 'article' && tr('workbench.roundingArticle'),
-      settings.scaled && '÷ √d_k',
-      settings.causal && tr('workbench.causal').split(/[(（]/)[0].trim(),
-    ].filter(Boolean);
-    badges.replaceChildren(...active.map((text) => h('span', { class: 'badge', text })));
+    page.notes.replaceChildren(
+      ...notes.map((note) =>
+        note.element
+          ? note.element
+          : h(
+              'p',
+              { class: `note note-${note.kind}` },
+              withGlossary(note.text, tr, glossarySeen, id),
+            ),
+      ),
+    );
+    page.stageLabel.textContent = `${tr('stage.number', { stage: step.stage })} · ${stageTitle(step.stage, tr)}`;
+    page.sceneTitle.textContent = step.title(tr, numbers.dims);
+    page.badges.replaceChildren(
+      ...badges(numbers.settings, numbers.isArticleExample, tr).map(({ kind, text }) =>
+        h('span', { class: `badge badge-${kind}`, text }),
+      ),
+    );
+    marks.dataset.step = step.id;
   }
 
   function narrate() {
-    const step = steps[timeline.index];
-    const position = tr('narrate.step', {
-      k: timeline.index + 1,
+    page.narration.textContent = narration({
+      step: steps[timeline.index],
+      index: timeline.index,
       total: steps.length,
-      title: stepTitle(step, tr, figures.dims),
+      scene: scenes.current,
+      tr,
+      dims: numbers.dims,
     });
-    narration.textContent = `${position} ${scene.narration}`;
   }
 
   function updateChrome({ deferTitle = false } = {}) {
     const step = steps[timeline.index];
-    const titleText = stepTitle(step, tr, figures.dims);
-    stageList.update({ steps, index: timeline.index, tr, dims: figures.dims });
-    transport.update({ tr, steps, title: titleText });
+    stageList.update({ steps, index: timeline.index, tr, dims: numbers.dims });
+    transport.update({
+      tr,
+      steps,
+      title: step.title(tr, numbers.dims),
+      stageTitle: (number) => stageTitle(number, tr),
+    });
     if (deferTitle) afterFrame(updateTitle);
     else updateTitle();
   }
 
   function updateTitle() {
-    const title = `${stepTitle(steps[timeline.index], tr, figures.dims)} · ${tr('app.title')}`;
+    const title = windowTitle(steps[timeline.index], tr, numbers.dims);
     if (document.title !== title) document.title = title;
   }
 
@@ -402,43 +330,42 @@ export async function startApp({ root, loadAttention }) {
   }
 
   function refreshPanels() {
-    const ctx = { figures, tr, language };
-    tables.update(ctx);
+    const { example, settings, status } = state.current;
+    tables.update({ numbers, tr, language });
     workbench.update({
       example,
       settings,
       tr,
-      statusText: typeof statusText === 'function' ? statusText() : statusText,
+      statusText: statusText(status, tr),
       error: traceError,
+      isArticleExample: numbers.isArticleExample,
     });
-    title.textContent = tr('app.title');
-    subtitle.textContent = tr('app.subtitle');
-    source.textContent = tr('app.source');
-    skip.textContent = tr('app.skip');
-    keysHint.textContent = tr('app.keysHint');
-    footer.textContent = tr('app.footer');
+    const seen = new Set();
+    page.title.textContent = tr('app.title');
+    page.subtitle.replaceChildren(...withGlossary(tr('app.subtitle'), tr, seen, id));
+    page.source.textContent = tr('app.source');
+    page.skip.textContent = tr('app.skip');
+    page.keysHint.textContent = tr('app.keysHint');
+    page.footer.replaceChildren(...withGlossary(tr('app.footer'), tr, seen, id));
     languageSwitch.update(language, tr);
   }
 
-  function replaceUrl() {
-    writeUrl('replace');
+  /** The URL: pushed when the reader moved to another step, replaced otherwise. */
+  function writeUrl(reason) {
+    const write = () => url.write(urlOf(state.current), reason === 'step' ? 'push' : 'replace');
+    // During playback the URL (a message to the browser process) waits for the frame.
+    if (reason === 'tick') afterFrame(write);
+    else write();
   }
 
-  function writeUrl(mode) {
-    const hash = serializeHash({
-      step: steps[timeline.index].id,
-      ...settings,
-      example,
-      isArticleExample: sameExample(example, articleExample()),
-    });
-    lastWrittenHash = hash;
-    if (hash === location.hash) return;
-    try {
-      if (mode === 'push') history.pushState(null, '', hash);
-      else history.replaceState(null, '', hash);
-    } catch {
-      // Some file:// setups refuse the History API; the page works without the URL in sync.
-    }
+  function setLanguage(next) {
+    language = next;
+    tr = translator(language);
+    rememberLanguage(language);
+    setDocumentLanguage(language, tr);
+    notices.setTranslator(tr);
+    drawScene();
+    change({}, 'language');
   }
 }
 

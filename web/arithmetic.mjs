@@ -2,14 +2,9 @@
 // what the cell is, the formula with the actual numbers ("0.063·1 + 0.468·2 + 0.468·2 =
 // 1.937"), and the cells it was computed from (to highlight). The result on the right of "="
 // is always the value from trace(); the left side lists the operands as displayed.
-import { at } from './figures.mjs';
 import { formatExact, operand, subscript } from './format.mjs';
-
-const ROLE_OF_PROJECTION = {
-  queries: { letter: 'q', weight: 'wQuery', weightSymbol: 'W_Q', role: 'query' },
-  keys: { letter: 'k', weight: 'wKey', weightSymbol: 'W_K', role: 'key' },
-  values: { letter: 'v', weight: 'wValue', weightSymbol: 'W_V', role: 'value' },
-};
+import { at } from './numbers.mjs';
+import { ROLES, symbolText } from './roles.mjs';
 
 const index2 = (i, j) => `${subscript(i + 1)},${subscript(j + 1)}`;
 const ref = (matrix, row, col, extra = {}) => ({ matrix, row, col, ...extra });
@@ -20,11 +15,12 @@ function dotTerms(left, right) {
   return left.map((a, m) => `${operand(f(a))}·${operand(f(right[m]))}`).join(' + ');
 }
 
-function projection(figures, name, i, c, tr) {
-  const { letter, weight, weightSymbol, role } = ROLE_OF_PROJECTION[name];
-  const { dIn } = figures.dims;
-  const inputs = Array.from({ length: dIn }, (_, m) => at(figures.x, i, m));
-  const weights = Array.from({ length: dIn }, (_, m) => at(figures[weight], m, c));
+function projection(numbers, name, i, c, tr) {
+  const { letter, weight, role } = ROLES[name];
+  const weightSymbol = symbolText(ROLES[weight].symbol);
+  const { dIn } = numbers.dims;
+  const inputs = Array.from({ length: dIn }, (_, m) => at(numbers.x, i, m));
+  const weights = Array.from({ length: dIn }, (_, m) => at(numbers[weight], m, c));
   return {
     title: tr('arith.projection', {
       role: tr(`role.${role}`),
@@ -32,83 +28,82 @@ function projection(figures, name, i, c, tr) {
       c: c + 1,
       weight: weightSymbol,
     }),
-    expression: `${letter}${index2(i, c)} = ${dotTerms(inputs, weights)} = ${f(at(figures[name], i, c))}`,
+    expression: `${letter}${index2(i, c)} = ${dotTerms(inputs, weights)} = ${f(at(numbers[name], i, c))}`,
     sources: [...inputs.map((_, m) => ref('x', i, m)), ...weights.map((_, m) => ref(weight, m, c))],
   };
 }
 
-function score(figures, i, j, tr) {
-  const { dK } = figures.dims;
+function score(numbers, i, j, tr) {
+  const { dK } = numbers.dims;
   const title = tr('arith.score', { i: i + 1, j: j + 1 });
   const sources = [
     ...Array.from({ length: dK }, (_, m) => ref('queries', i, m)),
     ...Array.from({ length: dK }, (_, m) => ref('keys', j, m)),
   ];
-  if (figures.masked(i, j)) {
+  if (numbers.masked(i, j)) {
     return {
       title,
       expression: `s${index2(i, j)} = ${f(-Infinity)}  (${tr('arith.masked', { i: i + 1, j: j + 1 })})`,
       sources,
     };
   }
-  const q = Array.from({ length: dK }, (_, m) => at(figures.queries, i, m));
-  const k = Array.from({ length: dK }, (_, m) => at(figures.keys, j, m));
+  const q = Array.from({ length: dK }, (_, m) => at(numbers.queries, i, m));
+  const k = Array.from({ length: dK }, (_, m) => at(numbers.keys, j, m));
   const terms = dotTerms(q, k);
-  const result = f(at(figures.scores, i, j));
-  const expression = figures.settings.scaled
+  const result = f(at(numbers.scores, i, j));
+  const expression = numbers.settings.scaled
     ? `s${index2(i, j)} = (${terms}) ÷ √${dK} = ${result}`
     : `s${index2(i, j)} = ${terms} = ${result}`;
   return { title, expression, sources };
 }
 
-function weight(figures, i, j, tr) {
-  const { n } = figures.dims;
+function weight(numbers, i, j, tr) {
+  const { n } = numbers.dims;
   const title = tr('arith.weight', { i: i + 1, j: j + 1 });
   const sources = Array.from({ length: n }, (_, l) => ref('scores', i, l));
-  const exact = f(at(figures.weights, i, j));
+  const exact = f(at(numbers.weights, i, j));
   const articleNote =
-    figures.settings.rounding === 'article'
-      ? `  ≈ ${figures.article.format(figures.article.weight(i, j))} (${tr('arith.articleRounding')})`
+    numbers.settings.rounding === 'article'
+      ? `  ≈ ${numbers.article.format(numbers.article.weight(i, j))} (${tr('arith.articleRounding')})`
       : '';
-  if (figures.masked(i, j)) {
+  if (numbers.masked(i, j)) {
     return {
       title,
       expression: `a${index2(i, j)} = 0  (${tr('arith.maskedWeight')})${articleNote}`,
       sources,
     };
   }
-  const { max, values } = figures.exponentials(i);
-  const exponent = (l) => `e^(${f(at(figures.scores, i, l))} − ${f(max)})`;
+  const max = numbers.rowMax[i];
+  const exponent = (l) => `e^(${f(at(numbers.scores, i, l))} − ${f(max)})`;
   const denominator = Array.from({ length: n }, (_, l) => l)
-    .filter((l) => !figures.masked(i, l))
+    .filter((l) => !numbers.masked(i, l))
     .map(exponent)
     .join(' + ');
-  const sum = values.reduce((a, b) => a + b, 0);
   return {
     title,
-    expression: `a${index2(i, j)} = ${exponent(j)} ÷ (${denominator}) = ${f(values[j])} ÷ ${f(sum)} = ${exact}${articleNote}`,
+    expression: `a${index2(i, j)} = ${exponent(j)} ÷ (${denominator}) = ${f(at(numbers.exponentials, i, j))} ÷ ${f(numbers.rowSums[i])} = ${exact}${articleNote}`,
     sources,
   };
 }
 
-function exponential(figures, i, j, tr) {
-  const { n } = figures.dims;
-  const { max, values } = figures.exponentials(i);
-  const score = at(figures.scores, i, j);
+function exponential(numbers, i, j, tr) {
+  const { n } = numbers.dims;
+  const max = numbers.rowMax[i];
+  const score = at(numbers.scores, i, j);
   return {
     title: tr('arith.exponential', { i: i + 1, j: j + 1 }),
-    expression: figures.masked(i, j)
+    expression: numbers.masked(i, j)
       ? `e^(${f(score)}) = 0`
-      : `e^(s${index2(i, j)} − max) = e^(${f(score)} − ${f(max)}) = ${f(values[j])}`,
+      : `e^(s${index2(i, j)} − max) = e^(${f(score)} − ${f(max)}) = ${f(at(numbers.exponentials, i, j))}`,
     sources: Array.from({ length: n }, (_, l) => ref('scores', i, l)),
   };
 }
 
-function weighted(figures, i, j, c, tr) {
-  const shown = figures.shown;
+function weighted(numbers, i, j, c, tr) {
+  const shown = numbers.shown;
   const w = shown.weight(i, j);
-  const v = at(figures.values, j, c);
-  const note = figures.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  const v = at(numbers.values, j, c);
+  const note = numbers.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
   return {
     title: tr('arith.weighted', { i: i + 1, j: j + 1, c: c + 1 }),
     expression: `a${index2(i, j)}·v${index2(j, c)} = ${shown.format(w)}·${operand(f(v))} = ${shown.format(shown.weighted(i, j, c))}${note}`,
@@ -116,14 +111,14 @@ function weighted(figures, i, j, c, tr) {
   };
 }
 
-function output(figures, i, c, tr) {
-  const { n } = figures.dims;
-  const shown = figures.shown;
+function output(numbers, i, c, tr) {
+  const { n } = numbers.dims;
+  const shown = numbers.shown;
   const terms = Array.from(
     { length: n },
-    (_, j) => `${shown.format(shown.weight(i, j))}·${operand(f(at(figures.values, j, c)))}`,
+    (_, j) => `${shown.format(shown.weight(i, j))}·${operand(f(at(numbers.values, j, c)))}`,
   ).join(' + ');
-  const note = figures.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  const note = numbers.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
   return {
     title: tr('arith.output', { i: i + 1, c: c + 1 }),
     expression: `o${index2(i, c)} = ${terms} = ${shown.format(shown.output(i, c))}${note}`,
@@ -136,29 +131,29 @@ function output(figures, i, c, tr) {
 }
 
 /**
- * @param figures from computeFigures()
+ * @param numbers from computeNumbers()
  * @param cell { matrix, row, col, query? } as in the cell's data attributes
  * @param tr the translator
  * @returns {{ title: string, expression: string, sources: object[] } | null} null for cells
  *   that are not computed (the inputs and weights the reader types)
  */
-export function explainCell(figures, cell, tr) {
+export function explainCell(numbers, cell, tr) {
   const { matrix, row, col } = cell;
   switch (matrix) {
     case 'queries':
     case 'keys':
     case 'values':
-      return projection(figures, matrix, row, col, tr);
+      return projection(numbers, matrix, row, col, tr);
     case 'scores':
-      return score(figures, row, col, tr);
+      return score(numbers, row, col, tr);
     case 'exponentials':
-      return exponential(figures, row, col, tr);
+      return exponential(numbers, row, col, tr);
     case 'weights':
-      return weight(figures, row, col, tr);
+      return weight(numbers, row, col, tr);
     case 'weighted':
-      return weighted(figures, cell.query, row, col, tr);
+      return weighted(numbers, cell.query, row, col, tr);
     case 'outputs':
-      return output(figures, row, col, tr);
+      return output(numbers, row, col, tr);
     default:
       return null;
   }

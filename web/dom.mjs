@@ -62,12 +62,6 @@ export function append(parent, children) {
   return parent;
 }
 
-/** Removes every child and appends the new ones. */
-export function replaceChildren(parent, ...children) {
-  parent.replaceChildren();
-  return append(parent, children);
-}
-
 /**
  * Sets one inline style property, unless this function already set it to this value. Scenes
  * call it for every element at every frame; writing only what changed keeps the browser

@@ -33,9 +33,35 @@ function withMinus(text) {
   return text.startsWith('-') ? MINUS + text.slice(1) : text;
 }
 
-/** "[1, 0, 2]" with the given number formatter. */
+/**
+ * Numbers shown together (a row, a matrix), all with the same decimals: integers stay
+ * integers ("1 2 3") only when every one of them is; otherwise every number gets the three
+ * decimals of formatExact ("1.000 1.937 0.000"), so "0" never sits beside "0.000". A format
+ * other than formatExact (the article's one decimal) already prints them alike.
+ */
+export function formatList(values, format = formatExact) {
+  const list = Array.from(values);
+  if (format !== formatExact) return list.map((v) => format(v));
+  const mixed = list.some((v) => Number.isFinite(v) && !Number.isInteger(v));
+  const fixed = (v) => {
+    if (!Number.isFinite(v)) return formatExact(v);
+    let text = v.toFixed(3);
+    if (/^-0\.0*$/.test(text)) text = text.slice(1);
+    return withMinus(text);
+  };
+  return list.map((v) => (mixed ? fixed(v) : formatExact(v)));
+}
+
+/** A table of numbers (rows of them) as texts, every one alike (formatList). */
+export function formatGrid(rows, format = formatExact) {
+  const texts = formatList(rows.flat(), format);
+  let k = 0;
+  return rows.map((row) => row.map(() => texts[k++]));
+}
+
+/** "[1, 0, 2]" with the given number formatter, the numbers alike (formatList). */
 export function formatVector(values, format = formatExact) {
-  return `[${Array.from(values, (v) => format(v)).join(', ')}]`;
+  return `[${formatList(values, format).join(', ')}]`;
 }
 
 /** 1-based index as Unicode subscript digits, for labels such as "k₂" (n is at most 8). */

@@ -1,6 +1,7 @@
 // Page-wide keys: Space play/pause, ← → previous/next step, Home/End first/last step.
-// Keys typed into a field stay with the field; a focused matrix grid keeps its arrow keys
-// (it stops them before they get here); a focused button keeps Space (it presses it).
+// Space is play/pause even on a focused button (Enter still presses it). Keys typed into a
+// field stay with the field; a focused matrix grid keeps its arrow keys (it stops them before
+// they get here). On the Speed menu, ↑ ↓ change the speed and ← → still move between steps.
 
 function isTyping(target) {
   return (
@@ -13,21 +14,28 @@ function isTyping(target) {
   );
 }
 
-export function installKeyboard(timeline) {
+const isSpeedMenu = (target) => target instanceof Element && target.matches('select.speed');
+
+/**
+ * @param timeline the app's Timeline
+ * @param {HTMLElement} root the app's element: keys aimed at another explainer on the same
+ *   page (focus inside it) are left to that one
+ */
+export function installKeyboard(timeline, root) {
   document.addEventListener('keydown', (event) => {
-    if (
-      event.defaultPrevented ||
-      event.altKey ||
-      event.ctrlKey ||
-      event.metaKey ||
-      isTyping(event.target)
-    )
-      return;
-    const onButton =
-      event.target instanceof Element && event.target.closest('button, summary, a[href]');
+    const { target } = event;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const ours =
+      !(target instanceof Element) ||
+      root.contains(target) ||
+      target === document.body ||
+      target === document.documentElement ||
+      !target.closest('[data-explainer]');
+    if (!ours) return;
+    const steppingFromSpeed = isSpeedMenu(target) && /^Arrow(Left|Right)$/.test(event.key);
+    if (isTyping(target) && !steppingFromSpeed) return;
     switch (event.key) {
       case ' ':
-        if (onButton) return;
         timeline.toggle();
         break;
       case 'ArrowRight':

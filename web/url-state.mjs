@@ -6,15 +6,25 @@
 // notice that names the problem as plain text.
 import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model.mjs';
 
-const MAX_HASH_LENGTH = 4096;
+// A number in the hash is JavaScript's shortest round-trip text for it (String(value)), at
+// most 26 characters within ±1000 ("-0.0000012345678901234567", "-1.2345678901234567e-100").
+const MAX_NUMBER_LENGTH = 26;
+const MAX_MATRIX_TEXT = LIMITS.maxTokens * LIMITS.maxDim * (MAX_NUMBER_LENGTH + 1);
+const MAX_HASH_LENGTH = 4 * (MAX_MATRIX_TEXT + 4) + 128;
 const MAX_PARTS = 12;
 const MATRIX_KEYS = { x: 'x', wk: 'wKey', wq: 'wQuery', wv: 'wValue' };
 const STEP_PATTERN = /^(?:[a-z]{1,12}(?:-[a-z]{1,12})?(?:-\d{1,2})?|\d{1,3})$/;
-const NUMBER_PATTERN = /^-?\d{1,4}(?:\.\d{1,8})?(?:e-?\d{1,2})?$/;
+// Exactly the forms String(value) takes for |value| <= 1000: bounded, no backtracking.
+const NUMBER_PATTERN = /^-?\d{1,4}(?:\.\d{1,24})?(?:e-\d{1,3})?$/;
 
 /** Shortens untrusted text for a message (it is shown as text, never as HTML). */
 export function excerpt(text, max = 40) {
-  const printable = String(text).replace(/[\u0000-\u001f\u007f]/g, '?');
+  // Control characters, and the bidi embeddings, overrides and isolates (U+202A–202E,
+  // U+2066–2069), which would reorder the rest of the sentence they are shown in.
+  const printable = String(text).replace(
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    '?',
+  );
   return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }
 
@@ -28,7 +38,7 @@ function parseFlag(value) {
 
 /** "1,0;0,2" -> [[1, 0], [0, 2]] or undefined if anything is off. */
 function parseMatrix(text) {
-  if (text.length > LIMITS.maxTokens * LIMITS.maxDim * 16) return undefined;
+  if (text.length > MAX_MATRIX_TEXT) return undefined;
   const rows = text.split(';');
   if (rows.length > Math.max(LIMITS.maxDim, LIMITS.maxTokens)) return undefined;
   const matrix = [];
@@ -116,8 +126,11 @@ export function parseHash(hash) {
   return { ok: true, state };
 }
 
-/** 8 significant digits: short, and always within what parseMatrix accepts. */
-const formatForUrl = (value) => String(Number(value.toPrecision(8)));
+/**
+ * The shortest text that reads back as exactly this number (String(value)): whatever the
+ * editor accepts, the link carries without loss, and parseMatrix accepts it.
+ */
+const formatForUrl = (value) => String(value === 0 ? 0 : value);
 
 const matrixToText = (matrix) => matrix.map((row) => row.map(formatForUrl).join(',')).join(';');
 

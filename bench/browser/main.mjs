@@ -6,6 +6,7 @@ import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
+import { runDecodeBench } from '../common/decode.mjs';
 import { runBench, runCores } from '../common/harness.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
@@ -72,5 +73,38 @@ async function cores({ quick, ortThreads }) {
   }
 }
 
-window.bench = { run, cores };
+// The decode table: ours resident, ours through onnxAttention, onnxruntime-web at one thread
+// (this page is not cross-origin isolated, so one thread is all ORT gets here, as on most
+// sites), and the bandwidth probe.
+async function runDecode({ quick }) {
+  const log = (line) => console.log(`[bench chromium] ${line}`);
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  ort.env.wasm.numThreads = 1;
+  const { default: createAttention } = await import(oursUrl);
+  const attn = await createAttention();
+  const { instance: bandwidth } = await WebAssembly.instantiateStreaming(
+    fetch('/build/bench/bandwidth.wasm'),
+    {},
+  );
+  const suite = await runDecodeBench({
+    attn,
+    ort,
+    onnxProto,
+    bandwidth,
+    ortThreads: 1,
+    quick,
+    log,
+  });
+  return {
+    environment: {
+      kind: 'chromium',
+      relaxedSimd: attn.relaxedSimd,
+      crossOriginIsolated: self.crossOriginIsolated,
+    },
+    threads: 1,
+    ...suite,
+  };
+}
+
+window.bench = { run, cores, runDecode };
 window.benchReady = true;

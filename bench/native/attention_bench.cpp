@@ -21,9 +21,7 @@ namespace {
 
 constexpr std::size_t head_size = 64;
 
-using Kernel = bool (*)(const float*, const float*, const float*, const attention::AttentionMask&,
-                        const attention::AttentionShape&, const attention::AttentionOptions&,
-                        float*);
+using Kernel = bool (*)(const attention::AttentionArgs&);
 
 // args: n, heads.
 void run(benchmark::State& state, Kernel kernel) {
@@ -40,7 +38,8 @@ void run(benchmark::State& state, Kernel kernel) {
     for (float& x : *a) x = uniform(rng);
 
   for (auto _ : state) {
-    if (!kernel(q.data(), k.data(), v.data(), {}, shape, options, y.data())) {
+    if (!kernel(attention::contiguous_args(q.data(), k.data(), v.data(), {}, shape, options,
+                                           y.data()))) {
       state.SkipWithError("the kernel could not allocate its scratch");
       break;
     }

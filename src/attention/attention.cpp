@@ -1,50 +1,168 @@
 #include "attention.hpp"
 
+#include <algorithm>
+#include <initializer_list>
+
+#include "kernels/decode_attention.hpp"
 #include "kernels/flash_attention.hpp"
+#include "kernels/scores.hpp"
 
 namespace attention {
+namespace {
+
+// a * b * ..., or 0 when the product overflows size_t (no dimension is 0 here).
+std::size_t checked_product(std::initializer_list<std::size_t> factors) {
+  std::size_t product = 1;
+  for (std::size_t f : factors) {
+    if (f != 0 && product > std::numeric_limits<std::size_t>::max() / f) return 0;
+    product *= f;
+  }
+  return product;
+}
+
+}  // namespace
+
+Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::size_t size) {
+  if (layout == Layout::bshd) return {seq * heads * size, size, heads * size};
+  return {heads * seq * size, seq * size, size};
+}
+
+AttentionArgs contiguous_args(const float* q, const float* k, const float* v,
+                              const AttentionMask& mask, const AttentionShape& s,
+                              const AttentionOptions& options, float* y) {
+  AttentionArgs a;
+  a.shape = s;
+  a.q = q;
+  a.k = k;
+  a.v = v;
+  a.y = y;
+  a.q_strides = layout_strides(Layout::bhsd, s.q_num_heads, s.q_seq_len, s.head_size);
+  a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, s.kv_seq_len, s.head_size);
+  a.v_strides = layout_strides(Layout::bhsd, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
+  a.y_strides = layout_strides(Layout::bhsd, s.q_num_heads, s.q_seq_len, s.v_head_size);
+  a.mask = mask;
+  a.options = options;
+  return a;
+}
 
 const char* attention_shape_error(const AttentionShape& s) {
   if (s.batch == 0) return "batch must be at least 1";
-  if (s.q_num_heads == 0) return "qNumHeads must be at least 1";
-  if (s.kv_num_heads == 0) return "kvNumHeads must be at least 1";
-  if (s.q_num_heads % s.kv_num_heads != 0) return "kvNumHeads must divide qNumHeads";
-  if (s.q_seq_len == 0) return "qSeqLen must be at least 1";
-  if (s.kv_seq_len == 0) return "kvSeqLen must be at least 1";
-  if (s.head_size == 0) return "headSize must be at least 1";
-  if (s.v_head_size == 0) return "vHeadSize must be at least 1";
+  if (s.q_num_heads == 0) return "q_num_heads must be at least 1";
+  if (s.kv_num_heads == 0) return "kv_num_heads must be at least 1";
+  if (s.q_num_heads % s.kv_num_heads != 0) return "kv_num_heads must divide q_num_heads";
+  if (s.q_seq_len == 0) return "q_seq_len must be at least 1";
+  if (s.kv_seq_len == 0) return "kv_seq_len must be at least 1";
+  if (s.head_size == 0) return "head_size must be at least 1";
+  if (s.v_head_size == 0) return "v_head_size must be at least 1";
+  const std::size_t f = sizeof(float);
+  if (!checked_product({s.batch, s.q_num_heads, s.q_seq_len, s.head_size, f}) ||
+      !checked_product({s.batch, s.kv_num_heads, s.kv_seq_len, s.head_size, f}) ||
+      !checked_product({s.batch, s.kv_num_heads, s.kv_seq_len, s.v_head_size, f}) ||
+      !checked_product({s.batch, s.q_num_heads, s.q_seq_len, s.v_head_size, f}))
+    return "a tensor of this shape is larger than the address space";
+  return nullptr;
+}
+
+const char* attention_error(const AttentionArgs& a) {
+  const AttentionShape& s = a.shape;
+  if (const char* error = attention_shape_error(s)) return error;
+  if (!a.q || !a.k || !a.v || !a.y) return "q, k, v and y must all be given";
+  if (a.options.left_window < -1) return "the left window must be -1 (unbounded) or more";
+  if (a.options.right_window < -1) return "the right window must be -1 (unbounded) or more";
+  if (a.past_length > s.kv_seq_len) return "the past length must not exceed kv_seq_len";
+  if (a.nonpad_kv_seqlen) {
+    if (a.past_length != 0) return "a past length and per-batch key counts cannot be combined";
+    for (std::size_t b = 0; b < s.batch; ++b)
+      if (a.nonpad_kv_seqlen[b] < 0 || std::size_t(a.nonpad_kv_seqlen[b]) > s.kv_seq_len)
+        return "every per-batch key count must be between 0 and kv_seq_len";
+  }
+  switch (a.mask.kind) {
+    case MaskKind::none:
+      break;
+    case MaskKind::boolean:
+      if (!a.mask.allowed) return "the mask's data must be given";
+      break;
+    case MaskKind::additive:
+      if (!a.mask.bias) return "the mask's data must be given";
+      break;
+    default:
+      return "unknown mask kind";
+  }
+  if (a.scores) {
+    switch (a.scores_mode) {
+      case ScoresMode::raw:
+      case ScoresMode::softcapped:
+      case ScoresMode::biased:
+      case ScoresMode::probabilities:
+        break;
+      default:
+        return "unknown scores mode";
+    }
+    if (!checked_product({s.batch, s.q_num_heads, s.q_seq_len, s.kv_seq_len, sizeof(float)}))
+      return "the scores are larger than the address space";
+  }
   return nullptr;
 }
 
 const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
-                                   const AttentionShape& shape, std::size_t strides[4]) {
-  if (rank < 1 || rank > 4) return "attnMask.shape must have 1 to 4 dimensions";
+                                   const AttentionShape& shape, MaskKeys keys,
+                                   AttentionMask& mask) {
+  if (rank < 1 || rank > 4) return "the mask must have 1 to 4 dims";
   const std::size_t target[4] = {shape.batch, shape.q_num_heads, shape.q_seq_len, shape.kv_seq_len};
-  // Right-aligned: the mask's last dim meets kv_seq_len, the one before q_seq_len, ...
+  const std::size_t last = dims[rank - 1];
+  if (keys == MaskKeys::pad) {
+    if (last == 0 || last > shape.kv_seq_len)
+      return "the mask's last dim must be between 1 and kv_seq_len";
+    mask.key_columns = last;
+  } else {
+    if (last != 1 && last != shape.kv_seq_len) return "the mask's last dim must be kv_seq_len or 1";
+    mask.key_columns = shape.kv_seq_len;
+  }
+  // Right-aligned: the mask's last dim meets the keys, the one before the queries, ...
   std::size_t stride = 1;
   for (std::size_t axis = 4; axis-- > 0;) {
     const std::size_t from_end = 3 - axis;
     if (from_end >= rank) {
-      strides[axis] = 0;
+      mask.strides[axis] = 0;
       continue;
     }
     const std::size_t dim = dims[rank - 1 - from_end];
-    if (dim == target[axis]) {
-      strides[axis] = target[axis] == 1 ? 0 : stride;
+    if (axis == 3) {
+      mask.strides[axis] = dim == 1 ? 0 : 1;
+    } else if (dim == target[axis]) {
+      mask.strides[axis] = target[axis] == 1 ? 0 : stride;
     } else if (dim == 1) {
-      strides[axis] = 0;
+      mask.strides[axis] = 0;
     } else {
-      return "attnMask.shape does not broadcast to [batch, qNumHeads, qSeqLen, kvSeqLen]";
+      return "the mask does not broadcast to [batch, q_num_heads, q_seq_len, kv_seq_len]";
     }
+    if (stride > std::numeric_limits<std::size_t>::max() / dim)
+      return "the mask is larger than the address space";
     stride *= dim;
   }
   return nullptr;
 }
 
+std::size_t attention_working_bytes(const AttentionShape& shape) {
+  // Whether the decode path runs depends on the mask too: the larger of the two.
+  return std::max(kernels::flash_attention_working_bytes(shape),
+                  kernels::decode_working_bytes(shape));
+}
+
+Status attention(const AttentionArgs& args) {
+  if (attention_error(args)) return Status::invalid_arguments;
+  // A few query rows per head group against the keys: the decode path, which reads K and V
+  // where they lie, once per head group. Otherwise the tiled kernel.
+  const bool computed = kernels::decode_applies(args) ? kernels::decode_attention(args)
+                                                      : kernels::flash_attention(args);
+  if (!computed) return Status::out_of_memory;
+  if (args.scores) kernels::write_scores(args);
+  return Status::ok;
+}
+
 Status attention(const float* q, const float* k, const float* v, const AttentionMask& mask,
                  const AttentionShape& shape, const AttentionOptions& options, float* y) {
-  return kernels::flash_attention(q, k, v, mask, shape, options, y) ? Status::ok
-                                                                    : Status::out_of_memory;
+  return attention(contiguous_args(q, k, v, mask, shape, options, y));
 }
 
 }  // namespace attention

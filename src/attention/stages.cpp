@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
@@ -27,24 +28,49 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, float scale) 
   return scores;
 }
 
-void apply_causal_mask(Matrix& scores) {
-  // scores: n x n; key j is hidden from query i when j > i (it comes later in the sequence)
+Mask causal_mask(std::size_t n) {
+  // result: n x n; key j is hidden from query i when j > i (it comes later in the sequence)
+  Mask mask = xt::zeros<std::uint8_t>({n, n});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) mask(i, j) = 1;
+  return mask;
+}
+
+void apply_mask(Matrix& scores, const Mask& mask) {
+  // scores: n x n, mask: n x n
   const float minus_infinity = -std::numeric_limits<float>::infinity();
-  for (std::size_t i = 0; i < scores.shape(0); ++i)
-    for (std::size_t j = i + 1; j < scores.shape(1); ++j) scores(i, j) = minus_infinity;
+  scores = xt::where(xt::equal(mask, std::uint8_t{1}), minus_infinity, scores);
+}
+
+void apply_causal_mask(Matrix& scores) { apply_mask(scores, causal_mask(scores.shape(0))); }
+
+Vector row_maxima(const Matrix& scores) {
+  // scores: n x n, result: n
+  return xt::amax(scores, {1});
+}
+
+Matrix shifted_exponentials(const Matrix& scores, const Vector& maxima) {
+  // scores: n x n, maxima: n, result: n x n
+  const float minus_infinity = -std::numeric_limits<float>::infinity();
+  auto shift = xt::eval(xt::where(xt::equal(maxima, minus_infinity), 0.0f, maxima));
+  return xt::exp(scores - xt::view(shift, xt::all(), xt::newaxis()));
+}
+
+Vector row_sums(const Matrix& exponentials) {
+  // exponentials: n x n, result: n
+  return xt::sum(exponentials, {1});
+}
+
+Matrix normalise_rows(const Matrix& exponentials, const Vector& sums) {
+  // exponentials: n x n, sums: n, result: n x n
+  auto column = xt::view(sums, xt::all(), xt::newaxis());
+  return xt::where(xt::equal(column, 0.0f), 0.0f, exponentials / column);
 }
 
 Matrix softmax_rows(const Matrix& scores) {
   // scores: n x n, result: n x n
-  // Subtracting each row's maximum keeps exp() from overflowing and changes nothing else.
-  // A fully masked row has maximum -inf: shifting it by 0 instead makes its exps all 0, and
-  // its weights 0. NaN and +inf still propagate as IEEE arithmetic does.
-  const float minus_infinity = -std::numeric_limits<float>::infinity();
-  auto row_max = xt::eval(xt::amax(scores, {1}, xt::keep_dims));
-  auto shift = xt::eval(xt::where(xt::equal(row_max, minus_infinity), 0.0f, row_max));
-  Matrix exps = xt::exp(scores - shift);
-  auto row_sum = xt::eval(xt::sum(exps, {1}, xt::keep_dims));
-  return xt::where(xt::equal(row_sum, 0.0f), 0.0f, exps / row_sum);
+  const Matrix exponentials = shifted_exponentials(scores, row_maxima(scores));
+  return normalise_rows(exponentials, row_sums(exponentials));
 }
 
 Tensor3 weight_values(const Matrix& weights, const Matrix& values) {
@@ -56,6 +82,30 @@ Tensor3 weight_values(const Matrix& weights, const Matrix& values) {
 Matrix sum_weighted_values(const Tensor3& weighted) {
   // weighted: n x n x d_v, result: n x d_v
   return xt::sum(weighted, {1});
+}
+
+Matrix column_block(const Matrix& weights, std::size_t block, std::size_t blocks) {
+  // weights: rows x cols, result: rows x width, width = cols / blocks
+  const std::size_t rows = weights.shape(0), width = weights.shape(1) / blocks;
+  Matrix result({rows, width});
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < width; ++c) result(r, c) = weights(r, block * width + c);
+  return result;
+}
+
+Matrix concatenate_columns(const std::vector<Matrix>& blocks) {
+  // blocks[b]: rows x w_b, result: rows x (w_0 + w_1 + ...)
+  const std::size_t rows = blocks.empty() ? 0 : blocks.front().shape(0);
+  std::size_t cols = 0;
+  for (const Matrix& block : blocks) cols += block.shape(1);
+  Matrix result({rows, cols});
+  std::size_t first = 0;  // the result's column where the current block starts
+  for (const Matrix& block : blocks) {
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < block.shape(1); ++c) result(r, first + c) = block(r, c);
+    first += block.shape(1);
+  }
+  return result;
 }
 
 }  // namespace attention

@@ -1,34 +1,184 @@
 #include "trace.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+#include <xtensor/xbuilder.hpp>
+
 #include "stages.hpp"
 
 namespace attention {
 
 const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
                               const Matrix& w_value) {
-  if (inputs.shape(0) == 0 || inputs.shape(1) == 0) return "x must have at least one cell";
-  const std::size_t d_in = inputs.shape(1);
-  if (w_query.shape(0) != d_in) return "wQuery must have d_in rows, as many as x has columns";
-  if (w_key.shape(0) != d_in) return "wKey must have d_in rows, as many as x has columns";
-  if (w_value.shape(0) != d_in) return "wValue must have d_in rows, as many as x has columns";
-  if (w_query.shape(1) == 0 || w_value.shape(1) == 0) return "weights need at least one column";
-  if (w_query.shape(1) != w_key.shape(1))
-    return "wQuery and wKey must have the same number of columns (d_k)";
-  return nullptr;
+  return multi_head_shape_error(inputs, w_query, w_key, w_value, nullptr, HeadCounts{});
 }
 
 Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
             const TraceOptions& options) {
+  // inputs: n x d_in; w_query, w_key: d_in x d_k; w_value: d_in x d_v
+  return attend(project(inputs, w_query), project(inputs, w_key), project(inputs, w_value),
+                options);
+}
+
+Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options) {
+  // queries, keys: n x d_k; values: n x d_v
+  const std::size_t n = queries.shape(0);
   Trace t;
-  t.keys = project(inputs, w_key);
-  t.values = project(inputs, w_value);
-  t.queries = project(inputs, w_query);
+  t.queries = std::move(queries);
+  t.keys = std::move(keys);
+  t.values = std::move(values);
   t.scores = attention_scores(t.queries, t.keys, options.scale);
-  if (options.is_causal) apply_causal_mask(t.scores);
-  t.weights = softmax_rows(t.scores);
+  t.mask = options.is_causal ? causal_mask(n) : Mask(xt::zeros<std::uint8_t>({n, n}));
+  apply_mask(t.scores, t.mask);
+  t.row_max = row_maxima(t.scores);
+  t.exponentials = shifted_exponentials(t.scores, t.row_max);
+  t.row_sums = row_sums(t.exponentials);
+  t.weights = normalise_rows(t.exponentials, t.row_sums);
   t.weighted = weight_values(t.weights, t.values);
   t.outputs = sum_weighted_values(t.weighted);
   return t;
+}
+
+const char* trace_dims_error(const TraceDims& d) {
+  if (d.n == 0 || d.d_in == 0) return "x must have at least one cell";
+  if (d.d_k == 0 || d.d_v == 0) return "weights need at least one column";
+  if (d.heads == 0) return "heads must be at least 1";
+  if (d.kv_heads == 0) return "kvHeads must be at least 1";
+  if (d.heads % d.kv_heads != 0) return "kvHeads must divide heads";
+  if (d.d_k % d.heads != 0) return "heads must divide wQuery's columns (d_k)";
+  if (d.d_v % d.kv_heads != 0) return "kvHeads must divide wValue's columns (d_v)";
+  return nullptr;
+}
+
+std::size_t key_columns(const TraceDims& d) { return d.d_k / d.heads * d.kv_heads; }
+
+bool is_single_head(const TraceDims& d) { return d.heads == 1 && d.d_out == 0; }
+
+const char* multi_head_shape_error(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
+                                   const Matrix& w_value, const Matrix* w_out,
+                                   const HeadCounts& counts) {
+  const TraceDims dims{
+      inputs.shape(0), inputs.shape(1), w_query.shape(1),           w_value.shape(1),
+      counts.heads,    counts.kv_heads, w_out ? w_out->shape(1) : 0};
+  if (const char* error = trace_dims_error(dims)) return error;
+  if (w_query.shape(0) != dims.d_in) return "wQuery must have d_in rows, as many as x has columns";
+  if (w_key.shape(0) != dims.d_in) return "wKey must have d_in rows, as many as x has columns";
+  if (w_value.shape(0) != dims.d_in) return "wValue must have d_in rows, as many as x has columns";
+  if (w_key.shape(1) != key_columns(dims))
+    return "wKey must have kvHeads * d_k_head columns (d_k_head = wQuery's columns / heads)";
+  if (w_out && w_out->shape(0) != dims.heads * (dims.d_v / dims.kv_heads))
+    return "wOut must have heads * d_v_head rows, as many as the heads' outputs side by side";
+  if (w_out && w_out->shape(1) == 0) return "wOut needs at least one column";
+  return nullptr;
+}
+
+MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
+                                const Matrix& w_value, const Matrix* w_out,
+                                const HeadCounts& counts, const TraceOptions& options) {
+  // inputs: n x d_in; w_query: d_in x (heads * d_k_head); w_key: d_in x (kv_heads * d_k_head);
+  // w_value: d_in x (kv_heads * d_v_head); w_out: (heads * d_v_head) x d_out
+  const std::size_t group = counts.heads / counts.kv_heads;  // query heads per kv head
+  // Each kv head's keys and values (n x d_k_head, n x d_v_head), projected once and shared by
+  // the `group` query heads that read them.
+  std::vector<Matrix> keys, values;
+  for (std::size_t g = 0; g < counts.kv_heads; ++g) {
+    keys.push_back(project(inputs, column_block(w_key, g, counts.kv_heads)));
+    values.push_back(project(inputs, column_block(w_value, g, counts.kv_heads)));
+  }
+  MultiHeadTrace t;
+  std::vector<Matrix> head_outputs;
+  for (std::size_t h = 0; h < counts.heads; ++h) {
+    Matrix queries = project(inputs, column_block(w_query, h, counts.heads));
+    t.heads.push_back(attend(std::move(queries), keys[h / group], values[h / group], options));
+    head_outputs.push_back(t.heads.back().outputs);
+  }
+  t.concat = concatenate_columns(head_outputs);
+  t.outputs = w_out ? project(t.concat, *w_out) : t.concat;
+  return t;
+}
+
+namespace {
+
+using Shape = std::array<std::size_t, 3>;
+
+// The fields of one head's Trace, floats only, in packing order.
+// `visit(name, head, element, shape, rank, data-or-null)`.
+template <class Visit>
+void visit_head_floats(std::size_t n, std::size_t d_k, std::size_t d_v, std::size_t head,
+                       const Trace* t, Visit& visit) {
+  const auto data = [&](const auto& member) -> const void* {
+    return t ? (t->*member).data() : nullptr;
+  };
+  visit("queries", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::queries));
+  visit("keys", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::keys));
+  visit("values", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::values));
+  visit("scores", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::scores));
+  visit("rowMax", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_max));
+  visit("exponentials", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::exponentials));
+  visit("rowSums", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_sums));
+  visit("weights", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::weights));
+  visit("weighted", head, Element::float32, Shape{n, n, d_v}, 3, data(&Trace::weighted));
+  visit("outputs", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::outputs));
+}
+
+// The fields of a packed trace, in packing order: the one list both trace_layout() and
+// pack_trace() walk. `t` is null when only the layout is wanted.
+template <class Visit>
+void for_each_field(const TraceDims& d, const MultiHeadTrace* t, Visit&& visit) {
+  const bool single = is_single_head(d);
+  const std::size_t n = d.n, d_k_head = d.d_k / d.heads, d_v_head = d.d_v / d.kv_heads;
+  const auto head_of = [&](std::size_t h) { return single ? whole_trace : h; };
+  const auto trace_of = [&](std::size_t h) { return t ? &t->heads[h] : nullptr; };
+  for (std::size_t h = 0; h < d.heads; ++h)
+    visit_head_floats(n, d_k_head, d_v_head, head_of(h), trace_of(h), visit);
+  if (!single) {
+    const std::size_t concat_cols = d.heads * d_v_head;
+    const std::size_t out_cols = d.d_out == 0 ? concat_cols : d.d_out;
+    visit("concat", whole_trace, Element::float32, Shape{n, concat_cols, 0}, 2,
+          t ? t->concat.data() : nullptr);
+    visit("outputs", whole_trace, Element::float32, Shape{n, out_cols, 0}, 2,
+          t ? t->outputs.data() : nullptr);
+  }
+  for (std::size_t h = 0; h < d.heads; ++h)
+    visit("mask", head_of(h), Element::uint8, Shape{n, n, 0}, 2,
+          t ? static_cast<const void*>(t->heads[h].mask.data()) : nullptr);
+}
+
+std::size_t element_bytes(Element element) { return element == Element::float32 ? 4 : 1; }
+
+}  // namespace
+
+std::vector<TraceField> trace_layout(const TraceDims& dims) {
+  std::vector<TraceField> fields;
+  std::size_t offset = 0;
+  for_each_field(dims, nullptr,
+                 [&](const char* name, std::size_t head, Element element, Shape shape,
+                     std::size_t rank, const void*) {
+                   std::size_t count = 1;
+                   for (std::size_t r = 0; r < rank; ++r) count *= shape[r];
+                   fields.push_back({name, head, element, rank, shape, count, offset});
+                   offset += count * element_bytes(element);
+                 });
+  return fields;
+}
+
+std::size_t trace_bytes(const TraceDims& dims) {
+  const auto fields = trace_layout(dims);
+  const TraceField& last = fields.back();
+  return last.offset + last.count * element_bytes(last.element);
+}
+
+void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out) {
+  const auto layout = trace_layout(dims);
+  std::size_t index = 0;
+  for_each_field(
+      dims, &t,
+      [&](const char*, std::size_t, Element element, Shape, std::size_t, const void* data) {
+        const TraceField& field = layout[index++];
+        std::memcpy(out + field.offset, data, field.count * element_bytes(element));
+      });
 }
 
 }  // namespace attention

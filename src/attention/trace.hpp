@@ -1,5 +1,13 @@
-// The staged path for teaching: every intermediate of the article's computation is kept.
+// The staged path for teaching: every intermediate of the article's computation is kept, for
+// one head (trace) or for a layer of several heads with an output projection
+// (multi_head_trace), and trace_layout() is the one description of how a trace is packed into
+// one buffer (the wasm binding writes it, the JS layer reads it back with the same table).
 #pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "tensor.hpp"
 
@@ -11,13 +19,17 @@ struct TraceOptions {
 };
 
 struct Trace {
-  Matrix queries;    // n x d_k
-  Matrix keys;       // n x d_k
-  Matrix values;     // n x d_v
-  Matrix scores;     // n x n, queries . keys^T * scale, -inf where masked
-  Matrix weights;    // n x n, row softmax of scores
-  Tensor3 weighted;  // n x n x d_v, weighted[i][j] = weights[i][j] * values[j]
-  Matrix outputs;    // n x d_v, outputs[i] = sum over j of weighted[i][j]
+  Matrix queries;       // n x d_k
+  Matrix keys;          // n x d_k
+  Matrix values;        // n x d_v
+  Matrix scores;        // n x n, queries . keys^T * scale, -inf where masked
+  Mask mask;            // n x n, 1 where key j is hidden from query i (all 0 unless causal)
+  Vector row_max;       // n, each row's largest score (the softmax's shift)
+  Matrix exponentials;  // n x n, e^(scores[i][j] - row_max[i]), 0 where masked
+  Vector row_sums;      // n, each row's sum of exponentials (the softmax's denominator)
+  Matrix weights;       // n x n, exponentials / row_sums: each row sums to 1
+  Tensor3 weighted;     // n x n x d_v, weighted[i][j] = weights[i][j] * values[j]
+  Matrix outputs;       // n x d_v, outputs[i] = sum over j of weighted[i][j]
 };
 
 // Why a trace cannot be computed, or nullptr when it can. Shapes: inputs n x d_in,
@@ -28,5 +40,87 @@ const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const
 // Runs every stage; the shapes must satisfy trace_shape_error() == nullptr.
 Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
             const TraceOptions& options = {});
+
+// The stages after the projections: queries (n x d_k), keys (n x d_k), values (n x d_v) ->
+// the rest of the trace. trace() is project() three times, then this.
+Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options);
+
+// --- several heads ---------------------------------------------------------------------
+
+struct HeadCounts {
+  std::size_t heads = 1;     // query heads
+  std::size_t kv_heads = 1;  // key/value heads; divides heads (kv_heads < heads: GQA, 1: MQA)
+};
+
+struct MultiHeadTrace {
+  std::vector<Trace> heads;  // `heads` single-head traces; head h: queries n x d_k_head (its
+                             // block of W_Q), keys n x d_k_head and values n x d_v_head (from
+                             // kv head h / (heads / kv_heads)), outputs n x d_v_head
+  Matrix concat;             // n x (heads * d_v_head): the heads' outputs side by side
+  Matrix outputs;            // n x d_out = concat . w_out, or concat itself without w_out
+};
+
+// Why a multi-head trace cannot be computed, or nullptr when it can. Shapes: inputs n x d_in,
+// w_query d_in x (heads * d_k_head), w_key d_in x (kv_heads * d_k_head), w_value
+// d_in x (kv_heads * d_v_head), w_out (when not null) (heads * d_v_head) x d_out.
+const char* multi_head_shape_error(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
+                                   const Matrix& w_value, const Matrix* w_out,
+                                   const HeadCounts& counts);
+
+// Splits the projections into heads (stages.hpp's column_block), runs attend() per head,
+// concatenates the heads' outputs and applies w_out when given. With one head and no w_out,
+// heads[0] is exactly trace() and concat and outputs are its outputs.
+MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
+                                const Matrix& w_value, const Matrix* w_out,
+                                const HeadCounts& counts, const TraceOptions& options = {});
+
+// --- the packed form -------------------------------------------------------------------
+
+// What decides a packed trace's layout. d_k is w_query's columns (heads * d_k_head), d_v is
+// w_value's (kv_heads * d_v_head); d_out is w_out's columns, 0 without w_out.
+struct TraceDims {
+  std::size_t n = 0, d_in = 0, d_k = 0, d_v = 0;
+  std::size_t heads = 1, kv_heads = 1, d_out = 0;
+};
+
+// Why no trace has these dims, or nullptr: every dim at least 1 (d_out may be 0), kv_heads
+// divides heads, heads divides d_k and kv_heads divides d_v.
+const char* trace_dims_error(const TraceDims& dims);
+
+// Columns of w_key for these dims: kv_heads * d_k_head.
+std::size_t key_columns(const TraceDims& dims);
+
+// One head and no w_out: packed as the single-head trace, its fields at the top level.
+bool is_single_head(const TraceDims& dims);
+
+enum class Element : std::uint8_t { float32, uint8 };
+
+// One field of a packed trace: `count` elements of `element`, row-major, `shape` (rank 1 to
+// 3, unused dims 0) at byte `offset` of the buffer; `head` is the head it belongs to, or
+// whole_trace for a field of the trace itself.
+constexpr std::size_t whole_trace = static_cast<std::size_t>(-1);
+
+struct TraceField {
+  const char* name;
+  std::size_t head;
+  Element element;
+  std::size_t rank;
+  std::array<std::size_t, 3> shape;
+  std::size_t count;
+  std::size_t offset;
+};
+
+// Every field of a trace of these dims (trace_dims_error() == nullptr), in the order
+// pack_trace() writes them: the float fields first, then the bytes of the masks (so every
+// float stays 4-byte aligned). One head without w_out: the single-head Trace's fields, all
+// whole_trace. Otherwise each head's Trace fields (head 0, 1, ...), then concat and outputs.
+std::vector<TraceField> trace_layout(const TraceDims& dims);
+
+// Bytes a packed trace of these dims takes.
+std::size_t trace_bytes(const TraceDims& dims);
+
+// Writes `t`, computed for `dims`, at `out` (trace_bytes() of room) as trace_layout()
+// describes.
+void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out);
 
 }  // namespace attention

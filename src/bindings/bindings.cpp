@@ -2,14 +2,18 @@
 // copies them into wasm memory and passes their addresses here; results go into buffers it
 // allocated. Nothing here throws or aborts: errors come back as a message ("" = success).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 #include <malloc.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <xsimd/xsimd.hpp>
 
 #include "attention.hpp"
+#include "attention_call.hpp"
 #include "kernels/multiply_add.hpp"
+#include "kv_cache.hpp"
 #include "trace.hpp"
 
 namespace {
@@ -22,71 +26,228 @@ attention::Matrix matrix_from(std::uintptr_t address, std::size_t rows, std::siz
   return m;
 }
 
-template <class Tensor>
-float* copy_out(const Tensor& t, float* out) {
-  return std::copy(t.begin(), t.end(), out);
-}
+// trace()'s arguments as one object (an Embind value_object): addresses of the row-major
+// float inputs in wasm memory (w_out 0 when absent), their dims (TraceDims, whose d_out is 0
+// without w_out), the options, and where to write the packed trace (traceBytes() of room).
+struct TraceCall {
+  std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, w_out = 0, out = 0;
+  attention::TraceDims dims;
+  float scale = 1.0f;
+  bool is_causal = false;
+};
 
-// Writes queries, keys, values, scores, weights, weighted, outputs one after another at `out`.
-std::string trace_into(std::uintptr_t x, std::size_t n, std::size_t d_in, std::uintptr_t w_query,
-                       std::uintptr_t w_key, std::size_t d_k, std::uintptr_t w_value,
-                       std::size_t d_v, float scale, bool is_causal, std::uintptr_t out) {
-  const attention::Matrix inputs = matrix_from(x, n, d_in);
-  const attention::Matrix wq = matrix_from(w_query, d_in, d_k);
-  const attention::Matrix wk = matrix_from(w_key, d_in, d_k);
-  const attention::Matrix wv = matrix_from(w_value, d_in, d_v);
-  if (const char* error = attention::trace_shape_error(inputs, wq, wk, wv)) return error;
-  const attention::Trace t = attention::trace(inputs, wq, wk, wv, {scale, is_causal});
-  float* cursor = reinterpret_cast<float*>(out);
-  cursor = copy_out(t.queries, cursor);
-  cursor = copy_out(t.keys, cursor);
-  cursor = copy_out(t.values, cursor);
-  cursor = copy_out(t.scores, cursor);
-  cursor = copy_out(t.weights, cursor);
-  cursor = copy_out(t.weighted, cursor);
-  copy_out(t.outputs, cursor);
+// Packs the trace at call.out as traceLayout() describes; "" on success, else why not.
+std::string trace_into(const TraceCall& call) {
+  const attention::TraceDims& d = call.dims;
+  if (const char* error = attention::trace_dims_error(d)) return error;
+  if ((d.d_out == 0) != (call.w_out == 0)) return "wOut and its column count disagree";
+  const attention::Matrix inputs = matrix_from(call.x, d.n, d.d_in);
+  const attention::Matrix wq = matrix_from(call.w_query, d.d_in, d.d_k);
+  const attention::Matrix wk = matrix_from(call.w_key, d.d_in, attention::key_columns(d));
+  const attention::Matrix wv = matrix_from(call.w_value, d.d_in, d.d_v);
+  const std::size_t concat_cols = d.heads * (d.d_v / d.kv_heads);
+  const attention::Matrix wo = matrix_from(call.w_out, call.w_out ? concat_cols : 0, d.d_out);
+  const attention::Matrix* w_out = call.w_out ? &wo : nullptr;
+  const attention::HeadCounts counts{d.heads, d.kv_heads};
+  if (const char* error = attention::multi_head_shape_error(inputs, wq, wk, wv, w_out, counts))
+    return error;
+  const attention::MultiHeadTrace t =
+      attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal});
+  attention::pack_trace(t, d, reinterpret_cast<std::uint8_t*>(call.out));
   return "";
 }
 
-// mask_kind: 0 none, 1 boolean (uint8), 2 additive (float); mask_dims: `mask_rank` uint32.
-std::string attention_into(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y,
-                           std::size_t batch, std::size_t q_num_heads, std::size_t kv_num_heads,
-                           std::size_t q_seq_len, std::size_t kv_seq_len, std::size_t head_size,
-                           std::size_t v_head_size, float scale, bool is_causal, float softcap,
-                           int mask_kind, std::uintptr_t mask_data, std::uintptr_t mask_dims,
-                           std::size_t mask_rank) {
-  const attention::AttentionShape shape{batch,      q_num_heads, kv_num_heads, q_seq_len,
-                                        kv_seq_len, head_size,   v_head_size};
-  if (const char* error = attention::attention_shape_error(shape)) return error;
-  attention::AttentionMask mask;
-  if (mask_kind != 0) {
-    std::size_t dims[4] = {0, 0, 0, 0};
-    const auto* dims32 = reinterpret_cast<const std::uint32_t*>(mask_dims);
-    for (std::size_t i = 0; i < mask_rank && i < 4; ++i) dims[i] = dims32[i];
-    if (const char* error = attention::broadcast_mask_strides(dims, mask_rank, shape, mask.strides))
-      return error;
-    mask.kind = mask_kind == 1 ? attention::MaskKind::boolean : attention::MaskKind::additive;
-    mask.allowed = reinterpret_cast<const std::uint8_t*>(mask_data);
-    mask.bias = floats(mask_data);
+// The core's trace_layout() as JS objects: [{ name, head?, element, shape, offset, count }],
+// `head` only on a field of one head. Dims no trace can have give their error message instead.
+emscripten::val trace_layout(const attention::TraceDims& dims) {
+  if (const char* error = attention::trace_dims_error(dims)) return emscripten::val(error);
+  emscripten::val fields = emscripten::val::array();
+  std::size_t index = 0;
+  for (const attention::TraceField& field : attention::trace_layout(dims)) {
+    emscripten::val shape = emscripten::val::array();
+    for (std::size_t r = 0; r < field.rank; ++r) shape.set(r, field.shape[r]);
+    emscripten::val entry = emscripten::val::object();
+    entry.set("name", std::string(field.name));
+    if (field.head != attention::whole_trace) entry.set("head", field.head);
+    entry.set("element",
+              std::string(field.element == attention::Element::float32 ? "float32" : "uint8"));
+    entry.set("shape", shape);
+    entry.set("offset", field.offset);
+    entry.set("count", field.count);
+    fields.set(index++, entry);
   }
-  const attention::AttentionOptions options{scale, is_causal, softcap};
-  const auto status = attention::attention(floats(q), floats(k), floats(v), mask, shape, options,
-                                           reinterpret_cast<float*>(y));
-  return status == attention::Status::ok ? "" : "out of memory for the kernel's scratch";
+  return fields;
+}
+
+// Bytes of a packed trace of these dims; 0 for dims no trace can have.
+std::size_t trace_bytes(const attention::TraceDims& dims) {
+  return attention::trace_dims_error(dims) ? 0 : attention::trace_bytes(dims);
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
 bool relaxed_simd() { return attention::kernels::relaxed_simd_build; }
 
-// Bytes malloc has handed out and not taken back: lets tests prove calls leak nothing.
-std::size_t heap_bytes_in_use() { return mallinfo().uordblks; }
+// What the module itself holds once loaded (Embind keeps a small record per value_object
+// field for good), measured at the end of the registrations below.
+std::size_t heap_bytes_at_load = 0;
+
+// Bytes malloc has handed out beyond that and not taken back: lets tests prove calls leak
+// nothing.
+std::size_t heap_bytes_in_use() { return mallinfo().uordblks - heap_bytes_at_load; }
+
+// The most bytes wasm memory may grow to (-sMAXIMUM_MEMORY, set in CMakeLists.txt).
+double maximum_memory_bytes() { return double(ATTENTION_MAXIMUM_MEMORY); }
+
+// The resident key/value cache (kv_cache.hpp), to JS as a handle: the cache's address, a
+// number that src/js/kv-cache.mjs keeps and passes back. 0 = could not create.
+attention::KvCache* cache(std::uintptr_t handle) {
+  return reinterpret_cast<attention::KvCache*>(handle);
+}
+
+std::uintptr_t kv_cache_create(std::uint32_t batch, std::uint32_t kv_num_heads,
+                               std::uint32_t head_size, std::uint32_t v_head_size,
+                               std::uint32_t capacity) {
+  return reinterpret_cast<std::uintptr_t>(
+      attention::KvCache::create({batch, kv_num_heads, head_size, v_head_size}, capacity)
+          .release());
+}
+
+void kv_cache_free(std::uintptr_t handle) { delete cache(handle); }
+
+std::string kv_cache_append(std::uintptr_t handle, std::uintptr_t k, std::uintptr_t v,
+                            std::uint32_t rows) {
+  const char* error = cache(handle)->append(floats(k), floats(v), rows);
+  return error ? error : "";
+}
+
+std::string kv_cache_attend(std::uintptr_t handle, std::uintptr_t q, std::uintptr_t y,
+                            std::uint32_t q_num_heads, std::uint32_t q_seq_len, float scale,
+                            bool is_causal, float softcap, std::int32_t left_window) {
+  attention::KvAttendOptions o;
+  o.q_num_heads = q_num_heads;
+  o.q_seq_len = q_seq_len;
+  o.options.scale = scale;
+  o.options.is_causal = is_causal;
+  o.options.softcap = softcap;
+  o.options.left_window = left_window;
+  const char* error = cache(handle)->attend(floats(q), o, reinterpret_cast<float*>(y));
+  return error ? error : "";
+}
+
+double kv_cache_length(std::uintptr_t handle) { return double(cache(handle)->length()); }
+double kv_cache_capacity(std::uintptr_t handle) { return double(cache(handle)->capacity()); }
+void kv_cache_reset(std::uintptr_t handle) { cache(handle)->reset(); }
+void kv_cache_truncate(std::uintptr_t handle, std::uint32_t length) {
+  cache(handle)->truncate(length);
+}
+bool kv_cache_reserve(std::uintptr_t handle, std::uint32_t capacity) {
+  return cache(handle)->reserve(capacity);
+}
+void kv_cache_copy_keys(std::uintptr_t handle, std::uintptr_t out) {
+  cache(handle)->copy_keys(reinterpret_cast<float*>(out));
+}
+void kv_cache_copy_values(std::uintptr_t handle, std::uintptr_t out) {
+  cache(handle)->copy_values(reinterpret_cast<float*>(out));
+}
+double kv_cache_bytes(std::uint32_t batch, std::uint32_t kv_num_heads, std::uint32_t head_size,
+                      std::uint32_t v_head_size, std::uint32_t capacity) {
+  return double(
+      attention::KvCache::bytes_for({batch, kv_num_heads, head_size, v_head_size}, capacity));
+}
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
-  emscripten::function("traceInto", &trace_into);
-  emscripten::function("attentionInto", &attention_into);
-  emscripten::function("simdArch", &simd_arch);
-  emscripten::function("relaxedSimd", &relaxed_simd);
-  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
+  using attention_call::AttentionCall;
+  namespace em = emscripten;
+  em::enum_<attention::Layout>("Layout")
+      .value("bhsd", attention::Layout::bhsd)
+      .value("bshd", attention::Layout::bshd);
+  em::enum_<attention::MaskKind>("MaskKind")
+      .value("none", attention::MaskKind::none)
+      .value("boolean", attention::MaskKind::boolean)
+      .value("additive", attention::MaskKind::additive);
+  em::enum_<attention::MaskKeys>("MaskKeys")
+      .value("broadcast", attention::MaskKeys::broadcast)
+      .value("pad", attention::MaskKeys::pad);
+  em::enum_<attention::ScoresMode>("ScoresMode")
+      .value("raw", attention::ScoresMode::raw)
+      .value("softcapped", attention::ScoresMode::softcapped)
+      .value("biased", attention::ScoresMode::biased)
+      .value("probabilities", attention::ScoresMode::probabilities);
+  em::value_array<std::array<std::uint32_t, 4>>("MaskDims")
+      .element(em::index<0>())
+      .element(em::index<1>())
+      .element(em::index<2>())
+      .element(em::index<3>());
+  // Field names and meanings: attention_call.hpp.
+  em::value_object<AttentionCall>("AttentionCall")
+      .field("q", &AttentionCall::q)
+      .field("k", &AttentionCall::k)
+      .field("v", &AttentionCall::v)
+      .field("y", &AttentionCall::y)
+      .field("batch", &AttentionCall::batch)
+      .field("qNumHeads", &AttentionCall::q_num_heads)
+      .field("kvNumHeads", &AttentionCall::kv_num_heads)
+      .field("qSeqLen", &AttentionCall::q_seq_len)
+      .field("kvSeqLen", &AttentionCall::kv_seq_len)
+      .field("headSize", &AttentionCall::head_size)
+      .field("vHeadSize", &AttentionCall::v_head_size)
+      .field("qLayout", &AttentionCall::q_layout)
+      .field("kvLayout", &AttentionCall::kv_layout)
+      .field("scale", &AttentionCall::scale)
+      .field("isCausal", &AttentionCall::is_causal)
+      .field("softcap", &AttentionCall::softcap)
+      .field("leftWindow", &AttentionCall::left_window)
+      .field("rightWindow", &AttentionCall::right_window)
+      .field("pastLength", &AttentionCall::past_length)
+      .field("nonpadKvSeqlen", &AttentionCall::nonpad_kv_seqlen)
+      .field("maskKind", &AttentionCall::mask_kind)
+      .field("mask", &AttentionCall::mask)
+      .field("maskDims", &AttentionCall::mask_dims)
+      .field("maskRank", &AttentionCall::mask_rank)
+      .field("maskKeys", &AttentionCall::mask_keys)
+      .field("scores", &AttentionCall::scores)
+      .field("scoresMode", &AttentionCall::scores_mode);
+  using attention::TraceDims;
+  em::value_object<TraceDims>("TraceDims")
+      .field("n", &TraceDims::n)
+      .field("dIn", &TraceDims::d_in)
+      .field("dK", &TraceDims::d_k)
+      .field("dV", &TraceDims::d_v)
+      .field("heads", &TraceDims::heads)
+      .field("kvHeads", &TraceDims::kv_heads)
+      .field("dOut", &TraceDims::d_out);
+  em::value_object<TraceCall>("TraceCall")
+      .field("x", &TraceCall::x)
+      .field("wQuery", &TraceCall::w_query)
+      .field("wKey", &TraceCall::w_key)
+      .field("wValue", &TraceCall::w_value)
+      .field("wOut", &TraceCall::w_out)
+      .field("out", &TraceCall::out)
+      .field("dims", &TraceCall::dims)
+      .field("scale", &TraceCall::scale)
+      .field("isCausal", &TraceCall::is_causal);
+  em::function("traceInto", &trace_into);
+  em::function("traceLayout", &trace_layout);
+  em::function("traceBytes", &trace_bytes);
+  em::function("runAttention", &attention_call::run);
+  em::function("attentionWorkingBytes", &attention_call::working_bytes);
+  em::function("maximumMemoryBytes", &maximum_memory_bytes);
+  em::function("simdArch", &simd_arch);
+  em::function("relaxedSimd", &relaxed_simd);
+  em::function("heapBytesInUse", &heap_bytes_in_use);
+  em::function("kvCacheCreate", &kv_cache_create);
+  em::function("kvCacheFree", &kv_cache_free);
+  em::function("kvCacheAppend", &kv_cache_append);
+  em::function("kvCacheAttend", &kv_cache_attend);
+  em::function("kvCacheLength", &kv_cache_length);
+  em::function("kvCacheCapacity", &kv_cache_capacity);
+  em::function("kvCacheReset", &kv_cache_reset);
+  em::function("kvCacheTruncate", &kv_cache_truncate);
+  em::function("kvCacheReserve", &kv_cache_reserve);
+  em::function("kvCacheCopyKeys", &kv_cache_copy_keys);
+  em::function("kvCacheCopyValues", &kv_cache_copy_values);
+  em::function("kvCacheBytes", &kv_cache_bytes);
+  heap_bytes_at_load = mallinfo().uordblks;
 }

@@ -1,15 +1,48 @@
 // The friendly JS API over the Embind bindings: validates every argument (TypeError /
 // RangeError naming it), copies inputs into wasm memory once, calls the core, copies results
 // out into fresh typed arrays the caller owns, and always frees what it allocated.
-// Used by attention.mjs (the package entry) and by the offline page (single-file build).
+// Every entry point reads its arguments exactly once, in the four phases of read-once.mjs:
+// read, measure, validate, copy. Used by attention.mjs (the package entry) and by the offline
+// page (single-file build).
+import {
+  checkBoolean,
+  checkFloat32,
+  checkPositiveInteger,
+  describe,
+  formatBytes,
+  isOptionBag,
+  isOutOfMemory,
+} from './checks.mjs';
+import { createKvCacheFactory } from './kv-cache.mjs';
+import { createOnnxAttention } from './onnx-attention.mjs';
+import {
+  bufferOf,
+  measureTypedArray,
+  measuredBytes,
+  readArray,
+  readOwnOptions,
+  setBytes,
+} from './read-once.mjs';
 
 /** The package version; tests check it against package.json. */
 export const VERSION = '0.1.0';
 
-const WASM_MEMORY_LIMIT = 2 * 1024 * 1024 * 1024; // -sMAXIMUM_MEMORY=2GB
 /** The most numbers one trace may hold across all its intermediates (64 MiB of floats). */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
-const TRACE_KEYS = new Set(['x', 'wQuery', 'wKey', 'wValue', 'scale', 'isCausal']);
+/** The most heads one trace may have: it is for teaching, and each head is a whole trace. */
+export const TRACE_MAX_HEADS = 256;
+const TRACE_KEYS = new Set([
+  'x',
+  'wQuery',
+  'wKey',
+  'wValue',
+  'wOut',
+  'heads',
+  'kvHeads',
+  'scale',
+  'isCausal',
+]);
+const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
 const ATTENTION_KEYS = new Set([
   'batch',
   'qNumHeads',
@@ -23,96 +56,35 @@ const ATTENTION_KEYS = new Set([
   'softcap',
   'attnMask',
 ]);
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${tagOf(value).slice(8, -1)} of length ${value.length}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
-  if (typeof value === 'bigint') return `the bigint ${value}n`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-// Realm-independent type checks: a Float32Array made in an iframe or a vm context is as good
-// as ours, and a Proxy pretending to be one is not one.
-const tagOf = (value) => Object.prototype.toString.call(value);
-const isTypedArray = (value, tag) =>
-  ArrayBuffer.isView(value) && tagOf(value) === `[object ${tag}]`;
-const isFloat32Array = (value) => isTypedArray(value, 'Float32Array');
-const isUint8Array = (value) => isTypedArray(value, 'Uint8Array');
-
-function formatBytes(bytes) {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
-function checkKeys(object, allowed, where) {
-  for (const key of Object.keys(object)) {
-    if (!allowed.has(key)) {
-      throw new TypeError(
-        `${where}: unknown option '${key}' (expected one of ${[...allowed].join(', ')})`,
-      );
-    }
-  }
-}
-
-function checkPositiveInteger(value, name) {
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be a positive integer, got ${describe(value)}`);
-  }
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  }
-  if (value > 0x7fffffff) throw new RangeError(`${name} must be below 2^31, got ${value}`);
-  return value;
-}
-
-function checkFiniteNumber(value, name) {
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  // The core computes in float32: 1e39 is finite in JS but Infinity there.
-  if (!Number.isFinite(Math.fround(value))) {
-    throw new RangeError(`${name} must be a finite float32 (|${name}| < 3.4e38), got ${value}`);
-  }
-  return value;
-}
-
-function checkBoolean(value, name) {
-  if (typeof value !== 'boolean')
-    throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
-  return value;
-}
+const MASK_KEYS = new Set(['data', 'shape']);
+// The core's mask kinds (bindings.cpp): boolean (uint8, 1 = may attend) or additive (float).
+const MASK_BOOLEAN = 1;
+const MASK_ADDITIVE = 2;
 
 /**
- * number[][] or { rows, cols, data: Float32Array } -> { rows, cols, data: Float32Array }.
- * Ragged rows, non-numbers, empty matrices and wrong lengths throw, naming `name`.
+ * Phase 1 (read) of one trace() matrix: number[][] is read cell by cell, once, into a fresh
+ * Float32Array; { rows, cols, data } has its three fields read once, and `data` is measured
+ * later, after every argument has been read. Ragged rows and non-numbers throw, naming `name`.
  */
-export function toMatrix(value, name) {
-  if (Array.isArray(value)) {
-    if (value.length === 0) throw new RangeError(`${name} must have at least one row, got none`);
-    const first = value[0];
-    if (!Array.isArray(first)) {
-      throw new TypeError(`${name}[0] must be an array of numbers (a row), got ${describe(first)}`);
-    }
-    const rows = value.length;
-    const cols = first.length;
-    if (cols === 0) throw new RangeError(`${name} must have at least one column, got none`);
-    const data = new Float32Array(rows * cols);
+function readMatrix(value, name) {
+  const rowList = readArray(value, name, TRACE_LIMIT);
+  if (rowList) {
+    if (rowList.length === 0) throw new RangeError(`${name} must have at least one row, got none`);
+    const rows = rowList.length;
+    let cols = 0;
+    let data = null;
     for (let i = 0; i < rows; i++) {
-      const row = value[i];
-      if (!Array.isArray(row)) {
+      const row = readArray(rowList[i], `${name}[${i}]`, TRACE_LIMIT);
+      if (!row) {
         throw new TypeError(
-          `${name}[${i}] must be an array of numbers (a row), got ${describe(row)}`,
+          `${name}[${i}] must be an array of numbers (a row), got ${describe(rowList[i])}`,
         );
       }
-      if (row.length !== cols) {
+      if (i === 0) {
+        cols = row.length;
+        if (cols === 0) throw new RangeError(`${name} must have at least one column, got none`);
+        data = new Float32Array(rows * cols);
+      } else if (row.length !== cols) {
         throw new RangeError(
           `${name} is ragged: row 0 has ${cols} numbers but row ${i} has ${row.length}`,
         );
@@ -132,27 +104,183 @@ export function toMatrix(value, name) {
       `${name} must be number[][] or { rows, cols, data: Float32Array }, got ${describe(value)}`,
     );
   }
-  const rows = checkPositiveInteger(value.rows, `${name}.rows`);
-  const cols = checkPositiveInteger(value.cols, `${name}.cols`);
-  if (!isFloat32Array(value.data)) {
-    throw new TypeError(`${name}.data must be a Float32Array, got ${describe(value.data)}`);
-  }
-  if (value.data.length !== rows * cols) {
-    throw new RangeError(
-      `${name}.data must hold rows * cols = ${rows * cols} numbers, got ${value.data.length}`,
-    );
-  }
-  return { rows, cols, data: value.data };
+  return { rows: value.rows, cols: value.cols, data: value.data };
 }
 
-function checkFloat32Array(value, name, expectedLength) {
-  if (!isFloat32Array(value)) {
+/** Phases 2 and 3 of one trace() matrix: { rows, cols, data: a measured Float32Array }. */
+function measureMatrix(read, name) {
+  const rows = checkPositiveInteger(read.rows, `${name}.rows`);
+  const cols = checkPositiveInteger(read.cols, `${name}.cols`);
+  const data = measureTypedArray(read.data, `${name}.data`);
+  if (data === null || data.type !== 'Float32Array') {
+    throw new TypeError(`${name}.data must be a Float32Array, got ${describe(read.data)}`);
+  }
+  if (data.length !== rows * cols) {
+    throw new RangeError(
+      `${name}.data must hold rows * cols = ${rows * cols} numbers, got ${data.length}`,
+    );
+  }
+  return { rows, cols, data };
+}
+
+/** A measured Float32Array argument (q, k, v), or a TypeError naming it. */
+function measureFloat32Array(value, name) {
+  const measured = measureTypedArray(value, name);
+  if (measured === null || measured.type !== 'Float32Array') {
     throw new TypeError(`${name} must be a Float32Array, got ${describe(value)}`);
   }
-  if (expectedLength !== undefined && value.length !== expectedLength) {
-    throw new RangeError(`${name} must hold ${expectedLength} numbers, got ${value.length}`);
+  return measured;
+}
+
+/** Phase 1 of attention()'s attnMask: its own `data` and `shape`, and shape's items, once. */
+function readMask(mask) {
+  if (!isOptionBag(mask)) {
+    throw new TypeError(`attnMask must be an object { data, shape }, got ${describe(mask)}`);
   }
-  return value;
+  const { data, shape } = readOwnOptions(mask, MASK_KEYS, 'attnMask', 'attnMask');
+  const dims = readArray(shape, 'attnMask.shape', 64);
+  if (dims === null) {
+    throw new TypeError(`attnMask.shape must be an array of 1 to 4 dims, got ${describe(shape)}`);
+  }
+  return { data, dims };
+}
+
+/** Phases 2 and 3 of attnMask: its kind, measured data and dims, checked against `target`. */
+function checkMask(read, target) {
+  const data = measureTypedArray(read.data, 'attnMask.data');
+  let kind;
+  if (data !== null && data.type === 'Uint8Array') kind = MASK_BOOLEAN;
+  else if (data !== null && data.type === 'Float32Array') kind = MASK_ADDITIVE;
+  else {
+    throw new TypeError(
+      `attnMask.data must be a Uint8Array (1 = may attend) or a Float32Array (added to the scores), got ${describe(read.data)}`,
+    );
+  }
+  if (read.dims.length < 1 || read.dims.length > 4) {
+    throw new RangeError(`attnMask.shape must have 1 to 4 dims, got ${read.dims.length}`);
+  }
+  const dims = read.dims.map((d, i) => checkPositiveInteger(d, `attnMask.shape[${i}]`));
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (data.length !== count) {
+    throw new RangeError(
+      `attnMask.data must hold ${count} values for shape [${dims.join(', ')}], got ${data.length}`,
+    );
+  }
+  for (let i = 0; i < dims.length; i++) {
+    const want = target[4 - dims.length + i];
+    if (dims[i] !== 1 && dims[i] !== want) {
+      throw new RangeError(
+        `attnMask.shape [${dims.join(', ')}] does not broadcast to [batch, qNumHeads, qSeqLen, kvSeqLen] = [${target.join(', ')}]: dim ${i} is ${dims[i]}, expected 1 or ${want}`,
+      );
+    }
+  }
+  return { kind, data, dims, bytes: count * (kind === MASK_BOOLEAN ? 1 : 4) };
+}
+
+/**
+ * Phase 1 (read) of trace()'s argument: its own fields, then each matrix (wOut only when
+ * given), each exactly once. The other fields are kept as given, for phase 3.
+ */
+function readTraceArgs(args) {
+  if (!isOptionBag(args)) {
+    throw new TypeError(
+      `trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`,
+    );
+  }
+  const given = readOwnOptions(args, TRACE_KEYS, 'trace', 'the argument');
+  for (const name of TRACE_MATRICES) {
+    if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
+  }
+  const { heads, kvHeads, scale, isCausal } = given;
+  const read = { heads, kvHeads, scale, isCausal };
+  for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
+  read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
+  return read;
+}
+
+/** A head count of trace(): a positive integer up to TRACE_MAX_HEADS, or a TypeError/RangeError. */
+function checkHeadCount(value, name) {
+  const count = checkPositiveInteger(value, name);
+  if (count > TRACE_MAX_HEADS) {
+    throw new RangeError(`${name} must be at most ${TRACE_MAX_HEADS}, got ${count}`);
+  }
+  return count;
+}
+
+/**
+ * Phases 2 and 3 of trace(): measures and validates what readTraceArgs() read. Returns the
+ * matrices, the options and the core's TraceDims { n, dIn, dK, dV, heads, kvHeads, dOut }.
+ * No caller code runs here.
+ */
+function checkTraceArgs(read) {
+  const x = measureMatrix(read.x, 'x');
+  const wQuery = measureMatrix(read.wQuery, 'wQuery');
+  const wKey = measureMatrix(read.wKey, 'wKey');
+  const wValue = measureMatrix(read.wValue, 'wValue');
+  const wOut = read.wOut === undefined ? null : measureMatrix(read.wOut, 'wOut');
+  const scale = read.scale === undefined ? 1 : checkFloat32(read.scale, 'scale');
+  const isCausal = read.isCausal === undefined ? false : checkBoolean(read.isCausal, 'isCausal');
+  const heads = read.heads === undefined ? 1 : checkHeadCount(read.heads, 'heads');
+  const kvHeads = read.kvHeads === undefined ? heads : checkHeadCount(read.kvHeads, 'kvHeads');
+  if (heads % kvHeads !== 0) {
+    throw new RangeError(
+      `kvHeads must divide heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
+    );
+  }
+  const dIn = x.cols;
+  for (const [name, w] of [
+    ['wQuery', wQuery],
+    ['wKey', wKey],
+    ['wValue', wValue],
+  ]) {
+    if (w.rows !== dIn) {
+      throw new RangeError(
+        `${name} must have ${dIn} rows (d_in, one per column of x), got ${w.rows}`,
+      );
+    }
+  }
+  const dK = wQuery.cols;
+  const dV = wValue.cols;
+  if (dK % heads !== 0) {
+    throw new RangeError(
+      `wQuery must have a multiple of heads = ${heads} columns (heads blocks of d_k_head), got ${dK}`,
+    );
+  }
+  const dKHead = dK / heads;
+  if (heads === kvHeads && wKey.cols !== dK) {
+    throw new RangeError(
+      `wKey must have as many columns as wQuery (d_k = ${dK}: queries and keys are dotted together), got ${wKey.cols}`,
+    );
+  }
+  if (wKey.cols !== kvHeads * dKHead) {
+    throw new RangeError(
+      `wKey must have kvHeads * d_k_head = ${kvHeads} * ${dKHead} = ${kvHeads * dKHead} columns (d_k_head = wQuery's ${dK} columns / heads = ${heads}), got ${wKey.cols}`,
+    );
+  }
+  if (dV % kvHeads !== 0) {
+    throw new RangeError(
+      `wValue must have a multiple of kvHeads = ${kvHeads} columns (kvHeads blocks of d_v_head), got ${dV}`,
+    );
+  }
+  const concatCols = heads * (dV / kvHeads);
+  if (wOut !== null && wOut.rows !== concatCols) {
+    throw new RangeError(
+      `wOut must have heads * d_v_head = ${heads} * ${dV / kvHeads} = ${concatCols} rows (one per column of the heads' outputs side by side), got ${wOut.rows}`,
+    );
+  }
+  const dims = { n: x.rows, dIn, dK, dV, heads, kvHeads, dOut: wOut === null ? 0 : wOut.cols };
+  return { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims };
+}
+
+/**
+ * The largest kind of field of a trace of these dims (weighted values, scores, queries, ...),
+ * summed over the heads, in doubles: past TRACE_LIMIT the trace is refused before the core's
+ * size_t arithmetic (32 bits in wasm) sees it. Below, the dozen kinds together stay far from
+ * wrapping around, and the core's layout gives the exact total.
+ */
+function largestTraceField({ n, dK, dV, heads, kvHeads, dOut }) {
+  const dVHead = dV / kvHeads;
+  return Math.max(heads * n * n * dVHead, heads * n * n, n * dK, heads * n * dVHead, n * dOut);
 }
 
 /**
@@ -160,6 +288,8 @@ function checkFloat32Array(value, name, expectedLength) {
  * in the public API described in attention.d.ts.
  */
 export function wrapModule(Module) {
+  // The most bytes wasm memory may grow to, as the module was linked.
+  const WASM_MEMORY_LIMIT = Module.maximumMemoryBytes();
   // Allocations of one call; all freed in `finally`, so errors cannot leak memory.
   function withAllocations(where, work) {
     const pointers = [];
@@ -175,157 +305,94 @@ export function wrapModule(Module) {
           `${where}: could not allocate ${formatBytes(bytes)} for ${what} (wasm memory is limited to ${formatBytes(WASM_MEMORY_LIMIT)}, ${formatBytes(Module.HEAPU8.length)} in use)`,
         );
       }
-      pointers.push(pointer);
+      pointers[pointers.length] = pointer; // not push(): a replaced one would lose it
       return pointer;
     };
-    const copyIn = (typedArray, what) => {
-      const pointer = allocate(typedArray.byteLength, what);
+    // Copies exactly the bytes that were measured and validated (read-once.mjs, phase 4).
+    // `measured` comes from measureTypedArray(); `bytes` is what validation accepted.
+    const copyIn = (measured, bytes, what) => {
+      const source = measuredBytes(measured, bytes, what);
+      const pointer = allocate(bytes, what);
       // Read HEAPU8 after allocating: malloc may have grown (and so replaced) the buffer.
-      Module.HEAPU8.set(
-        new Uint8Array(typedArray.buffer, typedArray.byteOffset, typedArray.byteLength),
-        pointer,
-      );
+      setBytes(Module.HEAPU8, source, pointer);
       return pointer;
     };
     try {
       return work(allocate, copyIn);
     } finally {
-      for (const pointer of pointers) Module._free(pointer);
+      // An index loop: a replaced Array iterator must not stop the frees.
+      for (let i = 0; i < pointers.length; i++) Module._free(pointers[i]);
     }
   }
 
   // A fresh array the caller owns, filled by a byte copy: of the ways to copy out of wasm
-  // memory this was the fastest in Chromium (91 us for 16 KiB against 170 us for slice(); most
-  // of it is the allocation itself there) and in Node (1.4 us against 4.3 us).
-  const copyOut = (pointer, length) => {
-    const out = new Float32Array(length);
-    new Uint8Array(out.buffer).set(Module.HEAPU8.subarray(pointer, pointer + length * 4));
+  // memory, this measured fastest in Chromium and in Node (faster than slice()).
+  // `Type` is Float32Array (the default) or Uint8Array.
+  const copyOut = (pointer, length, Type = Float32Array) => {
+    // Intrinsics only (read-once.mjs), so a replaced prototype method cannot corrupt results.
+    const out = new Type(length);
+    const bytes = length * Type.BYTES_PER_ELEMENT;
+    setBytes(
+      new Uint8Array(bufferOf(out)),
+      new Uint8Array(bufferOf(Module.HEAPU8), pointer, bytes),
+      0,
+    );
     return out;
   };
 
   function trace(args) {
-    if (args === null || typeof args !== 'object') {
-      throw new TypeError(
-        `trace: the argument must be an object { x, wQuery, wKey, wValue }, got ${describe(args)}`,
+    const read = readTraceArgs(args);
+    const { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims } = checkTraceArgs(read);
+    const tooBig = (total) =>
+      new RangeError(
+        `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
       );
-    }
-    checkKeys(args, TRACE_KEYS, 'trace');
-    for (const name of ['x', 'wQuery', 'wKey', 'wValue']) {
-      if (args[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
-    }
-    const x = toMatrix(args.x, 'x');
-    const wQuery = toMatrix(args.wQuery, 'wQuery');
-    const wKey = toMatrix(args.wKey, 'wKey');
-    const wValue = toMatrix(args.wValue, 'wValue');
-    const scale = args.scale === undefined ? 1 : checkFiniteNumber(args.scale, 'scale');
-    const isCausal = args.isCausal === undefined ? false : checkBoolean(args.isCausal, 'isCausal');
-    const n = x.rows;
-    const dIn = x.cols;
-    for (const [name, w] of [
-      ['wQuery', wQuery],
-      ['wKey', wKey],
-      ['wValue', wValue],
-    ]) {
-      if (w.rows !== dIn) {
-        throw new RangeError(
-          `${name} must have ${dIn} rows (d_in, one per column of x), got ${w.rows}`,
-        );
-      }
-    }
-    if (wKey.cols !== wQuery.cols) {
-      throw new RangeError(
-        `wKey must have as many columns as wQuery (d_k = ${wQuery.cols}: queries and keys are dotted together), got ${wKey.cols}`,
-      );
-    }
-    const dK = wQuery.cols;
-    const dV = wValue.cols;
-    const sizes = {
-      queries: n * dK,
-      keys: n * dK,
-      values: n * dV,
-      scores: n * n,
-      weights: n * n,
-      weighted: n * n * dV,
-      outputs: n * dV,
-    };
-    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-    if (total > TRACE_LIMIT) {
-      throw new RangeError(
-        `trace: x with n = ${n} tokens and d_v = ${dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
-      );
-    }
+    const largest = largestTraceField(dims);
+    if (largest > TRACE_LIMIT) throw tooBig(largest);
+    // The core's own description of the packed trace: field names, heads, shapes, offsets.
+    const layout = Module.traceLayout(dims);
+    if (typeof layout === 'string') throw new RangeError(`trace: ${layout}`);
+    const total = layout.reduce((sum, field) => sum + field.count, 0);
+    if (total > TRACE_LIMIT) throw tooBig(total);
+    const { n, dIn, dK, dV } = dims;
     return withAllocations('trace', (allocate, copyIn) => {
-      const px = copyIn(x.data, 'x');
-      const pq = copyIn(wQuery.data, 'wQuery');
-      const pk = copyIn(wKey.data, 'wKey');
-      const pv = copyIn(wValue.data, 'wValue');
-      const out = allocate(total * 4, 'the trace');
-      const error = Module.traceInto(px, n, dIn, pq, pk, dK, pv, dV, scale, isCausal, out);
-      if (error) throw new RangeError(`trace: ${error}`);
-      let cursor = out;
-      const take = (length) => {
-        const array = copyOut(cursor, length);
-        cursor += length * 4;
-        return array;
+      const call = {
+        x: copyIn(x.data, n * dIn * 4, 'x'),
+        wQuery: copyIn(wQuery.data, dIn * dK * 4, 'wQuery'),
+        wKey: copyIn(wKey.data, dIn * wKey.cols * 4, 'wKey'),
+        wValue: copyIn(wValue.data, dIn * dV * 4, 'wValue'),
+        wOut: wOut === null ? 0 : copyIn(wOut.data, wOut.rows * wOut.cols * 4, 'wOut'),
+        out: allocate(Module.traceBytes(dims), 'the trace'),
+        dims,
+        scale,
+        isCausal,
       };
-      const matrix = (rows, cols) => ({ rows, cols, data: take(rows * cols) });
-      const result = {};
-      result.queries = matrix(n, dK);
-      result.keys = matrix(n, dK);
-      result.values = matrix(n, dV);
-      result.scores = matrix(n, n);
-      result.weights = matrix(n, n);
-      result.weighted = { dims: [n, n, dV], data: take(n * n * dV) };
-      result.outputs = matrix(n, dV);
-      return result;
+      const error = Module.traceInto(call);
+      if (error) throw new RangeError(`trace: ${error}`);
+      return unpackTrace(call.out, layout);
     });
   }
 
-  function checkMask(mask, shape) {
-    if (
-      mask === null ||
-      typeof mask !== 'object' ||
-      Array.isArray(mask) ||
-      ArrayBuffer.isView(mask)
-    ) {
-      throw new TypeError(`attnMask must be an object { data, shape }, got ${describe(mask)}`);
-    }
-    checkKeys(mask, new Set(['data', 'shape']), 'attnMask');
-    const { data } = mask;
-    let kind;
-    if (isUint8Array(data)) kind = 1;
-    else if (isFloat32Array(data)) kind = 2;
-    else {
-      throw new TypeError(
-        `attnMask.data must be a Uint8Array (1 = may attend) or a Float32Array (added to the scores), got ${describe(data)}`,
-      );
-    }
-    if (!Array.isArray(mask.shape)) {
-      throw new TypeError(
-        `attnMask.shape must be an array of 1 to 4 dims, got ${describe(mask.shape)}`,
-      );
-    }
-    if (mask.shape.length < 1 || mask.shape.length > 4) {
-      throw new RangeError(`attnMask.shape must have 1 to 4 dims, got ${mask.shape.length}`);
-    }
-    // Array.from visits holes too: [, 1] reports attnMask.shape[0], not a confusing broadcast.
-    const dims = Array.from(mask.shape, (d, i) => checkPositiveInteger(d, `attnMask.shape[${i}]`));
-    const count = dims.reduce((a, b) => a * b, 1);
-    if (data.length !== count) {
-      throw new RangeError(
-        `attnMask.data must hold ${count} values for shape [${dims.join(', ')}], got ${data.length}`,
-      );
-    }
-    const target = [shape.batch, shape.qNumHeads, shape.qSeqLen, shape.kvSeqLen];
-    for (let i = 0; i < dims.length; i++) {
-      const want = target[4 - dims.length + i];
-      if (dims[i] !== 1 && dims[i] !== want) {
-        throw new RangeError(
-          `attnMask.shape [${dims.join(', ')}] does not broadcast to [batch, qNumHeads, qSeqLen, kvSeqLen] = [${target.join(', ')}]: dim ${i} is ${dims[i]}, expected 1 or ${want}`,
-        );
+  /**
+   * The packed trace at `pointer` as the Trace (or MultiHeadTrace) of attention.d.ts, field
+   * by field as the core's layout lists them: rank 1 a typed array, rank 2
+   * { rows, cols, data }, rank 3 { dims, data }; a field of head h goes into heads[h].
+   */
+  function unpackTrace(pointer, layout) {
+    const result = {};
+    for (const { name, head, element, shape, offset, count } of layout) {
+      const start = pointer + offset;
+      const data = copyOut(start, count, element === 'uint8' ? Uint8Array : Float32Array);
+      let into = result;
+      if (head !== undefined) {
+        result.heads ??= [];
+        into = result.heads[head] ??= {};
       }
+      if (shape.length === 1) into[name] = data;
+      else if (shape.length === 2) into[name] = { rows: shape[0], cols: shape[1], data };
+      else into[name] = { dims: shape, data };
     }
-    return { kind, data, dims };
+    return result;
   }
 
   function derive(length, name, per, option) {
@@ -338,70 +405,101 @@ export function wrapModule(Module) {
   }
 
   function attention(q, k, v, options) {
-    if (
-      options === null ||
-      typeof options !== 'object' ||
-      Array.isArray(options) ||
-      ArrayBuffer.isView(options)
-    ) {
+    if (!isOptionBag(options)) {
       throw new TypeError(`attention: options must be an object, got ${describe(options)}`);
     }
-    checkKeys(options, ATTENTION_KEYS, 'attention');
-    checkFloat32Array(q, 'q');
-    checkFloat32Array(k, 'k');
-    checkFloat32Array(v, 'v');
-    const opt = (name, fallback) => (options[name] === undefined ? fallback : options[name]);
+    // Phase 1, read: each own option once, and the mask's fields once.
+    const o = readOwnOptions(options, ATTENTION_KEYS, 'attention', 'options');
+    const readMaskArgs = o.attnMask === undefined ? null : readMask(o.attnMask);
+    // Phase 2, measure: no caller code runs from here on.
+    const qm = measureFloat32Array(q, 'q');
+    const km = measureFloat32Array(k, 'k');
+    const vm = measureFloat32Array(v, 'v');
+    // Phase 3, validate the snapshot.
+    const opt = (name, fallback) => (o[name] === undefined ? fallback : o[name]);
     const batch = checkPositiveInteger(opt('batch', 1), 'batch');
-    if (options.qNumHeads === undefined) throw new TypeError('qNumHeads is missing');
-    if (options.headSize === undefined) throw new TypeError('headSize is missing');
-    const qNumHeads = checkPositiveInteger(options.qNumHeads, 'qNumHeads');
+    if (o.qNumHeads === undefined) throw new TypeError('qNumHeads is missing');
+    if (o.headSize === undefined) throw new TypeError('headSize is missing');
+    const qNumHeads = checkPositiveInteger(o.qNumHeads, 'qNumHeads');
     const kvNumHeads = checkPositiveInteger(opt('kvNumHeads', qNumHeads), 'kvNumHeads');
     if (qNumHeads % kvNumHeads !== 0) {
       throw new RangeError(
         `kvNumHeads must divide qNumHeads (each kv head serves a whole group of query heads): ${kvNumHeads} does not divide ${qNumHeads}`,
       );
     }
-    const headSize = checkPositiveInteger(options.headSize, 'headSize');
+    const headSize = checkPositiveInteger(o.headSize, 'headSize');
     const vHeadSize = checkPositiveInteger(opt('vHeadSize', headSize), 'vHeadSize');
     // Sequence lengths may be left out: then they follow from the array lengths.
     const qSeqLen =
-      options.qSeqLen === undefined
-        ? derive(q.length, 'q', batch * qNumHeads * headSize, 'qSeqLen')
-        : checkPositiveInteger(options.qSeqLen, 'qSeqLen');
+      o.qSeqLen === undefined
+        ? derive(qm.length, 'q', batch * qNumHeads * headSize, 'qSeqLen')
+        : checkPositiveInteger(o.qSeqLen, 'qSeqLen');
     const kvSeqLen =
-      options.kvSeqLen === undefined
-        ? derive(k.length, 'k', batch * kvNumHeads * headSize, 'kvSeqLen')
-        : checkPositiveInteger(options.kvSeqLen, 'kvSeqLen');
+      o.kvSeqLen === undefined
+        ? derive(km.length, 'k', batch * kvNumHeads * headSize, 'kvSeqLen')
+        : checkPositiveInteger(o.kvSeqLen, 'kvSeqLen');
     const qLength = batch * qNumHeads * qSeqLen * headSize;
     const kLength = batch * kvNumHeads * kvSeqLen * headSize;
     const vLength = batch * kvNumHeads * kvSeqLen * vHeadSize;
     const yLength = batch * qNumHeads * qSeqLen * vHeadSize;
-    if (q.length !== qLength) {
+    if (qm.length !== qLength) {
       throw new RangeError(
-        `q must hold batch * qNumHeads * qSeqLen * headSize = ${batch}*${qNumHeads}*${qSeqLen}*${headSize} = ${qLength} numbers, got ${q.length}`,
+        `q must hold batch * qNumHeads * qSeqLen * headSize = ${batch}*${qNumHeads}*${qSeqLen}*${headSize} = ${qLength} numbers, got ${qm.length}`,
       );
     }
-    if (k.length !== kLength) {
+    if (km.length !== kLength) {
       throw new RangeError(
-        `k must hold batch * kvNumHeads * kvSeqLen * headSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${headSize} = ${kLength} numbers, got ${k.length}`,
+        `k must hold batch * kvNumHeads * kvSeqLen * headSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${headSize} = ${kLength} numbers, got ${km.length}`,
       );
     }
-    if (v.length !== vLength) {
+    if (vm.length !== vLength) {
       throw new RangeError(
-        `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${v.length}`,
+        `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${vm.length}`,
       );
     }
-    const scale = checkFiniteNumber(opt('scale', 1 / Math.sqrt(headSize)), 'scale');
+    const scale = checkFloat32(opt('scale', 1 / Math.sqrt(headSize)), 'scale');
     const isCausal = checkBoolean(opt('isCausal', false), 'isCausal');
-    const softcap = checkFiniteNumber(opt('softcap', 0), 'softcap');
+    const softcap = checkFloat32(opt('softcap', 0), 'softcap');
     if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
-    const shape = { batch, qNumHeads, qSeqLen, kvSeqLen };
-    const mask = options.attnMask === undefined ? null : checkMask(options.attnMask, shape);
-    const dataBytes =
-      (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.data.byteLength : 0);
-    // The fused kernel's working memory: blocks of 128 query rows and 64 keys, each row padded
-    // to whole SIMD tiles (flash_attention.cpp), plus room for the stack and static data.
-    const kernelBytes = (128 + 64) * (headSize + vHeadSize + 32) * 4 + 4096;
+    const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
+    const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
+    const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
+    // One call of the core (fields: src/bindings/attention_call.hpp); addresses filled below.
+    const call = {
+      q: 0,
+      k: 0,
+      v: 0,
+      y: 0,
+      batch,
+      qNumHeads,
+      kvNumHeads,
+      qSeqLen,
+      kvSeqLen,
+      headSize,
+      vHeadSize,
+      qLayout: Module.Layout.bhsd,
+      kvLayout: Module.Layout.bhsd,
+      scale,
+      isCausal,
+      softcap,
+      leftWindow: -1,
+      rightWindow: -1,
+      pastLength: 0,
+      nonpadKvSeqlen: 0,
+      maskKind: mask
+        ? mask.kind === MASK_BOOLEAN
+          ? Module.MaskKind.boolean
+          : Module.MaskKind.additive
+        : Module.MaskKind.none,
+      mask: 0,
+      maskDims: mask ? [0, 1, 2, 3].map((i) => mask.dims[i] ?? 0) : [0, 0, 0, 0],
+      maskRank: mask ? mask.dims.length : 0,
+      maskKeys: Module.MaskKeys.broadcast,
+      scores: 0,
+      scoresMode: Module.ScoresMode.raw,
+    };
+    // The fused kernel's working memory, plus room for the stack and static data.
+    const kernelBytes = Module.attentionWorkingBytes(call);
     const reserveBytes = 4 * 1024 * 1024;
     if (dataBytes + kernelBytes + reserveBytes > WASM_MEMORY_LIMIT) {
       throw new RangeError(
@@ -409,41 +507,20 @@ export function wrapModule(Module) {
       );
     }
     return withAllocations('attention', (allocate, copyIn) => {
-      const pq = copyIn(q, 'q');
-      const pk = copyIn(k, 'k');
-      const pv = copyIn(v, 'v');
+      // Phase 4, copy exactly what was validated.
+      call.q = copyIn(qm, qLength * 4, 'q');
+      call.k = copyIn(km, kLength * 4, 'k');
+      call.v = copyIn(vm, vLength * 4, 'v');
       const py = allocate(yLength * 4, 'the output');
-      let maskData = 0;
-      let maskDims = 0;
-      if (mask) {
-        maskData = copyIn(mask.data, 'attnMask.data');
-        maskDims = copyIn(new Uint32Array(mask.dims), 'attnMask.shape');
-      }
-      const error = Module.attentionInto(
-        pq,
-        pk,
-        pv,
-        py,
-        batch,
-        qNumHeads,
-        kvNumHeads,
-        qSeqLen,
-        kvSeqLen,
-        headSize,
-        vHeadSize,
-        scale,
-        isCausal,
-        softcap,
-        mask ? mask.kind : 0,
-        maskData,
-        maskDims,
-        mask ? mask.dims.length : 0,
-      );
-      if (error) {
+      call.y = py;
+      if (mask) call.mask = copyIn(mask.data, mask.bytes, 'attnMask.data');
+      const error = Module.runAttention(call);
+      if (error && isOutOfMemory(error)) {
         throw new RangeError(
           `attention: ${error} (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of q, k, v and the output)`,
         );
       }
+      if (error) throw new RangeError(`attention: ${error}`);
       return copyOut(py, yLength);
     });
   }
@@ -452,6 +529,16 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace,
     attention,
+    onnxAttention: createOnnxAttention({
+      Module,
+      withAllocations,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createKvCache: createKvCacheFactory({
+      Module,
+      withAllocations,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
     simd: simdArch === 'wasm',
     version: VERSION,
     memoryStats: () => ({

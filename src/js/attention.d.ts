@@ -1,7 +1,8 @@
 /**
  * Self-attention in WebAssembly (SIMD128): every intermediate of the computation for teaching
- * and visualisation (`trace`), and a fast multi-head attention with the semantics of the ONNX
- * `Attention` operator, opset 23 (`attention`).
+ * and visualisation (`trace`), a fast multi-head attention with the semantics of the ONNX
+ * `Attention` operator, opset 23 (`attention`), and the whole operator with ONNX's own names,
+ * KV cache, 3-D layout, windows and float16 included (`onnxAttention`).
  *
  * @example
  * ```ts
@@ -25,7 +26,10 @@ export interface Matrix {
 /** A matrix given either as nested arrays (rectangular, numbers only) or as a {@link Matrix}. */
 export type MatrixInput = number[][] | Matrix;
 
-/** Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v. */
+/**
+ * Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v.
+ * Read once, own properties only (see {@link AttentionOptions}).
+ */
 export interface TraceArgs {
   /** The inputs, one token per row: n x d_in. */
   x: MatrixInput;
@@ -42,6 +46,47 @@ export interface TraceArgs {
   scale?: number;
   /** Hide key j from query i when j > i (a decoder's causal mask). Defaults to false. */
   isCausal?: boolean;
+  /** One head: the article's form. See {@link MultiHeadTraceArgs} for several. */
+  heads?: 1;
+  /** One key/value head. */
+  kvHeads?: 1;
+  /** No output projection: the {@link Trace} is returned as it is. */
+  wOut?: undefined;
+}
+
+/**
+ * Arguments of {@link AttentionApi.trace} for a layer of several heads, as a Transformer
+ * runs it: the projections are split into heads by columns, each head attends on its own,
+ * their outputs are put side by side and multiplied by W_O. Dimensions: n tokens, d_in;
+ * each query head has d_k_head columns of wQuery, each key/value head d_k_head columns of
+ * wKey and d_v_head of wValue. Read once, own properties only.
+ *
+ * @example
+ * ```ts
+ * // 4 query heads sharing 2 key/value heads (grouped-query attention), then W_O.
+ * const t = attn.trace({ x, wQuery, wKey, wValue, heads: 4, kvHeads: 2, wOut });
+ * t.heads[3].weights; // head 3's n x n attention, computed with kv head 1's keys
+ * ```
+ */
+export interface MultiHeadTraceArgs extends Omit<TraceArgs, 'heads' | 'kvHeads' | 'wOut'> {
+  /** Query weights: d_in x (heads * d_k_head); head h has columns [h * d_k_head, (h + 1) * d_k_head). */
+  wQuery: MatrixInput;
+  /** Key weights: d_in x (kvHeads * d_k_head); kv head g has the g-th block of d_k_head columns. */
+  wKey: MatrixInput;
+  /** Value weights: d_in x (kvHeads * d_v_head); kv head g has the g-th block of d_v_head columns. */
+  wValue: MatrixInput;
+  /**
+   * Query heads: a positive integer (at most 256) dividing wQuery's columns. Defaults to 1.
+   */
+  heads?: number;
+  /**
+   * Key/value heads: divides `heads` and wValue's columns. Defaults to `heads` (multi-head
+   * attention); fewer is grouped-query attention, 1 is multi-query attention. Query head h
+   * reads kv head `Math.floor(h / (heads / kvHeads))`.
+   */
+  kvHeads?: number;
+  /** The output projection W_O: (heads * d_v_head) x d_out. Optional. */
+  wOut?: MatrixInput;
 }
 
 /** Every intermediate of one self-attention computation. All arrays are fresh copies. */
@@ -52,16 +97,46 @@ export interface Trace {
   keys: Matrix;
   /** x . wValue: n x d_v. */
   values: Matrix;
-  /** queries . keys^T * scale: n x n; -Infinity where `isCausal` hides a key. */
+  /** queries . keys^T * scale: n x n; -Infinity where `mask` hides a key. */
   scores: Matrix;
+  /** Each row's largest score: n numbers, the shift the softmax subtracts before `e^x`. */
+  rowMax: Float32Array;
   /**
-   * Softmax of each row of scores: n x n, each row sums to 1. A row whose every score is
-   * -Infinity (fully masked) is all 0; NaN and +Infinity propagate as IEEE arithmetic does.
+   * The softmax's numerators, `e^(scores[i][j] - rowMax[i])`: n x n, 0 where masked. (A fully
+   * masked row, whose maximum is -Infinity, is shifted by 0 instead: all 0.)
+   */
+  exponentials: Matrix;
+  /** Each row's sum of `exponentials`: n numbers, the softmax's denominators. */
+  rowSums: Float32Array;
+  /**
+   * Softmax of each row of scores, `exponentials / rowSums`: n x n, each row sums to 1. A
+   * row whose every score is -Infinity (fully masked) is all 0; NaN and +Infinity propagate
+   * as IEEE arithmetic does.
    */
   weights: Matrix;
   /** weighted[i][j] = weights[i][j] * values[j], at `data[(i * n + j) * d_v + c]`. */
   weighted: { dims: [number, number, number]; data: Float32Array };
   /** outputs[i] = sum over j of weighted[i][j]: n x d_v. */
+  outputs: Matrix;
+  /** n x n, 1 where key j is hidden from query i (`isCausal` and j > i), else 0. */
+  mask: { rows: number; cols: number; data: Uint8Array };
+}
+
+/**
+ * A layer of several heads (or one head with W_O), from {@link MultiHeadTraceArgs}. All
+ * arrays are fresh copies.
+ */
+export interface MultiHeadTrace {
+  /**
+   * Each head's whole trace, in the dims of that head: queries n x d_k_head (its block of
+   * wQuery), keys n x d_k_head and values n x d_v_head (its kv head's; query heads of one
+   * group hold equal copies), scores, weights and the softmax fields n x n, outputs
+   * n x d_v_head.
+   */
+  heads: Trace[];
+  /** The heads' outputs side by side: n x (heads * d_v_head), head h in columns h * d_v_head on. */
+  concat: Matrix;
+  /** concat . wOut: n x d_out; `concat` itself (a copy) without wOut. */
   outputs: Matrix;
 }
 
@@ -79,7 +154,16 @@ export interface AttentionMask {
   shape: number[];
 }
 
-/** Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator. */
+/**
+ * Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator.
+ *
+ * Every argument is read exactly once, before anything is checked, so a getter or a Proxy
+ * cannot change a value between its check and its use. Options must be OWN properties of the
+ * object: one found only on its prototype (a class getter, `{ __proto__: { isCausal: true } }`,
+ * a polluted `Object.prototype.scale`) is refused with a TypeError naming it. Typed arrays are
+ * measured by the engine's own getters, so an own `length`, `byteLength` or
+ * `Symbol.toStringTag` changes nothing; a detached buffer is a TypeError naming the argument.
+ */
 export interface AttentionOptions {
   /** Batch size. Default 1. */
   batch?: number;
@@ -99,15 +183,237 @@ export interface AttentionOptions {
   headSize: number;
   /** Size of one value head, and of one output head. Default `headSize`. */
   vHeadSize?: number;
-  /** Multiplies every score. Default `1 / Math.sqrt(headSize)`. */
+  /**
+   * Multiplies every score. Default `1 / Math.sqrt(headSize)`. Used as a float32: a value
+   * that overflows it (|scale| >= 3.4e38) or rounds to 0 there (0 < |scale| < 1.4e-45) is a
+   * RangeError.
+   */
   scale?: number;
   /** Hide key j from query i when j > i (top-left aligned, as ONNX without past). Default false. */
   isCausal?: boolean;
-  /** When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0 (off). */
+  /**
+   * When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0
+   * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
+   */
   softcap?: number;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
 }
+
+/**
+ * A `Float16Array`, in engines that have one (typed by its tag, so that no `lib` setting is
+ * needed). Elsewhere float16 data is a `Uint16Array` of IEEE half-precision bits.
+ */
+export interface Float16ArrayLike extends ArrayLike<number> {
+  readonly [Symbol.toStringTag]: 'Float16Array';
+  readonly buffer: ArrayBufferLike;
+  readonly byteLength: number;
+  readonly byteOffset: number;
+}
+
+/**
+ * A tensor as {@link AttentionApi.onnxAttention} reads it: the shape of an onnxruntime-web
+ * `Tensor`, so `new ort.Tensor('float32', data, dims)` passes as it is (a tensor typed only as
+ * `ort.Tensor`, such as a session's output, needs `as OnnxTensor`). `data` holds the elements
+ * row-major; `type` may be left out, it is then inferred from `data`. Each field is read once.
+ */
+export type OnnxTensor =
+  | { readonly type?: 'float32'; readonly data: Float32Array; readonly dims: readonly number[] }
+  | {
+      /** IEEE half precision: the bits in a Uint16Array, or a Float16Array. */
+      readonly type?: 'float16';
+      readonly data: Uint16Array | Float16ArrayLike;
+      readonly dims: readonly number[];
+    }
+  | {
+      /** Boolean: nonzero = true. */
+      readonly type?: 'bool';
+      readonly data: Uint8Array;
+      readonly dims: readonly number[];
+    }
+  | { readonly type?: 'int64'; readonly data: BigInt64Array; readonly dims: readonly number[] };
+
+/**
+ * What {@link AttentionApi.onnxAttention} returns for each output: fresh arrays the caller owns
+ * (never views into wasm memory), in the type of the input they follow (Y and
+ * qk_matmul_output: Q's; present_key: K's; present_value: V's). float16 comes back as a
+ * `Uint16Array` of half bits, or as a `Float16Array` when the input was one. A result is an
+ * {@link OnnxTensor}: `present_*` pass back as the next call's `past_*` as they are.
+ */
+export type OnnxResultTensor =
+  | { type: 'float32'; data: Float32Array; dims: number[] }
+  | { type: 'float16'; data: Uint16Array | Float16ArrayLike; dims: number[] };
+
+/**
+ * Inputs of the ONNX `Attention` operator, by their ONNX names. Dimensions: B batch, Hq / Hkv
+ * query / key-value heads, S queries, L new keys, P past keys, T = P + L, D head size, Dv value
+ * head size. An optional input may be left out, `undefined` or `null`. Own properties only.
+ */
+export interface OnnxAttentionInputs {
+  /** `float32` or `float16` (T1): 4-D `(B, Hq, S, D)` or 3-D `(B, S, Hq * D)`. */
+  Q: OnnxTensor;
+  /** T1, `(B, Hkv, L, D)` or 3-D `(B, L, Hkv * D)`. Hkv must divide Hq. */
+  K: OnnxTensor;
+  /** `float32` or `float16` (T2): `(B, Hkv, L, Dv)` or 3-D `(B, L, Hkv * Dv)`, K's rank. */
+  V: OnnxTensor;
+  /**
+   * `bool` (true = may attend) or T1 (added to the scores), broadcast right-aligned to
+   * `(B, Hq, S, T)`, 1 to 4 dims. Its last dim may be shorter than T: the keys beyond it are
+   * hidden.
+   */
+  attn_mask?: OnnxTensor | null;
+  /** T1, `(B, Hkv, P, D)`: the cache of earlier keys (P may be 0). Only with `past_value`. */
+  past_key?: OnnxTensor | null;
+  /** T2, `(B, Hkv, P, Dv)`: the cache of earlier values. Only with `past_key`. */
+  past_value?: OnnxTensor | null;
+  /**
+   * `int64`, `(B,)` (opset 24): an external cache. K and V hold a whole cache buffer of which
+   * only the first `nonpad_kv_seqlen[b]` keys of batch b are real (0 to L); the queries sit at
+   * the end of them. Not together with `past_key`.
+   */
+  nonpad_kv_seqlen?: OnnxTensor | null;
+}
+
+/** Attributes of the ONNX `Attention` operator, by their ONNX names; all optional. */
+export interface OnnxAttentionAttributes {
+  /**
+   * 1: key j is hidden from query i when j > i + offset, bottom-right aligned, where offset
+   * is P with a past cache, `nonpad_kv_seqlen[b] - S` with an external one, else 0. Default 0.
+   */
+  is_causal?: 0 | 1 | boolean;
+  /** Multiplies Q.K. Default `1 / Math.sqrt(D)`. A float32 (RangeError if it vanishes there). */
+  scale?: number;
+  /** Positive: scores become `softcap * tanh(score / softcap)`, before any mask. Default 0 (off). */
+  softcap?: number;
+  /** Hq; required when Q is 3-D (then it splits the last axis head-major). */
+  q_num_heads?: number;
+  /** Hkv; required when K and V are 3-D. */
+  kv_num_heads?: number;
+  /**
+   * What `qk_matmul_output` holds: 0 the raw `scale * Q.K`, 1 after softcap, 2 after softcap
+   * plus the mask and bias (-Infinity where hidden), 3 the softmax probabilities (zeros in a
+   * row that sees no key). Default 0.
+   */
+  qk_matmul_output_mode?: 0 | 1 | 2 | 3;
+  /**
+   * The precision the softmax must at least have: 1 float, 10 float16, 11 double, 16 bfloat16
+   * (ONNX data types). Accepted; the kernel computes the softmax in float32.
+   */
+  softmax_precision?: 1 | 10 | 11 | 16;
+  /** Opset 25: keys more than this many positions before the query are hidden. -1 (default): none. */
+  left_window_size?: number;
+  /** Opset 25: keys more than this many positions after the query are hidden. -1 (default): none. */
+  right_window_size?: number;
+}
+
+/**
+ * Options of {@link AttentionApi.createKvCache}. Names: B batch, Hkv key/value heads, D key
+ * head size, Dv value head size. Give the shape, or `pastKey` and `pastValue` (ONNX
+ * `past_key` / `present_key` tensors) and the shape follows from their dims; options given
+ * as well must agree with them. Read once, own properties only.
+ */
+export interface KvCacheOptions {
+  /** B, defaults to 1 (or pastKey's dims[0]). */
+  batch?: number;
+  /** Hkv: key/value heads (query heads are a multiple of it, given to `attend`). */
+  kvNumHeads?: number;
+  /** D: the size of each key (and query). */
+  headSize?: number;
+  /** Dv: the size of each value (and output row); defaults to `headSize`. */
+  vHeadSize?: number;
+  /**
+   * Rows per head to reserve (positive). Defaults to 256, or the past's length if longer.
+   * When an append does not fit, the cache grows by reallocation: to twice its capacity, or
+   * to what the append needs when that is more (each growth copies the cached rows once).
+   */
+  capacity?: number;
+  /** Rows to start from: float32 `(B, Hkv, P, D)`, e.g. an onnxAttention `present_key`. */
+  pastKey?: OnnxTensor;
+  /** Rows to start from: float32 `(B, Hkv, P, Dv)`, with `pastKey`. */
+  pastValue?: OnnxTensor;
+}
+
+/** Options of {@link KvCache.attend}. Read once, own properties only. */
+export interface KvAttendOptions {
+  /** Hq: query heads, a multiple of the cache's `kvNumHeads`. Defaults to `kvNumHeads`. */
+  qNumHeads?: number;
+  /** Multiplies q.k; defaults to 1 / sqrt(headSize). */
+  scale?: number;
+  /** 0 (off, the default) or positive: scores become `softcap * tanh(score / softcap)`. */
+  softcap?: number;
+  /**
+   * Defaults to true: query i of S sits at position T - S + i and sees keys 0 .. T - S + i
+   * (bottom-right aligned, as ONNX's `is_causal` with a past). false: every query sees every
+   * cached key.
+   */
+  isCausal?: boolean;
+  /** -1 (unbounded, the default) or n >= 0: query at position p sees no key before p - n. */
+  leftWindow?: number;
+}
+
+/**
+ * A key/value cache living in wasm memory, for decoding token by token: each step copies in
+ * only its new rows and queries and copies out only its output, where `onnxAttention`'s
+ * `past_*` / `present_*` copy the whole cache in and out on every call. Every tensor is a
+ * float32, contiguous, 4-D `(batch, heads, rows, size)` Float32Array.
+ *
+ * Free it with `free()` (or `using`, where the engine supports it): its memory is not the
+ * JS heap's. After `free()` every method and getter throws a TypeError.
+ * @example
+ * ```ts
+ * const cache = attn.createKvCache({ kvNumHeads: 8, headSize: 64, capacity: 4096 });
+ * for (const { q, k, v } of steps) {
+ *   cache.append(k, v);                          // (1, 8, 1, 64) each
+ *   const y = cache.attend(q, { qNumHeads: 32 }); // q (1, 32, 1, 64) -> y (1, 32, 1, 64)
+ * }
+ * cache.free();
+ * ```
+ */
+export interface KvCache {
+  /** B. */
+  readonly batch: number;
+  /** Hkv. */
+  readonly kvNumHeads: number;
+  /** D. */
+  readonly headSize: number;
+  /** Dv. */
+  readonly vHeadSize: number;
+  /** T: rows cached per head. */
+  readonly length: number;
+  /** Rows per head the cache holds before it must grow. */
+  readonly capacity: number;
+  /** True once `free()` has run. */
+  readonly freed: boolean;
+  /**
+   * Appends this step's keys `(B, Hkv, S, D)` and values `(B, Hkv, S, Dv)` (S >= 1 new rows,
+   * from the length of `k`), growing the cache if needed.
+   * @returns the new length T.
+   * @throws TypeError / RangeError naming `k` or `v`; a RangeError when growing does not fit
+   *   in wasm memory. A refused append leaves the cache unchanged.
+   */
+  append(k: Float32Array, v: Float32Array): number;
+  /**
+   * Attention of the step's queries `(B, Hq, S, D)` over every cached row: the queries are the
+   * last S positions (append their keys first).
+   * @returns a fresh `(B, Hq, S, Dv)` Float32Array the caller owns.
+   * @throws RangeError for an empty cache, more query rows than cached rows, or a `q` whose
+   *   length is not a multiple of B * Hq * D; TypeError / RangeError naming a bad option.
+   */
+  attend(q: Float32Array, options?: KvAttendOptions): Float32Array;
+  /** The cached keys as ONNX `present_key`: a fresh `{ type: 'float32', data, dims: [B, Hkv, T, D] }`. */
+  presentKey(): { type: 'float32'; data: Float32Array; dims: number[] };
+  /** The cached values as ONNX `present_value`: `dims: [B, Hkv, T, Dv]`. */
+  presentValue(): { type: 'float32'; data: Float32Array; dims: number[] };
+  /** Keeps the first `length` rows per head (e.g. drops rejected draft tokens). */
+  truncate(length: number): void;
+  /** Forgets every row; keeps the memory. */
+  reset(): void;
+  /** Releases the cache's wasm memory. Calling it again does nothing. */
+  free(): void;
+}
+
+/** Outputs of the ONNX `Attention` operator that {@link AttentionApi.onnxAttention} can return. */
+export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_output';
 
 /** What `createAttention()` resolves to. */
 export interface AttentionApi {
@@ -118,6 +424,21 @@ export interface AttentionApi {
    *   naming the argument and what was expected versus given.
    */
   trace(args: TraceArgs): Trace;
+  /**
+   * With `wOut`: a layer of heads and its output projection, every head's intermediates
+   * included (one head too: `heads[0]` is then the single-head trace).
+   * @throws TypeError / RangeError naming the argument: a head count that is not a positive
+   *   integer up to 256, a `kvHeads` that does not divide `heads`, weights whose columns the
+   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head.
+   */
+  trace(args: MultiHeadTraceArgs & { wOut: MatrixInput }): MultiHeadTrace;
+  /**
+   * Several heads: a {@link MultiHeadTrace}. One head without `wOut` (`heads` 1 or absent) is
+   * exactly the single-head {@link Trace}, so `'heads' in t ? t.heads : [t]` lists the heads
+   * either way.
+   * @throws as above.
+   */
+  trace(args: MultiHeadTraceArgs): Trace | MultiHeadTrace;
   /**
    * The ONNX `Attention` operator (opset 23), 4-D layout, no past key/value. Fused and tiled:
    * memory grows with sequence length, never with its square.
@@ -137,6 +458,37 @@ export interface AttentionApi {
     v: Float32Array,
     options: AttentionOptions,
   ): Float32Array;
+  /**
+   * The whole ONNX `Attention` operator (opset 23, plus opset 24's `nonpad_kv_seqlen` and
+   * opset 25's windows), with ONNX's names, on the same fused kernel as `attention`:
+   * - `Y` `(B, Hq, S, Dv)`, or `(B, S, Hq * Dv)` when Q is 3-D;
+   * - `present_key` `(B, Hkv, T, D)` and `present_value` `(B, Hkv, T, Dv)`: `past_*` followed
+   *   by K / V, ready to pass as the next call's `past_*` (token-by-token decoding);
+   * - `qk_matmul_output` `(B, Hq, S, T)`, computed only when asked for (it is the only
+   *   output whose size grows with S * T).
+   *
+   * A query row that sees no key gives zeros, in Y and in mode 3. float16 is computed in
+   * float32 and rounded to nearest even on the way out.
+   * @param outputs the outputs wanted, both `present_*` or neither. Default: `['Y']`, plus
+   *   `present_key` and `present_value` when `past_key` is given (name them to have them in
+   *   the result's type too).
+   * @throws TypeError / RangeError naming the ONNX input, attribute or output at fault, for
+   *   every shape rule of the spec; the instance keeps working and holds no leaked memory.
+   */
+  onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
+    inputs: OnnxAttentionInputs,
+    attributes?: OnnxAttentionAttributes,
+    outputs?: O,
+  ): { [Name in O[number]]: OnnxResultTensor };
+  /**
+   * A key/value cache in wasm memory for decoding ({@link KvCache}): the resident
+   * alternative to `onnxAttention`'s `past_*` / `present_*`, which copy the whole cache per
+   * call. A cache that is garbage-collected without `free()` is freed eventually, but call
+   * `free()`: collection may come late.
+   * @throws TypeError / RangeError naming the bad option; RangeError when the capacity does
+   *   not fit in wasm memory.
+   */
+  createKvCache(options: KvCacheOptions): KvCache;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /**

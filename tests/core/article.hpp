@@ -1,4 +1,4 @@
-// The article's worked example (../shared/seed/README.md): three 4-dim tokens, 4x3 weights.
+// The article's worked example (docs/article.md): three 4-dim tokens, 4x3 weights.
 #pragma once
 
 #include "tensor.hpp"

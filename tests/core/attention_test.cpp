@@ -99,26 +99,28 @@ TEST(Attention, MasksOfEveryRankBroadcast) {
     AttentionMask mask;
     mask.kind = MaskKind::boolean;
     mask.allowed = allowed.data();
-    ASSERT_EQ(broadcast_mask_strides(dims.data(), dims.size(), s, mask.strides), nullptr);
+    ASSERT_EQ(broadcast_mask_strides(dims.data(), dims.size(), s, MaskKeys::broadcast, mask),
+              nullptr);
     check_against_float64(s, o, rng, mask);
     const auto bias = reference64::random_floats(rng, count, 2.0f);
     AttentionMask additive;
     additive.kind = MaskKind::additive;
     additive.bias = bias.data();
-    ASSERT_EQ(broadcast_mask_strides(dims.data(), dims.size(), s, additive.strides), nullptr);
+    ASSERT_EQ(broadcast_mask_strides(dims.data(), dims.size(), s, MaskKeys::broadcast, additive),
+              nullptr);
     check_against_float64(s, o, rng, additive);
   }
 }
 
 TEST(Attention, MaskThatDoesNotBroadcastIsRefused) {
   const AttentionShape s{2, 4, 2, 5, 11, 9, 6};
-  std::size_t strides[4];
+  AttentionMask m;
   const std::size_t wrong_keys[2] = {5, 10};
-  EXPECT_NE(broadcast_mask_strides(wrong_keys, 2, s, strides), nullptr);
+  EXPECT_NE(broadcast_mask_strides(wrong_keys, 2, s, MaskKeys::broadcast, m), nullptr);
   const std::size_t wrong_batch[4] = {3, 4, 5, 11};
-  EXPECT_NE(broadcast_mask_strides(wrong_batch, 4, s, strides), nullptr);
+  EXPECT_NE(broadcast_mask_strides(wrong_batch, 4, s, MaskKeys::broadcast, m), nullptr);
   const std::size_t too_many[5] = {1, 2, 4, 5, 11};
-  EXPECT_NE(broadcast_mask_strides(too_many, 5, s, strides), nullptr);
+  EXPECT_NE(broadcast_mask_strides(too_many, 5, s, MaskKeys::broadcast, m), nullptr);
 }
 
 TEST(Attention, FullyMaskedRowsGiveZeros) {
@@ -130,7 +132,7 @@ TEST(Attention, FullyMaskedRowsGiveZeros) {
   mask.kind = MaskKind::boolean;
   mask.allowed = allowed;
   const std::size_t dims[2] = {3, 4};
-  ASSERT_EQ(broadcast_mask_strides(dims, 2, s, mask.strides), nullptr);
+  ASSERT_EQ(broadcast_mask_strides(dims, 2, s, MaskKeys::broadcast, mask), nullptr);
   AttentionOptions o;
   std::vector<float> y(6, 99.0f);
   ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), mask, s, o, y.data()), Status::ok);
@@ -143,9 +145,10 @@ TEST(Attention, FullyMaskedRowsGiveZeros) {
 
 TEST(Attention, ShapeErrorsSayWhatIsWrong) {
   EXPECT_EQ(attention_shape_error({1, 8, 2, 4, 4, 8, 8}), nullptr);
-  EXPECT_STREQ(attention_shape_error({1, 8, 3, 4, 4, 8, 8}), "kvNumHeads must divide qNumHeads");
+  EXPECT_STREQ(attention_shape_error({1, 8, 3, 4, 4, 8, 8}),
+               "kv_num_heads must divide q_num_heads");
   EXPECT_STREQ(attention_shape_error({0, 8, 2, 4, 4, 8, 8}), "batch must be at least 1");
-  EXPECT_STREQ(attention_shape_error({1, 8, 2, 4, 4, 0, 8}), "headSize must be at least 1");
+  EXPECT_STREQ(attention_shape_error({1, 8, 2, 4, 4, 0, 8}), "head_size must be at least 1");
 }
 
 TEST(Attention, NaNInTheDataPropagates) {

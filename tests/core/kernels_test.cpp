@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "kernels/decode_attention.hpp"
 #include "kernels/exp2.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/matmul.hpp"
@@ -72,10 +73,10 @@ void expect_flash_matches_reference(const Case& c, std::mt19937& rng,
       reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
   std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size, -1.0f);
   std::vector<float> slow(fast.size(), -2.0f);
-  ASSERT_TRUE(
-      kernels::flash_attention(q.data(), k.data(), v.data(), mask, s, c.options, fast.data()));
-  ASSERT_TRUE(
-      kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, c.options, slow.data()));
+  ASSERT_TRUE(kernels::flash_attention(
+      contiguous_args(q.data(), k.data(), v.data(), mask, s, c.options, fast.data())));
+  ASSERT_TRUE(kernels::attention_reference(
+      contiguous_args(q.data(), k.data(), v.data(), mask, s, c.options, slow.data())));
   for (std::size_t i = 0; i < fast.size(); ++i)
     ASSERT_NEAR(fast[i], slow[i], 2e-5)
         << "index " << i << " q_seq=" << s.q_seq_len << " kv_seq=" << s.kv_seq_len
@@ -125,7 +126,7 @@ TEST(Kernels, FlashAttentionWithBroadcastMasks) {
   mask.kind = MaskKind::boolean;
   mask.allowed = allowed.data();
   const std::size_t dims[4] = {2, 1, 1, 75};
-  ASSERT_EQ(broadcast_mask_strides(dims, 4, c.shape, mask.strides), nullptr);
+  ASSERT_EQ(broadcast_mask_strides(dims, 4, c.shape, MaskKeys::broadcast, mask), nullptr);
   expect_flash_matches_reference(c, rng, mask);
   // Additive mask [q_seq, kv_seq], broadcast over batch and heads.
   const auto bias = reference64::random_floats(rng, 9 * 75, 3.0f);
@@ -133,6 +134,96 @@ TEST(Kernels, FlashAttentionWithBroadcastMasks) {
   additive.kind = MaskKind::additive;
   additive.bias = bias.data();
   const std::size_t dims2[2] = {9, 75};
-  ASSERT_EQ(broadcast_mask_strides(dims2, 2, c.shape, additive.strides), nullptr);
+  ASSERT_EQ(broadcast_mask_strides(dims2, 2, c.shape, MaskKeys::broadcast, additive), nullptr);
   expect_flash_matches_reference(c, rng, additive);
+}
+
+namespace {
+// The decode path against the scalar reference, on a cache read where it lies: k and v are
+// the first kv_seq_len rows of a longer buffer (capacity rows per head), as a resident cache
+// holds them, and the queries sit at offset past_length.
+void expect_decode_matches_reference(const AttentionShape& s, const AttentionOptions& options,
+                                     std::size_t past_length, std::size_t capacity,
+                                     std::mt19937& rng, const std::int32_t* nonpad = nullptr) {
+  const auto q =
+      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
+  const auto k = reference64::random_floats(rng, s.batch * s.kv_num_heads * capacity * s.head_size);
+  const auto v =
+      reference64::random_floats(rng, s.batch * s.kv_num_heads * capacity * s.v_head_size);
+  std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size, -1.0f);
+  std::vector<float> slow(fast.size(), -2.0f);
+  AttentionArgs a = contiguous_args(q.data(), k.data(), v.data(), {}, s, options, fast.data());
+  a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity, s.head_size);
+  a.v_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity, s.v_head_size);
+  a.past_length = past_length;
+  a.nonpad_kv_seqlen = nonpad;
+  ASSERT_EQ(attention_error(a), nullptr);
+  ASSERT_TRUE(kernels::decode_applies(a));
+  ASSERT_TRUE(kernels::decode_attention(a));
+  a.y = slow.data();
+  ASSERT_TRUE(kernels::attention_reference(a));
+  for (std::size_t i = 0; i < fast.size(); ++i)
+    ASSERT_NEAR(fast[i], slow[i], 2e-5)
+        << "index " << i << " heads " << s.q_num_heads << "/" << s.kv_num_heads
+        << " S=" << s.q_seq_len << " T=" << s.kv_seq_len << " d=" << s.head_size
+        << " dv=" << s.v_head_size << " past=" << past_length;
+}
+}  // namespace
+
+TEST(Kernels, DecodeMatchesScalarReferenceOnOddSizesAndLongCaches) {
+  std::mt19937 rng(5);
+  for (std::size_t d : {1u, 3u, 4u, 64u, 65u, 127u, 128u}) {
+    for (std::size_t kv_seq : {1u, 2u, 63u, 64u, 65u, 300u, 2100u}) {
+      AttentionShape s{1, 2, 2, 1, kv_seq, d, (d * 5) % 131 + 1};
+      AttentionOptions o;
+      o.scale = 1.0f / std::sqrt(float(d));
+      o.is_causal = kv_seq % 2 == 1;
+      expect_decode_matches_reference(s, o, kv_seq - 1, kv_seq + 7, rng);
+    }
+  }
+}
+
+TEST(Kernels, DecodeGroupsOfQueryHeadsShareOneReadOfTheirKvHead) {
+  std::mt19937 rng(6);
+  // (q heads, kv heads, S): multi-head, grouped 4:1 (odd row left over with S = 3), 8:1
+  // (16 rows, the most the path takes), multi-query with a short draft.
+  const std::size_t configs[][3] = {{8, 8, 1}, {8, 2, 1}, {4, 1, 3}, {16, 2, 2}, {5, 1, 3}};
+  for (const auto& c : configs) {
+    AttentionShape s{2, c[0], c[1], c[2], 777, 65, 33};
+    AttentionOptions o;
+    o.scale = 0.125f;
+    o.is_causal = true;
+    expect_decode_matches_reference(s, o, 777 - c[2], 1000, rng);
+  }
+}
+
+TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {
+  std::mt19937 rng(7);
+  AttentionShape s{3, 6, 3, 2, 500, 24, 10};
+  AttentionOptions o;
+  o.scale = 0.3f;
+  o.is_causal = true;
+  o.softcap = 2.5f;
+  o.left_window = 100;
+  expect_decode_matches_reference(s, o, 498, 512, rng);
+  o.softcap = 0.0f;
+  o.left_window = -1;
+  o.right_window = 0;
+  o.is_causal = false;
+  const std::int32_t nonpad[3] = {0, 1, 433};  // an empty sequence gives zeros, not NaN
+  expect_decode_matches_reference(s, o, 0, 500, rng, nonpad);
+}
+
+TEST(Kernels, DecodeLeavesMasksAndLongQueriesToTheTiledKernel) {
+  AttentionShape s{1, 8, 1, 2, 100, 16, 16};  // 16 rows per group: decode
+  float x = 0;
+  AttentionArgs a = contiguous_args(&x, &x, &x, {}, s, {}, &x);
+  EXPECT_TRUE(kernels::decode_applies(a));
+  a.shape.q_seq_len = 3;  // 24 rows
+  EXPECT_FALSE(kernels::decode_applies(a));
+  a.shape.q_seq_len = 1;
+  std::uint8_t allowed = 1;
+  a.mask.kind = MaskKind::boolean;
+  a.mask.allowed = &allowed;
+  EXPECT_FALSE(kernels::decode_applies(a));
 }

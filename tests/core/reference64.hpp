@@ -92,10 +92,111 @@ inline std::vector<double> onnx_attention(const std::vector<float>& q, const std
   return y;
 }
 
+// The whole ONNX Attention operator (opsets 23 to 25), float64, on canonical 4-D tensors:
+// q [batch, hq, s, d], k [batch, hkv, t, d] and v [batch, hkv, t, dv] hold every key (a past
+// cache already concatenated in front), and the result y is [batch, hq, s, dv], scores
+// [batch, hq, s, t]. Written from the spec's wording, apart from the kernels.
+struct Problem {
+  std::size_t batch = 1, hq = 1, hkv = 1, s = 1, t = 1, d = 1, dv = 1;
+  std::vector<float> q, k, v;
+  double scale = 1.0;
+  bool causal = false;
+  double softcap = 0.0;
+  long long left = -1, right = -1;        // windows, -1 = unbounded
+  std::size_t past = 0;                   // past_key's length P
+  std::vector<long long> nonpad;          // nonpad_kv_seqlen, empty when absent
+  int mask_kind = 0;                      // 0 none, 1 boolean, 2 additive
+  std::vector<std::size_t> mask_dims;     // rank 1..4
+  std::vector<double> mask;               // row-major over mask_dims; boolean as 0 / 1
+  bool mask_last_dim_broadcasts = false;  // attention(): a last dim of 1 repeats
+  int qk_mode = 0;                        // what `scores` holds, 0..3
+};
+
+struct Result {
+  std::vector<double> y, scores;
+};
+
+inline Result onnx_attention(const Problem& p) {
+  const double inf = std::numeric_limits<double>::infinity();
+  Result r;
+  r.y.assign(p.batch * p.hq * p.s * p.dv, 0.0);
+  r.scores.assign(p.batch * p.hq * p.s * p.t, 0.0);
+  const std::size_t rank = p.mask_dims.size();
+  for (std::size_t b = 0; b < p.batch; ++b)
+    for (std::size_t h = 0; h < p.hq; ++h)
+      for (std::size_t i = 0; i < p.s; ++i) {
+        const std::size_t g = h / (p.hq / p.hkv);
+        const long long offset =
+            p.nonpad.empty() ? (long long)p.past : p.nonpad[b] - (long long)p.s;
+        const long long pos = (long long)i + offset;
+        std::vector<double> x(p.t);
+        double* out = &r.scores[((b * p.hq + h) * p.s + i) * p.t];
+        for (std::size_t j = 0; j < p.t; ++j) {
+          double dot = 0;
+          for (std::size_t c = 0; c < p.d; ++c)
+            dot += double(p.q[((b * p.hq + h) * p.s + i) * p.d + c]) *
+                   double(p.k[((b * p.hkv + g) * p.t + j) * p.d + c]);
+          dot *= p.scale;
+          if (p.qk_mode == 0) out[j] = dot;
+          if (p.softcap > 0) dot = p.softcap * std::tanh(dot / p.softcap);
+          if (p.qk_mode == 1) out[j] = dot;
+          double bias = 0;
+          const long long jj = (long long)j;
+          if (p.causal && jj > pos) bias = -inf;
+          if (p.left >= 0 && jj < pos - p.left) bias = -inf;
+          if (p.right >= 0 && jj > pos + p.right) bias = -inf;
+          if (!p.nonpad.empty() && jj >= p.nonpad[b]) bias = -inf;
+          if (p.mask_kind != 0) {
+            // Right-aligned broadcast; the last dim is either padded with -inf or repeated.
+            const std::size_t index[4] = {b, h, i, j};
+            std::size_t at = 0;
+            bool beyond = false;
+            for (std::size_t a = 0; a < rank; ++a) {
+              const std::size_t dim = p.mask_dims[a], axis = 4 - rank + a;
+              std::size_t idx = index[axis];
+              if (axis == 3 && !(p.mask_last_dim_broadcasts && dim == 1)) {
+                if (idx >= dim) beyond = true;
+              } else if (dim == 1) {
+                idx = 0;
+              }
+              at = at * dim + (beyond ? 0 : idx);
+            }
+            if (beyond || (p.mask_kind == 1 && p.mask[at] == 0.0))
+              bias = -inf;
+            else if (p.mask_kind == 2)
+              bias += p.mask[at];
+          }
+          x[j] = dot + bias;
+          if (p.qk_mode == 2) out[j] = x[j];
+        }
+        double max = -inf;
+        for (double e : x) max = std::max(max, e);
+        if (max == -inf) continue;  // no visible key: zeros in y and in the probabilities
+        double sum = 0;
+        for (double e : x) sum += std::exp(e - max);
+        for (std::size_t j = 0; j < p.t; ++j) {
+          const double w = std::exp(x[j] - max) / sum;
+          if (p.qk_mode == 3) out[j] = w;
+          for (std::size_t c = 0; c < p.dv; ++c)
+            r.y[((b * p.hq + h) * p.s + i) * p.dv + c] +=
+                w * double(p.v[((b * p.hkv + g) * p.t + j) * p.dv + c]);
+        }
+      }
+  return r;
+}
+
 inline std::vector<float> random_floats(std::mt19937& rng, std::size_t count, float spread = 1.0f) {
   std::normal_distribution<float> normal(0.0f, spread);
   std::vector<float> out(count);
   for (auto& x : out) x = normal(rng);
+  return out;
+}
+
+// Uniform in [0, 1), as ONNX's own test cases draw their data.
+inline std::vector<float> uniform_floats(std::mt19937& rng, std::size_t count) {
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  std::vector<float> out(count);
+  for (auto& x : out) x = uniform(rng);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "article.hpp"
 #include "matchers.hpp"
@@ -100,4 +101,37 @@ TEST(Stages, SoftmaxPropagatesNaNAndInfinityInsteadOfHidingThem) {
   const Matrix weights = softmax_rows(Matrix{{1.0f, nan, 2.0f}, {inf, 0.0f, 1.0f}});
   for (std::size_t j = 0; j < 3; ++j) EXPECT_TRUE(std::isnan(weights(0, j))) << j;
   EXPECT_TRUE(std::isnan(weights(1, 0)));  // e^(inf - inf), as IEEE arithmetic has it
+}
+
+TEST(Stages, SoftmaxStagesShowTheirWork) {
+  // Query 1 of the article: scores [2, 4, 4].
+  const Matrix scores{{2, 4, 4}};
+  const Vector maxima = row_maxima(scores);
+  EXPECT_EQ(maxima(0), 4.0f);
+  const Matrix exponentials = shifted_exponentials(scores, maxima);
+  EXPECT_NEAR(exponentials(0, 0), std::exp(-2.0), 1e-7);
+  EXPECT_EQ(exponentials(0, 1), 1.0f);
+  const Vector sums = row_sums(exponentials);
+  EXPECT_NEAR(sums(0), 2.0 + std::exp(-2.0), 1e-6);
+  const Matrix weights = normalise_rows(exponentials, sums);
+  EXPECT_TRUE(AllClose(weights, Matrix{{0.063379, 0.468311, 0.468311}}, 1e-5));
+}
+
+TEST(Stages, CausalMaskMarksEveryLaterKey) {
+  const Mask mask = causal_mask(3);
+  const Mask expected{{0, 1, 1}, {0, 0, 1}, {0, 0, 0}};
+  EXPECT_EQ(mask, expected);
+}
+
+TEST(Stages, ColumnBlocksSplitAMatrixAndConcatenationJoinsItBack) {
+  const Matrix w{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
+  const Matrix second_of_three{{3, 4}, {9, 10}};
+  EXPECT_EQ(column_block(w, 1, 3), second_of_three);
+  EXPECT_EQ(column_block(w, 0, 1), w);
+  std::vector<Matrix> blocks;
+  for (std::size_t b = 0; b < 3; ++b) blocks.push_back(column_block(w, b, 3));
+  EXPECT_EQ(concatenate_columns(blocks), w);
+  // Blocks of different widths, as long as the rows agree.
+  const Matrix joined = concatenate_columns({Matrix{{1}, {2}}, Matrix{{3, 4, 5}, {6, 7, 8}}});
+  EXPECT_EQ(joined, (Matrix{{1, 3, 4, 5}, {2, 6, 7, 8}}));
 }

@@ -1,15 +1,22 @@
-// The whole staged path: the article's example, its scaled and causal variants, and random
-// shapes (not multiples of the SIMD width) against the float64 reference.
+// The whole staged path: the article's example, its scaled and causal variants, random
+// shapes (not multiples of the SIMD width) against the float64 reference, and several heads
+// (MHA, GQA, MQA, with and without W_O) against the same reference head by head.
 #include "trace.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <string>
+#include <vector>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xmath.hpp>
 
 #include "article.hpp"
 #include "matchers.hpp"
 #include "reference64.hpp"
+#include "stages.hpp"
 
 using namespace attention;
 
@@ -109,4 +116,282 @@ TEST(Trace, RandomShapesMatchTheFloat64Reference) {
     for (std::size_t i = 0; i < n * n; ++i)
       ASSERT_NEAR(t.weights.flat(i), weights.data[i], 1e-3) << "weight " << i;
   }
+}
+
+TEST(Trace, KeepsTheSoftmaxIntermediatesAndTheMask) {
+  TraceOptions options;
+  options.is_causal = true;
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
+  // Query 2 sees keys 1 and 2 (scores 4 and 16): max 16, e^(4-16) and e^0, their sum.
+  EXPECT_EQ(t.mask(1, 0), 0);
+  EXPECT_EQ(t.mask(1, 2), 1);
+  EXPECT_FLOAT_EQ(t.row_max(1), 16.0f);
+  EXPECT_NEAR(t.exponentials(1, 0), std::exp(-12.0), 1e-9);
+  EXPECT_FLOAT_EQ(t.exponentials(1, 1), 1.0f);
+  EXPECT_EQ(t.exponentials(1, 2), 0.0f);
+  EXPECT_NEAR(t.row_sums(1), 1.0 + std::exp(-12.0), 1e-6);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      EXPECT_FLOAT_EQ(t.weights(i, j), t.exponentials(i, j) / t.row_sums(i)) << i << "," << j;
+}
+
+TEST(Trace, WithoutTheMaskNothingIsHidden) {
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value());
+  EXPECT_EQ(xt::sum(t.mask)(), 0u);
+  // The article's query 1: scores [2, 4, 4], max 4, exponentials [e^-2, 1, 1].
+  EXPECT_FLOAT_EQ(t.row_max(0), 4.0f);
+  EXPECT_NEAR(t.exponentials(0, 0), std::exp(-2.0), 1e-7);
+  EXPECT_NEAR(t.row_sums(0), 2.0 + std::exp(-2.0), 1e-6);
+}
+
+TEST(Trace, PackedLayoutMatchesWhatPackTraceWrites) {
+  const Matrix w_value{{1, 0, 0, 0, 1}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 1}, {0, 0, 0, 1, 1}};
+  TraceOptions options;
+  options.is_causal = true;
+  const MultiHeadTrace heads = multi_head_trace(article::inputs(), article::w_query(),
+                                                article::w_key(), w_value, nullptr, {}, options);
+  const Trace& t = heads.heads[0];
+  const TraceDims dims{3, 4, 3, 5};
+  const auto layout = trace_layout(dims);
+  std::vector<std::uint8_t> packed(trace_bytes(dims), 0xAB);
+  pack_trace(heads, dims, packed.data());
+  // Every byte is written once: fields follow each other without gaps or overlaps.
+  std::size_t expected_offset = 0;
+  for (const TraceField& field : layout) {
+    EXPECT_EQ(field.offset, expected_offset) << field.name;
+    expected_offset += field.count * (field.element == Element::float32 ? 4 : 1);
+    if (field.element == Element::float32) EXPECT_EQ(field.offset % 4, 0u) << field.name;
+  }
+  EXPECT_EQ(expected_offset, packed.size());
+  const auto floats_of = [&](const char* name) {
+    for (const TraceField& field : layout) {
+      if (std::string(field.name) != name) continue;
+      std::vector<float> values(field.count);
+      std::memcpy(values.data(), packed.data() + field.offset, field.count * 4);
+      return values;
+    }
+    ADD_FAILURE() << "no field " << name;
+    return std::vector<float>{};
+  };
+  EXPECT_EQ(floats_of("outputs"), std::vector<float>(t.outputs.begin(), t.outputs.end()));
+  EXPECT_EQ(floats_of("weighted"), std::vector<float>(t.weighted.begin(), t.weighted.end()));
+  EXPECT_EQ(floats_of("rowSums"), std::vector<float>(t.row_sums.begin(), t.row_sums.end()));
+  const TraceField& mask = layout.back();
+  ASSERT_EQ(std::string(mask.name), "mask");
+  EXPECT_EQ(std::vector<std::uint8_t>(packed.begin() + mask.offset, packed.end()),
+            std::vector<std::uint8_t>(t.mask.begin(), t.mask.end()));
+}
+
+// --- several heads ------------------------------------------------------------------------
+
+namespace {
+// The float64 reference's columns [block * w, (block + 1) * w) of m, w = m.cols / blocks.
+reference64::Mat block64(const reference64::Mat& m, std::size_t block, std::size_t blocks) {
+  const std::size_t w = m.cols / blocks;
+  reference64::Mat out{m.rows, w, {}};
+  for (std::size_t r = 0; r < m.rows; ++r)
+    for (std::size_t c = 0; c < w; ++c) out.data.push_back(m.at(r, block * w + c));
+  return out;
+}
+
+void expect_same_numbers(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.queries, b.queries);
+  EXPECT_EQ(a.keys, b.keys);
+  EXPECT_EQ(a.values, b.values);
+  EXPECT_EQ(a.scores, b.scores);
+  EXPECT_EQ(a.mask, b.mask);
+  EXPECT_EQ(a.row_max, b.row_max);
+  EXPECT_EQ(a.exponentials, b.exponentials);
+  EXPECT_EQ(a.row_sums, b.row_sums);
+  EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.weighted, b.weighted);
+  EXPECT_EQ(a.outputs, b.outputs);
+}
+}  // namespace
+
+TEST(MultiHeadTrace, OneHeadWithoutWOutIsExactlyTheSingleHeadTrace) {
+  for (const bool causal : {false, true}) {
+    TraceOptions options;
+    options.is_causal = causal;
+    const Trace single =
+        trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
+    const MultiHeadTrace t =
+        multi_head_trace(article::inputs(), article::w_query(), article::w_key(),
+                         article::w_value(), nullptr, HeadCounts{}, options);
+    ASSERT_EQ(t.heads.size(), 1u);
+    expect_same_numbers(t.heads[0], single);
+    EXPECT_EQ(t.concat, single.outputs);
+    EXPECT_EQ(t.outputs, single.outputs);
+  }
+  // And it packs as the single-head trace: the same fields, none of them a head's.
+  const auto layout = trace_layout(TraceDims{3, 4, 3, 3, 1, 1, 0});
+  std::vector<std::string> names;
+  for (const TraceField& field : layout) {
+    names.push_back(field.name);
+    EXPECT_EQ(field.head, whole_trace) << field.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"queries", "keys", "values", "scores", "rowMax",
+                                             "exponentials", "rowSums", "weights", "weighted",
+                                             "outputs", "mask"}));
+}
+
+TEST(MultiHeadTrace, EachHeadIsTheSingleHeadTraceOfItsColumnBlocks) {
+  std::mt19937 rng(12);
+  const std::size_t n = 5, d_in = 6, heads = 4, kv_heads = 2, d_k_head = 3, d_v_head = 2;
+  const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, heads * d_k_head),
+               wk = random_matrix(rng, d_in, kv_heads * d_k_head),
+               wv = random_matrix(rng, d_in, kv_heads * d_v_head);
+  TraceOptions options;
+  options.is_causal = true;
+  options.scale = 0.5f;
+  const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, {heads, kv_heads}, options);
+  ASSERT_EQ(t.heads.size(), heads);
+  for (std::size_t h = 0; h < heads; ++h) {
+    SCOPED_TRACE(testing::Message() << "head " << h);
+    const std::size_t g = h / (heads / kv_heads);  // query heads 0, 1 read kv head 0; 2, 3 kv 1
+    expect_same_numbers(t.heads[h],
+                        trace(x, column_block(wq, h, heads), column_block(wk, g, kv_heads),
+                              column_block(wv, g, kv_heads), options));
+  }
+  // Query heads of one group share their kv head's keys and values; the groups differ.
+  EXPECT_EQ(t.heads[0].keys, t.heads[1].keys);
+  EXPECT_EQ(t.heads[2].values, t.heads[3].values);
+  EXPECT_NE(t.heads[1].keys, t.heads[2].keys);
+  // Without wOut the outputs are the heads' outputs side by side.
+  ASSERT_EQ(t.concat.shape(1), heads * d_v_head);
+  EXPECT_EQ(t.outputs, t.concat);
+  for (std::size_t h = 0; h < heads; ++h)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < d_v_head; ++c)
+        EXPECT_EQ(t.concat(i, h * d_v_head + c), t.heads[h].outputs(i, c));
+}
+
+TEST(MultiHeadTrace, RandomShapesMatchTheFloat64Reference) {
+  std::mt19937 rng(20261130);
+  std::uniform_int_distribution<std::size_t> dim(1, 9), count(1, 4);
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t heads = count(rng);
+    std::vector<std::size_t> divisors;
+    for (std::size_t k = 1; k <= heads; ++k)
+      if (heads % k == 0) divisors.push_back(k);
+    const std::size_t kv_heads = divisors[rng() % divisors.size()];
+    const std::size_t n = dim(rng), d_in = dim(rng), d_k_head = dim(rng), d_v_head = dim(rng);
+    const bool causal = round % 3 == 0, with_w_out = round % 2 == 0;
+    const std::size_t d_out = dim(rng);
+    const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, heads * d_k_head),
+                 wk = random_matrix(rng, d_in, kv_heads * d_k_head),
+                 wv = random_matrix(rng, d_in, kv_heads * d_v_head),
+                 wo = random_matrix(rng, heads * d_v_head, d_out);
+    const Matrix* w_out = with_w_out ? &wo : nullptr;
+    TraceOptions options;
+    options.scale = 1.0f / std::sqrt(float(d_k_head));
+    options.is_causal = causal;
+    SCOPED_TRACE(testing::Message() << "n=" << n << " d_in=" << d_in << " heads=" << heads
+                                    << " kv_heads=" << kv_heads << " d_k_head=" << d_k_head
+                                    << " d_v_head=" << d_v_head << " w_out=" << with_w_out);
+    ASSERT_EQ(multi_head_shape_error(x, wq, wk, wv, w_out, {heads, kv_heads}), nullptr);
+    const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, w_out, {heads, kv_heads}, options);
+    // The reference: each head on its own blocks, the outputs side by side, then W_O.
+    reference64::Mat concat{n, heads * d_v_head, std::vector<double>(n * heads * d_v_head)};
+    const double tolerance = 2e-5 * d_in * std::sqrt(double(d_k_head));
+    for (std::size_t h = 0; h < heads; ++h) {
+      const std::size_t g = h / (heads / kv_heads);
+      reference64::Mat weights;
+      const auto head = reference64::self_attention(
+          to64(x), block64(to64(wq), h, heads), block64(to64(wk), g, kv_heads),
+          block64(to64(wv), g, kv_heads), options.scale, causal, &weights);
+      for (std::size_t i = 0; i < n * n; ++i)
+        ASSERT_NEAR(t.heads[h].weights.flat(i), weights.data[i], 1e-3) << "head " << h;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t c = 0; c < d_v_head; ++c) {
+          ASSERT_NEAR(t.heads[h].outputs(i, c), head.at(i, c), tolerance) << "head " << h;
+          concat.data[i * concat.cols + h * d_v_head + c] = head.at(i, c);
+        }
+    }
+    for (std::size_t i = 0; i < concat.data.size(); ++i)
+      ASSERT_NEAR(t.concat.flat(i), concat.data[i], tolerance) << "concat " << i;
+    const reference64::Mat expected = with_w_out ? reference64::matmul(concat, to64(wo)) : concat;
+    ASSERT_EQ(t.outputs.size(), expected.data.size());
+    for (std::size_t i = 0; i < expected.data.size(); ++i)
+      ASSERT_NEAR(t.outputs.flat(i), expected.data[i], tolerance * heads * d_v_head)
+          << "output " << i;
+  }
+}
+
+TEST(MultiHeadTrace, ShapeErrorsNameTheArgument) {
+  const Matrix x = xt::ones<float>({3, 4}), w4 = xt::ones<float>({4, 4}),
+               w2 = xt::ones<float>({4, 2}), w3 = xt::ones<float>({4, 3});
+  const auto error_for = [&](const Matrix& wq, const Matrix& wk, const Matrix& wv,
+                             const Matrix* w_out, HeadCounts counts) {
+    const char* error = multi_head_shape_error(x, wq, wk, wv, w_out, counts);
+    return std::string(error ? error : "");
+  };
+  EXPECT_EQ(error_for(w4, w2, w2, nullptr, {2, 1}), "");
+  EXPECT_NE(error_for(w4, w4, w4, nullptr, {0, 1}).find("heads"), std::string::npos);
+  EXPECT_NE(error_for(w4, w4, w4, nullptr, {2, 0}).find("kvHeads"), std::string::npos);
+  EXPECT_NE(error_for(w4, w4, w4, nullptr, {4, 3}).find("kvHeads must divide heads"),
+            std::string::npos);
+  EXPECT_NE(error_for(w3, w3, w3, nullptr, {2, 2}).find("wQuery"), std::string::npos);
+  EXPECT_NE(error_for(w4, w4, w2, nullptr, {2, 1}).find("wKey"), std::string::npos);
+  EXPECT_NE(error_for(w4, w2, w3, nullptr, {4, 2}).find("wValue"), std::string::npos);
+  const Matrix wrong_rows = xt::ones<float>({3, 5}), right_rows = xt::ones<float>({4, 5});
+  EXPECT_NE(error_for(w4, w2, w2, &wrong_rows, {2, 1}).find("wOut"), std::string::npos);
+  EXPECT_EQ(error_for(w4, w2, w2, &right_rows, {2, 1}), "");
+}
+
+TEST(MultiHeadTrace, PackedLayoutTagsEachHeadsFieldsAndKeepsMasksLast) {
+  std::mt19937 rng(7);
+  const Matrix x = random_matrix(rng, 3, 4), wq = random_matrix(rng, 4, 6),
+               wk = random_matrix(rng, 4, 2), wv = random_matrix(rng, 4, 3),
+               wo = random_matrix(rng, 9, 5);
+  TraceOptions options;
+  options.is_causal = true;
+  const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, &wo, {3, 1}, options);
+  const TraceDims dims{3, 4, 6, 3, 3, 1, 5};
+  const auto layout = trace_layout(dims);
+  std::vector<std::uint8_t> packed(trace_bytes(dims), 0xAB);
+  pack_trace(t, dims, packed.data());
+  ASSERT_EQ(layout.size(), 3 * 11 + 2u);  // each head's 11 fields, concat, outputs
+  std::size_t expected_offset = 0;
+  bool seen_mask = false;
+  for (const TraceField& field : layout) {
+    EXPECT_EQ(field.offset, expected_offset) << field.name;
+    expected_offset += field.count * (field.element == Element::float32 ? 4 : 1);
+    if (field.element == Element::uint8) seen_mask = true;
+    EXPECT_FALSE(seen_mask && field.element == Element::float32) << field.name << " after a mask";
+  }
+  EXPECT_EQ(expected_offset, packed.size());
+  const auto bytes_of = [&](const char* name, std::size_t head) {
+    for (const TraceField& field : layout)
+      if (std::string(field.name) == name && field.head == head) {
+        const std::size_t size = field.count * (field.element == Element::float32 ? 4 : 1);
+        return std::vector<std::uint8_t>(packed.begin() + field.offset,
+                                         packed.begin() + field.offset + size);
+      }
+    ADD_FAILURE() << "no field " << name << " of head " << head;
+    return std::vector<std::uint8_t>{};
+  };
+  const auto bytes = [](const auto& tensor) {
+    const auto* first = reinterpret_cast<const std::uint8_t*>(tensor.data());
+    return std::vector<std::uint8_t>(first, first + tensor.size() * sizeof(*tensor.data()));
+  };
+  for (std::size_t h = 0; h < 3; ++h) {
+    EXPECT_EQ(bytes_of("queries", h), bytes(t.heads[h].queries)) << h;
+    EXPECT_EQ(bytes_of("weighted", h), bytes(t.heads[h].weighted)) << h;
+    EXPECT_EQ(bytes_of("mask", h), bytes(t.heads[h].mask)) << h;
+  }
+  EXPECT_EQ(bytes_of("concat", whole_trace), bytes(t.concat));
+  EXPECT_EQ(bytes_of("outputs", whole_trace), bytes(t.outputs));
+  EXPECT_EQ(t.outputs.shape(1), 5u);
+}
+
+TEST(MultiHeadTrace, DimsNoTraceCanHaveAreRefusedBeforeAnyLayout) {
+  EXPECT_EQ(trace_dims_error(TraceDims{3, 4, 6, 3, 3, 1, 5}), nullptr);
+  EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 0, 1, 0}), nullptr);
+  EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 3, 2, 0}), nullptr);
+  EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 4, 1, 0}), nullptr);
+  EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 2, 2, 0}), nullptr);
+  EXPECT_NE(trace_dims_error(TraceDims{0, 4, 6, 3, 1, 1, 0}), nullptr);
 }

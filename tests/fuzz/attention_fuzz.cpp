@@ -1,16 +1,22 @@
-// libFuzzer target: arbitrary bytes become shapes, options, masks and data (NaN, +-Inf,
-// denormals, huge and tiny magnitudes) for trace() and attention() of the core. Any crash,
-// sanitizer report or out-of-bounds access fails; where the data is ordinary (finite, moderate),
-// the fused kernel must also agree with the scalar reference, and the trace with attention().
+// libFuzzer target: arbitrary bytes become shapes, layouts, caches, windows, masks, scores
+// requests and data (NaN, +-Inf, denormals, huge and tiny magnitudes) for the trace (one head
+// or several, with W_O, packed as trace_layout() says) and for the JS layer's attention entry
+// point (attention_call::run), sometimes breaking a shape rule. Any crash, sanitizer report
+// or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
+// kernel must also agree with the scalar reference, and every head of the trace with
+// attention().
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "attention.hpp"
+#include "attention_call.hpp"
 #include "kernels/flash_attention.hpp"
 #include "trace.hpp"
 
@@ -76,53 +82,135 @@ float largest(const std::vector<float>& values) {
   return m;
 }
 
+// Whether the core must accept this call: every shape rule, written out again here.
+bool call_is_valid(const attention_call::AttentionCall& c,
+                   const std::vector<std::int32_t>& nonpad) {
+  if (!c.batch || !c.q_num_heads || !c.kv_num_heads || !c.q_seq_len || !c.kv_seq_len ||
+      !c.head_size || !c.v_head_size)
+    return false;
+  if (c.q_num_heads % c.kv_num_heads != 0) return false;
+  if (c.left_window < -1 || c.right_window < -1) return false;
+  if (c.past_length > c.kv_seq_len) return false;
+  if (c.nonpad_kv_seqlen) {
+    if (c.past_length != 0) return false;
+    for (std::int32_t n : nonpad)
+      if (n < 0 || std::uint32_t(n) > c.kv_seq_len) return false;
+  }
+  if (c.mask_kind == attention::MaskKind::none) return true;
+  if (c.mask_rank < 1 || c.mask_rank > 4) return false;
+  const std::uint32_t target[4] = {c.batch, c.q_num_heads, c.q_seq_len, c.kv_seq_len};
+  for (std::uint32_t i = 0; i < c.mask_rank; ++i) {
+    const std::uint32_t dim = c.mask_dims[i], axis = 4 - c.mask_rank + i;
+    if (axis == 3 && c.mask_keys == attention::MaskKeys::pad) {
+      if (dim < 1 || dim > c.kv_seq_len) return false;
+    } else if (dim != 1 && dim != target[axis]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A call of the JS layer's entry point with every field drawn from the bytes, sometimes
+// breaking a rule: the core must refuse exactly the invalid ones without writing, and on
+// valid ones the fused kernel must agree with the scalar reference.
 void fuzz_attention(Bytes& in) {
-  attention::AttentionShape s;
-  s.batch = in.pick(1, 3);
-  s.kv_num_heads = in.pick(1, 3);
-  s.q_num_heads = s.kv_num_heads * in.pick(1, 3);
-  s.q_seq_len = in.pick(1, 40);
-  s.kv_seq_len = in.pick(1, 80);
-  s.head_size = in.pick(1, 40);
-  s.v_head_size = in.flag() ? s.head_size : in.pick(1, 40);
-  attention::AttentionOptions o;
-  o.scale = in.flag() ? 1.0f / std::sqrt(float(s.head_size)) : float(in.pick(0, 40)) / 8.0f;
-  o.is_causal = in.flag();
-  o.softcap = in.flag() ? float(in.pick(1, 60)) / 4.0f : 0.0f;
+  attention_call::AttentionCall c;
+  const bool break_a_dim = in.next() % 16 == 0;
+  c.batch = in.pick(1, 3);
+  c.kv_num_heads = in.pick(1, 3);
+  c.q_num_heads = c.kv_num_heads * in.pick(1, 3) + (in.next() % 16 == 0 ? 1 : 0);
+  c.q_seq_len = in.flag() ? 1 : in.pick(1, 40);
+  c.kv_seq_len = in.pick(1, in.flag() ? 80 : 200);
+  c.head_size = in.pick(1, 40);
+  c.v_head_size = in.flag() ? c.head_size : in.pick(1, 40);
+  if (break_a_dim) {
+    std::uint32_t* dims[7] = {&c.batch,      &c.q_num_heads, &c.kv_num_heads, &c.q_seq_len,
+                              &c.kv_seq_len, &c.head_size,   &c.v_head_size};
+    *dims[in.pick(0, 6)] = 0;
+  }
+  c.q_layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
+  c.kv_layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
+  c.scale =
+      in.flag() ? 1.0f / std::sqrt(float(std::max(c.head_size, 1u))) : float(in.pick(0, 40)) / 8.0f;
+  c.is_causal = in.flag();
+  c.softcap = in.flag() ? float(in.pick(1, 60)) / 4.0f : 0.0f;
+  const auto window = [&] { return in.flag() ? -1 : std::int32_t(in.pick(0, 60)) - 2; };
+  c.left_window = window();
+  c.right_window = window();
+  const std::uint32_t t = c.kv_seq_len;
+  std::vector<std::int32_t> nonpad(std::max(c.batch, 1u));
+  switch (in.pick(0, 3)) {
+    case 0:
+      c.past_length = std::uint32_t(in.pick(0, std::min<std::size_t>(t + 1, 250)));
+      break;
+    case 1:
+      for (auto& n : nonpad)
+        n = std::int32_t(in.pick(0, std::min<std::size_t>(t + 1, 250))) -
+            (in.next() % 32 == 0 ? 2 : 0);
+      c.nonpad_kv_seqlen = reinterpret_cast<std::uintptr_t>(nonpad.data());
+      if (in.next() % 16 == 0) c.past_length = 1;
+      break;
+    default:
+      break;
+  }
 
-  const std::size_t target[4] = {s.batch, s.q_num_heads, s.q_seq_len, s.kv_seq_len};
-  const int mask_kind = int(in.pick(0, 2));
-  const std::size_t rank = in.pick(1, 4);
-  std::size_t dims[4];
+  c.mask_kind = attention::MaskKind(in.pick(0, 2));
+  c.mask_rank = in.pick(1, 4) + (in.next() % 32 == 0 ? 1 : 0);
+  c.mask_keys = in.flag() ? attention::MaskKeys::pad : attention::MaskKeys::broadcast;
+  const std::uint32_t target[4] = {c.batch, c.q_num_heads, c.q_seq_len, c.kv_seq_len};
   std::size_t mask_count = 1;
-  for (std::size_t i = 0; i < rank; ++i) {
-    dims[i] = in.flag() ? target[4 - rank + i] : 1;
-    mask_count *= dims[i];
+  for (std::uint32_t i = 0; i < c.mask_rank && i < 4; ++i) {
+    const std::uint32_t axis = 4 - std::min(c.mask_rank, 4u) + i;
+    std::uint32_t dim = in.flag() ? target[axis] : 1;
+    if (axis == 3 && in.flag()) dim = std::uint32_t(in.pick(1, std::min<std::size_t>(t + 1, 250)));
+    if (in.next() % 32 == 0) dim += 1;  // does not broadcast
+    c.mask_dims[i] = dim;
+    mask_count *= dim;
   }
-  bool ordinary = true;
-  const auto q = in.values(s.batch * s.q_num_heads * s.q_seq_len * s.head_size, ordinary);
-  const auto k = in.values(s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size, ordinary);
-  const auto v = in.values(s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size, ordinary);
-  std::vector<std::uint8_t> allowed(mask_count);
-  std::vector<float> bias;
-  for (auto& a : allowed) a = in.next() % 4 != 0;
-  if (mask_kind == 2) bias = in.values(mask_count, ordinary);
 
-  attention::AttentionMask mask;
-  if (mask_kind != 0) {
-    if (attention::broadcast_mask_strides(dims, rank, s, mask.strides) != nullptr) std::abort();
-    mask.kind = mask_kind == 1 ? attention::MaskKind::boolean : attention::MaskKind::additive;
-    mask.allowed = allowed.data();
-    mask.bias = bias.data();
+  bool ordinary = true;
+  const std::size_t q_count = std::size_t(c.batch) * c.q_num_heads * c.q_seq_len * c.head_size;
+  const std::size_t k_count = std::size_t(c.batch) * c.kv_num_heads * t * c.head_size;
+  const std::size_t v_count = std::size_t(c.batch) * c.kv_num_heads * t * c.v_head_size;
+  const std::size_t y_count = std::size_t(c.batch) * c.q_num_heads * c.q_seq_len * c.v_head_size;
+  const auto q = in.values(std::max<std::size_t>(q_count, 1), ordinary);
+  const auto k = in.values(std::max<std::size_t>(k_count, 1), ordinary);
+  const auto v = in.values(std::max<std::size_t>(v_count, 1), ordinary);
+  std::vector<std::uint8_t> allowed(mask_count);
+  for (auto& a : allowed) a = in.next() % 4 != 0;
+  std::vector<float> bias;
+  if (c.mask_kind == attention::MaskKind::additive) bias = in.values(mask_count, ordinary);
+  if (c.mask_kind != attention::MaskKind::none)
+    c.mask = c.mask_kind == attention::MaskKind::boolean
+                 ? reinterpret_cast<std::uintptr_t>(allowed.data())
+                 : reinterpret_cast<std::uintptr_t>(bias.data());
+  std::vector<float> scores;
+  if (in.flag()) {
+    scores.resize(std::max<std::size_t>(y_count / std::max(c.v_head_size, 1u) * t, 1));
+    c.scores = reinterpret_cast<std::uintptr_t>(scores.data());
+    c.scores_mode = attention::ScoresMode(in.pick(0, 3));
   }
-  std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size);
-  std::vector<float> slow(fast.size());
-  if (attention::attention(q.data(), k.data(), v.data(), mask, s, o, fast.data()) !=
-      attention::Status::ok)
+  std::vector<float> fast(std::max<std::size_t>(y_count, 1), 7.0f), slow(fast.size());
+  c.q = reinterpret_cast<std::uintptr_t>(q.data());
+  c.k = reinterpret_cast<std::uintptr_t>(k.data());
+  c.v = reinterpret_cast<std::uintptr_t>(v.data());
+  c.y = reinterpret_cast<std::uintptr_t>(fast.data());
+
+  const bool valid = call_is_valid(c, nonpad);
+  const std::string error = attention_call::run(c);
+  if (error.empty() != valid) {
+    std::fprintf(stderr, "valid=%d but the core said \"%s\"\n", int(valid), error.c_str());
+    std::abort();
+  }
+  if (!valid) {
+    for (float y : fast)
+      if (y != 7.0f) fail("a refused call wrote y", 0, y, 7.0f);
     return;
-  if (!attention::kernels::attention_reference(q.data(), k.data(), v.data(), mask, s, o,
-                                               slow.data()))
-    return;
+  }
+  attention::AttentionArgs args;
+  if (attention_call::to_args(c, args) != nullptr) std::abort();
+  args.y = slow.data();
+  if (!attention::kernels::attention_reference(args)) return;
   if (!ordinary) return;
   // Outputs are weighted averages of value rows: errors scale with the largest value.
   const float tolerance = 1e-4f * (1.0f + largest(v));
@@ -131,36 +219,68 @@ void fuzz_attention(Bytes& in) {
 }
 
 void fuzz_trace(Bytes& in) {
-  const std::size_t n = in.pick(1, 8), d_in = in.pick(1, 9), d_k = in.pick(1, 9),
-                    d_v = in.pick(1, 9);
+  // One head as in the article, or a layer: 1 to 4 query heads, kv heads dividing them, W_O.
+  const std::size_t heads = in.pick(1, 4);
+  std::size_t kv_heads = in.pick(1, heads);
+  while (heads % kv_heads != 0) --kv_heads;
+  const std::size_t n = in.pick(1, 8), d_in = in.pick(1, 9), d_k_head = in.pick(1, 9),
+                    d_v_head = in.pick(1, 9), d_out = in.flag() ? in.pick(1, 9) : 0;
   bool ordinary = true;
   auto matrix = [&](std::size_t rows, std::size_t cols) {
     attention::Matrix m({rows, cols});
     for (auto& x : m) x = in.value(ordinary);
     return m;
   };
-  const attention::Matrix x = matrix(n, d_in), wq = matrix(d_in, d_k), wk = matrix(d_in, d_k),
-                          wv = matrix(d_in, d_v);
+  const attention::Matrix x = matrix(n, d_in), wq = matrix(d_in, heads * d_k_head),
+                          wk = matrix(d_in, kv_heads * d_k_head),
+                          wv = matrix(d_in, kv_heads * d_v_head),
+                          wo = matrix(heads * d_v_head, d_out == 0 ? 1 : d_out);
+  const attention::Matrix* w_out = d_out == 0 ? nullptr : &wo;
   attention::TraceOptions options;
-  options.scale = in.flag() ? 1.0f : 1.0f / std::sqrt(float(d_k));
+  options.scale = in.flag() ? 1.0f : 1.0f / std::sqrt(float(d_k_head));
   options.is_causal = in.flag();
-  if (attention::trace_shape_error(x, wq, wk, wv) != nullptr) std::abort();
-  const attention::Trace t = attention::trace(x, wq, wk, wv, options);
+  const attention::HeadCounts counts{heads, kv_heads};
+  if (attention::multi_head_shape_error(x, wq, wk, wv, w_out, counts) != nullptr) std::abort();
+  const attention::MultiHeadTrace t =
+      attention::multi_head_trace(x, wq, wk, wv, w_out, counts, options);
+  // Packed into exactly trace_bytes(): a layout that wrote past it is a sanitizer report.
+  const attention::TraceDims dims{n,        d_in, heads * d_k_head, kv_heads * d_v_head, heads,
+                                  kv_heads, d_out};
+  if (attention::trace_dims_error(dims) != nullptr) std::abort();
+  std::vector<std::uint8_t> packed(attention::trace_bytes(dims));
+  attention::pack_trace(t, dims, packed.data());
   if (!ordinary) return;
-  // The staged path and the fused kernel must agree on the same queries, keys and values.
-  const attention::AttentionShape s{1, 1, 1, n, n, d_k, d_v};
+  // The staged path and the fused kernel must agree on the same queries, keys and values,
+  // every head at once, grouped-query heads reading their kv head.
+  const std::size_t group = heads / kv_heads;
+  std::vector<float> q, k, v;
+  for (const attention::Trace& head : t.heads)
+    q.insert(q.end(), head.queries.begin(), head.queries.end());
+  for (std::size_t g = 0; g < kv_heads; ++g) {
+    const attention::Trace& head = t.heads[g * group];
+    k.insert(k.end(), head.keys.begin(), head.keys.end());
+    v.insert(v.end(), head.values.begin(), head.values.end());
+  }
+  const attention::AttentionShape s{1, heads, kv_heads, n, n, d_k_head, d_v_head};
   attention::AttentionOptions o;
   o.scale = options.scale;
   o.is_causal = options.is_causal;
-  std::vector<float> y(n * d_v);
-  if (attention::attention(t.queries.data(), t.keys.data(), t.values.data(), {}, s, o, y.data()) !=
+  std::vector<float> y(heads * n * d_v_head);
+  if (attention::attention(q.data(), k.data(), v.data(), {}, s, o, y.data()) !=
       attention::Status::ok)
     return;
   float magnitude = 1.0f;
-  for (float value : t.values) magnitude = std::max(magnitude, std::fabs(value));
-  for (std::size_t i = 0; i < y.size(); ++i)
-    if (!(std::fabs(y[i] - t.outputs.flat(i)) <= 1e-4f * magnitude))
-      fail("trace vs attention", i, t.outputs.flat(i), y[i]);
+  for (float value : v) magnitude = std::max(magnitude, std::fabs(value));
+  for (std::size_t h = 0; h < heads; ++h)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < d_v_head; ++c) {
+        const float fused = y[(h * n + i) * d_v_head + c];
+        if (!(std::fabs(fused - t.heads[h].outputs(i, c)) <= 1e-4f * magnitude))
+          fail("trace vs attention", (h * n + i) * d_v_head + c, t.heads[h].outputs(i, c), fused);
+        if (t.concat(i, h * d_v_head + c) != t.heads[h].outputs(i, c))
+          fail("concat vs the head's outputs", i, t.concat(i, h * d_v_head + c),
+               t.heads[h].outputs(i, c));
+      }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The article's worked example and its exact values (../../shared/seed/README.md).
+// The article's worked example and its exact values (docs/article.md).
 export const x = [
   [1, 0, 1, 0],
   [0, 2, 0, 2],

@@ -80,6 +80,32 @@ test('causal: scores are -Infinity above the diagonal, token 1 sees only itself'
   assert.equal(t.weights.data[5], 0);
 });
 
+test('trace returns the softmax at work: row maxima, exponentials, their sums, the mask', () => {
+  const plain = attn.trace(articleArgs);
+  // Query 1: scores [2, 4, 4], max 4, exponentials [e^-2, 1, 1], sum 2 + e^-2.
+  assert.equal(plain.rowMax[0], 4);
+  assertClose(plain.exponentials.data.slice(0, 3), [Math.exp(-2), 1, 1], 1e-7, 'exponentials');
+  assertClose([plain.rowSums[0]], [2 + Math.exp(-2)], 1e-6, 'row sum');
+  assert.deepEqual([...plain.mask.data], [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  assert.ok(plain.mask.data instanceof Uint8Array);
+  assert.ok(plain.rowMax instanceof Float32Array && plain.rowSums instanceof Float32Array);
+  const causal = attn.trace({ ...articleArgs, isCausal: true });
+  assert.deepEqual([...causal.mask.data], [0, 1, 1, 0, 0, 1, 0, 0, 0]);
+  assert.deepEqual([causal.mask.rows, causal.mask.cols], [3, 3]);
+  assert.equal(causal.rowMax[1], 16); // query 2 sees scores 4 and 16 only
+  assert.equal(causal.exponentials.data[5], 0);
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) {
+      const k = i * 3 + j;
+      assertClose(
+        [causal.weights.data[k]],
+        [causal.exponentials.data[k] / causal.rowSums[i]],
+        1e-7,
+        `weights[${i}][${j}]`,
+      );
+    }
+});
+
 test('attention() agrees with trace() on the article as one head', () => {
   const t = attn.trace(articleArgs);
   const y = attn.attention(t.queries.data, t.keys.data, t.values.data, {

@@ -16,14 +16,14 @@ import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import * as article from './article.mjs';
-import { attention64, maxAbsDiff } from './reference64.mjs';
+import { attention64, maxAbsDiff, onnxAttention64 } from './reference64.mjs';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-// The page's policy for its own scripts (CONTRACT/TOOLCHAIN): no 'unsafe-eval', no
+// The page's policy for its own scripts (web/README.md): no 'unsafe-eval', no
 // 'unsafe-inline'; compiling wasm needs 'wasm-unsafe-eval'. The package must work under it.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
 
@@ -252,6 +252,49 @@ describe('the examples in Chromium (served from this repo, strict CSP)', () => {
   test('examples/browser: a page imports dist/attention.mjs', async () => {
     const result = await resultOfPage(`${url}examples/browser/`, 'attentionResult');
     assert.ok(maxAbsDiff(result.outputs, article.outputs) < 1e-5, `${result.outputs}`);
+  });
+
+  test('float16 as a Float16Array (Chromium has one): read in, and given back as one', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${url}examples/browser/`);
+      // Multiples of 1/16: exact in float16, so both sides start from the same numbers.
+      const result = await page.evaluate(async () => {
+        const { default: createAttention } = await import('/dist/attention.mjs');
+        const attn = await createAttention();
+        const tensor = (offset) => ({
+          data: Float16Array.from({ length: 24 }, (_, i) => (((i + offset) % 16) - 8) / 16),
+          dims: [1, 2, 3, 4],
+        });
+        const out = attn.onnxAttention(
+          { Q: tensor(0), K: tensor(5), V: tensor(9) },
+          { is_causal: 1 },
+        );
+        return {
+          tag: Object.prototype.toString.call(out.Y.data),
+          type: out.Y.type,
+          y: Array.from(out.Y.data),
+        };
+      });
+      assert.equal(result.tag, '[object Float16Array]');
+      assert.equal(result.type, 'float16');
+      const tensor = (offset) => ({
+        data: Array.from({ length: 24 }, (_, i) => (((i + offset) % 16) - 8) / 16),
+        dims: [1, 2, 3, 4],
+      });
+      const expected = onnxAttention64(
+        { Q: tensor(0), K: tensor(5), V: tensor(9) },
+        { is_causal: 1 },
+      );
+      result.y.forEach((y, i) =>
+        assert.ok(
+          Math.abs(y - expected.Y.data[i]) <= 2 ** -10,
+          `Y[${i}]: ${y} vs ${expected.Y.data[i]}`,
+        ),
+      );
+    } finally {
+      await page.close();
+    }
   });
 
   test('examples/worker: a module Web Worker computes and transfers results back', async () => {

@@ -149,6 +149,46 @@ export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal 
   return { n, queries, keys, values, scores, weights, weighted, outputs };
 }
 
+/**
+ * A multi-head layer in float64, from its definition: wQuery's columns in `heads` equal
+ * blocks, wKey's and wValue's in `kvHeads`; query head h runs trace64 on its block and on kv
+ * head floor(h / (heads / kvHeads))'s blocks; concat puts the heads' outputs side by side;
+ * outputs = concat . wOut (or concat). Returns { heads: [trace64 per head], concat, outputs }
+ * as nested arrays. Arguments as `attn.trace`.
+ */
+export function multiHeadTrace64({
+  x,
+  wQuery,
+  wKey,
+  wValue,
+  wOut,
+  heads = 1,
+  kvHeads = heads,
+  scale,
+  isCausal,
+}) {
+  const block = (m, b, blocks) => {
+    const rows = toRows(m);
+    const width = rows[0].length / blocks;
+    return rows.map((row) => row.slice(b * width, (b + 1) * width));
+  };
+  const group = heads / kvHeads;
+  const perHead = Array.from({ length: heads }, (_, h) => {
+    const g = Math.floor(h / group);
+    return trace64({
+      x,
+      wQuery: block(wQuery, h, heads),
+      wKey: block(wKey, g, kvHeads),
+      wValue: block(wValue, g, kvHeads),
+      scale,
+      isCausal,
+    });
+  });
+  const concat = perHead[0].outputs.map((_, i) => perHead.flatMap((t) => t.outputs[i]));
+  const outputs = wOut === undefined ? concat : matmul(concat, toRows(wOut));
+  return { heads: perHead, concat, outputs };
+}
+
 /** The largest |a[i] - b[i]|, treating two NaNs (or two equal infinities) as equal. */
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) throw new Error(`length ${a.length} vs ${b.length}`);
@@ -160,4 +200,145 @@ export function maxAbsDiff(a, b) {
     worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
   }
   return worst;
+}
+
+/**
+ * The whole ONNX `Attention` operator (opset 23, 24's nonpad_kv_seqlen, 25's windows) in
+ * float64, written from the spec the way ONNX's numpy reference computes it: 3-D inputs
+ * reshaped to 4-D, present = concat(past, new), one bias per (b, h, i, j) summing the mask
+ * (padded with -inf to T keys), the causal frontier, the windows and the padding, then
+ * softmax and the product with V. Differences from ONNX's reference, both the contract's:
+ * a row that sees no key gives zeros (not NaN) in Y and in mode 3, and a float mask's -inf
+ * stays -inf under softcap (softcap comes first, as in the spec).
+ *
+ * @param {object} inputs { Q, K, V, attn_mask?, past_key?, past_value?, nonpad_kv_seqlen? },
+ *   each { data, dims }; float data as numbers (float16 already widened), a bool mask as 0/1,
+ *   nonpad_kv_seqlen as numbers or bigints
+ * @param {object} attributes ONNX attribute names; absent ones take ONNX's defaults
+ * @returns {{ Y, present_key, present_value, qk_matmul_output }} each { data: Float64Array, dims }
+ */
+export function onnxAttention64(inputs, attributes = {}) {
+  const { Q, K, V, attn_mask: mask, past_key: pastKey, past_value: pastValue } = inputs;
+  const nonpad = inputs.nonpad_kv_seqlen ? Array.from(inputs.nonpad_kv_seqlen.data, Number) : null;
+  const a = attributes;
+  // A 3-D (B, seq, H*size) tensor as an accessor of its 4-D (B, H, seq, size) form.
+  const as4d = (t, heads) => {
+    if (t.dims.length === 4) {
+      const [, H, N, E] = t.dims;
+      return { H, N, E, at: (b, h, n, e) => t.data[((b * H + h) * N + n) * E + e] };
+    }
+    const [, N, hidden] = t.dims;
+    const E = hidden / heads;
+    return { H: heads, N, E, at: (b, h, n, e) => t.data[(b * N + n) * hidden + h * E + e] };
+  };
+  const B = Q.dims[0];
+  const q = as4d(Q, a.q_num_heads);
+  const kNew = as4d(K, a.kv_num_heads);
+  const vNew = as4d(V, a.kv_num_heads);
+  const [Hq, S, D] = [q.H, q.N, q.E];
+  const [Hkv, L, Dv] = [kNew.H, kNew.N, vNew.E];
+  const P = pastKey ? pastKey.dims[2] : 0;
+  const T = P + L;
+  // present_key / present_value: (B, Hkv, T, size), past rows first.
+  const concat = (past, next, size) => {
+    const out = new Float64Array(B * Hkv * T * size);
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < Hkv; h++)
+        for (let j = 0; j < T; j++)
+          for (let e = 0; e < size; e++) {
+            out[((b * Hkv + h) * T + j) * size + e] =
+              j < P ? past.data[((b * Hkv + h) * P + j) * size + e] : next.at(b, h, j - P, e);
+          }
+    return out;
+  };
+  const presentKey = concat(pastKey, kNew, D);
+  const presentValue = concat(pastValue, vNew, Dv);
+  const scale = Math.fround(a.scale ?? 1 / Math.sqrt(D));
+  const softcap = Math.fround(a.softcap ?? 0);
+  const mode = a.qk_matmul_output_mode ?? 0;
+  const left = a.left_window_size ?? -1;
+  const right = a.right_window_size ?? -1;
+  const isCausal = Boolean(a.is_causal);
+  const isBool = mask ? mask.type === 'bool' : false;
+  const maskRank = mask ? mask.dims.length : 0;
+  const maskAt = (b, h, i, j) => {
+    // Right-aligned numpy broadcasting; the last axis is padded (hidden) beyond its length.
+    const index = [b, h, i, j].slice(4 - maskRank);
+    let flat = 0;
+    for (let axis = 0; axis < maskRank; axis++) {
+      const dim = mask.dims[axis];
+      let at = index[axis];
+      if (axis === maskRank - 1 && at >= dim) return isBool ? 0 : -Infinity;
+      if (dim === 1) at = 0;
+      flat = flat * dim + at;
+    }
+    return mask.data[flat];
+  };
+  const group = Hq / Hkv;
+  const Y = new Float64Array(B * Hq * S * Dv);
+  const scores = new Float64Array(B * Hq * S * T);
+  const row = new Float64Array(T);
+  for (let b = 0; b < B; b++) {
+    const offset = pastKey ? P : nonpad ? nonpad[b] - S : 0;
+    for (let h = 0; h < Hq; h++) {
+      const kv = Math.floor(h / group);
+      for (let i = 0; i < S; i++) {
+        const p = i + offset;
+        const scoreRow = ((b * Hq + h) * S + i) * T;
+        for (let j = 0; j < T; j++) {
+          let dot = 0;
+          for (let e = 0; e < D; e++)
+            dot += q.at(b, h, i, e) * presentKey[((b * Hkv + kv) * T + j) * D + e];
+          let s = scale * dot;
+          if (mode === 0) scores[scoreRow + j] = s;
+          if (softcap > 0) s = softcap * Math.tanh(s / softcap);
+          if (mode === 1) scores[scoreRow + j] = s;
+          let hidden = false;
+          let bias = 0;
+          if (mask) {
+            const m = maskAt(b, h, i, j);
+            if (isBool) hidden ||= !m;
+            else bias += m;
+          }
+          if (isCausal && j > p) hidden = true;
+          if (left >= 0 && j < p - left) hidden = true;
+          if (right >= 0 && j > p + right) hidden = true;
+          if (nonpad && j >= nonpad[b]) hidden = true;
+          s = hidden ? -Infinity : s + bias;
+          if (mode === 2) scores[scoreRow + j] = s;
+          row[j] = s;
+        }
+        let max = -Infinity;
+        for (const s of row) max = Math.max(max, s);
+        if (max === -Infinity) continue; // sees no key: zeros in Y and in mode 3
+        let sum = 0;
+        for (let j = 0; j < T; j++) sum += Math.exp(row[j] - max);
+        const yRow = ((b * Hq + h) * S + i) * Dv;
+        for (let j = 0; j < T; j++) {
+          const w = Math.exp(row[j] - max) / sum;
+          if (mode === 3) scores[scoreRow + j] = w;
+          for (let e = 0; e < Dv; e++)
+            Y[yRow + e] += w * presentValue[((b * Hkv + kv) * T + j) * Dv + e];
+        }
+      }
+    }
+  }
+  // Y in Q's layout.
+  let y = Y;
+  let yDims = [B, Hq, S, Dv];
+  if (Q.dims.length === 3) {
+    y = new Float64Array(Y.length);
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < Hq; h++)
+        for (let i = 0; i < S; i++)
+          for (let e = 0; e < Dv; e++)
+            y[(b * S + i) * Hq * Dv + h * Dv + e] = Y[((b * Hq + h) * S + i) * Dv + e];
+    yDims = [B, S, Hq * Dv];
+  }
+  return {
+    Y: { data: y, dims: yDims },
+    present_key: { data: presentKey, dims: [B, Hkv, T, D] },
+    present_value: { data: presentValue, dims: [B, Hkv, T, Dv] },
+    qk_matmul_output: { data: scores, dims: [B, Hq, S, T] },
+  };
 }

@@ -9,7 +9,14 @@ import type {
   AttentionPool,
   AttentionMask,
   AttentionOptions,
+  KvCache,
   Matrix,
+  MultiHeadTrace,
+  MultiHeadTraceArgs,
+  OnnxAttentionAttributes,
+  OnnxAttentionInputs,
+  OnnxResultTensor,
+  OnnxTensor,
   Trace,
   TraceArgs,
 } from 'attention-explained';
@@ -47,6 +54,34 @@ const t: Trace = attn.trace(args);
 const outputs: Matrix = t.outputs;
 const first: number = outputs.data[0];
 const dims: [number, number, number] = t.weighted.dims;
+
+// trace() with several heads: grouped-query attention (4 query heads, 2 kv heads) and W_O.
+const layer: MultiHeadTraceArgs = {
+  x: args.x,
+  wQuery: { rows: 4, cols: 8, data: new Float32Array(32) },
+  wKey: { rows: 4, cols: 4, data: new Float32Array(16) },
+  wValue: { rows: 4, cols: 6, data: new Float32Array(24) },
+  heads: 4,
+  kvHeads: 2,
+};
+const withWOut: MultiHeadTrace = attn.trace({
+  ...layer,
+  wOut: { rows: 12, cols: 4, data: new Float32Array(48) },
+});
+const headWeights: Matrix = withWOut.heads[3].weights;
+const headRowSums: Float32Array = withWOut.heads[0].rowSums;
+const concat: Matrix = withWOut.concat;
+const either: Trace | MultiHeadTrace = attn.trace(layer);
+const headList: Trace[] = 'heads' in either ? either.heads : [either];
+const oneHead: Trace = attn.trace({ ...args, heads: 1, kvHeads: 1 });
+// @ts-expect-error: without wOut, several heads may be one head: not surely a MultiHeadTrace
+const notSure: MultiHeadTrace = attn.trace(layer);
+// @ts-expect-error: with heads: number the result may be a MultiHeadTrace, not surely a Trace
+const notSingle: Trace = attn.trace(layer);
+// @ts-expect-error: heads is a number
+attn.trace({ ...args, heads: '2' });
+// @ts-expect-error: wOut is a matrix
+attn.trace({ ...layer, wOut: new Float32Array(48) });
 
 // attention(): every option, a boolean and an additive mask.
 const q = new Float32Array(2 * 4 * 5 * 8);
@@ -87,7 +122,42 @@ const yPool: Float32Array = await pool.attention(q, k, v, options, { signal: con
 const workers: number = pool.workers;
 pool.close();
 
+// onnxAttention(): ONNX names, a KV cache, 3-D layout, float16, the outputs wanted.
+const cache: OnnxTensor = { type: 'float32', data: new Float32Array(0), dims: [1, 2, 0, 8] };
+const inputs: OnnxAttentionInputs = {
+  Q: { type: 'float32', data: new Float32Array(32), dims: [1, 1, 32] },
+  K: { data: new Float32Array(16), dims: [1, 1, 16] }, // type inferred from data
+  V: { type: 'float32', data: new Float32Array(16), dims: [1, 1, 16] },
+  past_key: cache,
+  past_value: cache,
+  attn_mask: null,
+};
+const attributes: OnnxAttentionAttributes = {
+  q_num_heads: 4,
+  kv_num_heads: 2,
+  is_causal: 1,
+  left_window_size: 128,
+  qk_matmul_output_mode: 3,
+  softmax_precision: 1,
+};
+const step = attn.onnxAttention(inputs, attributes, ['Y', 'present_key', 'present_value']);
+const next: OnnxAttentionInputs = { ...inputs, past_key: step.present_key };
+const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
+const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
+const withScores = attn.onnxAttention({ Q: half, K: half, V: half }, {}, ['qk_matmul_output']);
+const scoresDims: number[] = withScores.qk_matmul_output.dims;
+
 // Misuses the types must reject.
+// @ts-expect-error: an output that was not asked for is not in the result
+attn.onnxAttention(inputs, {}, ['Y']).present_key;
+// @ts-expect-error: ONNX names: is_causal, not isCausal
+attn.onnxAttention(inputs, { isCausal: 1 });
+// @ts-expect-error: float16 data is a Uint16Array (or a Float16Array), not a Float32Array
+attn.onnxAttention({ ...inputs, Q: { type: 'float16', data: new Float32Array(4), dims: [4] } });
+// @ts-expect-error: an unknown output
+attn.onnxAttention(inputs, {}, ['Y', 'present']);
+// @ts-expect-error: Q is required
+attn.onnxAttention({ K: half, V: half });
 // @ts-expect-error: an unknown option (ONNX calls it is_causal; here it is isCausal)
 attn.attention(q, k, v, { qNumHeads: 4, headSize: 8, causal: true });
 // @ts-expect-error: headSize is required
@@ -106,5 +176,46 @@ attn.simd = false;
 // @ts-expect-error: workers is a number
 await createAttentionPool({ workers: '2' });
 
-export { fromBytes, fromUrl, first, dims, y, y2, simd, version, wasmMemoryBytes, allocatedBytes };
-export { relaxed, baseline, yPool, workers };
+export {
+  fromBytes,
+  fromUrl,
+  first,
+  dims,
+  headWeights,
+  headRowSums,
+  concat,
+  headList,
+  oneHead,
+  notSure,
+  notSingle,
+  y,
+  y2,
+  simd,
+  version,
+  wasmMemoryBytes,
+  allocatedBytes,
+  onlyY,
+  scoresDims,
+  relaxed,
+  baseline,
+  yPool,
+  workers,
+};
+
+// createKvCache(): the resident cache, grouped-query attention over it.
+const kvCache: KvCache = attn.createKvCache({ kvNumHeads: 2, headSize: 4, capacity: 16 });
+const newLength: number = kvCache.append(new Float32Array(8), new Float32Array(8));
+const decoded: Float32Array = kvCache.attend(new Float32Array(16), { qNumHeads: 4, softcap: 30 });
+const present: Float32Array = kvCache.presentKey().data;
+const resumed: KvCache = attn.createKvCache({
+  pastKey: kvCache.presentKey(),
+  pastValue: kvCache.presentValue(),
+});
+// @ts-expect-error the cache holds float32 only
+kvCache.append(new Float64Array(8), new Float32Array(8));
+// @ts-expect-error isCausal is a boolean
+kvCache.attend(new Float32Array(16), { isCausal: 1 });
+kvCache.truncate(0);
+kvCache.free();
+resumed.free();
+void [newLength, decoded, present];

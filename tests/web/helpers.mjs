@@ -48,16 +48,24 @@ export async function startServer({ block = [] } = {}) {
 
 /**
  * Opens a page in a new context and records problems.
- * @param {object} options { url, reducedMotion: 'reduce' | 'no-preference', locale, viewport, expectFailures }
+ * @param {object} options { url, reducedMotion: 'reduce' | 'no-preference', locale, viewport,
+ *   hasTouch (a touch screen: page.tap() works) }
  */
 export async function openPage(
   browser,
-  { url, reducedMotion = 'reduce', locale = 'en-US', viewport = { width: 1440, height: 900 } },
+  {
+    url,
+    reducedMotion = 'reduce',
+    locale = 'en-US',
+    viewport = { width: 1440, height: 900 },
+    hasTouch = false,
+  },
 ) {
   const context = await browser.newContext({
     locale,
     viewport,
     reducedMotion,
+    hasTouch,
     deviceScaleFactor: 1,
   });
   const page = await context.newPage();

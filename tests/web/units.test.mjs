@@ -2,14 +2,14 @@
 // rounding, seeded random numbers, the steps, and the two translations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { roundTenthsKeepingSum } from '../../web/figures.mjs';
+import { roundTenthsKeepingSum } from '../../web/numbers.mjs';
 import { formatExact, formatOneDecimal } from '../../web/format.mjs';
 import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
 import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
 import { randomExample } from '../../web/random.mjs';
-import { buildSteps } from '../../web/steps.mjs';
-import { parseHash, serializeHash } from '../../web/url-state.mjs';
+import { buildSteps } from '../../web/stages/index.mjs';
+import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
 
 test('numbers are shown as the article and the spec print them', () => {
   assert.equal(formatExact(4), '4');
@@ -69,7 +69,7 @@ test('the URL hash round-trips and rejects anything unexpected', () => {
     'x=1': 'url.incompleteExample',
     'x=1,2&wq=1&wk=1&wv=1': 'url.badShape',
     'x=1e999&wq=1&wk=1&wv=1': 'url.badMatrix',
-    [`step=${'a'.repeat(5000)}`]: 'url.tooLong',
+    [`step=${'a'.repeat(9000)}`]: 'url.tooLong',
     [`${'&'.repeat(20)}`]: 'url.tooManyParts',
   };
   for (const [input, key] of Object.entries(rejected)) {
@@ -82,6 +82,101 @@ test('the URL hash round-trips and rejects anything unexpected', () => {
   parseHash(`x=${'9'.repeat(4000)}`);
   parseHash(`step=${'a-'.repeat(2000)}`);
   assert.ok(Date.now() - started < 50);
+});
+
+/** Texts a reader may type into a cell, drawn from a seeded generator of many shapes. */
+function* typedNumbers(count, seed = 7) {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+  const digits = (k) => Array.from({ length: k }, () => Math.floor(random() * 10)).join('');
+  const sign = () => ['', '-', '+', '−'][Math.floor(random() * 4)];
+  for (let k = 0; k < count; k++) {
+    switch (k % 6) {
+      case 0: // plain decimals, up to 17 digits after the point
+        yield `${sign()}${Math.floor(random() * 1000)}.${digits(1 + Math.floor(random() * 17))}`;
+        break;
+      case 1: // tiny numbers, written out
+        yield `${sign()}0.${'0'.repeat(Math.floor(random() * 8))}${digits(1 + Math.floor(random() * 9))}`;
+        break;
+      case 2: // exponents, down to the smallest double and past it
+        yield `${sign()}${1 + Math.floor(random() * 9)}.${digits(Math.floor(random() * 6))}e-${1 + Math.floor(random() * 330)}`;
+        break;
+      case 3: // any double within the editor's range, as its shortest text
+        yield String((random() * 2 - 1) * 1000);
+        break;
+      case 4: // integers and near-integers
+        yield `${sign()}${Math.floor(random() * 1001)}${random() < 0.5 ? '.0' : ''}`;
+        break;
+      default: // positive exponents that stay in range, and leading dots
+        yield random() < 0.5 ? `${digits(1)}e${Math.floor(random() * 3)}` : `.${digits(6)}`;
+    }
+  }
+}
+
+test('whatever the editor accepts, the link carries exactly (property-based round trip)', () => {
+  const specific = [
+    '0.012345679',
+    '0.000123456',
+    '1e-100',
+    '5e-324',
+    '-5e-324',
+    '999.99999999999989',
+  ];
+  const accepted = [];
+  for (const text of [...specific, ...typedNumbers(6000)]) {
+    const { value } = parseEntry(text);
+    if (value !== undefined) accepted.push({ text, value });
+  }
+  assert.ok(accepted.length > 5000, `${accepted.length} accepted values`);
+  // One example per batch of 64 values: all four matrices 4x4, every cell a different value.
+  for (let start = 0; start < accepted.length; start += 64) {
+    const batch = accepted.slice(start, start + 64);
+    const example = withDims(articleExample(), { n: 4, dIn: 4, dK: 4, dV: 4 });
+    let k = 0;
+    for (const name of ['x', 'wKey', 'wQuery', 'wValue'])
+      for (const row of example[name])
+        for (let j = 0; j < row.length; j++) row[j] = batch[k++ % batch.length].value;
+    const hash = serializeHash({ step: 'inputs', example, isArticleExample: false });
+    const parsed = parseHash(hash);
+    assert.equal(parsed.ok, true, `${hash.slice(0, 120)}: ${JSON.stringify(parsed.problem)}`);
+    for (const name of ['x', 'wKey', 'wQuery', 'wValue'])
+      parsed.state.example[name].forEach((row, i) =>
+        row.forEach((value, j) =>
+          assert.ok(
+            Object.is(value, example[name][i][j]),
+            `${name}[${i}][${j}]: typed ${example[name][i][j]}, read back ${value}`,
+          ),
+        ),
+      );
+  }
+  // The longest link (8 tokens, every dimension 8, long numbers everywhere) still reads back.
+  const widest = withDims(articleExample(), { n: 8, dIn: 8, dK: 8, dV: 8 });
+  for (const name of ['x', 'wKey', 'wQuery', 'wValue'])
+    for (const row of widest[name]) row.fill(-0.0000012345678901234567);
+  const parsed = parseHash(serializeHash({ step: 'result', example: widest }));
+  assert.equal(parsed.ok, true, JSON.stringify(parsed.problem));
+  assert.deepEqual(parsed.state.example, widest);
+});
+
+test('excerpts of untrusted text cannot reorder the sentence they are shown in', () => {
+  for (const mark of [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200f',
+  ])
+    assert.equal(excerpt(`${mark}tluser`), '?tluser', `U+${mark.codePointAt(0).toString(16)}`);
+  assert.equal(excerpt('a\u0000b'), 'a?b');
+  assert.equal(excerpt('中文 ok'), '中文 ok');
 });
 
 test('seeded random numbers are reproducible and Xavier stays within its bound', () => {

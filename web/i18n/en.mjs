@@ -11,7 +11,7 @@ export default {
   'app.keysHint':
     'Keys: Space play/pause · ← → previous/next step · Home/End first/last step · Tab into a matrix, then arrows move between its cells.',
   'app.footer':
-    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The only arithmetic done in the page is display: the exponentials shown inside softmax, and the article’s rounded printout.',
+    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The exponentials inside softmax and their sums come from it too; the only arithmetic done in the page is the article’s rounded printout.',
   'app.skip': 'Skip to the walkthrough',
 
   // --- load errors ---
@@ -128,8 +128,6 @@ export default {
     'Only the query of input 1 is used here; the other queries repeat the same steps later.',
   'scores.scaled':
     'Scaled, as in the Transformer: every score is divided by √d_k = √{dK}, so that long vectors do not make the softmax too sharp.',
-  'scores.causal':
-    'Causal mask: input {i} may only look at itself and earlier inputs, so later keys get the score −∞.',
   'scores.maskedTerm': 'masked: key {j} comes after query {i}',
   'formula.scores': 's i j equals q i dot k j',
   'formula.scoresScaled': 's i j equals q i dot k j divided by the square root of d k',
@@ -139,9 +137,9 @@ export default {
 
   // --- scene: softmax ---
   'softmax.table': 'Softmax of the scores of query {i}',
-  'softmax.rowScores': 'score s{i}ⱼ',
+  'softmax.rowScores': 'score',
   'softmax.rowExp': 'e^(s − max)',
-  'softmax.rowWeights': 'weight a{i}ⱼ',
+  'softmax.rowWeights': 'weight',
   'softmax.rowWeightsArticle': 'weight, as the article',
   'softmax.rowExact': 'exact weight',
   'softmax.rowBars': 'share',
@@ -162,6 +160,8 @@ export default {
     'Multiply each value (purple) by its weight (blue): the results are {n} weighted values (yellow).',
   'weighted.article':
     'With the article’s rounding, the rounded weights are multiplied here (display arithmetic, as the article does).',
+  'numbers.decimals':
+    'A number printed with three decimals is rounded for display (2.000 may be 1.99999…); one printed without decimals, such as 2, is exact.',
   'formula.weighted': 'a i j times v j',
   'narrate.weighted': 'Weighted values for query {i}: {lines}.',
 
@@ -276,4 +276,62 @@ export default {
   // --- language switch ---
   'lang.en': 'English',
   'lang.zh': '中文',
+
+  // --- badges beside the step's title ---
+  'badge.ownNumbers': 'Your own numbers',
+  'badge.articleRounding': 'Article’s rounding',
+  'badge.scaled': '÷ √d_k',
+  'badge.causal': 'Causal mask',
+
+  // --- more roles ---
+  'matrix.exponentials': 'exponentials',
+
+  // --- intuition, and why the switches exist ---
+  'weights.intuition':
+    'An intuition: a query is what a token is looking for, a key is what it offers to be found by, and a value is what it hands over once it is found, like a search that matches questions against labels and returns the contents.',
+  'scores.dotCausal':
+    'The attention scores (blue) of input {i}: its query (red) dotted with the keys (orange) of inputs 1 to {i}, its own included; the causal mask hides every later key.',
+  'scores.countCausal':
+    'That gives {visible} scores for input {i}, how well its query matches each key it may see; the {hidden} later keys get −∞.',
+  'scores.countCausalNone':
+    'That gives {visible} scores for input {i}: it is the last input, so no key comes after it and nothing is masked.',
+  'why.scaling':
+    'Why scale: a dot product adds up d_k products, so scores grow with d_k; large scores push softmax towards all-or-nothing, one weight near 1 and the rest near 0, where a network stops learning. Dividing by √d_k keeps them moderate.',
+  'why.masking':
+    'Why mask: a model that writes text does so one token at a time, left to right. When it computes token {i} the later tokens do not exist yet, so the mask hides them in training too: token {i} may only look at itself and the tokens before it.',
+  'sum.meaningCausal':
+    'Output {i} mixes the values of inputs 1 to {i} only (the mask hides the later ones), each in proportion to how well its key matched query {i}.',
+  'compare.title': 'Before and after, query {i}',
+  'compare.without.scaled': 'without ÷ √d_k',
+  'compare.with.scaled': 'with ÷ √{dK}',
+  'compare.without.causal': 'without the mask',
+  'compare.with.causal': 'with the mask',
+  'compare.scores': 'scores',
+  'compare.weights': 'weights',
+  'compare.outputs': 'output {i}',
+  'transport.stage': 'Stage {stage} of {total}',
+  'transport.ticks': 'Stages',
+  'workbench.ownNumbers':
+    'These are your own numbers now, not the article’s: the article’s rounding note is shown only for its own example.',
+
+  // --- glossary pop-ups ---
+  'glossary.open': 'What is this?',
+  'glossary.webassembly.match': 'WebAssembly',
+  'glossary.webassembly':
+    'a compact binary format that browsers run at near-native speed; here it is C++ code compiled for the browser, computing every number.',
+  'glossary.trace.match': 'trace()',
+  'glossary.trace':
+    'the module’s function that runs self-attention stage by stage and returns every intermediate: queries, keys, values, scores, the softmax’s exponentials and sums, weights, outputs.',
+  'glossary.gaussian.match': 'Gaussian',
+  'glossary.gaussian':
+    'random numbers from the bell-shaped normal distribution N(0, 1): mostly near 0, rarely far from it.',
+  'glossary.xavier.match': 'Xavier',
+  'glossary.xavier':
+    'a way to draw starting weights (Glorot and Bengio, 2010): uniform in ±√(6 / (inputs + outputs)), so signals keep about the same size from layer to layer.',
+  'glossary.transformer.match': 'Transformer',
+  'glossary.transformer':
+    'the neural network architecture of “Attention Is All You Need” (2017), built from layers of self-attention; today’s language models are Transformers.',
+  'glossary.embedding.match': 'token embedding',
+  'glossary.embedding':
+    'a token (a word or a piece of one) represented as a vector of numbers that a network learns, so that similar tokens get similar vectors.',
 };

@@ -10,7 +10,7 @@ export default {
   'app.keysHint':
     '快捷键：空格 播放/暂停 · ← → 上一步/下一步 · Home/End 第一步/最后一步 · 用Tab进入矩阵后，方向键在单元格之间移动。',
   'app.footer':
-    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。页面本身只做显示用的计算：softmax中展示的指数，以及原文四舍五入后的数字。',
+    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。softmax中的指数及其和也来自它；页面本身只计算原文四舍五入后的数字。',
   'app.skip': '跳到演示部分',
 
   // --- 加载错误 ---
@@ -124,7 +124,6 @@ export default {
     '请注意，这里我们只使用input1中的query。针对其他输入的query，可以重复同样的步骤。',
   'scores.scaled':
     '已缩放：与Transformer一样，每个得分都除以√d_k = √{dK}，以免向量较长时softmax过于尖锐。',
-  'scores.causal': '因果掩码：input{i}只能关注它自己和之前的输入，之后的key得分为−∞。',
   'scores.maskedTerm': '已屏蔽：key{j}在query{i}之后',
   'formula.scores': 's i j等于q i与k j的点积',
   'formula.scoresScaled': 's i j等于q i与k j的点积除以d k的平方根',
@@ -134,9 +133,9 @@ export default {
 
   // --- 场景：softmax ---
   'softmax.table': 'query{i}得分的softmax',
-  'softmax.rowScores': '得分 s{i}ⱼ',
+  'softmax.rowScores': '得分',
   'softmax.rowExp': 'e^(s − max)',
-  'softmax.rowWeights': '权重 a{i}ⱼ',
+  'softmax.rowWeights': '权重',
   'softmax.rowWeightsArticle': '权重（原文的写法）',
   'softmax.rowExact': '精确权重',
   'softmax.rowBars': '占比',
@@ -157,6 +156,8 @@ export default {
     '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为weighted values。',
   'weighted.article':
     '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
+  'numbers.decimals':
+    '带三位小数的数字是为显示而四舍五入的（2.000可能是1.99999…）；不带小数的数字（如2）是精确的。',
   'formula.weighted': 'a i j乘以v j',
   'narrate.weighted': 'query{i}的weighted values：{lines}。',
 
@@ -263,4 +264,61 @@ export default {
   // --- 语言切换 ---
   'lang.en': 'English',
   'lang.zh': '中文',
+
+  // --- badges beside the step's title ---
+  'badge.ownNumbers': '你自己的数字',
+  'badge.articleRounding': '原文的四舍五入',
+  'badge.scaled': '÷ √d_k',
+  'badge.causal': '因果掩码',
+
+  // --- more roles ---
+  'matrix.exponentials': '指数',
+
+  // --- intuition, and why the switches exist ---
+  'weights.intuition':
+    '一个直观的理解：query是一个token想要找的东西，key是它提供给别人来匹配的标签，value是它被找到后交出去的内容，就像一次检索：用问题去匹配标签，再取回内容。',
+  'scores.dotCausal':
+    '输入{i}的注意力得分（蓝色）：它的query（红色）与输入1到{i}（包括它自己）的key（橙色）做点积；因果掩码遮住了之后所有的key。',
+  'scores.countCausal':
+    '这样输入{i}得到{visible}个得分，表示它的query与每个可见的key的匹配程度；之后的{hidden}个key得分为−∞。',
+  'scores.countCausalNone':
+    '这样输入{i}得到{visible}个得分：它是最后一个输入，之后没有key，因此没有被遮住的得分。',
+  'why.scaling':
+    '为什么要缩放：点积是d_k个乘积之和，得分会随d_k变大；得分太大会使softmax趋于“全有或全无”（一个权重接近1，其余接近0），网络就难以学习。除以√d_k可以让得分保持适中。',
+  'why.masking':
+    '为什么要掩码：生成文本的模型是从左到右一个token一个token地写的。计算第{i}个token时，后面的token还不存在，所以训练时也要用掩码遮住它们：第{i}个token只能看它自己和前面的token。',
+  'sum.meaningCausal':
+    '输出{i}只混合了输入1到{i}的value（掩码遮住了后面的），比例取决于各自的key与query {i}的匹配程度。',
+  'compare.title': '前后对比，query {i}',
+  'compare.without.scaled': '不除以√d_k',
+  'compare.with.scaled': '除以√{dK}',
+  'compare.without.causal': '不加掩码',
+  'compare.with.causal': '加掩码',
+  'compare.scores': '得分',
+  'compare.weights': '权重',
+  'compare.outputs': '输出{i}',
+  'transport.stage': '第{stage}阶段，共{total}个阶段',
+  'transport.ticks': '阶段',
+  'workbench.ownNumbers':
+    '现在这些是你自己的数字，不是原文的：关于原文四舍五入的说明只在原文的例子中显示。',
+
+  // --- glossary pop-ups ---
+  'glossary.open': '这是什么？',
+  'glossary.webassembly.match': 'WebAssembly',
+  'glossary.webassembly':
+    '一种紧凑的二进制格式，浏览器能以接近原生的速度运行它；这里是编译给浏览器的C++代码，负责计算每个数字。',
+  'glossary.trace.match': 'trace()',
+  'glossary.trace':
+    '模块中的一个函数：逐个阶段运行self-attention，并返回每个中间结果：query、key、value、得分、softmax的指数与和、权重、输出。',
+  'glossary.gaussian.match': 'Gaussian',
+  'glossary.gaussian': '服从钟形正态分布N(0, 1)的随机数：大多在0附近，很少远离0。',
+  'glossary.xavier.match': 'Xavier',
+  'glossary.xavier':
+    '一种初始化权重的方法（Glorot和Bengio，2010）：在±√(6 / (输入数 + 输出数))内均匀取值，使信号在各层之间保持差不多的大小。',
+  'glossary.transformer.match': 'Transformer',
+  'glossary.transformer':
+    '“Attention Is All You Need”（2017）提出的神经网络结构，由多层self-attention构成；今天的大语言模型都是Transformer。',
+  'glossary.embedding.match': 'token embedding',
+  'glossary.embedding':
+    '把一个token（一个词或词的一部分）表示成网络学到的数字向量，相近的token得到相近的向量。',
 };

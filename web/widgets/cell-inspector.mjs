@@ -3,13 +3,13 @@
 import { explainCell } from '../arithmetic.mjs';
 import { h } from '../dom.mjs';
 
-const POPOVER_ID = 'cell-popover';
-
 /**
- * @param {{ figures: () => object, tr: () => Function }} sources  getters, so edits and
+ * @param {{ numbers: () => object, tr: () => Function, id: (name: string) => string }} sources
+ *   numbers and tr are getters, so edits and
  *   language switches are picked up without re-attaching
  */
-export function createCellInspector({ figures, tr }) {
+export function createCellInspector({ numbers, tr, id }) {
+  const POPOVER_ID = id('cell-popover');
   const title = h('p', { class: 'cell-popover-title' });
   const expression = h('p', { class: 'cell-popover-expression', dir: 'ltr' });
   const popover = h(
@@ -44,7 +44,7 @@ export function createCellInspector({ figures, tr }) {
       col: Number(data.col),
       query: data.query === undefined ? undefined : Number(data.query),
     };
-    const explanation = explainCell(figures(), ref, tr());
+    const explanation = explainCell(numbers(), ref, tr());
     if (!explanation) return;
     current = cell;
     title.textContent = explanation.title;
@@ -108,6 +108,10 @@ export function createCellInspector({ figures, tr }) {
 
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && current) hide();
+  });
+  // A tap elsewhere (Next, say, on a phone, where a tapped cell keeps the pop-up) closes it.
+  document.addEventListener('pointerdown', (event) => {
+    if (current && !current.contains(event.target)) hide();
   });
   window.addEventListener('scroll', () => current && place(current), { passive: true });
 

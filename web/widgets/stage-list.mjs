@@ -1,8 +1,7 @@
 // The list of the article's stages to jump to. The current stage opens to show its steps
 // (e.g. each input's key, value and query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
-import { STAGES } from '../steps.mjs';
-import { stageTitle, stepTitle } from '../step-text.mjs';
+import { STAGES, stageTitle } from '../stages/index.mjs';
 
 export function createStageList({ onJump }) {
   const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
@@ -37,7 +36,7 @@ export function createStageList({ onJump }) {
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
-    const items = STAGES.map((stage) => {
+    const items = STAGES.map(({ number: stage }) => {
       const first = steps.findIndex((step) => step.stage === stage);
       if (first === -1) return null;
       const isCurrent = current.stage === stage;
@@ -70,7 +69,7 @@ export function createStageList({ onJump }) {
                     class: 'step-button',
                     dataset: { target: k },
                     'aria-current': k === index ? 'step' : null,
-                    text: stepTitle(step, tr, dims),
+                    text: step.title(tr, dims),
                     onclick: () => onJump(k),
                   }),
                 ),

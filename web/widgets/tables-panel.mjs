@@ -3,17 +3,18 @@
 // The panel starts closed, so its tables are not built while the page starts: they are built
 // a few at a time when the page is idle, and all at once if the reader opens the panel first.
 import { h } from '../dom.mjs';
-import { formatExact, subscript } from '../format.mjs';
-import { at } from '../figures.mjs';
-import { fullMatrix } from '../scenes/parts.mjs';
+import { formatExact } from '../format.mjs';
+import { at } from '../numbers.mjs';
+import { heatmap } from '../draw/heatmap.mjs';
+import { fullMatrix, indexed } from '../draw/matrices.mjs';
+import { matrixView } from '../draw/matrix-view.mjs';
 import { whenIdle } from '../idle.mjs';
-import { heatmap } from './heatmap.mjs';
-import { matrixView } from './matrix-view.mjs';
+import { ROLES } from '../roles.mjs';
 
 /** The views of the panel, each as a function that builds it. */
 function viewBuilders(ctx) {
-  const { figures, tr } = ctx;
-  const { n, dV } = figures.dims;
+  const { numbers, tr } = ctx;
+  const { n, dV } = numbers.dims;
   const builders = [
     () => fullMatrix(ctx, 'x'),
     () => fullMatrix(ctx, 'wKey'),
@@ -25,16 +26,16 @@ function viewBuilders(ctx) {
     () => heatmap(ctx, 'scores'),
     () => heatmap(ctx, 'weights'),
   ];
-  if (figures.settings.rounding === 'article') {
+  if (numbers.settings.rounding === 'article') {
     builders.push(() =>
       matrixView({
         matrix: 'weights-exact',
-        role: 'score',
+        role: ROLES.weights.role,
         symbol: 'A',
         name: tr('tables.exactWeights'),
         rows: n,
         cols: n,
-        text: (i, j) => formatExact(at(figures.weights, i, j)),
+        text: (i, j) => formatExact(at(numbers.weights, i, j)),
       }),
     );
   }
@@ -42,12 +43,13 @@ function viewBuilders(ctx) {
     builders.push(() =>
       matrixView({
         matrix: 'weighted',
-        role: 'weighted',
-        symbol: `a${subscript(i + 1)},ⱼ vⱼ`,
+        role: ROLES.weighted.role,
+        symbol: indexed('a', `${i + 1},j`, h('span', {}, ' v', h('sub', { text: 'j' }))),
+        symbolText: `a_${i + 1},j v_j`,
         name: tr('tables.weightedFor', { i: i + 1 }),
         rows: n,
         cols: dV,
-        text: (j, c) => figures.shown.format(figures.shown.weighted(i, j, c)),
+        text: (j, c) => numbers.shown.format(numbers.shown.weighted(i, j, c)),
         dataset: { query: i },
         inspectable: true,
       }),
@@ -63,7 +65,7 @@ export function createTablesPanel() {
   const grid = h('div', { class: 'tables-grid', dataset: { inspectRoot: '' } });
   const element = h('details', { class: 'tables-panel', id: 'tables' }, summary, intro, grid);
 
-  let builders = []; // the views still to build for the latest figures
+  let builders = []; // the views still to build for the latest numbers
   let built = [];
   let scheduled = false;
 

@@ -1,9 +1,14 @@
 // Playback controls: restart, previous, play/pause, next, a scrubber over the whole
-// timeline (with a tick where each stage starts), the step counter and the speed.
+// timeline (its steps), with a marker where each stage starts (circled stage numbers under a
+// "Stages" legend, so they are not read as step numbers), the step counter, the stage counter
+// and the speed.
 import { h, setText } from '../dom.mjs';
 import { icon } from './icons.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
+
+/** Stage numbers as circled digits: visibly not the step numbers of the scrubber. */
+const CIRCLED = ['', '①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨'];
 
 export function createTransport({ timeline }) {
   const button = (name, action) => {
@@ -37,6 +42,8 @@ export function createTransport({ timeline }) {
     timeline.scrubTo((Number(scrubber.value) / 1000) * timeline.length),
   );
   const ticks = h('div', { class: 'scrubber-ticks', 'aria-hidden': 'true' });
+  const ticksLegend = h('span', { class: 'ticks-legend', 'aria-hidden': 'true' });
+  const stageCounter = h('span', { class: 'stage-counter' });
   const counter = h('output', { class: 'step-counter' });
   const speedLabel = h('span', { class: 'speed-label' });
   const speed = h(
@@ -64,15 +71,16 @@ export function createTransport({ timeline }) {
         'div',
         { class: 'transport-status' },
         counter,
+        stageCounter,
         h('label', { class: 'speed-field' }, speedLabel, speed),
       ),
     ),
-    h('div', { class: 'scrubber-wrap' }, scrubber, ticks),
+    h('div', { class: 'scrubber-wrap' }, ticksLegend, scrubber, ticks),
   );
 
   let ticksFor = null;
   let shownPlaying = false; // the play button starts with the play icon
-  function update({ tr, steps, title }) {
+  function update({ tr, steps, title, stageTitle }) {
     element.setAttribute('aria-label', tr('transport.label'));
     setText(restart.label, tr('transport.restart'));
     setText(previous.label, tr('transport.previous'));
@@ -94,9 +102,13 @@ export function createTransport({ timeline }) {
     const position = tr('transport.position', { k: timeline.index + 1, total: steps.length });
     scrubber.setAttribute('aria-valuetext', `${position}: ${title}`);
     setText(counter, position);
+    const stage = steps[timeline.index].stage;
+    const stageCount = steps[steps.length - 1].stage;
+    setText(stageCounter, tr('transport.stage', { stage, total: stageCount }));
+    setText(ticksLegend, tr('transport.ticks'));
     setText(speedLabel, tr('transport.speed'));
-    if (ticksFor !== steps) {
-      ticksFor = steps;
+    if (ticksFor?.steps !== steps || ticksFor.tr !== tr) {
+      ticksFor = { steps, tr };
       ticks.replaceChildren(
         ...steps
           .map((step, k) => ({ step, k }))
@@ -105,7 +117,8 @@ export function createTransport({ timeline }) {
             h('span', {
               class: 'tick',
               style: { left: `${(k / steps.length) * 100}%` },
-              text: String(step.stage),
+              title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
+              text: CIRCLED[step.stage] ?? String(step.stage),
             }),
           ),
       );

@@ -1,9 +1,11 @@
-// "Your numbers": the switches (rounding, scaling, causal mask), the shape (tokens, d_in,
-// d_k, d_v), the editable inputs and weights, random numbers and reset. It only reports what
+// "Your numbers": the editable inputs and weights first (on a laptop they sit beside the
+// scene they change), then the switches (rounding, scaling, causal mask), the shape (tokens,
+// d_in, d_k, d_v), random numbers and reset. It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
-import { MATRICES, symbolNode } from '../scenes/parts.mjs';
+import { symbolNode } from '../draw/matrices.mjs';
+import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
 
 let switchCount = 0;
@@ -44,6 +46,8 @@ function dimSelect(onChange) {
 export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onReset }) {
   const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
   const intro = h('p', { class: 'panel-intro' });
+  // Shown once the numbers are no longer the article's.
+  const own = h('p', { class: 'workbench-own', role: 'status' });
 
   // --- settings ---
   const settingsTitle = h('h3', { class: 'group-title' });
@@ -104,8 +108,8 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
       name,
       createMatrixEditor({
         name,
-        role: MATRICES[name].role,
-        symbol: symbolNode(MATRICES[name].symbol),
+        role: ROLES[name].role,
+        symbol: symbolNode(ROLES[name].symbol),
         onCommit: (row, col, value) => onEntry(name, row, col, value),
       }),
     ]),
@@ -149,6 +153,14 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     { class: 'workbench', 'aria-labelledby': 'workbench-title' },
     title,
     intro,
+    own,
+    h(
+      'section',
+      { class: 'group editors' },
+      matricesTitle,
+      EDITABLE.map((name) => editors[name].element),
+      traceError,
+    ),
     h('section', { class: 'group' }, settingsTitle, rounding, scaled.element, causal.element),
     h(
       'section',
@@ -157,13 +169,6 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
       tokens,
       h('div', { class: 'dims' }, dIn.element, dK.element, dV.element),
       dkNote,
-    ),
-    h(
-      'section',
-      { class: 'group editors' },
-      matricesTitle,
-      EDITABLE.map((name) => editors[name].element),
-      traceError,
     ),
     h(
       'section',
@@ -180,11 +185,13 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     ),
   );
 
-  /** @param {{ example, settings, tr, statusText?, error? }} state */
-  function update({ example, settings, tr, statusText, error }) {
+  /** @param {{ example, settings, tr, statusText?, error?, isArticleExample }} state */
+  function update({ example, settings, tr, statusText, error, isArticleExample }) {
     currentDims = dimsOf(example);
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
+    own.textContent = isArticleExample ? '' : tr('workbench.ownNumbers');
+    own.hidden = isArticleExample;
     settingsTitle.textContent = tr('workbench.settings');
     roundingLegend.textContent = tr('workbench.rounding');
     exact.text.textContent = tr('workbench.roundingExact');

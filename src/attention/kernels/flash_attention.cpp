@@ -1,6 +1,7 @@
 #include "kernels/flash_attention.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -9,6 +10,8 @@
 
 #include "kernels/exp2.hpp"
 #include "kernels/multiply_add.hpp"
+#include "kernels/scores.hpp"
+#include "kernels/visibility.hpp"
 
 // Keep clang from unrolling register-blocked loops: unrolled, V8 runs out of its ~15 usable
 // vector registers and spills (measured 27 vs 40 GFLOP/s).
@@ -44,33 +47,56 @@ struct AlignedFree {
 };
 using Buffer = std::unique_ptr<float[], AlignedFree>;
 
+constexpr std::size_t alignment = 64;
+
 Buffer allocate(std::size_t count) {
-  return Buffer(static_cast<float*>(xsimd::aligned_malloc(count * sizeof(float), 64)));
+  return Buffer(static_cast<float*>(xsimd::aligned_malloc(count * sizeof(float), alignment)));
 }
 
-// All the memory one call needs: O(block_rows * (head_size + v_head_size)), whatever n is.
+// All the memory one call needs: O(rows * (head_size + v_head_size)), whatever S and T are,
+// where rows = min(block_rows, the rows of one head group): decoding (S = 1) allocates and
+// packs for the few rows it has, not for a whole block.
 struct Scratch {
-  Buffer queries;        // block_rows x d: the block's query rows, tile by tile, interleaved
-  Buffer outputs;        // block_rows x dv_padded: running (unnormalised) softmax . values
-  Buffer row_max;        // block_rows: running maximum score of each row
-  Buffer row_sum;        // block_rows: running sum of e^(score - row_max)
+  Buffer queries;        // rows x d: the block's query rows, tile by tile, interleaved
+  Buffer outputs;        // rows x dv_padded: running (unnormalised) softmax . values
+  Buffer row_max;        // rows: running maximum score of each row
+  Buffer row_sum;        // rows: running sum of e^(score - row_max)
   Buffer keys;           // block_keys x d, packed as d x tile_keys panels, one per tile of keys
   Buffer values;         // block_keys x dv_padded
   Buffer scores;         // tile_rows x block_keys: scores, then probabilities, of one tile
   Buffer probabilities;  // block_keys x tile_rows: the same probabilities, interleaved
+  std::unique_ptr<KeyRange[]> visible;  // rows: the keys each row may see by position
 
-  bool allocate_for(std::size_t d, std::size_t dv_padded) {
-    queries = allocate(block_rows * d);
-    outputs = allocate(block_rows * dv_padded);
-    row_max = allocate(block_rows);
-    row_sum = allocate(block_rows);
-    keys = allocate(block_keys * d);
-    values = allocate(block_keys * dv_padded);
-    scores = allocate(tile_rows * block_keys);
-    probabilities = allocate(block_keys * tile_rows);
-    return queries && outputs && row_max && row_sum && keys && values && scores && probabilities;
+  // Floats of each buffer, in the order above; one list serves allocation and the byte count.
+  static std::array<std::size_t, 8> sizes(std::size_t rows, std::size_t d, std::size_t dv_padded) {
+    return {rows * d,
+            rows * dv_padded,
+            rows,
+            rows,
+            block_keys * d,
+            block_keys * dv_padded,
+            tile_rows * block_keys,
+            block_keys * tile_rows};
+  }
+
+  bool allocate_for(std::size_t rows, std::size_t d, std::size_t dv_padded) {
+    const auto n = sizes(rows, d, dv_padded);
+    Buffer* buffers[8] = {&queries, &outputs, &row_max, &row_sum,
+                          &keys,    &values,  &scores,  &probabilities};
+    for (std::size_t i = 0; i < 8; ++i) {
+      *buffers[i] = allocate(n[i]);
+      if (!*buffers[i]) return false;
+    }
+    visible.reset(new (std::nothrow) KeyRange[rows]);
+    return visible != nullptr;
   }
 };
+
+// Query rows per row block for this shape: a whole block, or the rows of one head group.
+std::size_t rows_per_block(const AttentionShape& s) {
+  const std::size_t group_rows = s.q_num_heads / s.kv_num_heads * s.q_seq_len;
+  return std::min(block_rows, round_up(group_rows, tile_rows));
+}
 
 // Both micro-kernels read their splats from tiles stored interleaved, (element, row): the two
 // rows' values sit side by side, so one address serves both splats of a step.
@@ -81,8 +107,12 @@ struct Scratch {
 // multiplies a splat of one query element by a vector of keys. The scale is applied to the
 // finished dot products, as the definition does, so no scaled intermediate can overflow where
 // the scores themselves would not.
-inline void score_tile(const float* queries, std::size_t d, const float* panel, float scale,
-                       float* scores) {
+//
+// Kept out of line: inlined into process_tile, its eight accumulators and four key vectors
+// compete with the caller's values for V8's registers and spill: measured in Node, the whole
+// kernel ran far slower.
+__attribute__((noinline)) void score_tile(const float* queries, std::size_t d, const float* panel,
+                                          float scale, float* scores) {
   batch s00(0.0f), s01(0.0f), s02(0.0f), s03(0.0f), s10(0.0f), s11(0.0f), s12(0.0f), s13(0.0f);
   const auto step = [&](const float* k, const float* q) {
     const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
@@ -157,54 +187,80 @@ inline void accumulate_tile(const float* probabilities, std::size_t keys, const 
   }
 }
 
-// One kv head with the query heads it serves: their rows are contiguous in q and y, so the
-// group is walked as one matrix of rows = group * q_seq_len, and each packed K/V block is
-// read once for all of them (grouped-query attention reads each kv head once per group).
+// One kv head with the query heads it serves, walked as one matrix of rows = group * S (row
+// r is query r % S of head first_q_head + r / S), so each packed K/V block is read once for
+// all of them (grouped-query attention reads each kv head once per group).
 class HeadGroup {
  public:
-  HeadGroup(const AttentionShape& shape, const AttentionOptions& options, const AttentionMask& mask,
-            Scratch& scratch)
-      : shape_(shape),
-        options_(options),
-        mask_(mask),
+  HeadGroup(const AttentionArgs& args, Scratch& scratch)
+      : a_(args),
+        shape_(args.shape),
+        options_(args.options),
+        mask_(args.mask),
         s_(scratch),
-        d_(shape.head_size),
-        dv_(shape.v_head_size),
+        d_(shape_.head_size),
+        dv_(shape_.v_head_size),
         dv_padded_(round_up(dv_, tile_keys)),
-        group_(shape.q_num_heads / shape.kv_num_heads) {}
+        group_(shape_.q_num_heads / shape_.kv_num_heads),
+        block_rows_(rows_per_block(shape_)) {}
 
-  // q rows [group * q_seq_len, d] of batch b / kv head g; y rows likewise with dv.
-  void run(std::size_t b, std::size_t g, const float* q_rows, const float* k_head,
-           const float* v_head, float* y_rows) {
+  // Batch b, kv head g: q and y rows of its query heads, keys and values of g.
+  void run(std::size_t b, std::size_t g) {
     batch_ = b;
     first_q_head_ = g * group_;
+    offset_ = query_offset(a_, b);
+    key_limit_ = key_limit(a_, b);
+    const float* k_head = a_.k + b * a_.k_strides.batch + g * a_.k_strides.head;
+    const float* v_head = a_.v + b * a_.v_strides.batch + g * a_.v_strides.head;
     const std::size_t total_rows = group_ * shape_.q_seq_len;
-    for (std::size_t row0 = 0; row0 < total_rows; row0 += block_rows) {
-      const std::size_t rows = std::min(block_rows, total_rows - row0);
-      start_row_block(q_rows + row0 * d_, row0, rows);
-      for (std::size_t key0 = 0; key0 < shape_.kv_seq_len; key0 += block_keys) {
-        const std::size_t keys = std::min(block_keys, shape_.kv_seq_len - key0);
-        pack_block(k_head + key0 * d_, v_head + key0 * dv_, keys);
+    for (std::size_t row0 = 0; row0 < total_rows; row0 += block_rows_) {
+      const std::size_t rows = std::min(block_rows_, total_rows - row0);
+      const KeyRange keys_seen = start_row_block(row0, rows);
+      // Only the key blocks some row of this block can see are packed and computed.
+      for (std::size_t key0 = keys_seen.begin; key0 < keys_seen.end; key0 += block_keys) {
+        const std::size_t keys = std::min(block_keys, keys_seen.end - key0);
+        pack_block(k_head + key0 * a_.k_strides.seq, v_head + key0 * a_.v_strides.seq, keys);
         for (std::size_t t = 0; t < rows; t += tile_rows) process_tile(t, key0, keys);
       }
-      finish_row_block(y_rows + row0 * dv_);
+      finish_row_block();
     }
   }
 
  private:
-  void start_row_block(const float* q_rows, std::size_t row0, std::size_t rows) {
+  std::size_t query_index(std::size_t r) const { return (row0_ + r) % shape_.q_seq_len; }
+  std::size_t query_head(std::size_t r) const {
+    return first_q_head_ + (row0_ + r) / shape_.q_seq_len;
+  }
+  std::size_t row_offset(const Strides& st, std::size_t r) const {
+    return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
+  }
+
+  // Packs the block's query rows, resets their running softmax, and returns the keys any of
+  // them may see.
+  KeyRange start_row_block(std::size_t row0, std::size_t rows) {
     row0_ = row0;
     rows_ = rows;
     const std::size_t padded = round_up(rows, tile_rows);
+    KeyRange seen{key_limit_, 0};
     for (std::size_t r = 0; r < padded; ++r) {
       // Row r is lane r % tile_rows of its tile: element c at tile + c * tile_rows + lane.
       float* dst = s_.queries.get() + (r - r % tile_rows) * d_ + r % tile_rows;
-      for (std::size_t c = 0; c < d_; ++c)
-        dst[c * tile_rows] = r < rows ? q_rows[r * d_ + c] : 0.0f;
+      const float* src = r < rows ? a_.q + row_offset(a_.q_strides, r) : nullptr;
+      for (std::size_t c = 0; c < d_; ++c) dst[c * tile_rows] = src ? src[c] : 0.0f;
       s_.row_max[r] = minus_infinity;
       s_.row_sum[r] = 0.0f;
+      if (r < rows) {
+        const KeyRange v = visible_keys(options_, offset_, key_limit_, query_index(r));
+        s_.visible[r] = v;
+        if (v.begin < v.end) {
+          seen.begin = std::min(seen.begin, v.begin);
+          seen.end = std::max(seen.end, v.end);
+        }
+      }
     }
     std::fill(s_.outputs.get(), s_.outputs.get() + padded * dv_padded_, 0.0f);
+    if (seen.end <= seen.begin) return {0, 0};
+    return seen;
   }
 
   void pack_block(const float* k_block, const float* v_block, std::size_t keys) {
@@ -215,42 +271,36 @@ class HeadGroup {
       float* panel = s_.keys.get() + kt * d_;
       for (std::size_t jj = 0; jj < tile_keys; ++jj) {
         const std::size_t j = kt + jj;
-        for (std::size_t c = 0; c < d_; ++c)
-          panel[c * tile_keys + jj] = j < keys ? k_block[j * d_ + c] : 0.0f;
+        const float* src = j < keys ? k_block + j * a_.k_strides.seq : nullptr;
+        for (std::size_t c = 0; c < d_; ++c) panel[c * tile_keys + jj] = src ? src[c] : 0.0f;
       }
     }
     for (std::size_t j = 0; j < keys; ++j) {
       float* dst = s_.values.get() + j * dv_padded_;
-      std::copy(v_block + j * dv_, v_block + (j + 1) * dv_, dst);
+      const float* src = v_block + j * a_.v_strides.seq;
+      std::copy(src, src + dv_, dst);
       std::fill(dst + dv_, dst + dv_padded_, 0.0f);
     }
   }
 
-  std::size_t query_index(std::size_t r) const { return (row0_ + r) % shape_.q_seq_len; }
-  std::size_t query_head(std::size_t r) const {
-    return first_q_head_ + (row0_ + r) / shape_.q_seq_len;
-  }
-
   void process_tile(std::size_t t, std::size_t key0, std::size_t keys) {
     const std::size_t real_rows = std::min(tile_rows, rows_ - t);
-    bool crosses_diagonal = false;
-    if (options_.is_causal) {
-      // Top-left causal: query i sees keys 0..i. Skip a block no row of the tile can see.
-      std::size_t min_i = shape_.q_seq_len, max_i = 0;
-      for (std::size_t r = 0; r < real_rows; ++r) {
-        min_i = std::min(min_i, query_index(t + r));
-        max_i = std::max(max_i, query_index(t + r));
-      }
-      if (key0 > max_i) return;
-      crosses_diagonal = key0 + keys - 1 > min_i;
+    // Decided per tile, not per element: skip a block no row of the tile sees; mask element
+    // by element only where a row's visible range ends inside the block.
+    bool any_sees = false, straddles = false;
+    for (std::size_t r = t; r < t + real_rows; ++r) {
+      const KeyRange v = s_.visible[r];
+      if (v.begin < key0 + keys && v.end > key0 && v.begin < v.end) any_sees = true;
+      if (v.begin > key0 || v.end < key0 + keys) straddles = true;
     }
+    if (!any_sees) return;
     const std::size_t padded_keys = round_up(keys, tile_keys);
     float* scores = s_.scores.get();
     for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
       score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, options_.scale,
                  scores + kt);
 
-    const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || crosses_diagonal;
+    const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || straddles;
     for (std::size_t r = 0; r < tile_rows; ++r) {
       float* row = scores + r * block_keys;
       if (adjust && r < real_rows) adjust_scores(row, t + r, key0, keys);
@@ -261,20 +311,26 @@ class HeadGroup {
                     s_.outputs.get() + t * dv_padded_);
   }
 
-  // Softcap, causal mask, boolean and additive masks on one row of scores.
+  // Softcap, then the masks, then -inf outside the row's visible keys, on one row of scores.
   void adjust_scores(float* row, std::size_t r, std::size_t key0, std::size_t keys) const {
-    const std::size_t i = query_index(r);
-    const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
-                                 i * mask_.strides[2] + key0 * mask_.strides[3];
-    for (std::size_t j = 0; j < keys; ++j) {
-      float x = row[j];
-      if (options_.softcap > 0.0f) x = options_.softcap * std::tanh(x / options_.softcap);
-      if (options_.is_causal && key0 + j > i) x = minus_infinity;
-      const std::size_t at = mask_row + j * mask_.strides[3];
-      if (mask_.kind == MaskKind::boolean && !mask_.allowed[at]) x = minus_infinity;
-      if (mask_.kind == MaskKind::additive) x += mask_.bias[at];
-      row[j] = x;
+    if (options_.softcap > 0.0f) {
+      const float cap = options_.softcap;
+      for (std::size_t j = 0; j < keys; ++j) row[j] = cap * std::tanh(row[j] / cap);
     }
+    const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
+                                 query_index(r) * mask_.strides[2] + key0 * mask_.strides[3];
+    if (mask_.kind == MaskKind::boolean) {
+      for (std::size_t j = 0; j < keys; ++j)
+        if (!mask_.allowed[mask_row + j * mask_.strides[3]]) row[j] = minus_infinity;
+    } else if (mask_.kind == MaskKind::additive) {
+      for (std::size_t j = 0; j < keys; ++j) row[j] += mask_.bias[mask_row + j * mask_.strides[3]];
+    }
+    // Every key of the block is below key_limit, so the mask reads above stay in bounds.
+    const KeyRange v = s_.visible[r];
+    const std::size_t begin = std::clamp(v.begin, key0, key0 + keys) - key0;
+    const std::size_t end = std::clamp(std::max(v.end, v.begin), key0, key0 + keys) - key0;
+    std::fill(row, row + begin, minus_infinity);
+    std::fill(row + std::max(begin, end), row + keys, minus_infinity);
   }
 
   // Online softmax: fold this block's scores into the row's running maximum and sum, rescale
@@ -316,83 +372,63 @@ class HeadGroup {
     }
   }
 
-  void finish_row_block(float* y_rows) const {
+  // y rows = outputs / row_sum; a row that saw no key has sum 0 and gets zeros.
+  void finish_row_block() const {
     for (std::size_t r = 0; r < rows_; ++r) {
       const float sum = s_.row_sum[r];
       const float inverse = sum > 0.0f ? 1.0f / sum : (sum == 0.0f ? 0.0f : sum);
       const float* out = s_.outputs.get() + r * dv_padded_;
-      for (std::size_t c = 0; c < dv_; ++c) y_rows[r * dv_ + c] = out[c] * inverse;
+      float* y = a_.y + row_offset(a_.y_strides, r);
+      for (std::size_t c = 0; c < dv_; ++c) y[c] = out[c] * inverse;
     }
   }
 
+  const AttentionArgs& a_;
   const AttentionShape& shape_;
   const AttentionOptions& options_;
   const AttentionMask& mask_;
   Scratch& s_;
-  const std::size_t d_, dv_, dv_padded_, group_;
-  std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0;
+  const std::size_t d_, dv_, dv_padded_, group_, block_rows_;
+  std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0, key_limit_ = 0;
+  std::int64_t offset_ = 0;
 };
 
 }  // namespace
 
-bool flash_attention(const float* q, const float* k, const float* v, const AttentionMask& mask,
-                     const AttentionShape& shape, const AttentionOptions& options, float* y) {
-  const std::size_t d = shape.head_size, dv = shape.v_head_size;
+bool flash_attention(const AttentionArgs& args) {
+  const AttentionShape& s = args.shape;
   Scratch scratch;
-  if (!scratch.allocate_for(d, round_up(dv, tile_keys))) return false;
-  HeadGroup group(shape, options, mask, scratch);
-  const std::size_t heads_per_group = shape.q_num_heads / shape.kv_num_heads;
-  const std::size_t q_head_stride = shape.q_seq_len * d, y_head_stride = shape.q_seq_len * dv;
-  const std::size_t k_head_stride = shape.kv_seq_len * d, v_head_stride = shape.kv_seq_len * dv;
-  for (std::size_t b = 0; b < shape.batch; ++b) {
-    for (std::size_t g = 0; g < shape.kv_num_heads; ++g) {
-      const std::size_t first_q_head = b * shape.q_num_heads + g * heads_per_group;
-      const std::size_t kv_head = b * shape.kv_num_heads + g;
-      group.run(b, g, q + first_q_head * q_head_stride, k + kv_head * k_head_stride,
-                v + kv_head * v_head_stride, y + first_q_head * y_head_stride);
-    }
-  }
+  if (!scratch.allocate_for(rows_per_block(s), s.head_size, round_up(s.v_head_size, tile_keys)))
+    return false;
+  HeadGroup group(args, scratch);
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
   return true;
 }
 
-bool attention_reference(const float* q, const float* k, const float* v, const AttentionMask& mask,
-                         const AttentionShape& shape, const AttentionOptions& options, float* y) {
-  const std::size_t d = shape.head_size, dv = shape.v_head_size;
-  const std::size_t group = shape.q_num_heads / shape.kv_num_heads;
-  std::unique_ptr<float[]> scores(new (std::nothrow) float[shape.kv_seq_len]);
-  if (!scores) return false;
-  for (std::size_t b = 0; b < shape.batch; ++b)
-    for (std::size_t h = 0; h < shape.q_num_heads; ++h)
-      for (std::size_t i = 0; i < shape.q_seq_len; ++i) {
-        const std::size_t kv_head = b * shape.kv_num_heads + h / group;
-        const float* q_row = q + ((b * shape.q_num_heads + h) * shape.q_seq_len + i) * d;
-        float* y_row = y + ((b * shape.q_num_heads + h) * shape.q_seq_len + i) * dv;
-        float max = minus_infinity;
-        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
-          const float* k_row = k + (kv_head * shape.kv_seq_len + j) * d;
-          float s = 0.0f;
-          for (std::size_t c = 0; c < d; ++c) s += q_row[c] * k_row[c];
-          s *= options.scale;
-          if (options.softcap > 0.0f) s = options.softcap * std::tanh(s / options.softcap);
-          if (options.is_causal && j > i) s = minus_infinity;
-          const std::size_t at =
-              b * mask.strides[0] + h * mask.strides[1] + i * mask.strides[2] + j * mask.strides[3];
-          if (mask.kind == MaskKind::boolean && !mask.allowed[at]) s = minus_infinity;
-          if (mask.kind == MaskKind::additive) s += mask.bias[at];
-          scores[j] = s;
-          max = std::max(max, s);
-        }
-        std::fill(y_row, y_row + dv, 0.0f);
-        if (max == minus_infinity) continue;  // every key masked: zeros
-        float sum = 0.0f;
-        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
-          scores[j] = std::exp(scores[j] - max);
-          sum += scores[j];
-        }
-        for (std::size_t j = 0; j < shape.kv_seq_len; ++j) {
-          const float* v_row = v + (kv_head * shape.kv_seq_len + j) * dv;
-          const float weight = scores[j] / sum;
-          for (std::size_t c = 0; c < dv; ++c) y_row[c] += weight * v_row[c];
+std::size_t flash_attention_working_bytes(const AttentionShape& s) {
+  const std::size_t rows = rows_per_block(s);
+  std::size_t bytes = rows * sizeof(KeyRange);
+  for (std::size_t floats : Scratch::sizes(rows, s.head_size, round_up(s.v_head_size, tile_keys)))
+    bytes += floats * sizeof(float) + alignment + 16;  // + what aligned_malloc may add
+  return bytes;
+}
+
+bool attention_reference(const AttentionArgs& a) {
+  const AttentionShape& s = a.shape;
+  std::unique_ptr<float[]> weights(new (std::nothrow) float[s.kv_seq_len]);
+  if (!weights) return false;
+  const std::size_t group = s.q_num_heads / s.kv_num_heads;
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t h = 0; h < s.q_num_heads; ++h)
+      for (std::size_t i = 0; i < s.q_seq_len; ++i) {
+        score_row(a, b, h, i, ScoresMode::probabilities, weights.get());
+        const float* v = a.v + b * a.v_strides.batch + (h / group) * a.v_strides.head;
+        float* y = a.y + b * a.y_strides.batch + h * a.y_strides.head + i * a.y_strides.seq;
+        std::fill(y, y + s.v_head_size, 0.0f);
+        for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
+          const float* v_row = v + j * a.v_strides.seq;
+          for (std::size_t c = 0; c < s.v_head_size; ++c) y[c] += weights[j] * v_row[c];
         }
       }
   return true;

@@ -1,6 +1,7 @@
 // The fused attention kernel (flash-attention style) and its plain scalar reference.
-// Both compute attention() of ../attention.hpp with the same semantics; tests hold them to
-// each other on odd sizes that exercise every SIMD tail.
+// Both compute the output y of ../attention.hpp with the same semantics, from arguments that
+// attention_error() accepted; tests hold them to each other on odd sizes that exercise every
+// SIMD tail and every positional rule.
 #pragma once
 
 #include "../attention.hpp"
@@ -8,14 +9,16 @@
 namespace attention::kernels {
 
 // Tiled over blocks of query rows x blocks of keys with an online softmax, so memory is
-// O(rows_per_block * head_size) however long the sequences. Returns false (writing nothing)
-// when that scratch cannot be allocated.
-bool flash_attention(const float* q, const float* k, const float* v, const AttentionMask& mask,
-                     const AttentionShape& shape, const AttentionOptions& options, float* y);
+// O(rows_per_block * head_size) however long the sequences. Key blocks that no row of a row
+// block can see are neither packed nor computed. Returns false (writing nothing) when that
+// scratch cannot be allocated.
+bool flash_attention(const AttentionArgs& args);
 
-// Straightforward: materialises one row of scores at a time, two-pass softmax, float math.
+// Bytes flash_attention allocates for this shape.
+std::size_t flash_attention_working_bytes(const AttentionShape& shape);
+
+// Straightforward: one row of scores at a time (score_row), two-pass softmax, float math.
 // Returns false when its row buffer cannot be allocated.
-bool attention_reference(const float* q, const float* k, const float* v, const AttentionMask& mask,
-                         const AttentionShape& shape, const AttentionOptions& options, float* y);
+bool attention_reference(const AttentionArgs& args);
 
 }  // namespace attention::kernels

@@ -1,0 +1,120 @@
+// The decode table of the report, from the JSON of bench/decode-node.mjs (one run per ORT
+// thread count) and of the Chromium page's runDecode(). bench/report.mjs appends it to the
+// whole report; run alone (scripts/bench --decode-only) it prints just this table:
+//   node bench/report-decode.mjs --decode node-1t.json --decode node-2t.json
+//                                --decode chromium.json [--load "1.2 3.4"] [--out decode.md]
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { caseName } from './common/decode.mjs';
+
+const MiB = 2 ** 20;
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
+const ratio = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+const row = (cells) => `| ${cells.join(' | ')} |`;
+
+function cell(result) {
+  if (!result) return '—';
+  if (result.status === 'ok') return `${ms(result.ms)} ms`;
+  return `fails: “${result.reason}”`;
+}
+
+const okMs = (result) => (result?.status === 'ok' ? result.ms : null);
+
+/** Markdown for every environment: runs of one environment kind are joined case by case. */
+export function decodeSection(runs) {
+  const out = [
+    '### Decoding with a KV cache (S = 1: one new token per sequence and step)',
+    '',
+    'Per call: one generated token attends over L cached keys (L - 1 past tokens and its own). ' +
+      '“resident” is ours with `createKvCache` (append the new row, attend); “onnxAttention” is ' +
+      'ours with `past_key` / `past_value`, which copies the whole cache in and `present_*` ' +
+      'out every call; ORT is onnxruntime-web’s Attention (opset 23) with a past, one-node ' +
+      'model. The bandwidth probe (bench/peak/bandwidth.c) streams as many bytes as the cache ' +
+      'holds, in the same rounds: “% of bandwidth” = probe time ÷ resident time. ORT at 2 ' +
+      'threads runs in its own process on both cores (ours stays one thread there and is timed ' +
+      'again in those rounds, for its ratio); in Chromium ORT gets threads only on a ' +
+      'cross-origin-isolated page, which the bench page is not, like most sites.',
+    '',
+  ];
+  const byEnv = new Map();
+  for (const run of runs) {
+    const name = run.environment.name;
+    if (!byEnv.has(name)) byEnv.set(name, []);
+    byEnv.get(name).push(run);
+  }
+  for (const [name, envRuns] of byEnv) {
+    const one = envRuns.find((r) => r.threads === 1);
+    const two = envRuns.find((r) => r.threads === 2);
+    if (!one) continue;
+    out.push(`#### ${name}`, '');
+    out.push(
+      row([
+        'workload',
+        'cache',
+        'ours resident',
+        'ours onnxAttention',
+        'ORT 1 thread',
+        'ORT 2 threads',
+        'bandwidth probe',
+        'resident ÷ ORT 1t',
+        'resident ÷ ORT 2t',
+        '% of bandwidth',
+      ]),
+      row(['--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
+    );
+    for (const c of one.cases) {
+      const key = caseName(c);
+      const c2 = two?.cases.find((x) => caseName(x) === key);
+      const resident = okMs(c.results.resident);
+      const ort1 = okMs(c.results.ort1t);
+      const resident2 = okMs(c2?.results.resident);
+      const ort2 = okMs(c2?.results.ort2t);
+      out.push(
+        row([
+          key,
+          `${(c.bytes / MiB).toFixed(c.bytes < 10 * MiB ? 1 : 0)} MiB`,
+          cell(c.results.resident),
+          cell(c.results.onnx),
+          cell(c.results.ort1t),
+          two ? cell(c2?.results.ort2t) : 'not isolated',
+          `${ms(c.probeMs)} ms`,
+          resident && ort1 ? ratio(ort1 / resident) : '—',
+          resident2 && ort2 ? ratio(ort2 / resident2) : '—',
+          resident ? `${((100 * c.probeMs) / resident).toFixed(0)}%` : '—',
+        ]),
+      );
+    }
+    const worst = Math.max(
+      ...one.cases.flatMap((c) => ['resident', 'onnx'].map((n) => c.results[n]?.maxAbsDiff ?? 0)),
+    );
+    out.push(
+      '',
+      `Largest |ours − float64 reference| over these cases: ${worst.toExponential(1)}.`,
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+// Run alone: print (and write) the decode section.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values: args } = parseArgs({
+    options: {
+      decode: { type: 'string', multiple: true, default: [] },
+      load: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  const runs = await Promise.all(
+    args.decode.map(async (f) => JSON.parse(await readFile(f, 'utf8'))),
+  );
+  const head = args.load
+    ? `Load average (1 min) at the start and end: ${args.load}. The machine is shared: absolute ` +
+      'times drift between runs; ratios from the same rounds drift much less.\n\n'
+    : '';
+  const text = head + decodeSection(runs);
+  console.log(text);
+  if (args.out) await writeFile(args.out, `${text}\n`);
+}

@@ -1,0 +1,70 @@
+#include "attention_call.hpp"
+
+namespace attention_call {
+
+const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
+  attention::AttentionShape& s = args.shape;
+  s = {call.batch,      call.q_num_heads, call.kv_num_heads, call.q_seq_len,
+       call.kv_seq_len, call.head_size,   call.v_head_size};
+  if (const char* error = attention::attention_shape_error(s)) return error;
+  const auto address = [](std::uintptr_t a) { return reinterpret_cast<float*>(a); };
+  args.q = address(call.q);
+  args.k = address(call.k);
+  args.v = address(call.v);
+  args.y = address(call.y);
+  args.q_strides =
+      attention::layout_strides(call.q_layout, s.q_num_heads, s.q_seq_len, s.head_size);
+  args.y_strides =
+      attention::layout_strides(call.q_layout, s.q_num_heads, s.q_seq_len, s.v_head_size);
+  args.k_strides =
+      attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.head_size);
+  args.v_strides =
+      attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
+  args.options.scale = call.scale;
+  args.options.is_causal = call.is_causal;
+  args.options.softcap = call.softcap;
+  args.options.left_window = call.left_window;
+  args.options.right_window = call.right_window;
+  args.past_length = call.past_length;
+  args.nonpad_kv_seqlen = reinterpret_cast<const std::int32_t*>(call.nonpad_kv_seqlen);
+  args.scores = address(call.scores);
+  args.scores_mode = call.scores_mode;
+  args.mask = {};
+  if (call.mask_kind != attention::MaskKind::none) {
+    if (call.mask_rank < 1 || call.mask_rank > 4) return "the mask must have 1 to 4 dims";
+    std::size_t dims[4];
+    for (std::size_t i = 0; i < call.mask_rank; ++i) dims[i] = call.mask_dims[i];
+    if (const char* error =
+            attention::broadcast_mask_strides(dims, call.mask_rank, s, call.mask_keys, args.mask))
+      return error;
+    args.mask.kind = call.mask_kind;
+    args.mask.allowed = reinterpret_cast<const std::uint8_t*>(call.mask);
+    args.mask.bias = address(call.mask);
+  }
+  return attention::attention_error(args);
+}
+
+std::string run(const AttentionCall& call) {
+  attention::AttentionArgs args;
+  if (const char* error = to_args(call, args)) return error;
+  switch (attention::attention(args)) {
+    case attention::Status::ok:
+      return "";
+    case attention::Status::out_of_memory:
+      return "out of memory for the kernel's working memory";
+    case attention::Status::invalid_arguments:
+      break;
+  }
+  const char* error = attention::attention_error(args);
+  return error ? error : "invalid arguments";
+}
+
+double working_bytes(const AttentionCall& call) {
+  const attention::AttentionShape s{call.batch,      call.q_num_heads, call.kv_num_heads,
+                                    call.q_seq_len,  call.kv_seq_len,  call.head_size,
+                                    call.v_head_size};
+  if (attention::attention_shape_error(s)) return 0;
+  return double(attention::attention_working_bytes(s));
+}
+
+}  // namespace attention_call

@@ -1,0 +1,38 @@
+// In Firefox and in WebKit: the served page walked with the keyboard, step by step, shows the
+// article's numbers at every one of its 27 steps; Home, End and ← jump as they promise.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { ENGINES, engineFixture } from './engines.mjs';
+import { STEPS, expectedRows, waitForReady, waitForScene } from './scene.mjs';
+
+for (const engine of ENGINES) {
+  describe(engine.name, () => {
+    const web = engineFixture(engine);
+
+    test('→ walks all 27 steps with the article’s numbers; Home, End, ← jump', async (t) => {
+      const page = await web.open();
+      t.diagnostic(page.version);
+      try {
+        await page.goto(web.url);
+        await waitForReady(page);
+        for (const [k, id] of STEPS.entries()) {
+          if (k > 0) await page.press('ArrowRight');
+          await waitForScene(page, id, expectedRows(id));
+        }
+        await page.screenshot(`engines-${engine.name}-result`);
+        await page.press('ArrowRight');
+        await waitForScene(page, 'result', expectedRows('result'));
+        await page.press('Home');
+        await waitForScene(page, 'inputs', expectedRows('inputs'));
+        await page.press('End');
+        await waitForScene(page, 'result', expectedRows('result'));
+        await page.press('ArrowLeft');
+        await waitForScene(page, 'sum-3', expectedRows('sum-3'));
+        assert.deepEqual(await page.problems(), []);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}

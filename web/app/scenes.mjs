@@ -1,0 +1,67 @@
+// The scene on screen and the next one, built ahead. A step's scene is built from the step,
+// the numbers and the language; it is rebuilt only when one of them changes, and the next
+// step's scene is built in an idle moment so that moving on (playback, Next, →) only has to
+// show it.
+import { whenIdle } from '../idle.mjs';
+
+/**
+ * @param {{ host: HTMLElement, onShow: (scene: object, step: object) => void }} options
+ *   onShow runs when a newly built scene is put on screen
+ */
+export function createSceneStage({ host, onShow }) {
+  let scene = null;
+  let shownKey = '';
+  let next = null; // { key, scene }
+  let scheduled = false;
+
+  const keyOf = (step, ctx) => `${step.id}|${ctx.version}|${ctx.language}`;
+  const build = (step, ctx) => step.build({ ...ctx, step });
+
+  /**
+   * Puts the step's scene on screen (built now unless built ahead) and draws it at t.
+   * @returns {boolean} whether a new scene was put on screen
+   */
+  function show(step, ctx, t) {
+    const key = keyOf(step, ctx);
+    const fresh = key !== shownKey;
+    if (fresh) {
+      shownKey = key;
+      scene = next?.key === key ? next.scene : build(step, ctx);
+      next = null;
+      host.replaceChildren(scene.element);
+      host.dataset.scene = step.family;
+      onShow(scene, step);
+    }
+    scene.render(t);
+    return fresh;
+  }
+
+  /**
+   * When the page is idle long enough (two seconds at most), builds the scene of the step
+   * `upcoming()` names then: () => ({ step, ctx }) or null.
+   */
+  function prepare(upcoming, since = performance.now()) {
+    if (scheduled) return;
+    scheduled = true;
+    whenIdle((deadline) => {
+      scheduled = false;
+      // Between two frames of playback: wait for a longer idle moment.
+      if (deadline.timeRemaining() < 8 && performance.now() - since < 2000) {
+        prepare(upcoming, since);
+        return;
+      }
+      const { step, ctx } = upcoming() ?? {};
+      if (!step) return;
+      const key = keyOf(step, ctx);
+      if (next?.key !== key) next = { key, scene: build(step, ctx) };
+    });
+  }
+
+  return {
+    show,
+    prepare,
+    get current() {
+      return scene;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The page's one state, and the only way to change it. Everything on screen (the scene, the
+// URL, the title, the narration, the panels) is a view of it:
+//   example   the reader's inputs and weights (model.mjs)
+//   settings  { scaled, causal, rounding: 'exact' | 'article' }
+//   step      the current step's id ("scores-1")
+//   status    what the last action in the workbench did, as an i18n key and its parameters
+//             ({ key: 'workbench.randomised', params }) or null
+import { articleExample } from '../model.mjs';
+
+export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
+
+/** The article's example at its first step, as the page opens without a link. */
+export function articleState() {
+  return { example: articleExample(), settings: DEFAULT_SETTINGS, step: 'inputs', status: null };
+}
+
+/**
+ * @param {object} initial  a complete state
+ * @param {(state: object, previous: object, reason: string) => void} onChange  called after
+ *   every change, with the reason ('edit', 'settings', 'step', 'tick', 'history', ...)
+ */
+export function createState(initial, onChange) {
+  let state = Object.freeze({ ...initial });
+  return {
+    get current() {
+      return state;
+    },
+    /** The one function that changes the state: a patch of some of its fields. */
+    change(patch, reason) {
+      const previous = state;
+      state = Object.freeze({ ...state, ...patch });
+      onChange(state, previous, reason);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The URL as a view of the state: the hash is written from the state after every change
+// (pushed for a step the reader chose, so Back returns to it; replaced otherwise), and read
+// back into a complete state on load and on Back/Forward. url-state.mjs is the codec.
+import { dimsOf, sameExample, articleExample } from '../model.mjs';
+import { buildSteps, indexOfStep } from '../stages/index.mjs';
+import { parseHash, serializeHash } from '../url-state.mjs';
+import { DEFAULT_SETTINGS, articleState } from './state.mjs';
+
+/**
+ * Decodes a hash into a complete state.
+ * @returns {{ state: object, problem: { key: string, params: object } | null }} the
+ *   article's example (and the problem) when the link cannot be used
+ */
+export function stateFromUrl(hash) {
+  const parsed = parseHash(hash);
+  const fallback = (problem) => ({ state: articleState(), problem });
+  if (!parsed.ok) return fallback(parsed.problem);
+  const { state: read } = parsed;
+  const example = read.example ?? articleExample();
+  const steps = buildSteps(dimsOf(example));
+  let step = steps[0].id;
+  if (read.step !== undefined) {
+    const index = /^\d+$/.test(read.step) ? Number(read.step) - 1 : indexOfStep(steps, read.step);
+    if (!(index >= 0 && index < steps.length))
+      return fallback({ key: 'url.unknownStep', params: { value: read.step } });
+    step = steps[index].id;
+  }
+  const settings = {
+    scaled: read.scaled ?? DEFAULT_SETTINGS.scaled,
+    causal: read.causal ?? DEFAULT_SETTINGS.causal,
+    rounding: read.rounding ?? DEFAULT_SETTINGS.rounding,
+  };
+  return { state: { example, settings, step, status: null }, problem: null };
+}
+
+/** The hash for a state: "#step=softmax-1", plus settings and numbers that differ. */
+export function urlOf(state) {
+  return serializeHash({
+    step: state.step,
+    ...state.settings,
+    example: state.example,
+    isArticleExample: sameExample(state.example, articleExample()),
+  });
+}
+
+/** Writes hashes into the address bar and tells the page's own writes from the reader's. */
+export function createUrlWriter() {
+  let lastWritten = null;
+  return {
+    /** True when `hash` is the one this page wrote last (its own hashchange echo). */
+    isOwn: (hash) => hash === lastWritten,
+    write(hash, mode) {
+      lastWritten = hash;
+      if (hash === location.hash) return;
+      try {
+        if (mode === 'push') history.pushState(null, '', hash);
+        else history.replaceState(null, '', hash);
+      } catch {
+        // Some file:// setups refuse the History API; the page works without the URL in sync.
+      }
+    },
+  };
+}

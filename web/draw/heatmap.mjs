@@ -1,0 +1,46 @@
+// Scores or weights as a heatmap: the same table of numbers (so values stay readable and
+// inspectable), with each cell shaded by its size. Masked scores (−∞) are hatched instead.
+import { h } from '../dom.mjs';
+import { at } from '../numbers.mjs';
+import { formatExact, subscript } from '../format.mjs';
+import { fullMatrix } from './matrices.mjs';
+
+/** @param {'scores' | 'weights'} name */
+export function heatmap(ctx, name) {
+  const { numbers, tr } = ctx;
+  const { n } = numbers.dims;
+  const view = fullMatrix(ctx, name, {
+    colLabels: Array.from({ length: n }, (_, j) => `k${subscript(j + 1)}`),
+    className: 'heatmap',
+  });
+  const valueAt = (i, j) =>
+    name === 'weights' ? numbers.shown.weight(i, j) : at(numbers.scores, i, j);
+  const finite = [];
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) if (Number.isFinite(valueAt(i, j))) finite.push(valueAt(i, j));
+  // Weights are already in [0, 1]; scores are stretched over their own range.
+  const low = name === 'weights' ? 0 : Math.min(...finite);
+  const high = name === 'weights' ? 1 : Math.max(...finite);
+  view.cells.forEach((row, i) =>
+    row.forEach((cell, j) => {
+      const value = valueAt(i, j);
+      if (!Number.isFinite(value)) {
+        cell.classList.add('is-masked');
+        return;
+      }
+      const heat = high > low ? (value - low) / (high - low) : 0.5;
+      cell.style.setProperty('--heat', heat.toFixed(3));
+      cell.classList.toggle('is-dark', heat > 0.55);
+    }),
+  );
+  const legend = h(
+    'div',
+    { class: 'heat-legend', 'aria-hidden': 'true' },
+    h('span', { text: finite.length ? formatExact(low) : '' }),
+    h('span', { class: 'heat-gradient' }),
+    h('span', { text: finite.length ? formatExact(high) : '' }),
+  );
+  view.element.append(legend);
+  view.element.setAttribute('aria-description', tr('heatmap.description'));
+  return view;
+}
