@@ -546,6 +546,12 @@ export interface AttentionPoolOptions {
    * may move it). It must load this package's `attention-worker.mjs`.
    */
   workerUrl?: string | URL;
+  /**
+   * How long each worker may take to load and warm up its module, in milliseconds (default
+   * 30000). A worker that has not reported ready by then rejects createAttentionPool with an
+   * Error saying so.
+   */
+  initTimeout?: number;
 }
 
 /** Per-call options of the pool's methods. */
@@ -572,8 +578,9 @@ export interface PoolCallOptions {
  */
 export interface AttentionPool {
   /**
-   * {@link AttentionApi.attention} across the workers. Rejects with the same TypeError or
-   * RangeError for a bad argument, and with an Error saying so when a worker running the
+   * {@link AttentionApi.attention} across the workers. The arguments are read once and
+   * validated before anything is sent: rejects with the same TypeError or RangeError as
+   * `attn.attention` for a bad argument, and with an Error saying so when a worker running the
    * call dies or the pool is closed (the pool replaces a dead worker). Calls may overlap:
    * their slices share one queue.
    */
@@ -585,15 +592,16 @@ export interface AttentionPool {
     call?: PoolCallOptions,
   ): Promise<Float32Array>;
   /**
-   * The module's `onnxAttention`, forwarded as a whole call to one worker. Tensors (an
-   * onnxruntime-web Tensor too) are sent as `{ type, data, dims }`.
+   * {@link AttentionApi.onnxAttention}, forwarded as a whole call to one worker. The call is
+   * read once and validated before anything is sent (the same TypeError or RangeError as
+   * `attn.onnxAttention`); each tensor (an onnxruntime-web Tensor too) goes as a copy.
    */
-  onnxAttention(
-    inputs: object,
-    attributes?: object,
-    outputs?: string[],
+  onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
+    inputs: OnnxAttentionInputs,
+    attributes?: OnnxAttentionAttributes,
+    outputs?: O,
     call?: PoolCallOptions,
-  ): Promise<object>;
+  ): Promise<{ [Name in O[number]]: OnnxResultTensor }>;
   /** Terminates every worker: running and queued calls reject, and so does every later one. */
   close(): void;
   /** Workers alive now (0 after close()). */

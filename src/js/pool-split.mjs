@@ -8,10 +8,10 @@
 // attention() call. Slices go by kv groups first (each kv head is then read by one worker),
 // then by heads, then by blocks of query rows while there are fewer slices than workers.
 // Causal calls are not split by query rows: top-left causality counts rows from 0.
-
-const tagOf = (value) => Object.prototype.toString.call(value);
-const isTyped = (value, tag) => ArrayBuffer.isView(value) && tagOf(value) === `[object ${tag}]`;
-const isDim = (value) => Number.isInteger(value) && value >= 1 && value <= 0x7fffffff;
+//
+// Everything here works on a snapshot: the call as readAttentionArgs (attention-args.mjs) read
+// and validated it, and q, k, v, mask data as views of exactly the bytes it checked. No code
+// of the caller's runs while a call is sliced.
 
 /** Below this many multiply-adds a call runs whole on one worker: messages would cost more. */
 export const SPLIT_MIN_WORK = 4 * 1024 * 1024;
@@ -19,47 +19,10 @@ export const SPLIT_MIN_WORK = 4 * 1024 * 1024;
 export const MIN_BLOCK_ROWS = 128;
 
 /**
- * The call's shape when it is well-formed enough to split, or null: then the whole call goes
- * to one worker, which validates it exactly as attn.attention does and throws the same error.
+ * The slices of a validated call `shape` (readAttentionArgs' result) for `workers` workers:
+ * [{ b, h0, h1, g0, g1, s0, s1 }], in output order. A slice with b = -1 means "run it whole".
  */
-export function splittableShape(q, k, v, options) {
-  if (!isTyped(q, 'Float32Array') || !isTyped(k, 'Float32Array') || !isTyped(v, 'Float32Array'))
-    return null;
-  if (options === null || typeof options !== 'object') return null;
-  const { batch = 1, qNumHeads, headSize } = options;
-  const { kvNumHeads = qNumHeads, vHeadSize = headSize } = options;
-  if (![batch, qNumHeads, kvNumHeads, headSize, vHeadSize].every(isDim)) return null;
-  if (qNumHeads % kvNumHeads !== 0) return null;
-  const qSeqLen = options.qSeqLen ?? q.length / (batch * qNumHeads * headSize);
-  const kvSeqLen = options.kvSeqLen ?? k.length / (batch * kvNumHeads * headSize);
-  if (!isDim(qSeqLen) || !isDim(kvSeqLen)) return null;
-  const shape = { batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize };
-  if (q.length !== batch * qNumHeads * qSeqLen * headSize) return null;
-  if (k.length !== batch * kvNumHeads * kvSeqLen * headSize) return null;
-  if (v.length !== batch * kvNumHeads * kvSeqLen * vHeadSize) return null;
-  if (options.attnMask !== undefined && !maskDims(options.attnMask, shape)) return null;
-  return shape;
-}
-
-// The mask's dims padded to 4 ([B, H, S, L] broadcast), or null if it is not well-formed.
-function maskDims(mask, shape) {
-  if (mask === null || typeof mask !== 'object') return null;
-  if (Object.keys(mask).some((key) => key !== 'data' && key !== 'shape')) return null;
-  if (!isTyped(mask.data, 'Uint8Array') && !isTyped(mask.data, 'Float32Array')) return null;
-  const dims = mask.shape;
-  if (!Array.isArray(dims) || dims.length < 1 || dims.length > 4) return null;
-  if (!Array.from(dims).every(isDim)) return null;
-  if (mask.data.length !== dims.reduce((a, b) => a * b, 1)) return null;
-  const padded = [...new Array(4 - dims.length).fill(1), ...dims];
-  const target = [shape.batch, shape.qNumHeads, shape.qSeqLen, shape.kvSeqLen];
-  return padded.every((d, i) => d === 1 || d === target[i]) ? padded : null;
-}
-
-/**
- * The slices for `workers` workers: [{ b, h0, h1, g0, g1, s0, s1 }], in output order.
- * One slice means "run the call whole".
- */
-export function planSlices(shape, options, workers) {
+export function planSlices(shape, workers) {
   const { batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
   const whole = [{ b: -1, h0: 0, h1: qNumHeads, g0: 0, g1: kvNumHeads, s0: 0, s1: qSeqLen }];
   const work = batch * qNumHeads * qSeqLen * kvSeqLen * (headSize + vHeadSize);
@@ -86,7 +49,7 @@ export function planSlices(shape, options, workers) {
     }
   }
   const blocks = Math.min(Math.ceil(workers / slices.length), Math.floor(qSeqLen / MIN_BLOCK_ROWS));
-  if (slices.length >= workers || options.isCausal === true || blocks < 2) return slices;
+  if (slices.length >= workers || shape.isCausal || blocks < 2) return slices;
   const rows = Math.ceil(qSeqLen / blocks);
   return slices.flatMap((slice) =>
     Array.from({ length: Math.ceil(qSeqLen / rows) }, (_, i) => ({
@@ -100,6 +63,8 @@ export function planSlices(shape, options, workers) {
 /**
  * q, k, v (fresh copies) and options of one slice: a valid attention() call of its own, and
  * the buffers to transfer with it (all fresh, so moving them detaches nothing of the caller's).
+ * `q`, `k`, `v` are Float32Array views of the snapshot; `options` plain (no getters), with
+ * attnMask { data: a view of the snapshot, shape } when there is a mask.
  */
 export function sliceCall(q, k, v, options, shape, slice) {
   const { qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
@@ -132,19 +97,20 @@ export function sliceCall(q, k, v, options, shape, slice) {
   const vSlice = v.slice(kvFrom * vHeadSize, kvTo * vHeadSize);
   const transfer = [qSlice.buffer, kSlice.buffer, vSlice.buffer];
   if (options.attnMask !== undefined) {
-    sliceOptions.attnMask = sliceMask(options.attnMask, shape, slice);
+    sliceOptions.attnMask = sliceMask(options.attnMask, slice);
     transfer.push(sliceOptions.attnMask.data.buffer);
   }
   return { args: [qSlice, kSlice, vSlice, sliceOptions], transfer };
 }
 
 // The part of a broadcast mask that the slice's [1, h1 - h0, s1 - s0, L] sees.
-function sliceMask(mask, shape, { b, h0, h1, s0, s1 }) {
-  const [mb, mh, ms, ml] = maskDims(mask, shape);
+function sliceMask(mask, { b, h0, h1, s0, s1 }) {
+  // Validated: 1 to 4 dims, each 1 or the call's, right-aligned to [B, H, S, L].
+  const [mb, mh, ms, ml] = [...new Array(4 - mask.shape.length).fill(1), ...mask.shape];
   const [bFrom] = mb === 1 ? [0] : [b];
   const [hFrom, hTo] = mh === 1 ? [0, 1] : [h0, h1];
   const [sFrom, sTo] = ms === 1 ? [0, 1] : [s0, s1];
-  const Kind = isTyped(mask.data, 'Uint8Array') ? Uint8Array : Float32Array;
+  const Kind = mask.data instanceof Uint8Array ? Uint8Array : Float32Array; // our own view
   const data = new Kind((hTo - hFrom) * (sTo - sFrom) * ml);
   let at = 0;
   for (let h = hFrom; h < hTo; h++) {

@@ -6,12 +6,26 @@
 //
 // A worker that dies or is terminated (close(), an aborted call) rejects the call it was
 // running with an Error saying so, and a fresh worker takes its place.
-import { planSlices, placeSlice, sliceCall, splittableShape } from './pool-split.mjs';
+//
+// Arguments are read once, as attn.attention reads them (read-once.mjs): the call is read and
+// validated up front (the same TypeError / RangeError as attn.attention), and only that
+// snapshot is sliced and posted, never the caller's objects, whose getters could answer
+// differently the second time.
+import { readAttentionArgs } from './attention-args.mjs';
+import { describe, isOptionBag } from './checks.mjs';
+import { snapshotOnnxCall } from './onnx-attention.mjs';
+import { planSlices, placeSlice, sliceCall } from './pool-split.mjs';
+import { measuredBytes, readOwnOptions } from './read-once.mjs';
 
 const isNode =
   typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
-const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl']);
+const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl', 'initTimeout']);
 const CALL_KEYS = new Set(['signal', 'transfer']);
+/** How long a worker may take to load its module before createAttentionPool gives up. */
+const INIT_TIMEOUT_MS = 30_000;
+const Float32ArrayIntrinsic = Float32Array;
+const Uint8ArrayIntrinsic = Uint8Array;
+const objectTag = (value) => Object.prototype.toString.call(value);
 
 // Node's built-ins by a name computed at run time, so browser bundlers leave them alone (a
 // constant specifier gets folded into a static import by minifiers, and then resolved).
@@ -66,39 +80,57 @@ function rebuildError({ name, message }) {
   return new Error(message);
 }
 
-function checkCallOptions(callOptions, where) {
-  if (callOptions === undefined) return {};
-  if (callOptions === null || typeof callOptions !== 'object') {
-    throw new TypeError(`${where}: call options must be an object { signal, transfer }`);
+// The call options { signal, transfer }, own properties read once.
+function readCallOptions(callOptions, where) {
+  if (callOptions === undefined) return { signal: undefined, transfer: false };
+  if (!isOptionBag(callOptions)) {
+    throw new TypeError(
+      `${where}: call options must be an object { signal, transfer }, got ${describe(callOptions)}`,
+    );
   }
-  for (const key of Object.keys(callOptions)) {
-    if (!CALL_KEYS.has(key)) {
-      throw new TypeError(`${where}: unknown call option '${key}' (expected signal, transfer)`);
-    }
+  const { signal, transfer = false } = readOwnOptions(
+    callOptions,
+    CALL_KEYS,
+    where,
+    'the call options',
+  );
+  if (typeof transfer !== 'boolean') {
+    throw new TypeError(
+      `${where}: call option transfer must be a boolean, got ${describe(transfer)}`,
+    );
   }
-  if (callOptions.transfer !== undefined && typeof callOptions.transfer !== 'boolean') {
-    throw new TypeError(`${where}: call option transfer must be a boolean`);
+  if (signal !== undefined && objectTag(signal) !== '[object AbortSignal]') {
+    throw new TypeError(
+      `${where}: call option signal must be an AbortSignal, got ${describe(signal)}`,
+    );
   }
-  return callOptions;
+  return { signal, transfer };
+}
+
+// Exactly the floats of a measured Float32Array that validation accepted, as a view.
+function checkedFloats(measured, count, name) {
+  measuredBytes(measured, count * 4, name); // still exactly the bytes that were checked
+  return new Float32ArrayIntrinsic(measured.buffer, measured.byteOffset, count);
+}
+
+// A fresh copy of the checked mask bytes, as the kind of array the mask was.
+function maskCopy(mask) {
+  const bytes = new Uint8ArrayIntrinsic(measuredBytes(mask.data, mask.bytes, 'attnMask.data'));
+  return mask.kind === 'boolean' ? bytes : new Float32ArrayIntrinsic(bytes.buffer);
 }
 
 /**
  * Starts `workers` workers, each with its own attention module, and resolves once all have
  * loaded it.
- * @param {{ workers?: number, relaxedSimd?: boolean, workerUrl?: string | URL }} [options]
+ * @param {{ workers?: number, relaxedSimd?: boolean, workerUrl?: string | URL,
+ *   initTimeout?: number }} [options]
  */
 export async function createAttentionPool(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`createAttentionPool: options must be an object, got ${options}`);
+  if (!isOptionBag(options)) {
+    throw new TypeError(`createAttentionPool: options must be an object, got ${describe(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!POOL_KEYS.has(key)) {
-      throw new TypeError(
-        `createAttentionPool: unknown option '${key}' (expected one of ${[...POOL_KEYS].join(', ')})`,
-      );
-    }
-  }
-  const count = options.workers ?? (await defaultWorkers());
+  const o = readOwnOptions(options, POOL_KEYS, 'createAttentionPool', 'options');
+  const count = o.workers ?? (await defaultWorkers());
   if (typeof count !== 'number') {
     throw new TypeError(
       `createAttentionPool: workers must be a positive integer, got ${typeof count}`,
@@ -109,9 +141,20 @@ export async function createAttentionPool(options = {}) {
       `createAttentionPool: workers must be an integer from 1 to 256, got ${count}`,
     );
   }
-  const url = options.workerUrl ?? new URL('./attention-worker.mjs', import.meta.url);
-  const moduleOptions =
-    options.relaxedSimd === undefined ? {} : { relaxedSimd: options.relaxedSimd };
+  const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
+  if (typeof initTimeout !== 'number' || !(initTimeout > 0)) {
+    throw new RangeError(
+      `createAttentionPool: initTimeout must be a positive number of milliseconds, got ${describe(initTimeout)}`,
+    );
+  }
+  const url = o.workerUrl ?? new URL('./attention-worker.mjs', import.meta.url);
+  const relaxedSimd = o.relaxedSimd;
+  if (relaxedSimd !== undefined && typeof relaxedSimd !== 'boolean') {
+    throw new TypeError(
+      `createAttentionPool: relaxedSimd must be a boolean, got ${describe(relaxedSimd)}`,
+    );
+  }
+  const moduleOptions = relaxedSimd === undefined ? {} : { relaxedSimd };
 
   const queue = []; // tasks waiting for a worker: { method, args, transfer, call, resolve, reject }
   const slots = [];
@@ -127,15 +170,28 @@ export async function createAttentionPool(options = {}) {
         (worker) => {
           slot.worker = worker;
           worker.busy(true); // until its module is ready
+          // A worker that never answers (a script that hangs, a wrong workerUrl that loads
+          // something else) must not leave createAttentionPool pending for ever.
+          const timer = setTimeout(() => {
+            if (slot.dead || slot.ready) return;
+            die(slot, `it did not load its module within ${initTimeout} ms`);
+            reject(
+              new Error(
+                `createAttentionPool: a worker did not report ready within ${initTimeout} ms (initTimeout)`,
+              ),
+            );
+          }, initTimeout);
           worker.onMessage((message) => {
             if (slot.dead) return;
             if (message.type === 'ready') {
+              clearTimeout(timer);
               slot.ready = true;
               slot.relaxedSimd = message.relaxedSimd;
               worker.busy(false);
               resolve(slot);
               dispatch();
             } else if (message.type === 'load-error') {
+              clearTimeout(timer);
               die(slot, `its module did not load: ${message.message}`);
               reject(
                 new Error(
@@ -152,6 +208,7 @@ export async function createAttentionPool(options = {}) {
             }
           });
           worker.onDeath((why) => {
+            clearTimeout(timer);
             if (slot.dead) return;
             if (!slot.ready)
               reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
@@ -252,25 +309,48 @@ export async function createAttentionPool(options = {}) {
   }
 
   async function attention(q, k, v, attentionOptions, callOptions) {
-    const { signal, transfer = false } = checkCallOptions(callOptions, 'attention');
-    const shape = splittableShape(q, k, v, attentionOptions);
+    const { signal, transfer } = readCallOptions(callOptions, 'attention');
+    // Read and validated once, exactly as attn.attention does; from here on only the snapshot
+    // is used (its errors reject this call with the same type and message).
+    const call = readAttentionArgs(q, k, v, attentionOptions);
+    const { lengths } = call;
+    const qs = checkedFloats(call.q, lengths.q, 'q');
+    const ks = checkedFloats(call.k, lengths.k, 'k');
+    const vs = checkedFloats(call.v, lengths.v, 'v');
+    const options = {
+      batch: call.batch,
+      qNumHeads: call.qNumHeads,
+      kvNumHeads: call.kvNumHeads,
+      qSeqLen: call.qSeqLen,
+      kvSeqLen: call.kvSeqLen,
+      headSize: call.headSize,
+      vHeadSize: call.vHeadSize,
+      scale: call.scale,
+      isCausal: call.isCausal,
+      softcap: call.softcap,
+    };
+    if (call.mask) options.attnMask = { data: maskCopy(call.mask), shape: call.mask.dims };
     const live = slots.filter((slot) => !slot.dead).length;
-    const slices = shape ? planSlices(shape, attentionOptions, live) : [{ b: -1 }];
+    const slices = planSlices(call, live);
     if (slices[0].b === -1) {
-      // Whole, validated by the worker: moved when the caller opts in; else well-formed
-      // arrays go as one fresh buffer, moved (one copy, where cloning each makes two).
-      let args = [q, k, v, attentionOptions];
-      let buffers = [];
-      if (transfer) buffers = [q, k, v].filter((a) => ArrayBuffer.isView(a)).map((a) => a.buffer);
-      else if (shape) {
-        const packed = new Float32Array(q.length + k.length + v.length);
-        packed.set(q);
-        packed.set(k, q.length);
-        packed.set(v, q.length + k.length);
-        const ends = [0, q.length, q.length + k.length, packed.length];
+      // Whole: q, k, v moved when the caller opts in; else copied into one fresh buffer,
+      // moved (one copy, where cloning each makes two).
+      let args;
+      const buffers = options.attnMask ? [options.attnMask.data.buffer] : [];
+      if (transfer) {
+        args = [qs, ks, vs, options];
+        for (const m of [call.q, call.k, call.v]) {
+          if (objectTag(m.buffer) === '[object ArrayBuffer]') buffers.push(m.buffer);
+        }
+      } else {
+        const packed = new Float32ArrayIntrinsic(lengths.q + lengths.k + lengths.v);
+        packed.set(qs);
+        packed.set(ks, lengths.q);
+        packed.set(vs, lengths.q + lengths.k);
+        const ends = [0, lengths.q, lengths.q + lengths.k, packed.length];
         args = [0, 1, 2].map((i) => packed.subarray(ends[i], ends[i + 1]));
-        args.push(attentionOptions);
-        buffers = [packed.buffer];
+        args.push(options);
+        buffers.push(packed.buffer);
       }
       const task = { method: 'attention', args, transfer: [...new Set(buffers)] };
       const [y] = await run('attention', [task], signal);
@@ -278,32 +358,23 @@ export async function createAttentionPool(options = {}) {
     }
     const tasks = slices.map((slice) => ({
       method: 'attention',
-      ...sliceCall(q, k, v, attentionOptions, shape, slice),
+      ...sliceCall(qs, ks, vs, options, call, slice),
     }));
     const parts = await run('attention', tasks, signal);
-    const y = new Float32Array(shape.batch * shape.qNumHeads * shape.qSeqLen * shape.vHeadSize);
-    slices.forEach((slice, i) => placeSlice(y, parts[i], shape, slice));
+    const y = new Float32ArrayIntrinsic(lengths.y);
+    slices.forEach((slice, i) => placeSlice(y, parts[i], call, slice));
     return y;
   }
 
-  // Forwarded whole to one worker. ort.Tensor keeps its data behind getters, which
-  // postMessage does not copy: send each tensor as a plain { type, data, dims }.
+  // Forwarded whole to one worker, as a snapshot: read and validated once here (the same
+  // errors as attn.onnxAttention), each tensor copied, so the worker never sees a getter (an
+  // onnxruntime-web Tensor keeps its data behind one, which postMessage would not copy).
   async function onnxAttention(inputs, attributes, outputs, callOptions) {
-    const { signal } = checkCallOptions(callOptions, 'onnxAttention');
-    let plainInputs = inputs;
-    if (inputs !== null && typeof inputs === 'object') {
-      plainInputs = {};
-      for (const [name, tensor] of Object.entries(inputs)) {
-        plainInputs[name] =
-          tensor !== null && typeof tensor === 'object' && !ArrayBuffer.isView(tensor)
-            ? { type: tensor.type, data: tensor.data, dims: tensor.dims }
-            : tensor;
-      }
-    }
-    const args = [plainInputs, attributes, outputs];
+    const { signal } = readCallOptions(callOptions, 'onnxAttention');
+    const { args, transfer } = snapshotOnnxCall(inputs, attributes, outputs);
     const [result] = await run(
       'onnxAttention',
-      [{ method: 'onnxAttention', args, transfer: [] }],
+      [{ method: 'onnxAttention', args, transfer }],
       signal,
     );
     return result;

@@ -4,11 +4,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
-import { planSlices, splittableShape } from '../../src/js/pool-split.mjs';
+import { readAttentionArgs } from '../../src/js/attention-args.mjs';
+import { planSlices } from '../../src/js/pool-split.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { seededRandom } from './seeded-random.mjs';
@@ -63,11 +67,9 @@ describe('the split plan', () => {
 
   for (const [name, options] of Object.entries(SHAPES).filter(([n]) => n !== 'small')) {
     test(`${name}: slices cover every row once, one per worker or more`, () => {
-      const [q, k, v] = call(options);
-      const shape = splittableShape(q, k, v, options);
-      assert.ok(shape);
+      const shape = readAttentionArgs(...call(options));
       for (const workers of [2, 3, 4, 16]) {
-        const slices = planSlices(shape, options, workers);
+        const slices = planSlices(shape, workers);
         assertCovers(shape, options, slices);
         if (!options.isCausal) assert.ok(slices.length >= Math.min(workers, 2), `${workers}`);
       }
@@ -75,19 +77,9 @@ describe('the split plan', () => {
   }
 
   test('a small call, or one worker, runs whole', () => {
-    const [q, k, v, options] = call(SHAPES.small);
-    assert.equal(planSlices(splittableShape(q, k, v, options), options, 4)[0].b, -1);
-    const big = call(SHAPES['query-row blocks']);
-    assert.equal(planSlices(splittableShape(...big), big[3], 1)[0].b, -1);
-  });
-
-  test('an ill-formed call is not split (the worker reports it)', () => {
-    const [q, k, v, options] = call(SHAPES['query-row blocks']);
-    assert.equal(splittableShape(Array.from(q), k, v, options), null);
-    assert.equal(splittableShape(q, k, v, { ...options, qNumHeads: 0 }), null);
-    assert.equal(splittableShape(q, k.subarray(1), v, options), null);
-    const mask = { data: new Uint8Array(3), shape: [3] };
-    assert.equal(splittableShape(q, k, v, { ...options, attnMask: mask }), null);
+    assert.equal(planSlices(readAttentionArgs(...call(SHAPES.small)), 4)[0].b, -1);
+    const big = readAttentionArgs(...call(SHAPES['query-row blocks']));
+    assert.equal(planSlices(big, 1)[0].b, -1);
   });
 });
 
@@ -195,12 +187,211 @@ describe('a pool of two workers in Node', () => {
     });
   });
 
-  test('onnxAttention is forwarded whole to a worker', { skip: !attn.onnxAttention }, async () => {
+  test('onnxAttention: the same outputs as attn.onnxAttention (past, windows, 3-D, float16)', async () => {
     const Q = { type: 'float32', data: random(2 * 5 * 8), dims: [1, 2, 5, 8] };
     const K = { type: 'float32', data: random(2 * 7 * 8), dims: [1, 2, 7, 8] };
     const V = { type: 'float32', data: random(2 * 7 * 8), dims: [1, 2, 7, 8] };
-    const expected = attn.onnxAttention({ Q, K, V }, { is_causal: 1 });
-    assert.deepEqual(await pool.onnxAttention({ Q, K, V }, { is_causal: 1 }), expected);
+    const past = { type: 'float32', data: random(2 * 3 * 8), dims: [1, 2, 3, 8] };
+    const half = (t) => ({ ...t, type: 'float16', data: Uint16Array.from(t.data, () => 0x3c00) });
+    const calls = [
+      [{ Q, K, V }, { is_causal: 1 }],
+      [{ Q, K, V, past_key: past, past_value: past }, { left_window_size: 2 }],
+      [{ Q, K, V }, { softcap: 3, qk_matmul_output_mode: 3 }, ['Y', 'qk_matmul_output']],
+      [
+        {
+          Q: { type: 'float32', data: Q.data, dims: [1, 5, 16] },
+          K: { type: 'float32', data: K.data, dims: [1, 7, 16] },
+          V: { type: 'float32', data: V.data, dims: [1, 7, 16] },
+        },
+        { q_num_heads: 2, kv_num_heads: 2 },
+      ],
+      [{ Q: half(Q), K: half(K), V: half(V) }],
+    ];
+    for (const args of calls) {
+      assert.deepEqual(await pool.onnxAttention(...args), attn.onnxAttention(...args));
+    }
+  });
+});
+
+// Each hostile case builds its arguments twice (getters keep state), once for attn.attention
+// and once for the pool: both must give the same numbers, or the same error.
+async function assertPoolAgrees(pool, makeArgs, label, method = 'attention') {
+  let expected;
+  let thrown;
+  try {
+    expected = attn[method](...makeArgs());
+  } catch (error) {
+    thrown = error;
+  }
+  const result = pool[method](...makeArgs());
+  if (thrown) {
+    await assert.rejects(result, (error) => {
+      assert.equal(error.constructor, thrown.constructor, label);
+      assert.equal(error.message, thrown.message, label);
+      return true;
+    });
+  } else {
+    assert.deepEqual(await result, expected, label);
+  }
+}
+
+describe('the pool reads its arguments once, like attn.attention', () => {
+  let pool;
+  before(async () => {
+    pool = await createAttentionPool({ workers: 2 });
+  });
+  after(() => pool?.close());
+  // Large enough to be split (GQA: by kv groups), so each worker gets a slice of the snapshot.
+  const shape = SHAPES['kv groups (GQA)'];
+  const [q, k, v] = call(shape);
+
+  test('an option getter is read once: a second, different answer is never used', async () => {
+    for (const name of ['qNumHeads', 'kvNumHeads', 'headSize', 'scale', 'isCausal']) {
+      let reads = 0;
+      const make = () => {
+        reads = 0;
+        const options = { ...shape };
+        Object.defineProperty(options, name, {
+          enumerable: true,
+          get() {
+            reads += 1;
+            // The first answer is the right one; any later one would slice other shapes.
+            return reads === 1 ? { ...shape, isCausal: false, scale: 0.25 }[name] : 1;
+          },
+        });
+        return [q, k, v, options];
+      };
+      await assertPoolAgrees(pool, make, name);
+      assert.equal(reads, 1, `${name} read once by the pool`);
+    }
+  });
+
+  test('a mask whose data and shape getters change their answer is read once', async () => {
+    const { batch: B, qNumHeads: H, qSeqLen: S, kvSeqLen: L } = shape;
+    const data = Uint8Array.from({ length: B * S * L }, (_, i) => (i % 5 ? 1 : 0));
+    let reads = 0;
+    const make = () => {
+      let dataReads = 0;
+      let shapeReads = 0;
+      const attnMask = {
+        get data() {
+          reads += 1;
+          return ++dataReads === 1 ? data : new Uint8Array(H * S * L);
+        },
+        get shape() {
+          reads += 1;
+          return ++shapeReads === 1 ? [B, 1, S, L] : [1, H, S, L];
+        },
+      };
+      return [q, k, v, { ...shape, attnMask }];
+    };
+    await assertPoolAgrees(pool, make, 'mask getters');
+    assert.equal(reads, 4, 'each getter read once by attn.attention and once by the pool');
+  });
+
+  test('a Proxy of options: one get per own option, none after', async () => {
+    const gets = [];
+    const make = () => {
+      gets.length = 0;
+      return [q, k, v, new Proxy({ ...shape }, { get: (t, key) => (gets.push(key), t[key]) })];
+    };
+    await assertPoolAgrees(pool, make, 'proxy');
+    assert.deepEqual(gets.sort(), Object.keys(shape).sort());
+  });
+
+  test('own length / toStringTag on q, or a subclass, change nothing', async () => {
+    class Sneaky extends Float32Array {}
+    const make = () => {
+      const q2 = q.slice();
+      Object.defineProperty(q2, 'length', { value: 3 });
+      Object.defineProperty(q2, Symbol.toStringTag, { value: 'Uint8Array' });
+      return [q2, Sneaky.from(k), v, shape];
+    };
+    await assertPoolAgrees(pool, make, 'own length');
+  });
+
+  test('detached buffers, bad option names, inherited options: the same errors', async () => {
+    const detached = () => {
+      const d = q.slice();
+      structuredClone(d.buffer, { transfer: [d.buffer] });
+      return d;
+    };
+    const cases = {
+      'detached q': () => [detached(), k, v, shape],
+      'detached mask data': () => {
+        const data = new Uint8Array(shape.kvSeqLen);
+        structuredClone(data.buffer, { transfer: [data.buffer] });
+        return [q, k, v, { ...shape, attnMask: { data, shape: [shape.kvSeqLen] } }];
+      },
+      'an unknown option': () => [q, k, v, { ...shape, numHeads: 8 }],
+      'an unknown mask field': () => [
+        q,
+        k,
+        v,
+        { ...shape, attnMask: { data: new Uint8Array(333), shape: [333], kind: 'bool' } },
+      ],
+      'an inherited option': () => [q, k, v, Object.assign(Object.create({ scale: 2 }), shape)],
+      'options that are an array': () => [q, k, v, [shape]],
+      'q as a DataView': () => [new DataView(q.buffer), k, v, shape],
+      'a resizable q shrunk by a getter': () => {
+        const buffer = new ArrayBuffer(q.byteLength, { maxByteLength: q.byteLength });
+        const q2 = new Float32Array(buffer);
+        q2.set(q);
+        const options = { ...shape };
+        Object.defineProperty(options, 'softcap', {
+          enumerable: true,
+          get: () => (buffer.resize(8), 0),
+        });
+        return [q2, k, v, options];
+      },
+      'kvNumHeads that does not divide': () => [q, k, v, { ...shape, kvNumHeads: 3 }],
+    };
+    for (const [label, make] of Object.entries(cases)) {
+      await assertPoolAgrees(pool, make, label);
+    }
+    await assert.rejects(pool.attention(q, k, v, shape, { sigal: null }), {
+      name: 'TypeError',
+      message: /unknown option 'sigal'/,
+    });
+    await assert.rejects(pool.attention(q, k, v, shape, { signal: {} }), {
+      name: 'TypeError',
+      message: /signal must be an AbortSignal/,
+    });
+  });
+
+  test('onnxAttention: a Tensor whose data is a getter is read once; bad names refused alike', async () => {
+    let reads = 0;
+    class Tensor {
+      #data;
+      constructor(type, data, dims) {
+        this.type = type;
+        this.#data = data;
+        this.dims = dims;
+      }
+      get data() {
+        reads += 1;
+        return this.#data;
+      }
+    }
+    const tensor = (n) => new Tensor('float32', random(n), [1, 2, n / 16, 8]);
+    const [Q, K, V] = [tensor(48), tensor(64), tensor(64)];
+    reads = 0;
+    assert.deepEqual(await pool.onnxAttention({ Q, K, V }), attn.onnxAttention({ Q, K, V }));
+    assert.equal(reads, 6, 'each data getter once per call');
+    const cases = {
+      'an unknown attribute': () => [{ Q, K, V }, { isCausal: 1 }],
+      'an unknown input': () => [{ Q, K, V, mask: Q }],
+      'an inherited attribute': () => [{ Q, K, V }, Object.create({ is_causal: 1 })],
+      'an unknown output': () => [{ Q, K, V }, {}, ['Y', 'present']],
+      'a detached Q': () => {
+        const data = random(48);
+        structuredClone(data.buffer, { transfer: [data.buffer] });
+        return [{ Q: { type: 'float32', data, dims: [1, 2, 3, 8] }, K, V }];
+      },
+    };
+    for (const [label, make] of Object.entries(cases)) {
+      await assertPoolAgrees(pool, make, label, 'onnxAttention');
+    }
   });
 });
 
@@ -241,11 +432,47 @@ describe('workers that die, and close()', () => {
     await assert.rejects(createAttentionPool({ workers: 0 }), RangeError);
     await assert.rejects(createAttentionPool({ workers: 'two' }), TypeError);
     await assert.rejects(createAttentionPool({ threads: 2 }), /unknown option 'threads'/);
+    await assert.rejects(createAttentionPool({ relaxedSimd: 'yes' }), {
+      name: 'TypeError',
+      message: /relaxedSimd must be a boolean, got the string "yes"/,
+    });
+    await assert.rejects(createAttentionPool(Object.create({ workers: 1 })), /inherited/);
   });
 
   test('a worker script that fails to load rejects createAttentionPool', async () => {
     const workerUrl = new URL('./fixtures/no-such-worker.mjs', import.meta.url);
     await assert.rejects(createAttentionPool({ workers: 2, workerUrl }), /failed to start/);
+  });
+
+  test('with no worker left (none restarts), calls reject instead of waiting', async () => {
+    const workerUrl = new URL('./fixtures/last-worker.mjs', import.meta.url);
+    const marker = join(tmpdir(), `attention-pool-last-worker-${process.pid}`);
+    rmSync(marker, { force: true });
+    const pool = await createAttentionPool({ workers: 1, workerUrl });
+    try {
+      const deadly = call({ qNumHeads: 1, qSeqLen: 1, kvSeqLen: 3, headSize: 13 }); // 13 out
+      await assert.rejects(pool.attention(...deadly), /died \(it exited with code 7\)/);
+      // Its replacement fails to start: a call queued meanwhile fails with that reason…
+      const args = call(SHAPES.small);
+      await assert.rejects(pool.attention(...args), /failed to start/);
+      // …and from then on every call is refused at once.
+      await assert.rejects(pool.attention(...args), /no worker left/);
+      assert.equal(pool.workers, 0);
+    } finally {
+      pool.close();
+      rmSync(marker, { force: true });
+    }
+  });
+
+  test('a worker that never reports ready rejects createAttentionPool after initTimeout', async () => {
+    const workerUrl = new URL('./fixtures/silent-worker.mjs', import.meta.url);
+    const started = Date.now();
+    await assert.rejects(createAttentionPool({ workers: 2, workerUrl, initTimeout: 300 }), {
+      name: 'Error',
+      message: /a worker did not report ready within 300 ms/,
+    });
+    assert.ok(Date.now() - started < 10_000);
+    await assert.rejects(createAttentionPool({ initTimeout: -1 }), RangeError);
   });
 
   test('an idle pool that is never closed does not keep Node running', async () => {

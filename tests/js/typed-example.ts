@@ -141,6 +141,9 @@ const attributes: OnnxAttentionAttributes = {
   softmax_precision: 1,
 };
 const step = attn.onnxAttention(inputs, attributes, ['Y', 'present_key', 'present_value']);
+const pooledY: OnnxResultTensor = (await pool.onnxAttention(inputs, attributes)).Y;
+// @ts-expect-error: the pool's result has only the outputs asked for, like attn.onnxAttention
+(await pool.onnxAttention(inputs, {}, ['Y'])).present_key;
 const next: OnnxAttentionInputs = { ...inputs, past_key: step.present_key };
 const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
 const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
@@ -175,6 +178,8 @@ attn.trace({ x: args.x, wQuery: args.wQuery, wKey: args.wKey });
 attn.simd = false;
 // @ts-expect-error: workers is a number
 await createAttentionPool({ workers: '2' });
+// @ts-expect-error: initTimeout is a number of milliseconds
+await createAttentionPool({ initTimeout: '1s' });
 
 export {
   fromBytes,
@@ -200,6 +205,7 @@ export {
   baseline,
   yPool,
   workers,
+  pooledY,
 };
 
 // createKvCache(): the resident cache, grouped-query attention over it.
