@@ -421,6 +421,8 @@ export function wrapModule(Module) {
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
     simd: simdArch === 'wasm',
+    // Asked of the module itself, so it is right for a caller's own wasmBinary / wasmUrl too.
+    relaxedSimd: Module.relaxedSimd(),
     version: VERSION,
     memoryStats: () => ({
       wasmMemoryBytes: Module.HEAPU8.length,

@@ -76,10 +76,6 @@ export default async function createAttention(options = {}) {
   return load(isNode ? { wasmBinary: await readWasmInNode('./attention.wasm') } : {});
 }
 
-async function load(moduleOptions) {
-  let Module;
-  const factory = async (opts) => (Module = await createAttentionModule(opts));
-  const api = await createAttentionWith(factory, moduleOptions);
-  // Asked of the module itself, so it is right for a caller's own wasmBinary / wasmUrl too.
-  return Object.freeze({ ...api, relaxedSimd: Module.relaxedSimd() });
+function load(moduleOptions) {
+  return createAttentionWith(createAttentionModule, moduleOptions);
 }
