@@ -2,7 +2,8 @@
 // by hand and on the real one, checked against two independent decoders (binaryen's wasm-dis,
 // which knows the prototype encoding, and wabt, which knows the final one); the loader's
 // choice between the two builds; and the relaxed build's results against the SIMD128 build's
-// and the float64 reference, in a Node started with --experimental-wasm-relaxed-simd.
+// and the float64 reference (the fused kernel, the decode path, onnxAttention with a past and
+// windows), in a Node started with --experimental-wasm-relaxed-simd.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -123,7 +124,8 @@ test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build',
   const script = `
     import createAttention, { createAttentionPool, hasRelaxedSimd }
       from ${JSON.stringify(`${root}dist/attention.mjs`)};
-    import { attention64, maxAbsDiff } from ${JSON.stringify(`${root}tests/js/reference64.mjs`)};
+    import { attention64, maxAbsDiff, onnxAttention64 }
+      from ${JSON.stringify(`${root}tests/js/reference64.mjs`)};
     import { seededRandom } from ${JSON.stringify(`${root}tests/js/seeded-random.mjs`)};
     const relaxed = await createAttention();
     const baseline = await createAttention({ relaxedSimd: false });
@@ -144,6 +146,37 @@ test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build',
       const exact = attention64(q, k, v, options);
       cases.push({ options, builds: maxAbsDiff(a, b), relaxed: maxAbsDiff(a, exact),
         simd128: maxAbsDiff(b, exact) });
+    }
+    // The decode path (a few query rows per kv head: attention() with a small qSeqLen, GQA).
+    for (const [qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize] of [
+      [8, 2, 1, 1000, 64], [6, 3, 4, 257, 37], [4, 1, 2, 3000, 128]]) {
+      const options = { qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize };
+      const q = random(qNumHeads * qSeqLen * headSize);
+      const k = random(kvNumHeads * kvSeqLen * headSize);
+      const v = random(kvNumHeads * kvSeqLen * headSize);
+      const a = relaxed.attention(q, k, v, options);
+      const b = baseline.attention(q, k, v, options);
+      const exact = attention64(q, k, v, options);
+      cases.push({ options: { decode: true, ...options }, builds: maxAbsDiff(a, b),
+        relaxed: maxAbsDiff(a, exact), simd128: maxAbsDiff(b, exact) });
+    }
+    // onnxAttention: a past cache (queries at offset P), sliding windows, a 3-D layout.
+    const tensor = (dims) => ({ type: 'float32', dims,
+      data: random(dims.reduce((x, y) => x * y, 1)) });
+    for (const [inputs, attributes] of [
+      [{ Q: tensor([1, 4, 70, 48]), K: tensor([1, 2, 70, 48]), V: tensor([1, 2, 70, 40]),
+         past_key: tensor([1, 2, 300, 48]), past_value: tensor([1, 2, 300, 40]) },
+       { is_causal: 1 }],
+      [{ Q: tensor([2, 2, 150, 33]), K: tensor([2, 2, 150, 33]), V: tensor([2, 2, 150, 33]) },
+       { is_causal: 1, left_window_size: 40, right_window_size: 5 }],
+      [{ Q: tensor([1, 1, 4 * 64]), K: tensor([1, 500, 2 * 64]), V: tensor([1, 500, 2 * 64]),
+         past_key: tensor([1, 2, 700, 64]), past_value: tensor([1, 2, 700, 64]) },
+       { q_num_heads: 4, kv_num_heads: 2, left_window_size: 256 }]]) {
+      const a = relaxed.onnxAttention(inputs, attributes).Y.data;
+      const b = baseline.onnxAttention(inputs, attributes).Y.data;
+      const exact = onnxAttention64(inputs, attributes).Y.data;
+      cases.push({ options: { onnx: attributes }, builds: maxAbsDiff(a, b),
+        relaxed: maxAbsDiff(a, exact), simd128: maxAbsDiff(b, exact) });
     }
     // The pool's workers share the process's V8 flags: they load the relaxed build too.
     const pool = await createAttentionPool({ workers: 2 });
