@@ -12,7 +12,7 @@ import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
-import createAttention from '../dist/attention.mjs';
+import createAttention, { hasRelaxedSimd } from '../dist/attention.mjs';
 import { runBench } from './common/harness.mjs';
 import {
   HEAD_SIZE,
@@ -41,16 +41,28 @@ tfWasm.setWasmPaths(
 tfWasm.setThreadsCount(1);
 if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
 
-const attn = await createAttention();
+// Both builds where the engine has Relaxed SIMD (Node 20: with --experimental-wasm-relaxed-simd,
+// which scripts/bench passes).
+const attn = await createAttention({ relaxedSimd: false });
+const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
 const { instance: peak } = await WebAssembly.instantiate(await readFile(args.peak), {});
 
-const suite = await runBench({ attn, ort, onnxProto, tf, peak, quick: args.quick, log });
+const suite = await runBench({
+  attn,
+  attnRelaxed,
+  ort,
+  onnxProto,
+  tf,
+  peak,
+  quick: args.quick,
+  log,
+});
 
 // The heap check: a fresh instance, so earlier cases have not grown its memory already.
 // q, k, v and y are copied into wasm memory by the API (4 x 8 MiB at this size), the rest is
 // the kernel's own scratch and the allocator's slack.
 async function heapGrowth(n) {
-  const fresh = await createAttention();
+  const fresh = await createAttention({ relaxedSimd: false });
   const shape = { n, heads: 1 };
   const inputs = makeInputs(shape);
   const before = fresh.memoryStats();
@@ -90,6 +102,7 @@ const result = {
     engine: `V8 ${process.versions.v8}`,
     cpu: os.cpus()[0]?.model ?? 'unknown',
     simd: attn.simd,
+    relaxedSimd: Boolean(attnRelaxed),
     version: attn.version,
   },
   ...suite,

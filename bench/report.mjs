@@ -2,6 +2,7 @@
 // table and an accuracy table, the heap check, the native comparison and the issue's
 // targets, each checked against this run's numbers. Prints it and writes it to --out.
 //   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
+//                         [--cores cores.json] [--decode decode-1.json --decode ...]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
 // --decode, repeated: the decode runs, see bench/report-decode.mjs.)
@@ -15,6 +16,7 @@ const { values: args } = parseArgs({
   options: {
     node: { type: 'string' },
     chromium: { type: 'string' },
+    cores: { type: 'string' },
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
     decode: { type: 'string', multiple: true, default: [] },
@@ -26,6 +28,7 @@ const { values: args } = parseArgs({
 const readJson = async (file) => (file ? JSON.parse(await readFile(file, 'utf8')) : null);
 const meta = await readJson(args.meta);
 const envs = [await readJson(args.node), await readJson(args.chromium)].filter(Boolean);
+const cores = await readJson(args.cores);
 const native = await Promise.all(args.native.map(readJson));
 const native4 = await Promise.all(args.native4.map(readJson));
 
@@ -140,6 +143,7 @@ for (const env of envs) {
       speedRows,
     ),
     '',
+    ...relaxedSection(env),
     'Max abs difference to the float64 reference (every row up to N = 256, 64 rows spread ' +
       'from first to last beyond):',
     '',
@@ -158,6 +162,92 @@ for (const env of envs) {
     '',
   );
 }
+
+// Our two builds side by side (when the engine had Relaxed SIMD), from the same rounds.
+function relaxedSection(env) {
+  if (!env.cases.some((c) => c.results.oursRelaxed)) {
+    return ['(No Relaxed SIMD in this engine: only the SIMD128 build was measured.)', ''];
+  }
+  const okMs = (r) => (r?.status === 'ok' ? r.ms : undefined);
+  const over = (a, b) => (a !== undefined && b !== undefined ? ratio(a / b) : '—');
+  return [
+    'Our two builds, same rounds: “relaxed ÷ X” is how many times faster the Relaxed SIMD ' +
+      'build is than X.',
+    '',
+    table(
+      ['N', 'heads', 'ours SIMD128', 'ours Relaxed SIMD', 'relaxed % of peak', 'relaxed ÷ SIMD128',
+        'relaxed ÷ ort', 'SIMD128 ÷ ort', 'relaxed max abs diff'],
+      ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+      env.cases.map((c) => {
+        const base = okMs(c.results.ours);
+        const fast = okMs(c.results.oursRelaxed);
+        const ort = okMs(c.results.ort);
+        const r = c.results.oursRelaxed;
+        return [
+          c.n, c.heads, cell(c.results.ours), cell(r),
+          r?.status === 'ok' ? pct(r.gflops / casePeak(c)) : '—',
+          over(base, fast), over(ort, fast), over(ort, base),
+          r?.status === 'ok' ? diff(r.maxAbsDiff) : '—',
+        ];
+      }),
+    ), // prettier-ignore
+    '',
+  ];
+}
+
+// The cores table: per environment, the run with onnxruntime-web at 1 thread and the one at
+// 2 threads; ours in both, each ratio from one run's rounds.
+function coresSection() {
+  if (!cores) return [];
+  const lines = [
+    `### Cores: our pool against onnxruntime-web's threads (${cores.cpus} vCPUs, unpinned)`,
+    '',
+    'Ours: the build each engine loads by default (Relaxed SIMD in Chromium and in Node with ' +
+      'its flag), on the calling thread and through createAttentionPool with 1 and 2 workers. ' +
+      'onnxruntime-web fixes its thread count per process or page, so each count ran in its ' +
+      'own (Chromium pages cross-origin isolated for its threads); the ours columns come from ' +
+      'the 1-thread run, and each ratio compares numbers of the same run. ms/call · GFLOP/s.',
+    '',
+  ];
+  for (const kind of ['node', 'chromium']) {
+    const one = cores.runs.find(
+      (r) => r.environment.kind === kind && r.environment.ortThreads === 1,
+    );
+    const two = cores.runs.find(
+      (r) => r.environment.kind === kind && r.environment.ortThreads === 2,
+    );
+    if (!one || !two) continue;
+    const msOf = (run, c, name) => {
+      const r = run.cases.find((x) => x.n === c.n && x.heads === c.heads)?.results[name];
+      return r?.status === 'ok' ? r.ms : undefined;
+    };
+    const over = (a, b) => (a !== undefined && b !== undefined ? ratio(a / b) : '—');
+    lines.push(
+      `**${one.environment.name}** (relaxed SIMD: ${one.environment.relaxedSimd}` +
+        (kind === 'chromium'
+          ? `, cross-origin isolated: ${two.environment.crossOriginIsolated}`
+          : '') +
+        ')',
+      '',
+      table(
+        ['N', 'heads', 'ours, 1 thread', 'pool, 1 worker', 'pool, 2 workers', '2 workers ÷ 1 thread',
+          'ORT 1 thread', 'ORT 2 threads', 'pool 2 ÷ ORT 1t', 'pool 2 ÷ ORT 2t'],
+        ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+        one.cases.map((c) => [
+          c.n, c.heads, cell(c.results.ours), cell(c.results.pool1), cell(c.results.pool2),
+          over(msOf(one, c, 'ours'), msOf(one, c, 'pool2')),
+          cell(c.results.ort),
+          cell(two.cases.find((x) => x.n === c.n && x.heads === c.heads)?.results.ort),
+          over(msOf(one, c, 'ort'), msOf(one, c, 'pool2')),
+          over(msOf(two, c, 'ort'), msOf(two, c, 'pool2')),
+        ]),
+      ), // prettier-ignore
+      '',
+    );
+  }
+  return lines;
+}
+out.push(...coresSection());
 
 const nodeEnv = envs.find((e) => e.environment.kind === 'node');
 const heap = nodeEnv?.heap;
@@ -350,6 +440,76 @@ if (args.decode.length) {
   const runs = await Promise.all(args.decode.map(readJson));
   out.push(decodeSection(runs), '');
 }
+
+// Issue 11's pool and Relaxed SIMD targets as this run measures them (the decode table above
+// gives its own ratios).
+function roundTwoRows() {
+  const rows = [];
+  const verdict = (found, goal) => {
+    if (found.length === 0) return ['not measured', '—'];
+    const worst = found.reduce((a, b) => (b.v < a.v ? b : a));
+    return [
+      found.map((f) => `${f.where}: ${ratio(f.v)}`).join('; '),
+      worst.v >= goal ? 'yes' : `**no**: worst ${ratio(worst.v)} at ${worst.where}`,
+    ];
+  };
+  const chromium = envs.find((e) => e.environment.kind === 'chromium');
+  const relaxedOverOrt = (chromium?.cases ?? [])
+    .filter((c) => c.n >= 256 && c.n <= 4096)
+    .map((c) => {
+      const best = c.results.oursRelaxed?.status === 'ok' ? c.results.oursRelaxed : c.results.ours;
+      const ort = c.results.ort;
+      return best?.status === 'ok' && ort?.status === 'ok'
+        ? { where: `N=${c.n} h=${c.heads}`, v: ort.ms / best.ms }
+        : null;
+    })
+    .filter(Boolean);
+  rows.push([
+    'Chromium, one core: ours ≥ 1.3× onnxruntime-web, N = 256…4096',
+    ...verdict(relaxedOverOrt, 1.3),
+  ]);
+  for (const kind of ['node', 'chromium']) {
+    const one = cores?.runs.find(
+      (r) => r.environment.kind === kind && r.environment.ortThreads === 1,
+    );
+    const two = cores?.runs.find(
+      (r) => r.environment.kind === kind && r.environment.ortThreads === 2,
+    );
+    if (!one || !two) continue;
+    const found = (run, filter, over) =>
+      run.cases
+        .filter(filter)
+        .map((c) => {
+          const p = c.results.pool2;
+          const o = c.results[over];
+          return p?.status === 'ok' && o?.status === 'ok'
+            ? { where: `N=${c.n} h=${c.heads}`, v: o.ms / p.ms }
+            : null;
+        })
+        .filter(Boolean);
+    rows.push([
+      `${kind}: pool of 2 ≥ 1.8× ours on one thread, N ≥ 1024, 8 heads`,
+      ...verdict(
+        found(one, (c) => c.n >= 1024 && c.heads === 8, 'ours'),
+        1.8,
+      ),
+    ]);
+    rows.push([
+      `${kind}: pool of 2 ≥ 1.2× onnxruntime-web at 2 threads, N = 256…4096`,
+      ...verdict(
+        found(two, (c) => c.n >= 256, 'ort'),
+        1.2,
+      ),
+    ]);
+  }
+  return rows;
+}
+out.push(
+  '### Targets of issue 11 measured here (pool, Relaxed SIMD), in this run',
+  '',
+  table(['target', 'measured', 'met'], ['---', '---', '---'], roundTwoRows()),
+  '',
+);
 
 const text = out.join('\n');
 process.stdout.write(`${text}\n`);

@@ -7,6 +7,8 @@ startApp({
   root: document.getElementById('app'),
   loadAttention: async () => {
     const module = await import('./attention.mjs');
-    return module.default();
+    // Traces only: the Relaxed SIMD build would speed up nothing here, and attention.wasm is
+    // the file this page preloads.
+    return module.default({ relaxedSimd: false });
   },
 });

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import { runDecodeBench } from '../common/decode.mjs';
-import { runBench } from '../common/harness.mjs';
+import { runBench, runCores } from '../common/harness.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
 // specifier is a variable so that esbuild leaves this import to the browser.
@@ -21,24 +21,56 @@ async function run({ quick }) {
   tfWasm.setThreadsCount(1);
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
 
-  const { default: createAttention } = await import(oursUrl);
-  const attn = await createAttention();
+  const { default: createAttention, hasRelaxedSimd } = await import(oursUrl);
+  const attn = await createAttention({ relaxedSimd: false });
+  const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
   const { instance: peak } = await WebAssembly.instantiateStreaming(
     fetch('/build/bench/simd_peak.wasm'),
     {},
   );
 
-  const suite = await runBench({ attn, ort, onnxProto, tf, peak, quick, log });
+  const suite = await runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log });
   return {
     environment: {
       kind: 'chromium',
       simd: attn.simd,
+      relaxedSimd: Boolean(attnRelaxed),
       version: attn.version,
       crossOriginIsolated: self.crossOriginIsolated,
       userAgent: navigator.userAgent,
     },
     ...suite,
   };
+}
+
+// The cores table (bench/cores.mjs): onnxruntime-web with `ortThreads` threads, which must be
+// set before its first session, so each value gets a page of its own. More than one thread
+// needs the page to be cross-origin isolated (COOP/COEP headers); our pool does not.
+async function cores({ quick, ortThreads }) {
+  const log = (line) => console.log(`[bench cores chromium] ${line}`);
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  const { default: createAttention, createAttentionPool } = await import(oursUrl);
+  const attn = await createAttention();
+  const pools = {
+    1: await createAttentionPool({ workers: 1 }),
+    2: await createAttentionPool({ workers: 2 }),
+  };
+  try {
+    const suite = await runCores({ attn, pools, ort, onnxProto, ortThreads, quick, log });
+    return {
+      environment: {
+        kind: 'chromium',
+        relaxedSimd: attn.relaxedSimd,
+        crossOriginIsolated: self.crossOriginIsolated,
+        ortThreads,
+        userAgent: navigator.userAgent,
+      },
+      ...suite,
+    };
+  } finally {
+    pools[1].close();
+    pools[2].close();
+  }
 }
 
 // The decode table: ours resident, ours through onnxAttention, onnxruntime-web at one thread
@@ -64,11 +96,15 @@ async function runDecode({ quick }) {
     log,
   });
   return {
-    environment: { kind: 'chromium', crossOriginIsolated: self.crossOriginIsolated },
+    environment: {
+      kind: 'chromium',
+      relaxedSimd: attn.relaxedSimd,
+      crossOriginIsolated: self.crossOriginIsolated,
+    },
     threads: 1,
     ...suite,
   };
 }
 
-window.bench = { run, runDecode };
+window.bench = { run, cores, runDecode };
 window.benchReady = true;

@@ -6,21 +6,33 @@
 // would. `slow` contenders may be capped when a call is predicted to take too long.
 import { HEAD_SIZE, SCALE, allRows, attentionRows } from './workload.mjs';
 
-/** Our module: dist/attention.mjs, already instantiated. */
-export function ours(attn) {
+function oursOptions({ n, heads }) {
+  return { batch: 1, qNumHeads: heads, headSize: HEAD_SIZE, qSeqLen: n, kvSeqLen: n, scale: SCALE };
+}
+
+/**
+ * Our module: dist/attention.mjs, already instantiated (the SIMD128 build as `ours`, the
+ * Relaxed SIMD build as `oursRelaxed`).
+ */
+export function ours(attn, name = 'ours', label = 'ours') {
   return {
-    name: 'ours',
-    label: 'ours',
-    prepare({ n, heads }, { q, k, v }) {
-      const options = {
-        batch: 1,
-        qNumHeads: heads,
-        headSize: HEAD_SIZE,
-        qSeqLen: n,
-        kvSeqLen: n,
-        scale: SCALE,
-      };
+    name,
+    label,
+    prepare(shape, { q, k, v }) {
+      const options = oursOptions(shape);
       return () => attn.attention(q, k, v, options);
+    },
+  };
+}
+
+/** Our pool (createAttentionPool), already started with its workers. */
+export function oursPool(pool, name, label) {
+  return {
+    name,
+    label,
+    prepare(shape, { q, k, v }) {
+      const options = oursOptions(shape);
+      return () => pool.attention(q, k, v, options);
     },
   };
 }
@@ -83,16 +95,20 @@ export function attentionModel(onnx) {
   return onnx.ModelProto.encode(model).finish();
 }
 
-/** onnxruntime-web's wasm backend, one thread (set here, before the first session). */
-export async function onnxruntime(ort, onnx) {
-  ort.env.wasm.numThreads = 1;
+/**
+ * onnxruntime-web's wasm backend, `threads` threads (set here, before the first session: it
+ * holds for every session of the process or page, and more than one needs a page that is
+ * cross-origin isolated).
+ */
+export async function onnxruntime(ort, onnx, threads = 1) {
+  ort.env.wasm.numThreads = threads;
   const session = await ort.InferenceSession.create(attentionModel(onnx), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
   });
   return {
     name: 'ort',
-    label: 'onnxruntime-web',
+    label: threads === 1 ? 'onnxruntime-web' : `onnxruntime-web, ${threads} threads`,
     prepare({ n, heads }, { q, k, v }) {
       const dims = [1, heads, n, HEAD_SIZE];
       return async () => {

@@ -8,7 +8,7 @@
 // A sample is enough back-to-back calls to last about `sampleMs` (timer resolution is coarse
 // in a browser); the median over samples is reported.
 // runBench() is the whole suite as both run it: every contender, every case.
-import { naive, onnxruntime, ours, peakProbes, tfjs } from './contenders.mjs';
+import { naive, onnxruntime, ours, oursPool, peakProbes, tfjs } from './contenders.mjs';
 import { benchCases, flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
 
 export const FULL = {
@@ -175,14 +175,16 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
 }
 
 /**
- * The whole suite as bench/node.mjs and bench/browser/main.mjs run it: ours, naive JS,
- * onnxruntime-web and tfjs (`attn` and the libraries as the caller loaded them; `onnxProto`
- * is onnx-proto's default export), the peak probes of `peak` (the simd_peak.wasm instance),
+ * The whole suite as bench/node.mjs and bench/browser/main.mjs run it: ours (the SIMD128 build
+ * `attn`, and the Relaxed SIMD build `attnRelaxed` where the engine has it), naive JS,
+ * onnxruntime-web and tfjs (the libraries as the caller loaded them; `onnxProto` is
+ * onnx-proto's default export), the peak probes of `peak` (the simd_peak.wasm instance),
  * every case of benchCases(), QUICK or FULL settings.
  */
-export async function runBench({ attn, ort, onnxProto, tf, peak, quick, log }) {
+export async function runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log }) {
+  const relaxed = attnRelaxed ? [ours(attnRelaxed, 'oursRelaxed', 'ours, Relaxed SIMD')] : [];
   return runSuite({
-    contenders: [ours(attn), naive(), await onnxruntime(ort, onnxProto.onnx), tfjs(tf)],
+    contenders: [ours(attn), ...relaxed, naive(), await onnxruntime(ort, onnxProto.onnx), tfjs(tf)],
     probes: peakProbes(peak.exports),
     cases: benchCases(),
     settings: quick ? QUICK : FULL,
@@ -206,6 +208,38 @@ function progressLine({ n, heads }, results, peak) {
   const parts = Object.entries(results).map(([name, r]) =>
     r.status === 'ok' ? `${name} ${r.gflops.toFixed(1)}` : `${name} ${r.status}`,
   );
-  const best = Math.max(...Object.values(peak));
-  return `n=${n} heads=${heads}: ${parts.join(', ')} GFLOP/s; peak ${best.toFixed(1)}`;
+  const peaks = Object.values(peak);
+  const best = peaks.length ? `; peak ${Math.max(...peaks).toFixed(1)}` : '';
+  return `n=${n} heads=${heads}: ${parts.join(', ')} GFLOP/s${best}`;
+}
+
+/** The cases of the cores table: where more cores have enough work to pay for messages. */
+export function coresCases() {
+  return [
+    { n: 256, heads: 8 },
+    { n: 1024, heads: 8 },
+    { n: 4096, heads: 8 },
+    { n: 1024, heads: 1 },
+  ];
+}
+
+/**
+ * The cores table as bench/cores.mjs runs it, in Node and in Chromium: ours on the calling
+ * thread, our pool with 1 and 2 workers (`pools`: { 1, 2 }, already started), onnxruntime-web
+ * with `ortThreads` threads (one value per process or page: onnxruntime-web fixes it at its
+ * first session). No peak probe: it would measure one core of several busy ones.
+ */
+export async function runCores({ attn, pools, ort, onnxProto, ortThreads, quick, log }) {
+  return runSuite({
+    contenders: [
+      ours(attn),
+      oursPool(pools[1], 'pool1', 'ours, pool of 1 worker'),
+      oursPool(pools[2], 'pool2', 'ours, pool of 2 workers'),
+      await onnxruntime(ort, onnxProto.onnx, ortThreads),
+    ],
+    probes: [],
+    cases: coresCases(),
+    settings: quick ? QUICK : FULL,
+    log,
+  });
 }

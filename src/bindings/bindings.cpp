@@ -12,6 +12,7 @@
 
 #include "attention.hpp"
 #include "attention_call.hpp"
+#include "kernels/multiply_add.hpp"
 #include "kv_cache.hpp"
 #include "trace.hpp"
 
@@ -84,6 +85,7 @@ std::size_t trace_bytes(const attention::TraceDims& dims) {
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
+bool relaxed_simd() { return attention::kernels::relaxed_simd_build; }
 
 // What the module itself holds once loaded (Embind keeps a small record per value_object
 // field for good), measured at the end of the registrations below.
@@ -233,6 +235,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   em::function("attentionWorkingBytes", &attention_call::working_bytes);
   em::function("maximumMemoryBytes", &maximum_memory_bytes);
   em::function("simdArch", &simd_arch);
+  em::function("relaxedSimd", &relaxed_simd);
   em::function("heapBytesInUse", &heap_bytes_in_use);
   em::function("kvCacheCreate", &kv_cache_create);
   em::function("kvCacheFree", &kv_cache_free);

@@ -4,6 +4,7 @@
 // Every entry point reads its arguments exactly once, in the four phases of read-once.mjs:
 // read, measure, validate, copy. Used by attention.mjs (the package entry) and by the offline
 // page (single-file build).
+import { readAttentionArgs } from './attention-args.mjs';
 import {
   checkBoolean,
   checkFloat32,
@@ -43,23 +44,6 @@ const TRACE_KEYS = new Set([
   'isCausal',
 ]);
 const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
-const ATTENTION_KEYS = new Set([
-  'batch',
-  'qNumHeads',
-  'kvNumHeads',
-  'qSeqLen',
-  'kvSeqLen',
-  'headSize',
-  'vHeadSize',
-  'scale',
-  'isCausal',
-  'softcap',
-  'attnMask',
-]);
-const MASK_KEYS = new Set(['data', 'shape']);
-// The core's mask kinds (bindings.cpp): boolean (uint8, 1 = may attend) or additive (float).
-const MASK_BOOLEAN = 1;
-const MASK_ADDITIVE = 2;
 
 /**
  * Phase 1 (read) of one trace() matrix: number[][] is read cell by cell, once, into a fresh
@@ -121,60 +105,6 @@ function measureMatrix(read, name) {
     );
   }
   return { rows, cols, data };
-}
-
-/** A measured Float32Array argument (q, k, v), or a TypeError naming it. */
-function measureFloat32Array(value, name) {
-  const measured = measureTypedArray(value, name);
-  if (measured === null || measured.type !== 'Float32Array') {
-    throw new TypeError(`${name} must be a Float32Array, got ${describe(value)}`);
-  }
-  return measured;
-}
-
-/** Phase 1 of attention()'s attnMask: its own `data` and `shape`, and shape's items, once. */
-function readMask(mask) {
-  if (!isOptionBag(mask)) {
-    throw new TypeError(`attnMask must be an object { data, shape }, got ${describe(mask)}`);
-  }
-  const { data, shape } = readOwnOptions(mask, MASK_KEYS, 'attnMask', 'attnMask');
-  const dims = readArray(shape, 'attnMask.shape', 64);
-  if (dims === null) {
-    throw new TypeError(`attnMask.shape must be an array of 1 to 4 dims, got ${describe(shape)}`);
-  }
-  return { data, dims };
-}
-
-/** Phases 2 and 3 of attnMask: its kind, measured data and dims, checked against `target`. */
-function checkMask(read, target) {
-  const data = measureTypedArray(read.data, 'attnMask.data');
-  let kind;
-  if (data !== null && data.type === 'Uint8Array') kind = MASK_BOOLEAN;
-  else if (data !== null && data.type === 'Float32Array') kind = MASK_ADDITIVE;
-  else {
-    throw new TypeError(
-      `attnMask.data must be a Uint8Array (1 = may attend) or a Float32Array (added to the scores), got ${describe(read.data)}`,
-    );
-  }
-  if (read.dims.length < 1 || read.dims.length > 4) {
-    throw new RangeError(`attnMask.shape must have 1 to 4 dims, got ${read.dims.length}`);
-  }
-  const dims = read.dims.map((d, i) => checkPositiveInteger(d, `attnMask.shape[${i}]`));
-  const count = dims.reduce((a, b) => a * b, 1);
-  if (data.length !== count) {
-    throw new RangeError(
-      `attnMask.data must hold ${count} values for shape [${dims.join(', ')}], got ${data.length}`,
-    );
-  }
-  for (let i = 0; i < dims.length; i++) {
-    const want = target[4 - dims.length + i];
-    if (dims[i] !== 1 && dims[i] !== want) {
-      throw new RangeError(
-        `attnMask.shape [${dims.join(', ')}] does not broadcast to [batch, qNumHeads, qSeqLen, kvSeqLen] = [${target.join(', ')}]: dim ${i} is ${dims[i]}, expected 1 or ${want}`,
-      );
-    }
-  }
-  return { kind, data, dims, bytes: count * (kind === MASK_BOOLEAN ? 1 : 4) };
 }
 
 /**
@@ -395,74 +325,25 @@ export function wrapModule(Module) {
     return result;
   }
 
-  function derive(length, name, per, option) {
-    if (length === 0 || length % per !== 0) {
-      throw new RangeError(
-        `${name} has ${length} numbers, not a positive multiple of ${per}: cannot infer ${option}; pass it`,
-      );
-    }
-    return length / per;
-  }
-
   function attention(q, k, v, options) {
-    if (!isOptionBag(options)) {
-      throw new TypeError(`attention: options must be an object, got ${describe(options)}`);
-    }
-    // Phase 1, read: each own option once, and the mask's fields once.
-    const o = readOwnOptions(options, ATTENTION_KEYS, 'attention', 'options');
-    const readMaskArgs = o.attnMask === undefined ? null : readMask(o.attnMask);
-    // Phase 2, measure: no caller code runs from here on.
-    const qm = measureFloat32Array(q, 'q');
-    const km = measureFloat32Array(k, 'k');
-    const vm = measureFloat32Array(v, 'v');
-    // Phase 3, validate the snapshot.
-    const opt = (name, fallback) => (o[name] === undefined ? fallback : o[name]);
-    const batch = checkPositiveInteger(opt('batch', 1), 'batch');
-    if (o.qNumHeads === undefined) throw new TypeError('qNumHeads is missing');
-    if (o.headSize === undefined) throw new TypeError('headSize is missing');
-    const qNumHeads = checkPositiveInteger(o.qNumHeads, 'qNumHeads');
-    const kvNumHeads = checkPositiveInteger(opt('kvNumHeads', qNumHeads), 'kvNumHeads');
-    if (qNumHeads % kvNumHeads !== 0) {
-      throw new RangeError(
-        `kvNumHeads must divide qNumHeads (each kv head serves a whole group of query heads): ${kvNumHeads} does not divide ${qNumHeads}`,
-      );
-    }
-    const headSize = checkPositiveInteger(o.headSize, 'headSize');
-    const vHeadSize = checkPositiveInteger(opt('vHeadSize', headSize), 'vHeadSize');
-    // Sequence lengths may be left out: then they follow from the array lengths.
-    const qSeqLen =
-      o.qSeqLen === undefined
-        ? derive(qm.length, 'q', batch * qNumHeads * headSize, 'qSeqLen')
-        : checkPositiveInteger(o.qSeqLen, 'qSeqLen');
-    const kvSeqLen =
-      o.kvSeqLen === undefined
-        ? derive(km.length, 'k', batch * kvNumHeads * headSize, 'kvSeqLen')
-        : checkPositiveInteger(o.kvSeqLen, 'kvSeqLen');
-    const qLength = batch * qNumHeads * qSeqLen * headSize;
-    const kLength = batch * kvNumHeads * kvSeqLen * headSize;
-    const vLength = batch * kvNumHeads * kvSeqLen * vHeadSize;
-    const yLength = batch * qNumHeads * qSeqLen * vHeadSize;
-    if (qm.length !== qLength) {
-      throw new RangeError(
-        `q must hold batch * qNumHeads * qSeqLen * headSize = ${batch}*${qNumHeads}*${qSeqLen}*${headSize} = ${qLength} numbers, got ${qm.length}`,
-      );
-    }
-    if (km.length !== kLength) {
-      throw new RangeError(
-        `k must hold batch * kvNumHeads * kvSeqLen * headSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${headSize} = ${kLength} numbers, got ${km.length}`,
-      );
-    }
-    if (vm.length !== vLength) {
-      throw new RangeError(
-        `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${vm.length}`,
-      );
-    }
-    const scale = checkFloat32(opt('scale', 1 / Math.sqrt(headSize)), 'scale');
-    const isCausal = checkBoolean(opt('isCausal', false), 'isCausal');
-    const softcap = checkFloat32(opt('softcap', 0), 'softcap');
-    if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
-    const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
-    const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
+    // Phases 1 to 3: read, measure, validate (attention-args.mjs, shared with the pool).
+    const {
+      batch,
+      qNumHeads,
+      kvNumHeads,
+      qSeqLen,
+      kvSeqLen,
+      headSize,
+      vHeadSize,
+      scale,
+      isCausal,
+      softcap,
+      mask,
+      q: qm,
+      k: km,
+      v: vm,
+      lengths: { q: qLength, k: kLength, v: vLength, y: yLength },
+    } = readAttentionArgs(q, k, v, options);
     const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
     // One call of the core (fields: src/bindings/attention_call.hpp); addresses filled below.
     const call = {
@@ -487,7 +368,7 @@ export function wrapModule(Module) {
       pastLength: 0,
       nonpadKvSeqlen: 0,
       maskKind: mask
-        ? mask.kind === MASK_BOOLEAN
+        ? mask.kind === 'boolean'
           ? Module.MaskKind.boolean
           : Module.MaskKind.additive
         : Module.MaskKind.none,
@@ -540,6 +421,8 @@ export function wrapModule(Module) {
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
     simd: simdArch === 'wasm',
+    // Asked of the module itself, so it is right for a caller's own wasmBinary / wasmUrl too.
+    relaxedSimd: Module.relaxedSimd(),
     version: VERSION,
     memoryStats: () => ({
       wasmMemoryBytes: Module.HEAPU8.length,

@@ -491,6 +491,12 @@ export interface AttentionApi {
   createKvCache(options: KvCacheOptions): KvCache;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
+  /**
+   * True when the loaded module is the Relaxed SIMD build (attention-relaxed.wasm), whose
+   * kernels use `f32x4.relaxed_madd`; false for the SIMD128 build (attention.wasm). Results
+   * of the two may differ in the last bits: a fused multiply-add rounds once.
+   */
+  readonly relaxedSimd: boolean;
   /** The package version. */
   readonly version: string;
   /**
@@ -506,10 +512,108 @@ export interface CreateAttentionOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Where to fetch attention.wasm from, if not next to attention.mjs. */
   wasmUrl?: string | URL;
+  /**
+   * Whether to load the Relaxed SIMD build (attention-relaxed.wasm) where the engine supports
+   * Relaxed SIMD (Chromium and Firefox do; Safari, and Node without
+   * `--experimental-wasm-relaxed-simd`, do not: there the SIMD128 build loads). Defaults to
+   * true; false always loads the SIMD128 build. Ignored with `wasmBinary` or `wasmUrl`, which
+   * load the given file ({@link AttentionApi.relaxedSimd} then says which build it is).
+   */
+  relaxedSimd?: boolean;
 }
 
 /**
- * Loads the WebAssembly module (from `attention.wasm` next to this file) and resolves to the
- * API. Rejects with an Error saying why when the module cannot be loaded.
+ * Loads the WebAssembly module (from `attention-relaxed.wasm` or `attention.wasm` next to this
+ * file, see {@link CreateAttentionOptions.relaxedSimd}) and resolves to the API. Rejects
+ * with an Error saying why when the module cannot be loaded.
  */
 export default function createAttention(options?: CreateAttentionOptions): Promise<AttentionApi>;
+
+/** True when this engine validates Relaxed SIMD's `f32x4.relaxed_madd` (a tiny probe module). */
+export function hasRelaxedSimd(): boolean;
+
+/** Options of {@link createAttentionPool}. */
+export interface AttentionPoolOptions {
+  /**
+   * How many workers (1 to 256). Defaults to the machine's cores
+   * (`navigator.hardwareConcurrency`, or `os.availableParallelism()` in Node).
+   */
+  workers?: number;
+  /** As {@link CreateAttentionOptions.relaxedSimd}, for every worker's module. */
+  relaxedSimd?: boolean;
+  /**
+   * Where the worker script is, if not `attention-worker.mjs` next to this file (a bundler
+   * may move it). It must load this package's `attention-worker.mjs`.
+   */
+  workerUrl?: string | URL;
+  /**
+   * How long each worker may take to load and warm up its module, in milliseconds (default
+   * 30000). A worker that has not reported ready by then rejects createAttentionPool with an
+   * Error saying so.
+   */
+  initTimeout?: number;
+}
+
+/** Per-call options of the pool's methods. */
+export interface PoolCallOptions {
+  /**
+   * Aborts the call: it rejects with the signal's reason at once, and the workers running it
+   * are terminated and replaced (a running wasm call cannot be interrupted otherwise).
+   */
+  signal?: AbortSignal;
+  /**
+   * For a call the pool runs whole on one worker (a small one): move q, k and v to it instead
+   * of copying them. Their buffers are then detached in the caller. Defaults to false: the
+   * caller's arrays are never detached or changed.
+   */
+  transfer?: boolean;
+}
+
+/**
+ * Several instances of the module, one per worker (Web Workers in a page, worker_threads in
+ * Node), for every core without cross-origin isolation. Each call is split across batch x
+ * heads (and blocks of query rows when there are fewer of those than workers; causal calls
+ * are not split by rows); each worker computes its slice with the same kernel, so results are
+ * those of {@link AttentionApi.attention}, bit for bit, from the same build.
+ */
+export interface AttentionPool {
+  /**
+   * {@link AttentionApi.attention} across the workers. The arguments are read once and
+   * validated before anything is sent: rejects with the same TypeError or RangeError as
+   * `attn.attention` for a bad argument, and with an Error saying so when a worker running the
+   * call dies or the pool is closed (the pool replaces a dead worker). Calls may overlap:
+   * their slices share one queue.
+   */
+  attention(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    options: AttentionOptions,
+    call?: PoolCallOptions,
+  ): Promise<Float32Array>;
+  /**
+   * {@link AttentionApi.onnxAttention}, forwarded as a whole call to one worker. The call is
+   * read once and validated before anything is sent (the same TypeError or RangeError as
+   * `attn.onnxAttention`); each tensor (an onnxruntime-web Tensor too) goes as a copy.
+   */
+  onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
+    inputs: OnnxAttentionInputs,
+    attributes?: OnnxAttentionAttributes,
+    outputs?: O,
+    call?: PoolCallOptions,
+  ): Promise<{ [Name in O[number]]: OnnxResultTensor }>;
+  /** Terminates every worker: running and queued calls reject, and so does every later one. */
+  close(): void;
+  /** Workers alive now (0 after close()). */
+  readonly workers: number;
+  /** True when every worker loaded the Relaxed SIMD build. */
+  readonly relaxedSimd: boolean;
+}
+
+/**
+ * Starts a pool of workers, each loading the module and warming it up (a few small calls, so
+ * that the first large call runs optimised code), and resolves once all have. Rejects when
+ * a worker's script or module cannot load. In Node, idle workers do not keep the process
+ * alive, but close() the pool when done.
+ */
+export function createAttentionPool(options?: AttentionPoolOptions): Promise<AttentionPool>;

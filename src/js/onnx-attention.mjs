@@ -625,6 +625,62 @@ function results(p, call, sizes, heap) {
   return result;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The pool (pool.mjs) forwards a call to a worker: it reads and validates here, in the caller's
+// thread, and posts copies of exactly what it checked.
+
+// Captured at load; Float16Array only where the engine has it (then a tensor may use it).
+const ARRAY_CONSTRUCTORS = {
+  Float32Array,
+  Uint16Array,
+  Uint8Array,
+  BigInt64Array,
+  Float16Array: globalThis.Float16Array,
+};
+
+/** A fresh copy of a measured tensor's checked elements, as a plain { type, data, dims }. */
+function tensorCopy(t) {
+  const bytes = new Uint8Array(
+    measuredBytes(t.view, t.count * BYTES_PER[t.type], `${t.name}.data`),
+  );
+  return {
+    type: t.type,
+    data: new ARRAY_CONSTRUCTORS[t.view.type](bytes.buffer),
+    dims: [...t.dims],
+  };
+}
+
+/**
+ * onnxAttention(inputs, attributes, outputs) read once and validated (the same TypeError /
+ * RangeError as attn.onnxAttention), as a plain call for postMessage: `args` for
+ * onnxAttention and the fresh buffers to transfer with them.
+ */
+export function snapshotOnnxCall(inputs, attributes, outputs) {
+  const read = readCall(inputs, attributes, outputs);
+  const p = plan(read);
+  const tensors = {
+    Q: p.Q,
+    K: p.K,
+    V: p.V,
+    past_key: p.pastKey,
+    past_value: p.pastValue,
+    attn_mask: p.mask,
+  };
+  const plainInputs = {};
+  for (const [name, t] of Object.entries(tensors)) if (t) plainInputs[name] = tensorCopy(t);
+  if (p.nonpad) {
+    plainInputs.nonpad_kv_seqlen = {
+      type: 'int64',
+      data: BigInt64Array.from(p.nonpad, (n) => BigInt(n)),
+      dims: [p.nonpad.length],
+    };
+  }
+  const plainAttributes = { ...read.attrs };
+  const wanted = read.wanted === undefined ? undefined : [...read.wanted];
+  const transfer = Object.values(plainInputs).map((t) => t.data.buffer);
+  return { args: [plainInputs, plainAttributes, wanted], transfer };
+}
+
 /**
  * The `onnxAttention` method for one instantiated module. `withAllocations` and the memory
  * limit are wrapModule's (api.mjs), so every call frees what it allocated, even on error.

@@ -1,8 +1,9 @@
 // In Firefox and in WebKit: the module's own checks, run inside the served page (the same
 // dist/attention.mjs and attention.wasm a user's browser loads): trace() of the article,
 // attention() against a plain JS reference, hostile calls refused with TypeError/RangeError,
-// SIMD128 in use. And which SIMD each engine's WebAssembly.validate accepts: WebKit rejects
-// relaxed SIMD, which is why a relaxed-SIMD build needs a SIMD128 fallback chosen at load.
+// SIMD in use, and which of the two builds createAttention() loaded: the Relaxed SIMD build in
+// Firefox, the SIMD128 fallback in WebKit, which rejects relaxed SIMD (both checks run on the
+// build chosen). And which SIMD each engine's WebAssembly.validate accepts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -18,7 +19,15 @@ import { INVALID_MODULE, RELAXED_SIMD_MODULE, SIMD128_MODULE } from './wasm-feat
 async function inPageModuleChecks(args) {
   const { default: createAttention } = await import(new URL('attention.mjs', location.href).href);
   const attn = await createAttention();
-  const report = { simd: attn.simd, version: attn.version };
+  // The SIMD128 build, forced: where the engine has Relaxed SIMD, createAttention() chose the
+  // relaxed build (attention-relaxed.wasm); where it has not, both are attention.wasm.
+  const baseline = await createAttention({ relaxedSimd: false });
+  const report = {
+    simd: attn.simd,
+    version: attn.version,
+    relaxedSimd: attn.relaxedSimd,
+    baselineRelaxedSimd: baseline.relaxedSimd,
+  };
 
   const trace = attn.trace(args);
   report.trace = Object.fromEntries(
@@ -81,6 +90,14 @@ async function inPageModuleChecks(args) {
         ? Math.max(...Array.from(got, (x, n) => Math.abs(x - want[n])))
         : `length ${got.length}, expected ${want.length}`;
   }
+  // The two builds on one call large enough for the micro-kernels' every path (tails too).
+  const [heads, rows, keys, width] = [3, 45, 70, 19];
+  const qBig = filled(heads * rows * width);
+  const kBig = filled(heads * keys * width);
+  const vBig = filled(heads * keys * width);
+  const chosen = attn.attention(qBig, kBig, vBig, { qNumHeads: heads, headSize: width });
+  const simd128 = baseline.attention(qBig, kBig, vBig, { qNumHeads: heads, headSize: width });
+  report.buildsDiffer = Math.max(...Array.from(chosen, (x, n) => Math.abs(x - simd128[n])));
 
   // Hostile calls: each must throw the named error class, naming the argument.
   const small = new Float32Array(2 * 3 * 4);
@@ -124,13 +141,23 @@ for (const engine of ENGINES) {
   describe(engine.name, () => {
     const web = engineFixture(engine);
 
-    test('the module in the page: trace, attention against a reference, hostile calls, SIMD', async () => {
+    test('the module in the page: the build chosen, trace, attention against a reference, hostile calls', async () => {
       const page = await web.open();
       try {
         await page.goto(`${web.url}#step=inputs`);
         await waitForReady(page);
         const report = await page.evaluate(inPageModuleChecks, article.args);
-        assert.equal(report.simd, true, 'the SIMD128 build runs');
+        assert.equal(report.simd, true, 'SIMD runs');
+        // WebKit rejects Relaxed SIMD: createAttention() falls back to the SIMD128 build there,
+        // and loads the relaxed one in Firefox. Every number below comes from that build.
+        assert.equal(
+          report.relaxedSimd,
+          engine.name !== 'webkit',
+          `${engine.name}: attn.relaxedSimd is ${report.relaxedSimd}`,
+        );
+        assert.equal(report.baselineRelaxedSimd, false, 'relaxedSimd: false loads SIMD128');
+        if (report.relaxedSimd) assert.ok(report.buildsDiffer <= 1e-6, `${report.buildsDiffer}`);
+        else assert.equal(report.buildsDiffer, 0, 'one build, the same numbers');
         for (const name of ['queries', 'keys', 'values', 'scores', 'weights', 'outputs']) {
           report.trace[name].forEach((value, n) =>
             assert.ok(

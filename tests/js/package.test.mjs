@@ -101,10 +101,12 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module, its types and nothing else', () => {
+  test('npm pack ships the module (both builds), the pool worker, its types and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
+      'dist/attention-relaxed.wasm',
+      'dist/attention-worker.mjs',
       'dist/attention.d.ts',
       'dist/attention.mjs',
       'dist/attention.wasm',

@@ -3,9 +3,10 @@
 // also checks it in a scratch project that installed the packed tarball). Never run: types only.
 // The `@ts-expect-error` lines are misuses the types must reject: if a type loosens, tsc
 // reports the directive as unused and the check fails.
-import createAttention from 'attention-explained';
+import createAttention, { createAttentionPool, hasRelaxedSimd } from 'attention-explained';
 import type {
   AttentionApi,
+  AttentionPool,
   AttentionMask,
   AttentionOptions,
   KvCache,
@@ -111,6 +112,15 @@ const y2: Float32Array = attn.attention(q, k, v, {
 const simd: boolean = attn.simd;
 const version: string = attn.version;
 const { wasmMemoryBytes, allocatedBytes } = attn.memoryStats();
+const relaxed: boolean = attn.relaxedSimd || hasRelaxedSimd();
+const baseline: AttentionApi = await createAttention({ relaxedSimd: false });
+
+// The pool: the same calls, as Promises, across workers.
+const pool: AttentionPool = await createAttentionPool({ workers: 2 });
+const controller = new AbortController();
+const yPool: Float32Array = await pool.attention(q, k, v, options, { signal: controller.signal });
+const workers: number = pool.workers;
+pool.close();
 
 // onnxAttention(): ONNX names, a KV cache, 3-D layout, float16, the outputs wanted.
 const cache: OnnxTensor = { type: 'float32', data: new Float32Array(0), dims: [1, 2, 0, 8] };
@@ -131,6 +141,9 @@ const attributes: OnnxAttentionAttributes = {
   softmax_precision: 1,
 };
 const step = attn.onnxAttention(inputs, attributes, ['Y', 'present_key', 'present_value']);
+const pooledY: OnnxResultTensor = (await pool.onnxAttention(inputs, attributes)).Y;
+// @ts-expect-error: the pool's result has only the outputs asked for, like attn.onnxAttention
+(await pool.onnxAttention(inputs, {}, ['Y'])).present_key;
 const next: OnnxAttentionInputs = { ...inputs, past_key: step.present_key };
 const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
 const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
@@ -163,6 +176,10 @@ attn.trace({ ...args, isCausal: 1 });
 attn.trace({ x: args.x, wQuery: args.wQuery, wKey: args.wKey });
 // @ts-expect-error: simd is read-only
 attn.simd = false;
+// @ts-expect-error: workers is a number
+await createAttentionPool({ workers: '2' });
+// @ts-expect-error: initTimeout is a number of milliseconds
+await createAttentionPool({ initTimeout: '1s' });
 
 export {
   fromBytes,
@@ -184,6 +201,11 @@ export {
   allocatedBytes,
   onlyY,
   scoresDims,
+  relaxed,
+  baseline,
+  yPool,
+  workers,
+  pooledY,
 };
 
 // createKvCache(): the resident cache, grouped-query attention over it.

@@ -9,6 +9,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/exp2.hpp"
+#include "kernels/multiply_add.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
 
@@ -117,15 +118,15 @@ __attribute__((noinline)) void score_tile(const float* queries, std::size_t d, c
     const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
     const batch k2 = batch::load_aligned(k + 2 * lanes), k3 = batch::load_aligned(k + 3 * lanes);
     batch x(q[0]);
-    s00 = xsimd::fma(x, k0, s00);
-    s01 = xsimd::fma(x, k1, s01);
-    s02 = xsimd::fma(x, k2, s02);
-    s03 = xsimd::fma(x, k3, s03);
+    s00 = multiply_add(x, k0, s00);
+    s01 = multiply_add(x, k1, s01);
+    s02 = multiply_add(x, k2, s02);
+    s03 = multiply_add(x, k3, s03);
     x = batch(q[1]);
-    s10 = xsimd::fma(x, k0, s10);
-    s11 = xsimd::fma(x, k1, s11);
-    s12 = xsimd::fma(x, k2, s12);
-    s13 = xsimd::fma(x, k3, s13);
+    s10 = multiply_add(x, k0, s10);
+    s11 = multiply_add(x, k1, s11);
+    s12 = multiply_add(x, k2, s12);
+    s13 = multiply_add(x, k3, s13);
   };
   const float* q = queries;
   const float* k = panel;
@@ -161,15 +162,15 @@ inline void accumulate_tile(const float* probabilities, std::size_t keys, const 
       const batch v0 = batch::load_aligned(v), v1 = batch::load_aligned(v + lanes);
       const batch v2 = batch::load_aligned(v + 2 * lanes), v3 = batch::load_aligned(v + 3 * lanes);
       batch x(p[0]);
-      a00 = xsimd::fma(x, v0, a00);
-      a01 = xsimd::fma(x, v1, a01);
-      a02 = xsimd::fma(x, v2, a02);
-      a03 = xsimd::fma(x, v3, a03);
+      a00 = multiply_add(x, v0, a00);
+      a01 = multiply_add(x, v1, a01);
+      a02 = multiply_add(x, v2, a02);
+      a03 = multiply_add(x, v3, a03);
       x = batch(p[1]);
-      a10 = xsimd::fma(x, v0, a10);
-      a11 = xsimd::fma(x, v1, a11);
-      a12 = xsimd::fma(x, v2, a12);
-      a13 = xsimd::fma(x, v3, a13);
+      a10 = multiply_add(x, v0, a10);
+      a11 = multiply_add(x, v1, a11);
+      a12 = multiply_add(x, v2, a12);
+      a13 = multiply_add(x, v3, a13);
     };
     const float* p = probabilities;
     const float* v = values + c;
