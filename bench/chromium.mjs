@@ -17,11 +17,12 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     'decode-out': { type: 'string' },
     'decode-only': { type: 'boolean', default: false },
+    'small-calls': { type: 'string' },
   },
 });
-if (!args.url || !(args.out || args['decode-only']))
+if (!args.url || !(args.out || args['decode-only'] || args['small-calls']))
   throw new Error(
-    'usage: node bench/chromium.mjs --url URL [--quick] --out FILE [--decode-out FILE] [--decode-only]',
+    'usage: node bench/chromium.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE]',
   );
 
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
@@ -40,7 +41,14 @@ try {
   await page.goto(new URL('bench/browser/index.html', args.url).href);
   await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 });
   const name = `Chromium ${chromiumVersion}, headless`;
-  if (!args['decode-only']) {
+  if (args['small-calls']) {
+    const small = await page.evaluate((settings) => window.bench.smallCalls(settings), {
+      quick: args.quick,
+    });
+    small.environment.name = name;
+    await writeFile(args['small-calls'], JSON.stringify(small, null, 1));
+  }
+  if (args.out && !args['decode-only']) {
     const result = await page.evaluate((settings) => window.bench.run(settings), {
       quick: args.quick,
     });

@@ -6,8 +6,11 @@ import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
+import createAttentionModule from '../../build/wasm/attention.mjs';
+import { wrapModule } from '../../src/js/api.mjs';
 import { runDecodeBench } from '../common/decode.mjs';
 import { runBench, runCores } from '../common/harness.mjs';
+import { smallCallBreakdown } from '../common/small-calls.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
 // specifier is a variable so that esbuild leaves this import to the browser.
@@ -106,5 +109,14 @@ async function runDecode({ quick }) {
   };
 }
 
-window.bench = { run, cores, runDecode };
+// Where the time of a small call goes (bench/common/small-calls.mjs): the SIMD128 build's glue
+// is bundled in here, so that the raw module under attention() can be timed stage by stage.
+async function smallCalls({ quick }) {
+  const log = (line) => console.log(`[bench small calls] ${line}`);
+  const Module = await createAttentionModule({ locateFile: () => '/dist/attention.wasm' });
+  const results = smallCallBreakdown({ attn: wrapModule(Module), Module, quick, log });
+  return { environment: { kind: 'chromium', userAgent: navigator.userAgent }, results };
+}
+
+window.bench = { run, cores, runDecode, smallCalls };
 window.benchReady = true;

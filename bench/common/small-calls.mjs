@@ -1,0 +1,170 @@
+// Where the time of one small attention() call goes (N = 64, D = 64, 1 and 8 heads), stage by
+// stage, the same in Node and in Chromium: bench/small-calls.mjs runs it in Node, the bench
+// page (bench/browser/main.mjs, window.bench.smallCalls) in Chromium.
+//
+// Each stage is timed alone, in a loop of back-to-back repetitions, with the raw Emscripten
+// module underneath attention(): the stages reproduce what src/js/api.mjs does for one call, in
+// its order. Their sum differs from the whole call by what the stages share (caches, the
+// allocator's state), so the whole call is timed too. Times are medians over rounds, in µs.
+import { readAttentionArgs } from '../../src/js/attention-args.mjs';
+import { measuredBytes, setBytes } from '../../src/js/read-once.mjs';
+import { median } from './harness.mjs';
+import { HEAD_SIZE, SCALE, makeInputs } from './workload.mjs';
+
+/** The cases: the issue's small calls. */
+export const SMALL_CASES = [
+  { n: 64, heads: 1 },
+  { n: 64, heads: 8 },
+];
+
+// Median µs per repetition of `run`, over `rounds` samples of about `sampleMs` each.
+function timeUs(run, { rounds, sampleMs }) {
+  for (let start = performance.now(); performance.now() - start < 50;) run(); // warm up
+  let inner = 1;
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < inner; i++) run();
+    if (performance.now() - start >= sampleMs) break;
+    inner *= 2;
+  }
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    for (let i = 0; i < inner; i++) run();
+    samples.push(((performance.now() - start) * 1000) / inner);
+  }
+  return median(samples);
+}
+
+// attention()'s call record for the core, as api.mjs builds it (addresses filled by the caller).
+function callRecord(Module, args) {
+  return {
+    q: 0,
+    k: 0,
+    v: 0,
+    y: 0,
+    batch: args.batch,
+    qNumHeads: args.qNumHeads,
+    kvNumHeads: args.kvNumHeads,
+    qSeqLen: args.qSeqLen,
+    kvSeqLen: args.kvSeqLen,
+    headSize: args.headSize,
+    vHeadSize: args.vHeadSize,
+    qLayout: Module.Layout.bhsd,
+    kvLayout: Module.Layout.bhsd,
+    scale: args.scale,
+    isCausal: args.isCausal,
+    softcap: args.softcap,
+    leftWindow: -1,
+    rightWindow: -1,
+    pastLength: 0,
+    nonpadKvSeqlen: 0,
+    maskKind: Module.MaskKind.none,
+    mask: 0,
+    maskDims: [0, 0, 0, 0],
+    maskRank: 0,
+    maskKeys: Module.MaskKeys.broadcast,
+    scores: 0,
+    scoresMode: Module.ScoresMode.raw,
+  };
+}
+
+/**
+ * The breakdown for every case: `attn` is the API (createAttention / wrapModule) over the raw
+ * Emscripten module `Module`. Resolves to [{ n, heads, stages: { [stage]: µs } }].
+ */
+export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
+  const settings = quick ? { rounds: 5, sampleMs: 10 } : { rounds: 15, sampleMs: 25 };
+  const results = [];
+  for (const shape of SMALL_CASES) {
+    const { n, heads } = shape;
+    const { q, k, v } = makeInputs(shape);
+    const options = {
+      batch: 1,
+      qNumHeads: heads,
+      headSize: HEAD_SIZE,
+      qSeqLen: n,
+      kvSeqLen: n,
+      scale: SCALE,
+    };
+    const length = heads * n * HEAD_SIZE;
+    const bytes = length * 4;
+    const args = readAttentionArgs(q, k, v, options);
+    const call = callRecord(Module, args);
+    // Buffers held across the stages that need them, freed at the end.
+    const pointers = [0, 1, 2, 3].map(() => Module._malloc(bytes));
+    [call.q, call.k, call.v, call.y] = pointers;
+    setBytes(Module.HEAPU8, new Uint8Array(q.buffer), call.q);
+    setBytes(Module.HEAPU8, new Uint8Array(k.buffer), call.k);
+    setBytes(Module.HEAPU8, new Uint8Array(v.buffer), call.v);
+    const held = new Float32Array(length);
+    // A 1-token, 1-wide call: the Embind conversion of the call record and the core's fixed
+    // cost, with next to no arithmetic.
+    const tiny = callRecord(Module, {
+      ...args,
+      qNumHeads: 1,
+      kvNumHeads: 1,
+      qSeqLen: 1,
+      kvSeqLen: 1,
+      headSize: 1,
+      vHeadSize: 1,
+    });
+    [tiny.q, tiny.k, tiny.v, tiny.y] = pointers;
+    try {
+      const stages = {
+        'whole attention() call': () => attn.attention(q, k, v, options),
+        'read + measure + validate (readAttentionArgs)': () => readAttentionArgs(q, k, v, options),
+        'attentionWorkingBytes (an Embind call)': () => Module.attentionWorkingBytes(call),
+        'malloc + free of q, k, v, y': () => {
+          const p = [
+            Module._malloc(bytes),
+            Module._malloc(bytes),
+            Module._malloc(bytes),
+            Module._malloc(bytes),
+          ];
+          for (let i = 0; i < 4; i++) Module._free(p[i]);
+        },
+        'copy in q, k, v (3 set() into HEAPU8)': () => {
+          setBytes(Module.HEAPU8, measuredBytes(args.q, bytes, 'q'), call.q);
+          setBytes(Module.HEAPU8, measuredBytes(args.k, bytes, 'k'), call.k);
+          setBytes(Module.HEAPU8, measuredBytes(args.v, bytes, 'v'), call.v);
+        },
+        'runAttention (Embind + kernel)': () => Module.runAttention(call),
+        'runAttention of a 1-token call (Embind + fixed cost)': () => Module.runAttention(tiny),
+        'result allocation (new Float32Array)': () => new Float32Array(length),
+        'copy out into a held array': () =>
+          setBytes(
+            new Uint8Array(held.buffer),
+            new Uint8Array(Module.HEAPU8.buffer, call.y, bytes),
+            0,
+          ),
+      };
+      // V8 moves wasm functions to its optimising tier in the background, only between calls:
+      // a long warm-up of the whole call first, or the first stages time the baseline tier.
+      for (let start = performance.now(); performance.now() - start < 1000;)
+        stages['whole attention() call']();
+      const out = {};
+      for (const [name, run] of Object.entries(stages)) out[name] = timeUs(run, settings);
+      results.push({ n, heads, stages: out });
+      log(
+        `n=${n} heads=${heads}: ${Object.entries(out)
+          .map(([s, us]) => `${s} ${us.toFixed(1)} µs`)
+          .join('; ')}`,
+      );
+    } finally {
+      for (const p of pointers) Module._free(p);
+    }
+  }
+  return results;
+}
+
+/** The breakdown as a markdown table: a row per stage, a column per case. */
+export function breakdownTable(results, title) {
+  const names = Object.keys(results[0].stages);
+  const header = `| ${title} | ${results.map((r) => `N = ${r.n}, ${r.heads} head${r.heads > 1 ? 's' : ''}`).join(' | ')} |`;
+  const align = `|---|${results.map(() => '---:').join('|')}|`;
+  const rows = names.map(
+    (name) => `| ${name} | ${results.map((r) => `${r.stages[name].toFixed(1)} µs`).join(' | ')} |`,
+  );
+  return [header, align, ...rows].join('\n');
+}
