@@ -339,11 +339,19 @@ export function wrapModule(Module) {
       isCausal,
       softcap,
       mask,
+      out,
       q: qm,
       k: km,
       v: vm,
       lengths: { q: qLength, k: kLength, v: vLength, y: yLength },
     } = readAttentionArgs(q, k, v, options);
+    // A view of wasm memory itself would be replaced when the memory grows, and overlaps the
+    // very buffers the call works in.
+    if (out !== null && out.measured.buffer === bufferOf(Module.HEAPU8)) {
+      throw new RangeError(
+        "out must not be a view of the module's own wasm memory (it moves when the memory grows); pass a separate Float32Array",
+      );
+    }
     const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
     // One call of the core (fields: src/bindings/attention_call.hpp); addresses filled below.
     const call = {
@@ -402,7 +410,15 @@ export function wrapModule(Module) {
         );
       }
       if (error) throw new RangeError(`attention: ${error}`);
-      return copyOut(py, yLength);
+      if (out === null) return copyOut(py, yLength);
+      // Into the caller's array: no caller code ran since it was measured, so its bytes are
+      // still the ones validated (measuredBytes asserts it all the same).
+      setBytes(
+        measuredBytes(out.measured, yLength * 4, 'out'),
+        new Uint8Array(bufferOf(Module.HEAPU8), py, yLength * 4),
+        0,
+      );
+      return out.array;
     });
   }
 

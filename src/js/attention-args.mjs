@@ -23,6 +23,7 @@ const ATTENTION_KEYS = new Set([
   'isCausal',
   'softcap',
   'attnMask',
+  'out',
 ]);
 const MASK_KEYS = new Set(['data', 'shape']);
 
@@ -80,6 +81,43 @@ function checkMask(read, target) {
   return { kind, data, dims, bytes: count * (kind === 'boolean' ? 1 : 4) };
 }
 
+/** Two measured typed arrays share bytes: the same buffer and overlapping byte ranges. */
+function overlaps(a, b) {
+  return (
+    a.buffer === b.buffer &&
+    a.byteOffset < b.byteOffset + b.byteLength &&
+    b.byteOffset < a.byteOffset + a.byteLength
+  );
+}
+
+/**
+ * Phase 3 of the optional `out` (already measured): { array: the caller's array as read,
+ * measured: its measurement }, after checking it is a Float32Array of exactly yLength numbers
+ * that shares no byte with q, k, v or the mask. attention() writes `out` only after the
+ * inputs went into wasm memory, so sharing would not corrupt this call; it is refused all the
+ * same, because a result written over an input is almost always a bug in the caller.
+ */
+function checkOut(out, given, yLength, inputs) {
+  if (out === null || out.type !== 'Float32Array') {
+    throw new TypeError(`out must be a Float32Array, got ${describe(given)}`);
+  }
+  if (out.length !== yLength) {
+    throw new RangeError(
+      `out must hold batch * qNumHeads * qSeqLen * vHeadSize = ${yLength} numbers, got ${out.length}`,
+    );
+  }
+  // An index loop: a replaced Array iterator must not skip a check.
+  for (let i = 0; i < inputs.length; i++) {
+    const [name, input] = inputs[i];
+    if (input !== null && overlaps(out, input)) {
+      throw new RangeError(
+        `out must not share memory with ${name} (it is a view of the same ArrayBuffer, over bytes ${name} uses); pass a separate Float32Array`,
+      );
+    }
+  }
+  return { array: given, measured: out };
+}
+
 /** A sequence length left out of the options, from an array's length. */
 function derive(length, name, per, option) {
   if (length === 0 || length % per !== 0) {
@@ -93,8 +131,8 @@ function derive(length, name, per, option) {
 /**
  * attention(q, k, v, options) read and validated: the dims with their defaults filled in,
  * scale, isCausal, softcap, the mask ({ kind: 'boolean' | 'additive', data, dims, bytes } or
- * null), q, k, v as measured typed arrays (read-once.mjs) and the element counts of q, k, v
- * and the output y. Throws a TypeError / RangeError naming the bad argument.
+ * null), the caller's `out` ({ array, measured }, or null when not given), q, k, v as measured typed
+ * arrays (read-once.mjs) and the element counts of q, k, v and the output y. Throws a TypeError / RangeError naming the bad argument.
  */
 export function readAttentionArgs(q, k, v, options) {
   if (!isOptionBag(options)) {
@@ -107,6 +145,7 @@ export function readAttentionArgs(q, k, v, options) {
   const qm = measureFloat32Array(q, 'q');
   const km = measureFloat32Array(k, 'k');
   const vm = measureFloat32Array(v, 'v');
+  const outm = o.out === undefined ? null : measureTypedArray(o.out, 'out');
   // Phase 3, validate the snapshot.
   const opt = (name, fallback) => (o[name] === undefined ? fallback : o[name]);
   const batch = checkPositiveInteger(opt('batch', 1), 'batch');
@@ -155,6 +194,15 @@ export function readAttentionArgs(q, k, v, options) {
   if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
   const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
   const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
+  const out =
+    o.out === undefined
+      ? null
+      : checkOut(outm, o.out, yLength, [
+          ['q', qm],
+          ['k', km],
+          ['v', vm],
+          ['attnMask.data', mask && mask.data],
+        ]);
   return {
     batch,
     qNumHeads,
@@ -167,6 +215,7 @@ export function readAttentionArgs(q, k, v, options) {
     isCausal,
     softcap,
     mask,
+    out,
     q: qm,
     k: km,
     v: vm,

@@ -198,6 +198,16 @@ export interface AttentionOptions {
   softcap?: number;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
+  /**
+   * Where to write the result, instead of a fresh array: a `Float32Array` of exactly
+   * `batch * qNumHeads * qSeqLen * vHeadSize` numbers, which `attention` fills and returns.
+   * For many small calls of one shape (an animation frame, a layer loop): the result needs no
+   * new array per call. Checked like the inputs, before any work: not a `Float32Array` or
+   * detached is a TypeError naming `out`; the wrong length, bytes shared with `q`, `k`, `v`
+   * or the mask, or a view of the module's own wasm memory is a RangeError naming `out`. On
+   * any error `out` is left as it was. Not accepted by a pool's `attention` (TypeError).
+   */
+  out?: Float32Array;
 }
 
 /**
@@ -445,7 +455,8 @@ export interface AttentionApi {
    * @param q `[batch, qNumHeads, qSeqLen, headSize]`
    * @param k `[batch, kvNumHeads, kvSeqLen, headSize]`
    * @param v `[batch, kvNumHeads, kvSeqLen, vHeadSize]`
-   * @returns a fresh `[batch, qNumHeads, qSeqLen, vHeadSize]` array that the caller owns. A
+   * @returns a fresh `[batch, qNumHeads, qSeqLen, vHeadSize]` array that the caller owns, or
+   *   `options.out` filled with it when given (the very object passed, not a copy). A
    *   query row whose every key is masked yields zeros. NaN and Infinity in the data propagate
    *   as IEEE arithmetic does, with one latitude: a NaN or Infinity in a key or value that a
    *   query cannot see (masked) may or may not reach that query's output, because the kernel
@@ -582,7 +593,8 @@ export interface AttentionPool {
    * validated before anything is sent: rejects with the same TypeError or RangeError as
    * `attn.attention` for a bad argument, and with an Error saying so when a worker running the
    * call dies or the pool is closed (the pool replaces a dead worker). Calls may overlap:
-   * their slices share one queue.
+   * their slices share one queue. `options.out` is not supported here (rejects with a
+   * TypeError naming it): results come back from the workers in arrays of their own.
    */
   attention(
     q: Float32Array,

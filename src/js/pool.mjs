@@ -313,6 +313,13 @@ export async function createAttentionPool(options = {}) {
     // Read and validated once, exactly as attn.attention does; from here on only the snapshot
     // is used (its errors reject this call with the same type and message).
     const call = readAttentionArgs(q, k, v, attentionOptions);
+    if (call.out !== null) {
+      // A worker's result arrives as an array of its own, by message: writing it into `out`
+      // would add a copy, not save one. The option is for attn.attention's synchronous calls.
+      throw new TypeError(
+        'attention pool: the option out is not supported (results arrive from a worker in an array of their own); leave it out, or call attn.attention with out',
+      );
+    }
     const { lengths } = call;
     const qs = checkedFloats(call.q, lengths.q, 'q');
     const ks = checkedFloats(call.k, lengths.k, 'k');

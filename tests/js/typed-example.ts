@@ -109,6 +109,11 @@ const y2: Float32Array = attn.attention(q, k, v, {
   headSize: 8,
   attnMask: bias,
 });
+// The result written into an array the caller keeps, and returned.
+const reused: Float32Array = attn.attention(q, k, v, {
+  ...options,
+  out: new Float32Array(y.length),
+});
 const simd: boolean = attn.simd;
 const version: string = attn.version;
 const { wasmMemoryBytes, allocatedBytes } = attn.memoryStats();
@@ -195,6 +200,7 @@ export {
   notSingle,
   y,
   y2,
+  reused,
   simd,
   version,
   wasmMemoryBytes,
