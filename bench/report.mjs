@@ -249,6 +249,44 @@ function coresSection() {
 }
 out.push(...coresSection());
 
+// The small-call table: ours with and without `out`, against onnxruntime-web at 1 thread.
+function smallSection() {
+  const lines = [];
+  for (const env of envs) {
+    if (!env.small) continue;
+    const names = Object.keys(env.small.cases[0].results).filter((n) => n !== 'ort');
+    const labels = {
+      ours: 'ours',
+      oursOut: 'ours, with out',
+      oursRelaxed: 'ours, Relaxed SIMD',
+      oursRelaxedOut: 'ours, Relaxed SIMD, with out',
+    };
+    lines.push(
+      `### Small calls, ${env.environment.name}: ms per call, and onnxruntime-web's time ÷ ours`,
+      '',
+      table(
+        ['case', 'onnxruntime-web', ...names.map((n) => labels[n] ?? n)],
+        ['---', ...names.map(() => '---:'), '---:'],
+        env.small.cases.map((c) => {
+          const ort = c.results.ort;
+          return [
+            `N=${c.n}, ${c.heads} head${c.heads > 1 ? 's' : ''}`,
+            ort?.status === 'ok' ? ms(ort.ms) : cell(ort),
+            ...names.map((n) => {
+              const r = c.results[n];
+              if (r?.status !== 'ok') return cell(r);
+              return ort?.status === 'ok' ? `${ms(r.ms)} (${ratio(ort.ms / r.ms)})` : ms(r.ms);
+            }),
+          ];
+        }),
+      ),
+      '',
+    );
+  }
+  return lines;
+}
+out.push(...smallSection());
+
 const nodeEnv = envs.find((e) => e.environment.kind === 'node');
 const heap = nodeEnv?.heap;
 if (heap) {
@@ -467,6 +505,25 @@ function roundTwoRows() {
   rows.push([
     'Chromium, one core: ours ≥ 1.3× onnxruntime-web, N = 256…4096',
     ...verdict(relaxedOverOrt, 1.3),
+  ]);
+  // Small calls: the best of ours (either build, with out) against onnxruntime-web.
+  const smallOverOrt = (chromium?.small?.cases ?? [])
+    .map((c) => {
+      const ort = c.results.ort;
+      const best = Math.min(
+        ...['oursOut', 'oursRelaxedOut']
+          .map((n) => c.results[n])
+          .filter((r) => r?.status === 'ok')
+          .map((r) => r.ms),
+      );
+      return ort?.status === 'ok' && Number.isFinite(best)
+        ? { where: `N=${c.n} h=${c.heads}`, v: ort.ms / best }
+        : null;
+    })
+    .filter(Boolean);
+  rows.push([
+    'Chromium, small calls: ours with out ≥ 1.5× onnxruntime-web, N = 64, 1 and 8 heads',
+    ...verdict(smallOverOrt, 1.5),
   ]);
   for (const kind of ['node', 'chromium']) {
     const one = cores?.runs.find(

@@ -9,7 +9,8 @@ import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { wrapModule } from '../../src/js/api.mjs';
 import { runDecodeBench } from '../common/decode.mjs';
-import { runBench, runCores } from '../common/harness.mjs';
+import { runBench, runCores, runSmall } from '../common/harness.mjs';
+import { onnxruntime } from '../common/contenders.mjs';
 import { smallCallBreakdown } from '../common/small-calls.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
@@ -115,7 +116,14 @@ async function smallCalls({ quick }) {
   const log = (line) => console.log(`[bench small calls] ${line}`);
   const Module = await createAttentionModule({ locateFile: () => '/dist/attention.wasm' });
   const results = smallCallBreakdown({ attn: wrapModule(Module), Module, quick, log });
-  return { environment: { kind: 'chromium', userAgent: navigator.userAgent }, results };
+  // And the small-call table alone (scripts/bench runs it with the whole suite).
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  const { default: createAttention, hasRelaxedSimd } = await import(oursUrl);
+  const attn = await createAttention({ relaxedSimd: false });
+  const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
+  const ortContender = await onnxruntime(ort, onnxProto.onnx);
+  const small = await runSmall({ attn, attnRelaxed, ortContender, quick, log });
+  return { environment: { kind: 'chromium', userAgent: navigator.userAgent }, results, small };
 }
 
 window.bench = { run, cores, runDecode, smallCalls };

@@ -25,6 +25,21 @@ export function ours(attn, name = 'ours', label = 'ours') {
   };
 }
 
+/**
+ * Ours with `out`: every call writes into the same Float32Array, allocated once per case, as
+ * an app calling one shape in a loop would.
+ */
+export function oursOut(attn, name = 'oursOut', label = 'ours, with out') {
+  return {
+    name,
+    label,
+    prepare(shape, { q, k, v }) {
+      const options = { ...oursOptions(shape), out: new Float32Array(q.length) };
+      return () => attn.attention(q, k, v, options);
+    },
+  };
+}
+
 /** Our pool (createAttentionPool), already started with its workers. */
 export function oursPool(pool, name, label) {
   return {

@@ -8,7 +8,7 @@
 // A sample is enough back-to-back calls to last about `sampleMs` (timer resolution is coarse
 // in a browser); the median over samples is reported.
 // runBench() is the whole suite as both run it: every contender, every case.
-import { naive, onnxruntime, ours, oursPool, peakProbes, tfjs } from './contenders.mjs';
+import { naive, onnxruntime, ours, oursOut, oursPool, peakProbes, tfjs } from './contenders.mjs';
 import { benchCases, flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
 
 export const FULL = {
@@ -183,13 +183,44 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
  */
 export async function runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log }) {
   const relaxed = attnRelaxed ? [ours(attnRelaxed, 'oursRelaxed', 'ours, Relaxed SIMD')] : [];
-  return runSuite({
-    contenders: [ours(attn), ...relaxed, naive(), await onnxruntime(ort, onnxProto.onnx), tfjs(tf)],
+  const ortContender = await onnxruntime(ort, onnxProto.onnx);
+  const suite = await runSuite({
+    contenders: [ours(attn), ...relaxed, naive(), ortContender, tfjs(tf)],
     probes: peakProbes(peak.exports),
     cases: benchCases(),
     settings: quick ? QUICK : FULL,
     log,
   });
+  const small = await runSmall({ attn, attnRelaxed, ortContender, quick, log });
+  return { ...suite, small };
+}
+
+/**
+ * The small-call table: ours with and without `out` (each build) against onnxruntime-web
+ * (`ortContender`, from onnxruntime()) at N = 64, no peak probe.
+ */
+export async function runSmall({ attn, attnRelaxed, ortContender, quick, log }) {
+  const relaxed = attnRelaxed
+    ? [
+        ours(attnRelaxed, 'oursRelaxed', 'ours, Relaxed SIMD'),
+        oursOut(attnRelaxed, 'oursRelaxedOut', 'ours, Relaxed SIMD, with out'),
+      ]
+    : [];
+  return runSuite({
+    contenders: [ours(attn), oursOut(attn), ...relaxed, ortContender],
+    probes: [],
+    cases: smallCases(),
+    settings: quick ? QUICK : FULL,
+    log,
+  });
+}
+
+/** The cases of the small-call table: where a call's fixed costs show most. */
+export function smallCases() {
+  return [
+    { n: 64, heads: 1 },
+    { n: 64, heads: 8 },
+  ];
 }
 
 // A slow peer's time for a case, from its measured times at smaller cases: time grows as n²
