@@ -5,7 +5,8 @@
 // Each stage is timed alone, in a loop of back-to-back repetitions, with the raw Emscripten
 // module underneath attention(): the stages reproduce what src/js/api.mjs does for one call, in
 // its order. Their sum differs from the whole call by what the stages share (caches, the
-// allocator's state), so the whole call is timed too. Times are medians over rounds, in µs.
+// allocator's state, the garbage collector's work), so the whole call is timed too, with and
+// without `out`. Times are medians over interleaved rounds, in µs.
 import { readAttentionArgs } from '../../src/js/attention-args.mjs';
 import { measuredBytes, setBytes } from '../../src/js/read-once.mjs';
 import { median } from './harness.mjs';
@@ -17,23 +18,29 @@ export const SMALL_CASES = [
   { n: 64, heads: 8 },
 ];
 
-// Median µs per repetition of `run`, over `rounds` samples of about `sampleMs` each.
-function timeUs(run, { rounds, sampleMs }) {
-  for (let start = performance.now(); performance.now() - start < 50;) run(); // warm up
-  let inner = 1;
-  for (;;) {
-    const start = performance.now();
-    for (let i = 0; i < inner; i++) run();
-    if (performance.now() - start >= sampleMs) break;
-    inner *= 2;
-  }
-  const samples = [];
+// Median µs per repetition of each stage. Each stage's repetition count is calibrated to a
+// sample of about `sampleMs`; then every round times one sample of every stage, so that a
+// noisy spell on this shared machine hits all stages alike.
+function timeStages(stages, { rounds, sampleMs }) {
+  const timed = Object.entries(stages).map(([name, run]) => {
+    for (let start = performance.now(); performance.now() - start < 50;) run(); // warm up
+    let inner = 1;
+    for (;;) {
+      const start = performance.now();
+      for (let i = 0; i < inner; i++) run();
+      if (performance.now() - start >= sampleMs) break;
+      inner *= 2;
+    }
+    return { name, run, inner, samples: [] };
+  });
   for (let r = 0; r < rounds; r++) {
-    const start = performance.now();
-    for (let i = 0; i < inner; i++) run();
-    samples.push(((performance.now() - start) * 1000) / inner);
+    for (const stage of timed) {
+      const start = performance.now();
+      for (let i = 0; i < stage.inner; i++) stage.run();
+      stage.samples.push(((performance.now() - start) * 1000) / stage.inner);
+    }
   }
-  return median(samples);
+  return Object.fromEntries(timed.map(({ name, samples }) => [name, median(samples)]));
 }
 
 // attention()'s call record for the core, as api.mjs builds it (addresses filled by the caller).
@@ -74,7 +81,7 @@ function callRecord(Module, args) {
  * Emscripten module `Module`. Resolves to [{ n, heads, stages: { [stage]: µs } }].
  */
 export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
-  const settings = quick ? { rounds: 5, sampleMs: 10 } : { rounds: 15, sampleMs: 25 };
+  const settings = quick ? { rounds: 7, sampleMs: 10 } : { rounds: 15, sampleMs: 20 };
   const results = [];
   for (const shape of SMALL_CASES) {
     const { n, heads } = shape;
@@ -98,6 +105,9 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
     setBytes(Module.HEAPU8, new Uint8Array(k.buffer), call.k);
     setBytes(Module.HEAPU8, new Uint8Array(v.buffer), call.v);
     const held = new Float32Array(length);
+    const withOut = { ...options, out: new Float32Array(length) };
+    const kept = new Array(8).fill(null);
+    let keptIndex = 0;
     // A 1-token, 1-wide call: the Embind conversion of the call record and the core's fixed
     // cost, with next to no arithmetic.
     const tiny = callRecord(Module, {
@@ -113,6 +123,7 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
     try {
       const stages = {
         'whole attention() call': () => attn.attention(q, k, v, options),
+        'whole attention() call with out': () => attn.attention(q, k, v, withOut),
         'read + measure + validate (readAttentionArgs)': () => readAttentionArgs(q, k, v, options),
         'attentionWorkingBytes (an Embind call)': () => Module.attentionWorkingBytes(call),
         'malloc + free of q, k, v, y': () => {
@@ -131,8 +142,20 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
         },
         'runAttention (Embind + kernel)': () => Module.runAttention(call),
         'runAttention of a 1-token call (Embind + fixed cost)': () => Module.runAttention(tiny),
-        'result allocation (new Float32Array)': () => new Float32Array(length),
-        'copy out into a held array': () =>
+        // Kept alive a while, as an app keeps its results: an array dropped at once costs less.
+        'result allocation (new Float32Array, 8 kept)': () => {
+          kept[keptIndex++ & 7] = new Float32Array(length);
+        },
+        'copy out into a fresh array (8 kept; without out)': () => {
+          const fresh = new Float32Array(length);
+          setBytes(
+            new Uint8Array(fresh.buffer),
+            new Uint8Array(Module.HEAPU8.buffer, call.y, bytes),
+            0,
+          );
+          kept[keptIndex++ & 7] = fresh;
+        },
+        'copy out into a held array (with out)': () =>
           setBytes(
             new Uint8Array(held.buffer),
             new Uint8Array(Module.HEAPU8.buffer, call.y, bytes),
@@ -143,8 +166,7 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
       // a long warm-up of the whole call first, or the first stages time the baseline tier.
       for (let start = performance.now(); performance.now() - start < 1000;)
         stages['whole attention() call']();
-      const out = {};
-      for (const [name, run] of Object.entries(stages)) out[name] = timeUs(run, settings);
+      const out = timeStages(stages, settings);
       results.push({ n, heads, stages: out });
       log(
         `n=${n} heads=${heads}: ${Object.entries(out)
