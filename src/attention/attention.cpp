@@ -153,8 +153,14 @@ Status attention(const AttentionArgs& args) {
   if (attention_error(args)) return Status::invalid_arguments;
   // A few query rows per head group against the keys: the decode path, which reads K and V
   // where they lie, once per head group. Otherwise the tiled kernel.
-  const bool computed = kernels::decode_applies(args) ? kernels::decode_attention(args)
-                                                      : kernels::flash_attention(args);
+  //
+  // Called through a table the optimiser cannot see through, on purpose: wasm-opt inlines a
+  // function that has a single caller, and with both kernels inlined into this one function
+  // V8 compiles the tiled kernel's loops about a third slower (scripts/bench shows it).
+  using Kernel = bool (*)(const AttentionArgs&);
+  static Kernel volatile kernel_for_path[2] = {&kernels::flash_attention,
+                                               &kernels::decode_attention};
+  const bool computed = kernel_for_path[kernels::decode_applies(args) ? 1 : 0](args);
   if (!computed) return Status::out_of_memory;
   if (args.scores) kernels::write_scores(args);
   return Status::ok;
