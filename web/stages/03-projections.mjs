@@ -217,6 +217,9 @@ function steps({ n, dK, dV }) {
       duration: duration(cols),
       title: (tr) => tr(`title.row.${role}`, { i: i + 1 }),
       build: buildRow,
+      // Predict (tools/exercises.mjs): each entry of the row.
+      questions: () =>
+        Array.from({ length: cols }, (_, c) => ({ cell: { matrix: role, row: i, col: c } })),
     }));
     const matrix = {
       id: `${role}-matrix`,
@@ -226,6 +229,10 @@ function steps({ n, dK, dV }) {
       duration: duration(n * cols, 0.25),
       title: (tr) => tr(`title.matrix.${role}`),
       build: buildMatrix,
+      questions: () =>
+        Array.from({ length: n * cols }, (_, k) => ({
+          cell: { matrix: role, row: Math.floor(k / cols), col: k % cols },
+        })),
     };
     return [...rows, matrix];
   });

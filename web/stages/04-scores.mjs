@@ -157,6 +157,9 @@ export function queryStep(i, dims, stage = 4) {
     duration: duration(dims.n),
     title: (tr) => tr('title.scores', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): the score of query i for each key.
+    questions: () =>
+      Array.from({ length: dims.n }, (_, j) => ({ cell: { matrix: 'scores', row: i, col: j } })),
   };
 }
 

@@ -158,6 +158,9 @@ export function queryStep(i, dims, stage = 7) {
     duration: duration(dims.dV),
     title: (tr) => tr('title.sum', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): each entry of output i.
+    questions: () =>
+      Array.from({ length: dims.dV }, (_, c) => ({ cell: { matrix: 'outputs', row: i, col: c } })),
   };
 }
 

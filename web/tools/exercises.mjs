@@ -1,0 +1,104 @@
+// Predict, then reveal: the questions of a step, checked against the live numbers.
+//
+// A step declares its questions (step.questions(numbers), in its stage file) as plain data:
+//   { cell: { matrix, row, col, query? } }     a number the scene computes (a key entry, a
+//                                              score, a weight, an output entry...): its
+//                                              answer, prompt and hint follow from the cell
+//   { id, prompt(tr), answer(numbers), hint(tr, numbers) -> string[] }   anything else (a
+//                                              head's weight, the size of a KV cache)
+// Answers are read from the numbers trace() gave for the reader's own example, so edited
+// numbers, the scaling and the mask are all taken into account.
+import { explainCell } from '../arithmetic.mjs';
+import { subscript } from '../format.mjs';
+import { at } from '../numbers.mjs';
+import { ROLES } from '../roles.mjs';
+
+/** An answer counts as right within ±ABSOLUTE, or within RELATIVE of a large answer. */
+export const TOLERANCE = Object.freeze({ absolute: 0.01, relative: 0.01 });
+
+/** The value of a computed cell, as trace() gave it. */
+export function cellValue(numbers, { matrix, row, col, query }) {
+  if (matrix === 'weighted') return numbers.weightedAt(query, row, col);
+  return at(numbers[matrix], row, col);
+}
+
+const cellId = ({ matrix, row, col, query }) =>
+  `${matrix}:${query === undefined ? '' : `${query}:`}${row}:${col}`;
+
+/** "s₁,₂": the cell's letter with its indices, as the scenes write it. */
+export function cellSymbol({ matrix, row, col, query }) {
+  const pair = (a, b) => `${subscript(a + 1)},${subscript(b + 1)}`;
+  if (matrix === 'weighted') return `a${pair(query, row)}·v${pair(row, col)}`;
+  return `${ROLES[matrix].letter}${pair(row, col)}`;
+}
+
+/**
+ * One question made complete: { id, prompt(tr), answer, hint(tr) -> string[], cell? }.
+ * A hint is the arithmetic step by step, without its last result (the answer).
+ */
+export function resolveQuestion(question, numbers) {
+  if (!question.cell) {
+    return {
+      id: question.id,
+      prompt: question.prompt,
+      answer: question.answer(numbers),
+      hint: (tr) => question.hint(tr, numbers),
+    };
+  }
+  const { cell } = question;
+  const masked =
+    (cell.matrix === 'scores' || cell.matrix === 'weights') && numbers.masked(cell.row, cell.col);
+  return {
+    id: cellId(cell),
+    cell,
+    prompt: (tr) =>
+      tr(`tools.ask.${cell.matrix}`, {
+        symbol: cellSymbol(cell),
+        i: (cell.query ?? cell.row) + 1,
+        j: (cell.query === undefined ? cell.col : cell.row) + 1,
+        c: cell.col + 1,
+      }),
+    answer: cellValue(numbers, cell),
+    hint(tr) {
+      const explained = explainCell(numbers, cell, tr);
+      if (masked) return [explained.title, tr('tools.hint.masked')];
+      // "a = e^(…) ÷ (…) = 0.939 ÷ 15.7 = 0.063": every step but the last, then "= ?".
+      const parts = explained.expression.split(' = ');
+      const steps = parts.slice(0, -1);
+      return [explained.title, `${steps.join(' = ')} = ?`];
+    },
+  };
+}
+
+/** The step's questions, resolved; [] for a step that declares none. */
+export function questionsOf(step, numbers) {
+  return (step?.questions?.(numbers) ?? []).map((question) => resolveQuestion(question, numbers));
+}
+
+/**
+ * Reads a typed answer: "0.5", "−1.5", ".25", "1/2", "-inf", "−∞".
+ * @returns {number | null} null when it is not a number
+ */
+export function parseAnswer(text) {
+  const cleaned = String(text)
+    .trim()
+    .replace(/[\u2212\u2013]/g, '-')
+    .replace(/\s+/g, '')
+    .replace(/,/g, '.');
+  if (/^-(inf|infinity|∞)$/i.test(cleaned)) return -Infinity;
+  if (/^\+?(inf|infinity|∞)$/i.test(cleaned)) return Infinity;
+  const fraction = /^([+-]?\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(cleaned);
+  if (fraction) {
+    const value = Number(fraction[1]) / Number(fraction[2]);
+    return Number.isFinite(value) ? value : null;
+  }
+  if (cleaned.length > 32 || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+/** Whether `given` is the answer, within TOLERANCE (infinities must match exactly). */
+export function isRight(given, answer) {
+  if (!Number.isFinite(answer) || !Number.isFinite(given)) return given === answer;
+  const allowed = Math.max(TOLERANCE.absolute, TOLERANCE.relative * Math.abs(answer));
+  return Math.abs(given - answer) <= allowed + 1e-12;
+}
