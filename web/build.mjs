@@ -88,10 +88,13 @@ const SERVED_PRELOADS = [
 
 /**
  * The page's styles for a shadow root: its :root and html rules apply to the host instead
- * (body's margin has no body to go to), then the element's own rules.
+ * (body's margin has no body to go to), and its layouts for the width of the screen become
+ * layouts for the width of the element (container queries: an explainer in a column of prose
+ * on a wide screen lays itself out as on a phone), then the element's own rules.
  */
 function shadowStyles(styles, elementCss) {
   const forHost = styles
+    .replace(/@media\s*\((max|min)-width:/g, '@container explainer ($1-width:')
     .replace(/:root/g, ':host')
     .replace(/(^|[{};,])html(?=[{,])/g, '$1:host')
     .replace(/(^|[{};,])body\{[^}]*\}/g, '$1');

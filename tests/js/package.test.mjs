@@ -101,10 +101,11 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module, its types and nothing else', () => {
+  test('npm pack ships the module, its types, the <attention-explainer> element and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
+      'dist/attention-explainer.mjs',
       'dist/attention.d.ts',
       'dist/attention.mjs',
       'dist/attention.wasm',

@@ -9,8 +9,21 @@
 //       | { type: 'text', x, y, text, font: { family, size, weight, style }, color, opacity }
 //   (x, y of a text item: its left edge and the middle of its line box)
 
+/**
+ * A computed colour as rgb()/rgba(), which every SVG viewer reads: colours mixed with
+ * color-mix() are computed as "color(srgb r g b / a)" with channels from 0 to 1.
+ */
+export function plainColor(color) {
+  const match = /^color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.e-]+))?\)$/.exec(color);
+  if (!match) return color;
+  const channel = (value) => Math.round(Math.min(1, Math.max(0, Number(value))) * 255);
+  const [r, g, b] = match.slice(1, 4).map(channel);
+  const alpha = match[4] === undefined ? 1 : Number(match[4]);
+  return alpha === 1 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
 const transparent = (color) =>
-  !color || color === 'transparent' || /rgba\([^)]*,\s*0(\.0+)?\)$/.test(color);
+  !color || color === 'transparent' || /rgba\([^)]*,\s*0(\.0+)?\)$/.test(plainColor(color));
 
 function sideBorders(style, rect, opacity, items, origin) {
   const sides = [
@@ -20,7 +33,7 @@ function sideBorders(style, rect, opacity, items, origin) {
     ['Left', rect.left, rect.top, rect.left, rect.bottom],
   ];
   const widths = sides.map(([side]) => parseFloat(style[`border${side}Width`]) || 0);
-  const colors = sides.map(([side]) => style[`border${side}Color`]);
+  const colors = sides.map(([side]) => plainColor(style[`border${side}Color`]));
   const drawn = sides.map(
     ([side], k) =>
       widths[k] > 0 && style[`border${side}Style`] !== 'none' && !transparent(colors[k]),
@@ -136,7 +149,7 @@ export function captureElement(element) {
             ...at,
             text: run.text,
             font: fontOf(style),
-            color: style.color,
+            color: plainColor(style.color),
             opacity: inherited,
           });
         }
@@ -158,7 +171,7 @@ export function captureElement(element) {
           radius: parseFloat(style.borderTopLeftRadius) || 0,
           opacity,
         };
-        if (!transparent(style.backgroundColor)) box.fill = style.backgroundColor;
+        if (!transparent(style.backgroundColor)) box.fill = plainColor(style.backgroundColor);
         Object.assign(box, sideBorders(style, rect, opacity, items, origin) ?? {});
         if (box.fill || box.stroke) items.push(box);
         for (const which of ['::before', '::after']) {
@@ -168,7 +181,7 @@ export function captureElement(element) {
           const outline = sideBorders(pseudo.style, pseudo.rect, opacity, items, origin);
           const fill = transparent(pseudo.style.backgroundColor)
             ? null
-            : pseudo.style.backgroundColor;
+            : plainColor(pseudo.style.backgroundColor);
           if (outline || fill) {
             items.push({
               type: 'box',

@@ -39,7 +39,7 @@ export function toSvg(drawing, { title, lang }) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xml:lang="${escape(lang)}">`,
     `<title>${escape(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    '<g dominant-baseline="central" style="white-space: pre">',
+    '<g dominant-baseline="central" xml:space="preserve">',
     ...drawing.items.map(itemToSvg),
     '</g>',
     '</svg>',
