@@ -111,6 +111,14 @@ export async function startApp({ root, loadAttention, embed = null }) {
     id,
     sceneHost,
     embedded: Boolean(embed),
+    // Predict holds the step at its start (nothing computed yet) until the answer is in.
+    scene: {
+      hold: () => {
+        if (timeline.t > 0 || timeline.animating)
+          queueMicrotask(() => timeline.scrubTo(timeline.index));
+      },
+      reveal: () => timeline.goTo(timeline.index),
+    },
     context: toolsContext,
     onPractice: practise,
   });

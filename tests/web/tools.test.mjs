@@ -13,6 +13,7 @@ import {
   waitForReady,
 } from './helpers.mjs';
 import { args as ARTICLE } from '../js/article.mjs';
+import { gifFrames, pngSize } from './files.mjs';
 
 const web = pageFixture();
 
@@ -37,47 +38,6 @@ async function download(page, format, timeout = 60_000) {
     page.click(`[data-export="${format}"]`),
   ]);
   return { name: file.suggestedFilename(), bytes: await readFile(await file.path()) };
-}
-
-/** Walks a GIF's blocks (it must be well-formed to the trailer) and counts its frames. */
-export function gifFrames(bytes) {
-  assert.equal(bytes.subarray(0, 6).toString('latin1'), 'GIF89a', 'GIF header');
-  const width = bytes.readUInt16LE(6);
-  const height = bytes.readUInt16LE(8);
-  let at = 13;
-  if (bytes[10] & 0x80) at += 3 * 2 ** ((bytes[10] & 7) + 1);
-  const skipSubBlocks = () => {
-    while (bytes[at] !== 0) {
-      assert.ok(at < bytes.length, 'GIF data ends inside a block');
-      at += bytes[at] + 1;
-    }
-    at += 1;
-  };
-  let frames = 0;
-  for (;;) {
-    const kind = bytes[at];
-    if (kind === 0x3b) break; // trailer
-    if (kind === 0x21) {
-      at += 2;
-      skipSubBlocks();
-    } else if (kind === 0x2c) {
-      const packed = bytes[at + 9];
-      at += 10;
-      if (packed & 0x80) at += 3 * 2 ** ((packed & 7) + 1);
-      at += 1; // LZW minimum code size
-      skipSubBlocks();
-      frames += 1;
-    } else assert.fail(`unexpected GIF block 0x${kind?.toString(16)} at byte ${at}`);
-  }
-  assert.equal(at, bytes.length - 1, 'the trailer is the last byte');
-  return { width, height, frames };
-}
-
-/** PNG signature and IHDR size. */
-function pngSize(bytes) {
-  assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
-  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 /** Decodes an image in the page (the browser's decoder): its size and, for a GIF, frames. */
@@ -122,12 +82,22 @@ test('Predict: right, wrong with the cell’s arithmetic as a hint, then right a
   assert.match(await page.textContent('.exercise-tolerance'), /±0\.01/);
   const asked = '.scene-host td.cell[data-matrix="scores"][data-row="0"][data-col="0"]';
   assert.ok(await page.$eval(asked, (cell) => cell.classList.contains('is-predicting')));
+  // Before the page shows it: the step is held at its start, no result line shown yet.
+  await page.waitForFunction(() => document.body.dataset.settled === 'false');
+  const shownResults = () =>
+    page.$$eval('.scene-host .term-line .result', (results) =>
+      results.map((result) => Number(getComputedStyle(result).opacity)),
+    );
+  assert.deepEqual(await shownResults(), [0, 0, 0]);
 
   // Right at once.
   await answer(page, String(score(0)));
   assert.equal(await outcome(page), 'right');
   assert.match(await page.textContent('.exercise-feedback'), new RegExp(`computes ${score(0)}`));
   assert.ok(await page.$eval(asked, (cell) => !cell.classList.contains('is-predicting')));
+  // Then the step plays and shows every result.
+  await page.waitForFunction(() => document.body.dataset.settled === 'true');
+  assert.deepEqual(await shownResults(), [1, 1, 1]);
   assert.match(await page.textContent('.exercise-tally'), /Solved here: 1 of 3/);
 
   // The next number: wrong first, then right after reading the hint.

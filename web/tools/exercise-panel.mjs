@@ -1,5 +1,6 @@
 // The "Predict" panel: at a step that computes numbers, the reader types the next number
-// before the scene shows it (the cell shows "?" meanwhile), checks it against trace()'s value
+// before the scene shows it (the scene is held at the start of its step, before it computes
+// anything, and the asked cell shows "?"), checks it against trace()'s value
 // within the stated tolerance, gets the cell's arithmetic step by step with its source cells
 // highlighted after a wrong answer, or reveals it. Progress is kept per example; a practice
 // button draws a fresh example of small whole numbers.
@@ -15,9 +16,11 @@ const cellSelector = ({ matrix, row, col, query }) =>
 
 /**
  * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,
- *   onPractice: () => void, id: (name: string) => string }} options
+ *   scene: { hold: () => void, reveal: () => void }, onPractice: () => void,
+ *   id: (name: string) => string }} options
+ *   scene.hold shows the step at its start (nothing computed yet); scene.reveal plays it
  */
-export function createExercisePanel({ context, sceneHost, onPractice, id }) {
+export function createExercisePanel({ context, sceneHost, scene, onPractice, id }) {
   const progress = createProgress();
   let open = false;
   let questions = [];
@@ -89,6 +92,7 @@ export function createExercisePanel({ context, sceneHost, onPractice, id }) {
     toggle.setAttribute('aria-expanded', String(open));
     element.hidden = !open;
     update({ keepQuestion: true });
+    if (!open) scene.reveal();
     if (open && !form.hidden) input.focus();
   }
 
@@ -141,6 +145,7 @@ export function createExercisePanel({ context, sceneHost, onPractice, id }) {
     element.dataset.outcome = outcome;
     renderFeedback(tr);
     markScene();
+    if (open && question && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
 
   function renderFeedback(tr) {
@@ -195,8 +200,12 @@ export function createExercisePanel({ context, sceneHost, onPractice, id }) {
     }
     input.removeAttribute('aria-invalid');
     outcome = isRight(given, question.answer) ? 'right' : 'wrong';
-    if (outcome === 'right') progress.mark(exampleKey, question.id, 'solved');
     render(tr);
+    if (outcome === 'right') {
+      progress.mark(exampleKey, question.id, 'solved');
+      render(tr);
+      scene.reveal();
+    }
   }
 
   function onReveal() {
@@ -207,6 +216,7 @@ export function createExercisePanel({ context, sceneHost, onPractice, id }) {
     if (progress.get(exampleKey)[question.id] !== 'solved')
       progress.mark(exampleKey, question.id, 'revealed');
     render(tr);
+    scene.reveal();
   }
 
   function onAnother() {

@@ -13,13 +13,14 @@ import { createExercisePanel } from './exercise-panel.mjs';
 
 /**
  * @param {{ id: (name: string) => string, sceneHost: HTMLElement, embedded: boolean,
+ *   scene: { hold: () => void, reveal: () => void },
  *   context: () => { numbers, step, steps, tr, language, exampleKey, link: string,
  *     sceneElement: HTMLElement | null, buildScene: (step) => object },
  *   onPractice: () => void }} options
  *   link: the share link (a URL; or, embedded, the element's markup)
  */
-export function createLearningTools({ id, sceneHost, embedded, context, onPractice }) {
-  const exercise = createExercisePanel({ context, sceneHost, onPractice, id });
+export function createLearningTools({ id, sceneHost, embedded, scene, context, onPractice }) {
+  const exercise = createExercisePanel({ context, sceneHost, scene, onPractice, id });
 
   // --- export ---------------------------------------------------------------------------
   const exportToggle = h('button', {
