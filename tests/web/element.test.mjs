@@ -170,6 +170,40 @@ test('inside an element: Predict, and the PNG and GIF exports under the host pag
   await context.close();
 });
 
+test('controls="none", autoplay and chapter, on an element added by a script', async () => {
+  const { page, context, realProblems } = await openExample({ reducedMotion: 'no-preference' });
+  await page.evaluate(() => {
+    const element = document.createElement('attention-explainer');
+    element.id = 'added';
+    element.setAttribute('chapter', '1');
+    element.setAttribute('controls', 'none');
+    element.setAttribute('autoplay', '');
+    document.querySelector('p.after').after(element);
+  });
+  const app = '#added >> .app';
+  await page.waitForFunction(
+    () => document.querySelector('#added').shadowRoot?.querySelector('.app')?.dataset.appState,
+    null,
+    { timeout: 20_000 },
+  );
+  // The scene only: no playback controls, tools, stage list or numbers.
+  for (const part of ['.transport', '.tools-bar', '.stages', '.workbench', '.masthead'])
+    assert.equal(await page.isVisible(`${app} ${part}`), false, `${part} hidden`);
+  assert.equal(await page.isVisible(`${app} .scene-host`), true);
+  // Chapter 1 starts at its first step, and autoplay moves on by itself.
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#added').shadowRoot.querySelector('.app').dataset.step !== 'inputs',
+    null,
+    { timeout: 15_000 },
+  );
+  // The others did not move.
+  const others = await steps(page);
+  assert.deepEqual(others.slice(0, 2), ['scores-1', 'softmax-2']);
+  assert.deepEqual(await collectProblems(page, realProblems()), []);
+  await context.close();
+});
+
 test('the example page on a phone, and in Chinese', async () => {
   const { page, context, realProblems } = await openExample({
     viewport: { width: 390, height: 844 },

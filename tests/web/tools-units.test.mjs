@@ -3,7 +3,7 @@
 // element's markup and attributes, the CSV and JSON of the matrices.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { elementMarkup } from '../../web/element/markup.mjs';
+import { elementMarkup, hashOf } from '../../web/element/markup.mjs';
 import { articleExample, dimsOf } from '../../web/model.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { parseHash } from '../../web/url-state.mjs';
@@ -135,4 +135,13 @@ test('the element’s markup carries the step, the settings and edited numbers',
   const parsed = parseHash(`step=sum-1&${attribute}`);
   assert.ok(parsed.ok);
   assert.deepEqual(parsed.state.example, example);
+});
+
+test('the element’s attributes become the page’s hash', () => {
+  assert.equal(hashOf({ step: 'scores-1' }), '#step=scores-1');
+  assert.equal(hashOf({ chapter: '1' }), '#step=inputs');
+  assert.equal(hashOf({ step: 'sum-1', chapter: '1' }), '#step=sum-1');
+  assert.equal(hashOf({ example: 'scaled=1&causal=1' }), '#scaled=1&causal=1');
+  assert.equal(hashOf({ step: '3', example: '#scaled=1' }), '#step=3&scaled=1');
+  assert.equal(hashOf({}), '#');
 });

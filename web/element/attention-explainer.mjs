@@ -13,9 +13,7 @@
 // root). The styles live in the shadow root, adopted as a constructed stylesheet (allowed by
 // a strict style-src); keys reach an element only while the focus is inside it.
 import { startApp } from '../app.mjs';
-import { buildSteps } from '../stages/index.mjs';
-import { parseHash } from '../url-state.mjs';
-import { articleExample, dimsOf } from '../model.mjs';
+import { hashOf } from './markup.mjs';
 
 /* global EXPLAINER_CSS */
 let sheet = null;
@@ -35,20 +33,6 @@ const loadAttention = () => {
 };
 
 const CONTROLS = ['full', 'minimal', 'none'];
-
-/** The state's hash from the attributes: the example's settings and numbers, then the step. */
-export function hashOf({ step, chapter, example }) {
-  const parts = example ? [example.replace(/^#/, '')] : [];
-  let start = step;
-  if (!start && chapter) {
-    const parsed = parseHash(parts.join('&'));
-    const dims = dimsOf((parsed.ok && parsed.state.example) || articleExample());
-    const first = buildSteps(dims).find((s) => String(s.chapter ?? 1) === chapter);
-    start = first?.id;
-  }
-  if (start) parts.unshift(`step=${encodeURIComponent(start)}`);
-  return `#${parts.join('&')}`;
-}
 
 export class AttentionExplainer extends HTMLElement {
   connectedCallback() {
