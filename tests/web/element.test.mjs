@@ -145,6 +145,16 @@ test('inside an element: Predict, and the PNG and GIF exports under the host pag
   assert.equal(await page.getAttribute('#scores >> .exercise', 'data-outcome'), 'right');
   // Typing a number did not step either explainer.
   await waitForSteps(page, ['scores-1', 'softmax-2']);
+  // The cell inspector's pop-up opens inside the element, next to the cell.
+  const cell = '#scores >> .scene-host td.cell[data-matrix="scores"][data-col="2"]';
+  await page.hover(cell);
+  const popover = '#scores >> .cell-popover';
+  assert.match(await page.textContent(popover), /s₁,₃ = 1·2 \+ 0·3 \+ 2·1 = 4/);
+  const [cellBox, popoverBox] = [
+    await page.locator(cell).boundingBox(),
+    await page.locator(popover).boundingBox(),
+  ];
+  assert.ok(Math.abs(popoverBox.y - (cellBox.y + cellBox.height)) < 40, 'just below the cell');
 
   await page.click('#softmax >> [data-tool="export"]');
   // Embedded, the share field offers the element's markup for this state.

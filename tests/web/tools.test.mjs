@@ -82,6 +82,7 @@ test('Predict: right, wrong with the cell’s arithmetic as a hint, then right a
   assert.match(await page.textContent('.exercise-tolerance'), /±0\.01/);
   const asked = '.scene-host td.cell[data-matrix="scores"][data-row="0"][data-col="0"]';
   assert.ok(await page.$eval(asked, (cell) => cell.classList.contains('is-predicting')));
+  assert.equal(await page.getAttribute(asked, 'aria-hidden'), 'true', 'not read out either');
   // Before the page shows it: the step is held at its start, no result line shown yet.
   await page.waitForFunction(() => document.body.dataset.settled === 'false');
   const shownResults = () =>
@@ -194,6 +195,7 @@ test('Predict: progress per example survives a reload, resets, and a broken loca
   await page.click('[data-tool="predict"]');
   await page.click('.exercise button:has-text("Reset progress")');
   assert.match(await page.textContent('.exercise-tally'), /Solved in this example: 0/);
+  assert.match(await page.textContent('.exercise-feedback'), /Progress for this example was reset/);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 

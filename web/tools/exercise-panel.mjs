@@ -168,7 +168,10 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
 
   /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
   function markScene() {
-    for (const cell of marked) cell.classList.remove('is-predicting', 'is-source');
+    for (const cell of marked) {
+      cell.classList.remove('is-predicting', 'is-source');
+      cell.removeAttribute('aria-hidden');
+    }
     marked = [];
     const question = current();
     if (!open || !question?.cell) return;
@@ -178,8 +181,11 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
         marked.push(cell);
       }
     };
-    if (outcome === 'asking' || outcome === 'wrong')
+    if (outcome === 'asking' || outcome === 'wrong') {
       mark(cellSelector(question.cell), 'is-predicting');
+      // Its number is still in the cell (drawn transparent): not read out either.
+      for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
+    }
     if (outcome === 'wrong') {
       const { numbers, tr } = context();
       const sources = explainSources(question, numbers, tr);
@@ -230,8 +236,8 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   function onReset() {
     const { tr, exampleKey } = context();
     progress.reset(exampleKey);
-    feedback.textContent = tr('tools.exercise.wasReset');
     update();
+    feedback.textContent = tr('tools.exercise.wasReset');
   }
 
   return {
