@@ -115,7 +115,7 @@ export function createLearningTools({ id, sceneHost, embedded, scene, context, o
   }
 
   async function run(format) {
-    const { tr, numbers, step, steps, language, buildScene } = context();
+    const { tr, numbers, step, steps, language, hash, buildScene } = context();
     const say = (key, params) => (exportStatus.textContent = tr(key, params));
     for (const button of Object.values(exportButtons)) button.disabled = true;
     try {
@@ -126,7 +126,7 @@ export function createLearningTools({ id, sceneHost, embedded, scene, context, o
         const svg = toSvg(sceneDrawing(), { title: step.title(tr, numbers.dims), lang: language });
         saveBlob(new Blob([svg], { type: 'image/svg+xml' }), `${fileBase()}.svg`);
       } else if (format === 'json') {
-        const json = matricesJson(numbers, { step: step.id, link: context().hash });
+        const json = matricesJson(numbers, { step: step.id, link: hash });
         saveBlob(
           new Blob([`${JSON.stringify(json, null, 2)}\n`], { type: 'application/json' }),
           `${fileBase()}.json`,

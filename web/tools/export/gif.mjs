@@ -21,7 +21,12 @@ const MOMENTS = [
   { t: 1, delay: 1200 },
 ];
 
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+/** After the next frame's layout; a hidden tab draws no frames, so at most 100 ms. */
+const nextFrame = () =>
+  new Promise((resolve) => {
+    requestAnimationFrame(() => resolve());
+    setTimeout(resolve, 100);
+  });
 
 /**
  * @param {{ steps: object[], buildScene: (step) => object, host: HTMLElement,
