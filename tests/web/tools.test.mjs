@@ -166,7 +166,7 @@ test('Predict: a softmax weight within the tolerance, a masked score as −∞, 
   // A step with nothing to compute says so.
   await load(page, `${web.url}#step=inputs`);
   await page.click('[data-tool="predict"]');
-  assert.match(await page.textContent('.exercise-prompt'), /Questions start at stage 3/);
+  assert.match(await page.textContent('.exercise-prompt'), /Nothing to predict at this step/);
   assert.equal(await page.isVisible('.exercise-form'), false);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

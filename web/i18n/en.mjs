@@ -347,7 +347,7 @@ export default {
   'tools.exercise.tolerance':
     'Work it out from the numbers on screen. Within ±{absolute} (or {relative}% of a larger answer) counts as right; a masked score is −∞ (type -inf).',
   'tools.exercise.none':
-    'This step shows numbers you choose, not computed ones. Questions start at stage 3, or practise with a new example.',
+    'Nothing to predict at this step: its numbers are given, not computed. Steps that compute numbers ask; or practise with a new example.',
   'tools.exercise.tally': 'Solved here: {here} of {total}. Solved in this example: {solved}.',
   'tools.exercise.right': 'Right: the page computes {answer}.',
   'tools.exercise.revealed': 'The answer is {answer}.',

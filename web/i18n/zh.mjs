@@ -334,7 +334,7 @@ export default {
   'tools.exercise.tolerance':
     '请根据屏幕上的数字计算。与答案相差不超过±{absolute}（或较大答案的{relative}%）即算正确；被遮盖的分数是−∞（输入-inf）。',
   'tools.exercise.none':
-    '这一步显示的是你选择的数字，不是计算出的数字。问题从阶段3开始，也可以用新例子练习。',
+    '这一步没有要预测的数：它的数字是给定的，不是计算出来的。计算数字的步骤会提问；也可以用新例子练习。',
   'tools.exercise.tally': '本步已答对：{here}/{total}。这个例子共答对：{solved}。',
   'tools.exercise.right': '正确：页面算出的是{answer}。',
   'tools.exercise.revealed': '答案是{answer}。',
