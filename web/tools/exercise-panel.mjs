@@ -10,9 +10,10 @@ import { formatExact } from '../format.mjs';
 import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';
 import { createProgress } from './progress.mjs';
 
-const cellSelector = ({ matrix, row, col, query }) =>
+const cellSelector = ({ matrix, row, col, query, head }) =>
   `td.cell[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]` +
-  (query === undefined ? '' : `[data-query="${query}"]`);
+  (query === undefined ? '' : `[data-query="${query}"]`) +
+  (head === undefined ? '' : `[data-head="${head}"]`);
 
 /**
  * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,

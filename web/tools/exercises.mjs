@@ -1,9 +1,11 @@
 // Predict, then reveal: the questions of a step, checked against the live numbers.
 //
 // A step declares its questions (step.questions(numbers), in its stage file) as plain data:
-//   { cell: { matrix, row, col, query? } }     a number the scene computes (a key entry, a
-//                                              score, a weight, an output entry...): its
-//                                              answer, prompt and hint follow from the cell
+//   { cell: { matrix, row, col, query?, head? } }   a number the scene computes (a key
+//                                              entry, a score, a weight, an output entry, a
+//                                              head's weight...): its answer, prompt and hint
+//                                              follow from the cell, as its data attributes
+//                                              name it
 //   { id, prompt(tr), answer(numbers), hint(tr, numbers) -> string[] }   anything else (a
 //                                              head's weight, the size of a KV cache)
 // Answers are read from the numbers trace() gave for the reader's own example, so edited
@@ -16,20 +18,32 @@ import { ROLES } from '../roles.mjs';
 /** An answer counts as right within ±ABSOLUTE, or within RELATIVE of a large answer. */
 export const TOLERANCE = Object.freeze({ absolute: 0.01, relative: 0.01 });
 
+/** A head's matrices in chapter 2 (cells with data-head): the field of its trace. */
+const HEAD_MATRICES = { 'head-scores': 'scores', 'head-weights': 'weights' };
+
 /** The value of a computed cell, as trace() gave it. */
-export function cellValue(numbers, { matrix, row, col, query }) {
+export function cellValue(numbers, { matrix, row, col, query, head }) {
   if (matrix === 'weighted') return numbers.weightedAt(query, row, col);
+  if (Object.hasOwn(HEAD_MATRICES, matrix))
+    return at(numbers.layer.heads[head][HEAD_MATRICES[matrix]], row, col);
   return at(numbers[matrix], row, col);
 }
 
-const cellId = ({ matrix, row, col, query }) =>
-  `${matrix}:${query === undefined ? '' : `${query}:`}${row}:${col}`;
+const cellId = ({ matrix, row, col, query, head }) =>
+  [matrix, query ?? '', head ?? '', row, col].join(':');
 
 /** "s₁,₂": the cell's letter with its indices, as the scenes write it. */
 export function cellSymbol({ matrix, row, col, query }) {
   const pair = (a, b) => `${subscript(a + 1)},${subscript(b + 1)}`;
   if (matrix === 'weighted') return `a${pair(query, row)}·v${pair(row, col)}`;
+  if (Object.hasOwn(HEAD_MATRICES, matrix)) return `${HEAD_MATRICES[matrix][0]}${pair(row, col)}`;
   return `${ROLES[matrix].letter}${pair(row, col)}`;
+}
+
+/** Whether the causal mask hides the cell's key from its query. */
+function isMasked(numbers, { matrix, row, col, head }) {
+  if (Object.hasOwn(HEAD_MATRICES, matrix)) return numbers.layer.masked(head, row, col);
+  return (matrix === 'scores' || matrix === 'weights') && numbers.masked(row, col);
 }
 
 /**
@@ -46,8 +60,7 @@ export function resolveQuestion(question, numbers) {
     };
   }
   const { cell } = question;
-  const masked =
-    (cell.matrix === 'scores' || cell.matrix === 'weights') && numbers.masked(cell.row, cell.col);
+  const masked = isMasked(numbers, cell);
   return {
     id: cellId(cell),
     cell,
@@ -57,6 +70,7 @@ export function resolveQuestion(question, numbers) {
         i: (cell.query ?? cell.row) + 1,
         j: (cell.query === undefined ? cell.col : cell.row) + 1,
         c: cell.col + 1,
+        h: (cell.head ?? 0) + 1,
       }),
     answer: cellValue(numbers, cell),
     hint(tr) {
