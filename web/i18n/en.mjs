@@ -364,6 +364,13 @@ export default {
   'tools.ask.weights': 'What is {symbol}, the weight query {i} gives key {j}?',
   'tools.ask.weighted': 'What is {symbol}, entry {c} of value {j} times query {i}’s weight for it?',
   'tools.ask.outputs': 'What is {symbol}, entry {c} of output {i}?',
+  'tools.ask.head-scores': 'What is {symbol} in head {h}, the score of query {i} for key {j}?',
+  'tools.ask.head-weights': 'What is {symbol} in head {h}, the weight query {i} gives key {j}?',
+  'tools.ask.cacheNumbers':
+    'After token {t}, how many numbers does this layer’s KV cache hold, keys and values together?',
+  'tools.hint.cacheTitle': 'The cache keeps a key and a value for every token so far, per KV head.',
+  'tools.hint.cacheNumbers':
+    '2 (key and value) × {tokens} tokens × {kvHeads} KV heads × {dHead} numbers each = ?',
   'tools.practice.status': 'Practice: a new example of small whole numbers.',
   'tools.export': 'Export',
   'tools.export.heading': 'Export this step',
