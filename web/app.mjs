@@ -7,10 +7,18 @@
 // the step changes. Nothing here is module-level: each createApp() is its own explainer.
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from './model.mjs';
 import { computeNumbers } from './numbers.mjs';
+import {
+  MODEL_DEFAULTS,
+  layerExample,
+  sameLayer,
+  withLayerDims,
+  withLayerEntry,
+} from './layer.mjs';
+import { computeLayerNumbers } from './layer-numbers.mjs';
 import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
 import { installKeyboard } from './keyboard.mjs';
 import { randomExample } from './random.mjs';
-import { buildSteps, indexOfStep, stageTitle } from './stages/index.mjs';
+import { buildSteps, chapterOf, indexOfStep, stageTitle } from './stages/index.mjs';
 import { Timeline } from './timeline.mjs';
 import { showLoadError, startLoading } from './app/loader.mjs';
 import { badges, narration, statusText, windowTitle } from './app/narration.mjs';
@@ -66,6 +74,8 @@ export async function startApp({ root, loadAttention, embed = null }) {
   let traceError = null;
   let wasPlaying = false;
   const pendingAfterFrame = new Set();
+  // Chapter 2's model-size calculator: the reader's sizes, kept across its scene's rebuilds.
+  const modelSizes = { ...MODEL_DEFAULTS };
 
   // --- the page's parts (built, not yet shown) ------------------------------------------
   const timeline = new Timeline({ onChange: onClock });
@@ -93,11 +103,21 @@ export async function startApp({ root, loadAttention, embed = null }) {
         'edit',
       );
     },
+    onLayerDims: (changes) => setLayerDims(changes),
+    onLayerEntry: (name, row, col, value) =>
+      change(
+        {
+          layer: withLayerEntry(state.current.layer, name, row, col, value),
+          status: null,
+        },
+        'edit',
+      ),
     onReset: () => {
       workbench.clearEditorMessages();
       change(
         {
           example: articleExample(),
+          layer: layerExample(),
           settings: DEFAULT_SETTINGS,
           status: { key: 'workbench.wasResetTo', params: {} },
         },
@@ -117,7 +137,10 @@ export async function startApp({ root, loadAttention, embed = null }) {
         if (timeline.t > 0 || timeline.animating)
           queueMicrotask(() => timeline.scrubTo(timeline.index));
       },
-      reveal: () => timeline.goTo(timeline.index),
+      // A held step plays on; a step already drawn stays as it is.
+      reveal: () => {
+        if (timeline.t < 1 && !timeline.animating) timeline.goTo(timeline.index);
+      },
     },
     context: toolsContext,
     onPractice: practise,
@@ -127,6 +150,16 @@ export async function startApp({ root, loadAttention, embed = null }) {
     id,
   );
   const scenes = createSceneStage({ host: page.sceneHost, onShow: showExplanation });
+
+  // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads, and the
+  // rebuilt scene gets the focus back on the same choice.
+  const sceneActions = {
+    setLayerDims(changes) {
+      setLayerDims(changes);
+      if (changes.kvHeads !== undefined)
+        page.sceneHost.querySelector(`input[data-kv="${changes.kvHeads}"]`)?.focus();
+    },
+  };
 
   // The state, changed only through change(); it starts as the article's example and is
   // replaced by the link's state once the module is there.
@@ -172,6 +205,11 @@ export async function startApp({ root, loadAttention, embed = null }) {
     state.change(patch, reason);
   }
 
+  /** Chapter 2's head counts, head size or tokens (the workbench, or the scene's switch). */
+  function setLayerDims(changes) {
+    change({ layer: withLayerDims(state.current.layer, changes), status: null }, 'edit');
+  }
+
   /** A link (on load, or Back/Forward): its whole state, shown finished, no animation. */
   function openLink(hash, reason) {
     const { state: linked, problem } = stateFromUrl(hash);
@@ -192,6 +230,7 @@ export async function startApp({ root, loadAttention, embed = null }) {
     const dataChanged =
       numbers === null ||
       current.example !== previous.example ||
+      current.layer !== previous.layer ||
       current.settings !== previous.settings;
     if (dataChanged && !recompute(current)) {
       // The module refused (it should not, the editors validate): back to the last good
@@ -225,18 +264,23 @@ export async function startApp({ root, loadAttention, embed = null }) {
     writeUrl(reason);
   }
 
-  /** Runs trace() for the state's example and settings; false (and a message) if refused. */
-  function recompute({ example, settings }) {
+  /**
+   * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
+   * onnxAttention's KV cache); false (and a message) if refused.
+   */
+  function recompute({ example, layer, settings }) {
     const isArticle = sameExample(example, articleExample());
     try {
-      numbers = computeNumbers(attn, example, settings, isArticle);
+      const computed = computeNumbers(attn, example, settings, isArticle);
+      computed.layer = computeLayerNumbers(attn, layer, settings, sameLayer(layer, layerExample()));
+      numbers = computed;
       traceError = null;
     } catch (error) {
       traceError = error.message;
       return false;
     }
     version += 1;
-    const next = buildSteps(numbers.dims);
+    const next = buildSteps(numbers.dims, numbers.layer.dims);
     const same = next.length === steps.length && next.every((step, k) => step.id === steps[k].id);
     if (!same) steps = next;
     return true;
@@ -276,7 +320,7 @@ export async function startApp({ root, loadAttention, embed = null }) {
   // --- views of the state -----------------------------------------------------------------
 
   function sceneContext() {
-    return { numbers, tr, language, version };
+    return { numbers, tr, language, version, modelSizes, actions: sceneActions };
   }
 
   function drawScene() {
@@ -322,6 +366,8 @@ export async function startApp({ root, loadAttention, embed = null }) {
     );
     marks.dataset.step = step.id;
     tools.sceneShown();
+    // In chapter 2, "Your numbers" opens with the layer's editors.
+    workbench.element.classList.toggle('is-chapter-2', chapterOf(step.stage) === 2);
   }
 
   function narrate() {
@@ -367,10 +413,11 @@ export async function startApp({ root, loadAttention, embed = null }) {
   }
 
   function refreshPanels() {
-    const { example, settings, status } = state.current;
+    const { example, layer, settings, status } = state.current;
     tables.update({ numbers, tr, language });
     workbench.update({
       example,
+      layer,
       settings,
       tr,
       statusText: statusText(status, tr),
@@ -439,7 +486,7 @@ export async function startApp({ root, loadAttention, embed = null }) {
   function practise() {
     workbench.clearEditorMessages();
     const example = practiceExample(freshSeed());
-    const first = buildSteps(dimsOf(example)).find((step) => step.questions);
+    const first = buildSteps(dimsOf(example), numbers.layer.dims).find((step) => step.questions);
     change(
       {
         example,

@@ -5,6 +5,7 @@
 import { formatExact, operand, subscript } from './format.mjs';
 import { at } from './numbers.mjs';
 import { ROLES, symbolText } from './roles.mjs';
+import { explainLayerCell } from './arithmetic-layer.mjs';
 
 const index2 = (i, j) => `${subscript(i + 1)},${subscript(j + 1)}`;
 const ref = (matrix, row, col, extra = {}) => ({ matrix, row, col, ...extra });
@@ -132,7 +133,8 @@ function output(numbers, i, c, tr) {
 
 /**
  * @param numbers from computeNumbers()
- * @param cell { matrix, row, col, query? } as in the cell's data attributes
+ * @param cell { matrix, row, col, query?, head? } as in the cell's data attributes (chapter
+ *   2's cells, with head, are explained by arithmetic-layer.mjs from numbers.layer)
  * @param tr the translator
  * @returns {{ title: string, expression: string, sources: object[] } | null} null for cells
  *   that are not computed (the inputs and weights the reader types)
@@ -155,6 +157,6 @@ export function explainCell(numbers, cell, tr) {
     case 'outputs':
       return output(numbers, row, col, tr);
     default:
-      return null;
+      return numbers.layer ? explainLayerCell(numbers.layer, cell, tr) : null;
   }
 }

@@ -1,18 +1,34 @@
 // The page's state in the URL hash, e.g.
 //   #step=scores-1&scaled=1&causal=1&rounding=article&x=1,0;0,2&wk=..&wq=..&wv=..
+// and chapter 2's layer, when it is not the chapter's own example:
+//   &heads=4&kv=2&lx=..&lq=..&lk=..&lv=..&lo=..
 // Links are shared, so the hash is untrusted input: it is parsed with bounded, linear checks
 // (no backtracking-prone patterns on long strings), every value is validated, and anything
 // unexpected rejects the whole hash. The caller then shows the article's example with a
 // notice that names the problem as plain text.
 import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model.mjs';
+import { LAYER_LIMITS, kvChoices } from './layer.mjs';
 
 // A number in the hash is JavaScript's shortest round-trip text for it (String(value)), at
 // most 26 characters within ±1000 ("-0.0000012345678901234567", "-1.2345678901234567e-100").
 const MAX_NUMBER_LENGTH = 26;
 const MAX_MATRIX_TEXT = LIMITS.maxTokens * LIMITS.maxDim * (MAX_NUMBER_LENGTH + 1);
-const MAX_HASH_LENGTH = 4 * (MAX_MATRIX_TEXT + 4) + 128;
-const MAX_PARTS = 12;
+// The layer's widest matrix: W_Q or W_O, d_model × heads·d_head numbers (4 × 16).
+const MAX_LAYER_CELLS = Math.max(
+  LAYER_LIMITS.maxTokens * LAYER_LIMITS.dModel,
+  LAYER_LIMITS.dModel * LAYER_LIMITS.maxHeads * LAYER_LIMITS.maxHeadSize,
+);
+const MAX_LAYER_MATRIX_TEXT = MAX_LAYER_CELLS * (MAX_NUMBER_LENGTH + 1);
+const MAX_HASH_LENGTH = 4 * (MAX_MATRIX_TEXT + 4) + 5 * (MAX_LAYER_MATRIX_TEXT + 4) + 160;
+const MAX_PARTS = 19;
 const MATRIX_KEYS = { x: 'x', wk: 'wKey', wq: 'wQuery', wv: 'wValue' };
+const LAYER_KEYS = { lx: 'x', lq: 'wQuery', lk: 'wKey', lv: 'wValue', lo: 'wOut' };
+// One shape rule for both chapters' matrices: at most this many rows and columns.
+const CHAPTER_1_BOUNDS = { rows: Math.max(LIMITS.maxDim, LIMITS.maxTokens), cols: LIMITS.maxDim };
+const LAYER_BOUNDS = {
+  rows: Math.max(LAYER_LIMITS.maxTokens, LAYER_LIMITS.maxHeads * LAYER_LIMITS.maxHeadSize),
+  cols: LAYER_LIMITS.maxHeads * LAYER_LIMITS.maxHeadSize,
+};
 const STEP_PATTERN = /^(?:[a-z]{1,12}(?:-[a-z]{1,12})?(?:-\d{1,2})?|\d{1,3})$/;
 // Exactly the forms String(value) takes for |value| <= 1000: bounded, no backtracking.
 const NUMBER_PATTERN = /^-?\d{1,4}(?:\.\d{1,24})?(?:e-\d{1,3})?$/;
@@ -37,14 +53,14 @@ function parseFlag(value) {
 }
 
 /** "1,0;0,2" -> [[1, 0], [0, 2]] or undefined if anything is off. */
-function parseMatrix(text) {
-  if (text.length > MAX_MATRIX_TEXT) return undefined;
+function parseMatrix(text, bounds = CHAPTER_1_BOUNDS) {
+  if (text.length > bounds.rows * bounds.cols * (MAX_NUMBER_LENGTH + 1)) return undefined;
   const rows = text.split(';');
-  if (rows.length > Math.max(LIMITS.maxDim, LIMITS.maxTokens)) return undefined;
+  if (rows.length > bounds.rows) return undefined;
   const matrix = [];
   for (const rowText of rows) {
     const cells = rowText.split(',');
-    if (cells.length < 1 || cells.length > LIMITS.maxDim) return undefined;
+    if (cells.length < 1 || cells.length > bounds.cols) return undefined;
     const row = [];
     for (const cell of cells) {
       if (!NUMBER_PATTERN.test(cell)) return undefined;
@@ -68,10 +84,33 @@ function checkShapes(example) {
   return null;
 }
 
+/** The layer's shape rules (layer.mjs); the name of the first part that breaks one, or null. */
+function checkLayerShapes(layer) {
+  const { heads, kvHeads } = layer;
+  const n = layer.x.length;
+  const dModel = LAYER_LIMITS.dModel;
+  if (n < 1 || n > LAYER_LIMITS.maxTokens || layer.x[0].length !== dModel) return 'lx';
+  const dHead = layer.wQuery[0].length / heads;
+  if (layer.wQuery.length !== dModel) return 'lq';
+  if (!Number.isInteger(dHead) || dHead < 1 || dHead > LAYER_LIMITS.maxHeadSize) return 'lq';
+  for (const [key, name] of [
+    ['lk', 'wKey'],
+    ['lv', 'wValue'],
+  ]) {
+    if (layer[name].length !== dModel || layer[name][0].length !== kvHeads * dHead) return key;
+  }
+  if (layer.wOut.length !== heads * dHead || layer.wOut[0].length !== dModel) return 'lo';
+  return null;
+}
+
+function parseHeadCount(value) {
+  return /^[1-9]$/.test(value) ? Number(value) : undefined;
+}
+
 /**
  * @param {string} hash location.hash, with or without the leading '#'
  * @returns {{ ok: true, state: object } | { ok: false, problem: { key, params } }}
- *   state: { step?, scaled?, causal?, rounding?, example? }
+ *   state: { step?, scaled?, causal?, rounding?, example?, layer? }
  */
 export function parseHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -82,6 +121,8 @@ export function parseHash(hash) {
   if (parts.length > MAX_PARTS) return problem('url.tooManyParts');
   const seen = new Set();
   const matrices = {};
+  const layerMatrices = {};
+  const headCounts = {};
   for (const part of parts) {
     const equals = part.indexOf('=');
     const rawKey = equals === -1 ? part : part.slice(0, equals);
@@ -112,6 +153,15 @@ export function parseHash(hash) {
       const matrix = parseMatrix(value);
       if (!matrix) return problem('url.badMatrix', { key, value: excerpt(value) });
       matrices[MATRIX_KEYS[key]] = matrix;
+    } else if (Object.hasOwn(LAYER_KEYS, key)) {
+      const matrix = parseMatrix(value, LAYER_BOUNDS);
+      if (!matrix) return problem('url.badMatrix', { key, value: excerpt(value) });
+      layerMatrices[LAYER_KEYS[key]] = matrix;
+    } else if (key === 'heads' || key === 'kv') {
+      const count = parseHeadCount(value);
+      if (count === undefined || count > LAYER_LIMITS.maxHeads)
+        return problem('url.badValue', { key, value: excerpt(value) });
+      headCounts[key] = count;
     } else {
       return problem('url.unknownKey', { key: excerpt(key) });
     }
@@ -122,6 +172,17 @@ export function parseHash(hash) {
     const badKey = checkShapes(matrices);
     if (badKey) return problem('url.badShape', { key: badKey });
     state.example = matrices;
+  }
+  const layerGiven = Object.keys(layerMatrices).length + Object.keys(headCounts).length;
+  if (layerGiven > 0) {
+    if (layerGiven !== 7) return problem('url.incompleteExample');
+    const { heads, kv: kvHeads } = headCounts;
+    if (!kvChoices(heads).includes(kvHeads))
+      return problem('url.badValue', { key: 'kv', value: String(kvHeads) });
+    const layer = { heads, kvHeads, ...layerMatrices };
+    const badKey = checkLayerShapes(layer);
+    if (badKey) return problem('url.badShape', { key: badKey });
+    state.layer = layer;
   }
   return { ok: true, state };
 }
@@ -138,7 +199,16 @@ const matrixToText = (matrix) => matrix.map((row) => row.map(formatForUrl).join(
  * The hash for a state; settings at their defaults and the article's own example are left
  * out, so the common link stays short: "#step=softmax-1".
  */
-export function serializeHash({ step, scaled, causal, rounding, example, isArticleExample }) {
+export function serializeHash({
+  step,
+  scaled,
+  causal,
+  rounding,
+  example,
+  isArticleExample,
+  layer,
+  isLayerExample = true,
+}) {
   const parts = [`step=${encodeURIComponent(step)}`];
   if (scaled) parts.push('scaled=1');
   if (causal) parts.push('causal=1');
@@ -146,6 +216,12 @@ export function serializeHash({ step, scaled, causal, rounding, example, isArtic
   if (example && !isArticleExample) {
     for (const [key, name] of Object.entries(MATRIX_KEYS)) {
       parts.push(`${key}=${matrixToText(example[name])}`);
+    }
+  }
+  if (layer && !isLayerExample) {
+    parts.push(`heads=${layer.heads}`, `kv=${layer.kvHeads}`);
+    for (const [key, name] of Object.entries(LAYER_KEYS)) {
+      parts.push(`${key}=${matrixToText(layer[name])}`);
     }
   }
   return `#${parts.join('&')}`;

@@ -10,7 +10,7 @@ for (const engine of ENGINES) {
   describe(engine.name, () => {
     const web = engineFixture(engine);
 
-    test('→ walks all 27 steps with the article’s numbers; Home, End, ← jump', async (t) => {
+    test('→ walks the article’s 27 steps with its numbers, on into chapter 2; Home, End, ← jump', async (t) => {
       const page = await web.open();
       t.diagnostic(page.version);
       try {
@@ -21,14 +21,18 @@ for (const engine of ENGINES) {
           await waitForScene(page, id, expectedRows(id));
         }
         await page.screenshot(`engines-${engine.name}-result`);
+        // After the article's result, chapter 2 (a real layer) begins.
         await page.press('ArrowRight');
+        await waitForScene(page, 'heads-split', []);
+        await page.press('ArrowLeft');
         await waitForScene(page, 'result', expectedRows('result'));
         await page.press('Home');
         await waitForScene(page, 'inputs', expectedRows('inputs'));
+        // End: chapter 2's last step, decoding the fourth token with the KV cache.
         await page.press('End');
-        await waitForScene(page, 'result', expectedRows('result'));
+        await waitForScene(page, 'decode-4', []);
         await page.press('ArrowLeft');
-        await waitForScene(page, 'sum-3', expectedRows('sum-3'));
+        await waitForScene(page, 'decode-3', []);
         assert.deepEqual(await page.problems(), []);
       } finally {
         await page.close();

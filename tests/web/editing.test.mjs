@@ -137,7 +137,7 @@ test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async ()
   await page.click('.tables-summary');
   await page.click('[aria-label="Add a token"]');
   assert.equal(await page.textContent('.tokens-value'), '4');
-  assert.equal(await page.textContent('.step-counter'), 'Step 29 of 34');
+  assert.equal(await page.textContent('.step-counter'), 'Step 29 of 43');
   const x4 = [...ARTICLE.x, [0, 0, 0, 0]];
   await assertMatchesTrace(page, { ...ARTICLE, x: x4 });
   // d_v 3 -> 2: value weights lose a column, outputs have 2 columns.

@@ -41,8 +41,9 @@ test('#step= links open exactly there; back and forward follow the steps', async
 test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
+  // End: the last step of both chapters (chapter 2's last decoding step).
   await page.keyboard.press('End');
-  await waitForStep(page, 'result');
+  await waitForStep(page, 'decode-4');
   await page.keyboard.press('Home');
   await waitForStep(page, 'inputs');
   await page.keyboard.press('ArrowRight');
@@ -54,7 +55,7 @@ test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   // The live region narrates the step in words.
   assert.match(
     await page.textContent('#narration'),
-    /^Step 2 of 27: Three weight matrices\. Weights: W_K and W_Q are 4×3/,
+    /^Step 2 of 36: Three weight matrices\. Weights: W_K and W_Q are 4×3/,
   );
   // Space plays (reduced motion: one finished step after another) and pauses.
   await page.keyboard.press(' ');
@@ -156,7 +157,7 @@ test('animation runs from one clock; reduced motion shows each step finished at 
   await waitForStep(moving.page, 'keys-row-2');
   // Scrubbing to the middle of a step draws that moment of it.
   await moving.page.$eval('.scrubber', (scrubber) => {
-    scrubber.value = String(Math.round((3.5 / 27) * 1000));
+    scrubber.value = String(Math.round((3.5 / 36) * 1000)); // 36 steps: both chapters
     scrubber.dispatchEvent(new Event('input', { bubbles: true }));
   });
   assert.equal(await moving.page.getAttribute('body', 'data-step'), 'keys-row-2');

@@ -14,6 +14,7 @@ import {
 } from './helpers.mjs';
 import { args as ARTICLE } from '../js/article.mjs';
 import { gifFrames, pngSize } from './files.mjs';
+import { layerDimsOf, layerExample } from '../../web/layer.mjs';
 
 const web = pageFixture();
 
@@ -168,6 +169,54 @@ test('Predict: a softmax weight within the tolerance, a masked score as −∞, 
   await page.click('[data-tool="predict"]');
   assert.match(await page.textContent('.exercise-prompt'), /Nothing to predict at this step/);
   assert.equal(await page.isVisible('.exercise-form'), false);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('Predict in chapter 2: a head’s weight, with its hint, and the size of the KV cache', async () => {
+  const layer = layerExample();
+  const { n, heads, kvHeads, dHead } = layerDimsOf(layer);
+  const trace = await nodeTrace({ ...layer, heads, kvHeads });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=heads-attention` });
+  await waitForReady(page);
+  await page.click('[data-tool="predict"]');
+  // Head 1's weight from the last query to key 1; the heatmaps keep their numbers hidden.
+  assert.match(
+    await page.textContent('.exercise-prompt'),
+    new RegExp(`a${'₀₁₂₃₄₅₆₇₈'[n]},₁ in head 1`),
+  );
+  const weight = trace.heads[0].weights.data[(n - 1) * n];
+  await answer(page, String(weight + 0.05));
+  assert.equal(await outcome(page), 'wrong');
+  const hint = await page.$$eval('.exercise-hint li', (items) => items.map((li) => li.textContent));
+  assert.match(hint.at(-1), /^a.* = e\^\(.* = \?$/);
+  // Its sources are head 1's scores of that query, outlined in head 1's card.
+  const sources = await page.$$eval('.scene-host td.cell.is-source', (cells) =>
+    cells.map((cell) => `${cell.dataset.matrix}/${cell.dataset.head}/${cell.dataset.row}`),
+  );
+  assert.ok(sources.length >= n, sources.join(' '));
+  assert.ok(
+    sources.every((source) => source === `head-scores/0/${n - 1}`),
+    sources.join(' '),
+  );
+  await answer(page, weight.toFixed(3));
+  assert.equal(await outcome(page), 'right');
+
+  // Decoding: after token 2 the cache holds 2 × 2 tokens × kv heads × d_head numbers.
+  await load(page, `${web.url}#step=decode-2`);
+  await page.click('[data-tool="predict"]');
+  assert.match(await page.textContent('.exercise-prompt'), /After token 2, how many numbers/);
+  await answer(page, '8');
+  assert.equal(await outcome(page), 'wrong');
+  assert.match(
+    await page.textContent('.exercise-hint'),
+    new RegExp(
+      `2 \\(key and value\\) × 2 tokens × ${kvHeads} KV heads × ${dHead} numbers each = \\?`,
+    ),
+  );
+  await answer(page, String(2 * 2 * kvHeads * dHead));
+  assert.equal(await outcome(page), 'right');
+  await screenshot(page, 'tools-predict-chapter2');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

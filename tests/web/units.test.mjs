@@ -8,6 +8,7 @@ import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
 import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
 import { randomExample } from '../../web/random.mjs';
+import { layerDimsOf, layerExample, withLayerDims } from '../../web/layer.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
 
@@ -44,6 +45,40 @@ test('cell entries: numbers accepted, anything else refused with a reason', () =
     assert.equal(parseEntry(big).error, 'entry.tooLarge', big);
 });
 
+test('chapter 2’s layer round-trips through the URL; a wrong count or shape is refused', () => {
+  for (const dims of [
+    { heads: 1, n: 1, dHead: 1 },
+    { heads: 4, kvHeads: 2, n: 8, dHead: 4 },
+    { heads: 3, kvHeads: 1, n: 5, dHead: 3 },
+  ]) {
+    const layer = withLayerDims(layerExample(), dims);
+    layer.wOut[0][1] = -0.125;
+    const hash = serializeHash({ step: 'decode-1', layer, isLayerExample: false });
+    const parsed = parseHash(hash);
+    assert.equal(parsed.ok, true, hash);
+    assert.deepEqual(parsed.state.layer, layer);
+  }
+  // The chapter's own example stays out of the link.
+  assert.equal(serializeHash({ step: 'kv-sharing', layer: layerExample() }), '#step=kv-sharing');
+  const good = serializeHash({
+    step: 'kv-sharing',
+    layer: withLayerDims(layerExample(), { kvHeads: 2 }),
+    isLayerExample: false,
+  }).slice(1);
+  const rejected = {
+    [good.replace('kv=2', 'kv=3')]: 'url.badValue', // 3 does not divide 4 heads
+    [good.replace('heads=4', 'heads=5')]: 'url.badValue', // at most 4 heads
+    [good.replace('heads=4', 'heads=2')]: 'url.badShape', // W_Q has 4 heads' columns
+    [good.replace(/&lo=[^&]*/, '')]: 'url.incompleteExample',
+    [good.replace(/lk=[^&;]*;/, 'lk=')]: 'url.badShape',
+  };
+  for (const [input, key] of Object.entries(rejected)) {
+    const result = parseHash(input);
+    assert.equal(result.ok, false, input);
+    assert.equal(result.problem.key, key, input);
+  }
+});
+
 test('the URL hash round-trips and rejects anything unexpected', () => {
   const example = withDims(articleExample(), { dV: 2 });
   example.x[0][0] = -1.25;
@@ -69,7 +104,7 @@ test('the URL hash round-trips and rejects anything unexpected', () => {
     'x=1': 'url.incompleteExample',
     'x=1,2&wq=1&wk=1&wv=1': 'url.badShape',
     'x=1e999&wq=1&wk=1&wv=1': 'url.badMatrix',
-    [`step=${'a'.repeat(9000)}`]: 'url.tooLong',
+    [`step=${'a'.repeat(20000)}`]: 'url.tooLong',
     [`${'&'.repeat(20)}`]: 'url.tooManyParts',
   };
   for (const [input, key] of Object.entries(rejected)) {
@@ -189,7 +224,9 @@ test('seeded random numbers are reproducible and Xavier stays within its bound',
 });
 
 test('the steps follow the article: inputs, weights, K/V/Q row by row, then per query', () => {
-  const steps = buildSteps({ n: 3, dIn: 4, dK: 3, dV: 3 });
+  const layerDims = layerDimsOf(layerExample());
+  const all = buildSteps({ n: 3, dIn: 4, dK: 3, dV: 3 }, layerDims);
+  const steps = all.filter((s) => s.stage <= 8);
   assert.equal(steps.length, 27);
   assert.deepEqual(
     steps.slice(0, 7).map((s) => s.id),
@@ -200,8 +237,19 @@ test('the steps follow the article: inputs, weights, K/V/Q row by row, then per 
     ['scores-1', 'softmax-1', 'weighted-1', 'sum-1'],
   );
   assert.equal(steps.at(-1).id, 'result');
-  assert.equal(buildSteps({ n: 1, dIn: 1, dK: 1, dV: 1 }).length, 13);
-  assert.equal(new Set(steps.map((s) => s.id)).size, steps.length, 'ids are unique');
+  const oneToken = buildSteps({ n: 1, dIn: 1, dK: 1, dV: 1 }, layerDims);
+  assert.equal(oneToken.filter((s) => s.stage <= 8).length, 13);
+  // Chapter 2 follows "The whole result": one decoding step per token of the layer.
+  assert.deepEqual(
+    all.filter((s) => s.stage > 8).map((s) => s.id),
+    ['heads-split', 'heads-attention', 'heads-concat', 'output-projection', 'kv-sharing'].concat([
+      'decode-1',
+      'decode-2',
+      'decode-3',
+      'decode-4',
+    ]),
+  );
+  assert.equal(new Set(all.map((s) => s.id)).size, all.length, 'ids are unique');
 });
 
 test('Chinese and English have the same keys and parameters', () => {

@@ -1,17 +1,25 @@
 // The page's one state, and the only way to change it. Everything on screen (the scene, the
 // URL, the title, the narration, the panels) is a view of it:
 //   example   the reader's inputs and weights (model.mjs)
+//   layer     chapter 2's layer: heads, kv heads and its five matrices (layer.mjs)
 //   settings  { scaled, causal, rounding: 'exact' | 'article' }
 //   step      the current step's id ("scores-1")
 //   status    what the last action in the workbench did, as an i18n key and its parameters
 //             ({ key: 'workbench.randomised', params }) or null
 import { articleExample } from '../model.mjs';
+import { layerExample } from '../layer.mjs';
 
 export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
 
 /** The article's example at its first step, as the page opens without a link. */
 export function articleState() {
-  return { example: articleExample(), settings: DEFAULT_SETTINGS, step: 'inputs', status: null };
+  return {
+    example: articleExample(),
+    layer: layerExample(),
+    settings: DEFAULT_SETTINGS,
+    step: 'inputs',
+    status: null,
+  };
 }
 
 /**

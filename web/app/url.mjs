@@ -2,6 +2,7 @@
 // (pushed for a step the reader chose, so Back returns to it; replaced otherwise), and read
 // back into a complete state on load and on Back/Forward. url-state.mjs is the codec.
 import { dimsOf, sameExample, articleExample } from '../model.mjs';
+import { layerDimsOf, layerExample, sameLayer } from '../layer.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { parseHash, serializeHash } from '../url-state.mjs';
 import { DEFAULT_SETTINGS, articleState } from './state.mjs';
@@ -17,7 +18,8 @@ export function stateFromUrl(hash) {
   if (!parsed.ok) return fallback(parsed.problem);
   const { state: read } = parsed;
   const example = read.example ?? articleExample();
-  const steps = buildSteps(dimsOf(example));
+  const layer = read.layer ?? layerExample();
+  const steps = buildSteps(dimsOf(example), layerDimsOf(layer));
   let step = steps[0].id;
   if (read.step !== undefined) {
     const index = /^\d+$/.test(read.step) ? Number(read.step) - 1 : indexOfStep(steps, read.step);
@@ -30,7 +32,7 @@ export function stateFromUrl(hash) {
     causal: read.causal ?? DEFAULT_SETTINGS.causal,
     rounding: read.rounding ?? DEFAULT_SETTINGS.rounding,
   };
-  return { state: { example, settings, step, status: null }, problem: null };
+  return { state: { example, layer, settings, step, status: null }, problem: null };
 }
 
 /** The hash for a state: "#step=softmax-1", plus settings and numbers that differ. */
@@ -40,6 +42,8 @@ export function urlOf(state) {
     ...state.settings,
     example: state.example,
     isArticleExample: sameExample(state.example, articleExample()),
+    layer: state.layer,
+    isLayerExample: sameLayer(state.layer, layerExample()),
   });
 }
 

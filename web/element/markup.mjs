@@ -4,8 +4,9 @@
 // encoding without the step (settings and numbers), e.g.
 //   <attention-explainer lang="en" step="scores-1" example="scaled=1&x=1,0;0,2&…">
 import { urlOf } from '../app/url.mjs';
+import { layerDimsOf, layerExample } from '../layer.mjs';
 import { articleExample, dimsOf } from '../model.mjs';
-import { buildSteps } from '../stages/index.mjs';
+import { buildSteps, chapterOf } from '../stages/index.mjs';
 import { parseHash } from '../url-state.mjs';
 
 const attribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -22,9 +23,12 @@ export function hashOf({ step, chapter, example }) {
   const parts = example ? [example.replace(/^#/, '')] : [];
   let start = step;
   if (!start && chapter) {
-    const parsed = parseHash(parts.join('&'));
-    const dims = dimsOf((parsed.ok && parsed.state.example) || articleExample());
-    const first = buildSteps(dims).find((s) => String(s.chapter ?? 1) === chapter);
+    const read = parseHash(parts.join('&'));
+    const example = (read.ok && read.state.example) || articleExample();
+    const layer = (read.ok && read.state.layer) || layerExample();
+    const first = buildSteps(dimsOf(example), layerDimsOf(layer)).find(
+      (s) => String(chapterOf(s.stage)) === chapter,
+    );
     start = first?.id;
   }
   if (start) parts.unshift(`step=${encodeURIComponent(start)}`);

@@ -335,6 +335,165 @@ export default {
   'glossary.embedding':
     'a token (a word or a piece of one) represented as a vector of numbers that a network learns, so that similar tokens get similar vectors.',
 
+  // Chapter 2
+  'ch2.chapter.1': 'Chapter 1 · The article',
+  'ch2.chapter.2': 'Chapter 2 · A real layer',
+  'ch2.stage.9': 'Several heads',
+  'ch2.stage.10': 'Each head attends',
+  'ch2.stage.11': 'Concatenate, then W_O',
+  'ch2.stage.12': 'Shared K/V heads',
+  'ch2.stage.13': 'Decoding with a KV cache',
+  'ch2.title.heads': 'One layer, several heads: Q, K and V split by columns',
+  'ch2.title.attention': 'Every head attends on its own',
+  'ch2.title.concat': 'The heads’ outputs side by side',
+  'ch2.title.output': 'The output projection: Y = C·W_O',
+  'ch2.title.kv': 'MHA, GQA, MQA: query heads sharing K/V heads',
+  'ch2.title.decode': 'Decoding token {t} with the KV cache',
+  'ch2.head': 'Head {h}',
+  'ch2.matrix.wOut': 'output weights',
+  'ch2.heads.legend': 'Which columns each head owns',
+  'ch2.heads.columns': 'columns {from}–{to} of Q; reads K/V head {g}',
+  'ch2.heads.grown':
+    'The same example, grown a little: the article’s three tokens and a fourth, {n} tokens of d_model = {dModel} numbers. A Transformer layer does not run one attention but several side by side, called heads.',
+  'ch2.heads.split':
+    'W_Q has {width} columns: {heads} heads of d_head = {dHead} columns each. X·W_Q is computed as in chapter 1; then head h simply takes its own block of columns (its colour). Keys and values are split the same way.',
+  'ch2.heads.kvSame':
+    'Here every query head has its own key and value head ({heads} of each): multi-head attention.',
+  'ch2.heads.kvShared':
+    'Here the {heads} query heads share {kvHeads} key/value heads: K and V have fewer columns, and a group of query heads reads the same K/V block.',
+  'ch2.formula.split': 'Head h’s queries: X times head h’s block of W_Q columns',
+  'ch2.narrate.heads':
+    '{heads} heads of {dHead} columns each; {kvHeads} key/value heads. Each head’s block of Q, K and V lands in its colour.',
+  'ch2.attention.own':
+    'Each head runs chapter 1’s attention with its own queries, keys and values: its own scores, its own softmax, its own weighted sum. The small heatmaps show every head’s scores and weights side by side; darker is larger.',
+  'ch2.attention.exampleIntro':
+    'The example’s weights were chosen so that the heads look at different things: head 1 matches features 1 and 3, head 2 features 2 and 4, head 3 asks with features 1 and 3 for tokens that have 2 and 4, and head 4 asks for nothing and averages. Each card says what its head attends to.',
+  'ch2.attention.yours':
+    'With your numbers each card lists, for every query, the key it weighs most, read from the weights the module computed.',
+  'ch2.attention.onDemand':
+    'Switch “Numbers” on to print every score and weight in its cell; hover or focus a cell for the arithmetic behind it.',
+  'ch2.attention.example.1':
+    'Head 1 attends to tokens that share features 1 and 3 with it: tokens 1 and 3 spread evenly over tokens 1, 3 and 4, token 4 looks mostly at itself, and token 2 (which has neither) spreads evenly over all.',
+  'ch2.attention.example.2':
+    'Head 2 attends to token 2, the one with large features 2 and 4: token 2 puts 0.98 on itself, tokens 3 and 4 look mostly at token 2, token 1 (no such features) spreads evenly.',
+  'ch2.attention.example.3':
+    'Head 3 links tokens across features: tokens 1, 3 and 4 (which have features 1 or 3) all look at token 2, which has features 2 and 4; token 2 asks nothing and spreads evenly.',
+  'ch2.attention.example.4':
+    'Head 4 has all-zero queries, so every score is 0 and every weight 1/4: it attends to every token equally, an average of the values.',
+  'ch2.attention.even': 'q{i} evenly',
+  'ch2.attention.readsKv': 'reads K/V head {g}',
+  'ch2.attention.scores': 'scores of head {h}',
+  'ch2.attention.weights': 'weights of head {h}',
+  'ch2.attention.showNumbers': 'Numbers',
+  'ch2.formula.head': 'Head h: softmax of its queries times its keys, times its values',
+  'ch2.narrate.attention': '{heads} heads. Strongest weights: {summary}.',
+  'ch2.concat.name': 'heads side by side',
+  'ch2.concat.headOutput': 'output of head {h}',
+  'ch2.concat.why':
+    'Each head gives one output row per token, d_head = {dHead} numbers. The {heads} heads’ outputs are put side by side, column blocks in the heads’ colours: {width} numbers per token.',
+  'ch2.concat.noMixing':
+    'Nothing is added yet: each block is exactly its head’s output. Mixing what the heads found is the job of the next matrix, W_O.',
+  'ch2.formula.concat': 'C: the heads’ outputs side by side',
+  'ch2.narrate.concat': '{heads} heads’ outputs side by side. Row 1: {row}.',
+  'ch2.output.name': 'layer output',
+  'ch2.output.why':
+    'The concatenation is multiplied by W_O, as X was by W_Q in chapter 1: each output cell is one row of C dotted with one column of W_O. The result has d_model = {dModel} columns again, so layers can be stacked.',
+  'ch2.output.mix':
+    'Every row of W_O reads one column of one head, so each output number can mix what all the heads found.',
+  'ch2.formula.output': 'The layer’s output: C times W_O',
+  'ch2.narrate.output': 'Y = C·W_O. Row 1: {row}.',
+  'ch2.kv.switch': 'Key/value heads',
+  'ch2.kv.option': '{kind} · {kv}',
+  'ch2.kv.mha': 'MHA',
+  'ch2.kv.gqa': 'GQA',
+  'ch2.kv.mqa': 'MQA',
+  'ch2.kv.kvHead': 'K/V head {g}',
+  'ch2.kv.groups': 'Which query heads share each K/V head',
+  'ch2.kv.saving':
+    'This example caches 2 × {n} tokens × {kvHeads} K/V heads × {dHead} = {cached} numbers; with one K/V head per query head ({heads}) it would be {mha}. Saved: {saved} numbers.',
+  'ch2.kv.savingNone':
+    'This example caches 2 × {n} tokens × {kvHeads} K/V heads × {dHead} = {cached} numbers: one K/V head per query head, nothing shared, nothing saved. Choose GQA or MQA to share.',
+  'ch2.kv.cacheWhy':
+    'When a model writes text, the keys and values of every earlier token are kept (the KV cache, stage 13) so they are not recomputed. That cache, not the weights, is what fills memory on long texts.',
+  'ch2.kv.explain.mha':
+    'Multi-head attention (MHA): each of the {heads} query heads has its own key/value head.',
+  'ch2.kv.explain.gqa':
+    'Grouped-query attention (GQA): the {heads} query heads are split into {kvHeads} groups of {group}; the heads of a group read the same keys and values, so the cache holds {kvHeads} K/V heads instead of {heads}.',
+  'ch2.kv.explain.mqa':
+    'Multi-query attention (MQA): all {heads} query heads read one key/value head; the cache is {group} times smaller than with MHA.',
+  'ch2.kv.tradeoff':
+    'Heads of a group still ask their own questions (queries) but look at the same keys, so their patterns may change: compare stage 10 before and after switching. Sharing each group keeps the K/V weights of its first head.',
+  'ch2.kv.calc.title': 'A real model’s KV cache',
+  'ch2.kv.calc.layers': 'layers',
+  'ch2.kv.calc.heads': 'query heads',
+  'ch2.kv.calc.kvHeads': 'K/V heads',
+  'ch2.kv.calc.dHead': 'head size',
+  'ch2.kv.calc.tokens': 'tokens',
+  'ch2.kv.calc.bytes': 'bytes per number',
+  'ch2.kv.calc.bytesOption': '{value} ({name})',
+  'ch2.kv.calc.result':
+    'KV cache: {cache} per sequence; with one K/V head per query head it would be {mha}. Sharing saves {saved} ({times}× smaller).',
+  'ch2.kv.calc.divide': 'The K/V heads ({kvHeads}) must divide the query heads ({heads}).',
+  'ch2.formula.cache':
+    'Cache size: 2 (keys and values) times layers times tokens times K/V heads times head size times bytes',
+  'ch2.narrate.kv':
+    '{kind}: {kvHeads} key/value heads for {heads} query heads. The cache holds {cached} numbers here, {saved} fewer than MHA.',
+  'ch2.decode.token': 'token {t}',
+  'ch2.decode.new.queries': 'query of token {t}, every head',
+  'ch2.decode.new.keys': 'key of token {t}, every K/V head',
+  'ch2.decode.new.values': 'value of token {t}, every K/V head',
+  'ch2.decode.cache.title': 'KV cache: {length} tokens',
+  'ch2.decode.cache.keys': 'cached keys, K/V head {g}',
+  'ch2.decode.cache.values': 'cached values, K/V head {g}',
+  'ch2.decode.scoresRow': 'new row of scores, head {h}',
+  'ch2.decode.triangle': 'causal weights of head {h}, rows so far',
+  'ch2.decode.outputCached': 'output of head {h}, from the cache',
+  'ch2.decode.equal': '= row {t} of full causal attention {full}',
+  'ch2.decode.different': '≠ row {t} of full causal attention {full}',
+  'ch2.decode.first':
+    'Token 1 arrives: its query, key and value are computed, and its key and value start the cache ({length} token).',
+  'ch2.decode.arrives':
+    'Token {t} arrives: only its own query, key and value are computed; its key and value are appended to the cache, which now holds {length} tokens.',
+  'ch2.decode.oneRow':
+    'Why one new row of scores and not the whole matrix: the rows of earlier tokens were computed at earlier steps and cannot change, because the causal mask hides token {t} from every earlier query; and the earlier keys and values depend only on their own tokens, so they come from the cache. The only new scores are token {t}’s query against the keys so far: row {t} of the causal triangle.',
+  'ch2.decode.counts':
+    'Multiply-adds for this step: {with} with the cache, {without} recomputing the whole prefix without it ({saved} saved).',
+  'ch2.decode.module':
+    'Computed by the module’s onnxAttention with past_key / past_value in and present_key / present_value out; its output is checked against row t of the full causal attention from trace().',
+  'ch2.decode.count.title': 'Multiply-adds of step {t}',
+  'ch2.decode.count.with': 'with the cache',
+  'ch2.decode.count.without': 'recomputing the prefix',
+  'ch2.decode.count.projections': 'projections x·W_Q, x·W_K, x·W_V',
+  'ch2.decode.count.scores': 'scores q·k',
+  'ch2.decode.count.sums': 'weighted sums Σ a·v',
+  'ch2.decode.count.output': 'output projection ·W_O',
+  'ch2.decode.count.total': 'total',
+  'ch2.formula.decode':
+    'Output of token t: softmax of its query against the cached keys 1 to t, times the cached values',
+  'ch2.narrate.decode':
+    'Token {t}: the cache holds {length} tokens; one new row of scores. {with} multiply-adds with the cache, {without} without. Head 1 output {output}; {check}',
+  'ch2.narrate.decodeEqual': 'every head equals full causal attention.',
+  'ch2.narrate.decodeDifferent': 'a head differs from full causal attention.',
+  'ch2.editor.title': 'Chapter 2: the layer',
+  'ch2.editor.intro':
+    'The layer of chapter 2: its tokens, heads, and five matrices. d_model is 4; changing the K/V heads keeps each group’s first head’s keys and values.',
+  'ch2.editor.matrix': 'layer {name}',
+  'ch2.editor.heads': 'query heads',
+  'ch2.editor.kvHeads': 'K/V heads',
+  'ch2.editor.dHead': 'd_head',
+  'arith2.queries': 'Query {i}, column {c} (head {head}): input {i} dotted with column {c} of W_Q',
+  'arith2.keys': 'Key {i}, column {c} (K/V head {head}): input {i} dotted with column {c} of W_K',
+  'arith2.values':
+    'Value {i}, column {c} (K/V head {head}): input {i} dotted with column {c} of W_V',
+  'arith2.score': 'Head {head}: score of query {i} against key {j} (K/V head {g})',
+  'arith2.weight': 'Head {head}: weight of key {j} for query {i}, the softmax of row {i}',
+  'arith2.headOutput': 'Head {head}: output {i}, column {c}: the weighted values added up',
+  'arith2.concat': 'Row {i}, column {c}: head {head}’s output, its column {k}',
+  'arith2.output': 'Layer output {i}, column {c}: row {i} of C dotted with column {c} of W_O',
+  'arith2.decodeScore': 'Head {head}, token {t}: its query against cached key {j} (K/V head {g})',
+  'arith2.decodeOutput': 'Head {head}, token {t}, column {c}: onnxAttention’s output Y',
+  'arith2.decodeOutputEquals': 'Y = {y}; row {t} of full causal attention (trace()) = {full}',
+
   // Learning tools
   'tools.predict': 'Predict',
   'tools.exercise.heading': 'Predict the next number',

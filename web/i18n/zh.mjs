@@ -322,6 +322,158 @@ export default {
   'glossary.embedding':
     '把一个token（一个词或词的一部分）表示成网络学到的数字向量，相近的token得到相近的向量。',
 
+  // Chapter 2
+  'ch2.chapter.1': '第一章 · 原文',
+  'ch2.chapter.2': '第二章 · 真实的一层',
+  'ch2.stage.9': '多个头',
+  'ch2.stage.10': '每个头各自注意',
+  'ch2.stage.11': '拼接，再乘 W_O',
+  'ch2.stage.12': '共享的 K/V 头',
+  'ch2.stage.13': '带 KV 缓存的解码',
+  'ch2.title.heads': '一层，多个头：Q、K、V 按列切分',
+  'ch2.title.attention': '每个头各自计算注意力',
+  'ch2.title.concat': '各头的输出并排',
+  'ch2.title.output': '输出投影：Y = C·W_O',
+  'ch2.title.kv': 'MHA、GQA、MQA：查询头共享 K/V 头',
+  'ch2.title.decode': '用 KV 缓存解码第 {t} 个 token',
+  'ch2.head': '头 {h}',
+  'ch2.matrix.wOut': '输出权重',
+  'ch2.heads.legend': '每个头拥有哪些列',
+  'ch2.heads.columns': 'Q 的第 {from}–{to} 列；读取 K/V 头 {g}',
+  'ch2.heads.grown':
+    '同一个例子，稍微放大：原文的三个 token 再加第四个，共 {n} 个 token，每个 d_model = {dModel} 个数。Transformer 的一层不只算一次注意力，而是并排算好几次，称为“头”。',
+  'ch2.heads.split':
+    'W_Q 有 {width} 列：{heads} 个头，每个头 d_head = {dHead} 列。X·W_Q 与第一章一样计算；然后头 h 只取自己的那一块列（它的颜色）。键和值也同样切分。',
+  'ch2.heads.kvSame': '这里每个查询头都有自己的键头和值头（各 {heads} 个）：多头注意力。',
+  'ch2.heads.kvShared':
+    '这里 {heads} 个查询头共享 {kvHeads} 个键/值头：K 和 V 的列更少，一组查询头读取同一块 K/V。',
+  'ch2.formula.split': '头 h 的查询：X 乘以 W_Q 中属于头 h 的那几列',
+  'ch2.narrate.heads':
+    '{heads} 个头，每个 {dHead} 列；{kvHeads} 个键/值头。每个头的 Q、K、V 列块以它的颜色依次出现。',
+  'ch2.attention.own':
+    '每个头用自己的查询、键和值做第一章的注意力：自己的分数、自己的 softmax、自己的加权和。小热力图把每个头的分数和权重并排显示；颜色越深数越大。',
+  'ch2.attention.exampleIntro':
+    '例子的权重是特意选的，让各个头看不同的东西：头 1 匹配特征 1 和 3，头 2 匹配特征 2 和 4，头 3 用特征 1 和 3 去找具有特征 2 和 4 的 token，头 4 什么也不问，只求平均。每张卡片写明它的头注意什么。',
+  'ch2.attention.yours': '用你的数字时，每张卡片列出每个查询权重最大的键，取自模块算出的权重。',
+  'ch2.attention.onDemand':
+    '打开“数字”开关可在每个格子里显示分数和权重；悬停或聚焦一个格子可看它背后的算式。',
+  'ch2.attention.example.1':
+    '头 1 注意与自己共享特征 1 和 3 的 token：token 1 和 3 平均分给 token 1、3、4，token 4 主要看自己，token 2（两者都没有）平均分给所有 token。',
+  'ch2.attention.example.2':
+    '头 2 注意 token 2，也就是特征 2 和 4 很大的那个：token 2 把 0.98 给了自己，token 3 和 4 主要看 token 2，token 1（没有这些特征）平均分配。',
+  'ch2.attention.example.3':
+    '头 3 跨特征连接 token：token 1、3、4（有特征 1 或 3）都看向具有特征 2 和 4 的 token 2；token 2 什么也不问，平均分配。',
+  'ch2.attention.example.4':
+    '头 4 的查询全为 0，所以每个分数都是 0、每个权重都是 1/4：它平等地注意每个 token，即值的平均。',
+  'ch2.attention.even': 'q{i} 平均',
+  'ch2.attention.readsKv': '读取 K/V 头 {g}',
+  'ch2.attention.scores': '头 {h} 的分数',
+  'ch2.attention.weights': '头 {h} 的权重',
+  'ch2.attention.showNumbers': '数字',
+  'ch2.formula.head': '头 h：其查询乘以其键的 softmax，再乘以其值',
+  'ch2.narrate.attention': '{heads} 个头。最大权重：{summary}。',
+  'ch2.concat.name': '各头并排',
+  'ch2.concat.headOutput': '头 {h} 的输出',
+  'ch2.concat.why':
+    '每个头为每个 token 给出一行输出，d_head = {dHead} 个数。把 {heads} 个头的输出并排放在一起，列块用各头的颜色：每个 token {width} 个数。',
+  'ch2.concat.noMixing':
+    '这里还没有相加：每一块正好是它那个头的输出。把各头的发现混合起来，是下一个矩阵 W_O 的工作。',
+  'ch2.formula.concat': 'C：各头的输出并排',
+  'ch2.narrate.concat': '{heads} 个头的输出并排。第 1 行：{row}。',
+  'ch2.output.name': '该层的输出',
+  'ch2.output.why':
+    '拼接结果乘以 W_O，就像第一章中 X 乘以 W_Q：每个输出格子是 C 的一行与 W_O 的一列的点积。结果又是 d_model = {dModel} 列，于是层可以堆叠。',
+  'ch2.output.mix': 'W_O 的每一行读取某个头的某一列，所以每个输出数都能混合所有头的发现。',
+  'ch2.formula.output': '该层的输出：C 乘以 W_O',
+  'ch2.narrate.output': 'Y = C·W_O。第 1 行：{row}。',
+  'ch2.kv.switch': '键/值头',
+  'ch2.kv.option': '{kind} · {kv}',
+  'ch2.kv.mha': 'MHA',
+  'ch2.kv.gqa': 'GQA',
+  'ch2.kv.mqa': 'MQA',
+  'ch2.kv.kvHead': 'K/V 头 {g}',
+  'ch2.kv.groups': '哪些查询头共享每个 K/V 头',
+  'ch2.kv.saving':
+    '这个例子缓存 2 × {n} 个 token × {kvHeads} 个 K/V 头 × {dHead} = {cached} 个数；若每个查询头（{heads} 个）都有自己的 K/V 头，则是 {mha} 个。节省：{saved} 个数。',
+  'ch2.kv.savingNone':
+    '这个例子缓存 2 × {n} 个 token × {kvHeads} 个 K/V 头 × {dHead} = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
+  'ch2.kv.cacheWhy':
+    '模型写文本时，会保留之前每个 token 的键和值（KV 缓存，第 13 阶段），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
+  'ch2.kv.explain.mha': '多头注意力（MHA）：{heads} 个查询头各有自己的键/值头。',
+  'ch2.kv.explain.gqa':
+    '分组查询注意力（GQA）：{heads} 个查询头分成 {kvHeads} 组，每组 {group} 个；同组的头读取相同的键和值，所以缓存只存 {kvHeads} 个 K/V 头而不是 {heads} 个。',
+  'ch2.kv.explain.mqa':
+    '多查询注意力（MQA）：全部 {heads} 个查询头读取同一个键/值头；缓存比 MHA 小 {group} 倍。',
+  'ch2.kv.tradeoff':
+    '同组的头仍然提出各自的问题（查询），但看的是相同的键，因此注意模式可能改变：切换前后比较第 10 阶段。共享时每组保留其第一个头的 K/V 权重。',
+  'ch2.kv.calc.title': '真实模型的 KV 缓存',
+  'ch2.kv.calc.layers': '层数',
+  'ch2.kv.calc.heads': '查询头',
+  'ch2.kv.calc.kvHeads': 'K/V 头',
+  'ch2.kv.calc.dHead': '头大小',
+  'ch2.kv.calc.tokens': 'token 数',
+  'ch2.kv.calc.bytes': '每个数的字节数',
+  'ch2.kv.calc.bytesOption': '{value}（{name}）',
+  'ch2.kv.calc.result':
+    'KV 缓存：每个序列 {cache}；若每个查询头一个 K/V 头则是 {mha}。共享节省 {saved}（小 {times} 倍）。',
+  'ch2.kv.calc.divide': 'K/V 头数（{kvHeads}）必须整除查询头数（{heads}）。',
+  'ch2.formula.cache': '缓存大小：2（键和值）乘以层数、token 数、K/V 头数、头大小和字节数',
+  'ch2.narrate.kv':
+    '{kind}：{heads} 个查询头用 {kvHeads} 个键/值头。这里缓存 {cached} 个数，比 MHA 少 {saved} 个。',
+  'ch2.decode.token': 'token {t}',
+  'ch2.decode.new.queries': 'token {t} 的查询，所有头',
+  'ch2.decode.new.keys': 'token {t} 的键，所有 K/V 头',
+  'ch2.decode.new.values': 'token {t} 的值，所有 K/V 头',
+  'ch2.decode.cache.title': 'KV 缓存：{length} 个 token',
+  'ch2.decode.cache.keys': '缓存的键，K/V 头 {g}',
+  'ch2.decode.cache.values': '缓存的值，K/V 头 {g}',
+  'ch2.decode.scoresRow': '新的一行分数，头 {h}',
+  'ch2.decode.triangle': '头 {h} 的因果权重，已算出的行',
+  'ch2.decode.outputCached': '头 {h} 的输出，来自缓存',
+  'ch2.decode.equal': '= 完整因果注意力的第 {t} 行 {full}',
+  'ch2.decode.different': '≠ 完整因果注意力的第 {t} 行 {full}',
+  'ch2.decode.first':
+    'token 1 到来：计算它的查询、键和值，它的键和值成为缓存的开头（{length} 个 token）。',
+  'ch2.decode.arrives':
+    'token {t} 到来：只计算它自己的查询、键和值；它的键和值追加到缓存，缓存现在有 {length} 个 token。',
+  'ch2.decode.oneRow':
+    '为什么只算新的一行分数而不是整个矩阵：之前 token 的那些行在之前的步骤已经算好，而且不会改变，因为因果掩码对之前的每个查询都隐藏了 token {t}；之前的键和值只取决于各自的 token，所以直接来自缓存。唯一新的分数是 token {t} 的查询与已有的键：因果三角形的第 {t} 行。',
+  'ch2.decode.counts':
+    '这一步的乘加次数：用缓存 {with} 次，不用缓存重算整个前缀 {without} 次（节省 {saved} 次）。',
+  'ch2.decode.module':
+    '由模块的 onnxAttention 计算：输入 past_key / past_value，输出 present_key / present_value；它的输出与 trace() 的完整因果注意力第 t 行核对。',
+  'ch2.decode.count.title': '第 {t} 步的乘加次数',
+  'ch2.decode.count.with': '用缓存',
+  'ch2.decode.count.without': '重算前缀',
+  'ch2.decode.count.projections': '投影 x·W_Q、x·W_K、x·W_V',
+  'ch2.decode.count.scores': '分数 q·k',
+  'ch2.decode.count.sums': '加权和 Σ a·v',
+  'ch2.decode.count.output': '输出投影 ·W_O',
+  'ch2.decode.count.total': '合计',
+  'ch2.formula.decode': 'token t 的输出：其查询与缓存中键 1 到 t 的 softmax，乘以缓存中的值',
+  'ch2.narrate.decode':
+    'token {t}：缓存有 {length} 个 token；只算新的一行分数。用缓存 {with} 次乘加，不用 {without} 次。头 1 的输出 {output}；{check}',
+  'ch2.narrate.decodeEqual': '每个头都等于完整因果注意力。',
+  'ch2.narrate.decodeDifferent': '有一个头与完整因果注意力不同。',
+  'ch2.editor.title': '第二章：这一层',
+  'ch2.editor.intro':
+    '第二章的这一层：它的 token、头和五个矩阵。d_model 为 4；改变 K/V 头数时，每组保留其第一个头的键和值。',
+  'ch2.editor.matrix': '该层的{name}',
+  'ch2.editor.heads': '查询头',
+  'ch2.editor.kvHeads': 'K/V 头',
+  'ch2.editor.dHead': 'd_head',
+  'arith2.queries': '查询 {i} 的第 {c} 列（头 {head}）：输入 {i} 与 W_Q 第 {c} 列的点积',
+  'arith2.keys': '键 {i} 的第 {c} 列（K/V 头 {head}）：输入 {i} 与 W_K 第 {c} 列的点积',
+  'arith2.values': '值 {i} 的第 {c} 列（K/V 头 {head}）：输入 {i} 与 W_V 第 {c} 列的点积',
+  'arith2.score': '头 {head}：查询 {i} 对键 {j} 的分数（K/V 头 {g}）',
+  'arith2.weight': '头 {head}：查询 {i} 给键 {j} 的权重，第 {i} 行的 softmax',
+  'arith2.headOutput': '头 {head}：输出 {i} 的第 {c} 列，加权值之和',
+  'arith2.concat': '第 {i} 行第 {c} 列：头 {head} 的输出的第 {k} 列',
+  'arith2.output': '该层输出 {i} 的第 {c} 列：C 的第 {i} 行与 W_O 第 {c} 列的点积',
+  'arith2.decodeScore': '头 {head}，token {t}：其查询与缓存的键 {j}（K/V 头 {g}）',
+  'arith2.decodeOutput': '头 {head}，token {t}，第 {c} 列：onnxAttention 的输出 Y',
+  'arith2.decodeOutputEquals': 'Y = {y}；完整因果注意力（trace()）的第 {t} 行 = {full}',
+
   // Learning tools
   'tools.predict': '预测',
   'tools.exercise.heading': '预测下一个数',

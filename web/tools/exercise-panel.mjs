@@ -146,7 +146,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     element.dataset.outcome = outcome;
     renderFeedback(tr);
     markScene();
-    if (open && question && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
+    if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
 
   function renderFeedback(tr) {

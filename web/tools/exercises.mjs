@@ -6,8 +6,10 @@
 //                                              head's weight...): its answer, prompt and hint
 //                                              follow from the cell, as its data attributes
 //                                              name it
-//   { id, prompt(tr), answer(numbers), hint(tr, numbers) -> string[] }   anything else (a
-//                                              head's weight, the size of a KV cache)
+//   { id, prompt(tr), answer(numbers), hint(tr, numbers) -> string[] }   anything else (the
+//                                              size of a KV cache)
+// and hold: false when the scene may stay drawn while the question is open (its numbers are
+// not on show); otherwise the step is held at its start until the answer is in.
 // Answers are read from the numbers trace() gave for the reader's own example, so edited
 // numbers, the scaling and the mask are all taken into account.
 import { explainCell } from '../arithmetic.mjs';
@@ -36,7 +38,8 @@ const cellId = ({ matrix, row, col, query, head }) =>
 export function cellSymbol({ matrix, row, col, query }) {
   const pair = (a, b) => `${subscript(a + 1)},${subscript(b + 1)}`;
   if (matrix === 'weighted') return `a${pair(query, row)}·v${pair(row, col)}`;
-  if (Object.hasOwn(HEAD_MATRICES, matrix)) return `${HEAD_MATRICES[matrix][0]}${pair(row, col)}`;
+  if (Object.hasOwn(HEAD_MATRICES, matrix))
+    return `${ROLES[HEAD_MATRICES[matrix]].letter}${pair(row, col)}`;
   return `${ROLES[matrix].letter}${pair(row, col)}`;
 }
 
@@ -54,6 +57,7 @@ export function resolveQuestion(question, numbers) {
   if (!question.cell) {
     return {
       id: question.id,
+      hold: question.hold !== false,
       prompt: question.prompt,
       answer: question.answer(numbers),
       hint: (tr) => question.hint(tr, numbers),
@@ -64,6 +68,7 @@ export function resolveQuestion(question, numbers) {
   return {
     id: cellId(cell),
     cell,
+    hold: question.hold !== false,
     prompt: (tr) =>
       tr(`tools.ask.${cell.matrix}`, {
         symbol: cellSymbol(cell),

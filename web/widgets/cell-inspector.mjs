@@ -45,6 +45,7 @@ export function createCellInspector({ numbers, tr, id, container = document.body
       row: Number(data.row),
       col: Number(data.col),
       query: data.query === undefined ? undefined : Number(data.query),
+      head: data.head === undefined ? undefined : Number(data.head),
     };
     const explanation = explainCell(numbers(), ref, tr());
     if (!explanation) return;
@@ -59,7 +60,8 @@ export function createCellInspector({ numbers, tr, id, container = document.body
     for (const source of explanation.sources) {
       const selector =
         `[data-matrix="${source.matrix}"][data-row="${source.row}"][data-col="${source.col}"]` +
-        (source.query === undefined ? '' : `[data-query="${source.query}"]`);
+        (source.query === undefined ? '' : `[data-query="${source.query}"]`) +
+        (source.head === undefined ? '' : `[data-head="${source.head}"]`);
       for (const element of root.querySelectorAll(selector)) {
         element.classList.add('is-source');
         highlighted.push(element);

@@ -1,7 +1,8 @@
-// The list of the article's stages to jump to. The current stage opens to show its steps
-// (e.g. each input's key, value and query); the current step is marked aria-current.
+// The list of the stages to jump to, under their chapter's title (the article, then one real
+// layer). The current stage opens to show its steps (e.g. each input's key, value and
+// query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
-import { STAGES, stageTitle } from '../stages/index.mjs';
+import { CHAPTERS, STAGES, stageTitle } from '../stages/index.mjs';
 
 export function createStageList({ onJump }) {
   const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
@@ -31,14 +32,23 @@ export function createStageList({ onJump }) {
         list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
       return;
     }
+    scrollToCurrent = true;
     builtFor = { steps, tr, dims, stage: current.stage };
     const focusedTarget = list.contains(document.activeElement)
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
-    const items = STAGES.map(({ number: stage }) => {
+    const items = STAGES.flatMap(({ number: stage, chapter }, k) => {
       const first = steps.findIndex((step) => step.stage === stage);
-      if (first === -1) return null;
+      if (first === -1) return [];
+      const opensChapter = k === 0 || STAGES[k - 1].chapter !== chapter;
+      const chapterTitle = opensChapter
+        ? h('li', {
+            class: 'chapter-title',
+            dataset: { chapter },
+            text: tr(CHAPTERS.find((c) => c.number === chapter).titleKey),
+          })
+        : null;
       const isCurrent = current.stage === stage;
       const button = h(
         'button',
@@ -76,14 +86,15 @@ export function createStageList({ onJump }) {
               ),
             )
           : null;
-      return h(
+      const item = h(
         'li',
         { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
         button,
         sublist,
       );
+      return chapterTitle ? [chapterTitle, item] : [item];
     });
-    list.replaceChildren(...items.filter(Boolean));
+    list.replaceChildren(...items);
     if (focusedTarget !== null) {
       // Keep keyboard focus in the list across the re-render.
       const again =
@@ -94,5 +105,27 @@ export function createStageList({ onJump }) {
     }
   }
 
-  return { element, update };
+  // On phones the list is one scrolling row: a new stage is brought into it (stage 13 lies
+  // beyond the screen's edge). Only the row scrolls, never the page.
+  let scrollToCurrent = false;
+  function revealCurrent() {
+    if (!scrollToCurrent) return;
+    scrollToCurrent = false;
+    if (list.scrollWidth <= list.clientWidth) return;
+    // The button: the current item itself may be display: contents (no box).
+    const current = list.querySelector('.stage-item.is-current > .stage-button');
+    if (!current) return;
+    const left = current.offsetLeft;
+    const right = left + current.offsetWidth;
+    if (left < list.scrollLeft || right > list.scrollLeft + list.clientWidth)
+      list.scrollLeft = Math.max(0, right - list.clientWidth);
+  }
+
+  return {
+    element,
+    update(options) {
+      update(options);
+      revealCurrent();
+    },
+  };
 }

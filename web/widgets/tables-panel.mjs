@@ -7,6 +7,7 @@ import { formatExact } from '../format.mjs';
 import { at } from '../numbers.mjs';
 import { heatmap } from '../draw/heatmap.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';
+import { headPair, layerInput, layerProjection } from '../draw/layer-views.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { whenIdle } from '../idle.mjs';
 import { ROLES } from '../roles.mjs';
@@ -56,6 +57,46 @@ function viewBuilders(ctx) {
     );
   }
   builders.push(() => fullMatrix(ctx, 'outputs'));
+  return [...builders, ...layerBuilders(ctx)];
+}
+
+/** Chapter 2's layer: its matrices, each head's scores and weights, the concatenation, Y. */
+function layerBuilders(ctx) {
+  const layer = ctx.numbers.layer;
+  const { heads } = layer.dims;
+  const builders = ['x', 'wQuery', 'wKey', 'wValue', 'wOut'].map(
+    (name) => () => layerInput(ctx, name),
+  );
+  for (const field of ['queries', 'keys', 'values'])
+    builders.push(() => layerProjection(ctx, field));
+  for (let hd = 0; hd < heads; hd++) {
+    builders.push(() => headPair(ctx, hd).scores);
+    builders.push(() => headPair(ctx, hd).weights);
+  }
+  builders.push(() =>
+    matrixView({
+      matrix: 'concat',
+      role: ROLES.weighted.role,
+      symbol: 'C',
+      name: ctx.tr('ch2.concat.name'),
+      rows: layer.concat.rows,
+      cols: layer.concat.cols,
+      text: (i, j) => formatExact(at(layer.concat, i, j)),
+      inspectable: true,
+    }),
+  );
+  builders.push(() =>
+    matrixView({
+      matrix: 'layer-outputs',
+      role: ROLES.outputs.role,
+      symbol: 'Y',
+      name: ctx.tr('ch2.output.name'),
+      rows: layer.outputs.rows,
+      cols: layer.outputs.cols,
+      text: (i, j) => formatExact(at(layer.outputs, i, j)),
+      inspectable: true,
+    }),
+  );
   return builders;
 }
 

@@ -8,7 +8,7 @@ import { icon } from './icons.mjs';
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
 /** Stage numbers as circled digits: visibly not the step numbers of the scrubber. */
-const CIRCLED = ['', '①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨'];
+const CIRCLED = ['', '①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨', '⑩', '⑪', '⑫', '⑬', '⑭', '⑮'];
 
 export function createTransport({ timeline }) {
   const button = (name, action) => {

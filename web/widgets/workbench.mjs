@@ -1,12 +1,14 @@
 // "Your numbers": the editable inputs and weights first (on a laptop they sit beside the
 // scene they change), then the switches (rounding, scaling, causal mask), the shape (tokens,
-// d_in, d_k, d_v), random numbers and reset. It only reports what
+// d_in, d_k, d_v), random numbers and reset, then chapter 2's layer (heads, kv heads, head
+// size, tokens and its five matrices). It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
+import { createLayerEditor } from './layer-editor.mjs';
 
 let switchCount = 0;
 
@@ -43,7 +45,15 @@ function dimSelect(onChange) {
   return { element: h('label', { class: 'field' }, text, select), select, text };
 }
 
-export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onReset }) {
+export function createWorkbench({
+  onSettings,
+  onDims,
+  onEntry,
+  onRandomise,
+  onReset,
+  onLayerDims,
+  onLayerEntry,
+}) {
   const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
   const intro = h('p', { class: 'panel-intro' });
   // Shown once the numbers are no longer the article's.
@@ -147,6 +157,7 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     onclick: () => onReset(),
   });
   const status = h('p', { class: 'workbench-status', role: 'status' });
+  const layerEditor = createLayerEditor({ onDims: onLayerDims, onEntry: onLayerEntry });
 
   const element = h(
     'aside',
@@ -183,10 +194,11 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
       h('div', { class: 'actions' }, randomise, reset),
       status,
     ),
+    layerEditor.element,
   );
 
-  /** @param {{ example, settings, tr, statusText?, error?, isArticleExample }} state */
-  function update({ example, settings, tr, statusText, error, isArticleExample }) {
+  /** @param {{ example, layer, settings, tr, statusText?, error?, isArticleExample }} state */
+  function update({ example, layer, settings, tr, statusText, error, isArticleExample }) {
     currentDims = dimsOf(example);
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
@@ -229,9 +241,13 @@ export function createWorkbench({ onSettings, onDims, onEntry, onRandomise, onRe
     randomise.textContent = tr('workbench.randomise');
     reset.textContent = tr('workbench.reset');
     status.textContent = statusText ?? '';
+    layerEditor.update(layer, tr);
   }
 
-  const clearEditorMessages = () => EDITABLE.forEach((name) => editors[name].clearMessages());
+  const clearEditorMessages = () => {
+    EDITABLE.forEach((name) => editors[name].clearMessages());
+    layerEditor.clearMessages();
+  };
 
   return { element, update, clearEditorMessages };
 }
