@@ -388,7 +388,11 @@ test('Export: PNG, SVG, GIF, JSON and CSV of the step, and the JSON’s link rou
     numbers: ['1.155', '2.309', '2.309'],
   });
   assert.equal(gif.frames, 5); // stage 4 has one step
-  assert.equal(csv.length, 1 + 3 * 4 + 3 * 4 * 3 + 7 * 9 + 9 * 3);
+  // Chapter 1's matrices (X, three weights, then seven 3×3 results) and the weighted values;
+  // chapter 2's layer follows them.
+  const chapter1 = csv.filter((line) => !/^(layer|head)-/.test(line));
+  assert.equal(chapter1.length, 1 + 3 * 4 + 3 * 4 * 3 + 7 * 9 + 9 * 3);
+  assert.ok(csv.some((line) => line.startsWith('head-4-weights,,4,4,')));
   assert.ok(csv.includes('scores,,1,2,' + trace.scores.data[1]));
   // JSON: every matrix, the settings, and a link that opens the same numbers again.
   assert.equal(json.step, 'scores-1');
@@ -442,6 +446,37 @@ test('Export: the GIF of a stage in Chinese from the learner’s numbers; the sh
   await page.click('[data-tool="copy-link"]');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
   assert.match(await page.textContent('.export-panel .tools-status'), /已复制/);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('Export on chapter 2’s steps: the decoding stage as a GIF, the layer’s matrices in JSON', async () => {
+  const layer = layerExample();
+  const { heads, kvHeads } = layerDimsOf(layer);
+  const trace = await nodeTrace({ ...layer, heads, kvHeads });
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=decode-2` });
+  await waitForReady(page);
+  const files = await exportAll(page);
+  const title = await page.textContent('.scene-title');
+  const { gif, json } = await checkExports(page, files, { title, numbers: ['160', '304'] });
+  // Stage 13: one step per token of the layer's example, five moments each.
+  assert.equal(gif.frames, layer.x.length * 5);
+  assert.equal(json.step, 'decode-2');
+  for (let h = 0; h < heads; h++) {
+    assert.deepEqual(
+      json.layer.matrices[`head-${h + 1}-weights`].data.flat(),
+      Array.from(trace.heads[h].weights.data),
+    );
+  }
+  assert.deepEqual(
+    json.layer.matrices['layer-outputs'].data.flat(),
+    Array.from(trace.outputs.data),
+  );
+  // And the heads' step as an image.
+  await load(page, `${web.url}#step=heads-attention`);
+  await page.click('[data-tool="export"]');
+  const svg = (await download(page, 'svg')).bytes.toString('utf8');
+  assert.match(svg, /<text[^>]*>Head 1<\/text>/);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -1,6 +1,8 @@
-// Every matrix of the current numbers as JSON and as CSV. The JSON also carries the link
-// (the URL's hash) that opens the page on the same step with the same numbers and settings,
-// so an exported file can be turned back into the page.
+// Every matrix of the current numbers as JSON and as CSV: chapter 1's example and, when the
+// page has it, chapter 2's layer (its five matrices, each head's trace, the concatenation and
+// the outputs). The JSON also carries the link (the URL's hash) that opens the page on the
+// same step with the same numbers and settings, so an exported file can be turned back into
+// the page.
 import { ROLES, symbolText } from '../../roles.mjs';
 import { rowOf } from '../../numbers.mjs';
 
@@ -25,6 +27,26 @@ const jsonNumber = (value) => (Number.isFinite(value) ? value : String(value));
 function rowsOf(matrix) {
   return Array.from({ length: matrix.rows }, (_, i) => rowOf(matrix, i));
 }
+
+const LAYER_MATRICES = ['x', 'wQuery', 'wKey', 'wValue', 'wOut', 'concat', 'outputs'];
+const HEAD_MATRICES = ['queries', 'keys', 'values', 'scores', 'exponentials', 'weights', 'outputs'];
+
+/** Chapter 2's matrices by name ("layer-x", "head-1-weights"), or none without a layer. */
+function layerMatrices(layer) {
+  if (!layer) return [];
+  const named = LAYER_MATRICES.map((name) => [`layer-${name}`, layer[name]]);
+  layer.heads.forEach((trace, h) => {
+    for (const name of HEAD_MATRICES)
+      if (trace[name]) named.push([`head-${h + 1}-${name}`, trace[name]]);
+  });
+  return named;
+}
+
+const asJson = (matrix) => ({
+  rows: matrix.rows,
+  cols: matrix.cols,
+  data: rowsOf(matrix).map((row) => row.map(jsonNumber)),
+});
 
 /**
  * @returns {object} { format, version, step, link, settings, dims, matrices: { name:
@@ -56,6 +78,14 @@ export function matricesJson(numbers, { step, link }) {
     dims: numbers.dims,
     matrices,
     weighted: { symbol: 'a_ij·v_j', data: weighted },
+    ...(numbers.layer && {
+      layer: {
+        dims: numbers.layer.dims,
+        matrices: Object.fromEntries(
+          layerMatrices(numbers.layer).map(([name, matrix]) => [name, asJson(matrix)]),
+        ),
+      },
+    }),
   };
 }
 
@@ -77,5 +107,10 @@ export function matricesCsv(numbers) {
         lines.push(
           ['weighted', i + 1, j + 1, c + 1, numbers.weightedAt(i, j, c)].map(csvCell).join(','),
         );
+  for (const [name, matrix] of layerMatrices(numbers.layer)) {
+    rowsOf(matrix).forEach((row, i) =>
+      row.forEach((value, j) => lines.push([name, '', i + 1, j + 1, value].map(csvCell).join(','))),
+    );
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
