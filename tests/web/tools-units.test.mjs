@@ -140,6 +140,8 @@ test('the element’s markup carries the step, the settings and edited numbers',
 test('the element’s attributes become the page’s hash', () => {
   assert.equal(hashOf({ step: 'scores-1' }), '#step=scores-1');
   assert.equal(hashOf({ chapter: '1' }), '#step=inputs');
+  assert.equal(hashOf({ chapter: '2' }), '#step=heads-split');
+  assert.equal(hashOf({ chapter: '9' }), '#'); // no such chapter: the first step
   assert.equal(hashOf({ step: 'sum-1', chapter: '1' }), '#step=sum-1');
   assert.equal(hashOf({ example: 'scaled=1&causal=1' }), '#scaled=1&causal=1');
   assert.equal(hashOf({ step: '3', example: '#scaled=1' }), '#step=3&scaled=1');
