@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { elementMarkup, hashOf } from '../../web/element/markup.mjs';
+import { layerDimsOf, layerExample } from '../../web/layer.mjs';
 import { articleExample, dimsOf } from '../../web/model.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { parseHash } from '../../web/url-state.mjs';
@@ -39,12 +40,12 @@ test('the tolerance is the stated one: ±0.01, or 1% of a larger answer', () => 
 });
 
 test('every step that computes numbers declares questions about cells it shows', () => {
-  const steps = buildSteps(dimsOf(articleExample()));
+  const steps = buildSteps(dimsOf(articleExample()), layerDimsOf(layerExample()));
   const asking = steps.filter((step) => step.questions);
   assert.deepEqual(
     [...new Set(asking.map((step) => step.stage))],
-    [3, 4, 5, 6, 7, 8],
-    'stages 3 to 8 ask',
+    [3, 4, 5, 6, 7, 8, 10, 13],
+    'stages 3 to 8, each head (10) and decoding (13) ask',
   );
   const scores = steps.find((step) => step.id === 'scores-1').questions();
   assert.deepEqual(
@@ -55,6 +56,13 @@ test('every step that computes numbers declares questions about cells it shows',
   assert.equal(weighted.length, 3 * 3);
   assert.equal(cellSymbol(weighted[1].cell), 'a₂,₁·v₁,₂');
   assert.equal(cellSymbol({ matrix: 'keys', row: 0, col: 2 }), 'k₁,₃');
+  // Chapter 2: each head's weights for the last query, and the cache at each decoding step.
+  const headWeights = steps.find((step) => step.id === 'heads-attention').questions();
+  assert.equal(headWeights.length, 4 * 4);
+  assert.deepEqual(headWeights[5].cell, { matrix: 'head-weights', head: 1, row: 3, col: 1 });
+  assert.equal(cellSymbol(headWeights[5].cell), 'a₄,₂');
+  const [cache] = steps.find((step) => step.id === 'decode-3').questions();
+  assert.equal(cache.answer({ layer: { dims: layerDimsOf(layerExample()) } }), 2 * 3 * 4 * 2);
 });
 
 test('practice examples: small whole numbers, the same for a seed, different across seeds', () => {
@@ -122,13 +130,16 @@ test('progress: kept per example, reset, and never lost to a failing storage', (
 test('the element’s markup carries the step, the settings and edited numbers', () => {
   const settings = { scaled: true, causal: false, rounding: 'exact' };
   assert.equal(
-    elementMarkup({ example: articleExample(), settings, step: 'scores-1' }, 'zh'),
+    elementMarkup(
+      { example: articleExample(), layer: layerExample(), settings, step: 'scores-1' },
+      'zh',
+    ),
     '<attention-explainer lang="zh" step="scores-1" example="scaled=1"></attention-explainer>',
   );
   const example = articleExample();
   example.x[0][0] = -2.5;
   const markup = elementMarkup(
-    { example, settings: { ...settings, scaled: false }, step: 'sum-1' },
+    { example, layer: layerExample(), settings: { ...settings, scaled: false }, step: 'sum-1' },
     'en',
   );
   const attribute = /example="([^"]+)"/.exec(markup)[1].replace(/&amp;/g, '&');
