@@ -47,22 +47,28 @@ test('every step that computes numbers declares questions about cells it shows',
     [3, 4, 5, 6, 7, 8, 10, 13],
     'stages 3 to 8, each head (10) and decoding (13) ask',
   );
-  const scores = steps.find((step) => step.id === 'scores-1').questions();
+  const numbers = { dims: dimsOf(articleExample()), layer: { dims: layerDimsOf(layerExample()) } };
+  const scores = steps.find((step) => step.id === 'scores-1').questions(numbers);
   assert.deepEqual(
     scores.map((q) => q.cell),
     [0, 1, 2].map((j) => ({ matrix: 'scores', row: 0, col: j })),
   );
-  const weighted = steps.find((step) => step.id === 'weighted-2').questions();
+  const weighted = steps.find((step) => step.id === 'weighted-2').questions(numbers);
   assert.equal(weighted.length, 3 * 3);
   assert.equal(cellSymbol(weighted[1].cell), 'a₂,₁·v₁,₂');
   assert.equal(cellSymbol({ matrix: 'keys', row: 0, col: 2 }), 'k₁,₃');
   // Chapter 2: each head's weights for the last query, and the cache at each decoding step.
-  const headWeights = steps.find((step) => step.id === 'heads-attention').questions();
+  const headWeights = steps.find((step) => step.id === 'heads-attention').questions(numbers);
   assert.equal(headWeights.length, 4 * 4);
   assert.deepEqual(headWeights[5].cell, { matrix: 'head-weights', head: 1, row: 3, col: 1 });
   assert.equal(cellSymbol(headWeights[5].cell), 'a₄,₂');
-  const [cache] = steps.find((step) => step.id === 'decode-3').questions();
-  assert.equal(cache.answer({ layer: { dims: layerDimsOf(layerExample()) } }), 2 * 3 * 4 * 2);
+  const [cache] = steps.find((step) => step.id === 'decode-3').questions(numbers);
+  assert.equal(cache.answer(numbers), 2 * 3 * 4 * 2);
+  // Sizes come from the numbers, not from the dims the steps were built with.
+  const narrower = { ...numbers, dims: { ...numbers.dims, dV: 2 } };
+  assert.equal(steps.find((step) => step.id === 'sum-1').questions(narrower).length, 2);
+  const twoHeads = { layer: { dims: { ...numbers.layer.dims, heads: 2 } } };
+  assert.equal(steps.find((step) => step.id === 'heads-attention').questions(twoHeads).length, 8);
 });
 
 test('practice examples: small whole numbers, the same for a seed, different across seeds', () => {

@@ -221,6 +221,28 @@ test('Predict in chapter 2: a head’s weight, with its hint, and the size of th
   await context.close();
 });
 
+test('Predict follows a change of sizes that keeps the step: d_v, and the layer’s heads', async () => {
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-1` });
+  await waitForReady(page);
+  await page.click('[data-tool="predict"]');
+  assert.match(await page.textContent('.exercise-tally'), /of 3\./);
+  await page.selectOption('.dims label:nth-child(3) select', '2'); // d_v 3 -> 2
+  await page.waitForFunction(() =>
+    /of 2\./.test(document.querySelector('.exercise-tally').textContent),
+  );
+  await page.click('.exercise-form button:has-text("Reveal")');
+  assert.equal(await outcome(page), 'revealed');
+
+  await load(page, `${web.url}#step=heads-attention`);
+  await page.click('[data-tool="predict"]');
+  assert.match(await page.textContent('.exercise-tally'), /of 16\./);
+  await page.selectOption('.layer-editor .dim-select >> nth=1', '2'); // 4 heads -> 2
+  await page.waitForFunction(() => location.hash.includes('heads=2'));
+  assert.match(await page.textContent('.exercise-tally'), /of 8\./);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('Predict: progress per example survives a reload, resets, and a broken localStorage', async () => {
   const { page, context, problems } = await web.open({ url: `${web.url}#step=scores-1` });
   await waitForReady(page);

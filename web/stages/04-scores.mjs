@@ -158,8 +158,10 @@ export function queryStep(i, dims, stage = 4) {
     title: (tr) => tr('title.scores', { i: i + 1 }),
     build,
     // Predict (tools/exercises.mjs): the score of query i for each key.
-    questions: () =>
-      Array.from({ length: dims.n }, (_, j) => ({ cell: { matrix: 'scores', row: i, col: j } })),
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.n }, (_, j) => ({
+        cell: { matrix: 'scores', row: i, col: j },
+      })),
   };
 }
 

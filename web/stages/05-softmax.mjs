@@ -198,8 +198,10 @@ export function queryStep(i, dims, stage = 5) {
     title: (tr) => tr('title.softmax', { i: i + 1 }),
     build,
     // Predict (tools/exercises.mjs): the weight query i gives each key.
-    questions: () =>
-      Array.from({ length: dims.n }, (_, j) => ({ cell: { matrix: 'weights', row: i, col: j } })),
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.n }, (_, j) => ({
+        cell: { matrix: 'weights', row: i, col: j },
+      })),
   };
 }
 

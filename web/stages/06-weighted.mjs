@@ -139,9 +139,9 @@ export function queryStep(i, dims, stage = 6) {
     title: (tr) => tr('title.weighted', { i: i + 1 }),
     build,
     // Predict (tools/exercises.mjs): each entry of each weighted value.
-    questions: () =>
-      Array.from({ length: dims.n * dims.dV }, (_, k) => ({
-        cell: { matrix: 'weighted', query: i, row: Math.floor(k / dims.dV), col: k % dims.dV },
+    questions: ({ dims: { n, dV } }) =>
+      Array.from({ length: n * dV }, (_, k) => ({
+        cell: { matrix: 'weighted', query: i, row: Math.floor(k / dV), col: k % dV },
       })),
   };
 }

@@ -159,8 +159,10 @@ export function queryStep(i, dims, stage = 7) {
     title: (tr) => tr('title.sum', { i: i + 1 }),
     build,
     // Predict (tools/exercises.mjs): each entry of output i.
-    questions: () =>
-      Array.from({ length: dims.dV }, (_, c) => ({ cell: { matrix: 'outputs', row: i, col: c } })),
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.dV }, (_, c) => ({
+        cell: { matrix: 'outputs', row: i, col: c },
+      })),
   };
 }
 

@@ -138,16 +138,13 @@ const steps = (dims, layerDims) => [
     build,
     // Predict (tools/exercises.mjs): each head's weights of the last query, which sees every
     // key. The scene stays as it is: its heatmaps show the numbers only when asked to.
-    questions: () =>
-      Array.from({ length: layerDims.heads * layerDims.n }, (_, k) => ({
-        cell: {
-          matrix: 'head-weights',
-          head: Math.floor(k / layerDims.n),
-          row: layerDims.n - 1,
-          col: k % layerDims.n,
-        },
+    questions: ({ layer }) => {
+      const { heads, n } = layer.dims;
+      return Array.from({ length: heads * n }, (_, k) => ({
+        cell: { matrix: 'head-weights', head: Math.floor(k / n), row: n - 1, col: k % n },
         hold: false,
-      })),
+      }));
+    },
   },
 ];
 

@@ -11,7 +11,9 @@
 // and hold: false when the scene may stay drawn while the question is open (its numbers are
 // not on show); otherwise the step is held at its start until the answer is in.
 // Answers are read from the numbers trace() gave for the reader's own example, so edited
-// numbers, the scaling and the mask are all taken into account.
+// numbers, the scaling and the mask are all taken into account. Sizes too are read from the
+// numbers, never from the dims a step was built with: a step object outlives a change of
+// d_v or of the heads that keeps its id.
 import { explainCell } from '../arithmetic.mjs';
 import { subscript } from '../format.mjs';
 import { at } from '../numbers.mjs';
