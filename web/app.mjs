@@ -35,14 +35,20 @@ import { createStageList } from './widgets/stage-list.mjs';
 import { createTablesPanel } from './widgets/tables-panel.mjs';
 import { createTransport } from './widgets/transport.mjs';
 import { createWorkbench } from './widgets/workbench.mjs';
+import { createLearningTools } from './tools/index.mjs';
+import { freshSeed, practiceExample } from './tools/practice.mjs';
+import { elementMarkup } from './element/markup.mjs';
 
 let instances = 0;
 
 /**
- * @param {{ root: HTMLElement, loadAttention: () => Promise<object> }} options
- *   loadAttention resolves to the API of createAttention() (served or inlined build)
+ * @param {{ root: HTMLElement, loadAttention: () => Promise<object>, embed?: object }} options
+ *   loadAttention resolves to the API of createAttention() (served or inlined build);
+ *   embed, for an <attention-explainer> element: { language, hash, autoplay }, its state
+ *   from its attributes instead of the page's URL, and the page's title, URL and keys left
+ *   to the page
  */
-export async function startApp({ root, loadAttention }) {
+export async function startApp({ root, loadAttention, embed = null }) {
   // The module first: it downloads and compiles while the page is built.
   const attention = startLoading(loadAttention);
   instances += 1;
@@ -51,9 +57,9 @@ export async function startApp({ root, loadAttention }) {
   // Where the current step and whether it is drawn finished are marked (data-step,
   // data-settled) for scripts and tests: <body> for the page's first explainer, its root for
   // any other.
-  const marks = instances === 1 ? document.body : root;
+  const marks = instances === 1 && !embed ? document.body : root;
 
-  let language = initialLanguage(navigator.languages ?? [navigator.language]);
+  let language = embed?.language ?? initialLanguage(navigator.languages ?? [navigator.language]);
   let tr = translator(language);
   setDocumentLanguage(language, tr);
   const loading = root.querySelector('[data-loading]');
@@ -120,7 +126,29 @@ export async function startApp({ root, loadAttention }) {
     },
   });
   const tables = createTablesPanel();
-  const page = buildPage({ stageList, transport, tables, workbench, languageSwitch, notices }, id);
+  const sceneHost = h('div', { class: 'scene-host', dataset: { inspectRoot: '' } });
+  const tools = createLearningTools({
+    id,
+    sceneHost,
+    embedded: Boolean(embed),
+    // Predict holds the step at its start (nothing computed yet) until the answer is in.
+    scene: {
+      hold: () => {
+        if (timeline.t > 0 || timeline.animating)
+          queueMicrotask(() => timeline.scrubTo(timeline.index));
+      },
+      // A held step plays on; a step already drawn stays as it is.
+      reveal: () => {
+        if (timeline.t < 1 && !timeline.animating) timeline.goTo(timeline.index);
+      },
+    },
+    context: toolsContext,
+    onPractice: practise,
+  });
+  const page = buildPage(
+    { stageList, transport, tables, workbench, languageSwitch, notices, tools, sceneHost },
+    id,
+  );
   const scenes = createSceneStage({ host: page.sceneHost, onShow: showExplanation });
 
   // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads, and the
@@ -145,22 +173,30 @@ export async function startApp({ root, loadAttention }) {
   }
   root.replaceChildren(...page.parts);
   root.dataset.explainer = '';
-  const inspector = createCellInspector({ numbers: () => numbers, tr: () => tr, id });
+  const inspector = createCellInspector({
+    numbers: () => numbers,
+    tr: () => tr,
+    id,
+    container: embed ? root : document.body,
+  });
   inspector.attach(page.sceneHost);
   inspector.attach(tables.grid);
-  installKeyboard(timeline, root);
+  installKeyboard(timeline, root, { global: !embed });
   const motion = window.matchMedia('(prefers-reduced-motion: reduce)');
   timeline.setReducedMotion(motion.matches);
   motion.addEventListener('change', () => timeline.setReducedMotion(motion.matches));
-  const url = createUrlWriter();
+  const url = embed ? null : createUrlWriter();
   const followUrl = () => {
     if (!url.isOwn(location.hash)) openLink(location.hash, 'history');
   };
-  window.addEventListener('popstate', followUrl);
-  window.addEventListener('hashchange', followUrl);
+  if (url) {
+    window.addEventListener('popstate', followUrl);
+    window.addEventListener('hashchange', followUrl);
+  }
 
-  openLink(location.hash, 'load');
-  document.documentElement.dataset.appState = 'ready';
+  openLink(embed ? embed.hash : location.hash, 'load');
+  (embed ? root : document.documentElement).dataset.appState = 'ready';
+  if (embed?.autoplay) timeline.play();
   return { state, timeline };
 
   // --- the one way to change the state ----------------------------------------------------
@@ -220,6 +256,8 @@ export async function startApp({ root, loadAttention }) {
       drawScene();
     }
     if (unseen || reason === 'language') refreshPanels();
+    if (unseen || reason === 'language' || current.step !== previous.step)
+      tools.update({ keepQuestion: reason === 'language' });
     // Step changes come from the clock, which updates the controls itself.
     if (reason !== 'tick' && reason !== 'step' && reason !== 'scrub') updateChrome();
     narrate();
@@ -327,6 +365,7 @@ export async function startApp({ root, loadAttention }) {
       ),
     );
     marks.dataset.step = step.id;
+    tools.sceneShown();
     // In chapter 2, "Your numbers" opens with the layer's editors.
     workbench.element.classList.toggle('is-chapter-2', chapterOf(step.stage) === 2);
   }
@@ -356,6 +395,7 @@ export async function startApp({ root, loadAttention }) {
   }
 
   function updateTitle() {
+    if (embed) return; // the host page's title is the host page's
     const title = windowTitle(steps[timeline.index], tr, numbers.dims);
     if (document.title !== title) document.title = title;
   }
@@ -396,6 +436,7 @@ export async function startApp({ root, loadAttention }) {
 
   /** The URL: pushed when the reader moved to another step, replaced otherwise. */
   function writeUrl(reason) {
+    if (!url) return; // an embedded explainer keeps its state to itself
     const write = () => url.write(urlOf(state.current), reason === 'step' ? 'push' : 'replace');
     // During playback the URL (a message to the browser process) waits for the frame.
     if (reason === 'tick') afterFrame(write);
@@ -411,9 +452,48 @@ export async function startApp({ root, loadAttention }) {
     drawScene();
     change({}, 'language');
   }
-}
 
-function setDocumentLanguage(language, tr) {
-  document.documentElement.lang = htmlLang(language);
-  document.title = tr('app.title');
+  function setDocumentLanguage(next, translate) {
+    if (embed) {
+      root.lang = htmlLang(next);
+      return;
+    }
+    document.documentElement.lang = htmlLang(next);
+    document.title = translate('app.title');
+  }
+
+  // --- learning tools ---------------------------------------------------------------------
+
+  function toolsContext() {
+    const current = state.current;
+    const hash = urlOf(current);
+    return {
+      numbers,
+      tr,
+      language,
+      steps,
+      step: steps[timeline.index],
+      hash,
+      // Progress is kept per example: its numbers and settings, whatever the step.
+      exampleKey: urlOf({ ...current, step: 'any' }),
+      link: embed ? elementMarkup(current, language) : `${location.href.split('#')[0]}${hash}`,
+      sceneElement: scenes.current?.element ?? null,
+      buildScene: (step) => step.build({ ...sceneContext(), step }),
+    };
+  }
+
+  /** Practice: a new example of small whole numbers, at the first step that asks questions. */
+  function practise() {
+    workbench.clearEditorMessages();
+    const example = practiceExample(freshSeed());
+    const first = buildSteps(dimsOf(example), numbers.layer.dims).find((step) => step.questions);
+    change(
+      {
+        example,
+        step: first.id,
+        status: { key: 'tools.practice.status', params: {} },
+      },
+      'history',
+    );
+  }
 }

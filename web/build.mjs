@@ -3,6 +3,10 @@
 //   dist/explainer.html                     the same page as one file for file:// and offline:
 //                                           the single-file wasm glue and the page as classic
 //                                           inline scripts, the styles inline.
+//   dist/attention-explainer.mjs            the <attention-explainer> element (imports
+//                                           ./attention.mjs); its styles inside it
+// The GIF export's worker (gifenc) is bundled into each of them as text and started from a
+// blob: URL, so the policies allow exactly that: worker-src blob:.
 // Both carry a strict Content-Security-Policy: no 'unsafe-inline', no 'unsafe-eval'; inline
 // scripts and styles are allowed by their sha256 hashes; 'wasm-unsafe-eval' lets the browser
 // compile the wasm.
@@ -46,6 +50,7 @@ function policy({ scripts, styles, served }) {
         `style-src 'self'`,
         "img-src 'self' data:",
         "connect-src 'self'",
+        'worker-src blob:',
       ]
     : [
         "default-src 'none'",
@@ -54,6 +59,7 @@ function policy({ scripts, styles, served }) {
         'img-src data:',
         // The single-file glue first tries fetch() on its data: URL holding the wasm.
         'connect-src data:',
+        'worker-src blob:',
       ];
   directives.push("base-uri 'none'", "form-action 'none'", "object-src 'none'");
   return directives.join('; ');
@@ -80,6 +86,21 @@ const SERVED_PRELOADS = [
   '<link rel="preload" href="attention.wasm" as="fetch" type="application/wasm" crossorigin />',
 ].join('\n    ');
 
+/**
+ * The page's styles for a shadow root: its :root and html rules apply to the host instead
+ * (body's margin has no body to go to), and its layouts for the width of the screen become
+ * layouts for the width of the element (container queries: an explainer in a column of prose
+ * on a wide screen lays itself out as on a phone), then the element's own rules.
+ */
+function shadowStyles(styles, elementCss) {
+  const forHost = styles
+    .replace(/@media\s*\((max|min)-width:/g, '@container explainer ($1-width:')
+    .replace(/:root/g, ':host')
+    .replace(/(^|[{};,])html(?=[{,])/g, '$1:host')
+    .replace(/(^|[{};,])body\{[^}]*\}/g, '$1');
+  return `${forHost}\n${elementCss}`;
+}
+
 async function main() {
   mkdirSync(dist, { recursive: true });
   const template = readFileSync(join(web, 'index.html'), 'utf8');
@@ -88,6 +109,12 @@ async function main() {
     outfile: 'styles.css',
   });
   const styles = css.text.trim();
+  const [gifWorker] = await bundle({
+    entryPoints: [join(web, 'tools/export/gif-worker.mjs')],
+    format: 'iife',
+    outfile: 'gif-worker.js',
+  });
+  const define = { GIF_WORKER_SOURCE: JSON.stringify(gifWorker.text) };
 
   // --- dist/index.html: external app.js (ES module) and styles.css ---
   const [served] = await bundle({
@@ -95,6 +122,7 @@ async function main() {
     format: 'esm',
     outfile: join(dist, 'app.js'),
     external: ['./attention.mjs'],
+    define,
     // V8's explicit compile hint: nearly every function of app.js runs while the page starts,
     // so compile them all while the file streams in (off the main thread) instead of one by
     // one on the main thread at their first call. A comment to other engines.
@@ -122,6 +150,7 @@ async function main() {
     entryPoints: [join(web, 'main-offline.mjs')],
     format: 'iife',
     outfile: 'offline.js',
+    define,
   });
   const glue = checkInlinable(readFileSync(singleFileGlue, 'utf8').trim(), 'script');
   const app = checkInlinable(offline.text.trim(), 'script');
@@ -138,6 +167,23 @@ async function main() {
       scripts: `<script>${glue}</script>\n    <script>${app}</script>`,
     }),
   );
+  // --- dist/attention-explainer.mjs: the custom element, styles inside ---
+  const [elementCss] = await bundle({
+    entryPoints: [join(web, 'element/element.css')],
+    outfile: 'element.css',
+  });
+  const [element] = await bundle({
+    entryPoints: [join(web, 'element/attention-explainer.mjs')],
+    format: 'esm',
+    outfile: join(dist, 'attention-explainer.mjs'),
+    external: ['./attention.mjs'],
+    define: {
+      ...define,
+      EXPLAINER_CSS: JSON.stringify(shadowStyles(styles, elementCss.text.trim())),
+    },
+  });
+  writeFileSync(join(dist, 'attention-explainer.mjs'), element.text);
+
   // The served policy, for servers that send it as a header (scripts/run, the tests).
   writeFileSync(join(dist, 'csp-header.txt'), `${servedPolicy}\n`);
 }

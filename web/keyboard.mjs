@@ -20,12 +20,16 @@ const isSpeedMenu = (target) => target instanceof Element && target.matches('sel
  * @param timeline the app's Timeline
  * @param {HTMLElement} root the app's element: keys aimed at another explainer on the same
  *   page (focus inside it) are left to that one
+ * @param {{ global?: boolean }} options global: the page's explainer also takes keys typed
+ *   with nothing focused; an embedded one (false) only keys typed inside it
  */
-export function installKeyboard(timeline, root) {
-  document.addEventListener('keydown', (event) => {
-    const { target } = event;
+export function installKeyboard(timeline, root, { global = true } = {}) {
+  (global ? document : root).addEventListener('keydown', (event) => {
+    // Inside a shadow root, the event's target as seen from there (document sees the host).
+    const target = event.composedPath()[0] ?? event.target;
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const ours =
+      !global ||
       !(target instanceof Element) ||
       root.contains(target) ||
       target === document.body ||

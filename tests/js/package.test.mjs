@@ -101,10 +101,11 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module (both builds), the pool worker, its types and nothing else', () => {
+  test('npm pack ships the module (both builds), the pool worker, its types, the <attention-explainer> element and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
+      'dist/attention-explainer.mjs',
       'dist/attention-relaxed.wasm',
       'dist/attention-worker.mjs',
       'dist/attention.d.ts',
@@ -149,6 +150,7 @@ describe('the packed package', () => {
         { qNumHeads: 1, headSize: 3, scale: 1 });
       console.log(JSON.stringify({
         resolved: import.meta.resolve('attention-explained'),
+        element: import.meta.resolve('attention-explained/attention-explainer.mjs'),
         outputs: Array.from(t.outputs.data), y: Array.from(y),
         simd: attn.simd, version: attn.version,
       }));`;
@@ -157,6 +159,12 @@ describe('the packed package', () => {
     const result = JSON.parse(stdout);
     // Resolved from the scratch project's node_modules, not from this repo.
     assert.ok(result.resolved.startsWith(`file://${app}/node_modules/attention-explained/`));
+    // The element (a browser module) sits beside the module it imports.
+    assert.equal(
+      result.element,
+      `file://${app}/node_modules/attention-explained/dist/attention-explainer.mjs`,
+    );
+    assert.ok(existsSync(new URL(result.element)));
     assert.ok(maxAbsDiff(result.outputs, article.outputs) < 1e-5, `${result.outputs}`);
     assert.ok(maxAbsDiff(result.y, article.outputs) < 1e-5, `${result.y}`);
     assert.equal(result.simd, true);

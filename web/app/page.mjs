@@ -3,11 +3,14 @@
 import { h } from '../dom.mjs';
 
 /**
- * @param {{ stageList, transport, tables, workbench, languageSwitch, notices }} widgets
+ * @param {{ stageList, transport, tables, workbench, languageSwitch, notices, tools,
+ *   sceneHost }} widgets  tools: the learning tools (tools/index.mjs); sceneHost: where the
+ *   scenes go
  * @param {(name: string) => string} id
  */
 export function buildPage(widgets, id) {
-  const { stageList, transport, tables, workbench, languageSwitch, notices } = widgets;
+  const { stageList, transport, tables, workbench, languageSwitch, notices, tools, sceneHost } =
+    widgets;
   const el = {
     title: h('h1', { class: 'app-title' }),
     subtitle: h('p', { class: 'app-subtitle' }),
@@ -16,7 +19,7 @@ export function buildPage(widgets, id) {
     stageLabel: h('p', { class: 'scene-stage' }),
     sceneTitle: h('h2', { class: 'scene-title', id: id('scene-title'), tabindex: '-1' }),
     badges: h('div', { class: 'badges' }),
-    sceneHost: h('div', { class: 'scene-host', dataset: { inspectRoot: '' } }),
+    sceneHost,
     explanation: h('div', { class: 'explanation' }),
     notes: h('div', { class: 'notes' }),
     keysHint: h('p', { class: 'keys-hint' }),
@@ -49,7 +52,10 @@ export function buildPage(widgets, id) {
             el.badges,
           ),
           transport.element,
+          tools.bar,
+          tools.exportPanel,
           el.sceneHost,
+          tools.exercise,
           el.explanation,
           el.notes,
         ),

@@ -217,6 +217,11 @@ function steps({ n, dK, dV }) {
       duration: duration(cols),
       title: (tr) => tr(`title.row.${role}`, { i: i + 1 }),
       build: buildRow,
+      // Predict (tools/exercises.mjs): each entry of the row.
+      questions: ({ dims }) =>
+        Array.from({ length: role === 'values' ? dims.dV : dims.dK }, (_, c) => ({
+          cell: { matrix: role, row: i, col: c },
+        })),
     }));
     const matrix = {
       id: `${role}-matrix`,
@@ -226,6 +231,12 @@ function steps({ n, dK, dV }) {
       duration: duration(n * cols, 0.25),
       title: (tr) => tr(`title.matrix.${role}`),
       build: buildMatrix,
+      questions: ({ dims }) => {
+        const width = role === 'values' ? dims.dV : dims.dK;
+        return Array.from({ length: dims.n * width }, (_, k) => ({
+          cell: { matrix: role, row: Math.floor(k / width), col: k % width },
+        }));
+      },
     };
     return [...rows, matrix];
   });

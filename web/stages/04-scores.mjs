@@ -157,6 +157,11 @@ export function queryStep(i, dims, stage = 4) {
     duration: duration(dims.n),
     title: (tr) => tr('title.scores', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): the score of query i for each key.
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.n }, (_, j) => ({
+        cell: { matrix: 'scores', row: i, col: j },
+      })),
   };
 }
 

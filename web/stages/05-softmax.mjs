@@ -197,6 +197,11 @@ export function queryStep(i, dims, stage = 5) {
     duration: duration(3),
     title: (tr) => tr('title.softmax', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): the weight query i gives each key.
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.n }, (_, j) => ({
+        cell: { matrix: 'weights', row: i, col: j },
+      })),
   };
 }
 

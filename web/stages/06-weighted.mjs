@@ -138,6 +138,11 @@ export function queryStep(i, dims, stage = 6) {
     duration: duration(dims.n, 0.9),
     title: (tr) => tr('title.weighted', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): each entry of each weighted value.
+    questions: ({ dims: { n, dV } }) =>
+      Array.from({ length: n * dV }, (_, k) => ({
+        cell: { matrix: 'weighted', query: i, row: Math.floor(k / dV), col: k % dV },
+      })),
   };
 }
 

@@ -158,6 +158,11 @@ export function queryStep(i, dims, stage = 7) {
     duration: duration(dims.dV),
     title: (tr) => tr('title.sum', { i: i + 1 }),
     build,
+    // Predict (tools/exercises.mjs): each entry of output i.
+    questions: (numbers) =>
+      Array.from({ length: numbers.dims.dV }, (_, c) => ({
+        cell: { matrix: 'outputs', row: i, col: c },
+      })),
   };
 }
 

@@ -136,6 +136,15 @@ const steps = (dims, layerDims) => [
     duration: duration(layerDims.heads, 0.9),
     title: (tr) => tr('ch2.title.attention'),
     build,
+    // Predict (tools/exercises.mjs): each head's weights of the last query, which sees every
+    // key. The scene stays as it is: its heatmaps show the numbers only when asked to.
+    questions: ({ layer }) => {
+      const { heads, n } = layer.dims;
+      return Array.from({ length: heads * n }, (_, k) => ({
+        cell: { matrix: 'head-weights', head: Math.floor(k / n), row: n - 1, col: k % n },
+        hold: false,
+      }));
+    },
   },
 ];
 

@@ -9,7 +9,7 @@ import { formula, mi, mo, row as mrow, sub, sup } from '../draw/mathml.mjs';
 import { gridTexts, headBlocksMatrix, headChip, headHeatmap } from '../draw/layer-views.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { duration, itemAmount, land, progressOf, ramp, reveal } from '../draw/timing.mjs';
-import { multiplyAdds } from '../layer-numbers.mjs';
+import { cacheNumbers, multiplyAdds } from '../layer-numbers.mjs';
 
 const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
 // The decoded output and the full computation agree to float32 rounding.
@@ -290,6 +290,18 @@ const steps = (dims, layerDims) =>
     duration: duration(3, 1),
     title: (tr) => tr('ch2.title.decode', { t: t + 1 }),
     build,
+    // Predict (tools/exercises.mjs): the size of the KV cache once this token is in.
+    questions: () => [
+      {
+        id: `cache-numbers:${t}`,
+        prompt: (tr) => tr('tools.ask.cacheNumbers', { t: t + 1 }),
+        answer: ({ layer }) => cacheNumbers({ tokens: t + 1, ...layer.dims }),
+        hint: (tr, { layer }) => [
+          tr('tools.hint.cacheTitle'),
+          tr('tools.hint.cacheNumbers', { tokens: t + 1, ...layer.dims }),
+        ],
+      },
+    ],
   }));
 
 export default { number: 13, chapter: 2, titleKey: 'ch2.stage.13', steps };

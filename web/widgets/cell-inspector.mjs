@@ -4,11 +4,13 @@ import { explainCell } from '../arithmetic.mjs';
 import { h } from '../dom.mjs';
 
 /**
- * @param {{ numbers: () => object, tr: () => Function, id: (name: string) => string }} sources
+ * @param {{ numbers: () => object, tr: () => Function, id: (name: string) => string,
+ *   container?: HTMLElement }} sources
  *   numbers and tr are getters, so edits and
- *   language switches are picked up without re-attaching
+ *   language switches are picked up without re-attaching; container holds the pop-up (the
+ *   page's body, or an embedded explainer's own root, inside its shadow root)
  */
-export function createCellInspector({ numbers, tr, id }) {
+export function createCellInspector({ numbers, tr, id, container = document.body }) {
   const POPOVER_ID = id('cell-popover');
   const title = h('p', { class: 'cell-popover-title' });
   const expression = h('p', { class: 'cell-popover-expression', dir: 'ltr' });
@@ -18,7 +20,7 @@ export function createCellInspector({ numbers, tr, id }) {
     title,
     expression,
   );
-  document.body.append(popover);
+  container.append(popover);
   let current = null;
   let highlighted = [];
 
@@ -95,7 +97,7 @@ export function createCellInspector({ numbers, tr, id }) {
         cell &&
         cell === current &&
         !cell.contains(event.relatedTarget) &&
-        document.activeElement !== cell
+        cell.getRootNode().activeElement !== cell
       )
         hide();
     });

@@ -1,0 +1,257 @@
+// The "Predict" panel: at a step that computes numbers, the reader types the next number
+// before the scene shows it (the scene is held at the start of its step, before it computes
+// anything, and the asked cell shows "?"), checks it against trace()'s value
+// within the stated tolerance, gets the cell's arithmetic step by step with its source cells
+// highlighted after a wrong answer, or reveals it. Progress is kept per example; a practice
+// button draws a fresh example of small whole numbers.
+import { explainCell } from '../arithmetic.mjs';
+import { h } from '../dom.mjs';
+import { formatExact } from '../format.mjs';
+import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';
+import { createProgress } from './progress.mjs';
+
+const cellSelector = ({ matrix, row, col, query, head }) =>
+  `td.cell[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]` +
+  (query === undefined ? '' : `[data-query="${query}"]`) +
+  (head === undefined ? '' : `[data-head="${head}"]`);
+
+/**
+ * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,
+ *   scene: { hold: () => void, reveal: () => void }, onPractice: () => void,
+ *   id: (name: string) => string }} options
+ *   scene.hold shows the step at its start (nothing computed yet); scene.reveal plays it
+ */
+export function createExercisePanel({ context, sceneHost, scene, onPractice, id }) {
+  const progress = createProgress();
+  let open = false;
+  let questions = [];
+  let index = 0;
+  let outcome = 'asking'; // asking | wrong | right | revealed
+  let marked = []; // scene cells this panel changed (hidden answer, sources)
+
+  const toggle = h('button', {
+    type: 'button',
+    class: 'tools-button',
+    'aria-expanded': 'false',
+    'aria-controls': id('exercise'),
+    dataset: { tool: 'predict' },
+    onclick: () => setOpen(!open),
+  });
+  const heading = h('h3', { class: 'exercise-heading', id: id('exercise-heading') });
+  const prompt = h('p', { class: 'exercise-prompt', id: id('exercise-prompt') });
+  const tolerance = h('p', { class: 'exercise-tolerance', id: id('exercise-tolerance') });
+  const inputLabel = h('span', { class: 'exercise-label' });
+  const input = h('input', {
+    type: 'text',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    class: 'exercise-input',
+    'aria-describedby': `${id('exercise-prompt')} ${id('exercise-tolerance')}`,
+  });
+  const check = h('button', { type: 'submit', class: 'tools-button is-primary' });
+  const reveal = h('button', { type: 'button', class: 'tools-button', onclick: onReveal });
+  const another = h('button', { type: 'button', class: 'tools-button', onclick: onAnother });
+  const form = h(
+    'form',
+    { class: 'exercise-form', onsubmit: onCheck },
+    h('label', { class: 'exercise-field' }, inputLabel, input),
+    check,
+    reveal,
+    another,
+  );
+  const feedback = h('p', { class: 'exercise-feedback', role: 'status', 'aria-live': 'polite' });
+  const hint = h('ol', { class: 'exercise-hint', dir: 'ltr', hidden: true });
+  const tally = h('p', { class: 'exercise-tally' });
+  const reset = h('button', { type: 'button', class: 'tools-link', onclick: onReset });
+  const practice = h('button', {
+    type: 'button',
+    class: 'tools-button',
+    dataset: { tool: 'practice' },
+    onclick: () => onPractice(),
+  });
+  const element = h(
+    'section',
+    {
+      class: 'exercise',
+      id: id('exercise'),
+      hidden: true,
+      'aria-labelledby': id('exercise-heading'),
+      dataset: { outcome },
+    },
+    heading,
+    prompt,
+    tolerance,
+    form,
+    feedback,
+    hint,
+    h('div', { class: 'exercise-footer' }, tally, reset, practice),
+  );
+
+  function setOpen(value) {
+    open = value;
+    toggle.setAttribute('aria-expanded', String(open));
+    element.hidden = !open;
+    update({ keepQuestion: true });
+    if (!open) scene.reveal();
+    if (open && !form.hidden) input.focus();
+  }
+
+  const current = () => questions[index];
+
+  /** New step, numbers or language: picks the first question not yet answered. */
+  function update({ keepQuestion = false } = {}) {
+    const { numbers, step, tr, exampleKey } = context();
+    const previousId = current()?.id;
+    questions = numbers ? questionsOf(step, numbers) : [];
+    const done = progress.get(exampleKey);
+    const kept = keepQuestion ? questions.findIndex((q) => q.id === previousId) : -1;
+    if (kept !== -1) index = kept;
+    else {
+      const unanswered = questions.findIndex((q) => !done[q.id]);
+      index = unanswered === -1 ? 0 : unanswered;
+      outcome = 'asking';
+      input.value = '';
+    }
+    render(tr);
+  }
+
+  function render(tr) {
+    const { exampleKey } = context();
+    toggle.textContent = tr('tools.predict');
+    heading.textContent = tr('tools.exercise.heading');
+    inputLabel.textContent = tr('tools.exercise.yourAnswer');
+    check.textContent = tr('tools.exercise.check');
+    reveal.textContent = tr('tools.exercise.reveal');
+    another.textContent = tr('tools.exercise.another');
+    reset.textContent = tr('tools.exercise.reset');
+    practice.textContent = tr('tools.exercise.practice');
+    tolerance.textContent = tr('tools.exercise.tolerance', {
+      absolute: TOLERANCE.absolute,
+      relative: TOLERANCE.relative * 100,
+    });
+    const question = current();
+    form.hidden = !question;
+    tolerance.hidden = !question;
+    prompt.textContent = question ? question.prompt(tr) : tr('tools.exercise.none');
+    another.hidden = questions.length < 2;
+    const done = progress.get(exampleKey);
+    const solved = Object.values(done).filter((value) => value === 'solved').length;
+    const here = questions.filter((q) => done[q.id] === 'solved').length;
+    tally.textContent = tr('tools.exercise.tally', {
+      here,
+      total: questions.length,
+      solved,
+    });
+    element.dataset.outcome = outcome;
+    renderFeedback(tr);
+    markScene();
+    if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
+  }
+
+  function renderFeedback(tr) {
+    const question = current();
+    hint.hidden = outcome !== 'wrong';
+    if (!question || outcome === 'asking') {
+      feedback.textContent = '';
+      hint.replaceChildren();
+      return;
+    }
+    const answer = formatExact(question.answer);
+    if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
+    else if (outcome === 'revealed')
+      feedback.textContent = tr('tools.exercise.revealed', { answer });
+    else {
+      feedback.textContent = tr('tools.exercise.wrong');
+      hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
+    }
+  }
+
+  /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
+  function markScene() {
+    for (const cell of marked) {
+      cell.classList.remove('is-predicting', 'is-source');
+      cell.removeAttribute('aria-hidden');
+    }
+    marked = [];
+    const question = current();
+    if (!open || !question?.cell) return;
+    const mark = (selector, className) => {
+      for (const cell of sceneHost.querySelectorAll(selector)) {
+        cell.classList.add(className);
+        marked.push(cell);
+      }
+    };
+    if (outcome === 'asking' || outcome === 'wrong') {
+      mark(cellSelector(question.cell), 'is-predicting');
+      // Its number is still in the cell (drawn transparent): not read out either.
+      for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
+    }
+    if (outcome === 'wrong') {
+      const { numbers, tr } = context();
+      const sources = explainSources(question, numbers, tr);
+      for (const source of sources) mark(cellSelector(source), 'is-source');
+    }
+  }
+
+  function onCheck(event) {
+    event.preventDefault();
+    const { tr, exampleKey } = context();
+    const question = current();
+    if (!question) return;
+    const given = parseAnswer(input.value);
+    if (given === null) {
+      feedback.textContent = tr('tools.exercise.notNumber');
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    outcome = isRight(given, question.answer) ? 'right' : 'wrong';
+    render(tr);
+    if (outcome === 'right') {
+      progress.mark(exampleKey, question.id, 'solved');
+      render(tr);
+      scene.reveal();
+    }
+  }
+
+  function onReveal() {
+    const { tr, exampleKey } = context();
+    const question = current();
+    if (!question) return;
+    outcome = 'revealed';
+    if (progress.get(exampleKey)[question.id] !== 'solved')
+      progress.mark(exampleKey, question.id, 'revealed');
+    render(tr);
+    scene.reveal();
+  }
+
+  function onAnother() {
+    index = (index + 1) % Math.max(1, questions.length);
+    outcome = 'asking';
+    input.value = '';
+    render(context().tr);
+    input.focus();
+  }
+
+  function onReset() {
+    const { tr, exampleKey } = context();
+    progress.reset(exampleKey);
+    update();
+    feedback.textContent = tr('tools.exercise.wasReset');
+  }
+
+  return {
+    toggle,
+    element,
+    update,
+    /** A new scene is on screen: mark its cells again. */
+    sceneShown: markScene,
+    open: () => setOpen(true),
+  };
+}
+
+/** The cells a question's cell is computed from (the cell inspector's highlights). */
+function explainSources(question, numbers, tr) {
+  return explainCell(numbers, question.cell, tr)?.sources ?? [];
+}
