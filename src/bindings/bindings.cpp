@@ -28,7 +28,8 @@ attention::Matrix matrix_from(std::uintptr_t address, std::size_t rows, std::siz
 
 // trace()'s arguments as one object (an Embind value_object): addresses of the row-major
 // float inputs in wasm memory (w_out 0 when absent), their dims (TraceDims, whose d_out is 0
-// without w_out), the options, and where to write the packed trace (traceBytes() of room).
+// without w_out), the options, and where to write the packed trace (room for every field
+// traceLayout() lists).
 struct TraceCall {
   std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, w_out = 0, out = 0;
   attention::TraceDims dims;
@@ -77,11 +78,6 @@ emscripten::val trace_layout(const attention::TraceDims& dims) {
     fields.set(index++, entry);
   }
   return fields;
-}
-
-// Bytes of a packed trace of these dims; 0 for dims no trace can have.
-std::size_t trace_bytes(const attention::TraceDims& dims) {
-  return attention::trace_dims_error(dims) ? 0 : attention::trace_bytes(dims);
 }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
@@ -230,7 +226,6 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("isCausal", &TraceCall::is_causal);
   em::function("traceInto", &trace_into);
   em::function("traceLayout", &trace_layout);
-  em::function("traceBytes", &trace_bytes);
   em::function("runAttention", &attention_call::run);
   em::function("attentionWorkingBytes", &attention_call::working_bytes);
   em::function("maximumMemoryBytes", &maximum_memory_bytes);

@@ -44,6 +44,14 @@ const TRACE_KEYS = new Set([
   'isCausal',
 ]);
 const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
+// The element types the core's trace layout names, as the arrays that hold them.
+const TRACE_ELEMENT_TYPES = { float32: Float32Array, uint8: Uint8Array };
+
+/** Bytes of a packed trace: its fields lie one after another, so the last one ends it. */
+function packedBytes(layout) {
+  const last = layout[layout.length - 1];
+  return last.offset + last.count * TRACE_ELEMENT_TYPES[last.element].BYTES_PER_ELEMENT;
+}
 
 /**
  * Phase 1 (read) of one trace() matrix: number[][] is read cell by cell, once, into a fresh
@@ -292,7 +300,7 @@ export function wrapModule(Module) {
         wKey: copyIn(wKey.data, dIn * wKey.cols * 4, 'wKey'),
         wValue: copyIn(wValue.data, dIn * dV * 4, 'wValue'),
         wOut: wOut === null ? 0 : copyIn(wOut.data, wOut.rows * wOut.cols * 4, 'wOut'),
-        out: allocate(Module.traceBytes(dims), 'the trace'),
+        out: allocate(packedBytes(layout), 'the trace'),
         dims,
         scale,
         isCausal,
@@ -312,7 +320,7 @@ export function wrapModule(Module) {
     const result = {};
     for (const { name, head, element, shape, offset, count } of layout) {
       const start = pointer + offset;
-      const data = copyOut(start, count, element === 'uint8' ? Uint8Array : Float32Array);
+      const data = copyOut(start, count, TRACE_ELEMENT_TYPES[element]);
       let into = result;
       if (head !== undefined) {
         result.heads ??= [];
