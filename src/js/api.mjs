@@ -442,6 +442,7 @@ export function wrapModule(Module) {
     createKvCache: createKvCacheFactory({
       Module,
       withAllocations,
+      copyOut,
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
     simd: simdArch === 'wasm',

@@ -21,14 +21,7 @@ import {
   formatBytes,
   isOptionBag,
 } from './checks.mjs';
-import {
-  bufferOf,
-  measureTypedArray,
-  measuredBytes,
-  readArray,
-  readOwnOptions,
-  setBytes,
-} from './read-once.mjs';
+import { measureTypedArray, measuredBytes, readArray, readOwnOptions } from './read-once.mjs';
 
 const CREATE_KEYS = new Set([
   'batch',
@@ -103,20 +96,14 @@ function checkPast(read) {
 }
 
 /**
- * The `createKvCache` method for one instantiated module. `withAllocations` is wrapModule's
- * (api.mjs): the per-call staging buffers of append and attend are freed even on error.
+ * The `createKvCache` method for one instantiated module. `withAllocations` and `copyOut` are
+ * wrapModule's (api.mjs): the per-call staging buffers of append and attend are freed even on
+ * error, and results leave wasm memory in fresh arrays the caller owns.
  */
-export function createKvCacheFactory({ Module, withAllocations, memoryLimit }) {
+export function createKvCacheFactory({ Module, withAllocations, copyOut, memoryLimit }) {
   // A cache dropped without free() is freed when it is garbage-collected (a safety net:
   // collection may come late or never, so free() is still the way to release memory).
   const registry = new FinalizationRegistry((handle) => Module.kvCacheFree(handle));
-
-  // A fresh Float32Array with `length` floats from wasm memory at `pointer`.
-  const copyOut = (pointer, length) => {
-    const out = new Float32Array(length);
-    setBytes(out, new Float32Array(bufferOf(Module.HEAPU8), pointer, length), 0);
-    return out;
-  };
 
   class KvCache {
     #handle;
