@@ -16,6 +16,7 @@ import {
 } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import {
   bufferOf,
   measureTypedArray,
@@ -439,6 +440,7 @@ export function wrapModule(Module) {
       withAllocations,
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
+    ...createRotaryEmbedding({ Module, withAllocations, memoryLimit: WASM_MEMORY_LIMIT }),
     createKvCache: createKvCacheFactory({
       Module,
       withAllocations,
