@@ -317,6 +317,50 @@ export interface OnnxAttentionAttributes {
 }
 
 /**
+ * Inputs of the ONNX `RotaryEmbedding` operator (opset 23), by their ONNX names. Dimensions:
+ * B batch, H heads, S sequence length, D head size (even), R the rotary dim
+ * (`rotary_embedding_dim`, or D when it is 0), M rows of the caches. Own properties only.
+ */
+export interface OnnxRotaryEmbeddingInputs {
+  /** `float32` or `float16` (T): 4-D `(B, H, S, D)`, or 3-D `(B, S, H * D)` with `num_heads`. */
+  input: OnnxTensor;
+  /**
+   * T, the cosines: `(M, R / 2)` with `position_ids` (row p for position p), or `(B, S, R / 2)`
+   * without (one row per token). {@link AttentionApi.rotaryCaches} builds the usual ones.
+   */
+  cos_cache: OnnxTensor;
+  /** T, the sines: `cos_cache`'s dims. */
+  sin_cache: OnnxTensor;
+  /** `int64`, `(B, S)`: each token's row of the caches, from 0 to M - 1. Optional. */
+  position_ids?: OnnxTensor | null;
+}
+
+/** Attributes of the ONNX `RotaryEmbedding` operator, by their ONNX names; all optional. */
+export interface OnnxRotaryEmbeddingAttributes {
+  /**
+   * 0 (default): pair i is `(i, i + R / 2)`, the head's two halves (GPT-NeoX, Llama).
+   * 1: pair i is `(2i, 2i + 1)` (GPT-J).
+   */
+  interleaved?: 0 | 1 | boolean;
+  /** R: rotate only the first R numbers of each head (even, at most D); the rest are copied. 0 (default): all D. */
+  rotary_embedding_dim?: number;
+  /** H; required when `input` is 3-D (then it splits the last axis head-major). */
+  num_heads?: number;
+}
+
+/** Options of {@link AttentionApi.rotaryCaches}. Read once, own properties only. */
+export interface RotaryCachesOptions {
+  /** M: rows, one per position 0 .. M - 1 (positive). */
+  length: number;
+  /** R: the rotary dim (positive, even); each row holds R / 2 numbers. */
+  rotaryDim: number;
+  /** The base of the frequencies (positive, finite). Default 10000. */
+  base?: number;
+  /** The caches' type: `'float32'` (default) or `'float16'` (half bits in a Uint16Array). */
+  type?: 'float32' | 'float16';
+}
+
+/**
  * Options of {@link AttentionApi.createKvCache}. Names: B batch, Hkv key/value heads, D key
  * head size, Dv value head size. Give the shape, or `pastKey` and `pastValue` (ONNX
  * `past_key` / `present_key` tensors) and the shape follows from their dims; options given
@@ -500,6 +544,43 @@ export interface AttentionApi {
    *   not fit in wasm memory.
    */
   createKvCache(options: KvCacheOptions): KvCache;
+  /**
+   * The ONNX `RotaryEmbedding` operator (opset 23), with ONNX's names: rotary position
+   * embedding (RoPE). Each head's pair i of numbers (see `interleaved`) at a token whose cache
+   * row holds `cos`, `sin` becomes `(a cos - b sin, b cos + a sin)`: turned by the angle of its
+   * position, so that a query-key dot product depends on how far apart the tokens are.
+   * @returns `output`: a fresh tensor of the input's dims and type (float16 is computed in
+   *   float32 and rounded to nearest even on the way out).
+   * @throws TypeError / RangeError naming the ONNX input or attribute at fault, for every shape
+   *   rule of the spec (a 3-D input without `num_heads`, an odd head size or
+   *   `rotary_embedding_dim`, caches whose dims do not match the form with or without
+   *   `position_ids`, a position id outside the caches' rows); the instance keeps working and
+   *   holds no leaked memory. NaN and Infinity in the data propagate.
+   * @example
+   * ```ts
+   * const caches = attn.rotaryCaches({ length: 2048, rotaryDim: 64 });
+   * const { output } = attn.onnxRotaryEmbedding(
+   *   { input: q, ...caches, position_ids }, // q (B, H, S, 64), position_ids int64 (B, S)
+   * );
+   * ```
+   */
+  onnxRotaryEmbedding(
+    inputs: OnnxRotaryEmbeddingInputs,
+    attributes?: OnnxRotaryEmbeddingAttributes,
+  ): { output: OnnxResultTensor };
+  /**
+   * The cos and sin caches of RoPE for positions 0 .. length - 1, as `onnxRotaryEmbedding`
+   * reads them with `position_ids`: row p holds `cos(theta_i)` and `sin(theta_i)` for
+   * `theta_i = p * base^(-2i / rotaryDim)`, i < rotaryDim / 2, computed in double and rounded
+   * once.
+   * @returns fresh `(length, rotaryDim / 2)` tensors in `type`.
+   * @throws TypeError / RangeError naming the bad option; RangeError when the caches do not fit
+   *   in wasm memory.
+   */
+  rotaryCaches(options: RotaryCachesOptions): {
+    cos_cache: OnnxResultTensor;
+    sin_cache: OnnxResultTensor;
+  };
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /**

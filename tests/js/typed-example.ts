@@ -16,6 +16,8 @@ import type {
   OnnxAttentionAttributes,
   OnnxAttentionInputs,
   OnnxResultTensor,
+  OnnxRotaryEmbeddingAttributes,
+  OnnxRotaryEmbeddingInputs,
   OnnxTensor,
   Trace,
   TraceArgs,
@@ -154,6 +156,16 @@ const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
 const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
 const withScores = attn.onnxAttention({ Q: half, K: half, V: half }, {}, ['qk_matmul_output']);
 const scoresDims: number[] = withScores.qk_matmul_output.dims;
+
+// onnxRotaryEmbedding(): caches from rotaryCaches(), 4-D input, position ids.
+const ropeCaches = attn.rotaryCaches({ length: 16, rotaryDim: 8, base: 10000 });
+const rotaryInputs: OnnxRotaryEmbeddingInputs = {
+  input: { type: 'float32', data: new Float32Array(2 * 8), dims: [1, 1, 2, 8] },
+  ...ropeCaches,
+  position_ids: { type: 'int64', data: new BigInt64Array([3n, 4n]), dims: [1, 2] },
+};
+const rotaryAttributes: OnnxRotaryEmbeddingAttributes = { interleaved: 1, rotary_embedding_dim: 8 };
+const rotated: OnnxResultTensor = attn.onnxRotaryEmbedding(rotaryInputs, rotaryAttributes).output;
 
 // Misuses the types must reject.
 // @ts-expect-error: an output that was not asked for is not in the result
