@@ -7,6 +7,13 @@ import { before, describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
 import { floatToHalf, halfToFloat } from '../../src/js/float16.mjs';
+import {
+  ONNX_ROTARY_CASES,
+  floatTensor,
+  onnxRotaryCall,
+  positionIds,
+  randomRotaryCall,
+} from './rotary-cases.mjs';
 import { rotaryEmbedding64 } from './rotary-reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
@@ -16,20 +23,6 @@ before(async () => {
 });
 
 const count = (dims) => dims.reduce((a, b) => a * b, 1);
-
-/** A float32 tensor of `dims` filled by `draw()`. */
-const tensor = (dims, draw) => ({
-  type: 'float32',
-  data: Float32Array.from({ length: count(dims) }, draw),
-  dims,
-});
-
-/** position_ids (B, S) as ONNX's cases draw them: uniform(0, rows) cast to int64. */
-const positions = (B, S, rows, random) => ({
-  type: 'int64',
-  data: BigInt64Array.from({ length: B * S }, () => BigInt(Math.floor(random() * rows))),
-  dims: [B, S],
-});
 
 /** Our output within `bound` of the float64 reference, element by element. */
 function assertClose(actual, expected, bound, label) {
@@ -43,52 +36,12 @@ function assertClose(actual, expected, bound, label) {
   }
 }
 
-// rotaryembedding.py's cases: name, input dims, cache dims, attributes, with position_ids.
-const ONNX_CASES = [
-  ['test_rotary_embedding', [2, 4, 3, 8], [50, 4], {}, true],
-  ['test_rotary_embedding_3d_input', [2, 3, 32], [50, 4], { num_heads: 4 }, true],
-  ['test_rotary_embedding_interleaved', [2, 4, 3, 8], [50, 4], { interleaved: 1 }, true],
-  [
-    'test_rotary_embedding_with_rotary_dim',
-    [2, 4, 3, 8],
-    [50, 2],
-    { rotary_embedding_dim: 4 },
-    true,
-  ],
-  [
-    'test_rotary_embedding_with_interleaved_rotary_dim',
-    [2, 4, 3, 8],
-    [50, 2],
-    { rotary_embedding_dim: 4, interleaved: 1 },
-    true,
-  ],
-  ['test_rotary_embedding_no_position_ids', [2, 4, 3, 8], [2, 3, 4], {}, false],
-  [
-    'test_rotary_embedding_no_position_ids_interleaved',
-    [2, 4, 3, 8],
-    [2, 3, 4],
-    { interleaved: 1 },
-    false,
-  ],
-  [
-    'test_rotary_embedding_no_position_ids_rotary_dim',
-    [2, 4, 3, 8],
-    [2, 3, 2],
-    { rotary_embedding_dim: 4 },
-    false,
-  ],
-];
-
 describe("ONNX's backend cases (np.random.rand data, as rotaryembedding.py draws it)", () => {
-  ONNX_CASES.forEach(([name, inputDims, cacheDims, attributes, withPositions], index) => {
+  ONNX_ROTARY_CASES.forEach((spec, index) => {
+    const [name, inputDims] = spec;
     test(name, () => {
-      const random = seededRandom(0x0e0e0000 + index);
-      const input = tensor(inputDims, random);
-      const cos_cache = tensor(cacheDims, random);
-      const sin_cache = tensor(cacheDims, random);
-      const [B, S] = inputDims.length === 4 ? [inputDims[0], inputDims[2]] : inputDims;
-      const inputs = { input, cos_cache, sin_cache };
-      if (withPositions) inputs.position_ids = positions(B, S, cacheDims[0], random);
+      const { inputs, attributes } = onnxRotaryCall(spec, seededRandom(0x0e0e0000 + index));
+      const { input, cos_cache, sin_cache } = inputs;
       const { output } = attn.onnxRotaryEmbedding(inputs, attributes);
       assert.equal(output.type, 'float32');
       assert.deepEqual(output.dims, inputDims);
@@ -106,34 +59,10 @@ describe("ONNX's backend cases (np.random.rand data, as rotaryembedding.py draws
   });
 });
 
-/** A random valid call: shapes, attributes, layout, with or without position_ids. */
-function randomCall(random) {
-  const pick = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-  const [B, H, S] = [pick(1, 3), pick(1, 4), pick(1, 6)];
-  const D = 2 * pick(1, 20);
-  const rotary = random() < 0.4 ? 0 : 2 * pick(1, D / 2);
-  const attributes = { interleaved: pick(0, 1), rotary_embedding_dim: rotary };
-  const threeD = random() < 0.5;
-  if (threeD) attributes.num_heads = H;
-  const inputDims = threeD ? [B, S, H * D] : [B, H, S, D];
-  const half = (rotary || D) / 2;
-  const rows = pick(1, 64);
-  const withPositions = random() < 0.6;
-  const cacheDims = withPositions ? [rows, half] : [B, S, half];
-  const spread = () => random() * 6 - 3;
-  const inputs = {
-    input: tensor(inputDims, spread),
-    cos_cache: tensor(cacheDims, spread),
-    sin_cache: tensor(cacheDims, spread),
-  };
-  if (withPositions) inputs.position_ids = positions(B, S, rows, random);
-  return { inputs, attributes };
-}
-
 test('200 random shapes and attributes match the float64 reference', () => {
   const random = seededRandom(0x0e0e1000);
   for (let n = 0; n < 200; n++) {
-    const { inputs, attributes } = randomCall(random);
+    const { inputs, attributes } = randomRotaryCall(random);
     const { output } = attn.onnxRotaryEmbedding(inputs, attributes);
     const { input, cos_cache, sin_cache, position_ids } = inputs;
     const expected = rotaryEmbedding64(input, cos_cache, sin_cache, position_ids, attributes);
@@ -145,7 +74,7 @@ test('200 random shapes and attributes match the float64 reference', () => {
 test('the 3-D layout gives the 4-D result, rearranged', () => {
   const random = seededRandom(0x0e0e2000);
   const [B, H, S, D] = [2, 3, 5, 6];
-  const four = tensor([B, H, S, D], random);
+  const four = floatTensor([B, H, S, D], random);
   const three = { type: 'float32', data: new Float32Array(B * H * S * D), dims: [B, S, H * D] };
   for (let b = 0; b < B; b++)
     for (let h = 0; h < H; h++)
@@ -153,7 +82,7 @@ test('the 3-D layout gives the 4-D result, rearranged', () => {
         for (let d = 0; d < D; d++)
           three.data[((b * S + s) * H + h) * D + d] = four.data[((b * H + h) * S + s) * D + d];
   const caches = attn.rotaryCaches({ length: 8, rotaryDim: 4 });
-  const position_ids = positions(B, S, 8, random);
+  const position_ids = positionIds(B, S, 8, random);
   const run = (input, attributes) =>
     attn.onnxRotaryEmbedding({ input, ...caches, position_ids }, attributes).output.data;
   const y4 = run(four, { rotary_embedding_dim: 4 });
@@ -180,7 +109,7 @@ describe('float16 in, float16 out', () => {
       const input = halves([2, 3, 4, 16], spread);
       const cos_cache = halves([20, 6], spread);
       const sin_cache = halves([20, 6], spread);
-      const position_ids = positions(2, 4, 20, random);
+      const position_ids = positionIds(2, 4, 20, random);
       const attributes = { interleaved, rotary_embedding_dim: 12 };
       const { output } = attn.onnxRotaryEmbedding(
         { input, cos_cache, sin_cache, position_ids },
@@ -254,8 +183,8 @@ describe('rotaryCaches', () => {
     const D = 16;
     const caches = attn.rotaryCaches({ length: 64, rotaryDim: D });
     const random = seededRandom(0x0e0e4000);
-    const q = tensor([1, 1, 1, D], () => random() * 2 - 1);
-    const k = tensor([1, 1, 1, D], () => random() * 2 - 1);
+    const q = floatTensor([1, 1, 1, D], () => random() * 2 - 1);
+    const k = floatTensor([1, 1, 1, D], () => random() * 2 - 1);
     const at = (t, p) =>
       attn.onnxRotaryEmbedding({
         input: t,
