@@ -8,28 +8,13 @@ import * as ort from 'onnxruntime-web';
 import onnxProto from 'onnx-proto';
 
 import createAttention from '../../dist/attention.mjs';
+import { valueInfo } from './onnx-model.mjs';
 import { ONNX_ROTARY_CASES, onnxRotaryCall, randomRotaryCall } from './rotary-cases.mjs';
 import { rotaryEmbedding64 } from './rotary-reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 const { onnx } = onnxProto;
-const ELEMENT = {
-  float32: onnx.TensorProto.DataType.FLOAT,
-  int64: onnx.TensorProto.DataType.INT64,
-};
 const INPUT_ORDER = ['input', 'cos_cache', 'sin_cache', 'position_ids'];
-
-function valueInfo(name, type, dims) {
-  return onnx.ValueInfoProto.create({
-    name,
-    type: {
-      tensorType: {
-        elemType: ELEMENT[type],
-        shape: { dim: dims.map((dimValue) => ({ dimValue })) },
-      },
-    },
-  });
-}
 
 /** A one-node opset-23 RotaryEmbedding model for these inputs and attributes. */
 function rotaryModel(inputs, attributes) {
