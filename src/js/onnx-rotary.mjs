@@ -171,8 +171,9 @@ function checkPositions(t, { B, S }, rows) {
   const bytes = measuredBytes(t.view, B * S * 8, 'position_ids.data');
   const ids = new BigInt64Array(B * S);
   setBytes(new Uint8Array(bufferOf(ids)), bytes, 0);
+  const end = BigInt(rows);
   for (let i = 0; i < ids.length; i++) {
-    if (ids[i] < 0n || ids[i] >= BigInt(rows)) {
+    if (ids[i] < 0n || ids[i] >= end) {
       throw new RangeError(
         `position_ids[${Math.floor(i / S)}][${i % S}] must be a row of cos_cache, from 0 to ${rows - 1}, got ${ids[i]}`,
       );
