@@ -89,14 +89,13 @@ void linear_backward(float* dx, float* dw, float* dbias, const float* dout, cons
   // dbias [O] += the column sums of dout.
   transpose(w, scratch, I, O);
   matmul(dout, scratch, dx, N, O, I, true);
-  transpose(x, scratch, N, I);
-  matmul(scratch, dout, dw, I, N, O, true);
+  matmul_transposed_a(x, dout, dw, I, N, O, true);
   if (dbias)
     for (std::size_t n = 0; n < N; ++n)
       for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
 }
 
-std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return 3 * T * T + 8 * T * d; }
+std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 8 * T * d; }
 
 namespace {
 
@@ -176,7 +175,6 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
   float* v_head = v_transposed + T * d;
   float* d_head = v_head + T * d;  // dQ_h, dK_h, dV_h in turn
   float* dscores = d_head + T * d;
-  float* transposed = dscores + T * T;  // P^T, then dS^T
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t h = 0; h < H; ++h) {
       const std::size_t g = h / (H / Hkv);
@@ -186,8 +184,7 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
       gather_head(k_head, k, b, g, Hkv, T, d);
       gather_head(v_head, v, b, g, Hkv, T, d);
 
-      transpose(weights, transposed, T, T);
-      matmul(transposed, dy_head, d_head, T, T, d, false);
+      matmul_transposed_a(weights, dy_head, d_head, T, T, d, false);
       scatter_add_head(dv, d_head, b, g, Hkv, T, d);
 
       transpose(v_head, v_transposed, T, d);
@@ -202,8 +199,7 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
 
       matmul(dscores, k_head, d_head, T, T, d, false);
       scatter_add_head(dq, d_head, b, h, H, T, d);
-      transpose(dscores, transposed, T, T);
-      matmul(transposed, q_head, d_head, T, T, d, false);
+      matmul_transposed_a(dscores, q_head, d_head, T, T, d, false);
       scatter_add_head(dk, d_head, b, g, Hkv, T, d);
     }
 }

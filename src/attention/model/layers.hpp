@@ -34,8 +34,8 @@ void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dou
 // out [N, O] = x [N, I] . w [I, O] (+ bias [O] when not null).
 void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,
                     std::size_t I, std::size_t O);
-// dx [N, I], dw [I, O], dbias [O] (if not null) += from dout [N, O]. `scratch` holds
-// max(I * O, N * I) floats (the transposes).
+// dx [N, I], dw [I, O], dbias [O] (if not null) += from dout [N, O]. `scratch` holds I * O
+// floats (w transposed).
 void linear_backward(float* dx, float* dw, float* dbias, const float* dout, const float* x,
                      const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch);
 

@@ -18,6 +18,13 @@ void matmul(const float* a, const float* b, float* c, std::size_t rows, std::siz
 void matmul_reference(const float* a, const float* b, float* c, std::size_t rows, std::size_t inner,
                       std::size_t cols, bool accumulate);
 
+// c (rows x cols) = a^T . b, or c += a^T . b: a is stored (inner x rows), b (inner x cols).
+// The backward's weight gradients (x^T . dout) without transposing x.
+void matmul_transposed_a(const float* a, const float* b, float* c, std::size_t rows,
+                         std::size_t inner, std::size_t cols, bool accumulate);
+void matmul_transposed_a_reference(const float* a, const float* b, float* c, std::size_t rows,
+                                   std::size_t inner, std::size_t cols, bool accumulate);
+
 // out (cols x rows) = in (rows x cols) transposed.
 void transpose(const float* in, float* out, std::size_t rows, std::size_t cols);
 

@@ -113,11 +113,10 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
   return a;
 }
 
-// Floats of scratch for the transposes of linear_backward and for attention.
-std::size_t scratch_floats(const Config& c, std::size_t B, std::size_t T) {
-  const std::size_t N = B * T, D = c.d_model, M = c.mlp_size, V = c.vocab_size;
-  const std::size_t widest = std::max({D, M, V});
-  return std::max({attention_scratch_floats(T, D / c.heads), D * widest, N * widest});
+// Floats of scratch for linear_backward's transposed weights and for attention.
+std::size_t scratch_floats(const Config& c, std::size_t T) {
+  const std::size_t D = c.d_model, M = c.mlp_size, V = c.vocab_size;
+  return std::max(attention_scratch_floats(T, D / c.heads), D * std::max({D, M, V}));
 }
 
 // Decoding's cache: keys and values [L, C, Hkv d] each, then one token's activations and the
@@ -212,9 +211,9 @@ double model_bytes(const Config& config) {
 
 double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training) {
   const double acts = activation_floats(config, B, T) * (training ? 2 : 1);
-  const double N = static_cast<double>(B) * T;
+  const double N = static_cast<double>(B) * T, D = config.d_model;
   const double widest = std::max({config.d_model, config.mlp_size, config.vocab_size});
-  const double scratch = std::max(3.0 * T * T + 8.0 * T * config.d_model, N * widest);
+  const double scratch = std::max(1.0 * T * T + 8.0 * T * D, D * widest);
   return 4.0 * (acts + scratch) + 8.0 * N;
 }
 
@@ -287,7 +286,7 @@ std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training
     return "the activations of this batch would not fit in memory";
   if (acts_ && B == batch_ && T == tokens_ && (acts_training_ || !training)) return "";
   const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
-  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, B, T);
+  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
   const bool rope = config_.positions == Positions::rope;
   float* acts = allocate<float>(total);
   std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
