@@ -12,6 +12,7 @@
 #include "model/matmul.hpp"
 #include "model/prng.hpp"
 #include "model_reference64.hpp"
+#include "rope.hpp"
 
 namespace {
 
@@ -192,6 +193,29 @@ TEST(ModelStages, AttentionBackwardMatchesFiniteDifferences) {
                reference64::numerical_gradient(
                    [&](const Vec& x) { return f(widen(q), widen(k), x); }, widen(v)),
                1e-4, 1e-4, "dv");
+}
+
+// RoPE as the model applies it: [N, heads * d] rows, pairs (i, i + d / 2), position t of each
+// sequence (the caches' row t).
+TEST(ModelStages, RopeOnTheModelsLayoutMatchesFiniteDifferences) {
+  const std::size_t B = 2, T = 5, heads = 3, d = 4, C = 8;
+  const Floats x = random_floats(B * T * heads * d, 26), dout = random_floats(x.size(), 27);
+  Floats cos_cache(C * d / 2), sin_cache(C * d / 2), out(x.size()), dx(x.size());
+  attention::rope_cache(C, d, attention::model::rope_base, cos_cache.data(), sin_cache.data());
+  std::vector<std::int64_t> positions(B * T);
+  for (std::size_t n = 0; n < B * T; ++n) positions[n] = static_cast<std::int64_t>(n % T);
+  const auto stride = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
+  const attention::RopeLayout layout{
+      B, heads, T, d, d, false, stride(T * heads * d), stride(d), stride(heads * d)};
+  attention::rope_forward(layout, x.data(), cos_cache.data(), sin_cache.data(), positions.data(),
+                          out.data());
+  expect_close(out, reference64::rope(widen(x), T, heads, d), 1e-6, 1e-5, "out");
+  attention::rope_backward(layout, dout.data(), cos_cache.data(), sin_cache.data(),
+                           positions.data(), dx.data());
+  const auto f = [&](const Vec& v) {
+    return reference64::weighted_sum(widen(dout), reference64::rope(v, T, heads, d));
+  };
+  expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
 }
 
 TEST(ModelStages, DecodingAttentionEqualsTheBatchsLastRow) {

@@ -104,7 +104,8 @@ TEST(ModelTransformer, RefusesConfigsThatCannotWork) {
 
 TEST(ModelTransformer, LogitsAndAttentionMatchTheFloat64Reference) {
   for (const Config& c :
-       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2)}) {
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
     auto model = make(c);
     Tokens tokens, targets;
     const std::size_t B = 3, T = 4;
@@ -118,12 +119,14 @@ TEST(ModelTransformer, LogitsAndAttentionMatchTheFloat64Reference) {
   }
 }
 
-// Every parameter of small configs (an MLP and grouped kv heads; attention-only without
-// positions), against central differences of the float64 loss. Relative error
-// |g - fd| / max(|fd|, 1e-3): gradients below 1e-3 are held to 1e-6 absolute.
+// Every parameter of small configs (learned positions, an MLP and grouped kv heads;
+// attention-only without positions; RoPE with an MLP and grouped kv heads), against central
+// differences of the float64 loss. Relative error |g - fd| / max(|fd|, 1e-3): gradients below 1e-3
+// are held to 1e-6 absolute.
 TEST(ModelTransformer, EveryGradientMatchesFloat64FiniteDifferences) {
   for (const Config& c :
-       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2)}) {
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
     auto model = make(c);
     Tokens tokens, targets;
     const std::size_t B = 2, T = 4;
@@ -211,7 +214,8 @@ TEST(ModelTransformer, ANonFiniteStepIsRefusedAndChangesNothing) {
 
 TEST(ModelTransformer, GenerateEqualsTheArgmaxOfForwardOverTheGrowingPrefix) {
   for (const Config& c :
-       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2)}) {
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
     auto model = make(c);
     for (std::uint32_t step = 0; step < 20; ++step) {
       Tokens tokens, targets;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "model/prng.hpp"
+#include "rope.hpp"
 
 namespace attention::model {
 
@@ -136,6 +137,13 @@ double activation_floats(const Config& c, double B, double T) {
   return N * D + c.layers * per_layer + N * (D + 2 + 2 * V);
 }
 
+// RoPE over a [N, heads * d] tensor: B sequences of T rows, each row every head side by side;
+// every pair (i, i + d / 2) of a head rotated.
+RopeLayout rope_layout(std::size_t B, std::size_t T, std::size_t heads, std::size_t d) {
+  const auto stride = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
+  return {B, heads, T, d, d, false, stride(T * heads * d), stride(d), stride(heads * d)};
+}
+
 template <typename T>
 T* allocate(std::size_t count) {
   return static_cast<T*>(std::malloc(std::max<std::size_t>(count, 1) * sizeof(T)));
@@ -153,7 +161,8 @@ const char* config_error(const Config& c) {
   if (c.positions != Positions::learned && c.positions != Positions::rope &&
       c.positions != Positions::none)
     return "positions must be learned, rope or none";
-  if (c.positions == Positions::rope) return "positions rope is not in this build yet";
+  if (c.positions == Positions::rope && (c.d_model / c.heads) % 2 != 0)
+    return "rope needs an even head size";
   if (!std::isfinite(c.learning_rate) || c.learning_rate < 0.0f)
     return "learning_rate must be finite and >= 0";
   if (!std::isfinite(c.weight_decay) || c.weight_decay < 0.0f)
@@ -249,6 +258,10 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
   model->moment1_ = model->grads_ + P;
   model->moment2_ = model->moment1_ + P;
   std::fill(model->grads_, model->params_ + 4 * P, 0.0f);
+  if (rope) {
+    model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
+    rope_cache(config.context, d, rope_base, model->rope_cos_, model->rope_sin_);
+  }
   // Gains 1, biases 0; the embeddings uniform in [-1, 1); every matrix uniform in
   // +-1 / sqrt(its rows), so a product keeps its input's scale (PyTorch's Linear default).
   // Drawn tensor by tensor in table order, so a seed means the same numbers everywhere.
@@ -337,6 +350,10 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens) {
     linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d);
     linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV);
     linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV);
+    if (c.positions == Positions::rope) {
+      rope_forward(rope_layout(B, T, H, d), la.q, rope_cos_, rope_sin_, positions_, la.q_rot);
+      rope_forward(rope_layout(B, T, Hkv, d), la.k, rope_cos_, rope_sin_, positions_, la.k_rot);
+    }
     attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
     linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D);
     residual_forward(la.mid, x, la.proj, N * D);
@@ -390,6 +407,10 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch);
     attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
                        H, Hkv, d, scratch);
+    if (c.positions == Positions::rope) {
+      rope_backward(rope_layout(B, T, H, d), gl.q_rot, rope_cos_, rope_sin_, positions_, gl.q);
+      rope_backward(rope_layout(B, T, Hkv, d), gl.k_rot, rope_cos_, rope_sin_, positions_, gl.k);
+    }
     linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch);
     linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch);
     linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch);
@@ -458,6 +479,7 @@ void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int3
   float* values = keys + c.layers * C * KV;
   const Activations a = layout_activations(c, 1, 1, values + c.layers * C * KV);
   float* scores = values + c.layers * C * KV + a.floats;
+  const std::int64_t row = static_cast<std::int64_t>(position);  // RoPE's row of the caches
 
   // With T = 1 the embedding reads position row 0 of the table it is given: hand it row p.
   embedding_forward(a.embedded, &token, p.tokens,
@@ -473,6 +495,10 @@ void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int3
     linear_forward(la.q, la.norm1, lp.wq, nullptr, 1, D, H * d);
     linear_forward(la.k, la.norm1, lp.wk, nullptr, 1, D, KV);
     linear_forward(la.v, la.norm1, lp.wv, nullptr, 1, D, KV);
+    if (c.positions == Positions::rope) {
+      rope_forward(rope_layout(1, 1, H, d), la.q, rope_cos_, rope_sin_, &row, la.q_rot);
+      rope_forward(rope_layout(1, 1, Hkv, d), la.k, rope_cos_, rope_sin_, &row, la.k_rot);
+    }
     std::copy_n(la.k_rot, KV, layer_keys + position * KV);
     std::copy_n(la.v, KV, layer_values + position * KV);
     attention_decode_row(la.heads, la.q_rot, layer_keys, layer_values, position + 1, H, Hkv, d,
