@@ -17,6 +17,7 @@ import {
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
 import { createRotaryEmbedding } from './onnx-rotary.mjs';
+import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import {
   bufferOf,
   measureTypedArray,
@@ -442,6 +443,12 @@ export function wrapModule(Module) {
     }),
     ...createRotaryEmbedding({ Module, withAllocations, memoryLimit: WASM_MEMORY_LIMIT }),
     createKvCache: createKvCacheFactory({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createTinyTransformer: createTinyTransformerFactory({
       Module,
       withAllocations,
       copyOut,
