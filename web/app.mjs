@@ -5,19 +5,19 @@
 //   and the URL, the window title, the narration and the panels are views of the same state.
 // The timeline (timeline.mjs) is the clock: it owns t within a step and tells the state when
 // the step changes. Nothing here is module-level: each createApp() is its own explainer.
-import { articleExample, dimsOf, sameExample, withDims, withEntry } from './model.mjs';
-import { computeNumbers } from './numbers.mjs';
+import { articleExample, dimsOf, sameExample, withDims, withEntry } from './model/example.mjs';
+import { computeNumbers } from './model/numbers.mjs';
 import {
   MODEL_DEFAULTS,
   layerExample,
   sameLayer,
   withLayerDims,
   withLayerEntry,
-} from './layer.mjs';
-import { computeLayerNumbers } from './layer-numbers.mjs';
+} from './model/layer.mjs';
+import { computeLayerNumbers } from './model/layer-numbers.mjs';
 import { htmlLang, initialLanguage, rememberLanguage, translator } from './i18n/index.mjs';
 import { installKeyboard } from './keyboard.mjs';
-import { randomExample } from './random.mjs';
+import { randomExample } from './model/random.mjs';
 import { buildSteps, chapterOf, indexOfStep, stageTitle } from './stages/index.mjs';
 import { Timeline } from './timeline.mjs';
 import { showLoadError, startLoading } from './app/loader.mjs';

@@ -15,7 +15,7 @@ import {
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
-import { layerExample, withLayerDims } from '../../web/layer.mjs';
+import { layerExample, withLayerDims } from '../../web/model/layer.mjs';
 
 const web = pageFixture();
 const CHAPTER_2 = ['heads-split', 'heads-attention', 'heads-concat', 'output-projection'];

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { elementMarkup, hashOf } from '../../web/element/markup.mjs';
-import { layerDimsOf, layerExample } from '../../web/layer.mjs';
-import { articleExample, dimsOf } from '../../web/model.mjs';
+import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
+import { articleExample, dimsOf } from '../../web/model/example.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { parseHash } from '../../web/url-state.mjs';
 import { cellSymbol, isRight, parseAnswer, TOLERANCE } from '../../web/tools/exercises.mjs';

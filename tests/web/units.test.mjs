@@ -2,13 +2,13 @@
 // rounding, seeded random numbers, the steps, and the two translations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { roundTenthsKeepingSum } from '../../web/numbers.mjs';
+import { roundTenthsKeepingSum } from '../../web/model/numbers.mjs';
 import { formatExact, formatOneDecimal } from '../../web/format.mjs';
 import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
-import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
-import { randomExample } from '../../web/random.mjs';
-import { layerDimsOf, layerExample, withLayerDims } from '../../web/layer.mjs';
+import { articleExample, parseEntry, withDims } from '../../web/model/example.mjs';
+import { randomExample } from '../../web/model/random.mjs';
+import { layerDimsOf, layerExample, withLayerDims } from '../../web/model/layer.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
 import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
 

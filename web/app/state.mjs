@@ -6,8 +6,8 @@
 //   step      the current step's id ("scores-1")
 //   status    what the last action in the workbench did, as an i18n key and its parameters
 //             ({ key: 'workbench.randomised', params }) or null
-import { articleExample } from '../model.mjs';
-import { layerExample } from '../layer.mjs';
+import { articleExample } from '../model/example.mjs';
+import { layerExample } from '../model/layer.mjs';
 
 export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
 

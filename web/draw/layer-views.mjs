@@ -6,8 +6,7 @@ import { h } from '../dom.mjs';
 import { formatExact, formatList, subscript } from '../format.mjs';
 import { matrixView } from './matrix-view.mjs';
 import { symbolNode } from './matrices.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { at } from '../model/matrix.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {

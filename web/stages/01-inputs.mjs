@@ -1,7 +1,7 @@
 // Stage 1: the inputs. Each token's embedding slides in as one row of X.
 import { h } from '../dom.mjs';
 import { formatVector } from '../format.mjs';
-import { rowOf } from '../numbers.mjs';
+import { rowOf } from '../model/matrix.mjs';
 import { formula, mi, mo, realSpace } from '../draw/mathml.mjs';
 import { fullMatrix } from '../draw/matrices.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';

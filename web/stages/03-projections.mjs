@@ -5,7 +5,7 @@
 // of W that make each cell light up.
 import { h } from '../dom.mjs';
 import { formatExact, formatVector, operand, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
+import { at, rowOf } from '../model/matrix.mjs';
 import { formula, gap, mi, mo, row as mrow, sub, sumOver, weightSymbol } from '../draw/mathml.mjs';
 import { fullMatrix, rowVector } from '../draw/matrices.mjs';
 import { columnSweep, sweepPosition } from '../draw/sweep.mjs';

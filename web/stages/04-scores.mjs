@@ -3,7 +3,7 @@
 // hides a later key.
 import { h } from '../dom.mjs';
 import { formatExact, formatVector, operand, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
+import { at, rowOf } from '../model/matrix.mjs';
 import { formula, frac, gap, mi, mo, row as mrow, sqrt, sub, transposed } from '../draw/mathml.mjs';
 import { beforeAfter } from '../draw/before-after.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';

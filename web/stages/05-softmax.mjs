@@ -3,7 +3,7 @@
 // to 1 at every moment of the animation.
 import { h, setStyle } from '../dom.mjs';
 import { formatExact, formatVector, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
+import { at, rowOf } from '../model/matrix.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../draw/mathml.mjs';
 import { beforeAfter } from '../draw/before-after.mjs';
 import { enableGridNavigation } from '../draw/matrix-view.mjs';

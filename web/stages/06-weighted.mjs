@@ -2,7 +2,7 @@
 // (yellow). Row by row: the weight and the value light up, then their product lands.
 import { h } from '../dom.mjs';
 import { formatExact, formatGrid, formatList, formatVector, subscript } from '../format.mjs';
-import { rowOf } from '../numbers.mjs';
+import { rowOf } from '../model/matrix.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';

@@ -7,8 +7,7 @@ import { formatExact, subscript } from '../format.mjs';
 import { formula, frac, mi, mo, row as mrow, sqrt, sub, sup } from '../draw/mathml.mjs';
 import { headChip, headPair } from '../draw/layer-views.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { at } from '../model/matrix.mjs';
 
 /**
  * Where each query of head h looks most: "q₁→k₃ 0.32" per row, or "evenly" when a row's

@@ -9,8 +9,7 @@ import { gridTexts, headBlocksMatrix, layerInput } from '../draw/layer-views.mjs
 import { matrixView } from '../draw/matrix-view.mjs';
 import { operator } from '../draw/term-line.mjs';
 import { activeItem, duration, itemAmount, land, progressOf } from '../draw/timing.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { at } from '../model/matrix.mjs';
 
 function concatView(ctx) {
   const { numbers, tr } = ctx;

@@ -6,8 +6,8 @@ import { h } from '../dom.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
 import { headChip } from '../draw/layer-views.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-import { kvChoices, sharingKind } from '../layer.mjs';
-import { cacheNumbers } from '../layer-numbers.mjs';
+import { kvChoices, sharingKind } from '../model/layer.mjs';
+import { cacheNumbers } from '../model/layer-numbers.mjs';
 
 /** Bytes as text in binary units: "1 GiB", "3.5 MiB", "640 B". */
 export function formatBytes(bytes, language) {

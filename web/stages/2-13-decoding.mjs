@@ -9,9 +9,9 @@ import { formula, mi, mo, row as mrow, sub, sup } from '../draw/mathml.mjs';
 import { gridTexts, headBlocksMatrix, headChip, headHeatmap } from '../draw/layer-views.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
 import { duration, itemAmount, land, progressOf, ramp, reveal } from '../draw/timing.mjs';
-import { cacheNumbers, multiplyAdds } from '../layer-numbers.mjs';
+import { cacheNumbers, multiplyAdds } from '../model/layer-numbers.mjs';
+import { at } from '../model/matrix.mjs';
 
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
 // The decoded output and the full computation agree to float32 rounding.
 const TOLERANCE = 1e-5;
 

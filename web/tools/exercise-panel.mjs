@@ -4,7 +4,7 @@
 // within the stated tolerance, gets the cell's arithmetic step by step with its source cells
 // highlighted after a wrong answer, or reveals it. Progress is kept per example; a practice
 // button draws a fresh example of small whole numbers.
-import { explainCell } from '../arithmetic.mjs';
+import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
 import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';

@@ -14,9 +14,9 @@
 // numbers, the scaling and the mask are all taken into account. Sizes too are read from the
 // numbers, never from the dims a step was built with: a step object outlives a change of
 // d_v or of the heads that keeps its id.
-import { explainCell } from '../arithmetic.mjs';
+import { explainCell } from '../model/arithmetic.mjs';
 import { subscript } from '../format.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 import { ROLES } from '../roles.mjs';
 
 /** An answer counts as right within ±ABSOLUTE, or within RELATIVE of a large answer. */

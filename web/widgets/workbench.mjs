@@ -4,7 +4,7 @@
 // size, tokens and its five matrices). It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
-import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
+import { EDITABLE, LIMITS, dimsOf } from '../model/example.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';

@@ -4,7 +4,7 @@
 // same step with the same numbers and settings, so an exported file can be turned back into
 // the page.
 import { ROLES, symbolText } from '../../roles.mjs';
-import { rowOf } from '../../numbers.mjs';
+import { rowOf } from '../../model/matrix.mjs';
 
 /** The matrices in the order the computation makes them. */
 const EXPORTED = [
