@@ -21,6 +21,34 @@ import {
 import { roundingNote } from '../draw/rounding-note.mjs';
 import { ROLES } from '../roles.mjs';
 
+/** The row's sum of exponentials, and its weights as shares of one stacked bar. */
+function sumAndShares(tr, i, keys, total) {
+  const sum = h(
+    'p',
+    { class: 'softmax-sum' },
+    h('span', { class: 'sigma', text: '∑ e = ' }),
+    h('span', { class: 'sum-value', text: formatExact(total) }),
+  );
+  const segments = keys.map((j) =>
+    h(
+      'div',
+      { class: `segment shade-${j % 4}`, title: `k${subscript(j + 1)}` },
+      h('span', { class: 'segment-label', text: `k${subscript(j + 1)}` }),
+    ),
+  );
+  const stacked = h(
+    'figure',
+    { class: 'stacked' },
+    h(
+      'div',
+      { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
+      segments,
+    ),
+    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
+  );
+  return { sum, segments, stacked };
+}
+
 function build(ctx) {
   const { numbers, tr, step } = ctx;
   const i = step.params.query;
@@ -103,29 +131,7 @@ function build(ctx) {
   );
   enableGridNavigation(table, [scoreCells, expCells, weightCells]);
 
-  const sum = h(
-    'p',
-    { class: 'softmax-sum' },
-    h('span', { class: 'sigma', text: '∑ e = ' }),
-    h('span', { class: 'sum-value', text: formatExact(total) }),
-  );
-  const segments = keys.map((j) =>
-    h(
-      'div',
-      { class: `segment shade-${j % 4}`, title: `k${subscript(j + 1)}` },
-      h('span', { class: 'segment-label', text: `k${subscript(j + 1)}` }),
-    ),
-  );
-  const stacked = h(
-    'figure',
-    { class: 'stacked' },
-    h(
-      'div',
-      { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
-      segments,
-    ),
-    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
-  );
+  const { sum, segments, stacked } = sumAndShares(tr, i, keys, total);
   const element = h(
     'div',
     { class: 'scene scene-softmax' },

@@ -16,26 +16,18 @@ const cellSelector = ({ matrix, row, col, query, head }) =>
   (head === undefined ? '' : `[data-head="${head}"]`);
 
 /**
- * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,
- *   scene: { hold: () => void, reveal: () => void }, onPractice: () => void,
- *   id: (name: string) => string }} options
- *   scene.hold shows the step at its start (nothing computed yet); scene.reveal plays it
+ * The panel's elements (words are filled in by render()): the Predict button, the question,
+ * the answer form, feedback, the hint and the tally.
+ * @param {object} on  the handlers: toggle, check, reveal, another, reset, practice
  */
-export function createExercisePanel({ context, sceneHost, scene, onPractice, id }) {
-  const progress = createProgress();
-  let open = false;
-  let questions = [];
-  let index = 0;
-  let outcome = 'asking'; // asking | wrong | right | revealed
-  let marked = []; // scene cells this panel changed (hidden answer, sources)
-
+function panelElements(id, on) {
   const toggle = h('button', {
     type: 'button',
     class: 'tools-button',
     'aria-expanded': 'false',
     'aria-controls': id('exercise'),
     dataset: { tool: 'predict' },
-    onclick: () => setOpen(!open),
+    onclick: on.toggle,
   });
   const heading = h('h3', { class: 'exercise-heading', id: id('exercise-heading') });
   const prompt = h('p', { class: 'exercise-prompt', id: id('exercise-prompt') });
@@ -50,11 +42,11 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     'aria-describedby': `${id('exercise-prompt')} ${id('exercise-tolerance')}`,
   });
   const check = h('button', { type: 'submit', class: 'tools-button is-primary' });
-  const reveal = h('button', { type: 'button', class: 'tools-button', onclick: onReveal });
-  const another = h('button', { type: 'button', class: 'tools-button', onclick: onAnother });
+  const reveal = h('button', { type: 'button', class: 'tools-button', onclick: on.reveal });
+  const another = h('button', { type: 'button', class: 'tools-button', onclick: on.another });
   const form = h(
     'form',
-    { class: 'exercise-form', onsubmit: onCheck },
+    { class: 'exercise-form', onsubmit: on.check },
     h('label', { class: 'exercise-field' }, inputLabel, input),
     check,
     reveal,
@@ -63,12 +55,12 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   const feedback = h('p', { class: 'exercise-feedback', role: 'status', 'aria-live': 'polite' });
   const hint = h('ol', { class: 'exercise-hint', dir: 'ltr', hidden: true });
   const tally = h('p', { class: 'exercise-tally' });
-  const reset = h('button', { type: 'button', class: 'tools-link', onclick: onReset });
+  const reset = h('button', { type: 'button', class: 'tools-link', onclick: on.reset });
   const practice = h('button', {
     type: 'button',
     class: 'tools-button',
     dataset: { tool: 'practice' },
-    onclick: () => onPractice(),
+    onclick: on.practice,
   });
   const element = h(
     'section',
@@ -77,7 +69,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       id: id('exercise'),
       hidden: true,
       'aria-labelledby': id('exercise-heading'),
-      dataset: { outcome },
+      dataset: { outcome: 'asking' },
     },
     heading,
     prompt,
@@ -87,6 +79,50 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     hint,
     h('div', { class: 'exercise-footer' }, tally, reset, practice),
   );
+
+  return {
+    toggle,
+    heading,
+    prompt,
+    tolerance,
+    inputLabel,
+    input,
+    check,
+    reveal,
+    another,
+    form,
+    feedback,
+    hint,
+    tally,
+    reset,
+    practice,
+    element,
+  };
+}
+
+/**
+ * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,
+ *   scene: { hold: () => void, reveal: () => void }, onPractice: () => void,
+ *   id: (name: string) => string }} options
+ *   scene.hold shows the step at its start (nothing computed yet); scene.reveal plays it
+ */
+export function createExercisePanel({ context, sceneHost, scene, onPractice, id }) {
+  const progress = createProgress();
+  let open = false;
+  let questions = [];
+  let index = 0;
+  let outcome = 'asking'; // asking | wrong | right | revealed
+  let marked = []; // scene cells this panel changed (hidden answer, sources)
+
+  const parts = panelElements(id, {
+    toggle: () => setOpen(!open),
+    check: onCheck,
+    reveal: onReveal,
+    another: onAnother,
+    reset: onReset,
+    practice: () => onPractice(),
+  });
+  const { toggle, prompt, tolerance, input, another, form, feedback, tally, element } = parts;
 
   function setOpen(value) {
     open = value;
@@ -118,18 +154,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
 
   function render(tr) {
     const { exampleKey } = context();
-    toggle.textContent = tr('tools.predict');
-    heading.textContent = tr('tools.exercise.heading');
-    inputLabel.textContent = tr('tools.exercise.yourAnswer');
-    check.textContent = tr('tools.exercise.check');
-    reveal.textContent = tr('tools.exercise.reveal');
-    another.textContent = tr('tools.exercise.another');
-    reset.textContent = tr('tools.exercise.reset');
-    practice.textContent = tr('tools.exercise.practice');
-    tolerance.textContent = tr('tools.exercise.tolerance', {
-      absolute: TOLERANCE.absolute,
-      relative: TOLERANCE.relative * 100,
-    });
+    writeLabels(parts, tr);
     const question = current();
     form.hidden = !question;
     tolerance.hidden = !question;
@@ -144,27 +169,9 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       solved,
     });
     element.dataset.outcome = outcome;
-    renderFeedback(tr);
+    renderFeedback(parts, current(), outcome, tr);
     markScene();
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
-  }
-
-  function renderFeedback(tr) {
-    const question = current();
-    hint.hidden = outcome !== 'wrong';
-    if (!question || outcome === 'asking') {
-      feedback.textContent = '';
-      hint.replaceChildren();
-      return;
-    }
-    const answer = formatExact(question.answer);
-    if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
-    else if (outcome === 'revealed')
-      feedback.textContent = tr('tools.exercise.revealed', { answer });
-    else {
-      feedback.textContent = tr('tools.exercise.wrong');
-      hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
-    }
   }
 
   /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
@@ -173,25 +180,8 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       cell.classList.remove('is-predicting', 'is-source');
       cell.removeAttribute('aria-hidden');
     }
-    marked = [];
     const question = current();
-    if (!open || !question?.cell) return;
-    const mark = (selector, className) => {
-      for (const cell of sceneHost.querySelectorAll(selector)) {
-        cell.classList.add(className);
-        marked.push(cell);
-      }
-    };
-    if (outcome === 'asking' || outcome === 'wrong') {
-      mark(cellSelector(question.cell), 'is-predicting');
-      // Its number is still in the cell (drawn transparent): not read out either.
-      for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
-    }
-    if (outcome === 'wrong') {
-      const { numbers, tr } = context();
-      const sources = explainSources(question, numbers, tr);
-      for (const source of sources) mark(cellSelector(source), 'is-source');
-    }
+    marked = open && question?.cell ? markCells(sceneHost, question, outcome, context()) : [];
   }
 
   function onCheck(event) {
@@ -251,7 +241,59 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   };
 }
 
-/** The cells a question's cell is computed from (the cell inspector's highlights). */
-function explainSources(question, numbers, tr) {
-  return explainCell(numbers, question.cell, tr)?.sources ?? [];
+/**
+ * The asked cell shows "?" until answered; after a wrong answer its sources (the cells the
+ * cell inspector would highlight) light up. Returns the cells it marked.
+ */
+function markCells(sceneHost, question, outcome, { numbers, tr }) {
+  const marked = [];
+  const mark = (selector, className) => {
+    for (const cell of sceneHost.querySelectorAll(selector)) {
+      cell.classList.add(className);
+      marked.push(cell);
+    }
+  };
+  if (outcome === 'asking' || outcome === 'wrong') {
+    mark(cellSelector(question.cell), 'is-predicting');
+    // Its number is still in the cell (drawn transparent): not read out either.
+    for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
+  }
+  if (outcome === 'wrong') {
+    const sources = explainCell(numbers, question.cell, tr)?.sources ?? [];
+    for (const source of sources) mark(cellSelector(source), 'is-source');
+  }
+  return marked;
+}
+
+/** The panel's fixed words in the current language. */
+function writeLabels(parts, tr) {
+  parts.toggle.textContent = tr('tools.predict');
+  parts.heading.textContent = tr('tools.exercise.heading');
+  parts.inputLabel.textContent = tr('tools.exercise.yourAnswer');
+  parts.check.textContent = tr('tools.exercise.check');
+  parts.reveal.textContent = tr('tools.exercise.reveal');
+  parts.another.textContent = tr('tools.exercise.another');
+  parts.reset.textContent = tr('tools.exercise.reset');
+  parts.practice.textContent = tr('tools.exercise.practice');
+  parts.tolerance.textContent = tr('tools.exercise.tolerance', {
+    absolute: TOLERANCE.absolute,
+    relative: TOLERANCE.relative * 100,
+  });
+}
+
+/** What the reader's answer earned: right, revealed, or wrong with the cell's arithmetic. */
+function renderFeedback({ feedback, hint }, question, outcome, tr) {
+  hint.hidden = outcome !== 'wrong';
+  if (!question || outcome === 'asking') {
+    feedback.textContent = '';
+    hint.replaceChildren();
+    return;
+  }
+  const answer = formatExact(question.answer);
+  if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
+  else if (outcome === 'revealed') feedback.textContent = tr('tools.exercise.revealed', { answer });
+  else {
+    feedback.textContent = tr('tools.exercise.wrong');
+    hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
+  }
 }
