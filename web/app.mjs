@@ -10,12 +10,11 @@
 import { initialLanguage, translator } from './i18n/index.mjs';
 import { installKeyboard } from './keyboard.mjs';
 import { Timeline } from './timeline.mjs';
-import { MODEL_DEFAULTS } from './model/layer.mjs';
 import { onClock, onStateChange, openLink, setLayerDims } from './app/flow.mjs';
 import { showLoadError, startLoading } from './app/loader.mjs';
 import { buildPage } from './app/page.mjs';
 import { createSceneStage } from './app/scenes.mjs';
-import { articleState, createState } from './app/state.mjs';
+import { createState, initialState } from './app/state.mjs';
 import { createUrlWriter } from './app/url.mjs';
 import { setDocumentLanguage, showExplanation } from './app/views.mjs';
 import { createWidgets } from './app/widgets.mjs';
@@ -57,16 +56,12 @@ export async function startApp({ root, loadAttention, embed = null }) {
     inspector: null,
     url: null,
     change: (patch, reason) => app.state.change(patch, reason),
-    // Chapter 2's model-size calculator: the reader's sizes, kept across its scene's rebuilds.
-    modelSizes: { ...MODEL_DEFAULTS },
-    // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads, and the
-    // rebuilt scene gets the focus back on the same choice.
+    // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads; its
+    // cache calculator keeps the reader's model sizes.
     actions: {
-      setLayerDims(changes) {
-        setLayerDims(app, changes);
-        if (changes.kvHeads !== undefined)
-          app.page.sceneHost.querySelector(`input[data-kv="${changes.kvHeads}"]`)?.focus();
-      },
+      setLayerDims: (changes) => setLayerDims(app, changes),
+      setModelSizes: (changes) =>
+        app.change({ modelSizes: { ...app.state.current.modelSizes, ...changes } }, 'sizes'),
     },
   };
   setDocumentLanguage(app);
@@ -83,7 +78,7 @@ export async function startApp({ root, loadAttention, embed = null }) {
   });
   // The state starts as the article's example and is replaced by the link's state once the
   // module is there.
-  app.state = createState(articleState(), (current, previous, reason) =>
+  app.state = createState(initialState(), (current, previous, reason) =>
     onStateChange(app, current, previous, reason),
   );
 

@@ -282,6 +282,18 @@ test('MHA → GQA → MQA: who shares which K/V head, the numbers saved, a real 
   assert.equal((await result()).mhaBytes, String(2 * 80 * 8192 * 32 * 128 * 4));
   await page.fill('.scene-host input[data-size="kvHeads"]', '5');
   assert.match((await result()).text, /must divide/);
+  // The reader's sizes are part of the page's state: the switch rebuilds the scene (and
+  // another step and back builds it again) without losing them.
+  await page.fill('.scene-host input[data-size="kvHeads"]', '8');
+  await page.click('.scene-host label:has(input[data-kv="2"])');
+  await page.waitForFunction(() => location.hash.includes('kv=2'));
+  await page.click('[data-action="next"]');
+  await waitForStep(page, 'decode-1');
+  await page.click('[data-action="previous"]');
+  await waitForStep(page, 'kv-sharing');
+  assert.equal(await page.inputValue('.scene-host input[data-size="layers"]'), '80');
+  assert.equal(await page.inputValue('.scene-host select[data-size="bytes"]'), '4');
+  assert.equal((await result()).cacheBytes, String(2 * 80 * 8192 * 8 * 128 * 4));
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

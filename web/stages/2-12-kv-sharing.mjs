@@ -29,7 +29,14 @@ const formatCount = (value, language) =>
 
 function calculator(ctx) {
   const { tr, language } = ctx;
-  const sizes = ctx.modelSizes;
+  // The reader's sizes live in the state (ctx.modelSizes); a copy here, each valid edit
+  // written back through ctx.actions so that the next build of the scene shows it.
+  const sizes = { ...ctx.modelSizes };
+  const keep = (name, value) => {
+    sizes[name] = value;
+    ctx.actions.setModelSizes({ [name]: value });
+    update();
+  };
   const fields = [
     ['layers', 1, 1000],
     ['heads', 1, 1024],
@@ -73,9 +80,7 @@ function calculator(ctx) {
       const value = Number(input.value);
       const ok = Number.isInteger(value) && value >= min && value <= max;
       input.setAttribute('aria-invalid', ok ? 'false' : 'true');
-      if (!ok) return;
-      sizes[name] = value;
-      update();
+      if (ok) keep(name, value);
     });
     inputs[name] = input;
     return h(
@@ -97,10 +102,7 @@ function calculator(ctx) {
     ),
   );
   bytes.value = String(sizes.bytes);
-  bytes.addEventListener('change', () => {
-    sizes.bytes = Number(bytes.value);
-    update();
-  });
+  bytes.addEventListener('change', () => keep('bytes', Number(bytes.value)));
   update();
   return h(
     'section',
@@ -137,7 +139,7 @@ function build(ctx) {
       name: groupName,
       value: String(kv),
       checked: kv === kvHeads,
-      dataset: { kv },
+      dataset: { kv, focusKey: `kv-${kv}` },
       onchange: () => input.checked && ctx.actions.setLayerDims({ kvHeads: kv }),
     });
     const kind = sharingKind({ heads, kvHeads: kv });
