@@ -110,6 +110,18 @@ export function headHeatmap(spec) {
 export const headChip = (head, text) =>
   h('span', { class: `head-chip head-${head + 1}`, text, dataset: { head } });
 
+/** A head card's title: the head's chip and the K/V head it reads. */
+export const headCardTitle = (layer, hd, tr) =>
+  h(
+    'h3',
+    { class: 'head-card-title' },
+    headChip(hd, tr('ch2.head', { h: hd + 1 })),
+    h('span', {
+      class: 'head-card-kv',
+      text: tr('ch2.attention.readsKv', { g: layer.kvHeadOf(hd) + 1 }),
+    }),
+  );
+
 /** The layer's inputs or a weight matrix, as the reader typed them (not inspectable). */
 export function layerInput(ctx, name, options = {}) {
   const { numbers, tr } = ctx;

@@ -1,13 +1,13 @@
-// Chapter 2, stage 12: multi-head, grouped-query and multi-query attention. A switch sets the
+// Chapter 2: multi-head, grouped-query and multi-query attention. A switch sets the
 // number of key/value heads (a real edit of the layer: the page recomputes through trace());
 // the picture shows which query heads share which K/V head, and the numbers a KV cache holds
 // for this example and, for sizes the reader types in, for a real model.
-import { h } from '../dom.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
-import { headChip } from '../draw/layer-views.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-import { kvChoices, sharingKind } from '../model/layer.mjs';
-import { cacheNumbers } from '../model/layer-numbers.mjs';
+import { h } from '../../dom.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { headChip } from '../../draw/layer-views.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { kvChoices, sharingKind } from '../../model/layer.mjs';
+import { cacheNumbers } from '../../model/layer-numbers.mjs';
 
 /** Bytes as text in binary units: "1 GiB", "3.5 MiB", "640 B". */
 export function formatBytes(bytes, language) {
@@ -240,7 +240,6 @@ const steps = () => [
   {
     id: 'kv-sharing',
     family: 'kv-sharing',
-    stage: 12,
     params: {},
     duration: duration(3, 0.8),
     title: (tr) => tr('ch2.title.kv'),
@@ -248,4 +247,4 @@ const steps = () => [
   },
 ];
 
-export default { number: 12, chapter: 2, titleKey: 'ch2.stage.12', steps };
+export default { titleKey: 'stage.kvSharing', steps };

@@ -1,16 +1,21 @@
-// Chapter 2, stage 13: decoding, one token per step, with a KV cache. At step t the new
+// Chapter 2: decoding, one token per step, with a KV cache. At step t the new
 // token's query, key and value (projected by the module) go through onnxAttention with the
 // cache so far as past_key / past_value; its present_key / present_value is the cache grown
 // by one row. Only the new row of scores is computed, the causal triangle fills row by row,
 // and the new output equals row t of full causal attention (trace() with isCausal).
-import { h } from '../dom.mjs';
-import { formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sup } from '../draw/mathml.mjs';
-import { gridTexts, headBlocksMatrix, headChip, headHeatmap } from '../draw/layer-views.mjs';
-import { matrixView } from '../draw/matrix-view.mjs';
-import { duration, itemAmount, land, progressOf, ramp, reveal } from '../draw/timing.mjs';
-import { cacheNumbers, multiplyAdds } from '../model/layer-numbers.mjs';
-import { at } from '../model/matrix.mjs';
+import { h } from '../../dom.mjs';
+import { formatVector, subscript } from '../../format.mjs';
+import { formula, mi, mo, row as mrow, sub, sup } from '../../draw/mathml.mjs';
+import {
+  gridTexts,
+  headBlocksMatrix,
+  headCardTitle,
+  headHeatmap,
+} from '../../draw/layer-views.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { duration, itemAmount, land, progressOf, ramp, reveal } from '../../draw/timing.mjs';
+import { cacheNumbers, multiplyAdds } from '../../model/layer-numbers.mjs';
+import { at } from '../../model/matrix.mjs';
 
 // The decoded output and the full computation agree to float32 rounding.
 const TOLERANCE = 1e-5;
@@ -124,15 +129,7 @@ function headCard(ctx, hd, step) {
   const card = h(
     'section',
     { class: `head-card decode-card head-${hd + 1}`, dataset: { head: hd } },
-    h(
-      'h3',
-      { class: 'head-card-title' },
-      headChip(hd, tr('ch2.head', { h: hd + 1 })),
-      h('span', {
-        class: 'head-card-kv',
-        text: tr('ch2.attention.readsKv', { g: layer.kvHeadOf(hd) + 1 }),
-      }),
-    ),
+    headCardTitle(layer, hd, tr),
     h(
       'div',
       { class: 'head-card-maps' },
@@ -302,7 +299,6 @@ const steps = (dims, layerDims) =>
   Array.from({ length: layerDims.n }, (_, t) => ({
     id: `decode-${t + 1}`,
     family: 'decode',
-    stage: 13,
     params: { position: t },
     duration: duration(3, 1),
     title: (tr) => tr('ch2.title.decode', { t: t + 1 }),
@@ -321,4 +317,4 @@ const steps = (dims, layerDims) =>
     ],
   }));
 
-export default { number: 13, chapter: 2, titleKey: 'ch2.stage.13', steps };
+export default { titleKey: 'stage.decoding', steps };
