@@ -16,6 +16,7 @@ import {
   waitForStep,
 } from './helpers.mjs';
 import { layerExample, withLayerDims } from '../../web/model/layer.mjs';
+import { LAST_STEP } from './walkthrough-shape.mjs';
 
 const web = pageFixture();
 const CHAPTER_2 = ['heads-split', 'heads-attention', 'heads-concat', 'output-projection'];
@@ -340,12 +341,12 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
     /Why one new row of scores and not the whole matrix/,
   );
   assert.match(await page.textContent('#narration'), /Token 4: the cache holds 4 tokens/);
-  // The last step of both chapters: Next is disabled; Home and End go to either end.
-  assert.equal(await page.isDisabled('[data-action="next"]'), true);
+  // The walkthrough's last step (today): Next is disabled; Home and End go to either end.
+  if (LAST_STEP === 'decode-4') assert.equal(await page.isDisabled('[data-action="next"]'), true);
   await page.keyboard.press('Home');
   await waitForStep(page, 'inputs');
   await page.keyboard.press('End');
-  await waitForStep(page, 'decode-4');
+  await waitForStep(page, LAST_STEP);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -6,7 +6,7 @@ import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, withDims, withEntry } from '../model/example.mjs';
 import { layerExample, withLayerEntry } from '../model/layer.mjs';
 import { randomExample } from '../model/random.mjs';
-import { buildSteps } from '../stages/index.mjs';
+import { CHAPTERS, STAGES, buildSteps } from '../stages/index.mjs';
 import { createLearningTools } from '../tools/index.mjs';
 import { freshSeed, practiceExample } from '../tools/practice.mjs';
 import { createLanguageSwitch } from '../widgets/language-switch.mjs';
@@ -26,7 +26,11 @@ export function createWidgets(app) {
   return {
     languageSwitch: createLanguageSwitch({ onChange: (next) => setLanguage(app, next) }),
     notices: createNotices(app.tr),
-    stageList: createStageList({ onJump: (index) => timeline.goTo(index) }),
+    stageList: createStageList({
+      onJump: (index) => timeline.goTo(index),
+      chapters: CHAPTERS,
+      stages: STAGES,
+    }),
     transport: createTransport({ timeline }),
     workbench: createWorkbench(workbenchHandlers(app)),
     tables: createTablesPanel(),

@@ -10,6 +10,7 @@ import { recordGif } from './export/gif.mjs';
 import { matricesCsv, matricesJson } from './export/matrices.mjs';
 import { toSvg } from './export/svg.mjs';
 import { createExercisePanel } from './exercise-panel.mjs';
+import { panelToggle } from './panel-toggle.mjs';
 
 /** The export formats, in the order of their buttons. */
 const FORMATS = ['png', 'svg', 'gif', 'json', 'csv'];
@@ -19,17 +20,10 @@ const FORMATS = ['png', 'svg', 'gif', 'json', 'csv'];
  * @param {{ run: (format: string) => void, copyLink: () => void }} on
  */
 function exportElements(id, on) {
-  const exportToggle = h('button', {
-    type: 'button',
-    class: 'tools-button',
-    'aria-expanded': 'false',
-    'aria-controls': id('export'),
-    dataset: { tool: 'export' },
-    onclick: () => {
-      const open = exportPanel.hidden;
-      exportPanel.hidden = !open;
-      exportToggle.setAttribute('aria-expanded', String(open));
-    },
+  const exportToggle = panelToggle('export', id('export'), () => {
+    const open = exportPanel.hidden;
+    exportPanel.hidden = !open;
+    exportToggle.setAttribute('aria-expanded', String(open));
   });
   const exportButtons = Object.fromEntries(
     FORMATS.map((format) => [
