@@ -8,7 +8,8 @@ import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
 import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';
-import { createProgress } from './progress.mjs';
+import { panelToggle } from './panel-toggle.mjs';
+import { createProgress, solvedAmong } from './progress.mjs';
 
 const cellSelector = ({ matrix, row, col, query, head }) =>
   `td.cell[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]` +
@@ -21,14 +22,7 @@ const cellSelector = ({ matrix, row, col, query, head }) =>
  * @param {object} on  the handlers: toggle, check, reveal, another, reset, practice
  */
 function panelElements(id, on) {
-  const toggle = h('button', {
-    type: 'button',
-    class: 'tools-button',
-    'aria-expanded': 'false',
-    'aria-controls': id('exercise'),
-    dataset: { tool: 'predict' },
-    onclick: on.toggle,
-  });
+  const toggle = panelToggle('predict', id('exercise'), on.toggle);
   const heading = h('h3', { class: 'exercise-heading', id: id('exercise-heading') });
   const prompt = h('p', { class: 'exercise-prompt', id: id('exercise-prompt') });
   const tolerance = h('p', { class: 'exercise-tolerance', id: id('exercise-tolerance') });
@@ -161,7 +155,13 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     prompt.textContent = question ? question.prompt(tr) : tr('tools.exercise.none');
     another.hidden = questions.length < 2;
     const done = progress.get(exampleKey);
-    const solved = Object.values(done).filter((value) => value === 'solved').length;
+    const { steps, numbers } = context();
+    // Only the page's own questions for this example count (stored progress can be edited).
+    const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
+    const solved = solvedAmong(
+      done,
+      asked.map((q) => q.id),
+    );
     const here = questions.filter((q) => done[q.id] === 'solved').length;
     tally.textContent = tr('tools.exercise.tally', {
       here,
