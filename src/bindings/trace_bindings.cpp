@@ -11,8 +11,9 @@
 
 namespace {
 
-// The core's trace_layout() as JS objects: [{ name, head?, element, shape, offset, count }],
-// `head` only on a field of one head. Dims no trace can have give their error message instead.
+// The core's trace_layout() as JS objects:
+// [{ name, head?, grad?, element, shape, offset, count }], `head` only on a field of one head,
+// `grad` (true) only on a gradient. Dims no trace can have give their error message instead.
 emscripten::val trace_layout(const attention::TraceDims& dims) {
   if (const char* error = attention::trace_dims_error(dims)) return emscripten::val(error);
   emscripten::val fields = emscripten::val::array();
@@ -23,6 +24,7 @@ emscripten::val trace_layout(const attention::TraceDims& dims) {
     emscripten::val entry = emscripten::val::object();
     entry.set("name", std::string(field.name));
     if (field.head != attention::whole_trace) entry.set("head", field.head);
+    if (field.grad) entry.set("grad", true);
     entry.set("element",
               std::string(field.element == attention::Element::float32 ? "float32" : "uint8"));
     entry.set("shape", shape);
@@ -47,13 +49,15 @@ EMSCRIPTEN_BINDINGS(trace) {
       .field("dV", &TraceDims::d_v)
       .field("heads", &TraceDims::heads)
       .field("kvHeads", &TraceDims::kv_heads)
-      .field("dOut", &TraceDims::d_out);
+      .field("dOut", &TraceDims::d_out)
+      .field("withGrad", &TraceDims::with_grad);
   em::value_object<TraceCall>("TraceCall")
       .field("x", &TraceCall::x)
       .field("wQuery", &TraceCall::w_query)
       .field("wKey", &TraceCall::w_key)
       .field("wValue", &TraceCall::w_value)
       .field("wOut", &TraceCall::w_out)
+      .field("gradOutputs", &TraceCall::grad_outputs)
       .field("out", &TraceCall::out)
       .field("dims", &TraceCall::dims)
       .field("scale", &TraceCall::scale)

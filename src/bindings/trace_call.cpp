@@ -20,6 +20,7 @@ std::string run(const TraceCall& call) {
   const attention::TraceDims& d = call.dims;
   if (const char* error = attention::trace_dims_error(d)) return error;
   if ((d.d_out == 0) != (call.w_out == 0)) return "wOut and its column count disagree";
+  if (d.with_grad != (call.grad_outputs != 0)) return "gradOutputs and withGrad disagree";
   const attention::Matrix inputs = matrix_from(call.x, d.n, d.d_in);
   const attention::Matrix wq = matrix_from(call.w_query, d.d_in, d.d_k);
   const attention::Matrix wk = matrix_from(call.w_key, d.d_in, attention::key_columns(d));
@@ -32,7 +33,16 @@ std::string run(const TraceCall& call) {
     return error;
   const attention::MultiHeadTrace t =
       attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal});
-  attention::pack_trace(t, d, reinterpret_cast<std::uint8_t*>(call.out));
+  std::uint8_t* out = reinterpret_cast<std::uint8_t*>(call.out);
+  if (!d.with_grad) {
+    attention::pack_trace(t, d, out);
+    return "";
+  }
+  const attention::Matrix d_outputs =
+      matrix_from(call.grad_outputs, d.n, w_out ? d.d_out : concat_cols);
+  const attention::LayerGrad grad = attention::multi_head_trace_backward(
+      t, inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal}, d_outputs);
+  attention::pack_trace(t, d, out, &grad);
   return "";
 }
 

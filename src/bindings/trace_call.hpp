@@ -10,9 +10,12 @@
 // wValue     number              address of W_V, d_in x d_v
 // wOut       number              address of W_O, (heads * d_v / kvHeads) x dOut; 0 when absent
 //                                (then dims.dOut is 0)
+// gradOutputs number             address of the gradient of a loss with respect to the
+//                                outputs, n x dOut (n x (heads * d_v / kvHeads) without
+//                                W_O); 0 when absent (then dims.withGrad is false)
 // out        number              address of trace_bytes(dims) bytes: the packed trace, as
 //                                trace_layout(dims) lists its fields
-// dims       TraceDims           { n, dIn, dK, dV, heads, kvHeads, dOut } (trace.hpp)
+// dims       TraceDims           { n, dIn, dK, dV, heads, kvHeads, dOut, withGrad } (trace.hpp)
 // scale      number              multiplies q.k (1 in the article)
 // isCausal   boolean             key j hidden from query i when j > i
 //
@@ -29,14 +32,15 @@
 namespace trace_call {
 
 struct TraceCall {
-  std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, w_out = 0, out = 0;
+  std::uintptr_t x = 0, w_query = 0, w_key = 0, w_value = 0, w_out = 0, grad_outputs = 0;
+  std::uintptr_t out = 0;
   attention::TraceDims dims;
   float scale = 1.0f;
   bool is_causal = false;
 };
 
-// Packs the trace at call.out as trace_layout(call.dims) describes: "" on success, else why
-// not.
+// Packs the trace (with its gradients when grad_outputs is given) at call.out as
+// trace_layout(call.dims) describes: "" on success, else why not.
 std::string run(const TraceCall& call);
 
 }  // namespace trace_call

@@ -22,6 +22,7 @@ const TRACE_KEYS = new Set([
   'wKey',
   'wValue',
   'wOut',
+  'gradOutputs',
   'heads',
   'kvHeads',
   'scale',
@@ -117,6 +118,8 @@ function readTraceArgs(args) {
   const read = { heads, kvHeads, scale, isCausal };
   for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
   read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
+  read.gradOutputs =
+    given.gradOutputs === undefined ? undefined : readMatrix(given.gradOutputs, 'gradOutputs');
   return read;
 }
 
@@ -191,18 +194,51 @@ function checkTraceArgs(read) {
     );
   }
   const dims = { n: x.rows, dIn, dK, dV, heads, kvHeads, dOut: wOut === null ? 0 : wOut.cols };
-  return { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims };
+  const gradOutputs = checkGradOutputs(read.gradOutputs, dims);
+  dims.withGrad = gradOutputs !== null;
+  return { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, dims };
 }
 
 /**
- * The largest kind of field of a trace of these dims (weighted values, scores, queries, ...),
- * summed over the heads, in doubles: past TRACE_LIMIT the trace is refused before the core's
+ * Phases 2 and 3 of trace()'s gradOutputs (null when absent): the gradient of a loss with
+ * respect to the outputs, so exactly the outputs' shape: n x d_v for one head, n x d_out with
+ * wOut, else n x (heads * d_v_head), the heads' outputs side by side.
+ */
+function checkGradOutputs(read, { n, dV, heads, kvHeads, dOut }) {
+  if (read === undefined) return null;
+  const gradOutputs = measureMatrix(read, 'gradOutputs');
+  const [cols, why] =
+    dOut !== 0
+      ? [dOut, "wOut's columns"]
+      : heads === 1
+        ? [dV, "d_v, wValue's columns"]
+        : [heads * (dV / kvHeads), "heads * d_v_head, the heads' outputs side by side"];
+  if (gradOutputs.rows !== n || gradOutputs.cols !== cols) {
+    throw new RangeError(
+      `gradOutputs must have the outputs' shape, ${n} x ${cols} (n, one row per row of x, by ${why}), got ${gradOutputs.rows} x ${gradOutputs.cols}`,
+    );
+  }
+  return gradOutputs;
+}
+
+/**
+ * The largest kind of field of a trace of these dims (weighted values, scores, queries, ...,
+ * and the weights' gradients), summed over the heads, in doubles: past TRACE_LIMIT the trace is refused before the core's
  * size_t arithmetic (32 bits in wasm) sees it. Below, the dozen kinds together stay far from
  * wrapping around, and the core's layout gives the exact total.
  */
-function largestTraceField({ n, dK, dV, heads, kvHeads, dOut }) {
+function largestTraceField({ n, dIn, dK, dV, heads, kvHeads, dOut }) {
   const dVHead = dV / kvHeads;
-  return Math.max(heads * n * n * dVHead, heads * n * n, n * dK, heads * n * dVHead, n * dOut);
+  // With gradients, also the weights' and x's own (wOut's: at most n * dOut's (heads * dVHead)).
+  const weights = Math.max(dIn * dK, dIn * dV, n * dIn, heads * dVHead * dOut);
+  return Math.max(
+    heads * n * n * dVHead,
+    heads * n * n,
+    n * dK,
+    heads * n * dVHead,
+    n * dOut,
+    weights,
+  );
 }
 
 /**
@@ -214,11 +250,12 @@ export function createTrace({ Module, withAllocations, copyOut }) {
   /**
    * The packed trace at `pointer` as the Trace (or MultiHeadTrace) of attention.d.ts, field
    * by field as the core's layout lists them: rank 1 a typed array, rank 2
-   * { rows, cols, data }, rank 3 { dims, data }; a field of head h goes into heads[h].
+   * { rows, cols, data }, rank 3 { dims, data }; a field of head h goes into heads[h], and a
+   * gradient into the `grad` object of the trace or head it belongs to.
    */
   function unpackTrace(pointer, layout) {
     const result = {};
-    for (const { name, head, element, shape, offset, count } of layout) {
+    for (const { name, head, grad, element, shape, offset, count } of layout) {
       const start = pointer + offset;
       const data = copyOut(start, count, TRACE_ELEMENT_TYPES[element]);
       let into = result;
@@ -226,6 +263,7 @@ export function createTrace({ Module, withAllocations, copyOut }) {
         result.heads ??= [];
         into = result.heads[head] ??= {};
       }
+      if (grad) into = into.grad ??= {};
       if (shape.length === 1) into[name] = data;
       else if (shape.length === 2) into[name] = { rows: shape[0], cols: shape[1], data };
       else into[name] = { dims: shape, data };
@@ -235,7 +273,8 @@ export function createTrace({ Module, withAllocations, copyOut }) {
 
   return function trace(args) {
     const read = readTraceArgs(args);
-    const { x, wQuery, wKey, wValue, wOut, scale, isCausal, dims } = checkTraceArgs(read);
+    const { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, dims } =
+      checkTraceArgs(read);
     const tooBig = (total) =>
       new RangeError(
         `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
@@ -255,6 +294,10 @@ export function createTrace({ Module, withAllocations, copyOut }) {
         wKey: copyIn(wKey.data, dIn * wKey.cols * 4, 'wKey'),
         wValue: copyIn(wValue.data, dIn * dV * 4, 'wValue'),
         wOut: wOut === null ? 0 : copyIn(wOut.data, wOut.rows * wOut.cols * 4, 'wOut'),
+        gradOutputs:
+          gradOutputs === null
+            ? 0
+            : copyIn(gradOutputs.data, gradOutputs.rows * gradOutputs.cols * 4, 'gradOutputs'),
         out: allocate(packedBytes(layout), 'the trace'),
         dims,
         scale,
