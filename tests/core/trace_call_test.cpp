@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -103,4 +104,42 @@ TEST(TraceCall, RefusesWhatMemorySafetyNeedsAndWritesNothing) {
   c.dims.n = 0;
   EXPECT_NE(trace_call::run(c), "");
   EXPECT_EQ(a.out, untouched);
+}
+
+TEST(TraceCall, GradOutputsBringTheGradientsThatTheCoreComputes) {
+  ArticleCall a;
+  a.dims.with_grad = true;
+  a.out.assign(trace_bytes(a.dims), 0xAB);
+  std::vector<float> grad_outputs = {-0.063379f, -0.316895f, -0.404932f, 0, 0, 0, 0, 0, 0};
+  auto c = a.call();
+  EXPECT_EQ(trace_call::run(c), "gradOutputs and withGrad disagree");  // withGrad, no address
+  c.grad_outputs = call_harness::address(grad_outputs);
+  ASSERT_EQ(trace_call::run(c), "");
+  Matrix d_outputs({3, 3});
+  std::copy(grad_outputs.begin(), grad_outputs.end(), d_outputs.begin());
+  const MultiHeadTrace t = multi_head_trace(article::inputs(), article::w_query(), article::w_key(),
+                                            article::w_value(), nullptr, {}, {});
+  const LayerGrad g =
+      multi_head_trace_backward(t, article::inputs(), article::w_query(), article::w_key(),
+                                article::w_value(), nullptr, {}, {}, d_outputs);
+  EXPECT_EQ(field_of(a.out, a.dims, "outputs"), flat(t.outputs));  // the values are still there
+  const auto grad_of = [&](const std::string& name) {
+    for (const TraceField& field : trace_layout(a.dims))
+      if (field.grad && name == field.name) {
+        std::vector<float> values(field.count);
+        std::memcpy(values.data(), a.out.data() + field.offset, field.count * 4);
+        return values;
+      }
+    ADD_FAILURE() << "no gradient " << name;
+    return std::vector<float>{};
+  };
+  EXPECT_EQ(grad_of("outputs"), grad_outputs);
+  EXPECT_EQ(grad_of("wQuery"), flat(g.w_query));
+  EXPECT_EQ(grad_of("scores"), flat(g.heads[0].scores));
+  EXPECT_EQ(grad_of("x"), flat(g.inputs));
+  // Without withGrad, an address of gradients is refused rather than ignored.
+  a.dims.with_grad = false;
+  c = a.call();
+  c.grad_outputs = call_harness::address(grad_outputs);
+  EXPECT_EQ(trace_call::run(c), "gradOutputs and withGrad disagree");
 }
