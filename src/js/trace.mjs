@@ -277,7 +277,7 @@ export function createTrace({ Module, withAllocations, copyOut }) {
       checkTraceArgs(read);
     const tooBig = (total) =>
       new RangeError(
-        `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
+        `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates${dims.withGrad ? ' and their gradients' : ''}, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
       );
     const largest = largestTraceField(dims);
     if (largest > TRACE_LIMIT) throw tooBig(largest);
