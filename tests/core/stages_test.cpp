@@ -14,8 +14,12 @@
 #include "article.hpp"
 #include "grad64.hpp"
 #include "matchers.hpp"
+#include "matrices64.hpp"
 
 using namespace attention;
+using matrices64::random_matrix;
+using matrices64::to32;
+using matrices64::to64;
 
 TEST(Stages, ProjectionsGiveTheArticlesKeysValuesAndQueries) {
   EXPECT_TRUE(AllClose(project(article::inputs(), article::w_key()), article::keys(), 1e-6));
@@ -147,23 +151,6 @@ TEST(Stages, ColumnBlocksSplitAMatrixAndConcatenationJoinsItBack) {
 // sum(g (.) stage(input)), whose gradient is what the twin returns for d_result = g).
 
 namespace {
-
-Matrix random_matrix(std::mt19937& rng, std::size_t rows, std::size_t cols) {
-  Matrix m({rows, cols});
-  const auto values = reference64::random_floats(rng, rows * cols);
-  std::copy(values.begin(), values.end(), m.begin());
-  return m;
-}
-
-reference64::Mat to64(const Matrix& m) {
-  return {m.shape(0), m.shape(1), std::vector<double>(m.begin(), m.end())};
-}
-
-Matrix to32(const reference64::Mat& m) {
-  Matrix out({m.rows, m.cols});
-  std::copy(m.data.begin(), m.data.end(), out.begin());
-  return out;
-}
 
 // sum over cells of g (.) result, in double.
 template <class G, class R>

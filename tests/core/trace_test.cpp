@@ -22,10 +22,14 @@
 #include "article.hpp"
 #include "grad64.hpp"
 #include "matchers.hpp"
+#include "matrices64.hpp"
 #include "reference64.hpp"
 #include "stages.hpp"
 
 using namespace attention;
+using matrices64::random_matrix;
+using matrices64::to32;
+using matrices64::to64;
 
 TEST(Trace, ReproducesEveryNumberOfTheArticle) {
   const Trace t =
@@ -85,18 +89,6 @@ TEST(Trace, ShapeErrorsNameTheArgument) {
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("wKey"), std::string::npos);
 }
-
-namespace {
-Matrix random_matrix(std::mt19937& rng, std::size_t rows, std::size_t cols) {
-  Matrix m({rows, cols});
-  const auto values = reference64::random_floats(rng, rows * cols);
-  std::copy(values.begin(), values.end(), m.begin());
-  return m;
-}
-reference64::Mat to64(const Matrix& m) {
-  return {m.shape(0), m.shape(1), std::vector<double>(m.begin(), m.end())};
-}
-}  // namespace
 
 TEST(Trace, RandomShapesMatchTheFloat64Reference) {
   std::mt19937 rng(20261129);
@@ -406,12 +398,6 @@ TEST(MultiHeadTrace, DimsNoTraceCanHaveAreRefusedBeforeAnyLayout) {
 // --- gradients ----------------------------------------------------------------------------
 
 namespace {
-
-Matrix to32(const reference64::Mat& m) {
-  Matrix out({m.rows, m.cols});
-  std::copy(m.data.begin(), m.data.end(), out.begin());
-  return out;
-}
 
 // A layer's outputs in float64: each head on its own column blocks (grad64::forward), side by
 // side, times W_O when given (wo.rows == 0: none).

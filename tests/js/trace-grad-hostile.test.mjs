@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 
 import createAttention from '../../dist/attention.mjs';
 import * as article from './article.mjs';
+import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
 
 const attn = await createAttention();
 const TRACE_LIMIT = 16 * 1024 * 1024; // attention.d.ts: at most this many numbers per trace
@@ -232,18 +233,6 @@ describe('NaN and Infinity propagate', () => {
   });
 });
 
-/** Counts every property read through the proxy, by path. */
-function countingProxy(value, counts, path = '') {
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
-  return new Proxy(value, {
-    get(target, key, receiver) {
-      const where = `${path}.${String(key)}`;
-      counts.set(where, (counts.get(where) ?? 0) + 1);
-      return countingProxy(Reflect.get(target, key, receiver), counts, where);
-    },
-  });
-}
-
 describe('read once', () => {
   test('gradOutputs, each row and cell (or each field) read once', () => {
     const forms = [goodGrad, { rows: 3, cols: 3, data: Float32Array.from(goodGrad.flat()) }];
@@ -251,8 +240,7 @@ describe('read once', () => {
       const counts = new Map();
       const before = attn.memoryStats().allocatedBytes;
       const t = attn.trace(countingProxy({ ...article.args, gradOutputs }, counts));
-      const twice = [...counts].filter(([, n]) => n > 1);
-      assert.deepEqual(twice, [], 'read more than once');
+      assertEachReadOnce(counts, 'trace');
       assert.equal(counts.get('.gradOutputs'), 1);
       const keys = Array.isArray(gradOutputs)
         ? ['.gradOutputs.2', '.gradOutputs.1.2']

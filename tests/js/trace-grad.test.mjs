@@ -7,38 +7,17 @@ import assert from 'node:assert/strict';
 import createAttention from '../../dist/attention.mjs';
 import * as article from './article.mjs';
 import { maxAbsDiff } from './reference64.mjs';
+import { randomCall, randomMatrix } from './random-trace.mjs';
 import { seededRandom } from './seeded-random.mjs';
 import { traceGrad64 } from './trace-grad64.mjs';
 
 const attn = await createAttention();
 
-/** A rows x cols matrix of seeded numbers in [-1, 1), as { rows, cols, data }. */
-function randomMatrix(random, rows, cols) {
-  const data = Float32Array.from({ length: rows * cols }, () => random() * 2 - 1);
-  return { rows, cols, data };
-}
-
-/** A random layer: 1 to 4 heads, kvHeads dividing them, wOut or not, gradOutputs to match. */
-function randomCall(seed, { heads: fixedHeads, withWOut } = {}) {
-  const random = seededRandom(seed);
-  const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-  const heads = fixedHeads ?? int(1, 4);
-  const divisors = [1, 2, 3, 4].filter((k) => heads % k === 0);
-  const kvHeads = divisors[int(0, divisors.length - 1)];
-  const [n, dIn, dKHead, dVHead, dOut] = [int(1, 7), int(1, 5), int(1, 4), int(1, 4), int(1, 5)];
-  const args = {
-    x: randomMatrix(random, n, dIn),
-    wQuery: randomMatrix(random, dIn, heads * dKHead),
-    wKey: randomMatrix(random, dIn, kvHeads * dKHead),
-    wValue: randomMatrix(random, dIn, kvHeads * dVHead),
-    heads,
-    kvHeads,
-    scale: 1 / Math.sqrt(dKHead),
-    isCausal: random() < 0.5,
-  };
-  if (withWOut ?? random() < 0.6) args.wOut = randomMatrix(random, heads * dVHead, dOut);
-  args.gradOutputs = randomMatrix(random, n, args.wOut ? dOut : heads * dVHead);
-  return args;
+/** A random layer (random-trace.mjs) with a gradOutputs of its outputs' shape. */
+function randomGradCall(seed, options) {
+  const { args, shape, random } = randomCall(seed, options);
+  const cols = args.wOut ? shape.dOut : shape.heads * shape.dVHead;
+  return { ...args, gradOutputs: randomMatrix(random, shape.n, cols) };
 }
 
 /** number[][] as { rows, cols, data }. */
@@ -97,7 +76,7 @@ test('the article: one step against the gradient moves output 1 toward a target'
 });
 
 test('without gradOutputs nothing changes; with it, the values are the same and grad is added', () => {
-  for (const args of [article.args, randomCall(3, { heads: 4, withWOut: true })]) {
+  for (const args of [article.args, randomGradCall(3, { heads: 4, withWOut: true })]) {
     const { gradOutputs, ...plain } = args;
     const without = attn.trace(plain);
     assert.equal(without.grad, undefined);
@@ -126,7 +105,7 @@ test('without gradOutputs nothing changes; with it, the values are the same and 
 
 test('one head: every gradient matches the float64 reference, causal or not, either matrix form', () => {
   for (let seed = 1; seed <= 60; seed++) {
-    const args = randomCall(seed, { heads: 1, withWOut: false });
+    const args = randomGradCall(seed, { heads: 1, withWOut: false });
     const t = attn.trace(args);
     assertMatchesReference(t, args, 2e-5, `seed ${seed}`);
     assert.deepEqual(t.grad.weighted.dims, [args.x.rows, args.x.rows, args.wValue.cols]);
@@ -148,7 +127,7 @@ test('one head: every gradient matches the float64 reference, causal or not, eit
 
 test('several heads with GQA and wOut: each head and the layer match the float64 reference', () => {
   for (let seed = 100; seed < 200; seed++) {
-    const args = randomCall(seed);
+    const args = randomGradCall(seed);
     const t = attn.trace(args);
     assertMatchesReference(t, args, 5e-5, `seed ${seed}`);
   }
@@ -187,7 +166,7 @@ function assertCentralDifferences(args, label) {
 
 test('central differences of trace() itself: one head, causal and not', () => {
   for (const seed of [11, 12, 13, 14]) {
-    const args = randomCall(seed, { heads: 1, withWOut: false });
+    const args = randomGradCall(seed, { heads: 1, withWOut: false });
     assertCentralDifferences(args, `seed ${seed}`);
   }
   const matrices = Object.fromEntries(
@@ -231,6 +210,6 @@ test('central differences of trace() itself: several heads, GQA, wOut, causal', 
 
 test('gradients allocate nothing that outlives the call', () => {
   const before = attn.memoryStats().allocatedBytes;
-  for (let seed = 300; seed < 340; seed++) attn.trace(randomCall(seed));
+  for (let seed = 300; seed < 340; seed++) attn.trace(randomGradCall(seed));
   assert.equal(attn.memoryStats().allocatedBytes, before);
 });
