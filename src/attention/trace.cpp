@@ -175,7 +175,7 @@ namespace {
 using Shape = std::array<std::size_t, 3>;
 
 // The fields of one head's Trace, floats only, in packing order.
-// `visit(name, head, grad, element, shape, rank, data-or-null)`.
+// `visit(grad, name, head, element, shape, rank, data-or-null)`; grad false: a value.
 template <class Visit>
 void visit_head_floats(std::size_t n, std::size_t d_k, std::size_t d_v, std::size_t head,
                        const Trace* t, Visit& visit) {
