@@ -1,5 +1,4 @@
-// What the hostile tests of the ONNX operators check on each refused call, and the Proxy they
-// count reads with.
+// What the hostile tests of the ONNX operators check on each refused call.
 import assert from 'node:assert/strict';
 
 /**
@@ -22,16 +21,4 @@ export function assertRefuses(attn, baseline, call, ErrorType, name) {
     return true;
   });
   assert.equal(attn.memoryStats().allocatedBytes, baseline, 'leaked');
-}
-
-/** `value` behind a Proxy that counts, in `counts`, each read of each property path. */
-export function countingProxy(value, counts, path = '') {
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
-  return new Proxy(value, {
-    get(target, key, receiver) {
-      const where = `${path}.${String(key)}`;
-      counts.set(where, (counts.get(where) ?? 0) + 1);
-      return countingProxy(Reflect.get(target, key, receiver), counts, where);
-    },
-  });
 }

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 
 import createAttention from '../../dist/attention.mjs';
-import { assertRefuses as checkRefuses, countingProxy, namesIt } from './hostile-checks.mjs';
+import { countingProxy } from './counting-proxy.mjs';
+import { assertRefuses as checkRefuses, namesIt } from './hostile-checks.mjs';
 import { caseInputs, compare, randomCase } from './onnx-data.mjs';
 import { onnxAttention64 } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
