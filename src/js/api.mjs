@@ -8,6 +8,7 @@ import { readAttentionArgs } from './attention-args.mjs';
 import { formatBytes, isOutOfMemory } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 import { createTrace } from './trace.mjs';
 
@@ -178,6 +179,12 @@ export function wrapModule(Module) {
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
     createKvCache: createKvCacheFactory({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createTinyTransformer: createTinyTransformerFactory({
       Module,
       withAllocations,
       copyOut,
