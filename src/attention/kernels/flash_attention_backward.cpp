@@ -1,0 +1,369 @@
+#include "kernels/flash_attention_backward.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <new>
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/multiply_add.hpp"
+#include "kernels/row_softmax.hpp"
+#include "kernels/scores.hpp"
+#include "kernels/visibility.hpp"
+
+namespace attention::kernels {
+namespace {
+
+// Keys per block of pass 2: the block's K, V, dK and dV rows (16 KiB each at D = 64) stay in
+// cache while every query row of the head group passes over them.
+constexpr std::size_t block_keys = 64;
+static_assert(block_keys % lanes == 0, "a block of scores holds whole vectors");
+
+// out[j] = a . b_j for Keys rows b_j, `stride` floats apart, of n floats each: each vector of
+// a loaded feeds Keys multiply-adds. Vector body, then the n % lanes tail in scalar.
+template <std::size_t Keys>
+inline void dot_keys(const float* a, const float* b, std::size_t stride, std::size_t n,
+                     float* out) {
+  batch acc[Keys];
+  for (batch& x : acc) x = batch(0.0f);
+  const std::size_t body = n - n % lanes;
+  ATTENTION_NO_UNROLL
+  for (std::size_t c = 0; c < body; c += lanes) {
+    const batch x = batch::load_unaligned(a + c);
+    for (std::size_t j = 0; j < Keys; ++j)
+      acc[j] = multiply_add(x, batch::load_unaligned(b + j * stride + c), acc[j]);
+  }
+  for (std::size_t j = 0; j < Keys; ++j) {
+    float dot = xsimd::reduce_add(acc[j]);
+    for (std::size_t c = body; c < n; ++c) dot += a[c] * b[j * stride + c];
+    out[j] = dot;
+  }
+}
+
+// out[j] = a . b_j for `count` rows b_j: four rows at a time, then one at a time.
+// Out of line, as the forward kernels' micro-kernels: inlined, their accumulators compete
+// with the caller's values for V8's vector registers.
+__attribute__((noinline)) void dot_rows(const float* a, const float* b, std::size_t stride,
+                                        std::size_t n, std::size_t count, float* out) {
+  std::size_t j = 0;
+  ATTENTION_NO_UNROLL
+  for (; j + 4 <= count; j += 4) dot_keys<4>(a, b + j * stride, stride, n, out + j);
+  ATTENTION_NO_UNROLL
+  for (; j < count; ++j) dot_keys<1>(a, b + j * stride, stride, n, out + j);
+}
+
+// y [n] += alpha * x [n]. Vector body, scalar tail.
+inline void add_scaled(float* y, const float* x, float alpha, std::size_t n) {
+  const batch a(alpha);
+  const std::size_t body = n - n % lanes;
+  for (std::size_t c = 0; c < body; c += lanes)
+    multiply_add(a, batch::load_unaligned(x + c), batch::load_unaligned(y + c))
+        .store_unaligned(y + c);
+  for (std::size_t c = body; c < n; ++c) y[c] += alpha * x[c];
+}
+
+// y [n] += sum over j of w[j] * x_j [n], for `count` rows x_j `stride` floats apart: four
+// vectors of y held in registers over every row, then one vector, then the scalar tail.
+__attribute__((noinline)) void add_combination(float* y, const float* x, std::size_t stride,
+                                               const float* w, std::size_t count, std::size_t n) {
+  const std::size_t body = n - n % lanes;
+  std::size_t c = 0;
+  for (; c + 4 * lanes <= body; c += 4 * lanes) {
+    batch a0 = batch::load_unaligned(y + c), a1 = batch::load_unaligned(y + c + lanes);
+    batch a2 = batch::load_unaligned(y + c + 2 * lanes);
+    batch a3 = batch::load_unaligned(y + c + 3 * lanes);
+    const float* row = x + c;
+    ATTENTION_NO_UNROLL
+    for (std::size_t j = 0; j < count; ++j, row += stride) {
+      const batch s(w[j]);
+      a0 = multiply_add(s, batch::load_unaligned(row), a0);
+      a1 = multiply_add(s, batch::load_unaligned(row + lanes), a1);
+      a2 = multiply_add(s, batch::load_unaligned(row + 2 * lanes), a2);
+      a3 = multiply_add(s, batch::load_unaligned(row + 3 * lanes), a3);
+    }
+    a0.store_unaligned(y + c);
+    a1.store_unaligned(y + c + lanes);
+    a2.store_unaligned(y + c + 2 * lanes);
+    a3.store_unaligned(y + c + 3 * lanes);
+  }
+  for (; c < body; c += lanes) {
+    batch a = batch::load_unaligned(y + c);
+    ATTENTION_NO_UNROLL
+    for (std::size_t j = 0; j < count; ++j)
+      a = multiply_add(batch(w[j]), batch::load_unaligned(x + j * stride + c), a);
+    a.store_unaligned(y + c);
+  }
+  for (; c < n; ++c) {
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < count; ++j) sum += w[j] * x[j * stride + c];
+    y[c] += sum;
+  }
+}
+
+// The memory of one call: per row of a head group its statistics, visible keys and D_i; one
+// row of outputs (pass 1); one block each of scores, softcapped scores and gradients.
+struct Scratch {
+  std::unique_ptr<RowStatistics[]> stats;  // rows: max and sum of the row's softmax
+  std::unique_ptr<KeyRange[]> visible;     // rows: the keys each row may see by position
+  AlignedFloats delta;                     // rows: D_i = dO_i . y_i
+  AlignedFloats output;                    // dv_padded: one row's running output, then y_i
+  AlignedFloats scores;                    // block_keys: scores, then probabilities P
+  AlignedFloats capped;                    // block_keys: softcapped scores, before masking
+  AlignedFloats grads;                     // block_keys: dP, then scale * dS
+
+  static std::size_t rows_of(const AttentionShape& s) {
+    return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
+  }
+  static std::size_t bytes(const AttentionShape& s) {
+    const std::size_t rows = rows_of(s);
+    return rows * (sizeof(RowStatistics) + sizeof(KeyRange)) + allocated_bytes(rows) +
+           allocated_bytes(round_up(s.v_head_size, lanes)) + 3 * allocated_bytes(block_keys);
+  }
+  bool allocate_for(const AttentionShape& s) {
+    const std::size_t rows = rows_of(s);
+    stats.reset(new (std::nothrow) RowStatistics[rows]);
+    visible.reset(new (std::nothrow) KeyRange[rows]);
+    delta = allocate_floats(rows);
+    output = allocate_floats(round_up(s.v_head_size, lanes));
+    scores = allocate_floats(block_keys);
+    capped = allocate_floats(block_keys);
+    grads = allocate_floats(block_keys);
+    return stats && visible && delta && output && scores && capped && grads;
+  }
+};
+
+// One kv head of one batch with the query heads it serves, as rows = group * S: row r is
+// query r % S of head first_q_head + r / S (as in the forward kernels).
+class BackwardGroup {
+ public:
+  BackwardGroup(const AttentionBackwardArgs& args, Scratch& scratch)
+      : g_(args),
+        a_(args.forward),
+        s_(args.forward.shape),
+        scratch_(scratch),
+        group_(s_.q_num_heads / s_.kv_num_heads),
+        rows_(group_ * s_.q_seq_len),
+        d_(s_.head_size),
+        dv_(s_.v_head_size) {}
+
+  void run(std::size_t b, std::size_t g) {
+    batch_ = b;
+    first_q_head_ = g * group_;
+    const std::size_t k_head = b * a_.k_strides.batch + g * a_.k_strides.head;
+    const std::size_t v_head = b * a_.v_strides.batch + g * a_.v_strides.head;
+    k_ = a_.k + k_head;
+    v_ = a_.v + v_head;
+    grad_k_ = g_.grad_k + k_head;
+    grad_v_ = g_.grad_v + v_head;
+    const std::int64_t offset = query_offset(a_, b);
+    const std::size_t limit = key_limit(a_, b);
+    KeyRange seen{limit, 0};
+    for (std::size_t r = 0; r < rows_; ++r) {
+      const KeyRange v = visible_keys(a_.options, offset, limit, query_index(r));
+      scratch_.visible[r] = v;
+      if (v.begin < v.end) {
+        seen.begin = std::min(seen.begin, v.begin);
+        seen.end = std::max(seen.end, v.end);
+      }
+      std::fill(g_.grad_q + row_offset(a_.q_strides, r),
+                g_.grad_q + row_offset(a_.q_strides, r) + d_, 0.0f);
+    }
+    for (std::size_t j = 0; j < s_.kv_seq_len; ++j) {
+      std::fill(grad_k_ + j * a_.k_strides.seq, grad_k_ + j * a_.k_strides.seq + d_, 0.0f);
+      std::fill(grad_v_ + j * a_.v_strides.seq, grad_v_ + j * a_.v_strides.seq + dv_, 0.0f);
+    }
+    for (std::size_t r = 0; r < rows_; ++r) row_statistics(r);
+    for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
+      const std::size_t keys = std::min(block_keys, seen.end - key0);
+      for (std::size_t r = 0; r < rows_; ++r) row_gradients(r, key0, keys);
+    }
+  }
+
+ private:
+  std::size_t query_index(std::size_t r) const { return r % s_.q_seq_len; }
+  std::size_t query_head(std::size_t r) const { return first_q_head_ + r / s_.q_seq_len; }
+  std::size_t row_offset(const Strides& st, std::size_t r) const {
+    return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
+  }
+
+  // scratch scores [padded] = row r's scores against keys key0 .. key0 + keys: scale * q.k,
+  // softcapped (kept in scratch capped when softcap is on), masked, -inf outside the row's
+  // visible keys and in the padding.
+  void row_scores(std::size_t r, std::size_t key0, std::size_t keys) {
+    float* scores = scratch_.scores.get();
+    dot_rows(a_.q + row_offset(a_.q_strides, r), k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_,
+             keys, scores);
+    for (std::size_t j = 0; j < keys; ++j) scores[j] *= a_.options.scale;
+    if (a_.options.softcap > 0.0f) {
+      apply_softcap(scores, keys, a_.options.softcap);
+      std::copy(scores, scores + keys, scratch_.capped.get());
+    }
+    const AttentionMask& m = a_.mask;
+    const std::size_t mask_row = batch_ * m.strides[0] + query_head(r) * m.strides[1] +
+                                 query_index(r) * m.strides[2] + key0 * m.strides[3];
+    hide_scores(scores, keys, key0, scratch_.visible[r], m, mask_row);
+    std::fill(scores + keys, scores + round_up(keys, lanes), minus_infinity);
+  }
+
+  // Pass 1 for row r: the online softmax over its visible keys gives its statistics and
+  // y_i (written to forward.y when given), and D_i = dO_i . y_i.
+  void row_statistics(std::size_t r) {
+    const KeyRange v = scratch_.visible[r];
+    RowStatistics stats;
+    float* out = scratch_.output.get();
+    const std::size_t dv_padded = round_up(dv_, lanes);
+    std::fill(out, out + dv_padded, 0.0f);
+    for (std::size_t key0 = v.begin; key0 < v.end; key0 += block_keys) {
+      const std::size_t keys = std::min(block_keys, v.end - key0);
+      row_scores(r, key0, keys);
+      const float rescale =
+          online_softmax_update(scratch_.scores.get(), round_up(keys, lanes), stats);
+      if (rescale != 1.0f) rescale_row(out, dv_padded, rescale);
+      add_combination(out, v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, scratch_.scores.get(),
+                      keys, dv_);
+    }
+    normalise_row(out, stats.sum, dv_, out);
+    if (a_.y) std::copy(out, out + dv_, a_.y + row_offset(a_.y_strides, r));
+    dot_keys<1>(g_.grad_y + row_offset(a_.y_strides, r), out, 0, dv_, &scratch_.delta[r]);
+    scratch_.stats[r] = stats;
+  }
+
+  // Pass 2 for row r and the keys key0 .. key0 + keys it may see: P from the row's
+  // statistics, dP, dS, then dV, dK and dQ accumulate in place.
+  void row_gradients(std::size_t r, std::size_t key0, std::size_t keys) {
+    const KeyRange v = scratch_.visible[r];
+    const std::size_t lo = std::max(v.begin, key0), hi = std::min(v.end, key0 + keys);
+    // No key of the block in view, or (sum 0) every key the row sees is masked: no gradient.
+    if (lo >= hi || scratch_.stats[r].sum == 0.0f) return;
+    const std::size_t n = hi - lo;
+    row_scores(r, lo, n);
+    float* p = scratch_.scores.get();
+    softmax_from_statistics(p, round_up(n, lanes), scratch_.stats[r]);
+    const float* grad_y = g_.grad_y + row_offset(a_.y_strides, r);
+    float* ds = scratch_.grads.get();
+    const float* v_rows = v_ + lo * a_.v_strides.seq;
+    const float* k_rows = k_ + lo * a_.k_strides.seq;
+    dot_rows(grad_y, v_rows, a_.v_strides.seq, dv_, n, ds);  // dP
+    const float delta = scratch_.delta[r], scale = a_.options.scale, cap = a_.options.softcap;
+    for (std::size_t j = 0; j < n; ++j) {
+      float x = p[j] * (ds[j] - delta);
+      if (cap > 0.0f) {
+        const float t = scratch_.capped[j] / cap;
+        x *= 1.0f - t * t;
+      }
+      ds[j] = x * scale;
+    }
+    const float* q = a_.q + row_offset(a_.q_strides, r);
+    for (std::size_t j = 0; j < n; ++j) {
+      add_scaled(grad_v_ + (lo + j) * a_.v_strides.seq, grad_y, p[j], dv_);
+      add_scaled(grad_k_ + (lo + j) * a_.k_strides.seq, q, ds[j], d_);
+    }
+    add_combination(g_.grad_q + row_offset(a_.q_strides, r), k_rows, a_.k_strides.seq, ds, n, d_);
+  }
+
+  const AttentionBackwardArgs& g_;
+  const AttentionArgs& a_;
+  const AttentionShape& s_;
+  Scratch& scratch_;
+  const std::size_t group_, rows_, d_, dv_;
+  std::size_t batch_ = 0, first_q_head_ = 0;
+  const float* k_ = nullptr;
+  const float* v_ = nullptr;
+  float* grad_k_ = nullptr;
+  float* grad_v_ = nullptr;
+};
+
+// Every row of a [batch, heads, seq, size] tensor laid out by `st`, zeroed.
+void zero_rows(float* x, const Strides& st, std::size_t batch, std::size_t heads, std::size_t seq,
+               std::size_t size) {
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t h = 0; h < heads; ++h)
+      for (std::size_t i = 0; i < seq; ++i) {
+        float* row = x + b * st.batch + h * st.head + i * st.seq;
+        std::fill(row, row + size, 0.0f);
+      }
+}
+
+}  // namespace
+
+const char* attention_backward_error(const AttentionBackwardArgs& args) {
+  if (!args.grad_y || !args.grad_q || !args.grad_k || !args.grad_v)
+    return "the gradients of y, q, k and v must all be given";
+  if (args.forward.scores) return "the backward computes no scores";
+  AttentionArgs forward = args.forward;
+  if (!forward.y) forward.y = args.grad_q;  // y is optional here; attention_error wants one
+  return attention_error(forward);
+}
+
+bool flash_attention_backward(const AttentionBackwardArgs& args) {
+  const AttentionShape& s = args.forward.shape;
+  Scratch scratch;
+  if (!scratch.allocate_for(s)) return false;
+  BackwardGroup group(args, scratch);
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
+  return true;
+}
+
+std::size_t flash_attention_backward_working_bytes(const AttentionShape& shape) {
+  return Scratch::bytes(shape);
+}
+
+bool attention_backward_reference(const AttentionBackwardArgs& args) {
+  const AttentionArgs& a = args.forward;
+  const AttentionShape& s = a.shape;
+  std::unique_ptr<float[]> p(new (std::nothrow) float[s.kv_seq_len]);
+  std::unique_ptr<float[]> capped(new (std::nothrow) float[s.kv_seq_len]);
+  std::unique_ptr<float[]> dp(new (std::nothrow) float[s.kv_seq_len]);
+  if (!p || !capped || !dp) return false;
+  zero_rows(args.grad_q, a.q_strides, s.batch, s.q_num_heads, s.q_seq_len, s.head_size);
+  zero_rows(args.grad_k, a.k_strides, s.batch, s.kv_num_heads, s.kv_seq_len, s.head_size);
+  zero_rows(args.grad_v, a.v_strides, s.batch, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
+  const std::size_t group = s.q_num_heads / s.kv_num_heads;
+  const float cap = a.options.softcap, scale = a.options.scale;
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t h = 0; h < s.q_num_heads; ++h)
+      for (std::size_t i = 0; i < s.q_seq_len; ++i) {
+        // Rows [D] of q, dQ; [Dv] of dO, y; the kv head's K, dK [T, D] and V, dV [T, Dv].
+        score_row(a, b, h, i, ScoresMode::probabilities, p.get());
+        if (cap > 0.0f) score_row(a, b, h, i, ScoresMode::softcapped, capped.get());
+        const std::size_t kv = b * a.k_strides.batch + (h / group) * a.k_strides.head;
+        const std::size_t vv = b * a.v_strides.batch + (h / group) * a.v_strides.head;
+        const std::size_t qi = b * a.q_strides.batch + h * a.q_strides.head + i * a.q_strides.seq;
+        const std::size_t yi = b * a.y_strides.batch + h * a.y_strides.head + i * a.y_strides.seq;
+        const float* q = a.q + qi;
+        const float* grad_y = args.grad_y + yi;
+        float delta = 0.0f;
+        for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
+          const float* v = a.v + vv + j * a.v_strides.seq;
+          dp[j] = 0.0f;
+          for (std::size_t c = 0; c < s.v_head_size; ++c) dp[j] += grad_y[c] * v[c];
+          delta += p[j] * dp[j];
+          if (a.y) {
+            float* y = a.y + yi;
+            if (j == 0) std::fill(y, y + s.v_head_size, 0.0f);
+            for (std::size_t c = 0; c < s.v_head_size; ++c) y[c] += p[j] * v[c];
+          }
+        }
+        for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
+          float ds = p[j] * (dp[j] - delta);
+          if (cap > 0.0f) ds *= 1.0f - (capped[j] / cap) * (capped[j] / cap);
+          ds *= scale;
+          const float* k = a.k + kv + j * a.k_strides.seq;
+          float* grad_k = args.grad_k + kv + j * a.k_strides.seq;
+          float* grad_v = args.grad_v + vv + j * a.v_strides.seq;
+          for (std::size_t c = 0; c < s.head_size; ++c) {
+            args.grad_q[qi + c] += ds * k[c];
+            grad_k[c] += ds * q[c];
+          }
+          for (std::size_t c = 0; c < s.v_head_size; ++c) grad_v[c] += p[j] * grad_y[c];
+        }
+      }
+  return true;
+}
+
+Status attention_backward(const AttentionBackwardArgs& args) {
+  if (attention_backward_error(args)) return Status::invalid_arguments;
+  return flash_attention_backward(args) ? Status::ok : Status::out_of_memory;
+}
+
+}  // namespace attention::kernels
