@@ -5,6 +5,7 @@
 // read, measure, validate, copy. Used by attention.mjs (the package entry) and by the offline
 // page (single-file build).
 import { readAttentionArgs } from './attention-args.mjs';
+import { createAttentionBackward } from './attention-backward.mjs';
 import {
   checkBoolean,
   checkFloat32,
@@ -434,6 +435,12 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace,
     attention,
+    attentionBackward: createAttentionBackward({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
     onnxAttention: createOnnxAttention({
       Module,
       withAllocations,
