@@ -8,16 +8,21 @@ import { readAttentionArgs } from './attention-args.mjs';
 import { describe, formatBytes, isOutOfMemory } from './checks.mjs';
 import { measureTypedArray } from './read-once.mjs';
 
-/** readAttentionArgs' errors speak of `attention`; here the caller called attentionBackward. */
+/**
+ * readAttentionArgs, whose own errors begin "attention:": here the caller called
+ * attentionBackward, so those say so (same class, the original as `cause`). Anything else,
+ * such as an error a caller's getter throws, passes through untouched.
+ */
 function readArgs(q, k, v, options) {
   try {
     return readAttentionArgs(q, k, v, options);
   } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) {
-      const message = error.message.replace(/^attention:/, 'attentionBackward:');
-      throw new error.constructor(message);
-    }
-    throw error;
+    const ours =
+      (error instanceof TypeError || error instanceof RangeError) &&
+      error.message.startsWith('attention:');
+    if (!ours) throw error;
+    const message = `attentionBackward:${error.message.slice('attention:'.length)}`;
+    throw new error.constructor(message, { cause: error });
   }
 }
 

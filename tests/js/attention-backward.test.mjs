@@ -218,3 +218,12 @@ test('attentionBackward gives fresh arrays and leaves its inputs alone', () => {
   // the same function the wasm forward computes.
   assertClose(attn.attention(q, k, v, options), attention64(q, k, v, options), 1e-5, 'y');
 });
+
+test('attentionBackward leaks nothing: 200 calls keep allocatedBytes and wasm memory flat', () => {
+  const options = { qNumHeads: 4, kvNumHeads: 2, qSeqLen: 33, kvSeqLen: 40, headSize: 8 };
+  const { q, k, v, gradY } = inputs(options, 70);
+  attn.attentionBackward(q, k, v, gradY, options); // warm-up: the first growth
+  const before = attn.memoryStats();
+  for (let i = 0; i < 200; i++) attn.attentionBackward(q, k, v, gradY, options);
+  assert.deepEqual(attn.memoryStats(), before);
+});
