@@ -17,6 +17,9 @@ namespace {
 // cache while every query row of the head group passes over them.
 constexpr std::size_t block_keys = 64;
 static_assert(block_keys % lanes == 0, "a block of scores holds whole vectors");
+// Query rows whose P and dS tiles (tile_rows x block_keys) are computed before dK and dV take
+// them: each dK / dV row is then loaded and stored once per tile, not once per query row.
+constexpr std::size_t tile_rows = 16;
 
 // out[j] = a . b_j for Keys rows b_j, `stride` floats apart, of n floats each: each vector of
 // a loaded feeds Keys multiply-adds. Vector body, then the n % lanes tail in scalar.
@@ -51,34 +54,26 @@ __attribute__((noinline)) void dot_rows(const float* a, const float* b, std::siz
   for (; j < count; ++j) dot_keys<1>(a, b + j * stride, stride, n, out + j);
 }
 
-// y [n] += alpha * x [n]. Vector body, scalar tail.
-inline void add_scaled(float* y, const float* x, float alpha, std::size_t n) {
-  const batch a(alpha);
-  const std::size_t body = n - n % lanes;
-  for (std::size_t c = 0; c < body; c += lanes)
-    multiply_add(a, batch::load_unaligned(x + c), batch::load_unaligned(y + c))
-        .store_unaligned(y + c);
-  for (std::size_t c = body; c < n; ++c) y[c] += alpha * x[c];
-}
-
-// y [n] += sum over j of w[j] * x_j [n], for `count` rows x_j `stride` floats apart: four
-// vectors of y held in registers over every row, then one vector, then the scalar tail.
-__attribute__((noinline)) void add_combination(float* y, const float* x, std::size_t stride,
-                                               const float* w, std::size_t count, std::size_t n) {
+// y [n] += sum over j of w[j] * row(j) [n], for `count` rows: four vectors of y held in
+// registers over every row, then one vector, then the scalar tail. `row` gives the address
+// of row j: rows a stride apart (keys) or a tile's rows across heads (queries).
+template <class Row>
+__attribute__((noinline)) void add_combination(float* y, Row row, const float* w, std::size_t count,
+                                               std::size_t n) {
   const std::size_t body = n - n % lanes;
   std::size_t c = 0;
   for (; c + 4 * lanes <= body; c += 4 * lanes) {
     batch a0 = batch::load_unaligned(y + c), a1 = batch::load_unaligned(y + c + lanes);
     batch a2 = batch::load_unaligned(y + c + 2 * lanes);
     batch a3 = batch::load_unaligned(y + c + 3 * lanes);
-    const float* row = x + c;
     ATTENTION_NO_UNROLL
-    for (std::size_t j = 0; j < count; ++j, row += stride) {
+    for (std::size_t j = 0; j < count; ++j) {
+      const float* x = row(j) + c;
       const batch s(w[j]);
-      a0 = multiply_add(s, batch::load_unaligned(row), a0);
-      a1 = multiply_add(s, batch::load_unaligned(row + lanes), a1);
-      a2 = multiply_add(s, batch::load_unaligned(row + 2 * lanes), a2);
-      a3 = multiply_add(s, batch::load_unaligned(row + 3 * lanes), a3);
+      a0 = multiply_add(s, batch::load_unaligned(x), a0);
+      a1 = multiply_add(s, batch::load_unaligned(x + lanes), a1);
+      a2 = multiply_add(s, batch::load_unaligned(x + 2 * lanes), a2);
+      a3 = multiply_add(s, batch::load_unaligned(x + 3 * lanes), a3);
     }
     a0.store_unaligned(y + c);
     a1.store_unaligned(y + c + lanes);
@@ -89,26 +84,42 @@ __attribute__((noinline)) void add_combination(float* y, const float* x, std::si
     batch a = batch::load_unaligned(y + c);
     ATTENTION_NO_UNROLL
     for (std::size_t j = 0; j < count; ++j)
-      a = multiply_add(batch(w[j]), batch::load_unaligned(x + j * stride + c), a);
+      a = multiply_add(batch(w[j]), batch::load_unaligned(row(j) + c), a);
     a.store_unaligned(y + c);
   }
   for (; c < n; ++c) {
     float sum = 0.0f;
-    for (std::size_t j = 0; j < count; ++j) sum += w[j] * x[j * stride + c];
+    for (std::size_t j = 0; j < count; ++j) sum += w[j] * row(j)[c];
     y[c] += sum;
   }
 }
 
+// Rows `stride` floats apart, from `first`.
+struct StridedRows {
+  const float* first;
+  std::size_t stride;
+  const float* operator()(std::size_t j) const { return first + j * stride; }
+};
+
+// Rows listed by address.
+struct ListedRows {
+  const float* const* rows;
+  const float* operator()(std::size_t j) const { return rows[j]; }
+};
+
 // The memory of one call: per row of a head group its statistics, visible keys and D_i; one
-// row of outputs (pass 1); one block each of scores, softcapped scores and gradients.
+// row of outputs (pass 1); one tile of P and of dS, each also transposed; one block of
+// softcapped scores.
 struct Scratch {
   std::unique_ptr<RowStatistics[]> stats;  // rows: max and sum of the row's softmax
   std::unique_ptr<KeyRange[]> visible;     // rows: the keys each row may see by position
   AlignedFloats delta;                     // rows: D_i = dO_i . y_i
   AlignedFloats output;                    // dv_padded: one row's running output, then y_i
-  AlignedFloats scores;                    // block_keys: scores, then probabilities P
+  AlignedFloats p;                         // tile_rows x block_keys: scores, then P
+  AlignedFloats ds;                        // tile_rows x block_keys: dP, then scale * dS
+  AlignedFloats p_t;                       // block_keys x tile_rows: P transposed
+  AlignedFloats ds_t;                      // block_keys x tile_rows: scale * dS transposed
   AlignedFloats capped;                    // block_keys: softcapped scores, before masking
-  AlignedFloats grads;                     // block_keys: dP, then scale * dS
 
   static std::size_t rows_of(const AttentionShape& s) {
     return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
@@ -116,7 +127,8 @@ struct Scratch {
   static std::size_t bytes(const AttentionShape& s) {
     const std::size_t rows = rows_of(s);
     return rows * (sizeof(RowStatistics) + sizeof(KeyRange)) + allocated_bytes(rows) +
-           allocated_bytes(round_up(s.v_head_size, lanes)) + 3 * allocated_bytes(block_keys);
+           allocated_bytes(round_up(s.v_head_size, lanes)) +
+           4 * allocated_bytes(tile_rows * block_keys) + allocated_bytes(block_keys);
   }
   bool allocate_for(const AttentionShape& s) {
     const std::size_t rows = rows_of(s);
@@ -124,10 +136,12 @@ struct Scratch {
     visible.reset(new (std::nothrow) KeyRange[rows]);
     delta = allocate_floats(rows);
     output = allocate_floats(round_up(s.v_head_size, lanes));
-    scores = allocate_floats(block_keys);
+    p = allocate_floats(tile_rows * block_keys);
+    ds = allocate_floats(tile_rows * block_keys);
+    p_t = allocate_floats(tile_rows * block_keys);
+    ds_t = allocate_floats(tile_rows * block_keys);
     capped = allocate_floats(block_keys);
-    grads = allocate_floats(block_keys);
-    return stats && visible && delta && output && scores && capped && grads;
+    return stats && visible && delta && output && p && ds && p_t && ds_t && capped;
   }
 };
 
@@ -174,7 +188,8 @@ class BackwardGroup {
     for (std::size_t r = 0; r < rows_; ++r) row_statistics(r);
     for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
       const std::size_t keys = std::min(block_keys, seen.end - key0);
-      for (std::size_t r = 0; r < rows_; ++r) row_gradients(r, key0, keys);
+      for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
+        tile_gradients(r0, std::min(tile_rows, rows_ - r0), key0, keys);
     }
   }
 
@@ -185,11 +200,10 @@ class BackwardGroup {
     return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
   }
 
-  // scratch scores [padded] = row r's scores against keys key0 .. key0 + keys: scale * q.k,
+  // scores [padded] = row r's scores against keys key0 .. key0 + keys: scale * q.k,
   // softcapped (kept in scratch capped when softcap is on), masked, -inf outside the row's
   // visible keys and in the padding.
-  void row_scores(std::size_t r, std::size_t key0, std::size_t keys) {
-    float* scores = scratch_.scores.get();
+  void row_scores(std::size_t r, std::size_t key0, std::size_t keys, float* scores) {
     dot_rows(a_.q + row_offset(a_.q_strides, r), k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_,
              keys, scores);
     for (std::size_t j = 0; j < keys; ++j) scores[j] *= a_.options.scale;
@@ -214,11 +228,11 @@ class BackwardGroup {
     std::fill(out, out + dv_padded, 0.0f);
     for (std::size_t key0 = v.begin; key0 < v.end; key0 += block_keys) {
       const std::size_t keys = std::min(block_keys, v.end - key0);
-      row_scores(r, key0, keys);
-      const float rescale =
-          online_softmax_update(scratch_.scores.get(), round_up(keys, lanes), stats);
+      float* scores = scratch_.p.get();
+      row_scores(r, key0, keys, scores);
+      const float rescale = online_softmax_update(scores, round_up(keys, lanes), stats);
       if (rescale != 1.0f) rescale_row(out, dv_padded, rescale);
-      add_combination(out, v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, scratch_.scores.get(),
+      add_combination(out, StridedRows{v_ + key0 * a_.v_strides.seq, a_.v_strides.seq}, scores,
                       keys, dv_);
     }
     normalise_row(out, stats.sum, dv_, out);
@@ -227,24 +241,56 @@ class BackwardGroup {
     scratch_.stats[r] = stats;
   }
 
-  // Pass 2 for row r and the keys key0 .. key0 + keys it may see: P from the row's
-  // statistics, dP, dS, then dV, dK and dQ accumulate in place.
-  void row_gradients(std::size_t r, std::size_t key0, std::size_t keys) {
-    const KeyRange v = scratch_.visible[r];
-    const std::size_t lo = std::max(v.begin, key0), hi = std::min(v.end, key0 + keys);
-    // No key of the block in view, or (sum 0) every key the row sees is masked: no gradient.
-    if (lo >= hi || scratch_.stats[r].sum == 0.0f) return;
-    const std::size_t n = hi - lo;
-    row_scores(r, lo, n);
-    float* p = scratch_.scores.get();
-    softmax_from_statistics(p, round_up(n, lanes), scratch_.stats[r]);
-    const float* grad_y = g_.grad_y + row_offset(a_.y_strides, r);
-    float* ds = scratch_.grads.get();
-    const float* v_rows = v_ + lo * a_.v_strides.seq;
-    const float* k_rows = k_ + lo * a_.k_strides.seq;
-    dot_rows(grad_y, v_rows, a_.v_strides.seq, dv_, n, ds);  // dP
-    const float delta = scratch_.delta[r], scale = a_.options.scale, cap = a_.options.softcap;
-    for (std::size_t j = 0; j < n; ++j) {
+  // Pass 2 for the tile of `count` rows from r0 and the keys key0 .. key0 + keys: each row's
+  // P (from its statistics), dP and dS, then dV += P^T dO and dK += dS^T Q key by key, and
+  // dQ += dS K row by row. A row that sees none of these keys, or (sum 0) sees only masked
+  // keys, has zeros in P and dS.
+  void tile_gradients(std::size_t r0, std::size_t count, std::size_t key0, std::size_t keys) {
+    const float* q_rows[tile_rows];
+    const float* grad_y_rows[tile_rows];
+    bool any = false;
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::size_t r = r0 + t;
+      q_rows[t] = a_.q + row_offset(a_.q_strides, r);
+      grad_y_rows[t] = g_.grad_y + row_offset(a_.y_strides, r);
+      float* p = scratch_.p.get() + t * block_keys;
+      float* ds = scratch_.ds.get() + t * block_keys;
+      const KeyRange v = scratch_.visible[r];
+      if (v.begin >= key0 + keys || v.end <= key0 || scratch_.stats[r].sum == 0.0f) {
+        std::fill(p, p + keys, 0.0f);
+        std::fill(ds, ds + keys, 0.0f);
+        continue;
+      }
+      any = true;
+      row_scores(r, key0, keys, p);
+      softmax_from_statistics(p, round_up(keys, lanes), scratch_.stats[r]);
+      dot_rows(grad_y_rows[t], v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, ds);
+      scale_ds(p, ds, keys, scratch_.delta[r]);
+    }
+    if (!any) return;
+    // Transposed, so that a key's column of P (or dS) over the tile's rows is contiguous.
+    for (std::size_t t = 0; t < count; ++t)
+      for (std::size_t j = 0; j < keys; ++j) {
+        scratch_.p_t[j * tile_rows + t] = scratch_.p[t * block_keys + j];
+        scratch_.ds_t[j * tile_rows + t] = scratch_.ds[t * block_keys + j];
+      }
+    for (std::size_t j = 0; j < keys; ++j) {
+      add_combination(grad_v_ + (key0 + j) * a_.v_strides.seq, ListedRows{grad_y_rows},
+                      scratch_.p_t.get() + j * tile_rows, count, dv_);
+      add_combination(grad_k_ + (key0 + j) * a_.k_strides.seq, ListedRows{q_rows},
+                      scratch_.ds_t.get() + j * tile_rows, count, d_);
+    }
+    const StridedRows k_rows{k_ + key0 * a_.k_strides.seq, a_.k_strides.seq};
+    for (std::size_t t = 0; t < count; ++t)
+      add_combination(g_.grad_q + row_offset(a_.q_strides, r0 + t), k_rows,
+                      scratch_.ds.get() + t * block_keys, keys, d_);
+  }
+
+  // ds [keys] = scale * P o (dP - D_i), with dP in ds on entry, times the softcap's
+  // derivative 1 - tanh^2 (tanh = capped / cap) when it is on.
+  void scale_ds(const float* p, float* ds, std::size_t keys, float delta) const {
+    const float scale = a_.options.scale, cap = a_.options.softcap;
+    for (std::size_t j = 0; j < keys; ++j) {
       float x = p[j] * (ds[j] - delta);
       if (cap > 0.0f) {
         const float t = scratch_.capped[j] / cap;
@@ -252,12 +298,6 @@ class BackwardGroup {
       }
       ds[j] = x * scale;
     }
-    const float* q = a_.q + row_offset(a_.q_strides, r);
-    for (std::size_t j = 0; j < n; ++j) {
-      add_scaled(grad_v_ + (lo + j) * a_.v_strides.seq, grad_y, p[j], dv_);
-      add_scaled(grad_k_ + (lo + j) * a_.k_strides.seq, q, ds[j], d_);
-    }
-    add_combination(g_.grad_q + row_offset(a_.q_strides, r), k_rows, a_.k_strides.seq, ds, n, d_);
   }
 
   const AttentionBackwardArgs& g_;
