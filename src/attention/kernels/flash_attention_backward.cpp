@@ -5,6 +5,7 @@
 #include <new>
 #include <xsimd/xsimd.hpp>
 
+#include "kernels/flash_attention.hpp"
 #include "kernels/multiply_add.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/scores.hpp"
@@ -107,41 +108,46 @@ struct ListedRows {
   const float* operator()(std::size_t j) const { return rows[j]; }
 };
 
-// The memory of one call: per row of a head group its statistics, visible keys and D_i; one
-// row of outputs (pass 1); one tile of P and of dS, each also transposed; one block of
-// softcapped scores.
+// The memory of one call: every query row's softmax statistics (from the forward), y when the
+// caller did not ask for it, and per row of a head group its visible keys and D_i; one tile
+// of P and of dS, each also transposed; one block of softcapped scores.
 struct Scratch {
-  std::unique_ptr<RowStatistics[]> stats;  // rows: max and sum of the row's softmax
-  std::unique_ptr<KeyRange[]> visible;     // rows: the keys each row may see by position
-  AlignedFloats delta;                     // rows: D_i = dO_i . y_i
-  AlignedFloats output;                    // dv_padded: one row's running output, then y_i
+  std::unique_ptr<RowStatistics[]> stats;  // [batch, q_num_heads, S]: max, sum of each row
+  AlignedFloats y;                         // [batch, q_num_heads, S, Dv], or null
+  std::unique_ptr<KeyRange[]> visible;     // group rows: the keys each row may see
+  AlignedFloats delta;                     // group rows: D_i = dO_i . y_i
   AlignedFloats p;                         // tile_rows x block_keys: scores, then P
   AlignedFloats ds;                        // tile_rows x block_keys: dP, then scale * dS
   AlignedFloats p_t;                       // block_keys x tile_rows: P transposed
   AlignedFloats ds_t;                      // block_keys x tile_rows: scale * dS transposed
   AlignedFloats capped;                    // block_keys: softcapped scores, before masking
 
-  static std::size_t rows_of(const AttentionShape& s) {
+  static std::size_t query_rows(const AttentionShape& s) {
+    return s.batch * s.q_num_heads * s.q_seq_len;
+  }
+  static std::size_t group_rows(const AttentionShape& s) {
     return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
   }
+  // With room for y: the caller may not ask for it.
   static std::size_t bytes(const AttentionShape& s) {
-    const std::size_t rows = rows_of(s);
-    return rows * (sizeof(RowStatistics) + sizeof(KeyRange)) + allocated_bytes(rows) +
-           allocated_bytes(round_up(s.v_head_size, lanes)) +
-           4 * allocated_bytes(tile_rows * block_keys) + allocated_bytes(block_keys);
+    const std::size_t rows = group_rows(s);
+    return query_rows(s) * sizeof(RowStatistics) + allocated_bytes(query_rows(s) * s.v_head_size) +
+           rows * sizeof(KeyRange) + allocated_bytes(rows) +
+           4 * allocated_bytes(tile_rows * block_keys) + allocated_bytes(block_keys) +
+           flash_attention_working_bytes(s);
   }
-  bool allocate_for(const AttentionShape& s) {
-    const std::size_t rows = rows_of(s);
-    stats.reset(new (std::nothrow) RowStatistics[rows]);
+  bool allocate_for(const AttentionShape& s, bool with_y) {
+    const std::size_t rows = group_rows(s);
+    stats.reset(new (std::nothrow) RowStatistics[query_rows(s)]);
+    if (with_y) y = allocate_floats(query_rows(s) * s.v_head_size);
     visible.reset(new (std::nothrow) KeyRange[rows]);
     delta = allocate_floats(rows);
-    output = allocate_floats(round_up(s.v_head_size, lanes));
     p = allocate_floats(tile_rows * block_keys);
     ds = allocate_floats(tile_rows * block_keys);
     p_t = allocate_floats(tile_rows * block_keys);
     ds_t = allocate_floats(tile_rows * block_keys);
     capped = allocate_floats(block_keys);
-    return stats && visible && delta && output && p && ds && p_t && ds_t && capped;
+    return stats && (y || !with_y) && visible && delta && p && ds && p_t && ds_t && capped;
   }
 };
 
@@ -149,9 +155,12 @@ struct Scratch {
 // query r % S of head first_q_head + r / S (as in the forward kernels).
 class BackwardGroup {
  public:
-  BackwardGroup(const AttentionBackwardArgs& args, Scratch& scratch)
+  // `forward` is args.forward with y where pass 1 wrote it (the caller's, or scratch).
+  BackwardGroup(const AttentionBackwardArgs& args, const AttentionArgs& forward, Scratch& scratch)
       : g_(args),
         a_(args.forward),
+        y_(forward.y),
+        y_strides_(forward.y_strides),
         s_(args.forward.shape),
         scratch_(scratch),
         group_(s_.q_num_heads / s_.kv_num_heads),
@@ -185,7 +194,10 @@ class BackwardGroup {
       std::fill(grad_k_ + j * a_.k_strides.seq, grad_k_ + j * a_.k_strides.seq + d_, 0.0f);
       std::fill(grad_v_ + j * a_.v_strides.seq, grad_v_ + j * a_.v_strides.seq + dv_, 0.0f);
     }
-    for (std::size_t r = 0; r < rows_; ++r) row_statistics(r);
+    stats_ = scratch_.stats.get() + (b * s_.q_num_heads + first_q_head_) * s_.q_seq_len;
+    for (std::size_t r = 0; r < rows_; ++r)
+      dot_keys<1>(g_.grad_y + row_offset(a_.y_strides, r), y_ + row_offset(y_strides_, r), 0, dv_,
+                  &scratch_.delta[r]);
     for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
       const std::size_t keys = std::min(block_keys, seen.end - key0);
       for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
@@ -218,29 +230,6 @@ class BackwardGroup {
     std::fill(scores + keys, scores + round_up(keys, lanes), minus_infinity);
   }
 
-  // Pass 1 for row r: the online softmax over its visible keys gives its statistics and
-  // y_i (written to forward.y when given), and D_i = dO_i . y_i.
-  void row_statistics(std::size_t r) {
-    const KeyRange v = scratch_.visible[r];
-    RowStatistics stats;
-    float* out = scratch_.output.get();
-    const std::size_t dv_padded = round_up(dv_, lanes);
-    std::fill(out, out + dv_padded, 0.0f);
-    for (std::size_t key0 = v.begin; key0 < v.end; key0 += block_keys) {
-      const std::size_t keys = std::min(block_keys, v.end - key0);
-      float* scores = scratch_.p.get();
-      row_scores(r, key0, keys, scores);
-      const float rescale = online_softmax_update(scores, round_up(keys, lanes), stats);
-      if (rescale != 1.0f) rescale_row(out, dv_padded, rescale);
-      add_combination(out, StridedRows{v_ + key0 * a_.v_strides.seq, a_.v_strides.seq}, scores,
-                      keys, dv_);
-    }
-    normalise_row(out, stats.sum, dv_, out);
-    if (a_.y) std::copy(out, out + dv_, a_.y + row_offset(a_.y_strides, r));
-    dot_keys<1>(g_.grad_y + row_offset(a_.y_strides, r), out, 0, dv_, &scratch_.delta[r]);
-    scratch_.stats[r] = stats;
-  }
-
   // Pass 2 for the tile of `count` rows from r0 and the keys key0 .. key0 + keys: each row's
   // P (from its statistics), dP and dS, then dV += P^T dO and dK += dS^T Q key by key, and
   // dQ += dS K row by row. A row that sees none of these keys, or (sum 0) sees only masked
@@ -256,14 +245,14 @@ class BackwardGroup {
       float* p = scratch_.p.get() + t * block_keys;
       float* ds = scratch_.ds.get() + t * block_keys;
       const KeyRange v = scratch_.visible[r];
-      if (v.begin >= key0 + keys || v.end <= key0 || scratch_.stats[r].sum == 0.0f) {
+      if (v.begin >= key0 + keys || v.end <= key0 || stats_[r].sum == 0.0f) {
         std::fill(p, p + keys, 0.0f);
         std::fill(ds, ds + keys, 0.0f);
         continue;
       }
       any = true;
       row_scores(r, key0, keys, p);
-      softmax_from_statistics(p, round_up(keys, lanes), scratch_.stats[r]);
+      softmax_from_statistics(p, round_up(keys, lanes), stats_[r]);
       dot_rows(grad_y_rows[t], v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, ds);
       scale_ds(p, ds, keys, scratch_.delta[r]);
     }
@@ -302,10 +291,13 @@ class BackwardGroup {
 
   const AttentionBackwardArgs& g_;
   const AttentionArgs& a_;
+  const float* const y_;     // the forward's output, pass 1's
+  const Strides y_strides_;  // its layout (a_.y_strides are gradY's)
   const AttentionShape& s_;
   Scratch& scratch_;
   const std::size_t group_, rows_, d_, dv_;
   std::size_t batch_ = 0, first_q_head_ = 0;
+  const RowStatistics* stats_ = nullptr;  // the group's rows of scratch stats
   const float* k_ = nullptr;
   const float* v_ = nullptr;
   float* grad_k_ = nullptr;
@@ -337,8 +329,16 @@ const char* attention_backward_error(const AttentionBackwardArgs& args) {
 bool flash_attention_backward(const AttentionBackwardArgs& args) {
   const AttentionShape& s = args.forward.shape;
   Scratch scratch;
-  if (!scratch.allocate_for(s)) return false;
-  BackwardGroup group(args, scratch);
+  if (!scratch.allocate_for(s, args.forward.y == nullptr)) return false;
+  // Pass 1: the tuned forward kernel gives y and every row's statistics.
+  AttentionArgs forward = args.forward;
+  forward.scores = nullptr;
+  if (!forward.y) {
+    forward.y = scratch.y.get();
+    forward.y_strides = layout_strides(Layout::bhsd, s.q_num_heads, s.q_seq_len, s.v_head_size);
+  }
+  if (!flash_attention_with_statistics(forward, scratch.stats.get())) return false;
+  BackwardGroup group(args, forward, scratch);
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
   return true;

@@ -32,13 +32,13 @@ struct AttentionBackwardArgs {
 // no scores requested. Neutral wording, as attention_error's.
 const char* attention_backward_error(const AttentionBackwardArgs& args);
 
-// FlashAttention-2 style: pass 1 recomputes each row's softmax statistics (max, sum), y_i and
-// D_i with the online softmax; pass 2 walks blocks of keys and, within each, tiles of query
-// rows: it recomputes the tile's P from the statistics, then dP and dS, and accumulates dV
-// and dK (each key row loaded once per tile) and dQ in place. Working memory is O(rows of
-// one head group + tile x block), never the S x T matrix. Overwrites the three gradients.
-// Returns false (having written nothing) when its scratch cannot be allocated. Arguments
-// must pass attention_backward_error.
+// FlashAttention-2 style: pass 1 is the tuned forward kernel, which also saves each row's
+// softmax statistics (max, sum), giving y and D_i; pass 2 walks blocks of keys and, within
+// each, tiles of query rows: it recomputes the tile's P from the statistics, then dP and dS,
+// and accumulates dV and dK (each key row loaded once per tile) and dQ in place. Working
+// memory is O(batch * q_num_heads * S * (Dv + 2)) for y and the statistics, never the S x T
+// matrix. Overwrites the three gradients. Returns false (having written nothing) when its
+// scratch cannot be allocated. Arguments must pass attention_backward_error.
 bool flash_attention_backward(const AttentionBackwardArgs& args);
 
 // Bytes flash_attention_backward allocates for this shape.
