@@ -5,6 +5,7 @@
 // read, measure, validate, copy. Used by attention.mjs (the package entry) and by the offline
 // page (single-file build).
 import { readAttentionArgs } from './attention-args.mjs';
+import { createAttentionBackward } from './attention-backward.mjs';
 import { formatBytes, isOutOfMemory } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
@@ -174,6 +175,12 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace: createTrace({ Module, withAllocations, copyOut }),
     attention,
+    attentionBackward: createAttentionBackward({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
     onnxAttention: createOnnxAttention({
       Module,
       withAllocations,

@@ -546,6 +546,16 @@ export interface KvCache {
 /** Outputs of the ONNX `Attention` operator that {@link AttentionApi.onnxAttention} can return. */
 export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_output';
 
+/** What {@link AttentionApi.attentionBackward} returns: each a fresh array the caller owns. */
+export interface AttentionGradients {
+  /** dL/dq, `[batch, qNumHeads, qSeqLen, headSize]`. */
+  gradQ: Float32Array;
+  /** dL/dk, `[batch, kvNumHeads, kvSeqLen, headSize]`: every query head of a group adds in. */
+  gradK: Float32Array;
+  /** dL/dv, `[batch, kvNumHeads, kvSeqLen, vHeadSize]`: every query head of a group adds in. */
+  gradV: Float32Array;
+}
+
 /** What `createAttention()` resolves to. */
 export interface AttentionApi {
   /**
@@ -592,6 +602,33 @@ export interface AttentionApi {
     v: Float32Array,
     options: AttentionOptions,
   ): Float32Array;
+  /**
+   * The exact gradients of {@link AttentionApi.attention}: for a loss L whose gradient with
+   * respect to `y = attention(q, k, v, options)` is `gradY`, returns dL/dq, dL/dk and dL/dv,
+   * for training in the page or in an app. Same layouts and every option of `attention`
+   * (`out` excepted): a group's query heads (GQA/MQA) add into their shared kv head's
+   * gradients; keys hidden by `isCausal` or a mask pass no gradient, and a query row that
+   * sees no key (its y is zeros) gets none; under `softcap` the chain rule goes through the
+   * tanh. Computed FlashAttention-2 style (the forward's softmax statistics recomputed, never
+   * the `qSeqLen x kvSeqLen` weights stored), in float32.
+   * @param q `[batch, qNumHeads, qSeqLen, headSize]`
+   * @param k `[batch, kvNumHeads, kvSeqLen, headSize]`
+   * @param v `[batch, kvNumHeads, kvSeqLen, vHeadSize]`
+   * @param gradY dL/dy, `[batch, qNumHeads, qSeqLen, vHeadSize]` (y's shape)
+   * @param options as for `attention`, read and checked by the same rules; `out` is refused
+   * @returns fresh arrays the caller owns, shaped as `q`, `k` and `v`. NaN and Infinity
+   *   propagate as IEEE arithmetic does.
+   * @throws TypeError / RangeError naming the bad argument (`gradY` of the wrong type or
+   *   length included; a request that cannot fit in wasm memory with its gradients is refused
+   *   before anything is copied); the instance keeps working and holds no leaked memory.
+   */
+  attentionBackward(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    gradY: Float32Array,
+    options: AttentionOptions,
+  ): AttentionGradients;
   /**
    * The whole ONNX `Attention` operator (opset 23, plus opset 24's `nonpad_kv_seqlen` and
    * opset 25's windows), with ONNX's names, on the same fused kernel as `attention`:

@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "attention_backward_call.hpp"
 #include "attention_call.hpp"
 #include "kernels/flash_attention.hpp"
+#include "kernels/flash_attention_backward.hpp"
 #include "rope.hpp"
 #include "rope_call.hpp"
 #include "trace.hpp"
@@ -116,6 +118,66 @@ bool call_is_valid(const attention_call::AttentionCall& c,
   return true;
 }
 
+// The backward of the same call (attention_backward_call::run_backward), gradients of y
+// drawn from the bytes: refused exactly when the forward is (or asks for scores, which the
+// backward has none of) without writing; otherwise the tuned kernel must agree with the
+// scalar reference where the data is ordinary.
+void fuzz_backward(Bytes& in, const attention_call::AttentionCall& forward, bool valid,
+                   bool ordinary, std::size_t y_count) {
+  const attention::AttentionShape s{forward.batch,      forward.q_num_heads, forward.kv_num_heads,
+                                    forward.q_seq_len,  forward.kv_seq_len,  forward.head_size,
+                                    forward.v_head_size};
+  const std::size_t q_count = std::size_t(s.batch) * s.q_num_heads * s.q_seq_len * s.head_size;
+  const std::size_t k_count = std::size_t(s.batch) * s.kv_num_heads * s.kv_seq_len * s.head_size;
+  const std::size_t v_count = std::size_t(s.batch) * s.kv_num_heads * s.kv_seq_len * s.v_head_size;
+  const auto grad_y = in.values(std::max<std::size_t>(y_count, 1), ordinary);
+  std::vector<float> fast_q(std::max<std::size_t>(q_count, 1), 7.0f), slow_q(fast_q.size());
+  std::vector<float> fast_k(std::max<std::size_t>(k_count, 1), 7.0f), slow_k(fast_k.size());
+  std::vector<float> fast_v(std::max<std::size_t>(v_count, 1), 7.0f), slow_v(fast_v.size());
+  attention_call::AttentionBackwardCall call;
+  call.forward = forward;
+  call.forward.y = 0;
+  call.grad_y = reinterpret_cast<std::uintptr_t>(grad_y.data());
+  call.grad_q = reinterpret_cast<std::uintptr_t>(fast_q.data());
+  call.grad_k = reinterpret_cast<std::uintptr_t>(fast_k.data());
+  call.grad_v = reinterpret_cast<std::uintptr_t>(fast_v.data());
+  const bool accepted = valid && forward.scores == 0;
+  const std::string error = attention_call::run_backward(call);
+  if (error.empty() != accepted) {
+    std::fprintf(stderr, "accepted=%d but the backward said \"%s\"\n", int(accepted),
+                 error.c_str());
+    std::abort();
+  }
+  if (!accepted) {
+    for (float x : fast_q)
+      if (x != 7.0f) fail("a refused backward wrote gradQ", 0, x, 7.0f);
+    return;
+  }
+  attention::kernels::AttentionBackwardArgs args;
+  if (attention_call::to_args(forward, args.forward) != nullptr) std::abort();
+  args.forward.y = nullptr;
+  args.grad_y = grad_y.data();
+  args.grad_q = slow_q.data();
+  args.grad_k = slow_k.data();
+  args.grad_v = slow_v.data();
+  if (!attention::kernels::attention_backward_reference(args) || !ordinary) return;
+  // Each gradient sums products of up to four inputs over D + Dv terms: a loose bound of the
+  // rounding, which still catches a wrong index or a missing term.
+  const auto big = [](const float* x, std::size_t n) {
+    return 1.0f + largest(std::vector<float>(x, x + n));
+  };
+  const float bound = big(args.forward.q, q_count) * big(args.forward.k, k_count) *
+                      big(args.forward.v, v_count) * big(grad_y.data(), grad_y.size()) *
+                      (1.0f + std::fabs(forward.scale)) * float(s.head_size + s.v_head_size);
+  const float tolerance = 2e-5f * bound;
+  const std::vector<float>* pairs[3][2] = {
+      {&fast_q, &slow_q}, {&fast_k, &slow_k}, {&fast_v, &slow_v}};
+  for (const auto& pair : pairs)
+    for (std::size_t i = 0; i < pair[0]->size(); ++i)
+      if (!(std::fabs((*pair[0])[i] - (*pair[1])[i]) <= tolerance))
+        fail("attention backward", i, (*pair[0])[i], (*pair[1])[i]);
+}
+
 // A call of the JS layer's entry point with every field drawn from the bytes, sometimes
 // breaking a rule: the core must refuse exactly the invalid ones without writing, and on
 // valid ones the fused kernel must agree with the scalar reference.
@@ -208,6 +270,7 @@ void fuzz_attention(Bytes& in) {
     std::fprintf(stderr, "valid=%d but the core said \"%s\"\n", int(valid), error.c_str());
     std::abort();
   }
+  fuzz_backward(in, c, valid, ordinary, y_count);
   if (!valid) {
     for (float y : fast)
       if (y != 7.0f) fail("a refused call wrote y", 0, y, 7.0f);

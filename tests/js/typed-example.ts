@@ -6,6 +6,7 @@
 import createAttention, { createAttentionPool, hasRelaxedSimd } from 'attention-explained';
 import type {
   AttentionApi,
+  AttentionGradients,
   AttentionPool,
   AttentionMask,
   AttentionOptions,
@@ -132,6 +133,9 @@ const y2: Float32Array = attn.attention(q, k, v, {
   headSize: 8,
   attnMask: bias,
 });
+// attentionBackward(): the gradients for dL/dy = y, shaped as q, k and v.
+const grads: AttentionGradients = attn.attentionBackward(q, k, v, y, options);
+const gradQ: Float32Array = grads.gradQ;
 // The result written into an array the caller keeps, and returned.
 const reused: Float32Array = attn.attention(q, k, v, {
   ...options,
