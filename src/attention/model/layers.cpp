@@ -95,23 +95,26 @@ void linear_backward(float* dx, float* dw, float* dbias, const float* dout, cons
       for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
 }
 
-std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 8 * T * d; }
+std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 2 * T * d; }
 
 namespace {
 
-// Copies head `head` of a [N, heads * d] tensor, sequence b, into a dense [T, d] block, and back.
-void gather_head(float* block, const float* x, std::size_t b, std::size_t head, std::size_t heads,
-                 std::size_t T, std::size_t d) {
-  for (std::size_t t = 0; t < T; ++t)
-    std::copy_n(x + ((b * T + t) * heads + head) * d, d, block + t * d);
-}
-void scatter_add_head(float* x, const float* block, std::size_t b, std::size_t head,
-                      std::size_t heads, std::size_t T, std::size_t d) {
-  for (std::size_t t = 0; t < T; ++t)
-    for (std::size_t i = 0; i < d; ++i) x[((b * T + t) * heads + head) * d + i] += block[t * d + i];
-}
-
 float score_scale(std::size_t d) { return 1.0f / std::sqrt(static_cast<float>(d)); }
+
+// Causal attention works on blocks of this many query rows: block r0 .. r0 + 3 needs keys
+// 0 .. r0 + 3 only, so products stop there and skip (almost) half of each T x T.
+constexpr std::size_t row_block = 4;
+std::size_t keys_for_block(std::size_t r0, std::size_t T) { return std::min(T, r0 + row_block); }
+std::size_t rows_in_block(std::size_t r0, std::size_t T) { return std::min(row_block, T - r0); }
+
+// One head's rows inside a [N, heads * d] tensor: sequence b, head h, rows t = 0 .. T - 1 at
+// a stride of heads * d floats.
+struct HeadView {
+  std::size_t offset, stride;
+};
+HeadView head_view(std::size_t b, std::size_t h, std::size_t heads, std::size_t T, std::size_t d) {
+  return {(b * T * heads + h) * d, heads * d};
+}
 
 }  // namespace
 
@@ -131,30 +134,30 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
                        float* scratch) {
-  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d].
-  // Per (b, h): scores [T, T] = Q_h [T, d] . K_g^T [d, T], straight into att; each row t the
-  // softmax of its first t + 1 scores; then Y_h [T, d] = att . V_g [T, d].
-  // The scores above the diagonal are computed and thrown away: at T <= C (tens of tokens) one
-  // dense matmul beats skipping them.
+  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T].
+  // Per (b, h), block of query rows by block: scores = Q_h . K_g^T over the block's keys,
+  // straight into att; each row t the softmax of its first t + 1 scores (zeros after); then
+  // Y_h = att . V_g, straight into out. Q_h, V_g and Y_h are read and written in place;
+  // K_g is transposed once per kv head into scratch.
   const float scale = score_scale(d);
-  float* q_head = scratch;
-  float* k_head = q_head + T * d;
-  float* k_transposed = k_head + T * d;
-  float* v_head = k_transposed + T * d;
-  float* y_head = v_head + T * d;
-  std::fill(out, out + B * T * H * d, 0.0f);
+  float* k_transposed = scratch;
   for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t g = h / (H / Hkv);
-      float* weights = att + (b * H + h) * T * T;
-      gather_head(q_head, q, b, h, H, T, d);
-      gather_head(k_head, k, b, g, Hkv, T, d);
-      gather_head(v_head, v, b, g, Hkv, T, d);
-      transpose(k_head, k_transposed, T, d);
-      matmul(q_head, k_transposed, weights, T, d, T, false);
-      for (std::size_t t = 0; t < T; ++t) causal_softmax_row(weights + t * T, t + 1, T, scale);
-      matmul(weights, v_head, y_head, T, T, d, false);
-      scatter_add_head(out, y_head, b, h, H, T, d);
+    for (std::size_t g = 0; g < Hkv; ++g) {
+      const HeadView kv = head_view(b, g, Hkv, T, d);
+      transpose(k + kv.offset, k_transposed, T, d, kv.stride);
+      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
+        const HeadView qy = head_view(b, h, H, T, d);
+        float* weights = att + (b * H + h) * T * T;
+        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+          matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys,
+                 false, {qy.stride, T, T});
+          for (std::size_t t = r0; t < r0 + rows; ++t)
+            causal_softmax_row(weights + t * T, t + 1, T, scale);
+          matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
+                 false, {T, kv.stride, qy.stride});
+        }
+      }
     }
 }
 
@@ -162,45 +165,48 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
                         float* scratch) {
-  // dq [N, H * d]; dk, dv [N, Hkv * d]; dout [N, H * d]; att [B, H, T, T].
-  // Per (b, h), with P = att and S the scaled scores:
+  // dq [N, H * d], dk, dv [N, Hkv * d] (+=); dout [N, H * d]; att [B, H, T, T];
+  // scratch [T, T] + [d, T]. Per (b, h), with P = att and S the scaled scores:
   //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)) * scale;
   //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
-  // Query heads of one group add into their kv head in order h = 0 .. H - 1.
+  // Rows of dV_g and dK_g from block s0 gather query rows t >= s0 only (P and dS are zero
+  // above the diagonal). Query heads of one group add into their kv head in order.
   const float scale = score_scale(d);
-  float* dy_head = scratch;
-  float* q_head = dy_head + T * d;
-  float* k_head = q_head + T * d;
-  float* v_transposed = k_head + T * d;
-  float* v_head = v_transposed + T * d;
-  float* d_head = v_head + T * d;  // dQ_h, dK_h, dV_h in turn
-  float* dscores = d_head + T * d;
+  float* dscores = scratch;
+  float* v_transposed = dscores + T * T;
   for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t g = h / (H / Hkv);
-      const float* weights = att + (b * H + h) * T * T;
-      gather_head(dy_head, dout, b, h, H, T, d);
-      gather_head(q_head, q, b, h, H, T, d);
-      gather_head(k_head, k, b, g, Hkv, T, d);
-      gather_head(v_head, v, b, g, Hkv, T, d);
-
-      matmul_transposed_a(weights, dy_head, d_head, T, T, d, false);
-      scatter_add_head(dv, d_head, b, g, Hkv, T, d);
-
-      transpose(v_head, v_transposed, T, d);
-      matmul(dy_head, v_transposed, dscores, T, d, T, false);
-      for (std::size_t t = 0; t < T; ++t) {
-        const float* p = weights + t * T;
-        float* ds = dscores + t * T;
-        float dot = 0.0f;
-        for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
-        for (std::size_t s = 0; s < T; ++s) ds[s] = s <= t ? p[s] * (ds[s] - dot) * scale : 0.0f;
+    for (std::size_t g = 0; g < Hkv; ++g) {
+      const HeadView kv = head_view(b, g, Hkv, T, d);
+      transpose(v + kv.offset, v_transposed, T, d, kv.stride);
+      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
+        const HeadView qy = head_view(b, h, H, T, d);
+        const float* weights = att + (b * H + h) * T * T;
+        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+          matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
+                 false, {qy.stride, T, T});
+          for (std::size_t t = r0; t < r0 + rows; ++t) {
+            const float* p = weights + t * T;
+            float* ds = dscores + t * T;
+            float dot = 0.0f;
+            for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
+            for (std::size_t s = 0; s <= t; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
+            std::fill(ds + t + 1, ds + T, 0.0f);
+          }
+          matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d,
+                 true, {T, kv.stride, qy.stride});
+        }
+        for (std::size_t s0 = 0; s0 < T; s0 += row_block) {
+          const std::size_t rows = rows_in_block(s0, T), queries = T - s0;
+          const std::size_t diagonal = s0 * T + s0;  // (t, s) = (s0, s0)
+          matmul_transposed_a(weights + diagonal, dout + qy.offset + s0 * qy.stride,
+                              dv + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                              {T, qy.stride, kv.stride});
+          matmul_transposed_a(dscores + diagonal, q + qy.offset + s0 * qy.stride,
+                              dk + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                              {T, qy.stride, kv.stride});
+        }
       }
-
-      matmul(dscores, k_head, d_head, T, T, d, false);
-      scatter_add_head(dq, d_head, b, h, H, T, d);
-      matmul_transposed_a(dscores, q_head, d_head, T, T, d, false);
-      scatter_add_head(dk, d_head, b, g, Hkv, T, d);
     }
 }
 

@@ -111,8 +111,10 @@ class TinyTransformer {
   void backward_pass(const std::int32_t* tokens, const std::int32_t* targets);
   void decode(std::int32_t token, std::size_t position, std::int32_t* next);
 
+  struct Views;
   Config config_;
   std::vector<ParameterInfo> table_;
+  std::unique_ptr<Views> views_;
   std::size_t parameter_count_ = 0;
   float* params_ = nullptr;  // one arena: parameters, gradients, first and second moments
   float* grads_ = nullptr;
