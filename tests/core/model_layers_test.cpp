@@ -243,6 +243,17 @@ TEST(ModelStages, RopeOnTheModelsLayoutMatchesFiniteDifferences) {
   expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
 }
 
+TEST(ModelStages, CausalSoftmaxRowMatchesItsReference) {
+  const std::size_t T = 13;
+  for (std::size_t n = 1; n <= T; ++n) {
+    Floats tuned = random_floats(T, 40 + n, 20.0f), plain = tuned;
+    causal_softmax_row(tuned.data(), n, T, 0.3f);
+    causal_softmax_row_reference(plain.data(), n, T, 0.3f);
+    for (std::size_t s = 0; s < T; ++s) ASSERT_NEAR(tuned[s], plain[s], 1e-6f) << n << ", " << s;
+    for (std::size_t s = n; s < T; ++s) ASSERT_EQ(tuned[s], 0.0f);
+  }
+}
+
 TEST(ModelStages, DecodingAttentionEqualsTheBatchsLastRow) {
   const std::size_t T = 6, H = 4, Hkv = 2, d = 5;
   const Floats q = random_floats(T * H * d, 21), k = random_floats(T * Hkv * d, 22),

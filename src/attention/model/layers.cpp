@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <xsimd/xsimd.hpp>
 
+#include "kernels/exp2.hpp"
 #include "model/matmul.hpp"
 
 namespace attention::model {
@@ -89,7 +92,12 @@ void linear_backward(float* dx, float* dw, float* dbias, const float* dout, cons
   // dbias [O] += the column sums of dout.
   transpose(w, scratch, I, O);
   matmul(dout, scratch, dx, N, O, I, true);
-  matmul_transposed_a(x, dout, dw, I, N, O, true);
+  // dw sums over all N rows: in slices of rows, so that each slice of x and dout stays in
+  // the L1 cache while every block of dw passes over it.
+  constexpr std::size_t slice = 64;
+  for (std::size_t n0 = 0; n0 < N; n0 += slice)
+    matmul_transposed_a(x + n0 * I, dout + n0 * O, dw, I, std::min(slice, N - n0), O, true,
+                        {I, O, O});
   if (dbias)
     for (std::size_t n = 0; n < N; ++n)
       for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
@@ -119,6 +127,37 @@ HeadView head_view(std::size_t b, std::size_t h, std::size_t heads, std::size_t 
 }  // namespace
 
 void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
+  // exp(x * scale - max) = 2^(x * scale * log2(e) - max * log2(e)): vectors of `lanes` scores
+  // through the fast exp2 of the fused kernels; the last, partial vector goes through a copy
+  // padded with -inf (2^-inf = 0), so every score takes the same path.
+  using batch = xsimd::batch<float>;
+  constexpr std::size_t lanes = batch::size;
+  const float to_log2 = scale * 1.4426950408889634f;
+  float max = row[0];
+  for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s]);
+  const batch shift(max * to_log2), factor(to_log2);
+  batch sums(0.0f);
+  std::size_t s = 0;
+  for (; s + lanes <= n; s += lanes) {
+    const batch e = kernels::exp2_fast(xsimd::fms(batch::load_unaligned(row + s), factor, shift));
+    sums += e;
+    e.store_unaligned(row + s);
+  }
+  if (s < n) {
+    alignas(64) float chunk[lanes];
+    std::fill(chunk, chunk + lanes, -std::numeric_limits<float>::infinity());
+    std::copy(row + s, row + n, chunk);
+    const batch e = kernels::exp2_fast(xsimd::fms(batch::load_aligned(chunk), factor, shift));
+    sums += e;
+    e.store_aligned(chunk);
+    std::copy(chunk, chunk + (n - s), row + s);
+  }
+  const float inverse = 1.0f / xsimd::reduce_add(sums);
+  for (s = 0; s < n; ++s) row[s] *= inverse;
+  std::fill(row + n, row + T, 0.0f);
+}
+
+void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, float scale) {
   float max = row[0] * scale;
   for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s] * scale);
   float sum = 0.0f;
@@ -126,8 +165,7 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
     row[s] = std::exp(row[s] * scale - max);
     sum += row[s];
   }
-  const float inverse = 1.0f / sum;
-  for (std::size_t s = 0; s < n; ++s) row[s] *= inverse;
+  for (std::size_t s = 0; s < n; ++s) row[s] /= sum;
   std::fill(row + n, row + T, 0.0f);
 }
 
