@@ -390,6 +390,19 @@ test('a step whose loss is not finite is refused and leaves the model as it was'
   model.free();
 });
 
+test('a batch whose activations cannot fit in wasm memory is refused up front', () => {
+  const model = attn.createTinyTransformer(CONFIG);
+  const before = attn.memoryStats().allocatedBytes;
+  const tokens = new Int32Array(4_000_000); // 800 000 sequences of 5 tokens
+  refuses(
+    () => model.trainStep({ tokens, targets: tokens, batch: 800_000 }),
+    RangeError,
+    /TinyTransformer\.trainStep: batch 800000 of 5 tokens needs .* of activations and gradients, more than the 2\.0 GiB wasm memory can hold; use a smaller batch/,
+  );
+  assert.equal(attn.memoryStats().allocatedBytes, before);
+  model.free();
+});
+
 test('a freed model refuses every method by name; free() twice is harmless', () => {
   const model = attn.createTinyTransformer(CONFIG);
   const parameters = model.parameters();
