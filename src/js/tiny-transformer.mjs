@@ -356,7 +356,7 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
         'TinyTransformer.loadParameters',
         'parameters',
       );
-      const read = this.#table.map(({ name }) => {
+      const read = this.#table.map(({ name, count }) => {
         const entry = given[name];
         if (entry === undefined) {
           throw new TypeError(`TinyTransformer.loadParameters: '${name}' is missing`);
@@ -373,7 +373,8 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
             `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
           );
         }
-        return { data: readArray(data, `parameters['${name}'].data`, 1 << 30) ?? data, dims };
+        // An array longer than the tensor is refused before it is read (a Proxy may claim 2^32).
+        return { data: readArray(data, `parameters['${name}'].data`, count) ?? data, dims };
       });
       // Phases 2 and 3: every entry measured and checked before anything is written.
       const checked = this.#table.map(({ name, dims, count }, i) => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
+import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
 
 const attn = await createAttention();
 
@@ -420,4 +421,36 @@ test('a freed model refuses every method by name; free() twice is harmless', () 
     refuses(run, TypeError, new RegExp(`TinyTransformer\\.${name}: this model has been freed`));
   }
   assert.equal(model.config.vocabSize, CONFIG.vocabSize);
+});
+
+test('every entry point reads each field of its arguments once', () => {
+  const model = attn.createTinyTransformer({ ...CONFIG, mlpSize: 4 });
+  const tokens = Int32Array.from([0, 1, 2, 3]);
+  const targets = Int32Array.from([1, 2, 3, -1]);
+  const parameters = Object.fromEntries(
+    Object.entries(model.parameters()).map(([name, { data, dims }]) => [
+      name,
+      { data: Array.from(data), dims },
+    ]),
+  );
+  const calls = {
+    createTinyTransformer: (proxy) => attn.createTinyTransformer(proxy).free(),
+    trainStep: (proxy) => model.trainStep(proxy),
+    forward: (proxy) => model.forward(proxy),
+    generate: (proxy) => model.generate(proxy, 2),
+    loadParameters: (proxy) => model.loadParameters(proxy),
+  };
+  const argumentsOf = {
+    createTinyTransformer: { ...CONFIG, kvHeads: 1, positions: 'rope', seed: 3 },
+    trainStep: { tokens, targets, batch: 2 },
+    forward: { tokens, batch: 1 },
+    generate: [1, 2, 3],
+    loadParameters: parameters,
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    const counts = new Map();
+    call(countingProxy(argumentsOf[name], counts));
+    assertEachReadOnce(counts, name);
+  }
+  model.free();
 });
