@@ -161,6 +161,7 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
     #config;
     #core;
     #table;
+    #callBytes = { key: '', bytes: 0 };
 
     constructor(handle, config, core, table) {
       this.#handle = handle;
@@ -252,7 +253,16 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
 
     /** Refuses up front a call whose working memory cannot fit in wasm memory. */
     #checkMemory(where, batch, T, training, ioBytes) {
-      const bytes = Module.transformerCallBytes(this.#core, batch, T, training) + ioBytes;
+      // The core's count for the last shape asked, kept: training asks the same every step,
+      // and converting the config for Embind costs more than the check.
+      const key = `${batch} ${T} ${training}`;
+      if (this.#callBytes.key !== key) {
+        this.#callBytes = {
+          key,
+          bytes: Module.transformerCallBytes(this.#core, batch, T, training),
+        };
+      }
+      const bytes = this.#callBytes.bytes + ioBytes;
       if (bytes > memoryLimit) {
         throw new RangeError(
           `TinyTransformer.${where}: batch ${batch} of ${T} tokens needs ${formatBytes(bytes)} of activations${training ? ' and gradients' : ''}, more than the ${formatBytes(memoryLimit)} wasm memory can hold; use a smaller batch`,
