@@ -325,24 +325,31 @@ std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training
   if (activation_floats(config_, static_cast<double>(B), static_cast<double>(T)) * 2 > max_floats)
     return "the activations of this batch would not fit in memory";
   if (acts_ && B == batch_ && T == tokens_ && (acts_training_ || !training)) return "";
+  // A call of another shape reuses the arena when it fits (training and a forward() for a
+  // picture may alternate), else replaces it; on failure the old one stays.
   const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
-  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
+  const std::size_t scratch = scratch_floats(config_, T);
+  const std::size_t total = floats * (training ? 2 : 1) + scratch;
   const bool rope = config_.positions == Positions::rope;
-  float* acts = allocate<float>(total);
-  std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
-  if (!acts || (rope && !positions)) {
-    std::free(acts);
-    std::free(positions);
-    return "out of memory for the activations";
+  if (total > acts_capacity_ || (rope && B * T > positions_capacity_)) {
+    float* acts = allocate<float>(total);
+    std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
+    if (!acts || (rope && !positions)) {
+      std::free(acts);
+      std::free(positions);
+      return "out of memory for the activations";
+    }
+    std::free(acts_);
+    std::free(positions_);
+    acts_ = acts;
+    positions_ = positions;
+    acts_capacity_ = total;
+    positions_capacity_ = rope ? B * T : 0;
   }
-  std::free(acts_);
-  std::free(positions_);
-  acts_ = acts;
-  positions_ = positions;
   acts_floats_ = floats;
   batch_ = B;
   tokens_ = T;
-  acts_training_ = training;
+  acts_training_ = 2 * floats + scratch <= acts_capacity_;
   if (rope)
     for (std::size_t n = 0; n < B * T; ++n) positions_[n] = static_cast<std::int64_t>(n % T);
   return "";

@@ -126,6 +126,7 @@ class TinyTransformer {
   // Activations (and, when training, their gradients) for the current (B, T).
   float* acts_ = nullptr;
   std::size_t acts_floats_ = 0, batch_ = 0, tokens_ = 0;
+  std::size_t acts_capacity_ = 0, positions_capacity_ = 0;  // floats and ids allocated
   bool acts_training_ = false;
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;
