@@ -12,7 +12,7 @@
 //   node examples/node/train.mjs [--seed 1] [--positions learned|rope|none] [--layers 2]
 //        [--heads 4] [--steps 2000] [--until-accuracy 0.99]
 // Prints the loss as it goes, the step at which it first falls below 0.1, the accuracy on the
-// counted targets of fresh rows, how much of its weight layer 2's best head puts on the token
+// counted targets of held-out rows, how much of its weight layer 2's best head puts on the token
 // after the earlier occurrence, and the time per training step.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -114,7 +114,7 @@ export async function trainInduction({
   const best = scores.indexOf(Math.max(...scores));
   print(`loss below ${DROP_LOSS}: ${dropStep === null ? 'never' : `at step ${dropStep}`}`);
   print(
-    `accuracy on counted targets: ${(100 * summary.accuracy).toFixed(2)}% (256 fresh rows, loss ${summary.loss.toFixed(4)})`,
+    `accuracy on counted targets: ${(100 * summary.accuracy).toFixed(2)}% (256 held-out rows, loss ${summary.loss.toFixed(4)})`,
   );
   print(
     `layer ${layers}'s head ${best} puts ${scores[best].toFixed(3)} of its weight on the token after the earlier occurrence`,

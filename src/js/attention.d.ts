@@ -700,7 +700,7 @@ export interface TrainOptions {
   attentionEvery?: number;
 }
 
-/** What {@link Trainer.evaluate} measures, on fresh rows never used for training. */
+/** What {@link Trainer.evaluate} measures, on held-out rows (their own seeded sequence, not the training batches). */
 export interface TrainerEvaluation {
   step: number;
   /** Mean cross-entropy over the counted targets. */
@@ -733,7 +733,7 @@ export interface Trainer {
   resume(): Promise<{ step: number }>;
   /** Ends the run; the model keeps what it learnt. */
   stop(): Promise<{ step: number }>;
-  /** Loss, accuracy and every head's attention on `batch` fresh rows (default 64). */
+  /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
   evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
   /** The model's parameters, `{ name: { data, dims } }`, for export (JSON-able with Array.from). */
   parameters(): Promise<Record<string, { data: Float32Array; dims: number[] }>>;

@@ -12,7 +12,8 @@
 //   { type: 'pause' } / { type: 'resume' }    result { step }; a paused run waits, unanswered
 //   { type: 'stop' }                          ends the run (its train answers stopped: true)
 //   { type: 'evaluate', batch }               result { step, loss, accuracy, tokens, targets,
-//                                             attention } on fresh rows (an evaluation seed)
+//                                             attention } on held-out rows (their own seed,
+//                                             the same rows at every call)
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
 //   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run
@@ -60,7 +61,7 @@ export function createTrainSession({ createModel, post }) {
   let model = null;
   let config = null;
   let task = null;
-  let probe = null; // the one row whose attention progress events show
+  let probe = null; // the one row whose attention progress events show (held-out row 0)
   let seed = 1;
   let batch = 0;
   let step = 0;
@@ -173,9 +174,9 @@ export function createTrainSession({ createModel, post }) {
       return { step };
     },
     evaluate(message) {
-      const rows = createInductionTask((seed + EVALUATION_SEED_OFFSET + step) >>> 0).batch(
-        message.batch,
-      );
+      // The same held-out rows at every call (for a seed and a batch size): evaluations over
+      // a run are comparable, and the probe row is their first.
+      const rows = createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(message.batch);
       const { logits, attention } = model.forward({ tokens: rows.tokens, batch: rows.batch });
       const { accuracy } = inductionAccuracy(logits, rows.targets);
       const loss = meanCrossEntropy(logits, rows.targets);

@@ -352,7 +352,7 @@ export async function createTrainer(options) {
     pause: () => request('pause'),
     resume: () => request('resume'),
     stop: () => request('stop'),
-    /** Loss, accuracy and every head's attention on `batch` fresh rows (default 64). */
+    /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
     evaluate(evaluateOptions) {
       const e = readBag(evaluateOptions, EVALUATE_KEYS, 'evaluate', 'options');
       const rows = checkInteger(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
