@@ -16,6 +16,7 @@
 // (x_k at position t predicts x_{k+1}, for k = 1..n-1); every other position holds -1.
 // So a row has n - 1 counted targets.
 import { checkPositiveInteger, describe } from './checks.mjs';
+import { seededRandom } from './seeded-random.mjs';
 
 /** Tokens per row (the model's context must be at least this). */
 export const INDUCTION_LENGTH = 25;
@@ -30,21 +31,6 @@ export const MAX_SEGMENT = 10;
 export const MAX_BATCH = 65536;
 
 const SYMBOLS = INDUCTION_VOCAB - 1; // 1..15
-
-/**
- * mulberry32: a tiny seeded generator, its own copy so the task is the same everywhere (Node,
- * browsers, workers) for a seed. Returns the next number in [0, 1).
- */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An integer uniform in lo..hi (both included). */
 const uniformInt = (random, lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
@@ -88,7 +74,7 @@ export function createInductionTask(seed = 1) {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     throw new RangeError(`induction task: seed must be an integer in 0..2^32-1, got ${seed}`);
   }
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   return Object.freeze({
     seed,
     length: INDUCTION_LENGTH,
