@@ -101,7 +101,7 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module (both builds), the pool's and the trainer's workers, its types, the <attention-explainer> element and nothing else', () => {
+  test('npm pack ships the module (both builds), the pool worker and the trainer worker, its types, the <attention-explainer> element and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
