@@ -71,7 +71,10 @@ function batchesFor(model) {
   const { config, batch } = model;
   if (model.name === 'induction') {
     const task = createInductionTask(1);
-    return () => task.batch(batch);
+    return () => {
+      const { tokens, targets } = task.batch(batch); // trainStep takes these three fields only
+      return { tokens, targets, batch };
+    };
   }
   const next = seededRandom(11);
   const T = config.context;
