@@ -53,6 +53,40 @@ function meanCrossEntropy({ data, dims }, targets) {
 }
 
 /**
+ * Collects a run's steps between two progress events: add(loss, ms, attentionDue) returns how
+ * many are waiting; flush(step) posts them as one event (with the attention weights when a
+ * step since the last event asked for them) and starts over. Nothing waiting: nothing posted.
+ */
+function progressReporter(post, attentionNow) {
+  let losses = [];
+  let spent = 0;
+  let attentionDue = false;
+  return {
+    add(loss, ms, due) {
+      losses.push(loss);
+      spent += ms;
+      attentionDue ||= due;
+      return losses.length;
+    },
+    flush(step) {
+      if (losses.length === 0) return;
+      const event = {
+        type: 'progress',
+        step,
+        loss: losses.at(-1),
+        msPerStep: spent / losses.length,
+      };
+      event.losses = Float32Array.from(losses);
+      if (attentionDue) event.attention = attentionNow();
+      post(event, [...buffersOf(event)]);
+      losses = [];
+      spent = 0;
+      attentionDue = false;
+    },
+  };
+}
+
+/**
  * The session: handle(message) for each message from the host; post(message, transfer) sends
  * one back; createModel(config) makes a model (it throws TypeError / RangeError for a bad
  * config, which travel back by name).
@@ -65,7 +99,7 @@ export function createTrainSession({ createModel, post }) {
   let seed = 1;
   let batch = 0;
   let step = 0;
-  let run = null; // { id, until, progressEvery, attentionEvery, paused, stopped, ... }
+  let run = null; // { id, until, progressEvery, attentionEvery, paused, lastLoss, wake, progress }
 
   const answer = (id, result) => post({ id, ok: true, result }, [...buffersOf(result)]);
 
@@ -84,53 +118,41 @@ export function createTrainSession({ createModel, post }) {
     return model.forward({ tokens: probe.tokens, batch: 1 }).attention;
   }
 
-  function endRun(stopped) {
+  // Ends the run now (its loop sees it is no longer the run and returns): the steps waiting
+  // for a progress event are posted unless `flush` is false (a reset: the old model's steps),
+  // then train() is answered.
+  function endRun(stopped, flush = true) {
     const ended = run;
     run = null;
+    ended.wake();
+    if (flush) ended.progress.flush(step);
     answer(ended.id, { step, loss: ended.lastLoss, stopped });
   }
 
   async function loop(current) {
-    let losses = [];
-    let spent = 0;
-    let attentionDue = false;
-    const report = () => {
-      const event = {
-        type: 'progress',
-        step,
-        loss: current.lastLoss,
-        msPerStep: spent / losses.length,
-      };
-      event.losses = Float32Array.from(losses);
-      if (attentionDue) event.attention = attentionNow();
-      post(event, [...buffersOf(event)]);
-      losses = [];
-      spent = 0;
-      attentionDue = false;
-    };
-    while (run === current && !current.stopped && step < current.until) {
+    const { progress } = current;
+    while (run === current && step < current.until) {
       const sliceEnd = now() + SLICE_MS;
-      while (!current.paused && !current.stopped && step < current.until && now() < sliceEnd) {
+      while (run === current && !current.paused && step < current.until && now() < sliceEnd) {
         const { tokens, targets } = task.batch(batch);
         const began = now();
         current.lastLoss = model.trainStep({ tokens, targets, batch });
-        spent += now() - began;
+        const spent = now() - began;
         step++;
-        losses.push(current.lastLoss);
-        if (current.attentionEvery > 0 && step % current.attentionEvery === 0) attentionDue = true;
-        if (losses.length >= current.progressEvery) report();
+        const attentionDue = current.attentionEvery > 0 && step % current.attentionEvery === 0;
+        if (progress.add(current.lastLoss, spent, attentionDue) >= current.progressEvery) {
+          progress.flush(step);
+        }
       }
       if (current.paused) {
-        if (losses.length > 0) report();
+        progress.flush(step);
         // Asleep until resume, stop or reset wakes it: a paused trainer costs no CPU.
         await new Promise((resolve) => (current.wake = resolve));
       } else {
         await yieldToMessages();
       }
     }
-    if (run !== current) return; // reset or a failure ended it already
-    if (losses.length > 0) report();
-    endRun(current.stopped);
+    if (run === current) endRun(false); // else stop, reset or a failure ended it already
   }
 
   const requests = {
@@ -147,10 +169,10 @@ export function createTrainSession({ createModel, post }) {
         progressEvery,
         attentionEvery,
         paused: false,
-        stopped: false,
       };
       run.lastLoss = NaN;
       run.wake = () => {};
+      run.progress = progressReporter(post, () => attentionNow());
       const current = run;
       loop(current).catch((error) => {
         if (run !== current) return;
@@ -169,8 +191,7 @@ export function createTrainSession({ createModel, post }) {
       return { step };
     },
     stop() {
-      if (run) run.stopped = true;
-      run?.wake();
+      if (run) endRun(true);
       return { step };
     },
     evaluate(message) {
@@ -192,8 +213,7 @@ export function createTrainSession({ createModel, post }) {
     reset(message) {
       start(message.config ?? config, message.seed ?? seed);
       if (run) {
-        run.wake();
-        endRun(true);
+        endRun(true, false);
       }
       return { step };
     },

@@ -3,14 +3,15 @@
 // by the same code. This is the host's side of the protocol that train-session.mjs documents;
 // the worker script is train-worker.mjs (dist/train-worker.mjs).
 //
-// Every request is one message with an id, answered once. The host never trusts the worker's
-// messages: each is checked for its shape before use, and one that is not what the protocol
-// sends (null, garbage) ends the trainer as a dead worker does. Every pending promise then
-// rejects with a TrainerError saying why; nothing is left pending, nothing throws at the host.
+// Here: reading and checking the caller's options and arguments (each read once; a refused
+// call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
 import { describe, isOptionBag } from './checks.mjs';
 import { INDUCTION_LENGTH, INDUCTION_VOCAB, MAX_BATCH } from './induction-task.mjs';
 import { readOwnOptions } from './read-once.mjs';
-import { rebuildError, spawnWorker } from './workers.mjs';
+import { openChannel, TrainerError } from './trainer-channel.mjs';
+import { spawnWorker } from './workers.mjs';
+
+export { TrainerError };
 
 const TRAINER_KEYS = new Set([
   'config',
@@ -43,14 +44,6 @@ const EVALUATE_KEYS = new Set(['batch']);
 const INIT_TIMEOUT_MS = 30_000;
 /** The most steps one train() call may ask for. */
 export const MAX_STEPS = 1e7;
-
-/** What a trainer's promises reject with when its worker is gone or misbehaves. */
-export class TrainerError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'TrainerError';
-  }
-}
 
 function checkInteger(value, name, lo, hi) {
   if (typeof value !== 'number') {
@@ -100,60 +93,6 @@ function readConfig(config, where) {
   return snapshot;
 }
 
-const isInt = (value) => Number.isInteger(value) && value >= 0;
-const isFloats = (value) => value instanceof Float32Array;
-function isTensor(value, rank) {
-  if (value === null || typeof value !== 'object' || !isFloats(value.data)) return false;
-  const { dims } = value;
-  if (!Array.isArray(dims) || dims.length !== rank || !dims.every(isInt)) return false;
-  return dims.reduce((a, b) => a * b, 1) === value.data.length;
-}
-
-/** Why a progress event is not one, or '' when it is. */
-function progressFault(message) {
-  if (!isInt(message.step)) return 'its step is not a count';
-  if (typeof message.loss !== 'number') return 'its loss is not a number';
-  if (!isFloats(message.losses)) return 'its losses are not a Float32Array';
-  if (typeof message.msPerStep !== 'number') return 'its msPerStep is not a number';
-  if (message.attention !== undefined && !isTensor(message.attention, 5)) {
-    return 'its attention is not { data, dims: [layers, 1, heads, T, T] }';
-  }
-  return '';
-}
-
-/** Why an answer to `type` is not one, or '' when it is. */
-function answerFault(message, type) {
-  if (message.ok === false) {
-    const { error } = message;
-    const fine = error !== null && typeof error === 'object' && typeof error.message === 'string';
-    return fine && typeof error.name === 'string' ? '' : 'its error is not { name, message }';
-  }
-  if (message.ok !== true) return 'ok is neither true nor false';
-  const { result } = message;
-  if (type === 'parameters') {
-    const fine = result !== null && typeof result === 'object';
-    return fine && Object.values(result).every((p) => isTensor(p, p?.dims?.length))
-      ? ''
-      : 'bad parameters';
-  }
-  if (result === null || typeof result !== 'object' || !isInt(result.step)) {
-    return 'its result has no step';
-  }
-  if (
-    type === 'train' &&
-    (typeof result.loss !== 'number' || typeof result.stopped !== 'boolean')
-  ) {
-    return 'its result is not { step, loss, stopped }';
-  }
-  if (type === 'evaluate') {
-    const { loss, accuracy, tokens, targets, attention } = result;
-    if (typeof loss !== 'number' || typeof accuracy !== 'number') return 'no loss or accuracy';
-    if (!(tokens instanceof Int32Array) || !(targets instanceof Int32Array)) return 'no rows';
-    if (!isTensor(attention, 5)) return 'its attention is not [layers, batch, heads, T, T]';
-  }
-  return '';
-}
-
 /** A plain copy of parameters { name: { data, dims } }, each read once, floats copied. */
 function snapshotParameters(parameters) {
   if (!isOptionBag(parameters)) {
@@ -170,7 +109,7 @@ function snapshotParameters(parameters) {
       );
     }
     const { data, dims } = entry;
-    if (!isFloats(data) && !Array.isArray(data)) {
+    if (!(data instanceof Float32Array) && !Array.isArray(data)) {
       throw new TypeError(
         `loadParameters: parameters['${name}'].data must be a Float32Array or an array of numbers, got ${describe(data)}`,
       );
@@ -222,91 +161,8 @@ export async function createTrainer(options) {
   const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
   const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
 
-  const worker = await spawnWorker(url);
-  const pending = new Map(); // id -> { type, resolve, reject }
-  let nextId = 1;
-  let failure = null; // the TrainerError every call gets once the trainer is over
-  let step = 0;
-  let running = null; // the id of the train() call in progress
-  const abandoned = new Set(); // ids whose answers no one waits for any more
-
-  function fail(error) {
-    if (failure) return;
-    failure = error;
-    worker.terminate();
-    for (const call of pending.values()) call.reject(error);
-    pending.clear();
-  }
-
-  function request(type, fields = {}, transfer = []) {
-    if (failure) return Promise.reject(failure);
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { type, resolve, reject });
-      worker.busy(true);
-      worker.post({ ...fields, type, id }, transfer);
-    });
-  }
-
-  function settle(message) {
-    const call = pending.get(message.id);
-    const fault = answerFault(message, call.type);
-    if (fault)
-      return fail(
-        new TrainerError(`the trainer's worker sent an invalid answer to ${call.type} (${fault})`),
-      );
-    pending.delete(message.id);
-    if (pending.size === 0) worker.busy(false); // an idle trainer keeps Node alive no longer
-    if (message.id === running) running = null;
-    if (!message.ok) return call.reject(rebuildError(message.error));
-    if (call.type !== 'parameters') step = message.result.step;
-    call.resolve(message.result);
-  }
-
-  worker.onMessage((message) => {
-    if (failure) return;
-    if (message === null || typeof message !== 'object') {
-      return fail(
-        new TrainerError(
-          `the trainer's worker sent ${describe(message)}, not a message of its protocol`,
-        ),
-      );
-    }
-    if (message.type === 'progress') {
-      const fault = progressFault(message);
-      if (fault)
-        return fail(new TrainerError(`the trainer's worker sent a bad progress event (${fault})`));
-      step = message.step;
-      if (!onProgress) return;
-      const { loss, losses, msPerStep, attention } = message;
-      try {
-        onProgress({ step, loss, losses, msPerStep, ...(attention && { attention }) });
-      } catch (error) {
-        // The caller's listener threw: its run ends, and its train() call rejects with that.
-        const call = pending.get(running);
-        if (call) {
-          pending.delete(running);
-          abandoned.add(running);
-          abandoned.add(nextId);
-          worker.post({ type: 'stop', id: nextId++ });
-          running = null;
-          call.reject(error);
-        }
-      }
-      return;
-    }
-    if (abandoned.delete(message.id)) return; // the answer to a call that already ended
-    if (!pending.has(message.id)) {
-      return fail(
-        new TrainerError(
-          `the trainer's worker answered a request it was not sent (id ${describe(message.id)})`,
-        ),
-      );
-    }
-    settle(message);
-  });
-  worker.onDeath((why) => fail(new TrainerError(`the trainer's worker stopped: ${why}`)));
-
+  const channel = openChannel(await spawnWorker(url), onProgress);
+  const { request, fail } = channel;
   const timer = setTimeout(
     () =>
       fail(
@@ -342,12 +198,7 @@ export async function createTrainer(options) {
         0,
         MAX_STEPS,
       );
-      if (running !== null && !failure) {
-        return Promise.reject(new Error('train: a run is already going (stop() it, or await it)'));
-      }
-      const promise = request('train', { steps, progressEvery, attentionEvery });
-      if (!failure) running = nextId - 1;
-      return promise;
+      return channel.train({ steps, progressEvery, attentionEvery });
     },
     pause: () => request('pause'),
     resume: () => request('resume'),
@@ -381,10 +232,10 @@ export async function createTrainer(options) {
     },
     /** The last step the worker reported. */
     get step() {
-      return step;
+      return channel.step;
     },
     get closed() {
-      return failure !== null;
+      return channel.failure !== null;
     },
   });
 }
