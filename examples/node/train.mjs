@@ -11,9 +11,10 @@
 // and the loss arrives as progress events.
 //   node examples/node/train.mjs [--seed 1] [--positions learned|rope|none] [--layers 2]
 //        [--heads 4] [--steps 2000] [--until-accuracy 0.99]
-// Prints the loss as it goes, the step at which it first falls below 0.1, the accuracy on the
-// counted targets of held-out rows, how much of its weight layer 2's best head puts on the token
-// after the earlier occurrence, and the time per training step.
+// Prints, every 100 steps, the loss, the accuracy on the counted targets of held-out rows and
+// the best induction score of the last layer's heads (inductionScores below); at the end the
+// step at which the loss first fell below 0.1, the accuracy, how much of its weight the last
+// layer's best head puts on the token after the earlier occurrence, and ms per training step.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 
@@ -60,7 +61,8 @@ export async function trainInduction({
   heads = 4,
   steps = 2000,
   batch = 32,
-  untilAccuracy = Infinity, // stop early once the accuracy of a check reaches it
+  untilAccuracy = Infinity, // stop early once a check's accuracy reaches it (and the loss fell)
+  until = () => false, // or once until({ accuracy, scores, step }) says so
   checkEvery = 100,
   print = console.log,
 } = {}) {
@@ -94,10 +96,13 @@ export async function trainInduction({
       const result = await trainer.train({ steps: Math.min(checkEvery, steps - done) });
       done = result.step;
       evaluation = await trainer.evaluate({ batch: 256 });
+      const scores = inductionScores(evaluation);
       print(
-        `step ${done} · loss ${result.loss.toFixed(3)} · accuracy ${(100 * evaluation.accuracy).toFixed(1)}%`,
+        `step ${done} · loss ${result.loss.toFixed(3)} · accuracy ${(100 * evaluation.accuracy).toFixed(1)}% · induction ${Math.max(...scores).toFixed(2)}`,
       );
-      if (evaluation.accuracy >= untilAccuracy && dropStep !== null) break;
+      const { accuracy } = evaluation;
+      if (accuracy >= untilAccuracy && dropStep !== null) break;
+      if (until({ accuracy, scores, step: done })) break;
     }
   } finally {
     trainer.close();
