@@ -16,6 +16,7 @@ import {
 } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import {
   bufferOf,
   measureTypedArray,
@@ -440,6 +441,12 @@ export function wrapModule(Module) {
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
     createKvCache: createKvCacheFactory({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
+    createTinyTransformer: createTinyTransformerFactory({
       Module,
       withAllocations,
       copyOut,

@@ -500,6 +500,12 @@ export interface AttentionApi {
    *   not fit in wasm memory.
    */
   createKvCache(options: KvCacheOptions): KvCache;
+  /**
+   * A tiny decoder-only transformer that trains in wasm ({@link TinyTransformer}).
+   * @throws TypeError / RangeError naming the config field at fault (heads must divide dModel,
+   *   kvHeads must divide heads, ...); RangeError when the model would not fit in wasm memory.
+   */
+  createTinyTransformer(config: TinyTransformerConfig): TinyTransformer;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /**
@@ -515,6 +521,135 @@ export interface AttentionApi {
    * any call returns or throws, `allocatedBytes` is back where it was.
    */
   memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
+}
+
+/**
+ * Config of {@link AttentionApi.createTinyTransformer}. Names: V vocabSize, C context, D dModel,
+ * L layers, H heads, Hkv kvHeads, d = D / H the head size, M mlpSize. Read once, own properties
+ * only; integers unless said otherwise.
+ */
+export interface TinyTransformerConfig {
+  /** V: token ids are 0 .. V - 1 (1 to 2^20). */
+  vocabSize: number;
+  /** C: the most tokens per sequence, T <= C (1 to 16384). */
+  context: number;
+  /** D: the width of the residual stream (1 to 16384). */
+  dModel: number;
+  /** L: attention layers (1 to 256). */
+  layers: number;
+  /** H: query heads per layer; must divide dModel. */
+  heads: number;
+  /** Hkv: key/value heads (grouped-query attention); must divide heads. Defaults to heads. */
+  kvHeads?: number;
+  /**
+   * How the model knows where a token is: 'learned' (the default: a [C, D] table added to the
+   * token embedding), 'rope' (rotary embedding of every head's queries and keys, base 10000,
+   * pairs (i, i + d / 2); needs an even head size) or 'none'.
+   */
+  positions?: 'learned' | 'rope' | 'none';
+  /** M: the MLP's hidden size after each attention; 0 (the default) for attention-only layers. */
+  mlpSize?: number;
+  /** AdamW's step size (finite, >= 0). Defaults to 0.001. */
+  learningRate?: number;
+  /** AdamW's decoupled weight decay, applied to every parameter (finite, >= 0). Defaults to 0. */
+  weightDecay?: number;
+  /** Seeds the initial parameters (0 to 2^32 - 1). Defaults to 0. */
+  seed?: number;
+}
+
+/** A batch of B sequences of T tokens each (T <= context), as trainStep and forward take it. */
+export interface TinyTransformerBatch {
+  /** Token ids, [B, T] row after row. */
+  tokens: Int32Array;
+  /** B (>= 1, divides tokens.length). Defaults to 1. */
+  batch?: number;
+}
+
+/** One parameter tensor, row-major. Weights are [in, out]: a row times the matrix. */
+export interface TinyTransformerTensor {
+  data: Float32Array;
+  dims: number[];
+}
+
+/**
+ * A decoder-only transformer that trains in wasm memory: token embedding (+ positions),
+ * L layers of pre-LayerNorm causal multi-head attention (W_Q, W_K, W_V, W_O, no biases) and,
+ * when mlpSize > 0, an MLP (Linear D -> M, GELU in its tanh form, Linear M -> D), residual
+ * connections, a final LayerNorm and an unembedding of its own; trained on the mean next-token
+ * cross-entropy with AdamW (beta1 0.9, beta2 0.999, eps 1e-8, bias correction).
+ *
+ * The same seed and the same batches give the same losses, bit for bit, in the same build
+ * (the Relaxed SIMD build may differ from the SIMD128 build in the last bits). Free it with
+ * `free()`: its memory is not the JS heap's; afterwards every method throws a TypeError.
+ * @example
+ * ```ts
+ * const model = attn.createTinyTransformer({
+ *   vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, learningRate: 6e-3, seed: 1,
+ * });
+ * const loss = model.trainStep({ tokens, targets, batch: 32 }); // Int32Array [32, 25] each
+ * const { logits, attention } = model.forward({ tokens: prompt }); // batch 1
+ * const next = model.generate([3, 1, 4], 5);                     // 5 greedy tokens
+ * model.free();
+ * ```
+ */
+export interface TinyTransformer {
+  /** The config with every default filled in (frozen). */
+  readonly config: Readonly<Required<TinyTransformerConfig>>;
+  /** True once `free()` has run. */
+  readonly freed: boolean;
+  /**
+   * One AdamW step on the mean next-token cross-entropy of `tokens` against `targets`
+   * ([B, T] each; target -1 = not counted, else a token id).
+   * @returns the loss before the step (a mean over the counted targets, in nats).
+   * @throws TypeError / RangeError naming the bad tensor or token (a token outside
+   *   [0, vocabSize), a target outside [-1, vocabSize), every target -1, T > context, ...);
+   *   RangeError when the loss or a gradient is not finite: that step is refused and the
+   *   parameters and AdamW state stay exactly as they were.
+   */
+  trainStep(batch: TinyTransformerBatch & { targets: Int32Array }): number;
+  /**
+   * The model on `tokens` without training.
+   * @returns fresh arrays: `logits` [B, T, V] and every head's attention weights
+   *   `attention` [L, B, H, T, T] (row t of a head: its softmax over keys 0 .. t, zeros after).
+   */
+  forward(batch: TinyTransformerBatch): {
+    logits: TinyTransformerTensor;
+    attention: TinyTransformerTensor;
+  };
+  /**
+   * Greedy decoding: feeds `prompt`, then each new token back, through a per-layer key/value
+   * cache in wasm memory; each new token is the argmax (the first on ties) of the last logits,
+   * as `forward()` over the growing sequence would pick it.
+   * @param prompt at least one token id.
+   * @param count new tokens wanted, 0 to context; prompt.length + count - 1 <= context.
+   * @returns the `count` new tokens.
+   */
+  generate(prompt: Int32Array | readonly number[], count: number): Int32Array;
+  /**
+   * A fresh copy of every parameter, by name, in the model's order: 'embedding.tokens' [V, D],
+   * 'embedding.positions' [C, D] (learned positions only), then for each layer l
+   * 'layers.l.norm1.gain' / '.bias' [D], 'layers.l.attention.wq' [D, H d], '.wk' and '.wv'
+   * [D, Hkv d], '.wo' [H d, D], and with an MLP 'layers.l.norm2.gain' / '.bias' [D],
+   * 'layers.l.mlp.w1' [D, M], '.b1' [M], '.w2' [M, D], '.b2' [D]; then 'norm.gain' /
+   * 'norm.bias' [D] and 'unembedding' [D, V].
+   *
+   * To store it as JSON, turn the Float32Arrays into arrays:
+   * `JSON.stringify(p, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v))`;
+   * `loadParameters(JSON.parse(text))` takes that back.
+   */
+  parameters(): Record<string, TinyTransformerTensor>;
+  /**
+   * Replaces every parameter: the same names and dims as `parameters()` gives, each `data` a
+   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, or
+   * any wrong dims or length, refuses the whole set (TypeError / RangeError naming it) and
+   * changes nothing. Loading restarts AdamW (its moments and step count belong to the old
+   * parameters).
+   */
+  loadParameters(
+    parameters: Record<string, { data: Float32Array | readonly number[]; dims: readonly number[] }>,
+  ): void;
+  /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */
+  free(): void;
 }
 
 /** Options of {@link createAttention}; none are needed in a page, a Worker or Node. */
@@ -632,28 +767,14 @@ export function createAttentionPool(options?: AttentionPoolOptions): Promise<Att
 
 // ---- Training in a worker: createTrainer and the induction task -----------------------
 
-/** The tiny transformer's options as {@link createTrainer} passes them on (own properties only). */
-export interface TrainerModelConfig {
-  /** At least 16 (the induction task's tokens are 0..15). */
-  vocabSize: number;
-  /** At least 25 (the induction task's rows). */
-  context: number;
-  dModel: number;
-  layers: number;
-  heads: number;
-  kvHeads?: number;
-  positions?: 'learned' | 'rope' | 'none';
-  /** 0: attention-only. */
-  mlpSize?: number;
-  learningRate?: number;
-  weightDecay?: number;
-  /** Seeds the model's initial weights; defaults to {@link TrainerOptions.seed}. */
-  seed?: number;
-}
-
 /** Options of {@link createTrainer}, read once, own properties only. */
 export interface TrainerOptions {
-  config: TrainerModelConfig;
+  /**
+   * The model's config, as {@link AttentionApi.createTinyTransformer} takes it, with vocabSize
+   * at least 16 and context at least 25 (the induction task's tokens and rows). Its seed
+   * defaults to this trainer's {@link TrainerOptions.seed}.
+   */
+  config: TinyTransformerConfig;
   /** The workload; the induction task is the only one (default). */
   task?: 'induction';
   /** Seeds the training batches (and the model, unless config.seed is given). Default 1. */
@@ -735,14 +856,14 @@ export interface Trainer {
   stop(): Promise<{ step: number }>;
   /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
   evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
-  /** The model's parameters, `{ name: { data, dims } }`, for export (JSON-able with Array.from). */
-  parameters(): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
+  /** The model's parameters ({@link TinyTransformer.parameters}), for export. */
+  parameters(): Promise<Record<string, TinyTransformerTensor>>;
   /** Loads parameters of the same names and dims (data: Float32Array or number[]). */
   loadParameters(
     parameters: Record<string, { data: Float32Array | number[]; dims: number[] }>,
   ): Promise<{ step: number }>;
   /** A new model at step 0, with a new config and/or seed (the current ones by default). */
-  reset(options?: { config?: TrainerModelConfig; seed?: number }): Promise<{ step: number }>;
+  reset(options?: { config?: TinyTransformerConfig; seed?: number }): Promise<{ step: number }>;
   /** Ends the worker. */
   close(): void;
   /** The last step the worker reported. */

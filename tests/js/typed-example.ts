@@ -232,6 +232,35 @@ kvCache.free();
 resumed.free();
 void [newLength, decoded, present];
 
+// createTinyTransformer(): train, look, decode, save and load.
+const model = attn.createTinyTransformer({
+  vocabSize: 16,
+  context: 25,
+  dModel: 32,
+  layers: 2,
+  heads: 4,
+  positions: 'rope',
+  learningRate: 6e-3,
+});
+const stepLoss: number = model.trainStep({
+  tokens: new Int32Array(50),
+  targets: new Int32Array(50),
+  batch: 2,
+});
+const seen: number[] = model.forward({ tokens: new Int32Array(25) }).attention.dims;
+const continued: Int32Array = model.generate([1, 2, 3], 4);
+const saved = JSON.stringify(model.parameters(), (key, value: unknown) =>
+  ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value,
+);
+model.loadParameters(JSON.parse(saved));
+const tinyConfig = { vocabSize: 4, context: 4, dModel: 4, layers: 1, heads: 1 };
+// @ts-expect-error positions is one of three names
+attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
+// @ts-expect-error tokens are an Int32Array
+model.forward({ tokens: new Float32Array(25) });
+model.free();
+void [stepLoss, seen, continued];
+
 // createTrainer: the tiny transformer trained in a worker on the induction task.
 import {
   createInductionTask,
