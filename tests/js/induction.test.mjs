@@ -10,7 +10,6 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import createAttention from '../../dist/attention.mjs';
 import { trainInduction } from '../../examples/node/train.mjs';
 import { useChromiumPage } from './chromium-page.mjs';
 
@@ -19,12 +18,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 // table); the suite checks two of each, to keep its time reasonable.
 const SEEDS = [1, 3];
 const quiet = () => {};
-// Until the model is merged into a build, every test here says so instead of failing on it.
-const skip =
-  typeof (await createAttention()).createTinyTransformer !== 'function' &&
-  'this build has no createTinyTransformer (the tiny transformer is not merged yet)';
-
-describe('2 layers learn induction within 2,000 steps', { skip }, () => {
+describe('2 layers learn induction within 2,000 steps', () => {
   for (const positions of ['learned', 'rope']) {
     for (const seed of SEEDS) {
       test(`${positions} positions, seed ${seed}`, async () => {
@@ -50,46 +44,38 @@ describe('2 layers learn induction within 2,000 steps', { skip }, () => {
 // a weaker rule: the next token is a segment symbol seen only once so far (and, of those, the
 // earliest). That rule alone gets about half the counted targets right (51% after 3,000 steps,
 // slowly rising), so the bound here is "far from 2 layers", not "near chance".
-test(
-  '1 layer stays far from it: no drop below 0.1, accuracy under 60% after 1,500 steps',
-  { skip },
-  async () => {
-    const run = await trainInduction({ seed: 1, layers: 1, steps: 1500, print: quiet });
-    assert.equal(run.dropStep, null, `the loss fell below 0.1 at step ${run.dropStep}`);
-    assert.ok(run.accuracy < 0.6, `accuracy ${run.accuracy}`);
-    assert.ok(run.loss > 1, `loss ${run.loss}`);
-    assert.ok(Math.max(...run.scores) < 0.5, `an induction head in layer 1: ${run.scores}`);
-  },
-);
+test('1 layer stays far from it: no drop below 0.1, accuracy under 60% after 1,500 steps', async () => {
+  const run = await trainInduction({ seed: 1, layers: 1, steps: 1500, print: quiet });
+  assert.equal(run.dropStep, null, `the loss fell below 0.1 at step ${run.dropStep}`);
+  assert.ok(run.accuracy < 0.6, `accuracy ${run.accuracy}`);
+  assert.ok(run.loss > 1, `loss ${run.loss}`);
+  assert.ok(Math.max(...run.scores) < 0.5, `an induction head in layer 1: ${run.scores}`);
+});
 
-test(
-  'examples/node/train.mjs runs as a user runs it and prints what it promises',
-  { skip },
-  async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['examples/node/train.mjs', '--seed', '3', '--steps', '300', '--positions', 'rope'],
-      { cwd: root },
-    );
-    const lines = stdout.trim().split('\n');
-    assert.deepEqual(
-      lines.slice(0, 3).map((line) => line.replace(/[\d.]+/g, '#')),
-      Array(3).fill('step # · loss # · accuracy #% · induction #'),
-    );
-    assert.match(lines[0], /^step 100 /);
-    assert.match(lines[2], /^step 300 /);
-    assert.match(lines[3], /^loss below 0\.1: (never|at step \d+)$/);
-    assert.match(
-      lines[4],
-      /^accuracy on counted targets: [\d.]+% \(256 held-out rows, loss [\d.]+\)$/,
-    );
-    assert.match(lines[5], /^layer 2's head [0-3] puts [\d.]+ of its weight on the token after/);
-    assert.match(lines[6], /^[\d.]+ ms\/step \(trainStep alone, batch 32\)$/);
-    assert.equal(lines.length, 7);
-  },
-);
+test('examples/node/train.mjs runs as a user runs it and prints what it promises', async () => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['examples/node/train.mjs', '--seed', '3', '--steps', '300', '--positions', 'rope'],
+    { cwd: root },
+  );
+  const lines = stdout.trim().split('\n');
+  assert.deepEqual(
+    lines.slice(0, 3).map((line) => line.replace(/[\d.]+/g, '#')),
+    Array(3).fill('step # · loss # · accuracy #% · induction #'),
+  );
+  assert.match(lines[0], /^step 100 /);
+  assert.match(lines[2], /^step 300 /);
+  assert.match(lines[3], /^loss below 0\.1: (never|at step \d+)$/);
+  assert.match(
+    lines[4],
+    /^accuracy on counted targets: [\d.]+% \(256 held-out rows, loss [\d.]+\)$/,
+  );
+  assert.match(lines[5], /^layer 2's head [0-3] puts [\d.]+ of its weight on the token after/);
+  assert.match(lines[6], /^[\d.]+ ms\/step \(trainStep alone, batch 32\)$/);
+  assert.equal(lines.length, 7);
+});
 
-describe('the trainer in a Chromium page (Web Workers, strict CSP)', { skip }, () => {
+describe('the trainer in a Chromium page (Web Workers, strict CSP)', () => {
   const inPage = useChromiumPage();
 
   test('progress with every head, pause, parameters out and in, evaluate', async () => {
