@@ -18,6 +18,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 // table); the suite checks two of each, to keep its time reasonable.
 const SEEDS = [1, 3];
 const quiet = () => {};
+
 describe('2 layers learn induction within 2,000 steps', () => {
   for (const positions of ['learned', 'rope']) {
     for (const seed of SEEDS) {
