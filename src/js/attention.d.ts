@@ -52,6 +52,16 @@ export interface TraceArgs {
   kvHeads?: 1;
   /** No output projection: the {@link Trace} is returned as it is. */
   wOut?: undefined;
+  /**
+   * The gradient of a loss with respect to the outputs: exactly the outputs' shape, n x d_v
+   * here (n x d_out with `wOut`, n x (heads * d_v_head) with several heads and no `wOut`).
+   * Optional: given, the result also holds `grad`, the gradient of every intermediate (see
+   * {@link TraceGrad}); absent, the result is exactly as without it. For the loss
+   * `1/2 |outputs[i] - target|^2`, row i is `outputs[i] - target` and every other row 0.
+   * NaN and Infinity propagate into the gradients as IEEE arithmetic does; they are not an
+   * error.
+   */
+  gradOutputs?: MatrixInput;
 }
 
 /**
@@ -89,8 +99,12 @@ export interface MultiHeadTraceArgs extends Omit<TraceArgs, 'heads' | 'kvHeads' 
   wOut?: MatrixInput;
 }
 
-/** Every intermediate of one self-attention computation. All arrays are fresh copies. */
-export interface Trace {
+/**
+ * Every intermediate of one self-attention computation. All arrays are fresh copies. `Grad`:
+ * what `grad` holds, a {@link TraceGrad} for the single-head trace itself (its weights' and
+ * x's gradients included), a {@link HeadGrad} for a head of a {@link MultiHeadTrace}.
+ */
+export interface Trace<Grad extends HeadGrad = HeadGrad> {
   /** x . wQuery: n x d_k. */
   queries: Matrix;
   /** x . wKey: n x d_k. */
@@ -120,6 +134,67 @@ export interface Trace {
   outputs: Matrix;
   /** n x n, 1 where key j is hidden from query i (`isCausal` and j > i), else 0. */
   mask: { rows: number; cols: number; data: Uint8Array };
+  /** With `gradOutputs` only: the gradient of every intermediate (and of the weights and x). */
+  grad?: Grad;
+}
+
+/**
+ * The gradient of a loss with respect to each intermediate of one head, each the shape of
+ * the intermediate it belongs to, from the gradient of the head's outputs. Computed by the
+ * core stage by stage, backwards: outputs -> weighted -> weights (and values) -> scores ->
+ * queries and keys.
+ */
+export interface HeadGrad {
+  /** How the loss changes with each output: n x d_v (`gradOutputs`, or this head's share). */
+  outputs: Matrix;
+  /** `outputs[i]` for every key j: each weighted row adds into its output once. */
+  weighted: { dims: [number, number, number]; data: Float32Array };
+  /** `grad.weighted[i][j] . values[j]`: n x n. */
+  weights: Matrix;
+  /**
+   * Through the softmax, row by row: `a[j] * (g[j] - a . g)`, with a the row of the trace's
+   * weights and g the row of `grad.weights`: n x n. 0 wherever `mask` hides the score.
+   */
+  scores: Matrix;
+  /** `grad.scores . keys * scale`: n x d_k. */
+  queries: Matrix;
+  /**
+   * `grad.scores^T . queries * scale`: n x d_k. In a layer with fewer kv heads than heads, the
+   * kv head's (shared by its group): the sum over the group's query heads, the same for each.
+   */
+  keys: Matrix;
+  /** Sum over i of `weights[i][j] * grad.outputs[i]`: n x d_v; a kv head's, as for keys. */
+  values: Matrix;
+}
+
+/** {@link Trace}'s `grad`: one head's {@link HeadGrad} plus the weights' and x's. */
+export interface TraceGrad extends HeadGrad {
+  /** `x^T . queries`: d_in x d_k, wQuery's shape. A step `wQuery - eta * grad.wQuery` lowers the loss. */
+  wQuery: Matrix;
+  /** `x^T . keys`: d_in x d_k. */
+  wKey: Matrix;
+  /** `x^T . values`: d_in x d_v. */
+  wValue: Matrix;
+  /** x feeds all three projections, so the sum of their gradients: n x d_in. */
+  x: Matrix;
+}
+
+/** {@link MultiHeadTrace}'s `grad`: the layer's gradients; each head's are in `heads[h].grad`. */
+export interface LayerGrad {
+  /** `gradOutputs`, the outputs' shape. */
+  outputs: Matrix;
+  /** With `wOut` only: `concat^T . outputs`, (heads * d_v_head) x d_out. */
+  wOut?: Matrix;
+  /** `outputs . wOut^T` (or `outputs` without wOut): n x (heads * d_v_head); head h's columns are its outputs' gradient. */
+  concat: Matrix;
+  /** d_in x (heads * d_k_head): head h's block is `x^T . heads[h].grad.queries`. */
+  wQuery: Matrix;
+  /** d_in x (kvHeads * d_k_head): kv head g's block, from its group's summed keys gradient. */
+  wKey: Matrix;
+  /** d_in x (kvHeads * d_v_head), as wKey. */
+  wValue: Matrix;
+  /** n x d_in: the sum over every projection of every head. */
+  x: Matrix;
 }
 
 /**
@@ -138,6 +213,8 @@ export interface MultiHeadTrace {
   concat: Matrix;
   /** concat . wOut: n x d_out; `concat` itself (a copy) without wOut. */
   outputs: Matrix;
+  /** With `gradOutputs` only: the layer's gradients (each head's in `heads[h].grad`). */
+  grad?: LayerGrad;
 }
 
 /**
@@ -429,17 +506,19 @@ export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_
 export interface AttentionApi {
   /**
    * Runs every stage of self-attention on small inputs and returns every intermediate.
-   * At most 16,777,216 numbers in all intermediates together (use `attention` beyond).
+   * At most 16,777,216 numbers in all intermediates together, gradients included (use
+   * `attention` beyond).
    * @throws TypeError for a missing or non-numeric argument, RangeError for wrong shapes,
    *   naming the argument and what was expected versus given.
    */
-  trace(args: TraceArgs): Trace;
+  trace(args: TraceArgs): Trace<TraceGrad>;
   /**
    * With `wOut`: a layer of heads and its output projection, every head's intermediates
    * included (one head too: `heads[0]` is then the single-head trace).
    * @throws TypeError / RangeError naming the argument: a head count that is not a positive
    *   integer up to 256, a `kvHeads` that does not divide `heads`, weights whose columns the
-   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head.
+   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head, a
+   *   `gradOutputs` whose shape is not the outputs'.
    */
   trace(args: MultiHeadTraceArgs & { wOut: MatrixInput }): MultiHeadTrace;
   /**
@@ -448,7 +527,7 @@ export interface AttentionApi {
    * either way.
    * @throws as above.
    */
-  trace(args: MultiHeadTraceArgs): Trace | MultiHeadTrace;
+  trace(args: MultiHeadTraceArgs): Trace<TraceGrad> | MultiHeadTrace;
   /**
    * The ONNX `Attention` operator (opset 23), 4-D layout, no past key/value. Fused and tiled:
    * memory grows with sequence length, never with its square.

@@ -17,8 +17,11 @@ import type {
   OnnxAttentionInputs,
   OnnxResultTensor,
   OnnxTensor,
+  HeadGrad,
+  LayerGrad,
   Trace,
   TraceArgs,
+  TraceGrad,
 } from 'attention-explained';
 
 const attn: AttentionApi = await createAttention();
@@ -78,6 +81,24 @@ const oneHead: Trace = attn.trace({ ...args, heads: 1, kvHeads: 1 });
 const notSure: MultiHeadTrace = attn.trace(layer);
 // @ts-expect-error: with heads: number the result may be a MultiHeadTrace, not surely a Trace
 const notSingle: Trace = attn.trace(layer);
+
+// trace() backwards: gradOutputs (the outputs' shape) gives grad, every intermediate's gradient.
+const learned = attn.trace({
+  ...args,
+  gradOutputs: [
+    [1, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ],
+});
+const wQueryGrad: Matrix | undefined = learned.grad?.wQuery;
+const layerGrad: LayerGrad | undefined = attn.trace({
+  ...layer,
+  wOut: { rows: 12, cols: 4, data: new Float32Array(48) },
+  gradOutputs: { rows: 3, cols: 4, data: new Float32Array(12) },
+}).grad;
+const headGrad: HeadGrad | undefined = withWOut.heads[0].grad;
+const singleGrad: TraceGrad | undefined = attn.trace(args).grad;
 // @ts-expect-error: heads is a number
 attn.trace({ ...args, heads: '2' });
 // @ts-expect-error: wOut is a matrix
@@ -198,6 +219,10 @@ export {
   oneHead,
   notSure,
   notSingle,
+  wQueryGrad,
+  layerGrad,
+  headGrad,
+  singleGrad,
   y,
   y2,
   reused,

@@ -1,15 +1,25 @@
-// Stage 4: the attention scores of query i: q_i dotted with every key (Kᵀ's columns), one
+// Chapter 1: the attention scores of query i: q_i dotted with every key (Kᵀ's columns), one
 // dot product at a time; scaled by 1/√d_k when that switch is on; −∞ where the causal mask
 // hides a later key.
-import { h } from '../dom.mjs';
-import { formatExact, formatVector, operand, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
-import { formula, frac, gap, mi, mo, row as mrow, sqrt, sub, transposed } from '../draw/mathml.mjs';
-import { beforeAfter } from '../draw/before-after.mjs';
-import { matrixView } from '../draw/matrix-view.mjs';
-import { rowVector } from '../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
-import { operator, termLine } from '../draw/term-line.mjs';
+import { h } from '../../dom.mjs';
+import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
+import { at, rowOf } from '../../model/matrix.mjs';
+import {
+  formula,
+  frac,
+  gap,
+  mi,
+  mo,
+  row as mrow,
+  sqrt,
+  sub,
+  transposed,
+} from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { rowVector } from '../../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { operator, termLine, termLines } from '../../draw/term-line.mjs';
 import {
   activeItem,
   duration,
@@ -18,8 +28,9 @@ import {
   progressOf,
   ramp,
   setActive,
-} from '../draw/timing.mjs';
-import { ROLES } from '../roles.mjs';
+} from '../../draw/timing.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery, rowQuestions } from './query-step.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -83,9 +94,8 @@ function build(ctx) {
       operator('='),
       scores.element,
     ),
-    h(
-      'ol',
-      { class: 'term-lines', 'aria-label': tr('scene.arithmetic') },
+    termLines(
+      tr,
       lines.map((line) => line.element),
     ),
   );
@@ -144,25 +154,14 @@ function build(ctx) {
   };
 }
 
-/**
- * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
- * @param dims { n, dIn, dK, dV }
- */
-export function queryStep(i, dims, stage = 4) {
-  return {
-    id: `scores-${i + 1}`,
-    family: 'scores',
-    stage,
-    params: { query: i },
-    duration: duration(dims.n),
-    title: (tr) => tr('title.scores', { i: i + 1 }),
-    build,
-    // Predict (tools/exercises.mjs): the score of query i for each key.
-    questions: (numbers) =>
-      Array.from({ length: numbers.dims.n }, (_, j) => ({
-        cell: { matrix: 'scores', row: i, col: j },
-      })),
-  };
-}
+const { queryStep, stage } = perQuery({
+  family: 'scores',
+  titleKey: 'stage.scores',
+  duration: (dims) => duration(dims.n),
+  build,
+  // Predict: the score of query i for each key.
+  questions: rowQuestions('scores'),
+});
 
-export default { number: 4, titleKey: 'stage.4', steps: (dims) => [queryStep(0, dims)] };
+export { queryStep };
+export default stage;

@@ -2,19 +2,13 @@
 // what the cell is, the formula with the actual numbers ("0.063·1 + 0.468·2 + 0.468·2 =
 // 1.937"), and the cells it was computed from (to highlight). The result on the right of "="
 // is always the value from trace(); the left side lists the operands as displayed.
-import { formatExact, operand, subscript } from './format.mjs';
-import { at } from './numbers.mjs';
-import { ROLES, symbolText } from './roles.mjs';
+import { formatExact, operand } from '../format.mjs';
+import { at } from './matrix.mjs';
+import { dotTerms, index2, ref } from './formula.mjs';
+import { ROLES, symbolText } from '../roles.mjs';
 import { explainLayerCell } from './arithmetic-layer.mjs';
 
-const index2 = (i, j) => `${subscript(i + 1)},${subscript(j + 1)}`;
-const ref = (matrix, row, col, extra = {}) => ({ matrix, row, col, ...extra });
 const f = formatExact;
-
-/** Dot product written out: "1·0 + 0·1 + 2·1". */
-function dotTerms(left, right) {
-  return left.map((a, m) => `${operand(f(a))}·${operand(f(right[m]))}`).join(' + ');
-}
 
 function projection(numbers, name, i, c, tr) {
   const { letter, weight, role } = ROLES[name];

@@ -1,10 +1,11 @@
-// Stage 1: the inputs. Each token's embedding slides in as one row of X.
-import { h } from '../dom.mjs';
-import { formatVector } from '../format.mjs';
-import { rowOf } from '../numbers.mjs';
-import { formula, mi, mo, realSpace } from '../draw/mathml.mjs';
-import { fullMatrix } from '../draw/matrices.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
+// Chapter 1: the inputs. Each token's embedding slides in as one row of X.
+import { h } from '../../dom.mjs';
+import { formatVector } from '../../format.mjs';
+import { rowOf } from '../../model/matrix.mjs';
+import { formula, mi, mo, realSpace } from '../../draw/mathml.mjs';
+import { fullMatrix } from '../../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { termLines } from '../../draw/term-line.mjs';
 
 function build(ctx) {
   const { numbers, tr } = ctx;
@@ -20,12 +21,7 @@ function build(ctx) {
       h('span', { class: 'result', text: row }),
     ),
   );
-  const element = h(
-    'div',
-    { class: 'scene scene-inputs' },
-    x.element,
-    h('ol', { class: 'term-lines', 'aria-label': tr('scene.arithmetic') }, lines),
-  );
+  const element = h('div', { class: 'scene scene-inputs' }, x.element, termLines(tr, lines));
 
   function render(t) {
     const p = progressOf(t);
@@ -56,7 +52,6 @@ const steps = ({ n }) => [
   {
     id: 'inputs',
     family: 'inputs',
-    stage: 1,
     params: {},
     duration: duration(n, 0.5),
     title: (tr, dims) => tr('title.inputs', { n: dims.n }),
@@ -64,4 +59,4 @@ const steps = ({ n }) => [
   },
 ];
 
-export default { number: 1, titleKey: 'stage.1', steps };
+export default { titleKey: 'stage.inputs', steps };

@@ -1,8 +1,8 @@
-// Stage 2: the three weight matrices, in the article's order: key, query, value.
-import { h } from '../dom.mjs';
-import { formula, gap, mo, realSpace, weightSymbol } from '../draw/mathml.mjs';
-import { fullMatrix } from '../draw/matrices.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
+// Chapter 1: the three weight matrices, in the article's order: key, query, value.
+import { h } from '../../dom.mjs';
+import { formula, gap, mo, realSpace, weightSymbol } from '../../draw/mathml.mjs';
+import { fullMatrix } from '../../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
 
 const ORDER = ['wKey', 'wQuery', 'wValue'];
 
@@ -52,7 +52,6 @@ const steps = () => [
   {
     id: 'weights',
     family: 'weights',
-    stage: 2,
     params: {},
     duration: duration(3, 0.7),
     title: (tr) => tr('title.weights'),
@@ -60,4 +59,4 @@ const steps = () => [
   },
 ];
 
-export default { number: 2, titleKey: 'stage.2', steps };
+export default { titleKey: 'stage.weights', steps };

@@ -1,12 +1,12 @@
-// Chapter 2, stage 9: one layer, several heads. The same inputs X (the article's three tokens
+// Chapter 2: one layer, several heads. The same inputs X (the article's three tokens
 // and a fourth) are projected by W_Q, W_K and W_V as in chapter 1, but the columns of the
 // results are split into heads, one colour per head: head h works with its own block of
 // d_head columns. Each head's block lands in turn.
-import { h } from '../dom.mjs';
-import { formula, mi, mo, row as mrow, sub, sup } from '../draw/mathml.mjs';
-import { headChip, layerInput, layerProjection } from '../draw/layer-views.mjs';
-import { operator } from '../draw/term-line.mjs';
-import { duration, itemAmount, land, progressOf } from '../draw/timing.mjs';
+import { h } from '../../dom.mjs';
+import { formula, mi, mo, row as mrow, sub, sup } from '../../draw/mathml.mjs';
+import { headChip, layerInput, layerProjection } from '../../draw/layer-views.mjs';
+import { operator } from '../../draw/term-line.mjs';
+import { duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
 
 function build(ctx) {
   const { numbers, tr } = ctx;
@@ -93,7 +93,6 @@ const steps = () => [
   {
     id: 'heads-split',
     family: 'heads-split',
-    stage: 9,
     params: {},
     duration: duration(4, 0.8),
     title: (tr) => tr('ch2.title.heads'),
@@ -101,4 +100,4 @@ const steps = () => [
   },
 ];
 
-export default { number: 9, chapter: 2, titleKey: 'ch2.stage.9', steps };
+export default { titleKey: 'stage.heads', steps };

@@ -1,17 +1,18 @@
-// Stage 8: every other query repeats stages 4 to 7 (the same scenes, query 2, 3, ...), then
-// the end: the whole computation as matrices. Queries, keys and values, the scores
-// and weights as heatmaps (with their numbers), and the outputs: one row per input.
-import { h } from '../dom.mjs';
-import { formatVector } from '../format.mjs';
-import { formula, frac, mi, mo, row as mrow, sqrt, sub, transposed } from '../draw/mathml.mjs';
-import { heatmap } from '../draw/heatmap.mjs';
-import { fullMatrix } from '../draw/matrices.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-import { queryStep as scoresStep } from './04-scores.mjs';
-import { queryStep as softmaxStep } from './05-softmax.mjs';
-import { queryStep as weightedStep } from './06-weighted.mjs';
-import { queryStep as sumStep } from './07-sum.mjs';
-import { roundingNote } from '../draw/rounding-note.mjs';
+// Chapter 1: every other query repeats the scores, softmax, weighted and sum stages (the same
+// scenes, query 2, 3, ...), then the end: the whole computation as matrices. Queries, keys
+// and values, the scores and weights as heatmaps (with their numbers), and the outputs: one
+// row per input.
+import { h } from '../../dom.mjs';
+import { formatVector } from '../../format.mjs';
+import { formula, frac, mi, mo, row as mrow, sqrt, sub, transposed } from '../../draw/mathml.mjs';
+import { heatmap } from '../../draw/heatmap.mjs';
+import { fullMatrix } from '../../draw/matrices.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { queryStep as scoresStep } from './scores.mjs';
+import { queryStep as softmaxStep } from './softmax.mjs';
+import { queryStep as weightedStep } from './weighted.mjs';
+import { queryStep as sumStep } from './sum.mjs';
+import { roundingNote } from '../../draw/rounding-note.mjs';
 
 function build(ctx) {
   const { numbers, tr } = ctx;
@@ -83,12 +84,11 @@ function steps(dims) {
   const repeated = [];
   for (let i = 1; i < dims.n; i++) {
     for (const step of [scoresStep, softmaxStep, weightedStep, sumStep])
-      repeated.push(step(i, dims, 8));
+      repeated.push(step(i, dims));
   }
   const result = {
     id: 'result',
     family: 'result',
-    stage: 8,
     params: {},
     duration: duration(6, 0.6),
     title: (tr) => tr('title.result'),
@@ -97,4 +97,4 @@ function steps(dims) {
   return [...repeated, result];
 }
 
-export default { number: 8, titleKey: 'stage.8', steps };
+export default { titleKey: 'stage.everyQuery', steps };

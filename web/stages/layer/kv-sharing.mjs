@@ -1,13 +1,13 @@
-// Chapter 2, stage 12: multi-head, grouped-query and multi-query attention. A switch sets the
+// Chapter 2: multi-head, grouped-query and multi-query attention. A switch sets the
 // number of key/value heads (a real edit of the layer: the page recomputes through trace());
 // the picture shows which query heads share which K/V head, and the numbers a KV cache holds
 // for this example and, for sizes the reader types in, for a real model.
-import { h } from '../dom.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
-import { headChip } from '../draw/layer-views.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-import { kvChoices, sharingKind } from '../layer.mjs';
-import { cacheNumbers } from '../layer-numbers.mjs';
+import { h } from '../../dom.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { headChip } from '../../draw/layer-views.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { kvChoices, sharingKind } from '../../model/layer.mjs';
+import { cacheNumbers } from '../../model/layer-numbers.mjs';
 
 /** Bytes as text in binary units: "1 GiB", "3.5 MiB", "640 B". */
 export function formatBytes(bytes, language) {
@@ -29,7 +29,14 @@ const formatCount = (value, language) =>
 
 function calculator(ctx) {
   const { tr, language } = ctx;
-  const sizes = ctx.modelSizes;
+  // The reader's sizes live in the state (ctx.modelSizes); a copy here, each valid edit
+  // written back through ctx.actions so that the next build of the scene shows it.
+  const sizes = { ...ctx.modelSizes };
+  const keep = (name, value) => {
+    sizes[name] = value;
+    ctx.actions.setModelSizes({ [name]: value });
+    update();
+  };
   const fields = [
     ['layers', 1, 1000],
     ['heads', 1, 1024],
@@ -73,9 +80,7 @@ function calculator(ctx) {
       const value = Number(input.value);
       const ok = Number.isInteger(value) && value >= min && value <= max;
       input.setAttribute('aria-invalid', ok ? 'false' : 'true');
-      if (!ok) return;
-      sizes[name] = value;
-      update();
+      if (ok) keep(name, value);
     });
     inputs[name] = input;
     return h(
@@ -97,10 +102,7 @@ function calculator(ctx) {
     ),
   );
   bytes.value = String(sizes.bytes);
-  bytes.addEventListener('change', () => {
-    sizes.bytes = Number(bytes.value);
-    update();
-  });
+  bytes.addEventListener('change', () => keep('bytes', Number(bytes.value)));
   update();
   return h(
     'section',
@@ -137,7 +139,7 @@ function build(ctx) {
       name: groupName,
       value: String(kv),
       checked: kv === kvHeads,
-      dataset: { kv },
+      dataset: { kv, focusKey: `kv-${kv}` },
       onchange: () => input.checked && ctx.actions.setLayerDims({ kvHeads: kv }),
     });
     const kind = sharingKind({ heads, kvHeads: kv });
@@ -238,7 +240,6 @@ const steps = () => [
   {
     id: 'kv-sharing',
     family: 'kv-sharing',
-    stage: 12,
     params: {},
     duration: duration(3, 0.8),
     title: (tr) => tr('ch2.title.kv'),
@@ -246,4 +247,4 @@ const steps = () => [
   },
 ];
 
-export default { number: 12, chapter: 2, titleKey: 'ch2.stage.12', steps };
+export default { titleKey: 'stage.kvSharing', steps };

@@ -1,12 +1,12 @@
-// Stage 6: each value row multiplied by query i's weight for it, giving the weighted values
+// Chapter 1: each value row multiplied by query i's weight for it, giving the weighted values
 // (yellow). Row by row: the weight and the value light up, then their product lands.
-import { h } from '../dom.mjs';
-import { formatExact, formatGrid, formatList, formatVector, subscript } from '../format.mjs';
-import { rowOf } from '../numbers.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
-import { matrixView } from '../draw/matrix-view.mjs';
-import { fullMatrix, indexed } from '../draw/matrices.mjs';
-import { operator } from '../draw/term-line.mjs';
+import { h } from '../../dom.mjs';
+import { formatExact, formatGrid, formatList, formatVector, subscript } from '../../format.mjs';
+import { rowOf } from '../../model/matrix.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { fullMatrix, indexed } from '../../draw/matrices.mjs';
+import { operator, termLines } from '../../draw/term-line.mjs';
 import {
   activeItem,
   duration,
@@ -16,8 +16,9 @@ import {
   ramp,
   reveal,
   setActive,
-} from '../draw/timing.mjs';
-import { ROLES } from '../roles.mjs';
+} from '../../draw/timing.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery } from './query-step.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -93,7 +94,7 @@ function build(ctx) {
       operator('='),
       weighted.element,
     ),
-    h('ol', { class: 'term-lines', 'aria-label': tr('scene.arithmetic') }, lineElements),
+    termLines(tr, lineElements),
   );
 
   function render(t) {
@@ -125,25 +126,17 @@ function build(ctx) {
   };
 }
 
-/**
- * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
- * @param dims { n, dIn, dK, dV }
- */
-export function queryStep(i, dims, stage = 6) {
-  return {
-    id: `weighted-${i + 1}`,
-    family: 'weighted',
-    stage,
-    params: { query: i },
-    duration: duration(dims.n, 0.9),
-    title: (tr) => tr('title.weighted', { i: i + 1 }),
-    build,
-    // Predict (tools/exercises.mjs): each entry of each weighted value.
-    questions: ({ dims: { n, dV } }) =>
-      Array.from({ length: n * dV }, (_, k) => ({
-        cell: { matrix: 'weighted', query: i, row: Math.floor(k / dV), col: k % dV },
-      })),
-  };
-}
+const { queryStep, stage } = perQuery({
+  family: 'weighted',
+  titleKey: 'stage.weighted',
+  duration: (dims) => duration(dims.n, 0.9),
+  build,
+  // Predict: each entry of each weighted value.
+  questions: (i, { dims: { n, dV } }) =>
+    Array.from({ length: n * dV }, (_, k) => ({
+      cell: { matrix: 'weighted', query: i, row: Math.floor(k / dV), col: k % dV },
+    })),
+});
 
-export default { number: 6, titleKey: 'stage.6', steps: (dims) => [queryStep(0, dims)] };
+export { queryStep };
+export default stage;

@@ -1,6 +1,7 @@
 // The reader's example: the inputs X and the three weight matrices, as plain number[][] that
 // the editors change and trace() consumes. Shapes: x n×d_in, wKey and wQuery d_in×d_k,
 // wValue d_in×d_v. Queries and keys share d_k (they are dotted together); d_v may differ.
+import { clampTo, sameRows } from './matrix.mjs';
 
 export const LIMITS = Object.freeze({ minTokens: 1, maxTokens: 8, minDim: 1, maxDim: 8 });
 /** Entries are refused beyond this magnitude: the page is for reading numbers, not overflow. */
@@ -54,13 +55,7 @@ export function cloneExample(example) {
 }
 
 export function sameExample(a, b) {
-  return EDITABLE.every(
-    (name) =>
-      a[name].length === b[name].length &&
-      a[name].every(
-        (row, i) => row.length === b[name][i].length && row.every((v, j) => v === b[name][i][j]),
-      ),
-  );
+  return EDITABLE.every((name) => sameRows(a[name], b[name]));
 }
 
 /** Keeps the top-left block that fits and fills new entries with 0. */
@@ -73,7 +68,6 @@ function resize(matrix, rows, cols) {
 /** A copy of the example with new dims (any of n, dIn, dK, dV), clamped to the limits. */
 export function withDims(example, changes) {
   const dims = { ...dimsOf(example), ...changes };
-  const clampTo = (value, min, max) => Math.min(max, Math.max(min, value));
   const n = clampTo(dims.n, LIMITS.minTokens, LIMITS.maxTokens);
   const dIn = clampTo(dims.dIn, LIMITS.minDim, LIMITS.maxDim);
   const dK = clampTo(dims.dK, LIMITS.minDim, LIMITS.maxDim);

@@ -1,15 +1,24 @@
-// Stage 3: keys, values and queries. Row by row first: input i times a weight matrix gives
+// Chapter 1: keys, values and queries. Row by row first: input i times a weight matrix gives
 // key / value / query i (a frame sweeps across the weight columns; for each column the
 // products x·w appear one by one and their sum lands in the result cell). Then all rows at
 // once: X · W as one matrix product, filled cell by cell while the row of X and the column
 // of W that make each cell light up.
-import { h } from '../dom.mjs';
-import { formatExact, formatVector, operand, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
-import { formula, gap, mi, mo, row as mrow, sub, sumOver, weightSymbol } from '../draw/mathml.mjs';
-import { fullMatrix, rowVector } from '../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
-import { operator, termLine } from '../draw/term-line.mjs';
+import { h } from '../../dom.mjs';
+import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
+import { at, rowOf } from '../../model/matrix.mjs';
+import {
+  formula,
+  gap,
+  mi,
+  mo,
+  row as mrow,
+  sub,
+  sumOver,
+  weightSymbol,
+} from '../../draw/mathml.mjs';
+import { fullMatrix, rowVector } from '../../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { operator, termLine, termLines } from '../../draw/term-line.mjs';
 import {
   activeItem,
   duration,
@@ -18,8 +27,8 @@ import {
   progressOf,
   ramp,
   setActive,
-} from '../draw/timing.mjs';
-import { PROJECTIONS, ROLES, symbolText } from '../roles.mjs';
+} from '../../draw/timing.mjs';
+import { PROJECTIONS, ROLES, symbolText } from '../../roles.mjs';
 
 const TERMS_FROM = 0.15;
 const TERMS_TO = 0.8;
@@ -63,9 +72,8 @@ function buildRow(ctx) {
       operator('='),
       result.element,
     ),
-    h(
-      'ol',
-      { class: 'term-lines', 'aria-label': tr('scene.arithmetic') },
+    termLines(
+      tr,
       lines.map((line) => line.element),
     ),
   );
@@ -212,7 +220,6 @@ function steps({ n, dK, dV }) {
     const rows = Array.from({ length: n }, (_, i) => ({
       id: `${role}-row-${i + 1}`,
       family: `${role}-row`,
-      stage: 3,
       params: { role, row: i },
       duration: duration(cols),
       title: (tr) => tr(`title.row.${role}`, { i: i + 1 }),
@@ -226,7 +233,6 @@ function steps({ n, dK, dV }) {
     const matrix = {
       id: `${role}-matrix`,
       family: `${role}-matrix`,
-      stage: 3,
       params: { role },
       duration: duration(n * cols, 0.25),
       title: (tr) => tr(`title.matrix.${role}`),
@@ -242,4 +248,4 @@ function steps({ n, dK, dV }) {
   });
 }
 
-export default { number: 3, titleKey: 'stage.3', steps };
+export default { titleKey: 'stage.projections', steps };

@@ -1,17 +1,22 @@
-// Chapter 2, stage 13: decoding, one token per step, with a KV cache. At step t the new
+// Chapter 2: decoding, one token per step, with a KV cache. At step t the new
 // token's query, key and value (projected by the module) go through onnxAttention with the
 // cache so far as past_key / past_value; its present_key / present_value is the cache grown
 // by one row. Only the new row of scores is computed, the causal triangle fills row by row,
 // and the new output equals row t of full causal attention (trace() with isCausal).
-import { h } from '../dom.mjs';
-import { formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sup } from '../draw/mathml.mjs';
-import { gridTexts, headBlocksMatrix, headChip, headHeatmap } from '../draw/layer-views.mjs';
-import { matrixView } from '../draw/matrix-view.mjs';
-import { duration, itemAmount, land, progressOf, ramp, reveal } from '../draw/timing.mjs';
-import { cacheNumbers, multiplyAdds } from '../layer-numbers.mjs';
+import { h } from '../../dom.mjs';
+import { formatVector, subscript } from '../../format.mjs';
+import { formula, mi, mo, row as mrow, sub, sup } from '../../draw/mathml.mjs';
+import {
+  gridTexts,
+  headBlocksMatrix,
+  headCardTitle,
+  headHeatmap,
+} from '../../draw/layer-views.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { duration, itemAmount, land, progressOf, ramp, reveal } from '../../draw/timing.mjs';
+import { cacheNumbers, multiplyAdds } from '../../model/layer-numbers.mjs';
+import { at } from '../../model/matrix.mjs';
 
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
 // The decoded output and the full computation agree to float32 rounding.
 const TOLERANCE = 1e-5;
 
@@ -63,109 +68,80 @@ function cacheView(ctx, step, g, field) {
   return view;
 }
 
-function build(ctx) {
-  const { numbers, tr, language, step: current } = ctx;
+/**
+ * Query head hd at decoding step `step`: its new row of scores, the causal triangle so far,
+ * its decoded output and the check against row t of full causal attention.
+ */
+function headCard(ctx, hd, step) {
+  const { numbers, tr } = ctx;
   const layer = numbers.layer;
-  const t = current.params.position;
-  const { n, heads, kvHeads, dHead, group } = layer.dims;
-  const step = layer.decode[t];
-  const count = (value) => new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
-
-  const x = matrixView({
-    matrix: 'layer-x',
-    role: 'input',
-    symbol: `x${subscript(t + 1)}`,
-    name: tr('ch2.decode.token', { t: t + 1 }),
+  const { n, dHead } = layer.dims;
+  const t = step.position;
+  const scores = matrixView({
+    matrix: 'decode-scores',
+    role: 'score',
+    symbol: `s${subscript(t + 1)}`,
+    name: tr('ch2.decode.scoresRow', { h: hd + 1 }),
     rows: 1,
-    cols: layer.dims.dModel,
+    cols: step.length,
     rowIndex: () => t,
-    text: gridTexts(1, layer.dims.dModel, (_, j) => at(layer.x, t, j)),
-    shape: `1×${layer.dims.dModel}`,
+    text: gridTexts(1, step.length, (_, j) => step.scores[hd][j]),
+    colLabels: Array.from({ length: step.length }, (_, j) => `k${subscript(j + 1)}`),
+    dataset: { head: hd },
+    inspectable: true,
+    shape: `1×${step.length}`,
   });
-  const projections = ['queries', 'keys', 'values'].map((field) => newRow(ctx, field, t));
-  const caches = Array.from({ length: kvHeads }, (_, g) =>
+  const causal = layer.causal.heads[hd];
+  const triangle = headHeatmap({
+    matrix: 'causal-weights',
+    head: hd,
+    n,
+    value: (i, j) => at(causal.weights, i, j),
+    masked: (i, j) => causal.mask.data[i * n + j] === 1,
+    weights: true,
+    symbol: `A${subscript(hd + 1)}`,
+    name: tr('ch2.decode.triangle', { h: hd + 1 }),
+    rows: t + 1,
+  });
+  const decoded = matrixView({
+    matrix: 'decode-outputs',
+    role: 'output',
+    symbol: `o${subscript(t + 1)}`,
+    name: tr('ch2.decode.outputCached', { h: hd + 1 }),
+    rows: 1,
+    cols: dHead,
+    rowIndex: () => t,
+    text: gridTexts(1, dHead, (_, c) => step.outputs[hd][c]),
+    dataset: { head: hd },
+    inspectable: true,
+    shape: `1×${dHead}`,
+  });
+  const full = Array.from({ length: dHead }, (_, c) => at(causal.outputs, t, c));
+  const equal = full.every((value, c) => Math.abs(value - step.outputs[hd][c]) <= TOLERANCE);
+  const check = h('p', {
+    class: `decode-check ${equal ? 'is-equal' : 'is-different'}`,
+    dataset: { head: hd, equal },
+    text: tr(equal ? 'ch2.decode.equal' : 'ch2.decode.different', {
+      t: t + 1,
+      full: formatVector(full),
+    }),
+  });
+  const card = h(
+    'section',
+    { class: `head-card decode-card head-${hd + 1}`, dataset: { head: hd } },
+    headCardTitle(layer, hd, tr),
     h(
       'div',
-      { class: `cache-pair head-${g * group + 1}`, dataset: { kv: g } },
-      cacheView(ctx, step, g, 'keys').element,
-      cacheView(ctx, step, g, 'values').element,
+      { class: 'head-card-maps' },
+      triangle.element,
+      h('div', {}, scores.element, decoded.element, check),
     ),
   );
-  const cacheCells = [...caches].flatMap((pair) => [...pair.querySelectorAll('td.is-new')]);
+  return { card, scores, triangle, decoded, check };
+}
 
-  const perHead = Array.from({ length: heads }, (_, hd) => {
-    const scores = matrixView({
-      matrix: 'decode-scores',
-      role: 'score',
-      symbol: `s${subscript(t + 1)}`,
-      name: tr('ch2.decode.scoresRow', { h: hd + 1 }),
-      rows: 1,
-      cols: step.length,
-      rowIndex: () => t,
-      text: gridTexts(1, step.length, (_, j) => step.scores[hd][j]),
-      colLabels: Array.from({ length: step.length }, (_, j) => `k${subscript(j + 1)}`),
-      dataset: { head: hd },
-      inspectable: true,
-      shape: `1×${step.length}`,
-    });
-    const causal = layer.causal.heads[hd];
-    const triangle = headHeatmap({
-      matrix: 'causal-weights',
-      head: hd,
-      n,
-      value: (i, j) => at(causal.weights, i, j),
-      masked: (i, j) => causal.mask.data[i * n + j] === 1,
-      weights: true,
-      symbol: `A${subscript(hd + 1)}`,
-      name: tr('ch2.decode.triangle', { h: hd + 1 }),
-      rows: t + 1,
-    });
-    const decoded = matrixView({
-      matrix: 'decode-outputs',
-      role: 'output',
-      symbol: `o${subscript(t + 1)}`,
-      name: tr('ch2.decode.outputCached', { h: hd + 1 }),
-      rows: 1,
-      cols: dHead,
-      rowIndex: () => t,
-      text: gridTexts(1, dHead, (_, c) => step.outputs[hd][c]),
-      dataset: { head: hd },
-      inspectable: true,
-      shape: `1×${dHead}`,
-    });
-    const full = Array.from({ length: dHead }, (_, c) => at(causal.outputs, t, c));
-    const equal = full.every((value, c) => Math.abs(value - step.outputs[hd][c]) <= TOLERANCE);
-    const check = h('p', {
-      class: `decode-check ${equal ? 'is-equal' : 'is-different'}`,
-      dataset: { head: hd, equal },
-      text: tr(equal ? 'ch2.decode.equal' : 'ch2.decode.different', {
-        t: t + 1,
-        full: formatVector(full),
-      }),
-    });
-    const card = h(
-      'section',
-      { class: `head-card decode-card head-${hd + 1}`, dataset: { head: hd } },
-      h(
-        'h3',
-        { class: 'head-card-title' },
-        headChip(hd, tr('ch2.head', { h: hd + 1 })),
-        h('span', {
-          class: 'head-card-kv',
-          text: tr('ch2.attention.readsKv', { g: layer.kvHeadOf(hd) + 1 }),
-        }),
-      ),
-      h(
-        'div',
-        { class: 'head-card-maps' },
-        triangle.element,
-        h('div', {}, scores.element, decoded.element, check),
-      ),
-    );
-    return { card, scores, triangle, decoded, check };
-  });
-
-  const counts = multiplyAdds(layer.dims, t);
+/** Multiply-adds of this step with and without the cache, part by part. */
+function countsTable(tr, t, counts, count) {
   const countRows = ['projections', 'scores', 'sums', 'output', 'total'].map((part) =>
     h(
       'tr',
@@ -191,6 +167,44 @@ function build(ctx) {
     ),
     h('tbody', {}, countRows),
   );
+
+  return countTable;
+}
+
+function build(ctx) {
+  const { numbers, tr, language, step: current } = ctx;
+  const layer = numbers.layer;
+  const t = current.params.position;
+  const { heads, kvHeads, group } = layer.dims;
+  const step = layer.decode[t];
+  const count = (value) => new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
+
+  const x = matrixView({
+    matrix: 'layer-x',
+    role: 'input',
+    symbol: `x${subscript(t + 1)}`,
+    name: tr('ch2.decode.token', { t: t + 1 }),
+    rows: 1,
+    cols: layer.dims.dModel,
+    rowIndex: () => t,
+    text: gridTexts(1, layer.dims.dModel, (_, j) => at(layer.x, t, j)),
+    shape: `1×${layer.dims.dModel}`,
+  });
+  const projections = ['queries', 'keys', 'values'].map((field) => newRow(ctx, field, t));
+  const caches = Array.from({ length: kvHeads }, (_, g) =>
+    h(
+      'div',
+      { class: `cache-pair head-${g * group + 1}`, dataset: { kv: g } },
+      cacheView(ctx, step, g, 'keys').element,
+      cacheView(ctx, step, g, 'values').element,
+    ),
+  );
+  const cacheCells = [...caches].flatMap((pair) => [...pair.querySelectorAll('td.is-new')]);
+
+  const perHead = Array.from({ length: heads }, (_, hd) => headCard(ctx, hd, step));
+
+  const counts = multiplyAdds(layer.dims, t);
+  const countTable = countsTable(tr, t, counts, count);
 
   const element = h(
     'div',
@@ -285,7 +299,6 @@ const steps = (dims, layerDims) =>
   Array.from({ length: layerDims.n }, (_, t) => ({
     id: `decode-${t + 1}`,
     family: 'decode',
-    stage: 13,
     params: { position: t },
     duration: duration(3, 1),
     title: (tr) => tr('ch2.title.decode', { t: t + 1 }),
@@ -304,4 +317,4 @@ const steps = (dims, layerDims) =>
     ],
   }));
 
-export default { number: 13, chapter: 2, titleKey: 'ch2.stage.13', steps };
+export default { titleKey: 'stage.decoding', steps };

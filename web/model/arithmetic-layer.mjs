@@ -1,15 +1,13 @@
 // The arithmetic behind a cell of chapter 2 (the layer), as the cell inspector shows it: the
 // formula with the actual numbers, the result from trace() or onnxAttention, and the cells
 // it came from. Cells name their head in data-head (see draw/layer-views.mjs).
-import { formatExact, operand, subscript } from './format.mjs';
+import { formatExact, operand, subscript } from '../format.mjs';
+import { dotTerms as dot, index2, ref as cellRef } from './formula.mjs';
+import { at, range } from './matrix.mjs';
 
 const f = formatExact;
-const index2 = (i, j) => `${subscript(i + 1)},${subscript(j + 1)}`;
-const ref = (matrix, row, col, head) => ({ matrix, row, col, head });
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
-const dot = (left, right) =>
-  left.map((a, m) => `${operand(f(a))}·${operand(f(right[m]))}`).join(' + ');
-const range = (length) => Array.from({ length }, (_, k) => k);
+// Chapter 2's cells name their head.
+const ref = (matrix, row, col, head) => cellRef(matrix, row, col, { head });
 
 function projection(layer, name, i, c, tr) {
   const { dModel, dHead, group } = layer.dims;

@@ -1,14 +1,13 @@
-// Chapter 2, stage 10: every head attends on its own. Each head's scores and weights (n × n)
+// Chapter 2: every head attends on its own. Each head's scores and weights (n × n)
 // as small heatmaps side by side, one card per head in its colour, with the numbers on
 // demand (the "Numbers" switch, or hover / focus on a cell for its arithmetic). Each card
 // says, from the weights, which key every query looks at most.
-import { h } from '../dom.mjs';
-import { formatExact, subscript } from '../format.mjs';
-import { formula, frac, mi, mo, row as mrow, sqrt, sub, sup } from '../draw/mathml.mjs';
-import { headChip, headPair } from '../draw/layer-views.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../draw/timing.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { h } from '../../dom.mjs';
+import { formatExact, subscript } from '../../format.mjs';
+import { formula, frac, mi, mo, row as mrow, sqrt, sub, sup } from '../../draw/mathml.mjs';
+import { headCardTitle, headPair } from '../../draw/layer-views.mjs';
+import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { at } from '../../model/matrix.mjs';
 
 /**
  * Where each query of head h looks most: "q₁→k₃ 0.32" per row, or "evenly" when a row's
@@ -52,15 +51,7 @@ function build(ctx) {
         dataset: { head: hd },
         'aria-label': tr('ch2.head', { h: hd + 1 }),
       },
-      h(
-        'h3',
-        { class: 'head-card-title' },
-        headChip(hd, tr('ch2.head', { h: hd + 1 })),
-        h('span', {
-          class: 'head-card-kv',
-          text: tr('ch2.attention.readsKv', { g: layer.kvHeadOf(hd) + 1 }),
-        }),
-      ),
+      headCardTitle(layer, hd, tr),
       h('div', { class: 'head-card-maps' }, scores.element, weights.element),
       about ? h('p', { class: 'head-card-about', text: about }) : null,
       h('p', {
@@ -131,7 +122,6 @@ const steps = (dims, layerDims) => [
   {
     id: 'heads-attention',
     family: 'heads-attention',
-    stage: 10,
     params: {},
     duration: duration(layerDims.heads, 0.9),
     title: (tr) => tr('ch2.title.attention'),
@@ -148,4 +138,4 @@ const steps = (dims, layerDims) => [
   },
 ];
 
-export default { number: 10, chapter: 2, titleKey: 'ch2.stage.10', steps };
+export default { titleKey: 'stage.headAttention', steps };

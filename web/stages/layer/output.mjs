@@ -1,16 +1,15 @@
-// Chapter 2, stage 11: the heads' outputs put side by side (the concatenation, each head's
+// Chapter 2: the heads' outputs put side by side (the concatenation, each head's
 // block in its colour), then multiplied by W_O back to d_model columns, filled cell by cell
 // as chapter 1's X·W products are: the row of the concatenation and the column of W_O that
 // make each cell light up.
-import { h } from '../dom.mjs';
-import { formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../draw/mathml.mjs';
-import { gridTexts, headBlocksMatrix, layerInput } from '../draw/layer-views.mjs';
-import { matrixView } from '../draw/matrix-view.mjs';
-import { operator } from '../draw/term-line.mjs';
-import { activeItem, duration, itemAmount, land, progressOf } from '../draw/timing.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { h } from '../../dom.mjs';
+import { formatVector, subscript } from '../../format.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { gridTexts, headBlocksMatrix, layerInput } from '../../draw/layer-views.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { operator } from '../../draw/term-line.mjs';
+import { activeItem, duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
+import { at } from '../../model/matrix.mjs';
 
 function concatView(ctx) {
   const { numbers, tr } = ctx;
@@ -182,7 +181,6 @@ const steps = (dims, layerDims) => [
   {
     id: 'heads-concat',
     family: 'heads-concat',
-    stage: 11,
     params: {},
     duration: duration(layerDims.heads, 0.8),
     title: (tr) => tr('ch2.title.concat'),
@@ -191,7 +189,6 @@ const steps = (dims, layerDims) => [
   {
     id: 'output-projection',
     family: 'output-projection',
-    stage: 11,
     params: {},
     duration: duration(layerDims.n * layerDims.dModel, 0.25),
     title: (tr) => tr('ch2.title.output'),
@@ -199,4 +196,4 @@ const steps = (dims, layerDims) => [
   },
 ];
 
-export default { number: 11, chapter: 2, titleKey: 'ch2.stage.11', steps };
+export default { titleKey: 'stage.output', steps };

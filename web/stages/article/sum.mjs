@@ -1,17 +1,18 @@
-// Stage 7: the weighted values added element-wise into output i (dark green). A frame sweeps
+// Chapter 1: the weighted values added element-wise into output i (dark green). A frame sweeps
 // down each column; the column's terms appear and their sum lands in the output row, which
 // sits under the weighted rows like a written addition.
-import { h } from '../dom.mjs';
-import { formatGrid, formatVector, subscript } from '../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sumOver } from '../draw/mathml.mjs';
-import { beforeAfter } from '../draw/before-after.mjs';
-import { enableGridNavigation } from '../draw/matrix-view.mjs';
-import { symbolNode } from '../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../draw/sweep.mjs';
-import { termLine } from '../draw/term-line.mjs';
-import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../draw/timing.mjs';
-import { roundingNote } from '../draw/rounding-note.mjs';
-import { ROLES } from '../roles.mjs';
+import { h } from '../../dom.mjs';
+import { formatGrid, formatVector, subscript } from '../../format.mjs';
+import { formula, mi, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { enableGridNavigation } from '../../draw/matrix-view.mjs';
+import { symbolNode } from '../../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { termLine, termLines } from '../../draw/term-line.mjs';
+import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../../draw/timing.mjs';
+import { roundingNote } from '../../draw/rounding-note.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery } from './query-step.mjs';
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -95,9 +96,8 @@ function build(ctx) {
     'div',
     { class: 'scene scene-sum' },
     figure,
-    h(
-      'ol',
-      { class: 'term-lines', 'aria-label': tr('scene.arithmetic') },
+    termLines(
+      tr,
       lines.map((line) => line.element),
     ),
   );
@@ -145,25 +145,17 @@ function build(ctx) {
   };
 }
 
-/**
- * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
- * @param dims { n, dIn, dK, dV }
- */
-export function queryStep(i, dims, stage = 7) {
-  return {
-    id: `sum-${i + 1}`,
-    family: 'sum',
-    stage,
-    params: { query: i },
-    duration: duration(dims.dV),
-    title: (tr) => tr('title.sum', { i: i + 1 }),
-    build,
-    // Predict (tools/exercises.mjs): each entry of output i.
-    questions: (numbers) =>
-      Array.from({ length: numbers.dims.dV }, (_, c) => ({
-        cell: { matrix: 'outputs', row: i, col: c },
-      })),
-  };
-}
+const { queryStep, stage } = perQuery({
+  family: 'sum',
+  titleKey: 'stage.sum',
+  duration: (dims) => duration(dims.dV),
+  build,
+  // Predict: each entry of output i.
+  questions: (i, numbers) =>
+    Array.from({ length: numbers.dims.dV }, (_, c) => ({
+      cell: { matrix: 'outputs', row: i, col: c },
+    })),
+});
 
-export default { number: 7, titleKey: 'stage.7', steps: (dims) => [queryStep(0, dims)] };
+export { queryStep };
+export default stage;

@@ -3,20 +3,9 @@
 // The page does no attention arithmetic: queries to outputs, the softmax's maxima,
 // exponentials and sums, and the mask all come from trace(). The one computation here is the
 // article's own rounding (weights to tenths, then the weighted values and outputs it implies).
-import { formatExact, formatOneDecimal } from './format.mjs';
-import { dimsOf } from './model.mjs';
-
-/** Row-major matrix from number[][] (the editors' numbers, shown as typed). */
-function fromRows(rows) {
-  const cols = rows[0].length;
-  const data = new Float64Array(rows.length * cols);
-  rows.forEach((row, i) => row.forEach((value, j) => (data[i * cols + j] = value)));
-  return { rows: rows.length, cols, data };
-}
-
-export const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
-export const rowOf = (matrix, i) =>
-  Array.from(matrix.data.subarray(i * matrix.cols, (i + 1) * matrix.cols));
+import { formatExact, formatOneDecimal } from '../format.mjs';
+import { dimsOf } from './example.mjs';
+import { at, fromRows, rowOf } from './matrix.mjs';
 
 /**
  * The article prints softmax([2, 4, 4]) as [0.0, 0.5, 0.5]: one decimal, still adding up to 1

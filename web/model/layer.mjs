@@ -8,6 +8,7 @@
 //   dHead    columns of one head (queries, keys and values alike), 1 to 4
 // Shapes: x n×dModel, wQuery dModel×(heads·dHead), wKey and wValue dModel×(kvHeads·dHead),
 // wOut (heads·dHead)×dModel.
+import { clampTo, sameRows } from './matrix.mjs';
 
 export const LAYER_LIMITS = Object.freeze({
   minTokens: 1,
@@ -98,17 +99,9 @@ export function sameLayer(a, b) {
   return (
     a.heads === b.heads &&
     a.kvHeads === b.kvHeads &&
-    LAYER_MATRICES.every(
-      (name) =>
-        a[name].length === b[name].length &&
-        a[name].every(
-          (row, i) => row.length === b[name][i].length && row.every((v, j) => v === b[name][i][j]),
-        ),
-    )
+    LAYER_MATRICES.every((name) => sameRows(a[name], b[name]))
   );
 }
-
-const clampTo = (value, min, max) => Math.min(max, Math.max(min, value));
 
 /**
  * Column blocks of a weight matrix, one per head of `size` columns, rebuilt for new heads:

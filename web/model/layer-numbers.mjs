@@ -4,15 +4,7 @@
 // The page does no attention arithmetic here either: what it computes are counts (multiply-
 // adds, numbers in the cache) to display, never a score, weight or output.
 import { kvHeadOf, layerDimsOf } from './layer.mjs';
-
-function fromRows(rows) {
-  const cols = rows[0].length;
-  const data = new Float64Array(rows.length * cols);
-  rows.forEach((row, i) => row.forEach((value, j) => (data[i * cols + j] = value)));
-  return { rows: rows.length, cols, data };
-}
-
-const rowSlice = (matrix, i) => matrix.data.slice(i * matrix.cols, (i + 1) * matrix.cols);
+import { fromRows, rowSlice } from './matrix.mjs';
 
 /**
  * Multiply-adds of one decoding step, for the token at position t (0-based): the new token

@@ -1,13 +1,13 @@
-// Stage 5: softmax of query i's scores. The exponentials e^(s − max) appear, then their sum,
+// Chapter 1: softmax of query i's scores. The exponentials e^(s − max) appear, then their sum,
 // then the weights (from trace()); the bars start equal and settle on the weights, adding up
 // to 1 at every moment of the animation.
-import { h, setStyle } from '../dom.mjs';
-import { formatExact, formatVector, subscript } from '../format.mjs';
-import { at, rowOf } from '../numbers.mjs';
-import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../draw/mathml.mjs';
-import { beforeAfter } from '../draw/before-after.mjs';
-import { enableGridNavigation } from '../draw/matrix-view.mjs';
-import { cellText, indexed } from '../draw/matrices.mjs';
+import { h, setStyle } from '../../dom.mjs';
+import { formatExact, formatVector, subscript } from '../../format.mjs';
+import { at, rowOf } from '../../model/matrix.mjs';
+import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { enableGridNavigation } from '../../draw/matrix-view.mjs';
+import { cellText, indexed } from '../../draw/matrices.mjs';
 import {
   duration,
   ease,
@@ -17,9 +17,38 @@ import {
   progressOf,
   ramp,
   reveal,
-} from '../draw/timing.mjs';
-import { roundingNote } from '../draw/rounding-note.mjs';
-import { ROLES } from '../roles.mjs';
+} from '../../draw/timing.mjs';
+import { roundingNote } from '../../draw/rounding-note.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery, rowQuestions } from './query-step.mjs';
+
+/** The row's sum of exponentials, and its weights as shares of one stacked bar. */
+function sumAndShares(tr, i, keys, total) {
+  const sum = h(
+    'p',
+    { class: 'softmax-sum' },
+    h('span', { class: 'sigma', text: '∑ e = ' }),
+    h('span', { class: 'sum-value', text: formatExact(total) }),
+  );
+  const segments = keys.map((j) =>
+    h(
+      'div',
+      { class: `segment shade-${j % 4}`, title: `k${subscript(j + 1)}` },
+      h('span', { class: 'segment-label', text: `k${subscript(j + 1)}` }),
+    ),
+  );
+  const stacked = h(
+    'figure',
+    { class: 'stacked' },
+    h(
+      'div',
+      { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
+      segments,
+    ),
+    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
+  );
+  return { sum, segments, stacked };
+}
 
 function build(ctx) {
   const { numbers, tr, step } = ctx;
@@ -103,29 +132,7 @@ function build(ctx) {
   );
   enableGridNavigation(table, [scoreCells, expCells, weightCells]);
 
-  const sum = h(
-    'p',
-    { class: 'softmax-sum' },
-    h('span', { class: 'sigma', text: '∑ e = ' }),
-    h('span', { class: 'sum-value', text: formatExact(total) }),
-  );
-  const segments = keys.map((j) =>
-    h(
-      'div',
-      { class: `segment shade-${j % 4}`, title: `k${subscript(j + 1)}` },
-      h('span', { class: 'segment-label', text: `k${subscript(j + 1)}` }),
-    ),
-  );
-  const stacked = h(
-    'figure',
-    { class: 'stacked' },
-    h(
-      'div',
-      { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
-      segments,
-    ),
-    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
-  );
+  const { sum, segments, stacked } = sumAndShares(tr, i, keys, total);
   const element = h(
     'div',
     { class: 'scene scene-softmax' },
@@ -184,25 +191,14 @@ function build(ctx) {
   };
 }
 
-/**
- * The step of query i: query 1 walks stages 4 to 7, and stage 8 repeats them for the others.
- * @param dims { n, dIn, dK, dV }
- */
-export function queryStep(i, dims, stage = 5) {
-  return {
-    id: `softmax-${i + 1}`,
-    family: 'softmax',
-    stage,
-    params: { query: i },
-    duration: duration(3),
-    title: (tr) => tr('title.softmax', { i: i + 1 }),
-    build,
-    // Predict (tools/exercises.mjs): the weight query i gives each key.
-    questions: (numbers) =>
-      Array.from({ length: numbers.dims.n }, (_, j) => ({
-        cell: { matrix: 'weights', row: i, col: j },
-      })),
-  };
-}
+const { queryStep, stage } = perQuery({
+  family: 'softmax',
+  titleKey: 'stage.softmax',
+  duration: () => duration(3),
+  build,
+  // Predict: the weight query i gives each key.
+  questions: rowQuestions('weights'),
+});
 
-export default { number: 5, titleKey: 'stage.5', steps: (dims) => [queryStep(0, dims)] };
+export { queryStep };
+export default stage;
