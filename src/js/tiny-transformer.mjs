@@ -20,7 +20,8 @@ import {
   setBytes,
 } from './read-once.mjs';
 
-const CONFIG_KEYS = new Set([
+/** createTinyTransformer's config fields (createTrainer passes the same config on). */
+export const CONFIG_KEYS = new Set([
   'vocabSize',
   'context',
   'dModel',

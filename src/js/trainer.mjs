@@ -8,6 +8,8 @@
 import { describe, isOptionBag } from './checks.mjs';
 import { INDUCTION_LENGTH, INDUCTION_VOCAB, MAX_BATCH } from './induction-task.mjs';
 import { readOwnOptions } from './read-once.mjs';
+// The model's config fields (the model validates their values; createTrainer their kinds).
+import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
 import { spawnWorker } from './workers.mjs';
 
@@ -22,20 +24,6 @@ const TRAINER_KEYS = new Set([
   'workerUrl',
   'initTimeout',
   'relaxedSimd',
-]);
-// createTinyTransformer's options (the model validates their values; the host their kinds).
-const CONFIG_KEYS = new Set([
-  'vocabSize',
-  'context',
-  'dModel',
-  'layers',
-  'heads',
-  'kvHeads',
-  'positions',
-  'mlpSize',
-  'learningRate',
-  'weightDecay',
-  'seed',
 ]);
 const TRAIN_KEYS = new Set(['steps', 'progressEvery', 'attentionEvery']);
 const RESET_KEYS = new Set(['config', 'seed']);
