@@ -301,3 +301,37 @@ attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
 model.forward({ tokens: new Float32Array(25) });
 model.free();
 void [stepLoss, seen, continued];
+
+// createTrainer: the tiny transformer trained in a worker on the induction task.
+import {
+  createInductionTask,
+  createTrainer,
+  inductionAccuracy,
+  TrainerError,
+} from 'attention-explained';
+import type { Trainer, TrainerProgress } from 'attention-explained';
+const plotted: number[] = [];
+const trainer: Trainer = await createTrainer({
+  config: { vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, positions: 'rope' },
+  seed: 3,
+  onProgress: (event: TrainerProgress) => plotted.push(...event.losses),
+});
+const ran: { step: number; stopped: boolean } = await trainer.train({
+  steps: 10,
+  attentionEvery: 5,
+});
+const evaluation = await trainer.evaluate({ batch: 8 });
+const accuracy: number = evaluation.accuracy;
+await trainer.loadParameters(await trainer.parameters());
+const small = { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 1 };
+// @ts-expect-error positions is one of three words
+await trainer.reset({ config: { ...small, positions: 'alibi' } });
+trainer.close();
+const rows = createInductionTask(1).batch(4);
+const rowTargets: Int32Array = rows.targets;
+const scored: number = inductionAccuracy(
+  { data: new Float32Array(4 * 25 * 16), dims: [4, 25, 16] },
+  rowTargets,
+).accuracy;
+const isTrainerError: boolean = new Error('x') instanceof TrainerError;
+void [ran, accuracy, scored, isTrainerError];
