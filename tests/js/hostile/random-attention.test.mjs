@@ -3,8 +3,8 @@
 // of the wrong kind or length, negative / fractional / enormous dims, mismatched heads, bad
 // masks, unknown keys, requests past the 2 GiB wasm memory): attention-calls.mjs.
 //
-// The oracle is an independent reading of the contract (attention.d.ts and the README's
-// "Errors"): `judgeAttention` decides whether a call is valid. Then:
+// The oracle is an independent reading of the contract (the TSDoc of attention.d.ts):
+// `judgeAttention` decides whether a call is valid. Then:
 //   valid            -> the call returns, and the result matches the float64 reference;
 //   valid, too big   -> RangeError that says how much was asked;
 //   invalid          -> TypeError or RangeError whose message names a broken argument.
