@@ -161,25 +161,3 @@ export function resizable(values, { lengthTracking = true } = {}) {
   array.set(values);
   return { array, shrink: (bytes) => buffer.resize(bytes) };
 }
-
-/**
- * A deep Proxy that counts every read of every property (by path) of `value` and of the
- * objects and arrays reached through it. Typed arrays are handed out as they are (a Proxy of
- * one is rightly refused).
- */
-export function countingProxy(value, counts, path = '') {
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
-  return new Proxy(value, {
-    get(target, key, receiver) {
-      const where = `${path}.${String(key)}`;
-      counts.set(where, (counts.get(where) ?? 0) + 1);
-      return countingProxy(Reflect.get(target, key, receiver), counts, where);
-    },
-  });
-}
-
-export function assertEachReadOnce(counts, label) {
-  const twice = [...counts].filter(([, n]) => n > 1);
-  assert.deepEqual(twice, [], `${label}: read more than once`);
-  assert.ok(counts.size > 0, `${label}: nothing was read through the proxy`);
-}

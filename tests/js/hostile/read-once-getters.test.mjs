@@ -3,18 +3,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
+import { assertEachReadOnce, countingProxy } from '../counting-proxy.mjs';
 import { attention64, multiHeadTrace64, trace64 } from '../reference64.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 import { tools } from './inputs.mjs';
 import { nested } from './trace-calls.mjs';
 import {
   assertComputes,
-  assertEachReadOnce,
   assertMatches,
   assertRefusesNaming,
   attn,
   baseline,
-  countingProxy,
   resizable,
   useInstance,
 } from './checks.mjs';
