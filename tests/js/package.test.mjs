@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff, onnxAttention64 } from './reference64.mjs';
 

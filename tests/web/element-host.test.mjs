@@ -6,8 +6,8 @@ import { dirname } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 import { openPage, requireBuild, screenshot } from './helpers.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));

@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 import { collectProblems, openPage, requireBuild, screenshot } from './helpers.mjs';
 import { gifFrames, pngSize } from './files.mjs';
 
