@@ -125,6 +125,31 @@ export function pageFixture() {
   return fixture;
 }
 
+/**
+ * Like pageFixture(), for the pages that embed the element: a fresh Chromium and the
+ * repository's root served, so that examples/embed/ finds ../../dist/ (as on a course site
+ * that serves the package's files next to its pages). Returns { browser, url } (the url ends
+ * in "/"), set once the before hook has run.
+ */
+export function repositoryFixture() {
+  const fixture = { browser: undefined, server: undefined, url: undefined };
+  before(async () => {
+    requireBuild();
+    fixture.browser = await launchChromium();
+    const { server, url } = await startStaticServer({
+      root,
+      headers: { 'Cache-Control': 'no-store' },
+    });
+    fixture.server = server;
+    fixture.url = url.endsWith('/') ? url : `${url}/`;
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await new Promise((resolve) => (fixture.server ? fixture.server.close(resolve) : resolve()));
+  });
+  return fixture;
+}
+
 export async function waitForReady(page) {
   await page.waitForFunction(() => document.documentElement.dataset.appState === 'ready', null, {
     timeout: 15000,
