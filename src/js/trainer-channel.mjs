@@ -108,7 +108,8 @@ export function openChannel(worker, onProgress) {
         new TrainerError(`the trainer's worker sent an invalid answer to ${call.type} (${fault})`),
       );
     pending.delete(message.id);
-    if (pending.size === 0) worker.busy(false); // an idle trainer keeps Node alive no longer
+    // An idle trainer keeps Node alive no longer.
+    if (pending.size === 0 && abandoned.size === 0) worker.busy(false);
     if (message.id === running) running = null;
     if (!message.ok) return call.reject(rebuildError(message.error));
     if (call.type !== 'parameters') step = message.result.step;
@@ -147,7 +148,11 @@ export function openChannel(worker, onProgress) {
       }
       return;
     }
-    if (abandoned.delete(message.id)) return; // the answer to a call that already ended
+    if (abandoned.delete(message.id)) {
+      // The answer to a call that already ended; idle once nothing else is waiting.
+      if (pending.size === 0 && abandoned.size === 0) worker.busy(false);
+      return;
+    }
     if (!pending.has(message.id)) {
       return fail(
         new TrainerError(

@@ -2,14 +2,16 @@
 // through createTrainer's worker by examples/node/train.mjs): with 2 layers and positions
 // (learned, or RoPE) the loss falls below 0.1 and the accuracy on the counted targets reaches
 // 99% within 2,000 steps, and a head of layer 2 puts at least 0.9 of its weight on the token
-// after the earlier occurrence (an induction head); with 1 layer it stays far from it. Then the
-// example itself, run as a user runs it, and the trainer in a Chromium page (Web Workers).
+// after the earlier occurrence (an induction head); with 1 layer it stays far from it. First, the
+// worker computes exactly what the model computes in-thread; last, the example itself, run as a
+// user runs it, and the trainer in a Chromium page (Web Workers).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+import createAttention, { createInductionTask, createTrainer } from '../../dist/attention.mjs';
 import { trainInduction } from '../../examples/node/train.mjs';
 import { useChromiumPage } from './chromium-page.mjs';
 
@@ -18,6 +20,37 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 // table); the suite checks two of each, to keep its time reasonable.
 const SEEDS = [1, 3];
 const quiet = () => {};
+
+test('the worker trains exactly as the model does in this thread: the same losses, bit for bit', async () => {
+  const config = {
+    vocabSize: 16,
+    context: 25,
+    dModel: 32,
+    layers: 2,
+    heads: 4,
+    learningRate: 6e-3,
+  };
+  const losses = [];
+  const trainer = await createTrainer({
+    config,
+    seed: 7,
+    batch: 8,
+    onProgress: (event) => losses.push(...event.losses),
+  });
+  await trainer.train({ steps: 30, progressEvery: 7 });
+  trainer.close();
+  // In this thread: the model seeded as createTrainer seeds it (config.seed defaults to the
+  // trainer's seed) and the task's batches for the same seed.
+  const attn = await createAttention();
+  const model = attn.createTinyTransformer({ ...config, seed: 7 });
+  const task = createInductionTask(7);
+  const expected = Array.from({ length: 30 }, () => {
+    const { tokens, targets } = task.batch(8);
+    return Math.fround(model.trainStep({ tokens, targets, batch: 8 }));
+  });
+  model.free();
+  assert.deepEqual(losses, expected);
+});
 
 describe('2 layers learn induction within 2,000 steps', () => {
   for (const positions of ['learned', 'rope']) {

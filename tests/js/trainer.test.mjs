@@ -6,6 +6,8 @@
 // the same protocol is tests/js/induction.test.mjs's job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 import { createTrainer, TrainerError } from '../../src/js/trainer.mjs';
 
@@ -172,4 +174,23 @@ test('an onProgress that throws ends its run with that error; the trainer stays 
   assert.ok(step >= 20 && step < 1000, `stopped near step 20, at ${step}`);
   assert.equal((await trainer.train({ steps: 5, progressEvery: 100 })).step, step + 5);
   trainer.close();
+});
+
+test('an idle trainer, even after its listener threw, does not keep Node alive', async () => {
+  const script = `
+    import { createTrainer } from ${JSON.stringify(new URL('../../src/js/trainer.mjs', import.meta.url).href)};
+    const trainer = await createTrainer({
+      config: ${JSON.stringify(CONFIG)},
+      workerUrl: new URL(${JSON.stringify(fakeWorker.href)}),
+      onProgress: (event) => { if (event.step === 20) throw new Error('listener broke'); },
+    });
+    await trainer.train({ steps: 1000 }).catch((error) => console.log(error.message));
+    console.log('done, not closed');
+  `;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', script],
+    { timeout: 20_000 },
+  );
+  assert.equal(stdout, 'listener broke\ndone, not closed\n');
 });
