@@ -571,4 +571,24 @@ export default {
     'Paste this into a course page (after the module script) to show this step with exactly these numbers and settings.',
   'tools.share.copied': 'Copied.',
   'tools.share.select': 'Selected: press Ctrl+C (⌘C) to copy.',
+
+  // Chapter 3 (where the weights come from): the chapter and stage "Order"
+  'chapter.learning': 'Chapter 3 · Where the weights come from',
+  'stage.order': 'Order and positions',
+  'ch3.title.shuffle': 'Shuffle the tokens: the outputs only move',
+  'ch3.order.inputs': 'inputs',
+  'ch3.order.outputs': 'outputs',
+  'ch3.order.attention': 'self-attention',
+  'ch3.order.shuffle': 'Shuffle',
+  'ch3.order.same':
+    'Every row of Y′ is a row of Y, moved with its token: the largest difference is {gap}.',
+  'ch3.order.why':
+    'Nothing in chapter 1 said where a token is: each query is dotted with every key, and each output is a weighted sum over all the values, whatever their order.',
+  'ch3.order.result':
+    'Here the tokens come in the order {tokens}. Each output is the same row as before, in its token’s new place.',
+  'ch3.order.noOrder':
+    'So self-attention alone cannot tell “dog bites man” from “man bites dog”: it treats its input as a set.',
+  'ch3.formula.permute': 'Permuting the inputs permutes the outputs',
+  'ch3.narrate.shuffle':
+    'The tokens in the order {tokens}: the outputs are the same rows, in the same new order.',
 };

@@ -540,4 +540,21 @@ export default {
     '把它粘贴到课程页面（模块脚本之后），即可显示这一步和完全相同的数字与设置。',
   'tools.share.copied': '已复制。',
   'tools.share.select': '已选中：按Ctrl+C（⌘C）复制。',
+
+  // Chapter 3 (where the weights come from): the chapter and stage "Order"
+  'chapter.learning': '第三章 · 权重从哪里来',
+  'stage.order': '顺序与位置',
+  'ch3.title.shuffle': '打乱词元：输出只是跟着换位置',
+  'ch3.order.inputs': '输入',
+  'ch3.order.outputs': '输出',
+  'ch3.order.attention': '自注意力',
+  'ch3.order.shuffle': '打乱',
+  'ch3.order.same': 'Y′ 的每一行都是 Y 的某一行，随它的词元一起移动：最大差值为 {gap}。',
+  'ch3.order.why':
+    '第一章里没有任何东西说明词元在哪个位置：每个查询都与所有键做点积，每个输出都是所有值的加权和，与它们的顺序无关。',
+  'ch3.order.result':
+    '这里词元的顺序是 {tokens}。每个输出都和原来同一行，只是到了它的词元的新位置。',
+  'ch3.order.noOrder': '所以单靠自注意力分不清“狗咬人”和“人咬狗”：它把输入当作一个集合。',
+  'ch3.formula.permute': '输入换顺序，输出跟着换顺序',
+  'ch3.narrate.shuffle': '词元顺序为 {tokens}：输出还是那些行，按同样的新顺序排列。',
 };
