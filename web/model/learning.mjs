@@ -6,6 +6,7 @@
 //     steps   how many gradient steps stage "One learning step" has taken (1, then +10 …)
 // Every number comes from the module: trace() (with gradOutputs for the gradients) and
 // onnxRotaryEmbedding / onnxAttention for RoPE.
+import { computeLearningStep } from './learning-step.mjs';
 import { computeOrderNumbers, firstOrder } from './order-numbers.mjs';
 
 /** The chapter's part of the state as a page opens (kept across links, not in the URL). */
@@ -27,6 +28,8 @@ export function orderFor(learning, n) {
 export function computeLearningNumbers(attn, example, learning) {
   const n = example.x.length;
   return {
+    x: example.x,
     order: computeOrderNumbers(attn, example, orderFor(learning, n)),
+    step: computeLearningStep(attn, example, learning.target, learning.steps),
   };
 }

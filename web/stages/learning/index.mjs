@@ -2,8 +2,9 @@
 // one gradient step on the article's numbers, the rest of a Transformer block, then a tiny
 // model trained live and what its heads learned.
 import order from './order.mjs';
+import learn from './learn.mjs';
 
 export default {
   titleKey: 'chapter.learning',
-  stages: [order],
+  stages: [order, learn],
 };
