@@ -6,6 +6,7 @@ import { h, svg } from '../dom.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { gridTexts } from './layer-views.mjs';
 import { matrixView } from './matrix-view.mjs';
+import { symbolNode } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
 
 /**
@@ -20,6 +21,7 @@ export function numberMatrix(spec) {
   const tokens = rowTokens ?? Array.from({ length: value.rows }, (_, i) => i);
   const view = matrixView({
     ...spec,
+    symbol: Array.isArray(spec.symbol) ? symbolNode(spec.symbol) : spec.symbol,
     rows: value.rows,
     cols: value.cols,
     text: gridTexts(value.rows, value.cols, (i, j) => at(value, i, j)),
@@ -118,4 +120,81 @@ export function lossPlot(losses, label) {
       text: `${label}: ${formatExact(losses[0])} → ${formatExact(losses[last])}`,
     }),
   );
+}
+
+/**
+ * RoPE's 2-D picture: the query's and the key's first pair as arrows from the origin (their
+ * directions: each at a fixed length), turned
+ * to position m (the module's numbers for each m; faint dots where the other positions put
+ * them). show(m) moves both arrows to position m.
+ */
+export function pairPicture(rope, tr) {
+  const size = 200;
+  const centre = size / 2;
+  // Only the angles matter: each arrow is drawn at its own fixed length (the key a little
+  // shorter, so both stay visible when they point the same way).
+  const lengths = { query: 0.85 * centre, key: 0.65 * centre };
+  const point = (pair, role) => {
+    const scale = lengths[role] / Math.max(Math.hypot(pair[0], pair[1]), 1e-9);
+    return [centre + pair[0] * scale, centre - pair[1] * scale];
+  };
+  const arrow = (role) => {
+    const line = svg('line', {
+      x1: centre,
+      y1: centre,
+      x2: centre,
+      y2: centre,
+      class: `arrow arrow-${role}`,
+    });
+    const tip = svg('circle', { r: 4, cx: centre, cy: centre, class: `tip tip-${role}` });
+    return { line, tip };
+  };
+  const trail = (turned, role) =>
+    turned.map((pair) => {
+      const [cx, cy] = point(pair, role);
+      return svg('circle', {
+        cx: cx.toFixed(1),
+        cy: cy.toFixed(1),
+        r: 2,
+        class: `trail trail-${role}`,
+      });
+    });
+  const q = arrow('query');
+  const k = arrow('key');
+  const label = svg('text', { x: 8, y: 18, class: 'pair-label' });
+  const picture = svg(
+    'svg',
+    {
+      viewBox: `0 0 ${size} ${size}`,
+      class: 'pair-picture',
+      role: 'img',
+      'aria-label': tr('ch3.rope.picture'),
+    },
+    svg('line', { x1: 0, y1: centre, x2: size, y2: centre, class: 'axis' }),
+    svg('line', { x1: centre, y1: 0, x2: centre, y2: size, class: 'axis' }),
+    trail(rope.qTurned, 'query'),
+    trail(rope.kTurned, 'key'),
+    q.line,
+    q.tip,
+    k.line,
+    k.tip,
+    label,
+  );
+  let shown = -1;
+  const show = (m) => {
+    if (m === shown) return;
+    shown = m;
+    [
+      [q, rope.qTurned[m], 'query'],
+      [k, rope.kTurned[m], 'key'],
+    ].forEach(([{ line, tip }, pair, role]) => {
+      const [x, y] = point(pair, role);
+      line.setAttribute('x2', x.toFixed(1));
+      line.setAttribute('y2', y.toFixed(1));
+      tip.setAttribute('cx', x.toFixed(1));
+      tip.setAttribute('cy', y.toFixed(1));
+    });
+    label.textContent = tr('ch3.rope.position', { m });
+  };
+  return { element: h('figure', { class: 'pair-figure' }, picture), show };
 }

@@ -658,4 +658,43 @@ export default {
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
   'ch3.narrate.update': 'After one step output 1 is {row}; the loss is {after}.',
+
+  // Chapter 3, stage "Order and positions": positions and RoPE
+  'ch3.title.positions': 'Positions added to X: now order matters',
+  'ch3.title.rope': 'RoPE: each (q, k) pair turned by m·θ',
+  'ch3.title.distance': 'With RoPE, a score depends on the distance',
+  'ch3.order.positions': 'position vectors',
+  'ch3.positions.differ':
+    'Now Y′ is not Y permuted: a row differs from its token’s old output by up to {gap}.',
+  'ch3.positions.add':
+    'The usual fix is to tell each token where it is: add a position vector to each row of X, one vector per place (the same place gets the same vector, whichever token is there).',
+  'ch3.positions.result':
+    'The same tokens in another order now meet other position vectors, so their queries, keys and values change, and so do the outputs. (Positions change the outputs in the article’s order too, by up to {changed}.)',
+  'ch3.positions.learned':
+    'In a model such as GPT-2 these vectors are learned like any weight; the page uses 0.5 in one feature per place, to be easy to read.',
+  'ch3.formula.positions': 'Learned positions: a vector added to each input',
+  'ch3.narrate.positions':
+    'With positions added the shuffled outputs differ from the permuted ones by up to {gap}.',
+  'ch3.rope.turned': 'turned to position m',
+  'ch3.rope.picture':
+    'The first pair of the query and of the key as arrows, each turned by its position times θ',
+  'ch3.rope.position': 'position m = {m}',
+  'ch3.rope.what':
+    'RoPE (rotary position embedding, used by Llama and most models since) adds nothing to X. It turns each pair of numbers of every query and key by an angle: position m times θ.',
+  'ch3.rope.pair':
+    'Here d_k = 3, so the page turns one pair, columns 1 and 2, with θ = 1 radian per position (real models turn every pair, each with its own θ), and leaves column 3 as it is.',
+  'ch3.rope.module':
+    'The numbers are onnxRotaryEmbedding’s, the module’s ONNX RotaryEmbedding operator, with caches from rotaryCaches.',
+  'ch3.formula.rope': 'RoPE: the pair turned by the angle m·θ',
+  'ch3.narrate.rope': 'The query’s and the key’s first pair, turned by their position.',
+  'ch3.rope.scores': 'scores with RoPE',
+  'ch3.rope.plain': 'Without positions this score is {score} wherever the two tokens are.',
+  'ch3.rope.distance':
+    'The same two tokens (query 1 and key 2) at distances 0 to 4: each row puts the query at a position m ({starts}) and the key d places later. The score changes with d.',
+  'ch3.rope.relative':
+    'The two rows are equal: turning both vectors by the same angle does not change their dot product, so only the difference of the angles, the distance, counts. That is why RoPE is called relative.',
+  'ch3.rope.noPair':
+    'RoPE turns pairs of numbers: with d_k = 1 (or a single token) there is no pair to turn. Give the example 2 or more key columns and 2 or more tokens.',
+  'ch3.formula.relative': 'Only the distance n − m counts',
+  'ch3.narrate.distance': 'With RoPE the score of the same two tokens changes with their distance.',
 };

@@ -621,4 +621,40 @@ export default {
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
   'ch3.narrate.update': '一步之后输出 1 为 {row}；损失为 {after}。',
+
+  // Chapter 3, stage "Order and positions": positions and RoPE
+  'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
+  'ch3.title.rope': 'RoPE：每对 (q, k) 转过 m·θ',
+  'ch3.title.distance': '有了 RoPE，分数取决于距离',
+  'ch3.order.positions': '位置向量',
+  'ch3.positions.differ': '现在 Y′ 不再是 Y 换了顺序：某一行与它的词元原来的输出最多相差 {gap}。',
+  'ch3.positions.add':
+    '常见的做法是告诉每个词元它在哪里：给 X 的每一行加上一个位置向量，每个位置一个（同一位置总是同一个向量，无论那里是哪个词元）。',
+  'ch3.positions.result':
+    '同样的词元换了顺序，就会遇到别的位置向量，于是它们的查询、键和值都变了，输出也变了。（按原文顺序，位置也让输出最多变化 {changed}。）',
+  'ch3.positions.learned':
+    '在 GPT-2 这样的模型里，这些向量和其他权重一样是学出来的；页面为了易读，每个位置在一个特征上取 0.5。',
+  'ch3.formula.positions': '学习的位置：给每个输入加一个向量',
+  'ch3.narrate.positions': '加上位置后，打乱后的输出与换序后的输出最多相差 {gap}。',
+  'ch3.rope.turned': '转到位置 m',
+  'ch3.rope.picture': '查询和键的第一对数画成箭头，各自按位置乘 θ 旋转',
+  'ch3.rope.position': '位置 m = {m}',
+  'ch3.rope.what':
+    'RoPE（旋转位置编码，Llama 及之后的大多数模型都在用）不往 X 上加任何东西。它把每个查询和键的每一对数旋转一个角度：位置 m 乘以 θ。',
+  'ch3.rope.pair':
+    '这里 d_k = 3，所以页面只旋转一对，即第 1、2 列，每个位置 θ = 1 弧度（真实模型旋转每一对，各有自己的 θ），第 3 列保持不变。',
+  'ch3.rope.module':
+    '这些数来自模块的 ONNX RotaryEmbedding 算子 onnxRotaryEmbedding，余弦、正弦表来自 rotaryCaches。',
+  'ch3.formula.rope': 'RoPE：把一对数旋转 m·θ',
+  'ch3.narrate.rope': '查询和键的第一对数，按各自的位置旋转。',
+  'ch3.rope.scores': '带 RoPE 的分数',
+  'ch3.rope.plain': '没有位置时，无论两个词元在哪里，这个分数都是 {score}。',
+  'ch3.rope.distance':
+    '同样两个词元（查询 1 和键 2），距离为 0 到 4：每一行把查询放在位置 m（{starts}），键放在其后 d 个位置。分数随 d 变化。',
+  'ch3.rope.relative':
+    '两行完全相同：两个向量旋转同样的角度，点积不变，所以只有角度之差，即距离，才起作用。这就是 RoPE 被称为相对位置编码的原因。',
+  'ch3.rope.noPair':
+    'RoPE 旋转的是成对的数：d_k = 1（或只有一个词元）时没有可旋转的对。请给例子 2 个以上的键列和 2 个以上的词元。',
+  'ch3.formula.relative': '只有距离 n − m 起作用',
+  'ch3.narrate.distance': '有了 RoPE，同样两个词元的分数随距离变化。',
 };

@@ -8,6 +8,7 @@
 // onnxRotaryEmbedding / onnxAttention for RoPE.
 import { computeLearningStep } from './learning-step.mjs';
 import { computeOrderNumbers, firstOrder } from './order-numbers.mjs';
+import { computeRopeNumbers } from './rope-numbers.mjs';
 
 /** The chapter's part of the state as a page opens (kept across links, not in the URL). */
 export const LEARNING_DEFAULTS = Object.freeze({ order: null, target: null, steps: 1 });
@@ -27,9 +28,11 @@ export function orderFor(learning, n) {
  */
 export function computeLearningNumbers(attn, example, learning) {
   const n = example.x.length;
+  const order = computeOrderNumbers(attn, example, orderFor(learning, n));
   return {
     x: example.x,
-    order: computeOrderNumbers(attn, example, orderFor(learning, n)),
+    order,
+    rope: computeRopeNumbers(attn, order.plain.queries, order.plain.keys),
     step: computeLearningStep(attn, example, learning.target, learning.steps),
   };
 }

@@ -30,9 +30,9 @@ const SYMBOL = {
   queries: 'Q',
   keys: 'K',
   values: 'V',
-  wQuery: 'W_Q',
-  wKey: 'W_K',
-  wValue: 'W_V',
+  wQuery: ['W', 'Q'],
+  wKey: ['W', 'K'],
+  wValue: ['W', 'V'],
 };
 
 /** ∂L/∂<field> as a matrix whose cells show their arithmetic on hover. */
@@ -44,10 +44,12 @@ function gradView(ctx, field) {
   return numberMatrix({
     matrix: `grad-${field}`,
     role: MATRIX_ROLE[field],
-    symbol: `∂L/∂${SYMBOL[field]}`,
+    symbol: Array.isArray(SYMBOL[field])
+      ? [`∂L/∂${SYMBOL[field][0]}`, SYMBOL[field][1]]
+      : `∂L/∂${SYMBOL[field]}`,
     name: tr('ch3.learn.gradient'),
     value: step.before.grad[field],
-    letter: isWeight ? null : { outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q',
+    letter: isWeight ? null : ({ outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q'),
     className: 'grad-matrix',
     title: (i, j) => line(`grad-${field}`, i, j),
   });
