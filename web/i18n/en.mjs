@@ -697,4 +697,42 @@ export default {
     'RoPE turns pairs of numbers: with d_k = 1 (or a single token) there is no pair to turn. Give the example 2 or more key columns and 2 or more tokens.',
   'ch3.formula.relative': 'Only the distance n − m counts',
   'ch3.narrate.distance': 'With RoPE the score of the same two tokens changes with their distance.',
+
+  // Chapter 3, stage "The rest of the block"
+  'stage.block': 'The rest of the block',
+  'ch3.title.block-residual': 'The residual connection: X + attention(X)',
+  'ch3.title.block-norm': 'LayerNorm: each row to mean 0, spread 1',
+  'ch3.title.block-mlp': 'The MLP, and a second residual',
+  'ch3.block.name.x': 'inputs',
+  'ch3.block.name.y': 'attention’s output',
+  'ch3.block.name.residual': 'residual sum',
+  'ch3.block.name.normed': 'normalised',
+  'ch3.block.name.hidden': 'hidden (after ReLU)',
+  'ch3.block.name.mlp': 'MLP output',
+  'ch3.block.name.output': 'block output',
+  'ch3.block.name.w1': 'MLP weights',
+  'ch3.block.name.w2': 'MLP weights',
+  'ch3.block.where':
+    'Attention is one part of a Transformer block. These are chapter 2’s numbers: its layer’s output Y already has X’s shape (W_O brought it back to d_model columns).',
+  'ch3.block.residual':
+    'The block adds Y to X instead of replacing X: attention only has to learn a change to each token, and the gradient reaches the layers below through the + unchanged.',
+  'ch3.block.why': 'Hover over a cell of R to see its sum.',
+  'ch3.block.norm':
+    'LayerNorm rescales each token’s row to mean 0 and standard deviation 1 (then a learned scale and shift, here 1 and 0), so the numbers stay in a range the next layer can use, however many blocks are stacked.',
+  'ch3.block.normWhy':
+    'Models such as GPT-2 normalise before each part (pre-norm): here, before the MLP.',
+  'ch3.block.mlp':
+    'The MLP works on each token alone: {hidden} hidden numbers from {d} (real models use 4 times d), a ReLU that keeps the positive ones, and back to {d}. Its weights here are chosen to be readable; a model learns them.',
+  'ch3.block.second':
+    'A second residual adds the MLP’s output to R: Z is the block’s output. Attention moves information between tokens; the MLP transforms each token on its own.',
+  'ch3.block.stack':
+    'Z has exactly X’s shape, so it can be the next block’s X: that is why blocks stack, and chapter 3’s trained model uses two of them.',
+  'ch3.block.noShape':
+    'The rest of the block needs the layer’s output to have the inputs’ shape: give chapter 2’s layer W_O with d_model columns.',
+  'ch3.formula.residual': 'The residual connection',
+  'ch3.formula.norm': 'LayerNorm of a row r: mean μ, standard deviation σ',
+  'ch3.formula.mlp': 'The MLP, with its residual',
+  'ch3.narrate.residual': 'The residual connection: the inputs plus attention’s output.',
+  'ch3.narrate.norm': 'LayerNorm: each row to mean zero and standard deviation one.',
+  'ch3.narrate.mlp': 'The MLP on each token, and the second residual: the block’s output.',
 };

@@ -657,4 +657,41 @@ export default {
     'RoPE 旋转的是成对的数：d_k = 1（或只有一个词元）时没有可旋转的对。请给例子 2 个以上的键列和 2 个以上的词元。',
   'ch3.formula.relative': '只有距离 n − m 起作用',
   'ch3.narrate.distance': '有了 RoPE，同样两个词元的分数随距离变化。',
+
+  // Chapter 3, stage "The rest of the block"
+  'stage.block': '块的其余部分',
+  'ch3.title.block-residual': '残差连接：X + attention(X)',
+  'ch3.title.block-norm': 'LayerNorm：每行变为均值 0、标准差 1',
+  'ch3.title.block-mlp': 'MLP，以及第二个残差',
+  'ch3.block.name.x': '输入',
+  'ch3.block.name.y': '注意力的输出',
+  'ch3.block.name.residual': '残差和',
+  'ch3.block.name.normed': '归一化后',
+  'ch3.block.name.hidden': '隐藏层（ReLU 之后）',
+  'ch3.block.name.mlp': 'MLP 输出',
+  'ch3.block.name.output': '块的输出',
+  'ch3.block.name.w1': 'MLP 权重',
+  'ch3.block.name.w2': 'MLP 权重',
+  'ch3.block.where':
+    '注意力只是 Transformer 块的一部分。这里用第二章的数：那一层的输出 Y 已经和 X 形状相同（W_O 把它带回了 d_model 列）。',
+  'ch3.block.residual':
+    '块把 Y 加到 X 上，而不是替换 X：注意力只需学习对每个词元的改变，梯度也能经过“+”原样传到下面的层。',
+  'ch3.block.why': '把鼠标移到 R 的格子上可看到它的和。',
+  'ch3.block.norm':
+    'LayerNorm 把每个词元的一行缩放为均值 0、标准差 1（再乘以学习到的缩放、加上偏移，这里为 1 和 0），这样无论堆多少块，数值都保持在下一层能用的范围内。',
+  'ch3.block.normWhy': 'GPT-2 等模型在每个部分之前做归一化（pre-norm）：这里是在 MLP 之前。',
+  'ch3.block.mlp':
+    'MLP 对每个词元单独计算：从 {d} 个数得到 {hidden} 个隐藏数（真实模型用 d 的 4 倍），ReLU 保留正数，再回到 {d} 个。这里的权重是为易读而选的；模型会学习它们。',
+  'ch3.block.second':
+    '第二个残差把 MLP 的输出加到 R 上：Z 就是块的输出。注意力在词元之间搬运信息；MLP 则单独变换每个词元。',
+  'ch3.block.stack':
+    'Z 与 X 的形状完全相同，所以它可以作为下一块的 X：这就是块能堆叠的原因，第三章训练的模型就用了两块。',
+  'ch3.block.noShape':
+    '块的其余部分需要该层的输出与输入形状相同：请让第二章那一层的 W_O 有 d_model 列。',
+  'ch3.formula.residual': '残差连接',
+  'ch3.formula.norm': '一行 r 的 LayerNorm：均值 μ，标准差 σ',
+  'ch3.formula.mlp': 'MLP 及其残差',
+  'ch3.narrate.residual': '残差连接：输入加上注意力的输出。',
+  'ch3.narrate.norm': 'LayerNorm：每行变为均值 0、标准差 1。',
+  'ch3.narrate.mlp': '对每个词元做 MLP，再加第二个残差：块的输出。',
 };
