@@ -735,4 +735,18 @@ export default {
   'ch3.narrate.residual': 'The residual connection: the inputs plus attention’s output.',
   'ch3.narrate.norm': 'LayerNorm: each row to mean zero and standard deviation one.',
   'ch3.narrate.mlp': 'The MLP on each token, and the second residual: the block’s output.',
+
+  // Chapter 3: Predict
+  'ch3.ask.scoreSign':
+    'Is ∂L/∂s₁{j}, the gradient of query 1’s score for key {j}, positive or negative? Type 1 or −1.',
+  'ch3.hint.scoreSign':
+    'Through the softmax: ∂L/∂s₁{j} = a₁{j}·(∂L/∂a₁{j} − a₁·∂L/∂a₁). Compare ∂L/∂a₁{j} with the row’s weighted average.',
+  'ch3.hint.signTyping': 'Type 1 for positive (or up), −1 for negative (or down).',
+  'ch3.ask.direction':
+    'After the step, does W_V’s entry (row {r}, column {c}) go up or down? Type 1 for up, −1 for down.',
+  'ch3.hint.direction': 'Its gradient is {grad}, and the step subtracts η times the gradient.',
+  'ch3.ask.shuffled':
+    'With the tokens shuffled, token {token} comes first. What is entry 1 of the first output row?',
+  'ch3.hint.shuffled':
+    'The first row of X′ is token {token}: its output is the same as in the article’s order, y{token}.',
 };

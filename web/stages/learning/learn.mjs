@@ -156,6 +156,7 @@ const gradSteps = [
     id: 'learn-scores',
     fields: (ctx) => [forwardView(ctx, 'weights'), gradView(ctx, 'scores')],
     keys: ['ch3.learn.gradScores', 'ch3.learn.jacobian'],
+    questions: (numbers) => [signQuestion(numbers)],
     formula: () => [
       dL('sᵢ'),
       mo('='),
@@ -332,6 +333,54 @@ function buildUpdate(ctx) {
   };
 }
 
+// Predict (tools/exercises.mjs): answers are signs, typed as 1 or −1.
+const sign = (value) => (value > 0 ? 1 : value < 0 ? -1 : 0);
+
+/** The largest gradient of query 1's scores in size: its sign (the gradient is on screen next). */
+function largestScoreGradient({ learning }) {
+  const { scores } = learning.step.before.grad;
+  let best = 0;
+  for (let j = 1; j < scores.cols; j++)
+    if (Math.abs(at(scores, 0, j)) > Math.abs(at(scores, 0, best))) best = j;
+  return { j: best, value: at(scores, 0, best) };
+}
+
+/** Asked before the scores' gradients are shown: the sign of query 1's largest one. */
+function signQuestion(numbers) {
+  const { j } = largestScoreGradient(numbers);
+  return {
+    id: `ch3-score-sign:${j}`,
+    prompt: (tr) => tr('ch3.ask.scoreSign', { j: j + 1 }),
+    answer: (live) => sign(at(live.learning.step.before.grad.scores, 0, j)),
+    hint: (tr) => [tr('ch3.hint.scoreSign', { j: j + 1 }), tr('ch3.hint.signTyping')],
+  };
+}
+
+/** W_V's entry whose gradient is largest in size: the way a step moves it. */
+function largestValueGradient({ learning }) {
+  const grad = learning.step.before.grad.wValue;
+  let best = 0;
+  grad.data.forEach((value, k) => {
+    if (Math.abs(value) > Math.abs(grad.data[best])) best = k;
+  });
+  return { r: Math.floor(best / grad.cols), c: best % grad.cols };
+}
+
+/** Asked before the step is shown: which way that W_V entry moves. */
+function directionQuestion(numbers) {
+  const { r, c } = largestValueGradient(numbers);
+  const gradOf = (live) => at(live.learning.step.before.grad.wValue, r, c);
+  return {
+    id: `ch3-weight-direction:${r}:${c}`,
+    prompt: (tr) => tr('ch3.ask.direction', { r: r + 1, c: c + 1 }),
+    answer: (live) => -sign(gradOf(live)),
+    hint: (tr, live) => [
+      tr('ch3.hint.direction', { r: r + 1, c: c + 1, grad: formatExact(gradOf(live)) }),
+      tr('ch3.hint.signTyping'),
+    ],
+  };
+}
+
 const steps = () => [
   {
     id: 'learn-target',
@@ -348,6 +397,7 @@ const steps = () => [
     duration: duration(3, 0.9),
     title: (tr) => tr(`ch3.title.${spec.id}`),
     build: buildGrad(spec),
+    questions: spec.questions,
   })),
   {
     id: 'learn-update',
@@ -356,6 +406,7 @@ const steps = () => [
     duration: duration(4, 0.9),
     title: (tr) => tr('ch3.title.update'),
     build: buildUpdate,
+    questions: (numbers) => [directionQuestion(numbers)],
   },
 ];
 

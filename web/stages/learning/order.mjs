@@ -9,7 +9,7 @@ import { operator } from '../../draw/term-line.mjs';
 import { duration, ease, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
 import { DISTANCES, STARTS } from '../../model/rope-numbers.mjs';
-import { fromRows } from '../../model/matrix.mjs';
+import { at, fromRows } from '../../model/matrix.mjs';
 
 /** X and its outputs side by side, rows labelled by the token they hold. */
 function pairOfMatrices(ctx, run, rowTokens, suffix, symbols) {
@@ -277,6 +277,18 @@ const steps = () => [
     duration: duration(3, 0.9),
     title: (tr) => tr('ch3.title.shuffle'),
     build: buildShuffle,
+    // Predict: an entry of the shuffled outputs (the same number as one of Y's).
+    questions: ({ learning }) => {
+      const { order } = learning.order;
+      return [
+        {
+          id: `ch3-shuffled:${order.join('-')}`,
+          prompt: (tr) => tr('ch3.ask.shuffled', { token: order[0] + 1 }),
+          answer: (live) => at(live.learning.order.shuffled.outputs, 0, 0),
+          hint: (tr) => [tr('ch3.hint.shuffled', { token: order[0] + 1 })],
+        },
+      ];
+    },
   },
   {
     id: 'order-positions',
