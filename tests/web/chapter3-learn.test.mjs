@@ -23,6 +23,8 @@ import { computeLayerNumbers } from '../../web/model/layer-numbers.mjs';
 import { computeLearningNumbers, LEARNING_DEFAULTS } from '../../web/model/learning.mjs';
 import { LEARNING_RATE } from '../../web/model/learning-step.mjs';
 import { DISTANCES, STARTS } from '../../web/model/rope-numbers.mjs';
+import { computeNumbers } from '../../web/model/numbers.mjs';
+import { matricesCsv, matricesJson } from '../../web/tools/export/matrices.mjs';
 
 const web = pageFixture();
 const CHAPTER_3_LEARN = [
@@ -241,6 +243,26 @@ test('The rest of the block: residual, LayerNorm and MLP from chapter 2’s laye
   assert.deepEqual([block.output.rows, block.output.cols], [block.x.rows, block.x.cols]);
 });
 
+test('Export: chapter 3’s matrices in the JSON and the CSV', async () => {
+  const attn = await nodeAttention();
+  const numbers = computeNumbers(
+    attn,
+    articleExample(),
+    { scaled: false, causal: false, rounding: 'exact' },
+    true,
+  );
+  numbers.learning = await nodeNumbers();
+  const json = matricesJson(numbers, { step: 'learn-update', link: '#step=learn-update' });
+  assert.deepEqual(json.learning['ch3-order'].data, [[3, 2, 1]]);
+  assert.deepEqual(json.learning['ch3-target'].data, [[1, 2, 3]]);
+  close(json.learning['ch3-grad-scores'].data[0][1], 3.9654, 1e-3, 'JSON ∂L/∂s₁₂');
+  assert.equal(json.learning['ch3-losses'].data[0].length, 2);
+  assert.equal(json.learning['ch3-block-output'].rows, 4);
+  const csv = matricesCsv(numbers);
+  assert.match(csv, /\r\nch3-grad-scores,,1,2,3\.965/);
+  assert.match(csv, /\r\nch3-rope-scores,,1,3,-5\.30/);
+});
+
 /** Every shown cell of a matrix equals expected(row, col) to the 3 decimals the page prints. */
 async function assertShown(page, matrix, expected) {
   const cells = await page.$$eval(`.scene-host td.cell[data-matrix="${matrix}"]`, (all) =>
@@ -315,6 +337,21 @@ test('the page: each scene shows the module’s numbers; Shuffle, the target and
   await assertShown(page, 'order-y-shuffled', (i, j) => at(shuffled.order.shuffled.outputs, i, j));
   assert.match(await page.textContent('.scene-order .ch3-verdict'), /largest difference is 0\b/);
   await screenshot(page, 'ch3-14-order-shuffle-laptop');
+  // Predict: the sign of a score's gradient, asked before the gradients are shown.
+  await page.goto(`${web.url}#step=learn-scores`);
+  await waitForStep(page, 'learn-scores');
+  await page.click('[data-tool="predict"]');
+  assert.match(
+    await page.textContent('.exercise-prompt'),
+    /∂L\/∂s₁₂, the gradient of query 1’s score for key 2/,
+  );
+  await page.fill('.exercise-input', '-1');
+  await page.press('.exercise-input', 'Enter');
+  assert.match(await page.textContent('.exercise-feedback'), /Not quite/);
+  await page.fill('.exercise-input', '1');
+  await page.press('.exercise-input', 'Enter');
+  assert.match(await page.textContent('.exercise-feedback'), /Right: the page computes 1/);
+  await page.click('[data-tool="predict"]');
   // The target, typed: the loss follows; a bad entry is named and changes nothing.
   await page.goto(`${web.url}#step=learn-target`);
   await waitForStep(page, 'learn-target');

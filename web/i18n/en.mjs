@@ -738,9 +738,9 @@ export default {
 
   // Chapter 3: Predict
   'ch3.ask.scoreSign':
-    'Is ∂L/∂s₁{j}, the gradient of query 1’s score for key {j}, positive or negative? Type 1 or −1.',
+    'Is ∂L/∂s₁{sj}, the gradient of query 1’s score for key {j}, positive or negative? Type 1 or −1.',
   'ch3.hint.scoreSign':
-    'Through the softmax: ∂L/∂s₁{j} = a₁{j}·(∂L/∂a₁{j} − a₁·∂L/∂a₁). Compare ∂L/∂a₁{j} with the row’s weighted average.',
+    'Through the softmax: ∂L/∂s₁{sj} = a₁{sj}·(∂L/∂a₁{sj} − a₁·∂L/∂a₁). Compare ∂L/∂a₁{sj} with the row’s weighted average.',
   'ch3.hint.signTyping': 'Type 1 for positive (or up), −1 for negative (or down).',
   'ch3.ask.direction':
     'After the step, does W_V’s entry (row {r}, column {c}) go up or down? Type 1 for up, −1 for down.',

@@ -696,9 +696,9 @@ export default {
   'ch3.narrate.mlp': '对每个词元做 MLP，再加第二个残差：块的输出。',
 
   // Chapter 3: Predict
-  'ch3.ask.scoreSign': '∂L/∂s₁{j}（查询 1 对键 {j} 的分数的梯度）是正还是负？输入 1 或 −1。',
+  'ch3.ask.scoreSign': '∂L/∂s₁{sj}（查询 1 对键 {j} 的分数的梯度）是正还是负？输入 1 或 −1。',
   'ch3.hint.scoreSign':
-    '穿过 softmax：∂L/∂s₁{j} = a₁{j}·(∂L/∂a₁{j} − a₁·∂L/∂a₁)。比较 ∂L/∂a₁{j} 与本行的加权平均。',
+    '穿过 softmax：∂L/∂s₁{sj} = a₁{sj}·(∂L/∂a₁{sj} − a₁·∂L/∂a₁)。比较 ∂L/∂a₁{sj} 与本行的加权平均。',
   'ch3.hint.signTyping': '正（或上升）输入 1，负（或下降）输入 −1。',
   'ch3.ask.direction':
     '这一步之后，W_V 的（第 {r} 行，第 {c} 列）项是变大还是变小？变大输入 1，变小输入 −1。',

@@ -3,7 +3,7 @@
 // through the softmax's row Jacobian, queries/keys/values, then W_Q, W_K, W_V), the step
 // W ← W − η·∂L/∂W and the forward pass again; "Take 10 more steps" and the loss curve.
 import { h, setText } from '../../dom.mjs';
-import { formatExact } from '../../format.mjs';
+import { formatExact, subscript } from '../../format.mjs';
 import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
 import { lossPlot, numberMatrix, sceneButton, targetEditor } from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
@@ -350,9 +350,9 @@ function signQuestion(numbers) {
   const { j } = largestScoreGradient(numbers);
   return {
     id: `ch3-score-sign:${j}`,
-    prompt: (tr) => tr('ch3.ask.scoreSign', { j: j + 1 }),
+    prompt: (tr) => tr('ch3.ask.scoreSign', { j: j + 1, sj: subscript(j + 1) }),
     answer: (live) => sign(at(live.learning.step.before.grad.scores, 0, j)),
-    hint: (tr) => [tr('ch3.hint.scoreSign', { j: j + 1 }), tr('ch3.hint.signTyping')],
+    hint: (tr) => [tr('ch3.hint.scoreSign', { sj: subscript(j + 1) }), tr('ch3.hint.signTyping')],
   };
 }
 
