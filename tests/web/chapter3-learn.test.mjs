@@ -286,11 +286,16 @@ test('the page: each scene shows the module’s numbers; Shuffle, the target and
   await waitForReady(page);
   await waitForStep(page, 'learn-scores');
   await assertShown(page, 'grad-scores', (i, j) => at(numbers.step.before.grad.scores, i, j));
-  const hover = await page.getAttribute(
-    '.scene-host td.cell[data-matrix="grad-scores"][data-row="0"][data-col="1"]',
-    'title',
+  // The cell's arithmetic, as chapter 1's cells: on hover, and on focus (one Tab stop).
+  await page.hover('.scene-host td.cell[data-matrix="grad-scores"][data-row="0"][data-col="1"]');
+  assert.match(
+    await page.textContent('#cell-popover'),
+    /∂L\/∂s₁₂ = .*0\.468·\(39\.338 − 30\.871\) = 3\.965/,
   );
-  assert.match(hover, /^∂L\/∂s₁₂ = .* = 3\.965$/, 'the cell’s arithmetic on hover');
+  await page.focus('.scene-host td.cell[data-matrix="grad-scores"][data-row="0"][data-col="0"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('#cell-popover'), /∂L\/∂s₁₃ = .* = −2\.395/);
   await screenshot(page, 'ch3-15-learn-scores-laptop');
   for (const [step, matrix, value] of [
     ['learn-weights', 'grad-wQuery', (i, j) => at(numbers.step.before.grad.wQuery, i, j)],

@@ -12,12 +12,13 @@ import { at } from '../model/matrix.mjs';
 /**
  * A row-major matrix drawn with its role's colour.
  * @param {{ matrix: string, role: string, symbol: string, name: string, value: object,
- *   letter?: string, rowTokens?: number[], className?: string, title?: (i, j) => string }} spec
- *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`, none when letter is null);
- *   title(i, j) the arithmetic behind a cell, shown on hover and read by screen readers
+ *   letter?: string, rowTokens?: number[], className?: string, inspectable?: boolean }} spec
+ *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`,
+ *   none when letter is null); inspectable: the cell inspector shows the arithmetic behind
+ *   a cell on hover and focus (model/arithmetic-learning.mjs)
  */
 export function numberMatrix(spec) {
-  const { value, letter = 'x', rowTokens, title } = spec;
+  const { value, letter = 'x', rowTokens } = spec;
   const tokens = rowTokens ?? Array.from({ length: value.rows }, (_, i) => i);
   const view = matrixView({
     ...spec,
@@ -29,9 +30,8 @@ export function numberMatrix(spec) {
     dataset: { token: 0 },
   });
   view.cells.forEach((row, i) =>
-    row.forEach((cell, j) => {
+    row.forEach((cell) => {
       cell.dataset.token = String(tokens[i]);
-      if (title) cell.title = title(i, j);
     }),
   );
   return view;

@@ -622,7 +622,7 @@ export default {
   'ch3.learn.gradOutputs':
     'Start at the end. The loss reads output 1 only, so its gradient is o₁ − t in row 1 and zero elsewhere: positive where output 1 is too large.',
   'ch3.learn.backwards':
-    'Now walk chapter 1’s stages in reverse. Hover over a cell (or focus it) to see its arithmetic.',
+    'Now walk chapter 1’s stages in reverse. Hover over a cell (or Tab to it) to see its arithmetic.',
   'ch3.learn.gradWeights':
     'Output 1 is a₁₁v₁ + a₁₂v₂ + a₁₃v₃, so raising a₁ⱼ moves it along vⱼ: the gradient of a₁ⱼ is ∂L/∂o₁ dotted with vⱼ. Positive means “give this key less weight”.',
   'ch3.learn.gradScores':
@@ -749,4 +749,9 @@ export default {
     'With the tokens shuffled, token {token} comes first. What is entry 1 of the first output row?',
   'ch3.hint.shuffled':
     'The first row of X′ is token {token}: its output is the same as in the article’s order, y{token}.',
+
+  // Chapter 3: the cell inspector's titles
+  'ch3.inspect.grad': 'A gradient, from the one after it',
+  'ch3.inspect.learn': 'The weight after one step: w − η·∂L/∂w',
+  'ch3.inspect.block': 'This cell’s arithmetic',
 };

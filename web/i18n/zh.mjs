@@ -705,4 +705,9 @@ export default {
   'ch3.hint.direction': '它的梯度是 {grad}，而这一步减去 η 乘以梯度。',
   'ch3.ask.shuffled': '打乱词元后，词元 {token} 排在第一。第一个输出行的第 1 项是多少？',
   'ch3.hint.shuffled': 'X′ 的第一行是词元 {token}：它的输出与原文顺序时相同，即 y{token}。',
+
+  // Chapter 3: the cell inspector's titles
+  'ch3.inspect.grad': '一个梯度，由它后面的梯度算出',
+  'ch3.inspect.learn': '一步之后的权重：w − η·∂L/∂w',
+  'ch3.inspect.block': '这个格子的算式',
 };

@@ -2,12 +2,10 @@
 // residual connection X + Y, LayerNorm, the MLP and the second residual, so the reader sees
 // where attention sits in a Transformer block and why blocks stack (the output has X's shape).
 import { h } from '../../dom.mjs';
-import { formatExact } from '../../format.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { numberMatrix } from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
-import { at } from '../../model/matrix.mjs';
 
 const ROLE = {
   x: 'input',
@@ -32,7 +30,7 @@ const SYMBOL = {
   w2: ['W', '2'],
 };
 
-const view = (ctx, field, title) =>
+const view = (ctx, field) =>
   numberMatrix({
     matrix: `block-${field}`,
     role: ROLE[field],
@@ -40,7 +38,8 @@ const view = (ctx, field, title) =>
     name: ctx.tr(`ch3.block.name.${field}`),
     value: ctx.numbers.learning.block[field],
     letter: field.startsWith('w') ? null : 'x',
-    title,
+    // R, N and Z: their arithmetic on hover and focus (model/arithmetic-learning.mjs)
+    inspectable: ['residual', 'normed', 'output'].includes(field),
   });
 
 /** Matrices joined by operators, revealed one after the other. */
@@ -68,12 +67,10 @@ function buildResidual(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  const title = (i, c) =>
-    `r${'₁₂₃₄₅₆₇₈'[i]}${'₁₂₃₄₅₆₇₈'[c]} = ${formatExact(at(block.x, i, c))} + ${formatExact(at(block.y, i, c))} = ${formatExact(at(block.residual, i, c))}`;
   return equationScene(
     ctx,
     'block-residual',
-    [view(ctx, 'x'), op('+'), view(ctx, 'y'), op('='), view(ctx, 'residual', title)],
+    [view(ctx, 'x'), op('+'), view(ctx, 'y'), op('='), view(ctx, 'residual')],
     {
       sentences: [tr('ch3.block.where'), tr('ch3.block.residual'), tr('ch3.block.why')],
       formula: formula(
@@ -93,12 +90,10 @@ function buildNorm(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  const title = (i, c) =>
-    `(${formatExact(at(block.residual, i, c))} − ${formatExact(block.mean[i])}) / ${formatExact(block.sd[i])} = ${formatExact(at(block.normed, i, c))}`;
   return equationScene(
     ctx,
     'block-norm',
-    [view(ctx, 'residual'), op('→'), view(ctx, 'normed', title)],
+    [view(ctx, 'residual'), op('→'), view(ctx, 'normed')],
     {
       sentences: [tr('ch3.block.norm'), tr('ch3.block.normWhy')],
       formula: formula(
@@ -116,8 +111,6 @@ function buildMlp(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  const title = (i, c) =>
-    `z${'₁₂₃₄₅₆₇₈'[i]}${'₁₂₃₄₅₆₇₈'[c]} = ${formatExact(at(block.residual, i, c))} + ${formatExact(at(block.mlp, i, c))} = ${formatExact(at(block.output, i, c))}`;
   return equationScene(
     ctx,
     'block-mlp',
@@ -128,7 +121,7 @@ function buildMlp(ctx) {
       op('→'),
       view(ctx, 'mlp'),
       op('→'),
-      view(ctx, 'output', title),
+      view(ctx, 'output'),
     ],
     {
       sentences: [

@@ -8,7 +8,6 @@ import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
 import { lossPlot, numberMatrix, sceneButton, targetEditor } from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, itemAmount, progressOf, ramp, reveal } from '../../draw/timing.mjs';
-import { gradientArithmetic, updateArithmetic } from '../../model/arithmetic-learning.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
 
@@ -39,7 +38,6 @@ const SYMBOL = {
 function gradView(ctx, field) {
   const { numbers, tr } = ctx;
   const step = numbers.learning.step;
-  const line = gradientArithmetic(step, ctx.numbers.learning.x);
   const isWeight = field.startsWith('w');
   return numberMatrix({
     matrix: `grad-${field}`,
@@ -51,7 +49,7 @@ function gradView(ctx, field) {
     value: step.before.grad[field],
     letter: isWeight ? null : ({ outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q'),
     className: 'grad-matrix',
-    title: (i, j) => line(`grad-${field}`, i, j),
+    inspectable: true,
   });
 }
 
@@ -221,7 +219,7 @@ function buildUpdate(ctx) {
       name: tr('ch3.learn.updated'),
       value: step.weightsAfter[name],
       letter: null,
-      title: (r, c) => updateArithmetic(step, name, r, c),
+      inspectable: true,
     }),
   );
   const outputs = (trace, matrix) =>
