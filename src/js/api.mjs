@@ -5,9 +5,11 @@
 // read, measure, validate, copy. Used by attention.mjs (the package entry) and by the offline
 // page (single-file build).
 import { readAttentionArgs } from './attention-args.mjs';
+import { createAttentionBackward } from './attention-backward.mjs';
 import { formatBytes, isOutOfMemory } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 import { createTrace } from './trace.mjs';
@@ -173,11 +175,18 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace: createTrace({ Module, withAllocations, copyOut }),
     attention,
+    attentionBackward: createAttentionBackward({
+      Module,
+      withAllocations,
+      copyOut,
+      memoryLimit: WASM_MEMORY_LIMIT,
+    }),
     onnxAttention: createOnnxAttention({
       Module,
       withAllocations,
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
+    ...createRotaryEmbedding({ Module, withAllocations, memoryLimit: WASM_MEMORY_LIMIT }),
     createKvCache: createKvCacheFactory({
       Module,
       withAllocations,
