@@ -9,6 +9,7 @@ import { createAttentionBackward } from './attention-backward.mjs';
 import { formatBytes, isOutOfMemory } from './checks.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 import { createTrace } from './trace.mjs';
@@ -185,6 +186,7 @@ export function wrapModule(Module) {
       withAllocations,
       memoryLimit: WASM_MEMORY_LIMIT,
     }),
+    ...createRotaryEmbedding({ Module, withAllocations, memoryLimit: WASM_MEMORY_LIMIT }),
     createKvCache: createKvCacheFactory({
       Module,
       withAllocations,

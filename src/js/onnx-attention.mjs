@@ -87,7 +87,7 @@ const show = (dims) => `[${dims.join(', ')}]`;
 // Phase 1: read. Tensors are read field by field with ordinary property access (so an
 // onnxruntime-web Tensor's `data` getter works); bags of inputs and attributes own keys only.
 
-function readTensor(value, name) {
+export function readTensor(value, name) {
   if (!isOptionBag(value)) {
     throw new TypeError(
       `${name} must be a tensor { type, data, dims } (an onnxruntime-web Tensor will do), got ${describe(value)}`,
@@ -151,7 +151,7 @@ function checkDim(value, name) {
 }
 
 /** A measured tensor { name, type, view, dims, count, float16Array }, checked against `types`. */
-function measureTensor(read, types) {
+export function measureTensor(read, types) {
   const { name } = read;
   const view = measureTypedArray(read.data, `${name}.data`);
   const arrays = types.flatMap((t) => ARRAYS_OF[t]).join(', ');
@@ -471,14 +471,14 @@ function sourceView(t, start, count) {
 }
 
 /** Writes `count` elements of `t` from `start`, widened to float32, at byte `address` of `heap`. */
-function writeFloats(t, start, count, heap, address) {
+export function writeFloats(t, start, count, heap, address) {
   const target = new Float32Array(heap, address, count);
   if (t.type === 'float32') setBytes(target, sourceView(t, start, count), 0);
   else halvesToFloats(sourceView(t, start, count), target);
 }
 
 /** A fresh output tensor of `type` ('float32' or 'float16') from `count` floats at `pointer`. */
-function readOut(heapBuffer, pointer, count, type, dims, asFloat16Array) {
+export function readOut(heapBuffer, pointer, count, type, dims, asFloat16Array) {
   const floats = new Float32Array(heapBuffer, pointer, count);
   if (type === 'float32') {
     const data = new Float32Array(count);

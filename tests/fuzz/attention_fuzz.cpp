@@ -5,7 +5,8 @@
 // or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
 // kernel must also agree with the scalar reference, and every head of the trace with
 // attention(). The trace with gradients goes through its JS entry point (trace_call::run),
-// which must refuse exactly the calls that break a rule, writing nothing.
+// which must refuse exactly the calls that break a rule, writing nothing. A quarter of the
+// inputs drive the RoPE entry point (attention_call::run_rope).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -22,6 +23,8 @@
 #include "attention_call.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/flash_attention_backward.hpp"
+#include "rope.hpp"
+#include "rope_call.hpp"
 #include "trace.hpp"
 #include "trace_call.hpp"
 
@@ -434,19 +437,110 @@ void fuzz_trace_call(Bytes& in) {
   }
 }
 
+// RoPE through the JS layer's entry point (attention_call::run_rope): shapes from empty to
+// uneven, the rotary dim sometimes odd or past the head, position ids sometimes outside the
+// caches, 3-D or 4-D, in place or not. Buffers are exactly as large as the shape says, so any
+// read or write past them is a sanitizer report. A call that breaks a rule must be refused with
+// y untouched; an accepted one must match the scalar reference, and on ordinary data the
+// backward must turn it back.
+void fuzz_rope(Bytes& in) {
+  attention_call::RopeCall c;
+  c.batch = in.pick(0, 3);
+  c.heads = in.pick(0, 4);
+  c.seq = in.pick(0, 6);
+  c.head_size = in.pick(0, 40);
+  c.rotary_dim = in.flag() ? c.head_size : in.pick(0, c.head_size + 3);
+  c.interleaved = in.flag();
+  c.layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
+  c.cache_rows = in.pick(0, 20);
+  const std::size_t rows = std::size_t(c.batch) * c.seq;
+  const std::size_t count = rows * c.heads * c.head_size;
+  bool ordinary = true;
+  std::vector<float> x = in.values(count, ordinary);
+  std::vector<float> cos = in.values(std::size_t(c.cache_rows) * (c.rotary_dim / 2), ordinary);
+  std::vector<float> sin = in.values(cos.size(), ordinary);
+  std::vector<std::int64_t> ids;
+  if (in.flag())
+    for (std::size_t i = 0; i < rows; ++i) ids.push_back(std::int64_t(in.pick(0, 23)) - 2);
+  const bool in_place = in.flag();
+  std::vector<float> y = in_place ? x : std::vector<float>(count, -7.0f);
+  const std::vector<float> y_before = y;
+  c.x = reinterpret_cast<std::uintptr_t>(in_place ? y.data() : x.data());
+  c.y = reinterpret_cast<std::uintptr_t>(y.data());
+  c.cos_cache = reinterpret_cast<std::uintptr_t>(cos.data());
+  c.sin_cache = reinterpret_cast<std::uintptr_t>(sin.data());
+  c.position_ids = ids.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ids.data());
+  // The buffers of an empty shape may have no data(); the call needs addresses all the same.
+  float placeholder[2] = {0.0f, 0.0f};
+  for (auto* address : {&c.x, &c.y, &c.cos_cache, &c.sin_cache})
+    if (!*address) *address = reinterpret_cast<std::uintptr_t>(placeholder);
+  if (rows == 0 && !ids.empty()) c.position_ids = 0;
+
+  // Every rule, written out again here.
+  bool valid = c.rotary_dim % 2 == 0 && c.rotary_dim >= 2 && c.rotary_dim <= c.head_size;
+  if (c.position_ids == 0) {
+    valid = valid && c.cache_rows >= rows;
+  } else {
+    for (std::int64_t id : ids) valid = valid && id >= 0 && id < std::int64_t(c.cache_rows);
+  }
+  const std::string error = attention_call::run_rope(c);
+  if (!valid) {
+    if (error.empty()) fail("rope: accepted a call that breaks a rule", 0, 0, 0);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (!(y[i] == y_before[i] || (std::isnan(y[i]) && std::isnan(y_before[i]))))
+        fail("rope: a refused call wrote y", i, y[i], y_before[i]);
+    return;
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "rope refused a valid call: %s\n", error.c_str());
+    std::abort();
+  }
+  const attention::Strides s = attention::layout_strides(c.layout, c.heads, c.seq, c.head_size);
+  const attention::RopeLayout layout{c.batch,
+                                     c.heads,
+                                     c.seq,
+                                     c.head_size,
+                                     c.rotary_dim,
+                                     c.interleaved,
+                                     std::ptrdiff_t(s.batch),
+                                     std::ptrdiff_t(s.head),
+                                     std::ptrdiff_t(s.seq)};
+  const std::int64_t* positions = ids.empty() || rows == 0 ? nullptr : ids.data();
+  const std::vector<float>& source = in_place ? y_before : x;
+  std::vector<float> expected(count);
+  attention::rope_forward_reference(layout, source.data(), cos.data(), sin.data(), positions,
+                                    expected.data());
+  if (!ordinary) return;
+  const float scale =
+      std::max(1.0f, largest(source)) * std::max(1.0f, largest(cos)) * std::max(1.0f, largest(sin));
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(std::fabs(y[i] - expected[i]) <= 1e-5f * scale)) fail("rope", i, y[i], expected[i]);
+  std::vector<float> back(count);
+  attention::rope_backward(layout, y.data(), cos.data(), sin.data(), positions, back.data());
+  std::vector<float> back_reference(count);
+  attention::rope_backward_reference(layout, y.data(), cos.data(), sin.data(), positions,
+                                     back_reference.data());
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(std::fabs(back[i] - back_reference[i]) <= 1e-5f * scale * scale))
+      fail("rope_backward", i, back[i], back_reference[i]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Bytes in(data, size);
-  switch (in.pick(0, 2)) {
+  switch (in.pick(0, 3)) {
     case 0:
       fuzz_attention(in);
       break;
     case 1:
       fuzz_trace(in);
       break;
-    default:
+    case 2:
       fuzz_trace_call(in);
+      break;
+    default:
+      fuzz_rope(in);
   }
   return 0;
 }
