@@ -3,6 +3,7 @@
 // the tests and the export), a button the export leaves out, output 1's target editor and
 // the loss curve.
 import { h, svg } from '../dom.mjs';
+import { itemAmount, progressOf, reveal } from './timing.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { gridTexts } from './layer-views.mjs';
 import { matrixView } from './matrix-view.mjs';
@@ -197,4 +198,40 @@ export function pairPicture(rope, tr) {
     label.textContent = tr('ch3.rope.position', { m });
   };
   return { element: h('figure', { class: 'pair-figure' }, picture), show };
+}
+
+/**
+ * A scene of one row of matrices (and operators between them), the matrices revealed one
+ * after the other on the clock.
+ * @param {string} className the scene's classes
+ * @param {{ element: Element, operator?: boolean }[]} parts views, and operators marked so
+ * @param {{ sentences: string[], formula: Node | null }} explanation
+ * @param {string} narration
+ */
+export function revealedRow(className, parts, explanation, narration) {
+  const views = parts.filter((part) => !part.operator);
+  const element = h(
+    'div',
+    { class: `scene ${className}` },
+    h(
+      'div',
+      { class: 'equation learn-row' },
+      parts.map((part) => part.element),
+    ),
+  );
+  const render = (t) => {
+    const p = progressOf(t);
+    views.forEach((view, k) => reveal(view.element, itemAmount(p, views.length, k), 8));
+  };
+  return { element, render, explanation, narration };
+}
+
+/** A scene that only says why it has nothing to show for these numbers. */
+export function messageScene(text) {
+  return {
+    element: h('div', { class: 'scene' }, h('p', { text })),
+    render: () => {},
+    explanation: { sentences: [text], formula: null },
+    narration: text,
+  };
 }

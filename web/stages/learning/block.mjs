@@ -3,9 +3,9 @@
 // where attention sits in a Transformer block and why blocks stack (the output has X's shape).
 import { h } from '../../dom.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
-import { numberMatrix } from '../../draw/learning-views.mjs';
+import { messageScene, numberMatrix, revealedRow } from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
-import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import { duration } from '../../draw/timing.mjs';
 
 const ROLE = {
   x: 'input',
@@ -42,34 +42,14 @@ const view = (ctx, field) =>
     inspectable: ['residual', 'normed', 'output'].includes(field),
   });
 
-/** Matrices joined by operators, revealed one after the other. */
-function equationScene(ctx, className, parts, explanation, narration) {
-  const views = parts.filter((part) => part.element && !part.operator);
-  const element = h(
-    'div',
-    { class: `scene scene-block ${className}` },
-    h(
-      'div',
-      { class: 'equation learn-row' },
-      parts.map((part) => part.element),
-    ),
-  );
-  const render = (t) => {
-    const p = progressOf(t);
-    views.forEach((v, k) => reveal(v.element, itemAmount(p, views.length, k), 8));
-  };
-  return { element, render, explanation, narration };
-}
-
 const op = (text) => ({ element: operator(text), operator: true });
 
 function buildResidual(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  return equationScene(
-    ctx,
-    'block-residual',
+  return revealedRow(
+    'scene-block block-residual',
     [view(ctx, 'x'), op('+'), view(ctx, 'y'), op('='), view(ctx, 'residual')],
     {
       sentences: [tr('ch3.block.where'), tr('ch3.block.residual'), tr('ch3.block.why')],
@@ -90,9 +70,8 @@ function buildNorm(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  return equationScene(
-    ctx,
-    'block-norm',
+  return revealedRow(
+    'scene-block block-norm',
     [view(ctx, 'residual'), op('→'), view(ctx, 'normed')],
     {
       sentences: [tr('ch3.block.norm'), tr('ch3.block.normWhy')],
@@ -111,9 +90,8 @@ function buildMlp(ctx) {
   const { tr, numbers } = ctx;
   const block = numbers.learning.block;
   if (!block) return noBlock(ctx);
-  return equationScene(
-    ctx,
-    'block-mlp',
+  return revealedRow(
+    'scene-block block-mlp',
     [
       view(ctx, 'normed'),
       op('→'),
@@ -147,15 +125,7 @@ function buildMlp(ctx) {
   );
 }
 
-function noBlock({ tr }) {
-  const element = h('div', { class: 'scene' }, h('p', { text: tr('ch3.block.noShape') }));
-  return {
-    element,
-    render: () => {},
-    explanation: { sentences: [tr('ch3.block.noShape')], formula: null },
-    narration: tr('ch3.block.noShape'),
-  };
-}
+const noBlock = ({ tr }) => messageScene(tr('ch3.block.noShape'));
 
 const step = (id, seconds, build) => ({
   id,

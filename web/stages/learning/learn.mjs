@@ -5,9 +5,15 @@
 import { h, setText } from '../../dom.mjs';
 import { formatExact, subscript } from '../../format.mjs';
 import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
-import { lossPlot, numberMatrix, sceneButton, targetEditor } from '../../draw/learning-views.mjs';
+import {
+  lossPlot,
+  numberMatrix,
+  revealedRow,
+  sceneButton,
+  targetEditor,
+} from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
-import { duration, itemAmount, progressOf, ramp, reveal } from '../../draw/timing.mjs';
+import { duration, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
 
@@ -64,24 +70,6 @@ function forwardView(ctx, field) {
     value: numbers.learning.step.before[field],
     letter: { keys: 'k', values: 'v' }[field] ?? 'q',
   });
-}
-
-/** A scene of a few matrices revealed one after the other. */
-function sequence(ctx, className, views, sentences, formulaNode, narration) {
-  const element = h(
-    'div',
-    { class: `scene scene-learn ${className}` },
-    h(
-      'div',
-      { class: 'equation learn-row' },
-      views.map((view) => view.element),
-    ),
-  );
-  const render = (t) => {
-    const p = progressOf(t);
-    views.forEach((view, k) => reveal(view.element, itemAmount(p, views.length, k), 8));
-  };
-  return { element, render, explanation: { sentences, formula: formulaNode }, narration };
 }
 
 const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
@@ -196,12 +184,13 @@ function buildGrad(spec) {
     const { numbers, tr } = ctx;
     const step = numbers.learning.step;
     const views = spec.fields(ctx);
-    return sequence(
-      ctx,
-      spec.id,
+    return revealedRow(
+      `scene-learn ${spec.id}`,
       views,
-      spec.keys.map((key) => tr(key, { loss: formatExact(step.loss) })),
-      formula(tr(`ch3.formula.${spec.id}`), ...spec.formula()),
+      {
+        sentences: spec.keys.map((key) => tr(key, { loss: formatExact(step.loss) })),
+        formula: formula(tr(`ch3.formula.${spec.id}`), ...spec.formula()),
+      },
       tr(`ch3.narrate.${spec.id}`),
     );
   };

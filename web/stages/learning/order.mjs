@@ -4,7 +4,12 @@
 import { h, setStyle } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { formula, mi, mo } from '../../draw/mathml.mjs';
-import { numberMatrix, pairPicture, sceneButton } from '../../draw/learning-views.mjs';
+import {
+  messageScene,
+  numberMatrix,
+  pairPicture,
+  sceneButton,
+} from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, ease, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
@@ -259,15 +264,7 @@ function buildDistance(ctx) {
 }
 
 /** d_k of 1 (or a single token): RoPE has no pair to turn. */
-function noPair({ tr }) {
-  const element = h('div', { class: 'scene' }, h('p', { text: tr('ch3.rope.noPair') }));
-  return {
-    element,
-    render: () => {},
-    explanation: { sentences: [tr('ch3.rope.noPair')], formula: null },
-    narration: tr('ch3.rope.noPair'),
-  };
-}
+const noPair = ({ tr }) => messageScene(tr('ch3.rope.noPair'));
 
 const steps = () => [
   {
