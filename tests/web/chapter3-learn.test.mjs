@@ -427,3 +427,42 @@ test('deep links to every step, Chinese, reduced motion, the offline file, phone
   assert.deepEqual(await collectProblems(offline.page, offline.problems), []);
   await offline.context.close();
 });
+
+test('the editor’s extreme shapes: 1 token of 1 number, and 8 tokens of 8', async () => {
+  const attn = await nodeAttention();
+  const layer = computeLayerNumbers(
+    attn,
+    layerExample(),
+    { scaled: false, causal: false, rounding: 'exact' },
+    true,
+  );
+  const fill = (rows, cols, seed) =>
+    Array.from({ length: rows }, (_, i) =>
+      Array.from({ length: cols }, (_, j) => ((i * 3 + j * 5 + seed) % 5) - 2),
+    );
+  const tiny = { x: [[1]], wQuery: [[1]], wKey: [[2]], wValue: [[3]] };
+  const small = computeLearningNumbers(attn, tiny, LEARNING_DEFAULTS, layer);
+  assert.equal(small.rope, null, 'no pair to turn: the scene says so');
+  assert.deepEqual(small.order.order, [0]);
+  assert.ok(small.step.losses.every(Number.isFinite));
+  assert.deepEqual(small.step.target, [4], 'one token: its value + 1, so there is a loss');
+  assert.ok(small.step.losses[1] < small.step.losses[0]);
+  const big = {
+    x: fill(8, 8, 1),
+    wQuery: fill(8, 8, 2),
+    wKey: fill(8, 8, 3),
+    wValue: fill(8, 8, 4),
+  };
+  const large = computeLearningNumbers(attn, big, { ...LEARNING_DEFAULTS, steps: 11 }, layer);
+  assert.equal(large.order.order.length, 8);
+  assert.equal(large.rope.scores[0].length, DISTANCES.length);
+  assert.ok(large.step.losses.every(Number.isFinite));
+  // A target of the wrong length (left from other dims) falls back to the suggestion.
+  const stale = computeLearningNumbers(
+    attn,
+    tiny,
+    { ...LEARNING_DEFAULTS, target: [1, 2, 3] },
+    layer,
+  );
+  assert.deepEqual(stale.step.target, stale.step.suggested);
+});
