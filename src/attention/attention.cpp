@@ -8,9 +8,7 @@
 #include "kernels/scores.hpp"
 
 namespace attention {
-namespace {
 
-// a * b * ..., or 0 when the product overflows size_t (no dimension is 0 here).
 std::size_t checked_product(std::initializer_list<std::size_t> factors) {
   std::size_t product = 1;
   for (std::size_t f : factors) {
@@ -20,7 +18,18 @@ std::size_t checked_product(std::initializer_list<std::size_t> factors) {
   return product;
 }
 
-}  // namespace
+const char* status_message(Status status, const AttentionArgs& args) {
+  switch (status) {
+    case Status::ok:
+      return nullptr;
+    case Status::out_of_memory:
+      return "out of memory for the kernel's working memory";
+    case Status::invalid_arguments:
+      break;
+  }
+  const char* error = attention_error(args);
+  return error ? error : "invalid arguments";
+}
 
 Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::size_t size) {
   if (layout == Layout::bshd) return {seq * heads * size, size, heads * size};

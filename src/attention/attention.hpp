@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 namespace attention {
@@ -126,6 +127,15 @@ const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
 std::size_t attention_working_bytes(const AttentionShape& shape);
 
 enum class Status { ok, invalid_arguments, out_of_memory };
+
+// What `status` of attention(args) means, as the neutral message the bindings hand to JS:
+// nullptr for ok, "out of memory ..." for out_of_memory (the JS layer recognises the prefix),
+// else why args are invalid. The one table from Status to words.
+const char* status_message(Status status, const AttentionArgs& args);
+
+// a * b * ..., or 0 when a factor is 0 or the product overflows size_t: sizes computed with
+// it are either exact or 0, never wrapped around.
+std::size_t checked_product(std::initializer_list<std::size_t> factors);
 
 // The fused, tiled kernel (O(head_size) scratch per row block, never the S x T scores), plus
 // the scores output when args.scores is set. Validates with attention_error first; returns

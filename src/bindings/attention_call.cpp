@@ -20,11 +20,7 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
       attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.head_size);
   args.v_strides =
       attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
-  args.options.scale = call.scale;
-  args.options.is_causal = call.is_causal;
-  args.options.softcap = call.softcap;
-  args.options.left_window = call.left_window;
-  args.options.right_window = call.right_window;
+  args.options = call.options;
   args.past_length = call.past_length;
   args.nonpad_kv_seqlen = reinterpret_cast<const std::int32_t*>(call.nonpad_kv_seqlen);
   args.scores = address(call.scores);
@@ -47,16 +43,8 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
 std::string run(const AttentionCall& call) {
   attention::AttentionArgs args;
   if (const char* error = to_args(call, args)) return error;
-  switch (attention::attention(args)) {
-    case attention::Status::ok:
-      return "";
-    case attention::Status::out_of_memory:
-      return "out of memory for the kernel's working memory";
-    case attention::Status::invalid_arguments:
-      break;
-  }
-  const char* error = attention::attention_error(args);
-  return error ? error : "invalid arguments";
+  const char* error = attention::status_message(attention::attention(args), args);
+  return error ? error : "";
 }
 
 double working_bytes(const AttentionCall& call) {

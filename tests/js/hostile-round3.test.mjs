@@ -65,7 +65,8 @@ function everyEntryPoint() {
 function polluted(work) {
   // A name of no field, and names of the core call's own fields (an own property must win).
   // Not option names: an inherited option is refused by name, by design (read-once.mjs).
-  const names = ['foo', 'pastLength', 'maskDims', 'y', 'handle', 'rows'];
+  const names = ['foo', 'pastLength', 'maskDims', 'y', 'handle', 'rows', 'qLayout', 'maskKeys'];
+  names.push('scoresMode', 'names', 'rightWindow');
   for (const name of names) Object.prototype[name] = 1; // eslint-disable-line no-extend-native
   try {
     return work();
@@ -91,4 +92,30 @@ test('1,000 calls under a polluted Object.prototype leave no wasm memory allocat
     for (let i = 0; i < 250; i++) everyEntryPoint();
   });
   assert.equal(attn.memoryStats().allocatedBytes, before);
+});
+
+test('a refused KvCache.append leaves the cache exactly as it was', async () => {
+  // Its own module: this test grows wasm memory to its 2 GiB limit.
+  const own = await createAttention();
+  const cache = own.createKvCache({ kvNumHeads: 1, headSize: 1024, capacity: 1 });
+  const k1 = fill(1024, 4);
+  const v1 = fill(1024, 5);
+  cache.append(k1, v1);
+  const allocated = own.memoryStats().allocatedBytes;
+  // 144,000 rows of k and v (562.5 MiB each) fit in wasm memory, but not together with the
+  // cache grown to hold them: the append must be refused before anything changes.
+  const rows = fill(1024 * 144000, 6);
+  assert.throws(() => cache.append(rows, rows), {
+    name: 'RangeError',
+    message: /^KvCache\.append: .*(could not allocate|out of memory)/,
+  });
+  assert.equal(cache.length, 1);
+  assert.equal(cache.capacity, 1);
+  assert.equal(own.memoryStats().allocatedBytes, allocated, 'nothing allocated stays');
+  assert.deepEqual(cache.presentKey().data, k1);
+  assert.deepEqual(cache.presentValue().data, v1);
+  // And it still works: the next append grows it (to twice its capacity).
+  assert.equal(cache.append(v1, k1), 2);
+  assert.equal(cache.capacity, 2);
+  cache.free();
 });
