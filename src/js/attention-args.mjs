@@ -8,7 +8,8 @@ import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
 
 /** The fields of the options record (attention-options.mjs) that attention() takes. */
 const RECORD_KEYS = ['scale', 'isCausal', 'softcap'];
-const DIM_KEYS = [
+/** attention()'s dims, named as the core's shape (AttentionCall) names them. */
+export const DIM_KEYS = [
   'batch',
   'qNumHeads',
   'kvNumHeads',

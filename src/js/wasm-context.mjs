@@ -2,6 +2,7 @@
 // and handed to each entry point's factory as one object:
 //   { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits }
 // so that installing a new entry point is one line in wrapModule: `name: createName(context)`.
+import { DIM_KEYS } from './attention-args.mjs';
 import { formatBytes } from './checks.mjs';
 import { bufferOf, measuredBytes, ownOr, setBytes } from './read-once.mjs';
 
@@ -76,19 +77,10 @@ export function createWasmContext(Module) {
     const mask = ownOr(more, 'mask', null);
     const maskKeys = ownOr(more, 'maskKeys', 'broadcast');
     const scoresMode = ownOr(more, 'scoresMode', 'raw');
-    const { batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
+    const call = { q: 0, k: 0, v: 0, y: 0 };
+    for (const key of DIM_KEYS) call[key] = shape[key];
     return {
-      q: 0,
-      k: 0,
-      v: 0,
-      y: 0,
-      batch,
-      qNumHeads,
-      kvNumHeads,
-      qSeqLen,
-      kvSeqLen,
-      headSize,
-      vHeadSize,
+      ...call,
       qLayout: Module.Layout[qLayout],
       kvLayout: Module.Layout[kvLayout],
       options,
