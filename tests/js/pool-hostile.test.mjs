@@ -212,4 +212,25 @@ describe('transfer: true in a Chromium page', () => {
       await page.close();
     }
   });
+
+  test('a Web Worker that posts null: createAttentionPool rejects at once, nothing uncaught', async () => {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(`${url}tests/js/fixtures/empty.html`);
+      const message = await page.evaluate(async () => {
+        const { createAttentionPool } = await import('/dist/attention.mjs');
+        const workerUrl = '/tests/js/fixtures/null-web-worker.mjs';
+        const started = Date.now();
+        const error = await createAttentionPool({ workers: 2, workerUrl, initTimeout: 10_000 })
+          .then(() => null, (e) => e.message);
+        return Date.now() - started < 5_000 ? error : `only after ${Date.now() - started} ms`;
+      }); // prettier-ignore
+      assert.match(message, /failed to start: it sent a message the pool does not understand/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
