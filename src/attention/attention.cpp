@@ -36,6 +36,23 @@ Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::s
   return {heads * seq * size, seq * size, size};
 }
 
+void copy_rows(const float* from, const Strides& f, float* to, const Strides& t, std::size_t batch,
+               std::size_t heads, std::size_t rows, std::size_t size) {
+  const bool contiguous = f.seq == size && t.seq == size;  // each head's rows in one block
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t h = 0; h < heads; ++h) {
+      const float* src = from + b * f.batch + h * f.head;
+      float* dst = to + b * t.batch + h * t.head;
+      if (contiguous) {
+        std::copy(src, src + rows * size, dst);
+        continue;
+      }
+      for (std::size_t r = 0; r < rows; ++r)
+        std::copy(src + r * f.seq, src + r * f.seq + size, dst + r * t.seq);
+    }
+  }
+}
+
 AttentionArgs contiguous_args(const float* q, const float* k, const float* v,
                               const AttentionMask& mask, const AttentionShape& s,
                               const AttentionOptions& options, float* y) {

@@ -53,6 +53,12 @@ struct Strides {
 enum class Layout { bhsd, bshd };
 Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::size_t size);
 
+// Copies `rows` rows of `size` floats of every (b, h), b < batch and h < heads, from `from`
+// to `to`, each tensor laid out by its own strides: the one loop that moves rows head by head
+// (a cache appending or growing, past and new keys concatenated into ONNX's present_key).
+void copy_rows(const float* from, const Strides& from_strides, float* to, const Strides& to_strides,
+               std::size_t batch, std::size_t heads, std::size_t rows, std::size_t size);
+
 enum class MaskKind { none, boolean, additive };
 
 // How a mask's last dim meets the T keys. broadcast: it is T, or 1 and repeated (attention()).

@@ -15,10 +15,8 @@ constexpr std::size_t size_max = std::numeric_limits<std::size_t>::max();
 // at `from` to a [heads, to_rows, size] layout at `to`, starting at row `at` there.
 void copy_heads(const float* from, std::size_t from_rows, float* to, std::size_t to_rows,
                 std::size_t at, std::size_t heads, std::size_t rows, std::size_t size) {
-  for (std::size_t h = 0; h < heads; ++h) {
-    const float* src = from + h * from_rows * size;
-    std::copy(src, src + rows * size, to + (h * to_rows + at) * size);
-  }
+  copy_rows(from, layout_strides(Layout::bhsd, heads, from_rows, size), to + at * size,
+            layout_strides(Layout::bhsd, heads, to_rows, size), 1, heads, rows, size);
 }
 
 }  // namespace

@@ -47,6 +47,27 @@ std::string run(const AttentionCall& call) {
   return error ? error : "";
 }
 
+std::string concat_present(const PresentCall& c) {
+  using attention::Layout;
+  const std::size_t total = std::size_t(c.past_rows) + c.rows;
+  if (c.batch == 0 || c.heads == 0 || c.rows == 0 || c.size == 0)
+    return "every dim must be 1 or more";
+  if (!attention::checked_product({c.batch, c.heads, total, c.size, sizeof(float)}))
+    return "the concatenation does not fit in size_t";
+  if (!c.next || !c.out || (c.past_rows && !c.past)) return "a buffer is missing";
+  const auto floats = [](std::uintptr_t a) { return reinterpret_cast<float*>(a); };
+  const attention::Strides out = attention::layout_strides(Layout::bhsd, c.heads, total, c.size);
+  if (c.past_rows) {
+    attention::copy_rows(floats(c.past),
+                         attention::layout_strides(Layout::bhsd, c.heads, c.past_rows, c.size),
+                         floats(c.out), out, c.batch, c.heads, c.past_rows, c.size);
+  }
+  attention::copy_rows(
+      floats(c.next), attention::layout_strides(c.next_layout, c.heads, c.rows, c.size),
+      floats(c.out) + std::size_t(c.past_rows) * c.size, out, c.batch, c.heads, c.rows, c.size);
+  return "";
+}
+
 double working_bytes(const AttentionCall& call) {
   const attention::AttentionShape s{call.batch,      call.q_num_heads, call.kv_num_heads,
                                     call.q_seq_len,  call.kv_seq_len,  call.head_size,

@@ -86,4 +86,19 @@ std::string run(const AttentionCall& call);
 // Bytes of working memory the kernel allocates for this call, beyond the caller's buffers.
 double working_bytes(const AttentionCall& call);
 
+// ONNX's present_key (or present_value) = concat(past, new) along the sequence, as
+// [batch, heads, pastRows + rows, size] at `out`: the past [batch, heads, pastRows, size]
+// (contiguous, absent when pastRows is 0), then the new rows, laid out as nextLayout says
+// (bhsd, or bshd: [batch, rows, heads * size]). JS field names: past, next, out (addresses),
+// batch, heads, pastRows, rows, size (uint32), nextLayout (Module.Layout).
+struct PresentCall {
+  std::uintptr_t past = 0, next = 0, out = 0;
+  std::uint32_t batch = 1, heads = 1, past_rows = 0, rows = 1, size = 1;
+  attention::Layout next_layout = attention::Layout::bhsd;
+};
+
+// Builds the concatenation: "" on success, else why not (a zero dim, a size past size_t, a
+// missing buffer); nothing written then.
+std::string concat_present(const PresentCall& call);
+
 }  // namespace attention_call

@@ -164,6 +164,19 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("maskKeys", &AttentionCall::mask_keys)
       .field("scores", &AttentionCall::scores)
       .field("scoresMode", &AttentionCall::scores_mode);
+  // Field names and meanings: attention_call.hpp.
+  using attention_call::PresentCall;
+  em::value_object<PresentCall>("PresentCall")
+      .field("past", &PresentCall::past)
+      .field("next", &PresentCall::next)
+      .field("out", &PresentCall::out)
+      .field("batch", &PresentCall::batch)
+      .field("heads", &PresentCall::heads)
+      .field("pastRows", &PresentCall::past_rows)
+      .field("rows", &PresentCall::rows)
+      .field("size", &PresentCall::size)
+      .field("nextLayout", &PresentCall::next_layout);
+  em::function("concatPresent", &attention_call::concat_present);
   using attention::TraceDims;
   em::value_object<TraceDims>("TraceDims")
       .field("n", &TraceDims::n)

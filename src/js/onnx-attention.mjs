@@ -12,10 +12,11 @@
 //   present_value (B, Hkv, T, Dv), V's type              qk_matmul_output (B, Hq, S, T), Q's type
 //
 // The work is the fused kernel of attention(): Q, K and V are read where they lie (3-D or 4-D
-// by strides, no transposing copy). With a past cache, the one concatenation that present_*
-// requires is built straight into wasm memory (past rows, then the new ones) and the kernel
-// reads it as K and V with the queries at offset P. float16 is widened while it is copied in
-// and narrowed (round to nearest even) while results are copied out; the core is float32.
+// by strides, no transposing copy). With a past cache, the concatenation that present_*
+// requires is built in wasm memory by the core (past rows, then the new ones, head by head)
+// and the kernel reads it as K and V with the queries at offset P. float16 is widened while
+// it is copied in and narrowed (round to nearest even) while results are copied out; the core
+// is float32.
 // Arguments are read exactly once (read-once.mjs): inputs, attributes and the outputs list.
 // Shape rules: onnx-shapes.mjs; float16 in and out: onnx-tensors.mjs.
 import { formatBytes, isOutOfMemory } from './checks.mjs';
@@ -36,6 +37,8 @@ function bufferSizes(p) {
     mask: p.mask ? p.mask.count : 0,
     maskBytesPer: p.mask && p.mask.type === 'bool' ? 1 : 4,
     nonpad: p.nonpad ? B : 0,
+    // With a cache, the past and new rows staged before the concatenation: present's size.
+    staged: p.buildsPresent ? B * Hkv * T * (D + Dv) : 0,
   };
 }
 
@@ -66,30 +69,29 @@ function onnxCoreCall(coreCall, p) {
 
 /**
  * Writes the inputs into the buffers `call` points at, converting to float32. With a cache,
- * present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): per (b, h) the P
- * past rows (contiguous), then the L new rows (contiguous in 4-D; in 3-D one row per position,
- * head h owning columns h*size .. h*size+size-1). That concatenation is the only copy beyond
- * the one every input needs to enter wasm memory.
+ * present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): the past and the new
+ * rows enter wasm memory as they are (in `staged`), and the core moves them into place head by
+ * head (concatPresent, the row copy its KvCache uses too).
  */
-function copyInputs(p, call, heap) {
-  const { B, Hkv, L, P, T, D, Dv } = p.sizes;
+function copyInputs(Module, p, call, staged) {
+  const { B, Hkv, L, P, D, Dv } = p.sizes;
+  const heap = bufferOf(Module.HEAPU8); // after every allocation: they may replace it
   writeFloats(p.Q, 0, p.Q.count, heap, call.q);
   const concat = (past, next, size, address) => {
-    for (let b = 0; b < B; b++) {
-      for (let h = 0; h < Hkv; h++) {
-        const at = address + (b * Hkv + h) * T * size * 4;
-        if (past) writeFloats(past, (b * Hkv + h) * P * size, P * size, heap, at);
-        const newRows = at + P * size * 4;
-        if (p.layouts.kv === 'bhsd') {
-          writeFloats(next, (b * Hkv + h) * L * size, L * size, heap, newRows);
-        } else {
-          for (let l = 0; l < L; l++) {
-            const from = (b * L + l) * Hkv * size + h * size;
-            writeFloats(next, from, size, heap, newRows + l * size * 4);
-          }
-        }
-      }
-    }
+    if (past) writeFloats(past, 0, past.count, heap, staged[past.name]);
+    writeFloats(next, 0, next.count, heap, staged[next.name]);
+    const error = Module.concatPresent({
+      past: past ? staged[past.name] : 0,
+      next: staged[next.name],
+      out: address,
+      batch: B,
+      heads: Hkv,
+      pastRows: P,
+      rows: L,
+      size,
+      nextLayout: Module.Layout[p.layouts.kv],
+    });
+    if (error) throw new RangeError(`onnxAttention: ${error}`);
   };
   if (p.buildsPresent) {
     concat(p.pastKey, p.K, D, call.k);
@@ -186,7 +188,8 @@ export function createOnnxAttention({ Module, withAllocations, coreCall, checkFi
     const call = onnxCoreCall(coreCall, p);
     const sizes = bufferSizes(p);
     const dataBytes =
-      (sizes.q + sizes.key + sizes.value + sizes.y + sizes.scores + sizes.nonpad) * 4 +
+      (sizes.q + sizes.key + sizes.value + sizes.y + sizes.scores + sizes.nonpad + sizes.staged) *
+        4 +
       sizes.mask * sizes.maskBytesPer;
     const what = `Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} (in float32)`;
     const kernelBytes = checkFits('onnxAttention', call, dataBytes, what);
@@ -203,7 +206,14 @@ export function createOnnxAttention({ Module, withAllocations, coreCall, checkFi
       if (sizes.scores) call.scores = allocate(sizes.scores * 4, 'qk_matmul_output');
       if (sizes.mask) call.mask = allocate(sizes.mask * sizes.maskBytesPer, 'attn_mask');
       if (sizes.nonpad) call.nonpadKvSeqlen = allocate(sizes.nonpad * 4, 'nonpad_kv_seqlen');
-      copyInputs(p, call, bufferOf(Module.HEAPU8));
+      // The past and the new rows as given, before the core concatenates them (copyInputs).
+      const staged = {};
+      if (p.buildsPresent) {
+        for (const t of [p.pastKey, p.K, p.pastValue, p.V]) {
+          if (t) staged[t.name] = allocate(t.count * 4, `${t.name} (float32, staged)`);
+        }
+      }
+      copyInputs(Module, p, call, staged);
 
       const error = Module.runAttention(call);
       if (error) {

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "attention_call.hpp"
 #include "reference64.hpp"
 
 namespace {
@@ -92,4 +93,53 @@ TEST(KvCacheCall, RefusedCallsSayWhyAndChangeNothing) {
   EXPECT_EQ(kv_cache_call::length(cache), 1);
   EXPECT_EQ(kv_cache_call::capacity(cache), 4);
   kv_cache_call::free(cache);
+}
+
+// ONNX's present_key = concat(past, new), built by the same row copy as the cache's appends:
+// equal to the concatenation element by element, the new rows read in either layout.
+TEST(PresentCall, ConcatenatesPastAndNewRowsPerHeadInEitherLayout) {
+  const std::uint32_t batch = 2, heads = 3, past_rows = 4, rows = 2, size = 5;
+  const std::uint32_t total = past_rows + rows;
+  std::vector<float> past(batch * heads * past_rows * size), next(batch * heads * rows * size);
+  for (std::size_t i = 0; i < past.size(); ++i) past[i] = float(i);
+  for (std::size_t i = 0; i < next.size(); ++i) next[i] = -float(i) - 1;
+  for (const attention::Layout layout : {attention::Layout::bhsd, attention::Layout::bshd}) {
+    std::vector<float> out(batch * heads * total * size, 0.0f);
+    attention_call::PresentCall call;
+    call.past = address(past.data());
+    call.next = address(next.data());
+    call.out = reinterpret_cast<std::uintptr_t>(out.data());
+    call.batch = batch;
+    call.heads = heads;
+    call.past_rows = past_rows;
+    call.rows = rows;
+    call.size = size;
+    call.next_layout = layout;
+    ASSERT_EQ(attention_call::concat_present(call), "");
+    const bool bshd = layout == attention::Layout::bshd;
+    for (std::uint32_t b = 0; b < batch; ++b)
+      for (std::uint32_t h = 0; h < heads; ++h)
+        for (std::uint32_t t = 0; t < total; ++t)
+          for (std::uint32_t c = 0; c < size; ++c) {
+            const std::uint32_t r = t - past_rows;  // a new row when t >= past_rows
+            const float want = t < past_rows ? past[((b * heads + h) * past_rows + t) * size + c]
+                               : bshd        ? next[((b * rows + r) * heads + h) * size + c]
+                                             : next[((b * heads + h) * rows + r) * size + c];
+            ASSERT_EQ(out[((b * heads + h) * total + t) * size + c], want)
+                << b << h << t << c << bshd;
+          }
+  }
+}
+
+TEST(PresentCall, RefusesWhatItCannotBuildAndWritesNothing) {
+  std::vector<float> out(4, 7.0f);
+  attention_call::PresentCall call;
+  call.next = address(out.data());
+  call.out = reinterpret_cast<std::uintptr_t>(out.data());
+  call.rows = 0;
+  EXPECT_EQ(attention_call::concat_present(call), "every dim must be 1 or more");
+  call.rows = 1;
+  call.past_rows = 2;  // but no past
+  EXPECT_EQ(attention_call::concat_present(call), "a buffer is missing");
+  EXPECT_EQ(out, std::vector<float>(4, 7.0f));
 }
