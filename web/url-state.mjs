@@ -6,8 +6,8 @@
 // (no backtracking-prone patterns on long strings), every value is validated, and anything
 // unexpected rejects the whole hash. The caller then shows the article's example with a
 // notice that names the problem as plain text.
-import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model.mjs';
-import { LAYER_LIMITS, kvChoices } from './layer.mjs';
+import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model/example.mjs';
+import { LAYER_LIMITS, kvChoices } from './model/layer.mjs';
 
 // A number in the hash is JavaScript's shortest round-trip text for it (String(value)), at
 // most 26 characters within ±1000 ("-0.0000012345678901234567", "-1.2345678901234567e-100").

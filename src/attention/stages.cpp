@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <xtensor/xbroadcast.hpp>
 #include <xtensor/xbuilder.hpp>
+#include <xtensor/xmanipulation.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
@@ -18,6 +21,17 @@ Matrix project(const Matrix& inputs, const Matrix& weights) {
   return result;
 }
 
+ProjectGrad project_backward(const Matrix& inputs, const Matrix& weights, const Matrix& d_result) {
+  // inputs: n x d_in, weights: d_in x d_out, d_result: n x d_out
+  // result: inputs n x d_in, weights d_in x d_out
+  const std::size_t n = inputs.shape(0), d_in = inputs.shape(1), d_out = weights.shape(1);
+  ProjectGrad grad{Matrix({n, d_in}), Matrix({d_in, d_out})};
+  kernels::matmul_transposed_b(d_result.data(), weights.data(), grad.inputs.data(), n, d_out, d_in);
+  const Matrix inputs_t = xt::transpose(inputs);  // d_in x n
+  kernels::matmul(inputs_t.data(), d_result.data(), grad.weights.data(), d_in, n, d_out);
+  return grad;
+}
+
 Matrix attention_scores(const Matrix& queries, const Matrix& keys, float scale) {
   // queries: n x d_k, keys: n x d_k, result: n x n
   const std::size_t n_queries = queries.shape(0), n_keys = keys.shape(0);
@@ -26,6 +40,22 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, float scale) 
   kernels::matmul_transposed_b(queries.data(), keys.data(), scores.data(), n_queries, d_k, n_keys);
   if (scale != 1.0f) scores *= scale;
   return scores;
+}
+
+ScoresGrad attention_scores_backward(const Matrix& queries, const Matrix& keys, float scale,
+                                     const Matrix& d_scores) {
+  // queries: n x d_k, keys: n x d_k, d_scores: n x n; result: queries n x d_k, keys n x d_k
+  const std::size_t n_queries = queries.shape(0), n_keys = keys.shape(0);
+  const std::size_t d_k = queries.shape(1);
+  ScoresGrad grad{Matrix({n_queries, d_k}), Matrix({n_keys, d_k})};
+  kernels::matmul(d_scores.data(), keys.data(), grad.queries.data(), n_queries, n_keys, d_k);
+  const Matrix d_scores_t = xt::transpose(d_scores);  // n_keys x n_queries
+  kernels::matmul(d_scores_t.data(), queries.data(), grad.keys.data(), n_keys, n_queries, d_k);
+  if (scale != 1.0f) {
+    grad.queries *= scale;
+    grad.keys *= scale;
+  }
+  return grad;
 }
 
 Mask causal_mask(std::size_t n) {
@@ -40,6 +70,11 @@ void apply_mask(Matrix& scores, const Mask& mask) {
   // scores: n x n, mask: n x n
   const float minus_infinity = -std::numeric_limits<float>::infinity();
   scores = xt::where(xt::equal(mask, std::uint8_t{1}), minus_infinity, scores);
+}
+
+void apply_mask_backward(Matrix& d_scores, const Mask& mask) {
+  // d_scores: n x n, mask: n x n
+  d_scores = xt::where(xt::equal(mask, std::uint8_t{1}), 0.0f, d_scores);
 }
 
 void apply_causal_mask(Matrix& scores) { apply_mask(scores, causal_mask(scores.shape(0))); }
@@ -73,15 +108,37 @@ Matrix softmax_rows(const Matrix& scores) {
   return normalise_rows(exponentials, row_sums(exponentials));
 }
 
+Matrix softmax_rows_backward(const Matrix& weights, const Matrix& d_weights) {
+  // weights: n x n, d_weights: n x n, result: n x n
+  // Each row's a . g: how much the weights' gradient agrees with the weights themselves.
+  const Vector agreement = xt::sum(weights * d_weights, {1});
+  return weights * (d_weights - xt::view(agreement, xt::all(), xt::newaxis()));
+}
+
 Tensor3 weight_values(const Matrix& weights, const Matrix& values) {
   // weights: n x n, values: n x d_v, result: n x n x d_v (a broadcast product)
   return xt::view(weights, xt::all(), xt::all(), xt::newaxis()) *
          xt::view(values, xt::newaxis(), xt::all(), xt::all());
 }
 
+WeightValuesGrad weight_values_backward(const Matrix& weights, const Matrix& values,
+                                        const Tensor3& d_weighted) {
+  // weights: n x n, values: n x d_v, d_weighted: n x n x d_v
+  // result: weights n x n, values n x d_v
+  auto values_3d = xt::view(values, xt::newaxis(), xt::all(), xt::all());    // 1 x n x d_v
+  auto weights_3d = xt::view(weights, xt::all(), xt::all(), xt::newaxis());  // n x n x 1
+  return {xt::sum(d_weighted * values_3d, {2}), xt::sum(d_weighted * weights_3d, {0})};
+}
+
 Matrix sum_weighted_values(const Tensor3& weighted) {
   // weighted: n x n x d_v, result: n x d_v
   return xt::sum(weighted, {1});
+}
+
+Tensor3 sum_weighted_values_backward(const Matrix& d_outputs, std::size_t n_keys) {
+  // d_outputs: n x d_v, result: n x n_keys x d_v
+  const std::size_t n = d_outputs.shape(0), d_v = d_outputs.shape(1);
+  return xt::broadcast(xt::view(d_outputs, xt::all(), xt::newaxis(), xt::all()), {n, n_keys, d_v});
 }
 
 Matrix column_block(const Matrix& weights, std::size_t block, std::size_t blocks) {
@@ -91,6 +148,14 @@ Matrix column_block(const Matrix& weights, std::size_t block, std::size_t blocks
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < width; ++c) result(r, c) = weights(r, block * width + c);
   return result;
+}
+
+void column_block_backward(const Matrix& d_block, std::size_t block, std::size_t blocks,
+                           Matrix& d_weights) {
+  // d_block: rows x width, d_weights: rows x cols, width = cols / blocks
+  const std::size_t rows = d_weights.shape(0), width = d_weights.shape(1) / blocks;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < width; ++c) d_weights(r, block * width + c) += d_block(r, c);
 }
 
 Matrix concatenate_columns(const std::vector<Matrix>& blocks) {
@@ -106,6 +171,22 @@ Matrix concatenate_columns(const std::vector<Matrix>& blocks) {
     first += block.shape(1);
   }
   return result;
+}
+
+std::vector<Matrix> concatenate_columns_backward(const Matrix& d_result,
+                                                 const std::vector<std::size_t>& widths) {
+  // d_result: rows x (w_0 + w_1 + ...), result[b]: rows x w_b
+  const std::size_t rows = d_result.shape(0);
+  std::vector<Matrix> blocks;
+  std::size_t first = 0;  // d_result's column where the current block starts
+  for (const std::size_t width : widths) {
+    Matrix block({rows, width});
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < width; ++c) block(r, c) = d_result(r, first + c);
+    blocks.push_back(std::move(block));
+    first += width;
+  }
+  return blocks;
 }
 
 }  // namespace attention

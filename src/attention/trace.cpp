@@ -41,6 +41,23 @@ Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& opt
   return t;
 }
 
+TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const TraceOptions& options) {
+  // t: queries, keys n x d_k; values n x d_v; scores, weights n x n; d_outputs: n x d_v
+  const std::size_t n = t.keys.shape(0);
+  TraceGrad g;
+  g.outputs = d_outputs;
+  g.weighted = sum_weighted_values_backward(g.outputs, n);
+  WeightValuesGrad weighting = weight_values_backward(t.weights, t.values, g.weighted);
+  g.weights = std::move(weighting.weights);
+  g.scores = softmax_rows_backward(t.weights, g.weights);
+  apply_mask_backward(g.scores, t.mask);
+  ScoresGrad scoring = attention_scores_backward(t.queries, t.keys, options.scale, g.scores);
+  g.queries = std::move(scoring.queries);
+  g.keys = std::move(scoring.keys);
+  g.values = std::move(weighting.values);
+  return g;
+}
+
 const char* trace_dims_error(const TraceDims& d) {
   if (d.n == 0 || d.d_in == 0) return "x must have at least one cell";
   if (d.d_k == 0 || d.d_v == 0) return "weights need at least one column";
@@ -99,34 +116,134 @@ MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, con
   return t;
 }
 
+LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& inputs,
+                                    const Matrix& w_query, const Matrix& w_key,
+                                    const Matrix& w_value, const Matrix* w_out,
+                                    const HeadCounts& counts, const TraceOptions& options,
+                                    const Matrix& d_outputs) {
+  // inputs: n x d_in; w_query: d_in x (heads * d_k_head); w_key: d_in x (kv_heads * d_k_head);
+  // w_value: d_in x (kv_heads * d_v_head); w_out: (heads * d_v_head) x d_out;
+  // d_outputs: n x d_out (n x (heads * d_v_head) without w_out)
+  const std::size_t group = counts.heads / counts.kv_heads;  // query heads per kv head
+  LayerGrad g;
+  g.outputs = d_outputs;
+  if (w_out) {
+    ProjectGrad out = project_backward(t.concat, *w_out, g.outputs);
+    g.concat = std::move(out.inputs);
+    g.w_out = std::move(out.weights);
+  } else {
+    g.concat = g.outputs;
+  }
+  std::vector<std::size_t> widths;
+  for (const Trace& head : t.heads) widths.push_back(head.outputs.shape(1));
+  const std::vector<Matrix> d_head_outputs = concatenate_columns_backward(g.concat, widths);
+  g.w_query = xt::zeros<float>(w_query.shape());
+  g.w_key = xt::zeros<float>(w_key.shape());
+  g.w_value = xt::zeros<float>(w_value.shape());
+  g.inputs = xt::zeros<float>(inputs.shape());
+  // Each kv head's keys and values gradients, summed over the query heads that read them.
+  std::vector<Matrix> d_keys(counts.kv_heads), d_values(counts.kv_heads);
+  for (std::size_t h = 0; h < counts.heads; ++h) {
+    g.heads.push_back(attend_backward(t.heads[h], d_head_outputs[h], options));
+    const TraceGrad& head = g.heads.back();
+    const std::size_t kv = h / group;
+    d_keys[kv] = h % group == 0 ? head.keys : Matrix(d_keys[kv] + head.keys);
+    d_values[kv] = h % group == 0 ? head.values : Matrix(d_values[kv] + head.values);
+    ProjectGrad queries =
+        project_backward(inputs, column_block(w_query, h, counts.heads), head.queries);
+    column_block_backward(queries.weights, h, counts.heads, g.w_query);
+    g.inputs += queries.inputs;
+  }
+  for (std::size_t kv = 0; kv < counts.kv_heads; ++kv) {
+    ProjectGrad keys =
+        project_backward(inputs, column_block(w_key, kv, counts.kv_heads), d_keys[kv]);
+    column_block_backward(keys.weights, kv, counts.kv_heads, g.w_key);
+    ProjectGrad values =
+        project_backward(inputs, column_block(w_value, kv, counts.kv_heads), d_values[kv]);
+    column_block_backward(values.weights, kv, counts.kv_heads, g.w_value);
+    g.inputs += keys.inputs + values.inputs;
+  }
+  for (std::size_t h = 0; h < counts.heads; ++h) {
+    g.heads[h].keys = d_keys[h / group];
+    g.heads[h].values = d_values[h / group];
+  }
+  return g;
+}
+
 namespace {
 
 using Shape = std::array<std::size_t, 3>;
 
 // The fields of one head's Trace, floats only, in packing order.
-// `visit(name, head, element, shape, rank, data-or-null)`.
+// `visit(grad, name, head, element, shape, rank, data-or-null)`; grad false: a value.
 template <class Visit>
 void visit_head_floats(std::size_t n, std::size_t d_k, std::size_t d_v, std::size_t head,
                        const Trace* t, Visit& visit) {
   const auto data = [&](const auto& member) -> const void* {
     return t ? (t->*member).data() : nullptr;
   };
-  visit("queries", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::queries));
-  visit("keys", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::keys));
-  visit("values", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::values));
-  visit("scores", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::scores));
-  visit("rowMax", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_max));
-  visit("exponentials", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::exponentials));
-  visit("rowSums", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_sums));
-  visit("weights", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::weights));
-  visit("weighted", head, Element::float32, Shape{n, n, d_v}, 3, data(&Trace::weighted));
-  visit("outputs", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::outputs));
+  visit(false, "queries", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::queries));
+  visit(false, "keys", head, Element::float32, Shape{n, d_k, 0}, 2, data(&Trace::keys));
+  visit(false, "values", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::values));
+  visit(false, "scores", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::scores));
+  visit(false, "rowMax", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_max));
+  visit(false, "exponentials", head, Element::float32, Shape{n, n, 0}, 2,
+        data(&Trace::exponentials));
+  visit(false, "rowSums", head, Element::float32, Shape{n, 0, 0}, 1, data(&Trace::row_sums));
+  visit(false, "weights", head, Element::float32, Shape{n, n, 0}, 2, data(&Trace::weights));
+  visit(false, "weighted", head, Element::float32, Shape{n, n, d_v}, 3, data(&Trace::weighted));
+  visit(false, "outputs", head, Element::float32, Shape{n, d_v, 0}, 2, data(&Trace::outputs));
+}
+
+// The fields of one head's TraceGrad, in packing order, as visit_head_floats().
+template <class Visit>
+void visit_head_grads(std::size_t n, std::size_t d_k, std::size_t d_v, std::size_t head,
+                      const TraceGrad* g, Visit& visit) {
+  const auto data = [&](const auto& member) -> const void* {
+    return g ? (g->*member).data() : nullptr;
+  };
+  const Element f = Element::float32;
+  visit(true, "outputs", head, f, Shape{n, d_v, 0}, 2, data(&TraceGrad::outputs));
+  visit(true, "weighted", head, f, Shape{n, n, d_v}, 3, data(&TraceGrad::weighted));
+  visit(true, "weights", head, f, Shape{n, n, 0}, 2, data(&TraceGrad::weights));
+  visit(true, "scores", head, f, Shape{n, n, 0}, 2, data(&TraceGrad::scores));
+  visit(true, "queries", head, f, Shape{n, d_k, 0}, 2, data(&TraceGrad::queries));
+  visit(true, "keys", head, f, Shape{n, d_k, 0}, 2, data(&TraceGrad::keys));
+  visit(true, "values", head, f, Shape{n, d_v, 0}, 2, data(&TraceGrad::values));
+}
+
+// The LayerGrad's fields, in packing order, as visit_head_floats().
+template <class Visit>
+void visit_layer_grads(const TraceDims& d, const LayerGrad* g, Visit& visit) {
+  const bool single = is_single_head(d);
+  const std::size_t n = d.n, d_k_head = d.d_k / d.heads, d_v_head = d.d_v / d.kv_heads;
+  const std::size_t concat_cols = d.heads * d_v_head;
+  const auto data = [&](const Matrix LayerGrad::*member) -> const void* {
+    return g ? (g->*member).data() : nullptr;
+  };
+  for (std::size_t h = 0; h < d.heads; ++h)
+    visit_head_grads(n, d_k_head, d_v_head, single ? whole_trace : h, g ? &g->heads[h] : nullptr,
+                     visit);
+  const Element f = Element::float32;
+  if (!single) {
+    const std::size_t out_cols = d.d_out == 0 ? concat_cols : d.d_out;
+    visit(true, "outputs", whole_trace, f, Shape{n, out_cols, 0}, 2, data(&LayerGrad::outputs));
+    if (d.d_out != 0)
+      visit(true, "wOut", whole_trace, f, Shape{concat_cols, d.d_out, 0}, 2,
+            data(&LayerGrad::w_out));
+    visit(true, "concat", whole_trace, f, Shape{n, concat_cols, 0}, 2, data(&LayerGrad::concat));
+  }
+  visit(true, "wQuery", whole_trace, f, Shape{d.d_in, d.d_k, 0}, 2, data(&LayerGrad::w_query));
+  visit(true, "wKey", whole_trace, f, Shape{d.d_in, key_columns(d), 0}, 2, data(&LayerGrad::w_key));
+  visit(true, "wValue", whole_trace, f, Shape{d.d_in, d.d_v, 0}, 2, data(&LayerGrad::w_value));
+  visit(true, "x", whole_trace, f, Shape{n, d.d_in, 0}, 2, data(&LayerGrad::inputs));
 }
 
 // The fields of a packed trace, in packing order: the one list both trace_layout() and
-// pack_trace() walk. `t` is null when only the layout is wanted.
+// pack_trace() walk. `t` and `g` are null when only the layout is wanted.
 template <class Visit>
-void for_each_field(const TraceDims& d, const MultiHeadTrace* t, Visit&& visit) {
+void for_each_field(const TraceDims& d, const MultiHeadTrace* t, const LayerGrad* g,
+                    Visit&& visit) {
   const bool single = is_single_head(d);
   const std::size_t n = d.n, d_k_head = d.d_k / d.heads, d_v_head = d.d_v / d.kv_heads;
   const auto head_of = [&](std::size_t h) { return single ? whole_trace : h; };
@@ -136,13 +253,14 @@ void for_each_field(const TraceDims& d, const MultiHeadTrace* t, Visit&& visit) 
   if (!single) {
     const std::size_t concat_cols = d.heads * d_v_head;
     const std::size_t out_cols = d.d_out == 0 ? concat_cols : d.d_out;
-    visit("concat", whole_trace, Element::float32, Shape{n, concat_cols, 0}, 2,
+    visit(false, "concat", whole_trace, Element::float32, Shape{n, concat_cols, 0}, 2,
           t ? t->concat.data() : nullptr);
-    visit("outputs", whole_trace, Element::float32, Shape{n, out_cols, 0}, 2,
+    visit(false, "outputs", whole_trace, Element::float32, Shape{n, out_cols, 0}, 2,
           t ? t->outputs.data() : nullptr);
   }
+  if (d.with_grad) visit_layer_grads(d, g, visit);
   for (std::size_t h = 0; h < d.heads; ++h)
-    visit("mask", head_of(h), Element::uint8, Shape{n, n, 0}, 2,
+    visit(false, "mask", head_of(h), Element::uint8, Shape{n, n, 0}, 2,
           t ? static_cast<const void*>(t->heads[h].mask.data()) : nullptr);
 }
 
@@ -153,12 +271,12 @@ std::size_t element_bytes(Element element) { return element == Element::float32 
 std::vector<TraceField> trace_layout(const TraceDims& dims) {
   std::vector<TraceField> fields;
   std::size_t offset = 0;
-  for_each_field(dims, nullptr,
-                 [&](const char* name, std::size_t head, Element element, Shape shape,
+  for_each_field(dims, nullptr, nullptr,
+                 [&](bool grad, const char* name, std::size_t head, Element element, Shape shape,
                      std::size_t rank, const void*) {
                    std::size_t count = 1;
                    for (std::size_t r = 0; r < rank; ++r) count *= shape[r];
-                   fields.push_back({name, head, element, rank, shape, count, offset});
+                   fields.push_back({name, head, grad, element, rank, shape, count, offset});
                    offset += count * element_bytes(element);
                  });
   return fields;
@@ -170,12 +288,13 @@ std::size_t trace_bytes(const TraceDims& dims) {
   return last.offset + last.count * element_bytes(last.element);
 }
 
-void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out) {
+void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out,
+                const LayerGrad* grad) {
   const auto layout = trace_layout(dims);
   std::size_t index = 0;
   for_each_field(
-      dims, &t,
-      [&](const char*, std::size_t, Element element, Shape, std::size_t, const void* data) {
+      dims, &t, grad,
+      [&](bool, const char*, std::size_t, Element element, Shape, std::size_t, const void* data) {
         const TraceField& field = layout[index++];
         std::memcpy(out + field.offset, data, field.count * element_bytes(element));
       });

@@ -2,6 +2,9 @@
 // one head (trace) or for a layer of several heads with an output projection
 // (multi_head_trace), and trace_layout() is the one description of how a trace is packed into
 // one buffer (the wasm binding writes it, the JS layer reads it back with the same table).
+// Backwards, attend_backward() and multi_head_trace_backward() give the gradient of a loss
+// with respect to every intermediate, from the gradient of its outputs (stages.hpp's
+// `_backward` twins, in reverse order).
 #pragma once
 
 #include <array>
@@ -45,6 +48,22 @@ Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, co
 // the rest of the trace. trace() is project() three times, then this.
 Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options);
 
+// The gradient of a loss with respect to each intermediate of one head's Trace, each the
+// shape of the intermediate it belongs to.
+struct TraceGrad {
+  Matrix outputs;    // n x d_v, given: how the loss changes with each output
+  Tensor3 weighted;  // n x n x d_v
+  Matrix weights;    // n x n
+  Matrix scores;     // n x n, 0 where the mask hides the score
+  Matrix queries;    // n x d_k
+  Matrix keys;       // n x d_k
+  Matrix values;     // n x d_v
+};
+
+// t (attend()'s, run with `options`), d_outputs (n x d_v) -> every intermediate's gradient:
+// sum_weighted_values, weight_values, softmax_rows, apply_mask and attention_scores backwards.
+TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const TraceOptions& options);
+
 // --- several heads ---------------------------------------------------------------------
 
 struct HeadCounts {
@@ -74,13 +93,39 @@ MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, con
                                 const Matrix& w_value, const Matrix* w_out,
                                 const HeadCounts& counts, const TraceOptions& options = {});
 
+// The gradient of a loss with respect to every intermediate of a MultiHeadTrace and to its
+// inputs and weights, each the shape of what it belongs to.
+struct LayerGrad {
+  std::vector<TraceGrad> heads;  // head h's intermediates; its keys and values are its kv
+                                 // head's, shared by the group's query heads, so their
+                                 // gradients are the sum over the group (the same for each)
+  Matrix outputs;                // n x d_out (n x (heads * d_v_head) without w_out), given
+  Matrix w_out;                  // (heads * d_v_head) x d_out; 0 x 0 without w_out
+  Matrix concat;                 // n x (heads * d_v_head)
+  Matrix w_query;                // d_in x (heads * d_k_head)
+  Matrix w_key;                  // d_in x (kv_heads * d_k_head)
+  Matrix w_value;                // d_in x (kv_heads * d_v_head)
+  Matrix inputs;                 // n x d_in: x feeds every projection, so it sums them all
+};
+
+// t (multi_head_trace()'s, of the same arguments), d_outputs (the shape of t.outputs) -> every
+// gradient: w_out and the concatenation, each head backwards (attend_backward), then each
+// projection and column block backwards (a kv head's block once, from its group's sum).
+LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& inputs,
+                                    const Matrix& w_query, const Matrix& w_key,
+                                    const Matrix& w_value, const Matrix* w_out,
+                                    const HeadCounts& counts, const TraceOptions& options,
+                                    const Matrix& d_outputs);
+
 // --- the packed form -------------------------------------------------------------------
 
 // What decides a packed trace's layout. d_k is w_query's columns (heads * d_k_head), d_v is
-// w_value's (kv_heads * d_v_head); d_out is w_out's columns, 0 without w_out.
+// w_value's (kv_heads * d_v_head); d_out is w_out's columns, 0 without w_out. with_grad: the
+// trace carries a LayerGrad too.
 struct TraceDims {
   std::size_t n = 0, d_in = 0, d_k = 0, d_v = 0;
   std::size_t heads = 1, kv_heads = 1, d_out = 0;
+  bool with_grad = false;
 };
 
 // Why no trace has these dims, or nullptr: every dim at least 1 (d_out may be 0), kv_heads
@@ -97,12 +142,14 @@ enum class Element : std::uint8_t { float32, uint8 };
 
 // One field of a packed trace: `count` elements of `element`, row-major, `shape` (rank 1 to
 // 3, unused dims 0) at byte `offset` of the buffer; `head` is the head it belongs to, or
-// whole_trace for a field of the trace itself.
+// whole_trace for a field of the trace itself; `grad`: a gradient (of the intermediate, input
+// or weight `name`), not a value.
 constexpr std::size_t whole_trace = static_cast<std::size_t>(-1);
 
 struct TraceField {
   const char* name;
   std::size_t head;
+  bool grad;
   Element element;
   std::size_t rank;
   std::array<std::size_t, 3> shape;
@@ -114,13 +161,17 @@ struct TraceField {
 // pack_trace() writes them: the float fields first, then the bytes of the masks (so every
 // float stays 4-byte aligned). One head without w_out: the single-head Trace's fields, all
 // whole_trace. Otherwise each head's Trace fields (head 0, 1, ...), then concat and outputs.
+// With with_grad, the LayerGrad's fields follow the values (before the masks): each head's
+// TraceGrad (all whole_trace for one head without w_out), then outputs, w_out and concat
+// (only with several heads or w_out), then wQuery, wKey, wValue and x.
 std::vector<TraceField> trace_layout(const TraceDims& dims);
 
 // Bytes a packed trace of these dims takes.
 std::size_t trace_bytes(const TraceDims& dims);
 
-// Writes `t`, computed for `dims`, at `out` (trace_bytes() of room) as trace_layout()
-// describes.
-void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out);
+// Writes `t` (and `grad`, given exactly when dims.with_grad), computed for `dims`, at `out`
+// (trace_bytes() of room) as trace_layout() describes.
+void pack_trace(const MultiHeadTrace& t, const TraceDims& dims, std::uint8_t* out,
+                const LayerGrad* grad = nullptr);
 
 }  // namespace attention

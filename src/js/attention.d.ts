@@ -52,6 +52,16 @@ export interface TraceArgs {
   kvHeads?: 1;
   /** No output projection: the {@link Trace} is returned as it is. */
   wOut?: undefined;
+  /**
+   * The gradient of a loss with respect to the outputs: exactly the outputs' shape, n x d_v
+   * here (n x d_out with `wOut`, n x (heads * d_v_head) with several heads and no `wOut`).
+   * Optional: given, the result also holds `grad`, the gradient of every intermediate (see
+   * {@link TraceGrad}); absent, the result is exactly as without it. For the loss
+   * `1/2 |outputs[i] - target|^2`, row i is `outputs[i] - target` and every other row 0.
+   * NaN and Infinity propagate into the gradients as IEEE arithmetic does; they are not an
+   * error.
+   */
+  gradOutputs?: MatrixInput;
 }
 
 /**
@@ -89,8 +99,12 @@ export interface MultiHeadTraceArgs extends Omit<TraceArgs, 'heads' | 'kvHeads' 
   wOut?: MatrixInput;
 }
 
-/** Every intermediate of one self-attention computation. All arrays are fresh copies. */
-export interface Trace {
+/**
+ * Every intermediate of one self-attention computation. All arrays are fresh copies. `Grad`:
+ * what `grad` holds, a {@link TraceGrad} for the single-head trace itself (its weights' and
+ * x's gradients included), a {@link HeadGrad} for a head of a {@link MultiHeadTrace}.
+ */
+export interface Trace<Grad extends HeadGrad = HeadGrad> {
   /** x . wQuery: n x d_k. */
   queries: Matrix;
   /** x . wKey: n x d_k. */
@@ -120,6 +134,67 @@ export interface Trace {
   outputs: Matrix;
   /** n x n, 1 where key j is hidden from query i (`isCausal` and j > i), else 0. */
   mask: { rows: number; cols: number; data: Uint8Array };
+  /** With `gradOutputs` only: the gradient of every intermediate (and of the weights and x). */
+  grad?: Grad;
+}
+
+/**
+ * The gradient of a loss with respect to each intermediate of one head, each the shape of
+ * the intermediate it belongs to, from the gradient of the head's outputs. Computed by the
+ * core stage by stage, backwards: outputs -> weighted -> weights (and values) -> scores ->
+ * queries and keys.
+ */
+export interface HeadGrad {
+  /** How the loss changes with each output: n x d_v (`gradOutputs`, or this head's share). */
+  outputs: Matrix;
+  /** `outputs[i]` for every key j: each weighted row adds into its output once. */
+  weighted: { dims: [number, number, number]; data: Float32Array };
+  /** `grad.weighted[i][j] . values[j]`: n x n. */
+  weights: Matrix;
+  /**
+   * Through the softmax, row by row: `a[j] * (g[j] - a . g)`, with a the row of the trace's
+   * weights and g the row of `grad.weights`: n x n. 0 wherever `mask` hides the score.
+   */
+  scores: Matrix;
+  /** `grad.scores . keys * scale`: n x d_k. */
+  queries: Matrix;
+  /**
+   * `grad.scores^T . queries * scale`: n x d_k. In a layer with fewer kv heads than heads, the
+   * kv head's (shared by its group): the sum over the group's query heads, the same for each.
+   */
+  keys: Matrix;
+  /** Sum over i of `weights[i][j] * grad.outputs[i]`: n x d_v; a kv head's, as for keys. */
+  values: Matrix;
+}
+
+/** {@link Trace}'s `grad`: one head's {@link HeadGrad} plus the weights' and x's. */
+export interface TraceGrad extends HeadGrad {
+  /** `x^T . queries`: d_in x d_k, wQuery's shape. A step `wQuery - eta * grad.wQuery` lowers the loss. */
+  wQuery: Matrix;
+  /** `x^T . keys`: d_in x d_k. */
+  wKey: Matrix;
+  /** `x^T . values`: d_in x d_v. */
+  wValue: Matrix;
+  /** x feeds all three projections, so the sum of their gradients: n x d_in. */
+  x: Matrix;
+}
+
+/** {@link MultiHeadTrace}'s `grad`: the layer's gradients; each head's are in `heads[h].grad`. */
+export interface LayerGrad {
+  /** `gradOutputs`, the outputs' shape. */
+  outputs: Matrix;
+  /** With `wOut` only: `concat^T . outputs`, (heads * d_v_head) x d_out. */
+  wOut?: Matrix;
+  /** `outputs . wOut^T` (or `outputs` without wOut): n x (heads * d_v_head); head h's columns are its outputs' gradient. */
+  concat: Matrix;
+  /** d_in x (heads * d_k_head): head h's block is `x^T . heads[h].grad.queries`. */
+  wQuery: Matrix;
+  /** d_in x (kvHeads * d_k_head): kv head g's block, from its group's summed keys gradient. */
+  wKey: Matrix;
+  /** d_in x (kvHeads * d_v_head), as wKey. */
+  wValue: Matrix;
+  /** n x d_in: the sum over every projection of every head. */
+  x: Matrix;
 }
 
 /**
@@ -138,6 +213,8 @@ export interface MultiHeadTrace {
   concat: Matrix;
   /** concat . wOut: n x d_out; `concat` itself (a copy) without wOut. */
   outputs: Matrix;
+  /** With `gradOutputs` only: the layer's gradients (each head's in `heads[h].grad`). */
+  grad?: LayerGrad;
 }
 
 /**
@@ -429,17 +506,19 @@ export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_
 export interface AttentionApi {
   /**
    * Runs every stage of self-attention on small inputs and returns every intermediate.
-   * At most 16,777,216 numbers in all intermediates together (use `attention` beyond).
+   * At most 16,777,216 numbers in all intermediates together, gradients included (use
+   * `attention` beyond).
    * @throws TypeError for a missing or non-numeric argument, RangeError for wrong shapes,
    *   naming the argument and what was expected versus given.
    */
-  trace(args: TraceArgs): Trace;
+  trace(args: TraceArgs): Trace<TraceGrad>;
   /**
    * With `wOut`: a layer of heads and its output projection, every head's intermediates
    * included (one head too: `heads[0]` is then the single-head trace).
    * @throws TypeError / RangeError naming the argument: a head count that is not a positive
    *   integer up to 256, a `kvHeads` that does not divide `heads`, weights whose columns the
-   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head.
+   *   head counts do not divide, a `wOut` whose rows are not heads * d_v_head, a
+   *   `gradOutputs` whose shape is not the outputs'.
    */
   trace(args: MultiHeadTraceArgs & { wOut: MatrixInput }): MultiHeadTrace;
   /**
@@ -448,7 +527,7 @@ export interface AttentionApi {
    * either way.
    * @throws as above.
    */
-  trace(args: MultiHeadTraceArgs): Trace | MultiHeadTrace;
+  trace(args: MultiHeadTraceArgs): Trace<TraceGrad> | MultiHeadTrace;
   /**
    * The ONNX `Attention` operator (opset 23), 4-D layout, no past key/value. Fused and tiled:
    * memory grows with sequence length, never with its square.
@@ -500,6 +579,12 @@ export interface AttentionApi {
    *   not fit in wasm memory.
    */
   createKvCache(options: KvCacheOptions): KvCache;
+  /**
+   * A tiny decoder-only transformer that trains in wasm ({@link TinyTransformer}).
+   * @throws TypeError / RangeError naming the config field at fault (heads must divide dModel,
+   *   kvHeads must divide heads, ...); RangeError when the model would not fit in wasm memory.
+   */
+  createTinyTransformer(config: TinyTransformerConfig): TinyTransformer;
   /** True when the loaded WebAssembly uses SIMD128. */
   readonly simd: boolean;
   /**
@@ -515,6 +600,135 @@ export interface AttentionApi {
    * any call returns or throws, `allocatedBytes` is back where it was.
    */
   memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
+}
+
+/**
+ * Config of {@link AttentionApi.createTinyTransformer}. Names: V vocabSize, C context, D dModel,
+ * L layers, H heads, Hkv kvHeads, d = D / H the head size, M mlpSize. Read once, own properties
+ * only; integers unless said otherwise.
+ */
+export interface TinyTransformerConfig {
+  /** V: token ids are 0 .. V - 1 (1 to 2^20). */
+  vocabSize: number;
+  /** C: the most tokens per sequence, T <= C (1 to 16384). */
+  context: number;
+  /** D: the width of the residual stream (1 to 16384). */
+  dModel: number;
+  /** L: attention layers (1 to 256). */
+  layers: number;
+  /** H: query heads per layer; must divide dModel. */
+  heads: number;
+  /** Hkv: key/value heads (grouped-query attention); must divide heads. Defaults to heads. */
+  kvHeads?: number;
+  /**
+   * How the model knows where a token is: 'learned' (the default: a [C, D] table added to the
+   * token embedding), 'rope' (rotary embedding of every head's queries and keys, base 10000,
+   * pairs (i, i + d / 2); needs an even head size) or 'none'.
+   */
+  positions?: 'learned' | 'rope' | 'none';
+  /** M: the MLP's hidden size after each attention; 0 (the default) for attention-only layers. */
+  mlpSize?: number;
+  /** AdamW's step size (finite, >= 0). Defaults to 0.001. */
+  learningRate?: number;
+  /** AdamW's decoupled weight decay, applied to every parameter (finite, >= 0). Defaults to 0. */
+  weightDecay?: number;
+  /** Seeds the initial parameters (0 to 2^32 - 1). Defaults to 0. */
+  seed?: number;
+}
+
+/** A batch of B sequences of T tokens each (T <= context), as trainStep and forward take it. */
+export interface TinyTransformerBatch {
+  /** Token ids, [B, T] row after row. */
+  tokens: Int32Array;
+  /** B (>= 1, divides tokens.length). Defaults to 1. */
+  batch?: number;
+}
+
+/** One parameter tensor, row-major. Weights are [in, out]: a row times the matrix. */
+export interface TinyTransformerTensor {
+  data: Float32Array;
+  dims: number[];
+}
+
+/**
+ * A decoder-only transformer that trains in wasm memory: token embedding (+ positions),
+ * L layers of pre-LayerNorm causal multi-head attention (W_Q, W_K, W_V, W_O, no biases) and,
+ * when mlpSize > 0, an MLP (Linear D -> M, GELU in its tanh form, Linear M -> D), residual
+ * connections, a final LayerNorm and an unembedding of its own; trained on the mean next-token
+ * cross-entropy with AdamW (beta1 0.9, beta2 0.999, eps 1e-8, bias correction).
+ *
+ * The same seed and the same batches give the same losses, bit for bit, in the same build
+ * (the Relaxed SIMD build may differ from the SIMD128 build in the last bits). Free it with
+ * `free()`: its memory is not the JS heap's; afterwards every method throws a TypeError.
+ * @example
+ * ```ts
+ * const model = attn.createTinyTransformer({
+ *   vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, learningRate: 6e-3, seed: 1,
+ * });
+ * const loss = model.trainStep({ tokens, targets, batch: 32 }); // Int32Array [32, 25] each
+ * const { logits, attention } = model.forward({ tokens: prompt }); // batch 1
+ * const next = model.generate([3, 1, 4], 5);                     // 5 greedy tokens
+ * model.free();
+ * ```
+ */
+export interface TinyTransformer {
+  /** The config with every default filled in (frozen). */
+  readonly config: Readonly<Required<TinyTransformerConfig>>;
+  /** True once `free()` has run. */
+  readonly freed: boolean;
+  /**
+   * One AdamW step on the mean next-token cross-entropy of `tokens` against `targets`
+   * ([B, T] each; target -1 = not counted, else a token id).
+   * @returns the loss before the step (a mean over the counted targets, in nats).
+   * @throws TypeError / RangeError naming the bad tensor or token (a token outside
+   *   [0, vocabSize), a target outside [-1, vocabSize), every target -1, T > context, ...);
+   *   RangeError when the loss or a gradient is not finite: that step is refused and the
+   *   parameters and AdamW state stay exactly as they were.
+   */
+  trainStep(batch: TinyTransformerBatch & { targets: Int32Array }): number;
+  /**
+   * The model on `tokens` without training.
+   * @returns fresh arrays: `logits` [B, T, V] and every head's attention weights
+   *   `attention` [L, B, H, T, T] (row t of a head: its softmax over keys 0 .. t, zeros after).
+   */
+  forward(batch: TinyTransformerBatch): {
+    logits: TinyTransformerTensor;
+    attention: TinyTransformerTensor;
+  };
+  /**
+   * Greedy decoding: feeds `prompt`, then each new token back, through a per-layer key/value
+   * cache in wasm memory; each new token is the argmax (the first on ties) of the last logits,
+   * as `forward()` over the growing sequence would pick it.
+   * @param prompt at least one token id.
+   * @param count new tokens wanted, 0 to context; prompt.length + count - 1 <= context.
+   * @returns the `count` new tokens.
+   */
+  generate(prompt: Int32Array | readonly number[], count: number): Int32Array;
+  /**
+   * A fresh copy of every parameter, by name, in the model's order: 'embedding.tokens' [V, D],
+   * 'embedding.positions' [C, D] (learned positions only), then for each layer l
+   * 'layers.l.norm1.gain' / '.bias' [D], 'layers.l.attention.wq' [D, H d], '.wk' and '.wv'
+   * [D, Hkv d], '.wo' [H d, D], and with an MLP 'layers.l.norm2.gain' / '.bias' [D],
+   * 'layers.l.mlp.w1' [D, M], '.b1' [M], '.w2' [M, D], '.b2' [D]; then 'norm.gain' /
+   * 'norm.bias' [D] and 'unembedding' [D, V].
+   *
+   * To store it as JSON, turn the Float32Arrays into arrays:
+   * `JSON.stringify(p, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v))`;
+   * `loadParameters(JSON.parse(text))` takes that back.
+   */
+  parameters(): Record<string, TinyTransformerTensor>;
+  /**
+   * Replaces every parameter: the same names and dims as `parameters()` gives, each `data` a
+   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, or
+   * any wrong dims or length, refuses the whole set (TypeError / RangeError naming it) and
+   * changes nothing. Loading restarts AdamW (its moments and step count belong to the old
+   * parameters).
+   */
+  loadParameters(
+    parameters: Record<string, { data: Float32Array | readonly number[]; dims: readonly number[] }>,
+  ): void;
+  /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */
+  free(): void;
 }
 
 /** Options of {@link createAttention}; none are needed in a page, a Worker or Node. */

@@ -1,16 +1,25 @@
-// Each stage of the article, on the article's own numbers.
+// Each stage of the article, on the article's own numbers; then each stage backwards.
 #include "stages.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
+#include <xtensor/xbuilder.hpp>
 
 #include "article.hpp"
+#include "grad64.hpp"
 #include "matchers.hpp"
+#include "matrices64.hpp"
 
 using namespace attention;
+using matrices64::random_matrix;
+using matrices64::to32;
+using matrices64::to64;
 
 TEST(Stages, ProjectionsGiveTheArticlesKeysValuesAndQueries) {
   EXPECT_TRUE(AllClose(project(article::inputs(), article::w_key()), article::keys(), 1e-6));
@@ -134,4 +143,140 @@ TEST(Stages, ColumnBlocksSplitAMatrixAndConcatenationJoinsItBack) {
   // Blocks of different widths, as long as the rows agree.
   const Matrix joined = concatenate_columns({Matrix{{1}, {2}}, Matrix{{3, 4, 5}, {6, 7, 8}}});
   EXPECT_EQ(joined, (Matrix{{1, 3, 4, 5}, {2, 6, 7, 8}}));
+}
+
+// --- each stage backwards ----------------------------------------------------------------
+// Each `_backward` twin against two yardsticks: the float64 reference's gradients (grad64.hpp)
+// for the same intermediates, and central differences of the float stage itself (of the loss
+// sum(g (.) stage(input)), whose gradient is what the twin returns for d_result = g).
+
+namespace {
+
+// sum over cells of g (.) result, in double.
+template <class G, class R>
+double loss_of(const G& g, const R& result) {
+  double sum = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) sum += double(g.flat(i)) * result.flat(i);
+  return sum;
+}
+
+// Central differences of stage(m) against d_result, in float, cell by cell of m (a step of
+// 1e-2: the stages are linear or smooth, and float rounding stays far below the tolerance).
+template <class Stage, class G>
+Matrix differences(Matrix m, const G& d_result, Stage stage) {
+  const float h = 1e-2f;
+  Matrix grad(m.shape());
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const float kept = m.flat(i);
+    m.flat(i) = kept + h;
+    const double up = loss_of(d_result, stage(m));
+    m.flat(i) = kept - h;
+    const double down = loss_of(d_result, stage(m));
+    m.flat(i) = kept;
+    grad.flat(i) = float((up - down) / (2.0 * h));
+  }
+  return grad;
+}
+
+// One head's problem: x (5 x 4), W_Q, W_K (4 x 3), W_V (4 x 2), causal, scale 0.7, with the
+// float64 reference run forwards and backwards from a random d_outputs (5 x 2).
+struct Problem {
+  std::mt19937 rng{2026};
+  Matrix x = random_matrix(rng, 5, 4), wq = random_matrix(rng, 4, 3), wk = random_matrix(rng, 4, 3),
+         wv = random_matrix(rng, 4, 2), d_outputs = random_matrix(rng, 5, 2);
+  float scale = 0.7f;
+  grad64::Forward f = grad64::forward(to64(x), to64(wq), to64(wk), to64(wv), scale, true);
+  grad64::Backward b =
+      grad64::backward(to64(x), to64(wq), to64(wk), to64(wv), scale, true, to64(d_outputs));
+};
+
+}  // namespace
+
+TEST(StagesBackward, ProjectionGivesBothOperandsGradients) {
+  Problem p;
+  const ProjectGrad g = project_backward(p.x, p.wv, to32(p.b.v));
+  EXPECT_TRUE(AllClose(g.weights, to32(p.b.wv), 1e-5));
+  const Matrix d_values = to32(p.b.v);
+  EXPECT_TRUE(AllClose(
+      g.inputs, differences(p.x, d_values, [&](const Matrix& x) { return project(x, p.wv); }),
+      1e-3));
+  EXPECT_TRUE(AllClose(
+      g.weights, differences(p.wv, d_values, [&](const Matrix& w) { return project(p.x, w); }),
+      1e-3));
+}
+
+TEST(StagesBackward, ScoresGiveQueriesAndKeysTheirGradientsTimesTheScale) {
+  Problem p;
+  const Matrix q = to32(p.f.q), k = to32(p.f.k), d_scores = to32(p.b.scores);
+  const ScoresGrad g = attention_scores_backward(q, k, p.scale, d_scores);
+  EXPECT_TRUE(AllClose(g.queries, to32(p.b.q), 1e-5));
+  EXPECT_TRUE(AllClose(g.keys, to32(p.b.k), 1e-5));
+  const auto scores_of_q = [&](const Matrix& m) { return attention_scores(m, k, p.scale); };
+  const auto scores_of_k = [&](const Matrix& m) { return attention_scores(q, m, p.scale); };
+  EXPECT_TRUE(AllClose(g.queries, differences(q, d_scores, scores_of_q), 1e-3));
+  EXPECT_TRUE(AllClose(g.keys, differences(k, d_scores, scores_of_k), 1e-3));
+}
+
+TEST(StagesBackward, MaskPassesNoGradientWhereItHides) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Matrix d_scores{{1, nan, 3}, {4, 5, nan}, {7, 8, 9}};
+  apply_mask_backward(d_scores, causal_mask(3));
+  EXPECT_EQ(d_scores, (Matrix{{1, 0, 0}, {4, 5, 0}, {7, 8, 9}}));
+}
+
+TEST(StagesBackward, SoftmaxRowByRow) {
+  Problem p;
+  const Matrix weights = to32(p.f.weights), d_weights = to32(p.b.weights);
+  Matrix d_scores = softmax_rows_backward(weights, d_weights);
+  apply_mask_backward(d_scores, causal_mask(5));
+  EXPECT_TRUE(AllClose(d_scores, to32(p.b.scores), 1e-5));
+  // Without a mask, on finite scores, against the softmax itself.
+  const Matrix scores = random_matrix(p.rng, 4, 6), g = random_matrix(p.rng, 4, 6);
+  EXPECT_TRUE(AllClose(softmax_rows_backward(softmax_rows(scores), g),
+                       differences(scores, g, [](const Matrix& s) { return softmax_rows(s); }),
+                       1e-3));
+  // Adding the same number to every gradient of a row moves no score: the weights sum to 1.
+  const Matrix shifted = g + 5.0f;
+  EXPECT_TRUE(AllClose(softmax_rows_backward(softmax_rows(scores), shifted),
+                       softmax_rows_backward(softmax_rows(scores), g), 1e-5));
+}
+
+TEST(StagesBackward, WeightingGivesWeightsAndValuesTheirGradients) {
+  Problem p;
+  const Matrix weights = to32(p.f.weights), values = to32(p.f.v);
+  Tensor3 d_weighted({5, 5, 2});
+  std::copy(p.b.weighted.begin(), p.b.weighted.end(), d_weighted.begin());
+  const WeightValuesGrad g = weight_values_backward(weights, values, d_weighted);
+  EXPECT_TRUE(AllClose(g.weights, to32(p.b.weights), 1e-5));
+  EXPECT_TRUE(AllClose(g.values, to32(p.b.v), 1e-5));
+  // Against differences, with a d_weighted that is not the same for every key.
+  Tensor3 g3({5, 5, 2});
+  const auto r = reference64::random_floats(p.rng, g3.size());
+  std::copy(r.begin(), r.end(), g3.begin());
+  const WeightValuesGrad h = weight_values_backward(weights, values, g3);
+  const auto of_weights = [&](const Matrix& w) { return weight_values(w, values); };
+  const auto of_values = [&](const Matrix& v) { return weight_values(weights, v); };
+  EXPECT_TRUE(AllClose(h.weights, differences(weights, g3, of_weights), 1e-3));
+  EXPECT_TRUE(AllClose(h.values, differences(values, g3, of_values), 1e-3));
+}
+
+TEST(StagesBackward, SumHandsEachOutputsGradientToEveryWeightedRow) {
+  Problem p;
+  const Tensor3 d_weighted = sum_weighted_values_backward(p.d_outputs, 5);
+  ASSERT_EQ(d_weighted.shape(), (std::array<std::size_t, 3>{5, 5, 2}));
+  for (std::size_t i = 0; i < d_weighted.size(); ++i)
+    ASSERT_EQ(d_weighted.flat(i), float(p.b.weighted[i])) << i;
+}
+
+TEST(StagesBackward, ColumnBlocksAddBackAndConcatenationCutsBack) {
+  const Matrix d_block{{1, 2}, {3, 4}};
+  Matrix d_weights = xt::zeros<float>({2, 6});
+  column_block_backward(d_block, 1, 3, d_weights);
+  column_block_backward(d_block, 1, 3, d_weights);  // a kv head read by two query heads
+  EXPECT_EQ(d_weights, (Matrix{{0, 0, 2, 4, 0, 0}, {0, 0, 6, 8, 0, 0}}));
+  const Matrix w{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
+  const std::vector<Matrix> blocks = concatenate_columns_backward(w, {1, 3, 2});
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[1], (Matrix{{2, 3, 4}, {8, 9, 10}}));
+  EXPECT_EQ(concatenate_columns(blocks), w);
 }

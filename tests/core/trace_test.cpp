@@ -1,24 +1,35 @@
 // The whole staged path: the article's example, its scaled and causal variants, random
 // shapes (not multiples of the SIMD width) against the float64 reference, and several heads
-// (MHA, GQA, MQA, with and without W_O) against the same reference head by head.
+// (MHA, GQA, MQA, with and without W_O) against the same reference head by head; then the
+// gradients, against a float64 reference and central differences.
 #include "trace.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
+#include <xtensor/xnorm.hpp>
+#include <xtensor/xview.hpp>
 
 #include "article.hpp"
+#include "grad64.hpp"
 #include "matchers.hpp"
+#include "matrices64.hpp"
 #include "reference64.hpp"
 #include "stages.hpp"
 
 using namespace attention;
+using matrices64::random_matrix;
+using matrices64::to32;
+using matrices64::to64;
 
 TEST(Trace, ReproducesEveryNumberOfTheArticle) {
   const Trace t =
@@ -78,18 +89,6 @@ TEST(Trace, ShapeErrorsNameTheArgument) {
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("wKey"), std::string::npos);
 }
-
-namespace {
-Matrix random_matrix(std::mt19937& rng, std::size_t rows, std::size_t cols) {
-  Matrix m({rows, cols});
-  const auto values = reference64::random_floats(rng, rows * cols);
-  std::copy(values.begin(), values.end(), m.begin());
-  return m;
-}
-reference64::Mat to64(const Matrix& m) {
-  return {m.shape(0), m.shape(1), std::vector<double>(m.begin(), m.end())};
-}
-}  // namespace
 
 TEST(Trace, RandomShapesMatchTheFloat64Reference) {
   std::mt19937 rng(20261129);
@@ -394,4 +393,224 @@ TEST(MultiHeadTrace, DimsNoTraceCanHaveAreRefusedBeforeAnyLayout) {
   EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 4, 1, 0}), nullptr);
   EXPECT_NE(trace_dims_error(TraceDims{3, 4, 6, 3, 2, 2, 0}), nullptr);
   EXPECT_NE(trace_dims_error(TraceDims{0, 4, 6, 3, 1, 1, 0}), nullptr);
+}
+
+// --- gradients ----------------------------------------------------------------------------
+
+namespace {
+
+// A layer's outputs in float64: each head on its own column blocks (grad64::forward), side by
+// side, times W_O when given (wo.rows == 0: none).
+reference64::Mat layer64(const reference64::Mat& x, const reference64::Mat& wq,
+                         const reference64::Mat& wk, const reference64::Mat& wv,
+                         const reference64::Mat& wo, std::size_t heads, std::size_t kv_heads,
+                         double scale, bool causal) {
+  const std::size_t d_v_head = wv.cols / kv_heads;
+  reference64::Mat concat = grad64::zeros(x.rows, heads * d_v_head);
+  for (std::size_t h = 0; h < heads; ++h) {
+    const std::size_t g = h / (heads / kv_heads);
+    const grad64::Forward f = grad64::forward(x, block64(wq, h, heads), block64(wk, g, kv_heads),
+                                              block64(wv, g, kv_heads), scale, causal);
+    for (std::size_t i = 0; i < x.rows; ++i)
+      for (std::size_t c = 0; c < d_v_head; ++c)
+        concat.data[i * concat.cols + h * d_v_head + c] = f.outputs.at(i, c);
+  }
+  return wo.rows ? reference64::matmul(concat, wo) : concat;
+}
+
+// Every cell within tolerance * (1 + the largest magnitude expected): names the first miss.
+::testing::AssertionResult near(const Matrix& got, const reference64::Mat& want, double tolerance) {
+  double scale = 1;
+  for (double w : want.data) scale = std::max(scale, std::fabs(w));
+  return AllClose(got, to32(want), tolerance * scale);
+}
+
+}  // namespace
+
+TEST(TraceGrad, TheFloat64ReferenceAgreesWithCentralDifferences) {
+  std::mt19937 rng(31);
+  for (const bool causal : {false, true}) {
+    auto x = to64(random_matrix(rng, 4, 3)), wq = to64(random_matrix(rng, 3, 2)),
+         wk = to64(random_matrix(rng, 3, 2)), wv = to64(random_matrix(rng, 3, 5));
+    const auto g = to64(random_matrix(rng, 4, 5));
+    const grad64::Backward b = grad64::backward(x, wq, wk, wv, 0.8, causal, g);
+    const auto loss = [&] {
+      return grad64::dot(grad64::forward(x, wq, wk, wv, 0.8, causal).outputs.data, g.data);
+    };
+    for (auto [m, want] : {std::pair{&x, &b.x}, {&wq, &b.wq}, {&wk, &b.wk}, {&wv, &b.wv}}) {
+      const reference64::Mat numeric = grad64::central_differences(*m, loss);
+      for (std::size_t i = 0; i < numeric.data.size(); ++i)
+        ASSERT_NEAR(want->data[i], numeric.data[i], 1e-7) << "causal " << causal << " cell " << i;
+    }
+  }
+}
+
+TEST(TraceGrad, OneHeadMatchesTheFloat64ReferenceOnRandomShapes) {
+  std::mt19937 rng(20261201);
+  std::uniform_int_distribution<std::size_t> dim(1, 19);
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t n = dim(rng), d_in = dim(rng), d_k = dim(rng), d_v = dim(rng);
+    const bool causal = round % 2 == 0;
+    const float scale = 1.0f / std::sqrt(float(d_k));
+    const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, d_k),
+                 wk = random_matrix(rng, d_in, d_k), wv = random_matrix(rng, d_in, d_v),
+                 d_outputs = random_matrix(rng, n, d_v);
+    SCOPED_TRACE(testing::Message() << "n=" << n << " d_in=" << d_in << " d_k=" << d_k
+                                    << " d_v=" << d_v << " causal=" << causal);
+    const TraceOptions options{scale, causal};
+    const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, {}, options);
+    const LayerGrad g =
+        multi_head_trace_backward(t, x, wq, wk, wv, nullptr, {}, options, d_outputs);
+    const grad64::Backward b =
+        grad64::backward(to64(x), to64(wq), to64(wk), to64(wv), scale, causal, to64(d_outputs));
+    const TraceGrad& head = g.heads[0];
+    EXPECT_EQ(head.outputs, d_outputs);
+    EXPECT_TRUE(near(head.weights, b.weights, 1e-5));
+    EXPECT_TRUE(near(head.scores, b.scores, 1e-5));
+    EXPECT_TRUE(near(head.queries, b.q, 1e-5));
+    EXPECT_TRUE(near(head.keys, b.k, 1e-5));
+    EXPECT_TRUE(near(head.values, b.v, 1e-5));
+    EXPECT_TRUE(near(g.w_query, b.wq, 1e-5));
+    EXPECT_TRUE(near(g.w_key, b.wk, 1e-5));
+    EXPECT_TRUE(near(g.w_value, b.wv, 1e-5));
+    EXPECT_TRUE(near(g.inputs, b.x, 1e-5));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; causal && j < n; ++j) ASSERT_EQ(head.scores(i, j), 0.0f);
+  }
+}
+
+TEST(TraceGrad, SeveralHeadsWithGqaAndWOutMatchCentralDifferencesOfTheFloat64Layer) {
+  std::mt19937 rng(77);
+  struct Case {
+    std::size_t heads, kv_heads;
+    bool w_out, causal;
+  };
+  for (const Case c : {Case{4, 2, true, true}, Case{3, 1, false, false}, Case{2, 2, true, false},
+                       Case{1, 1, true, true}}) {
+    const std::size_t n = 4, d_in = 3, d_k_head = 2, d_v_head = 2, d_out = 3;
+    const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, c.heads * d_k_head),
+                 wk = random_matrix(rng, d_in, c.kv_heads * d_k_head),
+                 wv = random_matrix(rng, d_in, c.kv_heads * d_v_head),
+                 wo = random_matrix(rng, c.heads * d_v_head, d_out);
+    const Matrix* w_out = c.w_out ? &wo : nullptr;
+    const Matrix d_outputs = random_matrix(rng, n, c.w_out ? d_out : c.heads * d_v_head);
+    const TraceOptions options{0.6f, c.causal};
+    SCOPED_TRACE(testing::Message() << "heads=" << c.heads << " kv_heads=" << c.kv_heads
+                                    << " w_out=" << c.w_out << " causal=" << c.causal);
+    const HeadCounts counts{c.heads, c.kv_heads};
+    const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, w_out, counts, options);
+    const LayerGrad g =
+        multi_head_trace_backward(t, x, wq, wk, wv, w_out, counts, options, d_outputs);
+    auto x64 = to64(x), wq64 = to64(wq), wk64 = to64(wk), wv64 = to64(wv);
+    auto wo64 = c.w_out ? to64(wo) : reference64::Mat{};
+    const auto loss = [&] {
+      return grad64::dot(
+          layer64(x64, wq64, wk64, wv64, wo64, c.heads, c.kv_heads, 0.6, c.causal).data,
+          to64(d_outputs).data);
+    };
+    EXPECT_TRUE(near(g.inputs, grad64::central_differences(x64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_query, grad64::central_differences(wq64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_key, grad64::central_differences(wk64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_value, grad64::central_differences(wv64, loss), 1e-5));
+    if (c.w_out) EXPECT_TRUE(near(g.w_out, grad64::central_differences(wo64, loss), 1e-5));
+    // A group's query heads show their kv head's one gradient, the sum of their parts.
+    const std::size_t group = c.heads / c.kv_heads;
+    for (std::size_t h = 0; h < c.heads; ++h) {
+      EXPECT_EQ(g.heads[h].keys, g.heads[h - h % group].keys) << h;
+      EXPECT_EQ(g.heads[h].values, g.heads[h - h % group].values) << h;
+    }
+  }
+}
+
+TEST(TraceGrad, ALearningStepMovesTheArticlesFirstOutputTowardATarget) {
+  // loss = 1/2 |output_1 - target|^2, so the gradient of the outputs is output_1 - target in
+  // row 1 and 0 elsewhere; a step W <- W - eta * dW of every weight lowers the loss.
+  const Matrix target{{2, 7, 2}};
+  const float eta = 0.01f;
+  Matrix wq = article::w_query(), wk = article::w_key(), wv = article::w_value();
+  const auto output_1 = [&] {
+    const MultiHeadTrace t = multi_head_trace(article::inputs(), wq, wk, wv, nullptr, {}, {});
+    return Matrix(xt::view(t.outputs, xt::range(0, 1), xt::all()));
+  };
+  const auto distance = [&](const Matrix& output) {
+    return double(xt::norm_l2(output - target)());
+  };
+  const Matrix before = output_1();
+  Matrix d_outputs = xt::zeros<float>({3, 3});
+  xt::view(d_outputs, 0, xt::all()) = xt::view(before - target, 0, xt::all());
+  const MultiHeadTrace t = multi_head_trace(article::inputs(), wq, wk, wv, nullptr, {}, {});
+  const LayerGrad g =
+      multi_head_trace_backward(t, article::inputs(), wq, wk, wv, nullptr, {}, {}, d_outputs);
+  // The gradient of the loss with respect to output 1 is the distance to the target itself.
+  EXPECT_TRUE(AllClose(g.heads[0].outputs, d_outputs, 0));
+  EXPECT_TRUE(AllClose(before, Matrix{{1.936621f, 6.683105f, 1.595068f}}, 1e-5));
+  wq -= eta * g.w_query;
+  wk -= eta * g.w_key;
+  wv -= eta * g.w_value;
+  const Matrix after = output_1();
+  const double loss_before = 0.5 * std::pow(distance(before), 2);
+  const double loss_after = 0.5 * std::pow(distance(after), 2);
+  std::printf(
+      "article, target [2, 7, 2], eta %.2f: output 1 [%.6f, %.6f, %.6f] -> [%.6f, %.6f, %.6f], "
+      "distance %.6f -> %.6f, loss %.6f -> %.6f\n",
+      eta, before(0, 0), before(0, 1), before(0, 2), after(0, 0), after(0, 1), after(0, 2),
+      distance(before), distance(after), loss_before, loss_after);
+  EXPECT_LT(distance(after), distance(before));
+  // To first order a step of eta lowers the loss by eta * |dW|^2 (summed over the weights).
+  const double predicted =
+      eta * double(xt::sum(g.w_query * g.w_query)() + xt::sum(g.w_key * g.w_key)() +
+                   xt::sum(g.w_value * g.w_value)());
+  EXPECT_NEAR(loss_before - loss_after, predicted, 0.1 * predicted);
+}
+
+TEST(TraceGrad, PackedWithoutGradientsExactlyAsBeforeAndWithThemBeforeTheMasks) {
+  for (const TraceDims plain : {TraceDims{3, 4, 3, 5}, TraceDims{3, 4, 6, 3, 3, 1, 5}}) {
+    TraceDims with = plain;
+    with.with_grad = true;
+    const auto without_grad = trace_layout(plain), layout = trace_layout(with);
+    for (const TraceField& field : without_grad) EXPECT_FALSE(field.grad) << field.name;
+    // The values and masks keep their order, shapes and heads; the gradients go in between.
+    std::vector<std::string> values_kept;
+    for (const TraceField& field : layout)
+      if (!field.grad) values_kept.push_back(field.name);
+    ASSERT_EQ(values_kept.size(), without_grad.size());
+    for (std::size_t i = 0; i < without_grad.size(); ++i)
+      EXPECT_EQ(values_kept[i], without_grad[i].name);
+    EXPECT_EQ(std::string(layout.back().name), "mask");
+    EXPECT_GT(trace_bytes(with), trace_bytes(plain));
+  }
+  std::vector<std::string> single;
+  for (const TraceField& field : trace_layout(TraceDims{3, 4, 3, 3, 1, 1, 0, true}))
+    if (field.grad) {
+      single.push_back(field.name);
+      EXPECT_EQ(field.head, whole_trace);
+    }
+  EXPECT_EQ(single, (std::vector<std::string>{"outputs", "weighted", "weights", "scores", "queries",
+                                              "keys", "values", "wQuery", "wKey", "wValue", "x"}));
+  // pack_trace writes each gradient where its field says.
+  std::mt19937 rng(5);
+  const Matrix x = random_matrix(rng, 3, 4), wq = random_matrix(rng, 4, 6),
+               wk = random_matrix(rng, 4, 2), wv = random_matrix(rng, 4, 3),
+               wo = random_matrix(rng, 9, 5), d_outputs = random_matrix(rng, 3, 5);
+  const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, &wo, {3, 1}, {});
+  const LayerGrad g = multi_head_trace_backward(t, x, wq, wk, wv, &wo, {3, 1}, {}, d_outputs);
+  const TraceDims dims{3, 4, 6, 3, 3, 1, 5, true};
+  std::vector<std::uint8_t> packed(trace_bytes(dims), 0xAB);
+  pack_trace(t, dims, packed.data(), &g);
+  const auto floats = [&](const char* name, std::size_t head) {
+    for (const TraceField& field : trace_layout(dims))
+      if (field.grad && std::string(field.name) == name && field.head == head) {
+        std::vector<float> values(field.count);
+        std::memcpy(values.data(), packed.data() + field.offset, field.count * 4);
+        return values;
+      }
+    ADD_FAILURE() << "no gradient " << name;
+    return std::vector<float>{};
+  };
+  const auto flat = [](const auto& m) { return std::vector<float>(m.begin(), m.end()); };
+  EXPECT_EQ(floats("wOut", whole_trace), flat(g.w_out));
+  EXPECT_EQ(floats("x", whole_trace), flat(g.inputs));
+  EXPECT_EQ(floats("wKey", whole_trace), flat(g.w_key));
+  EXPECT_EQ(floats("weighted", 2), flat(g.heads[2].weighted));
+  EXPECT_EQ(floats("scores", 1), flat(g.heads[1].scores));
 }

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 
 import { ENGINES, engineFixture } from './engines.mjs';
 import { STEPS, expectedRows, waitForReady, waitForScene } from './scene.mjs';
+import { LAST_STEP, STEPS as WALKTHROUGH } from '../web/walkthrough-shape.mjs';
 
 for (const engine of ENGINES) {
   describe(engine.name, () => {
@@ -28,11 +29,11 @@ for (const engine of ENGINES) {
         await waitForScene(page, 'result', expectedRows('result'));
         await page.press('Home');
         await waitForScene(page, 'inputs', expectedRows('inputs'));
-        // End: chapter 2's last step, decoding the fourth token with the KV cache.
+        // End: the walkthrough's last step, and back one.
         await page.press('End');
-        await waitForScene(page, 'decode-4', []);
+        await waitForScene(page, LAST_STEP, []);
         await page.press('ArrowLeft');
-        await waitForScene(page, 'decode-3', []);
+        await waitForScene(page, WALKTHROUGH[WALKTHROUGH.length - 2].id, []);
         assert.deepEqual(await page.problems(), []);
       } finally {
         await page.close();

@@ -4,13 +4,15 @@
 // point (attention_call::run), sometimes breaking a shape rule. Any crash, sanitizer report
 // or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
 // kernel must also agree with the scalar reference, and every head of the trace with
-// attention().
+// attention(). The trace with gradients goes through its JS entry point (trace_call::run),
+// which must refuse exactly the calls that break a rule, writing nothing.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "attention_call.hpp"
 #include "kernels/flash_attention.hpp"
 #include "trace.hpp"
+#include "trace_call.hpp"
 
 namespace {
 
@@ -283,13 +286,104 @@ void fuzz_trace(Bytes& in) {
       }
 }
 
+// trace() with gradOutputs through trace_call::run, the entry point JS calls: valid calls
+// pack values and gradients into exactly trace_bytes(); calls that break a rule (dims, W_O
+// without its columns, gradients without withGrad) are refused and write nothing. On ordinary
+// data, every gradient row of the scores sums to 0 (the softmax's weights sum to 1 whatever
+// the scores) and a masked score's gradient is exactly 0.
+void fuzz_trace_call(Bytes& in) {
+  attention::TraceDims d;
+  d.heads = in.pick(1, 4);
+  d.kv_heads = in.pick(1, d.heads);
+  while (d.heads % d.kv_heads != 0) --d.kv_heads;
+  d.n = in.pick(1, 8);
+  d.d_in = in.pick(1, 6);
+  d.d_k = d.heads * in.pick(1, 5);
+  d.d_v = d.kv_heads * in.pick(1, 5);
+  d.d_out = in.flag() ? in.pick(1, 6) : 0;
+  d.with_grad = in.next() % 8 != 0;
+  const std::size_t concat_cols = d.heads * (d.d_v / d.kv_heads);
+  bool ordinary = true;
+  const auto x = in.values(d.n * d.d_in, ordinary), wq = in.values(d.d_in * d.d_k, ordinary),
+             wk = in.values(d.d_in * attention::key_columns(d), ordinary),
+             wv = in.values(d.d_in * d.d_v, ordinary),
+             wo = in.values(std::max<std::size_t>(concat_cols * d.d_out, 1), ordinary),
+             grad = in.values(d.n * (d.d_out ? d.d_out : concat_cols), ordinary);
+  trace_call::TraceCall c;
+  c.x = reinterpret_cast<std::uintptr_t>(x.data());
+  c.w_query = reinterpret_cast<std::uintptr_t>(wq.data());
+  c.w_key = reinterpret_cast<std::uintptr_t>(wk.data());
+  c.w_value = reinterpret_cast<std::uintptr_t>(wv.data());
+  c.w_out = d.d_out ? reinterpret_cast<std::uintptr_t>(wo.data()) : 0;
+  c.grad_outputs = d.with_grad ? reinterpret_cast<std::uintptr_t>(grad.data()) : 0;
+  c.scale = in.flag() ? 1.0f : float(in.pick(1, 16)) / 8.0f;
+  c.is_causal = in.flag();
+  c.dims = d;
+  // Sometimes break one rule; the layout is sized for the dims as first drawn.
+  bool valid = true;
+  switch (in.next() % 16) {
+    case 0:
+      c.dims.kv_heads = d.heads + 1;  // does not divide heads
+      valid = false;
+      break;
+    case 1:
+      c.w_out = c.w_out ? 0 : reinterpret_cast<std::uintptr_t>(wo.data());  // dOut disagrees
+      valid = false;
+      break;
+    case 2:
+      c.grad_outputs = c.grad_outputs ? 0 : reinterpret_cast<std::uintptr_t>(grad.data());
+      valid = false;
+      break;
+    default:
+      break;
+  }
+  std::vector<std::uint8_t> out(attention::trace_bytes(d), 0xAB);
+  c.out = reinterpret_cast<std::uintptr_t>(out.data());
+  const std::string error = trace_call::run(c);
+  if (error.empty() != valid) {
+    std::fprintf(stderr, "valid=%d but trace_call::run said \"%s\"\n", int(valid), error.c_str());
+    std::abort();
+  }
+  if (!valid) {
+    for (std::uint8_t byte : out)
+      if (byte != 0xAB) fail("a refused trace wrote its buffer", 0, byte, 0xAB);
+    return;
+  }
+  if (!d.with_grad || !ordinary) return;
+  float magnitude = 1.0f;  // the gradients scale with the data's largest numbers
+  for (const auto* values : {&x, &wq, &wk, &wv, &wo, &grad})
+    magnitude = std::max(magnitude, largest(*values));
+  const auto layout = attention::trace_layout(d);
+  for (const attention::TraceField& field : layout) {
+    if (!field.grad || std::string(field.name) != "scores") continue;
+    std::vector<float> scores(field.count);
+    std::memcpy(scores.data(), out.data() + field.offset, field.count * 4);
+    for (std::size_t i = 0; i < d.n; ++i) {
+      double row = 0;
+      for (std::size_t j = 0; j < d.n; ++j) {
+        const float g = scores[i * d.n + j];
+        if (c.is_causal && j > i && g != 0.0f) fail("a masked score's gradient", j, g, 0.0f);
+        row += g;
+      }
+      const double bound = 1e-3 * std::pow(double(magnitude), 4) * d.d_in * d.d_in * d.n;
+      if (!(std::fabs(row) <= bound)) fail("a score gradient row's sum", i, float(row), 0.0f);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Bytes in(data, size);
-  if (in.flag())
-    fuzz_attention(in);
-  else
-    fuzz_trace(in);
+  switch (in.pick(0, 2)) {
+    case 0:
+      fuzz_attention(in);
+      break;
+    case 1:
+      fuzz_trace(in);
+      break;
+    default:
+      fuzz_trace_call(in);
+  }
   return 0;
 }

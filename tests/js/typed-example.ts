@@ -17,8 +17,11 @@ import type {
   OnnxAttentionInputs,
   OnnxResultTensor,
   OnnxTensor,
+  HeadGrad,
+  LayerGrad,
   Trace,
   TraceArgs,
+  TraceGrad,
 } from 'attention-explained';
 
 const attn: AttentionApi = await createAttention();
@@ -78,6 +81,24 @@ const oneHead: Trace = attn.trace({ ...args, heads: 1, kvHeads: 1 });
 const notSure: MultiHeadTrace = attn.trace(layer);
 // @ts-expect-error: with heads: number the result may be a MultiHeadTrace, not surely a Trace
 const notSingle: Trace = attn.trace(layer);
+
+// trace() backwards: gradOutputs (the outputs' shape) gives grad, every intermediate's gradient.
+const learned = attn.trace({
+  ...args,
+  gradOutputs: [
+    [1, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ],
+});
+const wQueryGrad: Matrix | undefined = learned.grad?.wQuery;
+const layerGrad: LayerGrad | undefined = attn.trace({
+  ...layer,
+  wOut: { rows: 12, cols: 4, data: new Float32Array(48) },
+  gradOutputs: { rows: 3, cols: 4, data: new Float32Array(12) },
+}).grad;
+const headGrad: HeadGrad | undefined = withWOut.heads[0].grad;
+const singleGrad: TraceGrad | undefined = attn.trace(args).grad;
 // @ts-expect-error: heads is a number
 attn.trace({ ...args, heads: '2' });
 // @ts-expect-error: wOut is a matrix
@@ -198,6 +219,10 @@ export {
   oneHead,
   notSure,
   notSingle,
+  wQueryGrad,
+  layerGrad,
+  headGrad,
+  singleGrad,
   y,
   y2,
   reused,
@@ -231,3 +256,32 @@ kvCache.truncate(0);
 kvCache.free();
 resumed.free();
 void [newLength, decoded, present];
+
+// createTinyTransformer(): train, look, decode, save and load.
+const model = attn.createTinyTransformer({
+  vocabSize: 16,
+  context: 25,
+  dModel: 32,
+  layers: 2,
+  heads: 4,
+  positions: 'rope',
+  learningRate: 6e-3,
+});
+const stepLoss: number = model.trainStep({
+  tokens: new Int32Array(50),
+  targets: new Int32Array(50),
+  batch: 2,
+});
+const seen: number[] = model.forward({ tokens: new Int32Array(25) }).attention.dims;
+const continued: Int32Array = model.generate([1, 2, 3], 4);
+const saved = JSON.stringify(model.parameters(), (key, value: unknown) =>
+  ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value,
+);
+model.loadParameters(JSON.parse(saved));
+const tinyConfig = { vocabSize: 4, context: 4, dModel: 4, layers: 1, heads: 1 };
+// @ts-expect-error positions is one of three names
+attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
+// @ts-expect-error tokens are an Int32Array
+model.forward({ tokens: new Float32Array(25) });
+model.free();
+void [stepLoss, seen, continued];

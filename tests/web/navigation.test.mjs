@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
+import { LAST_STEP, STEP_COUNT } from './walkthrough-shape.mjs';
 
 const web = pageFixture();
 
@@ -41,9 +42,9 @@ test('#step= links open exactly there; back and forward follow the steps', async
 test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);
-  // End: the last step of both chapters (chapter 2's last decoding step).
+  // End: the last step of the last chapter.
   await page.keyboard.press('End');
-  await waitForStep(page, 'decode-4');
+  await waitForStep(page, LAST_STEP);
   await page.keyboard.press('Home');
   await waitForStep(page, 'inputs');
   await page.keyboard.press('ArrowRight');
@@ -55,7 +56,7 @@ test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   // The live region narrates the step in words.
   assert.match(
     await page.textContent('#narration'),
-    /^Step 2 of 36: Three weight matrices\. Weights: W_K and W_Q are 4×3/,
+    new RegExp(`^Step 2 of ${STEP_COUNT}: Three weight matrices\\. Weights: W_K and W_Q are 4×3`),
   );
   // Space plays (reduced motion: one finished step after another) and pauses.
   await page.keyboard.press(' ');
@@ -156,10 +157,14 @@ test('animation runs from one clock; reduced motion shows each step finished at 
   await screenshot(moving.page, '42-mid-animation');
   await waitForStep(moving.page, 'keys-row-2');
   // Scrubbing to the middle of a step draws that moment of it.
-  await moving.page.$eval('.scrubber', (scrubber) => {
-    scrubber.value = String(Math.round((3.5 / 36) * 1000)); // 36 steps: both chapters
-    scrubber.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  await moving.page.$eval(
+    '.scrubber',
+    (scrubber, count) => {
+      scrubber.value = String(Math.round((3.5 / count) * 1000)); // the middle of step 4
+      scrubber.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    STEP_COUNT,
+  );
   assert.equal(await moving.page.getAttribute('body', 'data-step'), 'keys-row-2');
   assert.ok(
     (await moving.page.$$eval('.scene-host td.cell.is-pending', (cells) => cells.length)) > 0,

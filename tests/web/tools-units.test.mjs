@@ -4,13 +4,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { elementMarkup, hashOf } from '../../web/element/markup.mjs';
-import { layerDimsOf, layerExample } from '../../web/layer.mjs';
-import { articleExample, dimsOf } from '../../web/model.mjs';
+import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
+import { articleExample, dimsOf } from '../../web/model/example.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';
+import { computeLayerNumbers } from '../../web/model/layer-numbers.mjs';
+import { computeNumbers } from '../../web/model/numbers.mjs';
+import { matricesCsv } from '../../web/tools/export/matrices.mjs';
 import { parseHash } from '../../web/url-state.mjs';
 import { cellSymbol, isRight, parseAnswer, TOLERANCE } from '../../web/tools/exercises.mjs';
 import { practiceExample } from '../../web/tools/practice.mjs';
-import { createProgress } from '../../web/tools/progress.mjs';
+import { createProgress, solvedAmong } from '../../web/tools/progress.mjs';
+import { stageNumber } from './walkthrough-shape.mjs';
 
 test('answers are read as a learner types them', () => {
   assert.equal(parseAnswer(' 2 '), 2);
@@ -19,6 +23,14 @@ test('answers are read as a learner types them', () => {
   assert.equal(parseAnswer('1/4'), 0.25);
   assert.equal(parseAnswer('-3/2'), -1.5);
   assert.equal(parseAnswer('0,5'), 0.5);
+  assert.equal(parseAnswer('0,063'), 0.063);
+  assert.equal(parseAnswer('−1,25'), -1.25);
+  // A comma that can be a thousands separator is one (English and Chinese group with it).
+  assert.equal(parseAnswer('1,999'), 1999);
+  assert.equal(parseAnswer('12,345.5'), 12345.5);
+  assert.ok(!isRight(parseAnswer('1,999'), 2));
+  assert.equal(parseAnswer('1,99,9'), null);
+  assert.equal(parseAnswer('1,5.2'), null);
   assert.equal(parseAnswer('-inf'), -Infinity);
   assert.equal(parseAnswer('−∞'), -Infinity);
   assert.equal(parseAnswer('1/0'), null);
@@ -44,8 +56,17 @@ test('every step that computes numbers declares questions about cells it shows',
   const asking = steps.filter((step) => step.questions);
   assert.deepEqual(
     [...new Set(asking.map((step) => step.stage))],
-    [3, 4, 5, 6, 7, 8, 10, 13],
-    'stages 3 to 8, each head (10) and decoding (13) ask',
+    [
+      'stage.projections',
+      'stage.scores',
+      'stage.softmax',
+      'stage.weighted',
+      'stage.sum',
+      'stage.everyQuery',
+      'stage.headAttention',
+      'stage.decoding',
+    ].map(stageNumber),
+    'keys/values/queries to every query, each head and decoding ask',
   );
   const numbers = { dims: dimsOf(articleExample()), layer: { dims: layerDimsOf(layerExample()) } };
   const scores = steps.find((step) => step.id === 'scores-1').questions(numbers);
@@ -110,6 +131,16 @@ test('progress: kept per example, reset, and never lost to a failing storage', (
     assert.deepEqual(createProgress().get('#b'), {});
     storage.set('self-attention-explainer.progress', '{"#b": "not an object"}');
     assert.deepEqual(createProgress().get('#b'), {});
+    // Hand-edited progress: only known outcomes of plausible ids are read, and the tally
+    // counts only the questions the page asks.
+    const edited = { 'scores::0:1': 'solved', 'scores::0:2': 'yes', '<img>': 'solved' };
+    for (let k = 0; k < 999; k++) edited[`made-up:${k}`] = 'solved';
+    storage.set('self-attention-explainer.progress', JSON.stringify({ '#e': edited }));
+    const read = createProgress().get('#e');
+    assert.equal(read['scores::0:1'], 'solved');
+    assert.equal(read['scores::0:2'], undefined);
+    assert.equal(read['<img>'], undefined);
+    assert.equal(solvedAmong(read, ['scores::0:0', 'scores::0:1', 'scores::0:2']), 1);
     // Storage that throws: progress is kept in memory for the page's life.
     use(() => {
       throw new Error('SecurityError');
@@ -163,4 +194,24 @@ test('the element’s attributes become the page’s hash', () => {
   assert.equal(hashOf({ example: 'scaled=1&causal=1' }), '#scaled=1&causal=1');
   assert.equal(hashOf({ step: '3', example: '#scaled=1' }), '#step=3&scaled=1');
   assert.equal(hashOf({}), '#');
+});
+
+test('the CSV has no formula-looking values: a masked score (−∞) is left empty', async () => {
+  const { default: createAttention } = await import(
+    new URL('../../dist/attention.mjs', import.meta.url).href
+  );
+  const attn = await createAttention();
+  const settings = { scaled: false, causal: true, rounding: 'exact' };
+  const numbers = computeNumbers(attn, articleExample(), settings, true);
+  numbers.layer = computeLayerNumbers(attn, layerExample(), settings, true);
+  const lines = matricesCsv(numbers).trim().split('\r\n');
+  assert.equal(lines[0], 'matrix,query,row,col,value');
+  const values = lines.slice(1).map((line) => line.split(',').at(-1));
+  for (const value of values)
+    assert.ok(value === '' || Number.isFinite(Number(value)), `"${value}" is a number`);
+  assert.ok(!values.some((value) => /^[-+=@]\D/.test(value)), 'no value reads as a formula');
+  // Query 1 sees only key 1: its scores for keys 2 and 3 are masked.
+  assert.ok(lines.includes('scores,,1,2,'));
+  assert.ok(lines.includes('scores,,1,3,'));
+  assert.ok(lines.includes(`scores,,1,1,${numbers.scores.data[0]}`));
 });

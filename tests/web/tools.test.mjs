@@ -14,7 +14,7 @@ import {
 } from './helpers.mjs';
 import { args as ARTICLE } from '../js/article.mjs';
 import { gifFrames, pngSize } from './files.mjs';
-import { layerDimsOf, layerExample } from '../../web/layer.mjs';
+import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
 
 const web = pageFixture();
 

@@ -1,15 +1,21 @@
 // The page's pure modules, without a browser: URL parsing, number formatting, the article's
 // rounding, seeded random numbers, the steps, and the two translations.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { roundTenthsKeepingSum } from '../../web/numbers.mjs';
+import { pathToFileURL } from 'node:url';
+import { roundTenthsKeepingSum } from '../../web/model/numbers.mjs';
 import { formatExact, formatOneDecimal } from '../../web/format.mjs';
 import en from '../../web/i18n/en.mjs';
 import zh from '../../web/i18n/zh.mjs';
-import { articleExample, parseEntry, withDims } from '../../web/model.mjs';
-import { randomExample } from '../../web/random.mjs';
-import { layerDimsOf, layerExample, withLayerDims } from '../../web/layer.mjs';
-import { buildSteps } from '../../web/stages/index.mjs';
+import { articleExample, parseEntry, withDims } from '../../web/model/example.mjs';
+import { randomExample } from '../../web/model/random.mjs';
+import { layerDimsOf, layerExample, withLayerDims } from '../../web/model/layer.mjs';
+import { translator } from '../../web/i18n/index.mjs';
+import { CHAPTERS, STAGES, buildSteps, chapterOf } from '../../web/stages/index.mjs';
+import { stageNumber } from './walkthrough-shape.mjs';
 import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
 
 test('numbers are shown as the article and the spec print them', () => {
@@ -226,22 +232,33 @@ test('seeded random numbers are reproducible and Xavier stays within its bound',
 test('the steps follow the article: inputs, weights, K/V/Q row by row, then per query', () => {
   const layerDims = layerDimsOf(layerExample());
   const all = buildSteps({ n: 3, dIn: 4, dK: 3, dV: 3 }, layerDims);
-  const steps = all.filter((s) => s.stage <= 8);
-  assert.equal(steps.length, 27);
+  const ofStage = (steps, titleKey) => steps.filter((s) => s.stage === stageNumber(titleKey));
+  const steps = all.filter((s) => chapterOf(s.stage) === 1);
   assert.deepEqual(
     steps.slice(0, 7).map((s) => s.id),
     ['inputs', 'weights', 'keys-row-1', 'keys-row-2', 'keys-row-3', 'keys-matrix', 'values-row-1'],
   );
+  // Keys, values and queries: each row, then the matrix.
+  assert.equal(ofStage(steps, 'stage.projections').length, 3 * (3 + 1));
+  // Query 1 walks the scores, softmax, weighted and sum stages; the others repeat them.
+  const perQuery = ['stage.scores', 'stage.softmax', 'stage.weighted', 'stage.sum'];
   assert.deepEqual(
-    steps.filter((s) => s.stage >= 4 && s.stage <= 7).map((s) => s.id),
+    perQuery.flatMap((key) => ofStage(steps, key)).map((s) => s.id),
     ['scores-1', 'softmax-1', 'weighted-1', 'sum-1'],
   );
-  assert.equal(steps.at(-1).id, 'result');
+  assert.deepEqual(
+    ofStage(steps, 'stage.everyQuery').map((s) => s.id),
+    ['scores-2', 'softmax-2', 'weighted-2', 'sum-2'].concat(
+      ['scores-3', 'softmax-3', 'weighted-3', 'sum-3'],
+      ['result'],
+    ),
+  );
   const oneToken = buildSteps({ n: 1, dIn: 1, dK: 1, dV: 1 }, layerDims);
-  assert.equal(oneToken.filter((s) => s.stage <= 8).length, 13);
+  const oneTokenArticle = oneToken.filter((s) => chapterOf(s.stage) === 1);
+  assert.equal(ofStage(oneTokenArticle, 'stage.everyQuery').length, 1, 'only the result');
   // Chapter 2 follows "The whole result": one decoding step per token of the layer.
   assert.deepEqual(
-    all.filter((s) => s.stage > 8).map((s) => s.id),
+    all.filter((s) => chapterOf(s.stage) === 2).map((s) => s.id),
     ['heads-split', 'heads-attention', 'heads-concat', 'output-projection', 'kv-sharing'].concat([
       'decode-1',
       'decode-2',
@@ -250,6 +267,36 @@ test('the steps follow the article: inputs, weights, K/V/Q row by row, then per 
     ]),
   );
   assert.equal(new Set(all.map((s) => s.id)).size, all.length, 'ids are unique');
+  // A stage's number is its place in the list, stated nowhere else.
+  assert.deepEqual(
+    STAGES.map((stage) => stage.number),
+    STAGES.map((_, k) => k + 1),
+  );
+  for (const stage of STAGES) assert.ok(en[stage.titleKey], `${stage.titleKey} has a title`);
+  for (const chapter of CHAPTERS) assert.ok(en[chapter.titleKey], `${chapter.titleKey}`);
+});
+
+test("web/README.md's example stage is a stage that builds", async () => {
+  const readme = readFileSync(new URL('../../web/README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Adding a stage'));
+  const code = section
+    .split('\n')
+    .filter((line) => line.startsWith('    ') || line === '')
+    .join('\n')
+    .split('\n\n1. ')[0]
+    .replace(/^    /gm, '')
+    .replaceAll("'../../", `'${new URL('../../web/', import.meta.url).href}`);
+  assert.match(code, /export default \{ titleKey: 'stage\.weights', steps \}/);
+  const dir = mkdtempSync(join(tmpdir(), 'readme-stage-'));
+  const file = join(dir, 'example.mjs');
+  writeFileSync(file, code);
+  const { default: stage } = await import(pathToFileURL(file).href);
+  const [step] = stage.steps({ n: 3, dIn: 4, dK: 3, dV: 3 });
+  assert.equal(step.id, 'weights');
+  assert.equal(step.title(translator('en')), en['title.weights']);
+  assert.equal(typeof step.build, 'function');
+  assert.ok(en[stage.titleKey]);
+  rmSync(dir, { recursive: true });
 });
 
 test('Chinese and English have the same keys and parameters', () => {

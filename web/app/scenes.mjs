@@ -14,6 +14,11 @@ export function createSceneStage({ host, onShow }) {
   let next = null; // { key, scene }
   let scheduled = false;
 
+  /** The data-focus-key of the focused control in the scene on screen, if any. */
+  const focusedKey = () => {
+    const focused = host.getRootNode().activeElement;
+    return host.contains(focused) ? (focused.dataset?.focusKey ?? '') : '';
+  };
   const keyOf = (step, ctx) => `${step.id}|${ctx.version}|${ctx.language}`;
   const build = (step, ctx) => step.build({ ...ctx, step });
 
@@ -26,9 +31,13 @@ export function createSceneStage({ host, onShow }) {
     const fresh = key !== shownKey;
     if (fresh) {
       shownKey = key;
+      const focusKey = focusedKey();
       scene = next?.key === key ? next.scene : build(step, ctx);
       next = null;
       host.replaceChildren(scene.element);
+      // A control the reader used rebuilt its own scene (stage 12's switch): the focus stays
+      // on the same control of the new scene.
+      if (focusKey) scene.element.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
       host.dataset.scene = step.family;
       onShow(scene, step);
     }

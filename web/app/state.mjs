@@ -6,12 +6,20 @@
 //   step      the current step's id ("scores-1")
 //   status    what the last action in the workbench did, as an i18n key and its parameters
 //             ({ key: 'workbench.randomised', params }) or null
-import { articleExample } from '../model.mjs';
-import { layerExample } from '../layer.mjs';
+//   modelSizes  stage 12's cache calculator: { layers, heads, kvHeads, dHead, tokens, bytes }
+//             of a real model, the reader's; kept across links and resets (not in the URL)
+import { articleExample } from '../model/example.mjs';
+import { MODEL_DEFAULTS, layerExample } from '../model/layer.mjs';
 
 export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
 
-/** The article's example at its first step, as the page opens without a link. */
+/** The state a page opens with: the article's example, the calculator's model. */
+export const initialState = () => ({ ...articleState(), modelSizes: MODEL_DEFAULTS });
+
+/**
+ * The article's example at its first step, as the page opens without a link (what a link
+ * decides: no model sizes).
+ */
 export function articleState() {
   return {
     example: articleExample(),

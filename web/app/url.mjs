@@ -1,8 +1,8 @@
 // The URL as a view of the state: the hash is written from the state after every change
 // (pushed for a step the reader chose, so Back returns to it; replaced otherwise), and read
 // back into a complete state on load and on Back/Forward. url-state.mjs is the codec.
-import { dimsOf, sameExample, articleExample } from '../model.mjs';
-import { layerDimsOf, layerExample, sameLayer } from '../layer.mjs';
+import { dimsOf, sameExample, articleExample } from '../model/example.mjs';
+import { layerDimsOf, layerExample, sameLayer } from '../model/layer.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { parseHash, serializeHash } from '../url-state.mjs';
 import { DEFAULT_SETTINGS, articleState } from './state.mjs';

@@ -3,7 +3,7 @@
 // trace() (numbers.without holds the trace with the switch off).
 import { h } from '../dom.mjs';
 import { formatList, subscript } from '../format.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 
 const ROWS = {
   scores: (numbers, i) =>

@@ -1,7 +1,7 @@
 // Scores or weights as a heatmap: the same table of numbers (so values stay readable and
 // inspectable), with each cell shaded by its size. Masked scores (−∞) are hatched instead.
 import { h } from '../dom.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { fullMatrix } from './matrices.mjs';
 

@@ -6,8 +6,7 @@ import { h } from '../dom.mjs';
 import { formatExact, formatList, subscript } from '../format.mjs';
 import { matrixView } from './matrix-view.mjs';
 import { symbolNode } from './matrices.mjs';
-
-const at = (matrix, i, j) => matrix.data[i * matrix.cols + j];
+import { at } from '../model/matrix.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {
@@ -110,6 +109,18 @@ export function headHeatmap(spec) {
 /** A head's name chip, in its colour: "Head 2". */
 export const headChip = (head, text) =>
   h('span', { class: `head-chip head-${head + 1}`, text, dataset: { head } });
+
+/** A head card's title: the head's chip and the K/V head it reads. */
+export const headCardTitle = (layer, hd, tr) =>
+  h(
+    'h3',
+    { class: 'head-card-title' },
+    headChip(hd, tr('ch2.head', { h: hd + 1 })),
+    h('span', {
+      class: 'head-card-kv',
+      text: tr('ch2.attention.readsKv', { g: layer.kvHeadOf(hd) + 1 }),
+    }),
+  );
 
 /** The layer's inputs or a weight matrix, as the reader typed them (not inspectable). */
 export function layerInput(ctx, name, options = {}) {

@@ -2,7 +2,7 @@
 // table in roles.mjs): whole, or one row as a vector.
 import { h } from '../dom.mjs';
 import { formatExact, formatList, subscript } from '../format.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 import { ROLES, symbolText } from '../roles.mjs';
 import { matrixView } from './matrix-view.mjs';
 

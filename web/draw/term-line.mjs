@@ -48,3 +48,7 @@ export function termLine(lhs, terms, result, className = '') {
 /** An operator between matrices: ×, =, ·, + */
 export const operator = (text, label) =>
   h('span', { class: 'operator', 'aria-hidden': label ? null : 'true', 'aria-label': label, text });
+
+/** The scene's arithmetic lines as one list ("arithmetic" for screen readers). */
+export const termLines = (tr, lines) =>
+  h('ol', { class: 'term-lines', 'aria-label': tr('scene.arithmetic') }, lines);

@@ -4,8 +4,8 @@
 // encoding without the step (settings and numbers), e.g.
 //   <attention-explainer lang="en" step="scores-1" example="scaled=1&x=1,0;0,2&…">
 import { urlOf } from '../app/url.mjs';
-import { layerDimsOf, layerExample } from '../layer.mjs';
-import { articleExample, dimsOf } from '../model.mjs';
+import { layerDimsOf, layerExample } from '../model/layer.mjs';
+import { articleExample, dimsOf } from '../model/example.mjs';
 import { buildSteps, chapterOf } from '../stages/index.mjs';
 import { parseHash } from '../url-state.mjs';
 

@@ -27,14 +27,14 @@ export default {
 
   // --- stages ---
   'stages.label': 'Stages',
-  'stage.1': 'The inputs',
-  'stage.2': 'The weights',
-  'stage.3': 'Keys, values, queries',
-  'stage.4': 'Attention scores',
-  'stage.5': 'Softmax',
-  'stage.6': 'Weighted values',
-  'stage.7': 'The output',
-  'stage.8': 'Every other query',
+  'stage.inputs': 'The inputs',
+  'stage.weights': 'The weights',
+  'stage.projections': 'Keys, values, queries',
+  'stage.scores': 'Attention scores',
+  'stage.softmax': 'Softmax',
+  'stage.weighted': 'Weighted values',
+  'stage.sum': 'The output',
+  'stage.everyQuery': 'Every other query',
   'stage.number': 'Stage {stage}',
 
   // --- step titles ---
@@ -336,13 +336,13 @@ export default {
     'a token (a word or a piece of one) represented as a vector of numbers that a network learns, so that similar tokens get similar vectors.',
 
   // Chapter 2
-  'ch2.chapter.1': 'Chapter 1 · The article',
-  'ch2.chapter.2': 'Chapter 2 · A real layer',
-  'ch2.stage.9': 'Several heads',
-  'ch2.stage.10': 'Each head attends',
-  'ch2.stage.11': 'Concatenate, then W_O',
-  'ch2.stage.12': 'Shared K/V heads',
-  'ch2.stage.13': 'Decoding with a KV cache',
+  'chapter.article': 'Chapter 1 · The article',
+  'chapter.layer': 'Chapter 2 · A real layer',
+  'stage.heads': 'Several heads',
+  'stage.headAttention': 'Each head attends',
+  'stage.output': 'Concatenate, then W_O',
+  'stage.kvSharing': 'Shared K/V heads',
+  'stage.decoding': 'Decoding with a KV cache',
   'ch2.title.heads': 'One layer, several heads: Q, K and V split by columns',
   'ch2.title.attention': 'Every head attends on its own',
   'ch2.title.concat': 'The heads’ outputs side by side',

@@ -25,14 +25,14 @@ export default {
 
   // --- 阶段 ---
   'stages.label': '步骤',
-  'stage.1': '准备输入',
-  'stage.2': '初始化权重',
-  'stage.3': '计算key、value和query',
-  'stage.4': '计算注意力得分',
-  'stage.5': '计算softmax',
-  'stage.6': '将得分与value相乘',
-  'stage.7': '对weighted values求和',
-  'stage.8': '其余的query',
+  'stage.inputs': '准备输入',
+  'stage.weights': '初始化权重',
+  'stage.projections': '计算key、value和query',
+  'stage.scores': '计算注意力得分',
+  'stage.softmax': '计算softmax',
+  'stage.weighted': '将得分与value相乘',
+  'stage.sum': '对weighted values求和',
+  'stage.everyQuery': '其余的query',
   'stage.number': '阶段{stage}',
 
   // --- 步骤标题 ---
@@ -323,13 +323,13 @@ export default {
     '把一个token（一个词或词的一部分）表示成网络学到的数字向量，相近的token得到相近的向量。',
 
   // Chapter 2
-  'ch2.chapter.1': '第一章 · 原文',
-  'ch2.chapter.2': '第二章 · 真实的一层',
-  'ch2.stage.9': '多个头',
-  'ch2.stage.10': '每个头各自注意',
-  'ch2.stage.11': '拼接，再乘 W_O',
-  'ch2.stage.12': '共享的 K/V 头',
-  'ch2.stage.13': '带 KV 缓存的解码',
+  'chapter.article': '第一章 · 原文',
+  'chapter.layer': '第二章 · 真实的一层',
+  'stage.heads': '多个头',
+  'stage.headAttention': '每个头各自注意',
+  'stage.output': '拼接，再乘 W_O',
+  'stage.kvSharing': '共享的 K/V 头',
+  'stage.decoding': '带 KV 缓存的解码',
   'ch2.title.heads': '一层，多个头：Q、K、V 按列切分',
   'ch2.title.attention': '每个头各自计算注意力',
   'ch2.title.concat': '各头的输出并排',

@@ -4,16 +4,95 @@
 // within the stated tolerance, gets the cell's arithmetic step by step with its source cells
 // highlighted after a wrong answer, or reveals it. Progress is kept per example; a practice
 // button draws a fresh example of small whole numbers.
-import { explainCell } from '../arithmetic.mjs';
+import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
 import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';
-import { createProgress } from './progress.mjs';
+import { panelToggle } from './panel-toggle.mjs';
+import { createProgress, solvedAmong } from './progress.mjs';
 
 const cellSelector = ({ matrix, row, col, query, head }) =>
   `td.cell[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]` +
   (query === undefined ? '' : `[data-query="${query}"]`) +
   (head === undefined ? '' : `[data-head="${head}"]`);
+
+/**
+ * The panel's elements (words are filled in by render()): the Predict button, the question,
+ * the answer form, feedback, the hint and the tally.
+ * @param {object} on  the handlers: toggle, check, reveal, another, reset, practice
+ */
+function panelElements(id, on) {
+  const toggle = panelToggle('predict', id('exercise'), on.toggle);
+  const heading = h('h3', { class: 'exercise-heading', id: id('exercise-heading') });
+  const prompt = h('p', { class: 'exercise-prompt', id: id('exercise-prompt') });
+  const tolerance = h('p', { class: 'exercise-tolerance', id: id('exercise-tolerance') });
+  const inputLabel = h('span', { class: 'exercise-label' });
+  const input = h('input', {
+    type: 'text',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    class: 'exercise-input',
+    'aria-describedby': `${id('exercise-prompt')} ${id('exercise-tolerance')}`,
+  });
+  const check = h('button', { type: 'submit', class: 'tools-button is-primary' });
+  const reveal = h('button', { type: 'button', class: 'tools-button', onclick: on.reveal });
+  const another = h('button', { type: 'button', class: 'tools-button', onclick: on.another });
+  const form = h(
+    'form',
+    { class: 'exercise-form', onsubmit: on.check },
+    h('label', { class: 'exercise-field' }, inputLabel, input),
+    check,
+    reveal,
+    another,
+  );
+  const feedback = h('p', { class: 'exercise-feedback', role: 'status', 'aria-live': 'polite' });
+  const hint = h('ol', { class: 'exercise-hint', dir: 'ltr', hidden: true });
+  const tally = h('p', { class: 'exercise-tally' });
+  const reset = h('button', { type: 'button', class: 'tools-link', onclick: on.reset });
+  const practice = h('button', {
+    type: 'button',
+    class: 'tools-button',
+    dataset: { tool: 'practice' },
+    onclick: on.practice,
+  });
+  const element = h(
+    'section',
+    {
+      class: 'exercise',
+      id: id('exercise'),
+      hidden: true,
+      'aria-labelledby': id('exercise-heading'),
+      dataset: { outcome: 'asking' },
+    },
+    heading,
+    prompt,
+    tolerance,
+    form,
+    feedback,
+    hint,
+    h('div', { class: 'exercise-footer' }, tally, reset, practice),
+  );
+
+  return {
+    toggle,
+    heading,
+    prompt,
+    tolerance,
+    inputLabel,
+    input,
+    check,
+    reveal,
+    another,
+    form,
+    feedback,
+    hint,
+    tally,
+    reset,
+    practice,
+    element,
+  };
+}
 
 /**
  * @param {{ context: () => { numbers, step, tr, exampleKey }, sceneHost: HTMLElement,
@@ -29,64 +108,15 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   let outcome = 'asking'; // asking | wrong | right | revealed
   let marked = []; // scene cells this panel changed (hidden answer, sources)
 
-  const toggle = h('button', {
-    type: 'button',
-    class: 'tools-button',
-    'aria-expanded': 'false',
-    'aria-controls': id('exercise'),
-    dataset: { tool: 'predict' },
-    onclick: () => setOpen(!open),
+  const parts = panelElements(id, {
+    toggle: () => setOpen(!open),
+    check: onCheck,
+    reveal: onReveal,
+    another: onAnother,
+    reset: onReset,
+    practice: () => onPractice(),
   });
-  const heading = h('h3', { class: 'exercise-heading', id: id('exercise-heading') });
-  const prompt = h('p', { class: 'exercise-prompt', id: id('exercise-prompt') });
-  const tolerance = h('p', { class: 'exercise-tolerance', id: id('exercise-tolerance') });
-  const inputLabel = h('span', { class: 'exercise-label' });
-  const input = h('input', {
-    type: 'text',
-    inputmode: 'decimal',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    class: 'exercise-input',
-    'aria-describedby': `${id('exercise-prompt')} ${id('exercise-tolerance')}`,
-  });
-  const check = h('button', { type: 'submit', class: 'tools-button is-primary' });
-  const reveal = h('button', { type: 'button', class: 'tools-button', onclick: onReveal });
-  const another = h('button', { type: 'button', class: 'tools-button', onclick: onAnother });
-  const form = h(
-    'form',
-    { class: 'exercise-form', onsubmit: onCheck },
-    h('label', { class: 'exercise-field' }, inputLabel, input),
-    check,
-    reveal,
-    another,
-  );
-  const feedback = h('p', { class: 'exercise-feedback', role: 'status', 'aria-live': 'polite' });
-  const hint = h('ol', { class: 'exercise-hint', dir: 'ltr', hidden: true });
-  const tally = h('p', { class: 'exercise-tally' });
-  const reset = h('button', { type: 'button', class: 'tools-link', onclick: onReset });
-  const practice = h('button', {
-    type: 'button',
-    class: 'tools-button',
-    dataset: { tool: 'practice' },
-    onclick: () => onPractice(),
-  });
-  const element = h(
-    'section',
-    {
-      class: 'exercise',
-      id: id('exercise'),
-      hidden: true,
-      'aria-labelledby': id('exercise-heading'),
-      dataset: { outcome },
-    },
-    heading,
-    prompt,
-    tolerance,
-    form,
-    feedback,
-    hint,
-    h('div', { class: 'exercise-footer' }, tally, reset, practice),
-  );
+  const { toggle, prompt, tolerance, input, another, form, feedback, tally, element } = parts;
 
   function setOpen(value) {
     open = value;
@@ -118,25 +148,20 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
 
   function render(tr) {
     const { exampleKey } = context();
-    toggle.textContent = tr('tools.predict');
-    heading.textContent = tr('tools.exercise.heading');
-    inputLabel.textContent = tr('tools.exercise.yourAnswer');
-    check.textContent = tr('tools.exercise.check');
-    reveal.textContent = tr('tools.exercise.reveal');
-    another.textContent = tr('tools.exercise.another');
-    reset.textContent = tr('tools.exercise.reset');
-    practice.textContent = tr('tools.exercise.practice');
-    tolerance.textContent = tr('tools.exercise.tolerance', {
-      absolute: TOLERANCE.absolute,
-      relative: TOLERANCE.relative * 100,
-    });
+    writeLabels(parts, tr);
     const question = current();
     form.hidden = !question;
     tolerance.hidden = !question;
     prompt.textContent = question ? question.prompt(tr) : tr('tools.exercise.none');
     another.hidden = questions.length < 2;
     const done = progress.get(exampleKey);
-    const solved = Object.values(done).filter((value) => value === 'solved').length;
+    const { steps, numbers } = context();
+    // Only the page's own questions for this example count (stored progress can be edited).
+    const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
+    const solved = solvedAmong(
+      done,
+      asked.map((q) => q.id),
+    );
     const here = questions.filter((q) => done[q.id] === 'solved').length;
     tally.textContent = tr('tools.exercise.tally', {
       here,
@@ -144,27 +169,9 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       solved,
     });
     element.dataset.outcome = outcome;
-    renderFeedback(tr);
+    renderFeedback(parts, current(), outcome, tr);
     markScene();
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
-  }
-
-  function renderFeedback(tr) {
-    const question = current();
-    hint.hidden = outcome !== 'wrong';
-    if (!question || outcome === 'asking') {
-      feedback.textContent = '';
-      hint.replaceChildren();
-      return;
-    }
-    const answer = formatExact(question.answer);
-    if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
-    else if (outcome === 'revealed')
-      feedback.textContent = tr('tools.exercise.revealed', { answer });
-    else {
-      feedback.textContent = tr('tools.exercise.wrong');
-      hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
-    }
   }
 
   /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
@@ -173,25 +180,8 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       cell.classList.remove('is-predicting', 'is-source');
       cell.removeAttribute('aria-hidden');
     }
-    marked = [];
     const question = current();
-    if (!open || !question?.cell) return;
-    const mark = (selector, className) => {
-      for (const cell of sceneHost.querySelectorAll(selector)) {
-        cell.classList.add(className);
-        marked.push(cell);
-      }
-    };
-    if (outcome === 'asking' || outcome === 'wrong') {
-      mark(cellSelector(question.cell), 'is-predicting');
-      // Its number is still in the cell (drawn transparent): not read out either.
-      for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
-    }
-    if (outcome === 'wrong') {
-      const { numbers, tr } = context();
-      const sources = explainSources(question, numbers, tr);
-      for (const source of sources) mark(cellSelector(source), 'is-source');
-    }
+    marked = open && question?.cell ? markCells(sceneHost, question, outcome, context()) : [];
   }
 
   function onCheck(event) {
@@ -251,7 +241,59 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   };
 }
 
-/** The cells a question's cell is computed from (the cell inspector's highlights). */
-function explainSources(question, numbers, tr) {
-  return explainCell(numbers, question.cell, tr)?.sources ?? [];
+/**
+ * The asked cell shows "?" until answered; after a wrong answer its sources (the cells the
+ * cell inspector would highlight) light up. Returns the cells it marked.
+ */
+function markCells(sceneHost, question, outcome, { numbers, tr }) {
+  const marked = [];
+  const mark = (selector, className) => {
+    for (const cell of sceneHost.querySelectorAll(selector)) {
+      cell.classList.add(className);
+      marked.push(cell);
+    }
+  };
+  if (outcome === 'asking' || outcome === 'wrong') {
+    mark(cellSelector(question.cell), 'is-predicting');
+    // Its number is still in the cell (drawn transparent): not read out either.
+    for (const cell of marked) cell.setAttribute('aria-hidden', 'true');
+  }
+  if (outcome === 'wrong') {
+    const sources = explainCell(numbers, question.cell, tr)?.sources ?? [];
+    for (const source of sources) mark(cellSelector(source), 'is-source');
+  }
+  return marked;
+}
+
+/** The panel's fixed words in the current language. */
+function writeLabels(parts, tr) {
+  parts.toggle.textContent = tr('tools.predict');
+  parts.heading.textContent = tr('tools.exercise.heading');
+  parts.inputLabel.textContent = tr('tools.exercise.yourAnswer');
+  parts.check.textContent = tr('tools.exercise.check');
+  parts.reveal.textContent = tr('tools.exercise.reveal');
+  parts.another.textContent = tr('tools.exercise.another');
+  parts.reset.textContent = tr('tools.exercise.reset');
+  parts.practice.textContent = tr('tools.exercise.practice');
+  parts.tolerance.textContent = tr('tools.exercise.tolerance', {
+    absolute: TOLERANCE.absolute,
+    relative: TOLERANCE.relative * 100,
+  });
+}
+
+/** What the reader's answer earned: right, revealed, or wrong with the cell's arithmetic. */
+function renderFeedback({ feedback, hint }, question, outcome, tr) {
+  hint.hidden = outcome !== 'wrong';
+  if (!question || outcome === 'asking') {
+    feedback.textContent = '';
+    hint.replaceChildren();
+    return;
+  }
+  const answer = formatExact(question.answer);
+  if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
+  else if (outcome === 'revealed') feedback.textContent = tr('tools.exercise.revealed', { answer });
+  else {
+    feedback.textContent = tr('tools.exercise.wrong');
+    hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
+  }
 }

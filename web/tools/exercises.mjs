@@ -14,9 +14,9 @@
 // numbers, the scaling and the mask are all taken into account. Sizes too are read from the
 // numbers, never from the dims a step was built with: a step object outlives a change of
 // d_v or of the heads that keeps its id.
-import { explainCell } from '../arithmetic.mjs';
+import { explainCell } from '../model/arithmetic.mjs';
 import { subscript } from '../format.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 import { ROLES } from '../roles.mjs';
 
 /** An answer counts as right within ±ABSOLUTE, or within RELATIVE of a large answer. */
@@ -97,15 +97,32 @@ export function questionsOf(step, numbers) {
 }
 
 /**
- * Reads a typed answer: "0.5", "−1.5", ".25", "1/2", "-inf", "−∞".
+ * Commas in a typed number. The page's languages (English, Chinese) write a decimal point and
+ * group thousands with commas, so "1,999" is one thousand nine hundred and ninety-nine, never
+ * 1.999. A comma is read as a decimal comma only where it cannot be a thousands separator:
+ * the only comma, not followed by exactly three digits ("0,5", "1,25"), or after a leading 0
+ * ("0,063"). Anything else with commas ("1,99,9", "1,5.2") is not a number.
+ */
+function withoutCommas(text) {
+  if (!text.includes(',')) return text;
+  if (/^[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d*)?$/.test(text)) return text.replace(/,/g, '');
+  if (/^[+-]?\d*,\d+$/.test(text) && !/^[+-]?[1-9]\d{0,2},\d{3}$/.test(text))
+    return text.replace(',', '.');
+  return null;
+}
+
+/**
+ * Reads a typed answer: "0.5", "−1.5", ".25", "1/2", "-inf", "−∞", "0,5", "1,999" (1999).
  * @returns {number | null} null when it is not a number
  */
 export function parseAnswer(text) {
-  const cleaned = String(text)
-    .trim()
-    .replace(/[\u2212\u2013]/g, '-')
-    .replace(/\s+/g, '')
-    .replace(/,/g, '.');
+  const cleaned = withoutCommas(
+    String(text)
+      .trim()
+      .replace(/[\u2212\u2013]/g, '-')
+      .replace(/\s+/g, ''),
+  );
+  if (cleaned === null) return null;
   if (/^-(inf|infinity|∞)$/i.test(cleaned)) return -Infinity;
   if (/^\+?(inf|infinity|∞)$/i.test(cleaned)) return Infinity;
   const fraction = /^([+-]?\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(cleaned);

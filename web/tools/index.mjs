@@ -10,40 +10,29 @@ import { recordGif } from './export/gif.mjs';
 import { matricesCsv, matricesJson } from './export/matrices.mjs';
 import { toSvg } from './export/svg.mjs';
 import { createExercisePanel } from './exercise-panel.mjs';
+import { panelToggle } from './panel-toggle.mjs';
+
+/** The export formats, in the order of their buttons. */
+const FORMATS = ['png', 'svg', 'gif', 'json', 'csv'];
 
 /**
- * @param {{ id: (name: string) => string, sceneHost: HTMLElement, embedded: boolean,
- *   scene: { hold: () => void, reveal: () => void },
- *   context: () => { numbers, step, steps, tr, language, exampleKey, link: string,
- *     sceneElement: HTMLElement | null, buildScene: (step) => object },
- *   onPractice: () => void }} options
- *   link: the share link (a URL; or, embedded, the element's markup)
+ * The Export button and its panel: a button per format, the status line and the share link.
+ * @param {{ run: (format: string) => void, copyLink: () => void }} on
  */
-export function createLearningTools({ id, sceneHost, embedded, scene, context, onPractice }) {
-  const exercise = createExercisePanel({ context, sceneHost, scene, onPractice, id });
-
-  // --- export ---------------------------------------------------------------------------
-  const exportToggle = h('button', {
-    type: 'button',
-    class: 'tools-button',
-    'aria-expanded': 'false',
-    'aria-controls': id('export'),
-    dataset: { tool: 'export' },
-    onclick: () => {
-      const open = exportPanel.hidden;
-      exportPanel.hidden = !open;
-      exportToggle.setAttribute('aria-expanded', String(open));
-    },
+function exportElements(id, on) {
+  const exportToggle = panelToggle('export', id('export'), () => {
+    const open = exportPanel.hidden;
+    exportPanel.hidden = !open;
+    exportToggle.setAttribute('aria-expanded', String(open));
   });
-  const formats = ['png', 'svg', 'gif', 'json', 'csv'];
   const exportButtons = Object.fromEntries(
-    formats.map((format) => [
+    FORMATS.map((format) => [
       format,
       h('button', {
         type: 'button',
         class: 'tools-button',
         dataset: { export: format },
-        onclick: () => run(format),
+        onclick: () => on.run(format),
       }),
     ]),
   );
@@ -55,7 +44,7 @@ export function createLearningTools({ id, sceneHost, embedded, scene, context, o
     type: 'button',
     class: 'tools-button',
     dataset: { tool: 'copy-link' },
-    onclick: copyLink,
+    onclick: on.copyLink,
   });
   const linkNote = h('p', { class: 'tools-note', id: id('share-note') });
   linkField.setAttribute('aria-describedby', id('share-note'));
@@ -71,13 +60,41 @@ export function createLearningTools({ id, sceneHost, embedded, scene, context, o
     h(
       'div',
       { class: 'tools-row' },
-      formats.map((format) => exportButtons[format]),
+      FORMATS.map((format) => exportButtons[format]),
     ),
     exportStatus,
     h('label', { class: 'share-field' }, linkLabel, linkField),
     h('div', { class: 'tools-row' }, copyButton),
     linkNote,
   );
+  return {
+    exportToggle,
+    exportButtons,
+    exportHeading,
+    exportStatus,
+    linkLabel,
+    linkField,
+    copyButton,
+    linkNote,
+    exportPanel,
+  };
+}
+
+/**
+ * @param {{ id: (name: string) => string, sceneHost: HTMLElement, embedded: boolean,
+ *   scene: { hold: () => void, reveal: () => void },
+ *   context: () => { numbers, step, steps, tr, language, exampleKey, link: string,
+ *     sceneElement: HTMLElement | null, buildScene: (step) => object },
+ *   onPractice: () => void }} options
+ *   link: the share link (a URL; or, embedded, the element's markup)
+ */
+export function createLearningTools({ id, sceneHost, embedded, scene, context, onPractice }) {
+  const exercise = createExercisePanel({ context, sceneHost, scene, onPractice, id });
+
+  // --- export ---------------------------------------------------------------------------
+  const parts = exportElements(id, { run: (format) => run(format), copyLink: () => copyLink() });
+  const { exportToggle, exportButtons, exportHeading, exportStatus, exportPanel } = parts;
+  const { linkLabel, linkField, copyButton, linkNote } = parts;
   // Off-screen, laid out like the scene host, for the GIF's scenes.
   const recordingHost = h('div', { class: 'scene-host export-host', 'aria-hidden': 'true' });
 

@@ -1,7 +1,7 @@
 // Practice mode: a fresh example of small whole numbers, so that every entry can be worked
 // out by hand and the questions are never the same. Three tokens; inputs 0 to 2, weights −1
 // to 2; the sizes vary a little.
-import { seededRandom } from '../random.mjs';
+import { seededRandom } from '../model/random.mjs';
 
 /**
  * @param {number} seed any 32-bit integer (the same seed gives the same example)

@@ -4,6 +4,30 @@
 const STORAGE_KEY = 'self-attention-explainer.progress';
 /** At most this many examples are remembered (the oldest are dropped). */
 const MAX_EXAMPLES = 50;
+/** What one question's entry may say; anything else in storage (hand-edited) is dropped. */
+const OUTCOMES = new Set(['solved', 'revealed']);
+/** A question id ("scores::1:0:2", "cache-numbers:3") is short and plain. */
+const QUESTION_ID = /^[\w-]+(?::[\w-]*){0,5}$/;
+const MAX_ID_LENGTH = 64;
+
+/** The entries of one example that can be true: known outcomes of plausible question ids. */
+function cleanEntry(found) {
+  if (!found || typeof found !== 'object' || Array.isArray(found)) return {};
+  return Object.fromEntries(
+    Object.entries(found).filter(
+      ([id, outcome]) =>
+        OUTCOMES.has(outcome) && id.length <= MAX_ID_LENGTH && QUESTION_ID.test(id),
+    ),
+  );
+}
+
+/**
+ * How many of these questions (the ids the page asks for this example) are solved. Stored
+ * progress is the reader's to edit: only the page's own questions count, so "Solved: 999"
+ * cannot be typed into storage.
+ */
+export const solvedAmong = (done, questionIds) =>
+  questionIds.filter((id) => done[id] === 'solved').length;
 
 /** What is stored ({} for nothing or junk), or null when storage cannot be read at all. */
 function readAll() {
@@ -36,10 +60,7 @@ function writeAll(all) {
  */
 export function createProgress() {
   let memory = readAll() ?? {};
-  const entry = (key) => {
-    const found = memory[key];
-    return found && typeof found === 'object' && !Array.isArray(found) ? found : {};
-  };
+  const entry = (key) => cleanEntry(Object.hasOwn(memory, key) ? memory[key] : null);
   return {
     get: (key) => ({ ...entry(key) }),
     mark(key, questionId, outcome) {

@@ -1,6 +1,6 @@
 // Hover or focus a computed cell (anywhere: scene or tables) to see the arithmetic behind it
 // in a popover, with the cells it was computed from highlighted in the same view.
-import { explainCell } from '../arithmetic.mjs';
+import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 
 /**

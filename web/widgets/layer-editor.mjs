@@ -2,7 +2,13 @@
 // divide them, head size) and its five matrices (X, W_Q, W_K, W_V, W_O), each entry editable.
 // It only reports what the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
-import { LAYER_LIMITS, LAYER_MATRICES, kvChoices, layerDimsOf, sharingKind } from '../layer.mjs';
+import {
+  LAYER_LIMITS,
+  LAYER_MATRICES,
+  kvChoices,
+  layerDimsOf,
+  sharingKind,
+} from '../model/layer.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
 

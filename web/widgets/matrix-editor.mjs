@@ -3,7 +3,7 @@
 // message, and on leaving the field it goes back to the last accepted number.
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { parseEntry } from '../model.mjs';
+import { parseEntry } from '../model/example.mjs';
 
 let editorCount = 0;
 

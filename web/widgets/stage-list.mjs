@@ -2,9 +2,13 @@
 // layer). The current stage opens to show its steps (e.g. each input's key, value and
 // query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
-import { CHAPTERS, STAGES, stageTitle } from '../stages/index.mjs';
 
-export function createStageList({ onJump }) {
+/**
+ * @param {{ onJump: (index: number) => void, chapters: object[], stages: object[] }} options
+ *   chapters and stages as stages/index.mjs lists them (CHAPTERS: { number, titleKey };
+ *   STAGES: { number, chapter, titleKey }), given by the app: widgets never import stages
+ */
+export function createStageList({ onJump, chapters, stages }) {
   const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
   const list = h('ol', { class: 'stage-list' });
   const element = h('nav', { class: 'stages', 'aria-labelledby': 'stages-title' }, heading, list);
@@ -38,15 +42,15 @@ export function createStageList({ onJump }) {
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
-    const items = STAGES.flatMap(({ number: stage, chapter }, k) => {
+    const items = stages.flatMap(({ number: stage, chapter }, k) => {
       const first = steps.findIndex((step) => step.stage === stage);
       if (first === -1) return [];
-      const opensChapter = k === 0 || STAGES[k - 1].chapter !== chapter;
+      const opensChapter = k === 0 || stages[k - 1].chapter !== chapter;
       const chapterTitle = opensChapter
         ? h('li', {
             class: 'chapter-title',
             dataset: { chapter },
-            text: tr(CHAPTERS.find((c) => c.number === chapter).titleKey),
+            text: tr(chapters.find((c) => c.number === chapter).titleKey),
           })
         : null;
       const isCurrent = current.stage === stage;
@@ -60,7 +64,7 @@ export function createStageList({ onJump }) {
           onclick: () => onJump(first),
         },
         h('span', { class: 'stage-number', text: String(stage) }),
-        h('span', { class: 'stage-name', text: stageTitle(stage, tr) }),
+        h('span', { class: 'stage-name', text: tr(stages[k].titleKey) }),
       );
       const children = steps
         .map((step, k) => ({ step, k }))

@@ -4,7 +4,7 @@
 // a few at a time when the page is idle, and all at once if the reader opens the panel first.
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { at } from '../numbers.mjs';
+import { at } from '../model/matrix.mjs';
 import { heatmap } from '../draw/heatmap.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { headPair, layerInput, layerProjection } from '../draw/layer-views.mjs';

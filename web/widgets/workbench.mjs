@@ -4,7 +4,7 @@
 // size, tokens and its five matrices). It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
-import { EDITABLE, LIMITS, dimsOf } from '../model.mjs';
+import { EDITABLE, LIMITS, dimsOf } from '../model/example.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
@@ -45,21 +45,8 @@ function dimSelect(onChange) {
   return { element: h('label', { class: 'field' }, text, select), select, text };
 }
 
-export function createWorkbench({
-  onSettings,
-  onDims,
-  onEntry,
-  onRandomise,
-  onReset,
-  onLayerDims,
-  onLayerEntry,
-}) {
-  const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
-  const intro = h('p', { class: 'panel-intro' });
-  // Shown once the numbers are no longer the article's.
-  const own = h('p', { class: 'workbench-own', role: 'status' });
-
-  // --- settings ---
+/** The switches: rounding, scaled scores, causal mask. */
+function createSettingsGroup(onSettings) {
   const settingsTitle = h('h3', { class: 'group-title' });
   const roundingLegend = h('legend', { class: 'field-text' });
   const roundingRadio = (value) => {
@@ -83,7 +70,31 @@ export function createWorkbench({
   const scaled = toggle((checked) => onSettings({ scaled: checked }));
   const causal = toggle((checked) => onSettings({ causal: checked }));
 
-  // --- shape ---
+  const element = h(
+    'section',
+    { class: 'group' },
+    settingsTitle,
+    rounding,
+    scaled.element,
+    causal.element,
+  );
+  function update(settings, tr) {
+    settingsTitle.textContent = tr('workbench.settings');
+    roundingLegend.textContent = tr('workbench.rounding');
+    exact.text.textContent = tr('workbench.roundingExact');
+    article.text.textContent = tr('workbench.roundingArticle');
+    exact.input.checked = settings.rounding === 'exact';
+    article.input.checked = settings.rounding === 'article';
+    scaled.text.textContent = tr('workbench.scaled');
+    scaled.input.checked = settings.scaled;
+    causal.text.textContent = tr('workbench.causal');
+    causal.input.checked = settings.causal;
+  }
+  return { element, update };
+}
+
+/** The shape: tokens (− / +), d_in, d_k, d_v. */
+function createShapeGroup(onDims) {
   const shapeTitle = h('h3', { class: 'group-title' });
   const tokensText = h('span', { class: 'field-text', id: 'tokens-label' });
   const tokensValue = h('output', { class: 'tokens-value', 'aria-labelledby': 'tokens-label' });
@@ -111,22 +122,38 @@ export function createWorkbench({
   const dV = dimSelect((value) => onDims({ dV: value }));
   const dkNote = h('p', { class: 'note note-slip' });
 
-  // --- editors ---
-  const matricesTitle = h('h3', { class: 'group-title' });
-  const editors = Object.fromEntries(
-    EDITABLE.map((name) => [
-      name,
-      createMatrixEditor({
-        name,
-        role: ROLES[name].role,
-        symbol: symbolNode(ROLES[name].symbol),
-        onCommit: (row, col, value) => onEntry(name, row, col, value),
-      }),
-    ]),
+  const element = h(
+    'section',
+    { class: 'group' },
+    shapeTitle,
+    tokens,
+    h('div', { class: 'dims' }, dIn.element, dK.element, dV.element),
+    dkNote,
   );
-  const traceError = h('p', { class: 'trace-error', role: 'alert' });
+  function update(dims, tr) {
+    currentDims = dims;
+    shapeTitle.textContent = tr('workbench.shape');
+    tokensText.textContent = tr('workbench.tokens');
+    tokensValue.textContent = String(currentDims.n);
+    removeToken.setAttribute('aria-label', tr('workbench.removeToken'));
+    addToken.setAttribute('aria-label', tr('workbench.addToken'));
+    removeToken.disabled = currentDims.n <= LIMITS.minTokens;
+    addToken.disabled = currentDims.n >= LIMITS.maxTokens;
+    for (const [field, key, value] of [
+      [dIn, 'workbench.dIn', currentDims.dIn],
+      [dK, 'workbench.dK', currentDims.dK],
+      [dV, 'workbench.dV', currentDims.dV],
+    ]) {
+      field.text.textContent = tr(key);
+      field.select.value = String(value);
+    }
+    dkNote.textContent = tr('workbench.dkNote');
+  }
+  return { element, update };
+}
 
-  // --- random and reset ---
+/** Random numbers (scheme and seed), reset, and the status line saying what they did. */
+function createRandomGroup(onRandomise, onReset) {
   const randomTitle = h('h3', { class: 'group-title' });
   const schemeText = h('span', { class: 'field-text' });
   const gaussianOption = h('option', { value: 'gaussian' });
@@ -157,6 +184,64 @@ export function createWorkbench({
     onclick: () => onReset(),
   });
   const status = h('p', { class: 'workbench-status', role: 'status' });
+  const element = h(
+    'section',
+    { class: 'group' },
+    randomTitle,
+    h(
+      'div',
+      { class: 'random-fields' },
+      h('label', { class: 'field' }, schemeText, scheme),
+      h('label', { class: 'field' }, seedText, seed),
+    ),
+    h('div', { class: 'actions' }, randomise, reset),
+    status,
+  );
+  function update(tr, statusText) {
+    randomTitle.textContent = tr('workbench.random');
+    schemeText.textContent = tr('workbench.scheme');
+    gaussianOption.textContent = tr('workbench.gaussian');
+    xavierOption.textContent = tr('workbench.xavier');
+    seedText.textContent = tr('workbench.seed');
+    randomise.textContent = tr('workbench.randomise');
+    reset.textContent = tr('workbench.reset');
+    status.textContent = statusText ?? '';
+  }
+  return { element, update };
+}
+
+export function createWorkbench({
+  onSettings,
+  onDims,
+  onEntry,
+  onRandomise,
+  onReset,
+  onLayerDims,
+  onLayerEntry,
+}) {
+  const title = h('h2', { class: 'panel-title', id: 'workbench-title' });
+  const intro = h('p', { class: 'panel-intro' });
+  // Shown once the numbers are no longer the article's.
+  const own = h('p', { class: 'workbench-own', role: 'status' });
+
+  // --- editors ---
+  const matricesTitle = h('h3', { class: 'group-title' });
+  const editors = Object.fromEntries(
+    EDITABLE.map((name) => [
+      name,
+      createMatrixEditor({
+        name,
+        role: ROLES[name].role,
+        symbol: symbolNode(ROLES[name].symbol),
+        onCommit: (row, col, value) => onEntry(name, row, col, value),
+      }),
+    ]),
+  );
+  const traceError = h('p', { class: 'trace-error', role: 'alert' });
+  const settingsGroup = createSettingsGroup(onSettings);
+  const shape = createShapeGroup(onDims);
+  const random = createRandomGroup(onRandomise, onReset);
+
   const layerEditor = createLayerEditor({ onDims: onLayerDims, onEntry: onLayerEntry });
 
   const element = h(
@@ -172,75 +257,24 @@ export function createWorkbench({
       EDITABLE.map((name) => editors[name].element),
       traceError,
     ),
-    h('section', { class: 'group' }, settingsTitle, rounding, scaled.element, causal.element),
-    h(
-      'section',
-      { class: 'group' },
-      shapeTitle,
-      tokens,
-      h('div', { class: 'dims' }, dIn.element, dK.element, dV.element),
-      dkNote,
-    ),
-    h(
-      'section',
-      { class: 'group' },
-      randomTitle,
-      h(
-        'div',
-        { class: 'random-fields' },
-        h('label', { class: 'field' }, schemeText, scheme),
-        h('label', { class: 'field' }, seedText, seed),
-      ),
-      h('div', { class: 'actions' }, randomise, reset),
-      status,
-    ),
+    settingsGroup.element,
+    shape.element,
+    random.element,
     layerEditor.element,
   );
 
   /** @param {{ example, layer, settings, tr, statusText?, error?, isArticleExample }} state */
   function update({ example, layer, settings, tr, statusText, error, isArticleExample }) {
-    currentDims = dimsOf(example);
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
     own.textContent = isArticleExample ? '' : tr('workbench.ownNumbers');
     own.hidden = isArticleExample;
-    settingsTitle.textContent = tr('workbench.settings');
-    roundingLegend.textContent = tr('workbench.rounding');
-    exact.text.textContent = tr('workbench.roundingExact');
-    article.text.textContent = tr('workbench.roundingArticle');
-    exact.input.checked = settings.rounding === 'exact';
-    article.input.checked = settings.rounding === 'article';
-    scaled.text.textContent = tr('workbench.scaled');
-    scaled.input.checked = settings.scaled;
-    causal.text.textContent = tr('workbench.causal');
-    causal.input.checked = settings.causal;
-    shapeTitle.textContent = tr('workbench.shape');
-    tokensText.textContent = tr('workbench.tokens');
-    tokensValue.textContent = String(currentDims.n);
-    removeToken.setAttribute('aria-label', tr('workbench.removeToken'));
-    addToken.setAttribute('aria-label', tr('workbench.addToken'));
-    removeToken.disabled = currentDims.n <= LIMITS.minTokens;
-    addToken.disabled = currentDims.n >= LIMITS.maxTokens;
-    for (const [field, key, value] of [
-      [dIn, 'workbench.dIn', currentDims.dIn],
-      [dK, 'workbench.dK', currentDims.dK],
-      [dV, 'workbench.dV', currentDims.dV],
-    ]) {
-      field.text.textContent = tr(key);
-      field.select.value = String(value);
-    }
-    dkNote.textContent = tr('workbench.dkNote');
+    settingsGroup.update(settings, tr);
+    shape.update(dimsOf(example), tr);
     matricesTitle.textContent = tr('workbench.matrices');
     for (const name of EDITABLE) editors[name].update(example[name], tr, tr(`matrix.${name}`));
     traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
-    randomTitle.textContent = tr('workbench.random');
-    schemeText.textContent = tr('workbench.scheme');
-    gaussianOption.textContent = tr('workbench.gaussian');
-    xavierOption.textContent = tr('workbench.xavier');
-    seedText.textContent = tr('workbench.seed');
-    randomise.textContent = tr('workbench.randomise');
-    reset.textContent = tr('workbench.reset');
-    status.textContent = statusText ?? '';
+    random.update(tr, statusText);
     layerEditor.update(layer, tr);
   }
 

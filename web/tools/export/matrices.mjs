@@ -4,7 +4,7 @@
 // same step with the same numbers and settings, so an exported file can be turned back into
 // the page.
 import { ROLES, symbolText } from '../../roles.mjs';
-import { rowOf } from '../../numbers.mjs';
+import { rowOf } from '../../model/matrix.mjs';
 
 /** The matrices in the order the computation makes them. */
 const EXPORTED = [
@@ -89,7 +89,14 @@ export function matricesJson(numbers, { step, link }) {
   };
 }
 
-const csvCell = (value) => (typeof value === 'number' ? String(value) : value);
+/**
+ * A CSV value. A masked score (−∞) is left empty: "-Infinity" (or any text starting with -, +,
+ * = or @) is read as a formula by spreadsheets, and a masked key has no score to give.
+ */
+const csvCell = (value) => {
+  if (typeof value !== 'number') return value;
+  return Number.isFinite(value) ? String(value) : '';
+};
 
 /** One line per entry: matrix, query (weighted values only), row, col (from 1), value. */
 export function matricesCsv(numbers) {

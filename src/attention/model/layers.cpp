@@ -1,0 +1,317 @@
+#include "model/layers.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/matmul.hpp"
+
+namespace attention::model {
+
+void embedding_forward(float* out, const std::int32_t* tokens, const float* wte, const float* wpe,
+                       std::size_t B, std::size_t T, std::size_t D) {
+  // out [N, D]; tokens [N]; wte [V, D]; wpe [C, D] or null.
+  for (std::size_t n = 0; n < B * T; ++n) {
+    const float* token_row = wte + static_cast<std::size_t>(tokens[n]) * D;
+    const float* position_row = wpe ? wpe + (n % T) * D : nullptr;
+    for (std::size_t i = 0; i < D; ++i)
+      out[n * D + i] = position_row ? token_row[i] + position_row[i] : token_row[i];
+  }
+}
+
+void embedding_backward(float* dwte, float* dwpe, const float* dout, const std::int32_t* tokens,
+                        std::size_t B, std::size_t T, std::size_t D) {
+  // dwte [V, D]; dwpe [C, D] or null; dout [N, D]. Rows in order n = 0 .. N - 1, so a token
+  // seen twice sums its gradients in the same order every time.
+  for (std::size_t n = 0; n < B * T; ++n) {
+    float* token_row = dwte + static_cast<std::size_t>(tokens[n]) * D;
+    for (std::size_t i = 0; i < D; ++i) token_row[i] += dout[n * D + i];
+    if (dwpe)
+      for (std::size_t i = 0; i < D; ++i) dwpe[(n % T) * D + i] += dout[n * D + i];
+  }
+}
+
+void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, const float* gain,
+                        const float* bias, std::size_t N, std::size_t D) {
+  // out [N, D]; mean, rstd [N]; x [N, D]; gain, bias [D].
+  for (std::size_t n = 0; n < N; ++n) {
+    const float* row = x + n * D;
+    float sum = 0.0f;
+    for (std::size_t i = 0; i < D; ++i) sum += row[i];
+    const float m = sum / static_cast<float>(D);
+    float squares = 0.0f;
+    for (std::size_t i = 0; i < D; ++i) squares += (row[i] - m) * (row[i] - m);
+    const float s = 1.0f / std::sqrt(squares / static_cast<float>(D) + layer_norm_epsilon);
+    for (std::size_t i = 0; i < D; ++i) out[n * D + i] = (row[i] - m) * s * gain[i] + bias[i];
+    mean[n] = m;
+    rstd[n] = s;
+  }
+}
+
+void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
+                         const float* gain, const float* mean, const float* rstd, std::size_t N,
+                         std::size_t D) {
+  // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N].
+  // With xhat = (x - mean) rstd and g = dout * gain:
+  // dx = rstd (g - mean(g) - xhat mean(g xhat)).
+  for (std::size_t n = 0; n < N; ++n) {
+    const float* dout_row = dout + n * D;
+    const float* x_row = x + n * D;
+    float g_sum = 0.0f, g_xhat_sum = 0.0f;
+    for (std::size_t i = 0; i < D; ++i) {
+      const float xhat = (x_row[i] - mean[n]) * rstd[n];
+      const float g = dout_row[i] * gain[i];
+      g_sum += g;
+      g_xhat_sum += g * xhat;
+    }
+    const float g_mean = g_sum / static_cast<float>(D);
+    const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
+    for (std::size_t i = 0; i < D; ++i) {
+      const float xhat = (x_row[i] - mean[n]) * rstd[n];
+      const float g = dout_row[i] * gain[i];
+      dbias[i] += dout_row[i];
+      dgain[i] += xhat * dout_row[i];
+      dx[n * D + i] += rstd[n] * (g - g_mean - xhat * g_xhat_mean);
+    }
+  }
+}
+
+void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,
+                    std::size_t I, std::size_t O) {
+  // out [N, O]; x [N, I]; w [I, O]; bias [O] or null.
+  if (bias)
+    for (std::size_t n = 0; n < N; ++n) std::copy(bias, bias + O, out + n * O);
+  matmul(x, w, out, N, I, O, bias != nullptr);
+}
+
+void linear_backward(float* dx, float* dw, float* dbias, const float* dout, const float* x,
+                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch) {
+  // dx [N, I] += dout [N, O] . w^T [O, I]; dw [I, O] += x^T [I, N] . dout [N, O];
+  // dbias [O] += the column sums of dout.
+  transpose(w, scratch, I, O);
+  matmul(dout, scratch, dx, N, O, I, true);
+  matmul_transposed_a(x, dout, dw, I, N, O, true);
+  if (dbias)
+    for (std::size_t n = 0; n < N; ++n)
+      for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
+}
+
+std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 8 * T * d; }
+
+namespace {
+
+// Copies head `head` of a [N, heads * d] tensor, sequence b, into a dense [T, d] block, and back.
+void gather_head(float* block, const float* x, std::size_t b, std::size_t head, std::size_t heads,
+                 std::size_t T, std::size_t d) {
+  for (std::size_t t = 0; t < T; ++t)
+    std::copy_n(x + ((b * T + t) * heads + head) * d, d, block + t * d);
+}
+void scatter_add_head(float* x, const float* block, std::size_t b, std::size_t head,
+                      std::size_t heads, std::size_t T, std::size_t d) {
+  for (std::size_t t = 0; t < T; ++t)
+    for (std::size_t i = 0; i < d; ++i) x[((b * T + t) * heads + head) * d + i] += block[t * d + i];
+}
+
+float score_scale(std::size_t d) { return 1.0f / std::sqrt(static_cast<float>(d)); }
+
+}  // namespace
+
+void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
+  float max = row[0] * scale;
+  for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s] * scale);
+  float sum = 0.0f;
+  for (std::size_t s = 0; s < n; ++s) {
+    row[s] = std::exp(row[s] * scale - max);
+    sum += row[s];
+  }
+  const float inverse = 1.0f / sum;
+  for (std::size_t s = 0; s < n; ++s) row[s] *= inverse;
+  std::fill(row + n, row + T, 0.0f);
+}
+
+void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
+                       std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
+                       float* scratch) {
+  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d].
+  // Per (b, h): scores [T, T] = Q_h [T, d] . K_g^T [d, T], straight into att; each row t the
+  // softmax of its first t + 1 scores; then Y_h [T, d] = att . V_g [T, d].
+  // The scores above the diagonal are computed and thrown away: at T <= C (tens of tokens) one
+  // dense matmul beats skipping them.
+  const float scale = score_scale(d);
+  float* q_head = scratch;
+  float* k_head = q_head + T * d;
+  float* k_transposed = k_head + T * d;
+  float* v_head = k_transposed + T * d;
+  float* y_head = v_head + T * d;
+  std::fill(out, out + B * T * H * d, 0.0f);
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t h = 0; h < H; ++h) {
+      const std::size_t g = h / (H / Hkv);
+      float* weights = att + (b * H + h) * T * T;
+      gather_head(q_head, q, b, h, H, T, d);
+      gather_head(k_head, k, b, g, Hkv, T, d);
+      gather_head(v_head, v, b, g, Hkv, T, d);
+      transpose(k_head, k_transposed, T, d);
+      matmul(q_head, k_transposed, weights, T, d, T, false);
+      for (std::size_t t = 0; t < T; ++t) causal_softmax_row(weights + t * T, t + 1, T, scale);
+      matmul(weights, v_head, y_head, T, T, d, false);
+      scatter_add_head(out, y_head, b, h, H, T, d);
+    }
+}
+
+void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
+                        const float* k, const float* v, const float* att, std::size_t B,
+                        std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
+                        float* scratch) {
+  // dq [N, H * d]; dk, dv [N, Hkv * d]; dout [N, H * d]; att [B, H, T, T].
+  // Per (b, h), with P = att and S the scaled scores:
+  //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)) * scale;
+  //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
+  // Query heads of one group add into their kv head in order h = 0 .. H - 1.
+  const float scale = score_scale(d);
+  float* dy_head = scratch;
+  float* q_head = dy_head + T * d;
+  float* k_head = q_head + T * d;
+  float* v_transposed = k_head + T * d;
+  float* v_head = v_transposed + T * d;
+  float* d_head = v_head + T * d;  // dQ_h, dK_h, dV_h in turn
+  float* dscores = d_head + T * d;
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t h = 0; h < H; ++h) {
+      const std::size_t g = h / (H / Hkv);
+      const float* weights = att + (b * H + h) * T * T;
+      gather_head(dy_head, dout, b, h, H, T, d);
+      gather_head(q_head, q, b, h, H, T, d);
+      gather_head(k_head, k, b, g, Hkv, T, d);
+      gather_head(v_head, v, b, g, Hkv, T, d);
+
+      matmul_transposed_a(weights, dy_head, d_head, T, T, d, false);
+      scatter_add_head(dv, d_head, b, g, Hkv, T, d);
+
+      transpose(v_head, v_transposed, T, d);
+      matmul(dy_head, v_transposed, dscores, T, d, T, false);
+      for (std::size_t t = 0; t < T; ++t) {
+        const float* p = weights + t * T;
+        float* ds = dscores + t * T;
+        float dot = 0.0f;
+        for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
+        for (std::size_t s = 0; s < T; ++s) ds[s] = s <= t ? p[s] * (ds[s] - dot) * scale : 0.0f;
+      }
+
+      matmul(dscores, k_head, d_head, T, T, d, false);
+      scatter_add_head(dq, d_head, b, h, H, T, d);
+      matmul_transposed_a(dscores, q_head, d_head, T, T, d, false);
+      scatter_add_head(dk, d_head, b, g, Hkv, T, d);
+    }
+}
+
+void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
+                          std::size_t n, std::size_t H, std::size_t Hkv, std::size_t d,
+                          float* scores) {
+  // out, q [H * d]; keys, values [n, Hkv * d]; scores [n].
+  const float scale = score_scale(d);
+  const std::size_t kv_width = Hkv * d;
+  for (std::size_t h = 0; h < H; ++h) {
+    const std::size_t g = h / (H / Hkv);
+    const float* q_head = q + h * d;
+    for (std::size_t s = 0; s < n; ++s) {
+      float dot = 0.0f;
+      for (std::size_t i = 0; i < d; ++i) dot += q_head[i] * keys[s * kv_width + g * d + i];
+      scores[s] = dot;
+    }
+    causal_softmax_row(scores, n, n, scale);
+    for (std::size_t i = 0; i < d; ++i) {
+      float sum = 0.0f;
+      for (std::size_t s = 0; s < n; ++s) sum += scores[s] * values[s * kv_width + g * d + i];
+      out[h * d + i] = sum;
+    }
+  }
+}
+
+namespace {
+constexpr float gelu_scale = 0.7978845608028654f;  // sqrt(2 / pi)
+}
+
+void gelu_forward(float* out, const float* x, std::size_t count) {
+  // out, x [count] (the MLP's hidden [N, M]).
+  for (std::size_t i = 0; i < count; ++i) {
+    const float u = gelu_scale * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+    out[i] = 0.5f * x[i] * (1.0f + std::tanh(u));
+  }
+}
+
+void gelu_backward(float* dx, const float* dout, const float* x, std::size_t count) {
+  // dx, dout, x [count]. d/dx of 0.5 x (1 + tanh u) = 0.5 (1 + tanh u) + 0.5 x sech^2(u) u'.
+  for (std::size_t i = 0; i < count; ++i) {
+    const float u = gelu_scale * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+    const float th = std::tanh(u);
+    const float du = gelu_scale * (1.0f + 3.0f * 0.044715f * x[i] * x[i]);
+    dx[i] += dout[i] * (0.5f * (1.0f + th) + 0.5f * x[i] * (1.0f - th * th) * du);
+  }
+}
+
+void residual_forward(float* out, const float* a, const float* b, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
+}
+
+void residual_backward(float* da, float* db, const float* dout, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    da[i] += dout[i];
+    db[i] += dout[i];
+  }
+}
+
+double cross_entropy_forward(float* probs, const float* logits, const std::int32_t* targets,
+                             std::size_t N, std::size_t V) {
+  // probs, logits [N, V]; targets [N]. Each counted row adds log(sum exp(l - max)) - (l_y - max),
+  // in double, rows in order.
+  double total = 0.0;
+  std::size_t counted = 0;
+  for (std::size_t n = 0; n < N; ++n) {
+    const float* row = logits + n * V;
+    float* p = probs + n * V;
+    const float max = *std::max_element(row, row + V);
+    float sum = 0.0f;
+    for (std::size_t i = 0; i < V; ++i) {
+      p[i] = std::exp(row[i] - max);
+      sum += p[i];
+    }
+    for (std::size_t i = 0; i < V; ++i) p[i] /= sum;
+    if (targets[n] < 0) continue;
+    total += std::log(static_cast<double>(sum)) - (row[targets[n]] - max);
+    ++counted;
+  }
+  return total / static_cast<double>(counted);
+}
+
+void cross_entropy_backward(float* dlogits, const float* probs, const std::int32_t* targets,
+                            std::size_t N, std::size_t V) {
+  // dlogits, probs [N, V]; targets [N].
+  std::size_t counted = 0;
+  for (std::size_t n = 0; n < N; ++n) counted += targets[n] >= 0;
+  if (counted == 0) return;
+  const float inverse = 1.0f / static_cast<float>(counted);
+  for (std::size_t n = 0; n < N; ++n) {
+    if (targets[n] < 0) continue;
+    for (std::size_t i = 0; i < V; ++i) {
+      const float onehot = static_cast<std::int32_t>(i) == targets[n] ? 1.0f : 0.0f;
+      dlogits[n * V + i] += (probs[n * V + i] - onehot) * inverse;
+    }
+  }
+}
+
+void adamw_update(float* params, float* m, float* v, const float* grads, std::size_t count,
+                  const AdamW& hyper, double beta1_power, double beta2_power) {
+  const float m_correction = static_cast<float>(1.0 - beta1_power);
+  const float v_correction = static_cast<float>(1.0 - beta2_power);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float g = grads[i];
+    m[i] = hyper.beta1 * m[i] + (1.0f - hyper.beta1) * g;
+    v[i] = hyper.beta2 * v[i] + (1.0f - hyper.beta2) * g * g;
+    const float m_hat = m[i] / m_correction;
+    const float v_hat = v[i] / v_correction;
+    params[i] -= hyper.learning_rate *
+                 (m_hat / (std::sqrt(v_hat) + hyper.epsilon) + hyper.weight_decay * params[i]);
+  }
+}
+
+}  // namespace attention::model

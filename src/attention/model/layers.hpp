@@ -1,0 +1,99 @@
+// The tiny transformer's stages, each forward beside its `_backward` twin, llm.c style.
+// Dimensions, named once for the whole model:
+//   V vocabulary, C context (most positions), B batch, T tokens per sequence (T <= C),
+//   N = B * T rows, D d_model, H query heads, Hkv key/value heads (divides H), d = D / H head
+//   size, M MLP size. Row n = b * T + t holds token t of sequence b.
+// Weights are [in, out] (x . W), as in the page's chapters. Every backward ACCUMULATES (+=) into
+// its gradient buffers, which the caller zeroes once per step: a tensor used twice (the
+// residual stream) collects both gradients.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attention::model {
+
+/** LayerNorm's epsilon, inside the square root: (x - mean) / sqrt(var + eps). */
+inline constexpr float layer_norm_epsilon = 1e-5f;
+
+// out [N, D] = tokens' rows of wte [V, D] (+ row t of wpe [C, D] when wpe is not null).
+void embedding_forward(float* out, const std::int32_t* tokens, const float* wte, const float* wpe,
+                       std::size_t B, std::size_t T, std::size_t D);
+// dwte [V, D], dwpe [C, D] (or null) += from dout [N, D].
+void embedding_backward(float* dwte, float* dwpe, const float* dout, const std::int32_t* tokens,
+                        std::size_t B, std::size_t T, std::size_t D);
+
+// out [N, D] = (x - mean) * rstd * gain + bias, row by row; keeps mean [N] and rstd [N].
+void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, const float* gain,
+                        const float* bias, std::size_t N, std::size_t D);
+// dx [N, D], dgain [D], dbias [D] += from dout [N, D].
+void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
+                         const float* gain, const float* mean, const float* rstd, std::size_t N,
+                         std::size_t D);
+
+// out [N, O] = x [N, I] . w [I, O] (+ bias [O] when not null).
+void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,
+                    std::size_t I, std::size_t O);
+// dx [N, I], dw [I, O], dbias [O] (if not null) += from dout [N, O]. `scratch` holds I * O
+// floats (w transposed).
+void linear_backward(float* dx, float* dw, float* dbias, const float* dout, const float* x,
+                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch);
+
+// Floats of scratch that attention_forward / attention_backward need for T tokens, head size d.
+std::size_t attention_scratch_floats(std::size_t T, std::size_t d);
+
+// Causal multi-head attention with grouped key/value heads (query head h reads kv head
+// h / (H / Hkv)); q [N, H * d], k and v [N, Hkv * d] (row n holds every head, head h at
+// columns h * d ..). out [N, H * d] (heads side by side); att [B, H, T, T] the softmax weights
+// (zero above the diagonal), kept for the backward and for forward()'s picture.
+// scale multiplies q.k (1 / sqrt(d)).
+void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
+                       std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
+                       float* scratch);
+// dq [N, H * d], dk and dv [N, Hkv * d] += from dout [N, H * d].
+void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
+                        const float* k, const float* v, const float* att, std::size_t B,
+                        std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
+                        float* scratch);
+
+// Decoding's attention of one new query over the n keys cached so far (itself the last):
+// out [H * d], q [H * d], keys and values [n, Hkv * d], scores [n] (scratch). Sums in the same
+// order as attention_forward's row n - 1.
+void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
+                          std::size_t n, std::size_t H, std::size_t Hkv, std::size_t d,
+                          float* scores);
+
+// One row of causal attention weights: scores [n] (q . k of the first n keys) become
+// softmax(scores * scale) in place; [n, T) are set to 0. Shared by forward and decoding.
+void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale);
+
+// out [N * M] = GELU(x), the tanh form: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+void gelu_forward(float* out, const float* x, std::size_t count);
+// dx += dout * GELU'(x).
+void gelu_backward(float* dx, const float* dout, const float* x, std::size_t count);
+
+// out [count] = a + b (the residual stream). Its backward adds dout to both, done in place.
+void residual_forward(float* out, const float* a, const float* b, std::size_t count);
+void residual_backward(float* da, float* db, const float* dout, std::size_t count);
+
+// Next-token cross-entropy: probs [N, V] = softmax(logits), and the mean over rows whose target
+// is not -1 of -log probs[target]; returns that mean (NaN when no row counts).
+// Targets must be -1 or in [0, V).
+double cross_entropy_forward(float* probs, const float* logits, const std::int32_t* targets,
+                             std::size_t N, std::size_t V);
+// dlogits [N, V] += (probs - onehot(target)) / counted, on counted rows only.
+void cross_entropy_backward(float* dlogits, const float* probs, const std::int32_t* targets,
+                            std::size_t N, std::size_t V);
+
+struct AdamW {
+  float learning_rate = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, epsilon = 1e-8f, weight_decay = 0.0f;
+};
+// One AdamW step (decoupled weight decay, bias correction) over `count` parameters:
+// m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
+// p -= lr (m / (1 - b1^t) / (sqrt(v / (1 - b2^t)) + eps) + wd p), t = `step` (1 for the first).
+// beta1_power / beta2_power are b1^t and b2^t (the caller keeps them as running products, so
+// no pow() of a platform's libm enters the bits).
+void adamw_update(float* params, float* m, float* v, const float* grads, std::size_t count,
+                  const AdamW& hyper, double beta1_power, double beta2_power);
+
+}  // namespace attention::model

@@ -1,0 +1,545 @@
+#include "model/transformer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "model/prng.hpp"
+#include "rope.hpp"
+
+namespace attention::model {
+
+namespace {
+
+// The parameters (or their gradients: the same layout) as pointers into an arena.
+struct LayerParameters {
+  float *norm1_gain, *norm1_bias, *wq, *wk, *wv, *wo;
+  float *norm2_gain, *norm2_bias, *w1, *b1, *w2, *b2;  // null without an MLP
+};
+struct Parameters {
+  float *tokens, *positions;  // positions null unless learned
+  std::vector<LayerParameters> layers;
+  float *norm_gain, *norm_bias, *unembedding;
+};
+
+float* find(const std::vector<ParameterInfo>& table, float* base, const std::string& name) {
+  for (const ParameterInfo& info : table)
+    if (info.name == name) return base + info.offset;
+  return nullptr;
+}
+
+Parameters view_parameters(const std::vector<ParameterInfo>& table, float* base,
+                           std::size_t layers) {
+  Parameters p;
+  p.tokens = find(table, base, "embedding.tokens");
+  p.positions = find(table, base, "embedding.positions");
+  for (std::size_t l = 0; l < layers; ++l) {
+    const std::string prefix = "layers." + std::to_string(l) + ".";
+    const auto at = [&](const char* name) { return find(table, base, prefix + name); };
+    p.layers.push_back({at("norm1.gain"), at("norm1.bias"), at("attention.wq"), at("attention.wk"),
+                        at("attention.wv"), at("attention.wo"), at("norm2.gain"), at("norm2.bias"),
+                        at("mlp.w1"), at("mlp.b1"), at("mlp.w2"), at("mlp.b2")});
+  }
+  p.norm_gain = find(table, base, "norm.gain");
+  p.norm_bias = find(table, base, "norm.bias");
+  p.unembedding = find(table, base, "unembedding");
+  return p;
+}
+
+// The activations of one call with N = B * T rows (or their gradients: the same layout).
+// Without rope, q_rot and k_rot are q and k; without an MLP, out is mid.
+struct LayerActivations {
+  float *norm1, *norm1_mean, *norm1_rstd;  // [N, D], [N], [N]
+  float *q, *k, *v;                        // [N, H d], [N, Hkv d], [N, Hkv d]
+  float *q_rot, *k_rot;                    // after RoPE
+  float* att;                              // [B, H, T, T]
+  float *heads, *proj, *mid;               // [N, H d], [N, D], [N, D]
+  float *norm2, *norm2_mean, *norm2_rstd;  // MLP only: [N, D], [N], [N]
+  float *hidden, *gelu, *mlp_out;          // [N, M], [N, M], [N, D]
+  float* out;                              // [N, D], the next layer's input
+};
+struct Activations {
+  float* embedded;  // [N, D]
+  std::vector<LayerActivations> layers;
+  float *norm, *norm_mean, *norm_rstd;  // [N, D], [N], [N]
+  float *logits, *probs;                // [N, V]
+  std::size_t floats = 0;
+};
+
+// Lays out the activations from `base` (counts only when base is null).
+Activations layout_activations(const Config& c, std::size_t B, std::size_t T, float* base) {
+  const std::size_t N = B * T, D = c.d_model, H = c.heads, d = D / H, KV = c.kv_heads * d;
+  const std::size_t M = c.mlp_size, V = c.vocab_size;
+  const bool rope = c.positions == Positions::rope, mlp = M > 0;
+  Activations a;
+  const auto take = [&](std::size_t count) {
+    float* at = base ? base + a.floats : nullptr;
+    a.floats += count;
+    return at;
+  };
+  a.embedded = take(N * D);
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    LayerActivations la{};
+    la.norm1 = take(N * D);
+    la.norm1_mean = take(N);
+    la.norm1_rstd = take(N);
+    la.q = take(N * D);
+    la.k = take(N * KV);
+    la.v = take(N * KV);
+    la.q_rot = rope ? take(N * D) : la.q;
+    la.k_rot = rope ? take(N * KV) : la.k;
+    la.att = take(B * H * T * T);
+    la.heads = take(N * D);
+    la.proj = take(N * D);
+    la.mid = take(N * D);
+    if (mlp) {
+      la.norm2 = take(N * D);
+      la.norm2_mean = take(N);
+      la.norm2_rstd = take(N);
+      la.hidden = take(N * M);
+      la.gelu = take(N * M);
+      la.mlp_out = take(N * D);
+      la.out = take(N * D);
+    } else {
+      la.out = la.mid;
+    }
+    a.layers.push_back(la);
+  }
+  a.norm = take(N * D);
+  a.norm_mean = take(N);
+  a.norm_rstd = take(N);
+  a.logits = take(N * V);
+  a.probs = take(N * V);
+  return a;
+}
+
+// Floats of scratch for linear_backward's transposed weights and for attention.
+std::size_t scratch_floats(const Config& c, std::size_t T) {
+  const std::size_t D = c.d_model, M = c.mlp_size, V = c.vocab_size;
+  return std::max(attention_scratch_floats(T, D / c.heads), D * std::max({D, M, V}));
+}
+
+// Decoding's cache: keys and values [L, C, Hkv d] each, then one token's activations and the
+// scores of one query [C].
+std::size_t decode_floats(const Config& c) {
+  const std::size_t kv = static_cast<std::size_t>(c.kv_heads) * (c.d_model / c.heads);
+  return 2 * c.layers * c.context * kv + layout_activations(c, 1, 1, nullptr).floats + c.context;
+}
+
+// What the activation arena's layout would take, in doubles (no size_t wrap-around on wasm32).
+double activation_floats(const Config& c, double B, double T) {
+  const double N = B * T, D = c.d_model, M = c.mlp_size, V = c.vocab_size;
+  const double KV = c.kv_heads * (D / c.heads), H = c.heads;
+  const double per_layer = N * (7 * D + 2 + 2 * KV) + B * H * T * T +
+                           (c.positions == Positions::rope ? N * (D + KV) : 0) +
+                           (M > 0 ? N * (3 * D + 2 + 2 * M) : 0);
+  return N * D + c.layers * per_layer + N * (D + 2 + 2 * V);
+}
+
+// RoPE over a [N, heads * d] tensor: B sequences of T rows, each row every head side by side;
+// every pair (i, i + d / 2) of a head rotated.
+RopeLayout rope_layout(std::size_t B, std::size_t T, std::size_t heads, std::size_t d) {
+  const auto stride = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
+  return {B, heads, T, d, d, false, stride(T * heads * d), stride(d), stride(heads * d)};
+}
+
+template <typename T>
+T* allocate(std::size_t count) {
+  return static_cast<T*>(std::malloc(std::max<std::size_t>(count, 1) * sizeof(T)));
+}
+
+}  // namespace
+
+const char* config_error(const Config& c) {
+  if (c.vocab_size < 1) return "vocab_size must be at least 1";
+  if (c.context < 1) return "context must be at least 1";
+  if (c.d_model < 1 || c.layers < 1 || c.heads < 1 || c.kv_heads < 1)
+    return "d_model, layers, heads and kv_heads must be at least 1";
+  if (c.d_model % c.heads != 0) return "heads must divide d_model";
+  if (c.heads % c.kv_heads != 0) return "kv_heads must divide heads";
+  if (c.positions != Positions::learned && c.positions != Positions::rope &&
+      c.positions != Positions::none)
+    return "positions must be learned, rope or none";
+  if (c.positions == Positions::rope && (c.d_model / c.heads) % 2 != 0)
+    return "rope needs an even head size";
+  if (!std::isfinite(c.learning_rate) || c.learning_rate < 0.0f)
+    return "learning_rate must be finite and >= 0";
+  if (!std::isfinite(c.weight_decay) || c.weight_decay < 0.0f)
+    return "weight_decay must be finite and >= 0";
+  const double D = c.d_model, M = c.mlp_size;
+  const double per_layer = 4 * D + 4 * D * D + (M > 0 ? 2 * D * M + 3 * D + M : 0);
+  const double parameters = c.vocab_size * D * 2 + c.context * D + c.layers * per_layer + 2 * D;
+  if (4 * parameters > max_floats) return "the parameters would not fit in memory";
+  if (activation_floats(c, 1, c.context) > max_floats) return "one sequence would not fit";
+  return nullptr;
+}
+
+std::vector<ParameterInfo> parameter_table(const Config& c) {
+  const std::size_t V = c.vocab_size, C = c.context, D = c.d_model, H = c.heads;
+  const std::size_t d = D / H, KV = c.kv_heads * d, M = c.mlp_size;
+  std::vector<ParameterInfo> table;
+  std::size_t offset = 0;
+  const auto add = [&](std::string name, std::vector<std::size_t> dims) {
+    std::size_t count = 1;
+    for (std::size_t n : dims) count *= n;
+    table.push_back({std::move(name), std::move(dims), offset, count});
+    offset += count;
+  };
+  add("embedding.tokens", {V, D});
+  if (c.positions == Positions::learned) add("embedding.positions", {C, D});
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    const std::string prefix = "layers." + std::to_string(l) + ".";
+    add(prefix + "norm1.gain", {D});
+    add(prefix + "norm1.bias", {D});
+    add(prefix + "attention.wq", {D, H * d});
+    add(prefix + "attention.wk", {D, KV});
+    add(prefix + "attention.wv", {D, KV});
+    add(prefix + "attention.wo", {H * d, D});
+    if (M > 0) {
+      add(prefix + "norm2.gain", {D});
+      add(prefix + "norm2.bias", {D});
+      add(prefix + "mlp.w1", {D, M});
+      add(prefix + "mlp.b1", {M});
+      add(prefix + "mlp.w2", {M, D});
+      add(prefix + "mlp.b2", {D});
+    }
+  }
+  add("norm.gain", {D});
+  add("norm.bias", {D});
+  add("unembedding", {D, V});
+  return table;
+}
+
+double model_bytes(const Config& config) {
+  double count = 0;
+  for (const ParameterInfo& info : parameter_table(config)) count += info.count;
+  const double rope = config.positions == Positions::rope ? config.context * config.d_model : 0;
+  return 4.0 * (4 * count + rope + decode_floats(config));
+}
+
+double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training) {
+  const double acts = activation_floats(config, B, T) * (training ? 2 : 1);
+  const double N = static_cast<double>(B) * T, D = config.d_model;
+  const double widest = std::max({config.d_model, config.mlp_size, config.vocab_size});
+  const double scratch = std::max(1.0 * T * T + 8.0 * T * D, D * widest);
+  return 4.0 * (acts + scratch) + 8.0 * N;
+}
+
+TinyTransformer::TinyTransformer(const Config& config)
+    : config_(config), table_(parameter_table(config)) {
+  for (const ParameterInfo& info : table_) parameter_count_ += info.count;
+}
+
+TinyTransformer::~TinyTransformer() {
+  std::free(params_);
+  std::free(acts_);
+  std::free(rope_cos_);
+  std::free(positions_);
+  std::free(cache_);
+}
+
+std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, std::string* error) {
+  if (const char* why = config_error(config)) {
+    *error = why;
+    return nullptr;
+  }
+  std::unique_ptr<TinyTransformer> model(new TinyTransformer(config));
+  const std::size_t P = model->parameter_count_;
+  model->params_ = allocate<float>(4 * P);
+  const std::size_t d = config.d_model / config.heads;
+  const bool rope = config.positions == Positions::rope;
+  if (rope) model->rope_cos_ = allocate<float>(config.context * d);
+  if (!model->params_ || (rope && !model->rope_cos_)) {
+    *error = "out of memory for the parameters";
+    return nullptr;
+  }
+  model->grads_ = model->params_ + P;
+  model->moment1_ = model->grads_ + P;
+  model->moment2_ = model->moment1_ + P;
+  std::fill(model->grads_, model->params_ + 4 * P, 0.0f);
+  if (rope) {
+    model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
+    rope_cache(config.context, d, rope_base, model->rope_cos_, model->rope_sin_);
+  }
+  // Gains 1, biases 0; the embeddings uniform in [-1, 1); every matrix uniform in
+  // +-1 / sqrt(its rows), so a product keeps its input's scale (PyTorch's Linear default).
+  // Drawn tensor by tensor in table order, so a seed means the same numbers everywhere.
+  SplitMix64 random(config.seed);
+  for (const ParameterInfo& info : model->table_) {
+    float* p = model->params_ + info.offset;
+    const std::string& name = info.name;
+    const auto ends_with = [&](const char* tail) {
+      const std::size_t n = std::strlen(tail);
+      return name.size() >= n && name.compare(name.size() - n, n, tail) == 0;
+    };
+    if (ends_with(".gain")) {
+      std::fill(p, p + info.count, 1.0f);
+    } else if (info.dims.size() == 1) {
+      std::fill(p, p + info.count, 0.0f);
+    } else {
+      const bool embedding = name.compare(0, 10, "embedding.") == 0;
+      const float bound = embedding ? 1.0f : 1.0f / std::sqrt(static_cast<float>(info.dims[0]));
+      for (std::size_t i = 0; i < info.count; ++i) p[i] = random.uniform(bound);
+    }
+  }
+  return model;
+}
+
+void TinyTransformer::reset_optimizer() {
+  const std::size_t P = parameter_count_;
+  std::fill(moment1_, moment1_ + 2 * P, 0.0f);
+  step_ = 0;
+  beta1_power_ = beta2_power_ = 1.0;
+}
+
+std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training) {
+  if (B < 1 || T < 1 || T > config_.context) return "T must be from 1 to context, B at least 1";
+  if (activation_floats(config_, static_cast<double>(B), static_cast<double>(T)) * 2 > max_floats)
+    return "the activations of this batch would not fit in memory";
+  if (acts_ && B == batch_ && T == tokens_ && (acts_training_ || !training)) return "";
+  const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
+  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
+  const bool rope = config_.positions == Positions::rope;
+  float* acts = allocate<float>(total);
+  std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
+  if (!acts || (rope && !positions)) {
+    std::free(acts);
+    std::free(positions);
+    return "out of memory for the activations";
+  }
+  std::free(acts_);
+  std::free(positions_);
+  acts_ = acts;
+  positions_ = positions;
+  acts_floats_ = floats;
+  batch_ = B;
+  tokens_ = T;
+  acts_training_ = training;
+  if (rope)
+    for (std::size_t n = 0; n < B * T; ++n) positions_[n] = static_cast<std::int64_t>(n % T);
+  return "";
+}
+
+std::string TinyTransformer::check_tokens(const std::int32_t* tokens, const std::int32_t* targets,
+                                          std::size_t B, std::size_t T) const {
+  const auto V = static_cast<std::int32_t>(config_.vocab_size);
+  for (std::size_t n = 0; n < B * T; ++n) {
+    if (tokens[n] < 0 || tokens[n] >= V) return "a token is outside [0, vocab_size)";
+    if (targets && (targets[n] < -1 || targets[n] >= V))
+      return "a target is outside [-1, vocab_size)";
+  }
+  return "";
+}
+
+void TinyTransformer::forward_pass(const std::int32_t* tokens) {
+  const Config& c = config_;
+  const std::size_t B = batch_, T = tokens_, N = B * T, D = c.d_model, H = c.heads;
+  const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
+  const Parameters p = view_parameters(table_, params_, c.layers);
+  const Activations a = layout_activations(c, B, T, acts_);
+  float* scratch = acts_ + acts_floats_ * (acts_training_ ? 2 : 1);
+
+  embedding_forward(a.embedded, tokens, p.tokens, p.positions, B, T, D);
+  const float* x = a.embedded;
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    const LayerParameters& lp = p.layers[l];
+    const LayerActivations& la = a.layers[l];
+    layer_norm_forward(la.norm1, la.norm1_mean, la.norm1_rstd, x, lp.norm1_gain, lp.norm1_bias, N,
+                       D);
+    linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d);
+    linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV);
+    linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV);
+    if (c.positions == Positions::rope) {
+      rope_forward(rope_layout(B, T, H, d), la.q, rope_cos_, rope_sin_, positions_, la.q_rot);
+      rope_forward(rope_layout(B, T, Hkv, d), la.k, rope_cos_, rope_sin_, positions_, la.k_rot);
+    }
+    attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
+    linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D);
+    residual_forward(la.mid, x, la.proj, N * D);
+    if (M > 0) {
+      layer_norm_forward(la.norm2, la.norm2_mean, la.norm2_rstd, la.mid, lp.norm2_gain,
+                         lp.norm2_bias, N, D);
+      linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, N, D, M);
+      gelu_forward(la.gelu, la.hidden, N * M);
+      linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D);
+      residual_forward(la.out, la.mid, la.mlp_out, N * D);
+    }
+    x = la.out;
+  }
+  layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D);
+  linear_forward(a.logits, a.norm, p.unembedding, nullptr, N, D, c.vocab_size);
+}
+
+void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32_t* targets) {
+  const Config& c = config_;
+  const std::size_t B = batch_, T = tokens_, N = B * T, D = c.d_model, H = c.heads;
+  const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
+  const std::size_t V = c.vocab_size;
+  const Parameters p = view_parameters(table_, params_, c.layers);
+  const Parameters dp = view_parameters(table_, grads_, c.layers);
+  const Activations a = layout_activations(c, B, T, acts_);
+  const Activations g = layout_activations(c, B, T, acts_ + acts_floats_);
+  float* scratch = acts_ + 2 * acts_floats_;
+  std::fill(grads_, grads_ + parameter_count_, 0.0f);
+  std::fill(acts_ + acts_floats_, acts_ + 2 * acts_floats_, 0.0f);
+
+  cross_entropy_backward(g.logits, a.probs, targets, N, V);
+  linear_backward(g.norm, dp.unembedding, nullptr, g.logits, a.norm, p.unembedding, N, D, V,
+                  scratch);
+  const std::size_t L = c.layers;
+  layer_norm_backward(g.layers[L - 1].out, dp.norm_gain, dp.norm_bias, g.norm, a.layers[L - 1].out,
+                      p.norm_gain, a.norm_mean, a.norm_rstd, N, D);
+  for (std::size_t l = L; l-- > 0;) {
+    const LayerParameters &lp = p.layers[l], &dlp = dp.layers[l];
+    const LayerActivations &la = a.layers[l], &gl = g.layers[l];
+    const float* x = l == 0 ? a.embedded : a.layers[l - 1].out;
+    float* dx = l == 0 ? g.embedded : g.layers[l - 1].out;
+    if (M > 0) {
+      residual_backward(gl.mid, gl.mlp_out, gl.out, N * D);
+      linear_backward(gl.gelu, dlp.w2, dlp.b2, gl.mlp_out, la.gelu, lp.w2, N, M, D, scratch);
+      gelu_backward(gl.hidden, gl.gelu, la.hidden, N * M);
+      linear_backward(gl.norm2, dlp.w1, dlp.b1, gl.hidden, la.norm2, lp.w1, N, D, M, scratch);
+      layer_norm_backward(gl.mid, dlp.norm2_gain, dlp.norm2_bias, gl.norm2, la.mid, lp.norm2_gain,
+                          la.norm2_mean, la.norm2_rstd, N, D);
+    }
+    residual_backward(dx, gl.proj, gl.mid, N * D);
+    linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch);
+    attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
+                       H, Hkv, d, scratch);
+    if (c.positions == Positions::rope) {
+      rope_backward(rope_layout(B, T, H, d), gl.q_rot, rope_cos_, rope_sin_, positions_, gl.q);
+      rope_backward(rope_layout(B, T, Hkv, d), gl.k_rot, rope_cos_, rope_sin_, positions_, gl.k);
+    }
+    linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch);
+    linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch);
+    linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch);
+    layer_norm_backward(dx, dlp.norm1_gain, dlp.norm1_bias, gl.norm1, x, lp.norm1_gain,
+                        la.norm1_mean, la.norm1_rstd, N, D);
+  }
+  embedding_backward(dp.tokens, dp.positions, g.embedded, tokens, B, T, D);
+}
+
+std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
+                                               const std::int32_t* targets, std::size_t B,
+                                               std::size_t T, double* loss) {
+  if (std::string error = prepare(B, T, true); !error.empty()) return error;
+  if (std::string error = check_tokens(tokens, targets, B, T); !error.empty()) return error;
+  if (std::none_of(targets, targets + B * T, [](std::int32_t t) { return t >= 0; }))
+    return "no target counts (every target is -1)";
+  forward_pass(tokens);
+  const Activations a = layout_activations(config_, B, T, acts_);
+  *loss = cross_entropy_forward(a.probs, a.logits, targets, B * T, config_.vocab_size);
+  backward_pass(tokens, targets);
+  return "";
+}
+
+std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::int32_t* targets,
+                                        std::size_t B, std::size_t T, double* loss) {
+  double value = 0.0;
+  if (std::string error = compute_gradients(tokens, targets, B, T, &value); !error.empty())
+    return error;
+  // Check before touching anything, so a refused step leaves parameters and moments as they were.
+  if (!std::isfinite(value)) return "the loss is not finite (" + std::to_string(value) + ")";
+  for (std::size_t i = 0; i < parameter_count_; ++i)
+    if (!std::isfinite(grads_[i])) return "a gradient is not finite";
+  ++step_;
+  beta1_power_ *= 0.9;
+  beta2_power_ *= 0.999;
+  const AdamW hyper{config_.learning_rate, 0.9f, 0.999f, 1e-8f, config_.weight_decay};
+  adamw_update(params_, moment1_, moment2_, grads_, parameter_count_, hyper, beta1_power_,
+               beta2_power_);
+  *loss = value;
+  return "";
+}
+
+std::string TinyTransformer::forward(const std::int32_t* tokens, std::size_t B, std::size_t T,
+                                     float* logits, float* attention) {
+  if (std::string error = prepare(B, T, false); !error.empty()) return error;
+  if (std::string error = check_tokens(tokens, nullptr, B, T); !error.empty()) return error;
+  forward_pass(tokens);
+  const Activations a = layout_activations(config_, B, T, acts_);
+  std::copy_n(a.logits, B * T * config_.vocab_size, logits);
+  if (attention) {
+    const std::size_t per_layer = B * config_.heads * T * T;
+    for (std::size_t l = 0; l < config_.layers; ++l)
+      std::copy_n(a.layers[l].att, per_layer, attention + l * per_layer);
+  }
+  return "";
+}
+
+void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int32_t* next) {
+  // One token at `position`: the forward's stages on a single row, with attention over the
+  // cached keys and values of positions 0 .. position.
+  const Config& c = config_;
+  const std::size_t D = c.d_model, H = c.heads, Hkv = c.kv_heads, d = D / H, KV = Hkv * d;
+  const std::size_t M = c.mlp_size, C = c.context;
+  const Parameters p = view_parameters(table_, params_, c.layers);
+  float* keys = cache_;
+  float* values = keys + c.layers * C * KV;
+  const Activations a = layout_activations(c, 1, 1, values + c.layers * C * KV);
+  float* scores = values + c.layers * C * KV + a.floats;
+  const std::int64_t row = static_cast<std::int64_t>(position);  // RoPE's row of the caches
+
+  // With T = 1 the embedding reads position row 0 of the table it is given: hand it row p.
+  embedding_forward(a.embedded, &token, p.tokens,
+                    p.positions ? p.positions + position * D : nullptr, 1, 1, D);
+  const float* x = a.embedded;
+  for (std::size_t l = 0; l < c.layers; ++l) {
+    const LayerParameters& lp = p.layers[l];
+    const LayerActivations& la = a.layers[l];
+    float* layer_keys = keys + l * C * KV;
+    float* layer_values = values + l * C * KV;
+    layer_norm_forward(la.norm1, la.norm1_mean, la.norm1_rstd, x, lp.norm1_gain, lp.norm1_bias, 1,
+                       D);
+    linear_forward(la.q, la.norm1, lp.wq, nullptr, 1, D, H * d);
+    linear_forward(la.k, la.norm1, lp.wk, nullptr, 1, D, KV);
+    linear_forward(la.v, la.norm1, lp.wv, nullptr, 1, D, KV);
+    if (c.positions == Positions::rope) {
+      rope_forward(rope_layout(1, 1, H, d), la.q, rope_cos_, rope_sin_, &row, la.q_rot);
+      rope_forward(rope_layout(1, 1, Hkv, d), la.k, rope_cos_, rope_sin_, &row, la.k_rot);
+    }
+    std::copy_n(la.k_rot, KV, layer_keys + position * KV);
+    std::copy_n(la.v, KV, layer_values + position * KV);
+    attention_decode_row(la.heads, la.q_rot, layer_keys, layer_values, position + 1, H, Hkv, d,
+                         scores);
+    linear_forward(la.proj, la.heads, lp.wo, nullptr, 1, H * d, D);
+    residual_forward(la.mid, x, la.proj, D);
+    if (M > 0) {
+      layer_norm_forward(la.norm2, la.norm2_mean, la.norm2_rstd, la.mid, lp.norm2_gain,
+                         lp.norm2_bias, 1, D);
+      linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, 1, D, M);
+      gelu_forward(la.gelu, la.hidden, M);
+      linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, 1, M, D);
+      residual_forward(la.out, la.mid, la.mlp_out, D);
+    }
+    x = la.out;
+  }
+  layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, 1, D);
+  linear_forward(a.logits, a.norm, p.unembedding, nullptr, 1, D, c.vocab_size);
+  // Greedy: the first of the largest logits.
+  *next = static_cast<std::int32_t>(std::max_element(a.logits, a.logits + c.vocab_size) - a.logits);
+}
+
+std::string TinyTransformer::generate(const std::int32_t* prompt, std::size_t length,
+                                      std::size_t count, std::int32_t* out) {
+  if (length < 1) return "the prompt must hold at least one token";
+  if (count > 0 && length + count - 1 > config_.context)
+    return "the prompt and the new tokens but the last must fit in the context";
+  if (length > config_.context) return "the prompt must fit in the context";
+  if (std::string error = check_tokens(prompt, nullptr, 1, length); !error.empty()) return error;
+  if (count == 0) return "";
+  if (!cache_) {
+    cache_ = allocate<float>(decode_floats(config_));
+    if (!cache_) return "out of memory for the key/value cache";
+  }
+  std::int32_t next = 0;
+  for (std::size_t t = 0; t < length; ++t) decode(prompt[t], t, &next);
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = next;
+    if (i + 1 < count) decode(next, length + i, &next);
+  }
+  return "";
+}
+
+}  // namespace attention::model

@@ -1,0 +1,134 @@
+// A tiny decoder-only transformer that trains itself: token embedding, optional learned or
+// rotary positions, L layers of pre-LayerNorm causal multi-head attention (grouped kv heads)
+// and an optional GELU MLP, a final LayerNorm, an unembedding, next-token cross-entropy and
+// AdamW. Built after llm.c's train_gpt2.c: the parameters, their gradients and the two AdamW
+// moments each live in one arena; the activations the backward needs live in another, laid out
+// for the (B, T) of the call. The stages and their shapes are in layers.hpp.
+//
+// Nothing here throws or aborts: every fallible call returns "" or a message saying what was
+// wrong, and a refused call changes nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/layers.hpp"
+
+namespace attention::model {
+
+enum class Positions : std::uint32_t { learned = 0, rope = 1, none = 2 };
+
+struct Config {
+  std::uint32_t vocab_size = 16;  // V
+  std::uint32_t context = 32;     // C, the most tokens per sequence
+  std::uint32_t d_model = 32;     // D
+  std::uint32_t layers = 2;       // L
+  std::uint32_t heads = 4;        // H; head size d = D / H
+  std::uint32_t kv_heads = 4;     // Hkv, divides H
+  Positions positions = Positions::learned;
+  std::uint32_t mlp_size = 0;  // M; 0 = attention-only
+  float learning_rate = 1e-3f;
+  float weight_decay = 0.0f;
+  std::uint32_t seed = 0;
+};
+
+/** RoPE's angle base (theta_i = p * base^(-2i / d)). */
+inline constexpr double rope_base = 10000.0;
+/** The most floats the parameters, or one call's activations, may take (4 GiB of them). */
+inline constexpr double max_floats = 1024.0 * 1024.0 * 1024.0;
+
+// Why `config` cannot make a model (a neutral message), or null when it can.
+const char* config_error(const Config& config);
+
+// One named parameter tensor: `count` floats at `offset` of the parameter arena.
+struct ParameterInfo {
+  std::string name;
+  std::vector<std::size_t> dims;
+  std::size_t offset = 0, count = 0;
+};
+
+// The parameters of a valid config, in arena order (the order they are initialised in):
+// embedding.tokens [V, D], embedding.positions [C, D] (learned only), then per layer l:
+// layers.l.norm1.{gain,bias} [D], layers.l.attention.{wq [D, H d], wk [D, Hkv d],
+// wv [D, Hkv d], wo [H d, D]}, and with an MLP layers.l.norm2.{gain,bias} [D],
+// layers.l.mlp.{w1 [D, M], b1 [M], w2 [M, D], b2 [D]}; then norm.{gain,bias} [D] and
+// unembedding [D, V].
+std::vector<ParameterInfo> parameter_table(const Config& config);
+
+// Bytes the model holds once created (parameters, gradients, two moments), and the most bytes
+// one call with B sequences of T tokens adds (activations, and for training their gradients).
+double model_bytes(const Config& config);
+double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training);
+
+class TinyTransformer {
+ public:
+  // A model initialised from config.seed; null with *error set when the config is invalid or
+  // memory runs out.
+  static std::unique_ptr<TinyTransformer> create(const Config& config, std::string* error);
+  ~TinyTransformer();
+  TinyTransformer(const TinyTransformer&) = delete;
+  TinyTransformer& operator=(const TinyTransformer&) = delete;
+
+  const Config& config() const { return config_; }
+  const std::vector<ParameterInfo>& parameters() const { return table_; }
+  float* parameter_data() { return params_; }
+  std::size_t parameter_count() const { return parameter_count_; }
+  std::size_t steps() const { return step_; }
+
+  // One AdamW step on the mean cross-entropy of tokens [B, T] against targets [B, T] (-1 = not
+  // counted); *loss is that mean before the step. Refused (with everything unchanged) when the
+  // loss or any gradient is not finite, or no target counts.
+  std::string train_step(const std::int32_t* tokens, const std::int32_t* targets, std::size_t B,
+                         std::size_t T, double* loss);
+  // Gradients of the mean cross-entropy without a step (tests read them from gradient_data()).
+  std::string compute_gradients(const std::int32_t* tokens, const std::int32_t* targets,
+                                std::size_t B, std::size_t T, double* loss);
+  const float* gradient_data() const { return grads_; }
+
+  // logits [B, T, V]; attention [L, B, H, T, T] (null to skip) of tokens [B, T].
+  std::string forward(const std::int32_t* tokens, std::size_t B, std::size_t T, float* logits,
+                      float* attention);
+
+  // Greedy decoding: feeds prompt [length] then each new token back, one position at a time
+  // through a per-layer key/value cache; writes the `count` new tokens to out. Needs
+  // length >= 1 and length + count - 1 <= C (every token but the last is fed).
+  std::string generate(const std::int32_t* prompt, std::size_t length, std::size_t count,
+                       std::int32_t* out);
+
+  // New parameters were written into parameter_data(): the AdamW moments and step count no
+  // longer describe them, so they restart.
+  void reset_optimizer();
+
+ private:
+  explicit TinyTransformer(const Config& config);
+  std::string prepare(std::size_t B, std::size_t T, bool training);
+  std::string check_tokens(const std::int32_t* tokens, const std::int32_t* targets, std::size_t B,
+                           std::size_t T) const;
+  void forward_pass(const std::int32_t* tokens);
+  void backward_pass(const std::int32_t* tokens, const std::int32_t* targets);
+  void decode(std::int32_t token, std::size_t position, std::int32_t* next);
+
+  Config config_;
+  std::vector<ParameterInfo> table_;
+  std::size_t parameter_count_ = 0;
+  float* params_ = nullptr;  // one arena: parameters, gradients, first and second moments
+  float* grads_ = nullptr;
+  float* moment1_ = nullptr;
+  float* moment2_ = nullptr;
+  std::size_t step_ = 0;
+  double beta1_power_ = 1.0, beta2_power_ = 1.0;
+
+  // Activations (and, when training, their gradients) for the current (B, T).
+  float* acts_ = nullptr;
+  std::size_t acts_floats_ = 0, batch_ = 0, tokens_ = 0;
+  bool acts_training_ = false;
+  float* rope_cos_ = nullptr;  // [C, d / 2], rope only
+  float* rope_sin_ = nullptr;
+  std::int64_t* positions_ = nullptr;  // [B * T]: t of each row, rope only
+  float* cache_ = nullptr;             // decoding: keys and values [L, C, 2 Hkv d], and rows
+};
+
+}  // namespace attention::model

@@ -1,0 +1,49 @@
+#include "transformer_call.hpp"
+
+namespace transformer_call {
+
+namespace {
+
+using attention::model::TinyTransformer;
+
+TinyTransformer* model(std::uintptr_t handle) { return reinterpret_cast<TinyTransformer*>(handle); }
+const std::int32_t* ints(std::uintptr_t address) {
+  return reinterpret_cast<const std::int32_t*>(address);
+}
+
+}  // namespace
+
+Created create(const attention::model::Config& config) {
+  Created created;
+  created.handle =
+      reinterpret_cast<std::uintptr_t>(TinyTransformer::create(config, &created.error).release());
+  return created;
+}
+
+void free_model(std::uintptr_t handle) { delete model(handle); }
+
+StepResult train_step(std::uintptr_t handle, std::uintptr_t tokens, std::uintptr_t targets,
+                      std::uint32_t batch, std::uint32_t T) {
+  StepResult result;
+  result.error = model(handle)->train_step(ints(tokens), ints(targets), batch, T, &result.loss);
+  return result;
+}
+
+std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t batch,
+                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention) {
+  return model(handle)->forward(ints(tokens), batch, T, reinterpret_cast<float*>(logits),
+                                reinterpret_cast<float*>(attention));
+}
+
+std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
+                     std::uint32_t count, std::uintptr_t out) {
+  return model(handle)->generate(ints(prompt), length, count, reinterpret_cast<std::int32_t*>(out));
+}
+
+std::uintptr_t parameter_address(std::uintptr_t handle) {
+  return reinterpret_cast<std::uintptr_t>(model(handle)->parameter_data());
+}
+
+void reset_optimizer(std::uintptr_t handle) { model(handle)->reset_optimizer(); }
+
+}  // namespace transformer_call

@@ -1,0 +1,47 @@
+// The tiny transformer's entry points as plain numbers and addresses (no Emscripten header):
+// transformer_bindings.cpp registers them for src/js/tiny-transformer.mjs, and the native tests
+// drive the same functions. A model is a handle: its address, 0 for none.
+//
+// The JS layer validates every argument first, with its users' names and wording, and sizes
+// every buffer from the dims; these functions check again only what memory safety needs
+// (token ranges, T <= context) and return a neutral message, "" on success. Nothing throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/transformer.hpp"
+
+namespace transformer_call {
+
+struct Created {
+  std::uintptr_t handle = 0;  // 0 when refused
+  std::string error;
+};
+struct StepResult {
+  double loss = 0.0;
+  std::string error;  // "" when the step was taken
+};
+
+// A model from `config` (its parameters drawn from config.seed).
+Created create(const attention::model::Config& config);
+void free_model(std::uintptr_t handle);
+
+// tokens, targets: addresses of int32 [batch, T]; one AdamW step, loss before it.
+StepResult train_step(std::uintptr_t handle, std::uintptr_t tokens, std::uintptr_t targets,
+                      std::uint32_t batch, std::uint32_t T);
+// tokens int32 [batch, T] -> logits float32 [batch, T, V] and attention float32
+// [L, batch, H, T, T] at the given addresses.
+std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t batch,
+                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention);
+// prompt int32 [length] -> out int32 [count], greedy.
+std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
+                     std::uint32_t count, std::uintptr_t out);
+
+// The parameter arena's address (tensors at the offsets of the model's parameter table, in
+// floats), for copying parameters out and, after validation, in.
+std::uintptr_t parameter_address(std::uintptr_t handle);
+// After new parameters were written: the AdamW moments and step count start again.
+void reset_optimizer(std::uintptr_t handle);
+
+}  // namespace transformer_call

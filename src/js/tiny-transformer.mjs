@@ -1,0 +1,450 @@
+// attn.createTinyTransformer(config): a decoder-only transformer that trains in wasm memory (the
+// core's TinyTransformer, src/attention/model/transformer.hpp). The model, its gradients and
+// its AdamW state stay in wasm memory between steps; each call copies in only its tokens and
+// copies out only its results.
+//
+// Names: V vocabSize, C context, B batch, T tokens per sequence (T <= C), L layers, H heads.
+//   trainStep({ tokens, targets, batch }): tokens, targets Int32Array [B, T] -> the loss
+//   forward({ tokens, batch }):  logits [B, T, V], attention [L, B, H, T, T]
+//   generate(prompt, count):     greedy, count new tokens (Int32Array)
+//   parameters() / loadParameters(p): { name: { data, dims } }
+// Every argument is read exactly once (read-once.mjs): read, measure, validate, copy. A refused
+// call changes nothing: every check runs before the model is touched, and the core refuses a
+// step whose loss or gradients are not finite before it applies it.
+import { checkFloat32, describe, formatBytes, isOptionBag } from './checks.mjs';
+import {
+  measureTypedArray,
+  measuredBytes,
+  readArray,
+  readOwnOptions,
+  setBytes,
+} from './read-once.mjs';
+
+const CONFIG_KEYS = new Set([
+  'vocabSize',
+  'context',
+  'dModel',
+  'layers',
+  'heads',
+  'kvHeads',
+  'positions',
+  'mlpSize',
+  'learningRate',
+  'weightDecay',
+  'seed',
+]);
+const STEP_KEYS = new Set(['tokens', 'targets', 'batch']);
+const FORWARD_KEYS = new Set(['tokens', 'batch']);
+const POSITIONS = ['learned', 'rope', 'none'];
+/** The most tokens one model knows, positions it sees, and its widest layer (all far past
+ * what trains in a page, and below the core's size arithmetic limits). */
+const LIMITS = { vocabSize: 1 << 20, context: 1 << 14, width: 1 << 14, layers: 256 };
+const UINT32_MAX = 0xffffffff;
+
+/** An integer in [min, max], or a TypeError / RangeError naming it. */
+function checkIntegerIn(value, name, min, max) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+/** A float32 rate that must be finite and >= 0 (learningRate, weightDecay). */
+function checkRate(value, name) {
+  const rate = checkFloat32(value, name);
+  if (!(rate >= 0)) throw new RangeError(`${name} must be >= 0, got ${rate}`);
+  return rate;
+}
+
+/** Phases 1 to 3 of createTinyTransformer's config: the validated config, defaults filled. */
+function readConfig(config) {
+  if (!isOptionBag(config)) {
+    throw new TypeError(
+      `createTinyTransformer: config must be an object { vocabSize, context, dModel, layers, heads }, got ${describe(config)}`,
+    );
+  }
+  const given = readOwnOptions(config, CONFIG_KEYS, 'createTinyTransformer', 'config');
+  for (const name of ['vocabSize', 'context', 'dModel', 'layers', 'heads']) {
+    if (given[name] === undefined)
+      throw new TypeError(`createTinyTransformer: config.${name} is missing`);
+  }
+  const vocabSize = checkIntegerIn(given.vocabSize, 'config.vocabSize', 1, LIMITS.vocabSize);
+  const context = checkIntegerIn(given.context, 'config.context', 1, LIMITS.context);
+  const dModel = checkIntegerIn(given.dModel, 'config.dModel', 1, LIMITS.width);
+  const layers = checkIntegerIn(given.layers, 'config.layers', 1, LIMITS.layers);
+  const heads = checkIntegerIn(given.heads, 'config.heads', 1, dModel);
+  if (dModel % heads !== 0) {
+    throw new RangeError(
+      `config.heads must divide config.dModel (each head takes dModel / heads numbers): dModel is ${dModel}, heads ${heads}`,
+    );
+  }
+  const kvHeads =
+    given.kvHeads === undefined ? heads : checkIntegerIn(given.kvHeads, 'config.kvHeads', 1, heads);
+  if (heads % kvHeads !== 0) {
+    throw new RangeError(
+      `config.kvHeads must divide config.heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
+    );
+  }
+  const positions = given.positions === undefined ? 'learned' : given.positions;
+  if (!POSITIONS.includes(positions)) {
+    const message = `config.positions must be one of 'learned', 'rope', 'none', got ${describe(positions)}`;
+    throw typeof positions === 'string' ? new RangeError(message) : new TypeError(message);
+  }
+  if (positions === 'rope' && (dModel / heads) % 2 !== 0) {
+    throw new RangeError(
+      `config.positions 'rope' rotates pairs of numbers, so the head size dModel / heads must be even, got ${dModel} / ${heads} = ${dModel / heads}`,
+    );
+  }
+  const mlpSize =
+    given.mlpSize === undefined
+      ? 0
+      : checkIntegerIn(given.mlpSize, 'config.mlpSize', 0, LIMITS.width);
+  const learningRate =
+    given.learningRate === undefined ? 1e-3 : checkRate(given.learningRate, 'config.learningRate');
+  const weightDecay =
+    given.weightDecay === undefined ? 0 : checkRate(given.weightDecay, 'config.weightDecay');
+  const seed =
+    given.seed === undefined ? 0 : checkIntegerIn(given.seed, 'config.seed', 0, UINT32_MAX);
+  return Object.freeze({
+    vocabSize,
+    context,
+    dModel,
+    layers,
+    heads,
+    kvHeads,
+    positions,
+    mlpSize,
+    learningRate,
+    weightDecay,
+    seed,
+  });
+}
+
+/** A snapshot of an Int32Array argument (measured once, copied into an array of our own). */
+function snapshotInts(value, name) {
+  const measured = measureTypedArray(value, name);
+  if (measured === null || measured.type !== 'Int32Array') {
+    throw new TypeError(`${name} must be an Int32Array, got ${describe(value)}`);
+  }
+  const copy = new Int32Array(measured.length);
+  setBytes(new Uint8Array(copy.buffer), measuredBytes(measured, measured.byteLength, name), 0);
+  return copy;
+}
+
+/** generate()'s prompt when it is not an array: an Int32Array, snapshotted. */
+function snapshotTokens(prompt) {
+  if (measureTypedArray(prompt, 'prompt')?.type !== 'Int32Array') {
+    throw new TypeError(
+      `prompt must be an Int32Array or an array of token ids, got ${describe(prompt)}`,
+    );
+  }
+  return snapshotInts(prompt, 'prompt');
+}
+
+/**
+ * The `createTinyTransformer` method for one instantiated module. `withAllocations` and
+ * `copyOut` are wrapModule's (api.mjs): per-call staging buffers are freed even on error, and
+ * results leave wasm memory in fresh arrays the caller owns.
+ */
+export function createTinyTransformerFactory({ Module, withAllocations, copyOut, memoryLimit }) {
+  // A model dropped without free() is freed when it is garbage-collected (a safety net only).
+  const registry = new FinalizationRegistry((handle) => Module.transformerFree(handle));
+
+  /** The config as the core's TransformerConfig value object. */
+  const coreConfig = (c) => ({ ...c, positions: Module.TransformerPositions[c.positions] });
+
+  class TinyTransformer {
+    #handle;
+    #config;
+    #core;
+    #table;
+
+    constructor(handle, config, core, table) {
+      this.#handle = handle;
+      this.#config = config;
+      this.#core = core;
+      this.#table = table;
+      registry.register(this, handle, this);
+    }
+
+    #live(where) {
+      if (this.#handle === 0) {
+        throw new TypeError(
+          `TinyTransformer.${where}: this model has been freed (free()); create a new one with createTinyTransformer`,
+        );
+      }
+      return this.#handle;
+    }
+
+    /** The validated config, defaults filled in (frozen). */
+    get config() {
+      return this.#config;
+    }
+
+    /** True once free() has run. */
+    get freed() {
+      return this.#handle === 0;
+    }
+
+    /**
+     * Phases 1 to 3 of trainStep / forward: the tokens (and targets) as validated snapshots,
+     * batch and T. Token ids are checked here, before anything reaches wasm memory.
+     */
+    #readBatch(args, where, keys) {
+      if (!isOptionBag(args)) {
+        throw new TypeError(
+          `TinyTransformer.${where}: the argument must be an object { ${[...keys].join(', ')} }, got ${describe(args)}`,
+        );
+      }
+      const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
+      for (const name of keys) {
+        if (name !== 'batch' && given[name] === undefined) {
+          throw new TypeError(`TinyTransformer.${where}: ${name} is missing`);
+        }
+      }
+      const tokens = snapshotInts(given.tokens, 'tokens');
+      const targets = keys.has('targets') ? snapshotInts(given.targets, 'targets') : null;
+      const batch =
+        given.batch === undefined ? 1 : checkIntegerIn(given.batch, 'batch', 1, 0x7fffffff);
+      const { vocabSize: V, context: C } = this.#config;
+      if (tokens.length === 0 || tokens.length % batch !== 0) {
+        throw new RangeError(
+          `tokens must hold batch * T numbers (batch ${batch} sequences of T tokens), a positive multiple of ${batch}; got ${tokens.length}`,
+        );
+      }
+      const T = tokens.length / batch;
+      if (T > C) {
+        throw new RangeError(
+          `tokens: T = tokens.length / batch = ${tokens.length} / ${batch} = ${T} tokens per sequence, more than the model's context ${C}`,
+        );
+      }
+      for (let i = 0; i < tokens.length; i++) {
+        if (!(tokens[i] >= 0 && tokens[i] < V)) {
+          throw new RangeError(
+            `tokens[${i}] must be a token id from 0 to ${V - 1}, got ${tokens[i]}`,
+          );
+        }
+      }
+      if (targets !== null) {
+        if (targets.length !== tokens.length) {
+          throw new RangeError(
+            `targets must hold one target per token, ${tokens.length} numbers, got ${targets.length}`,
+          );
+        }
+        let counted = 0;
+        for (let i = 0; i < targets.length; i++) {
+          if (!(targets[i] >= -1 && targets[i] < V)) {
+            throw new RangeError(
+              `targets[${i}] must be -1 (not counted) or a token id from 0 to ${V - 1}, got ${targets[i]}`,
+            );
+          }
+          if (targets[i] >= 0) counted++;
+        }
+        if (counted === 0) {
+          throw new RangeError('targets: every target is -1, so no token counts towards the loss');
+        }
+      }
+      return { tokens, targets, batch, T };
+    }
+
+    /** Refuses up front a call whose working memory cannot fit in wasm memory. */
+    #checkMemory(where, batch, T, training, ioBytes) {
+      const bytes = Module.transformerCallBytes(this.#core, batch, T, training) + ioBytes;
+      if (bytes > memoryLimit) {
+        throw new RangeError(
+          `TinyTransformer.${where}: batch ${batch} of ${T} tokens needs ${formatBytes(bytes)} of activations${training ? ' and gradients' : ''}, more than the ${formatBytes(memoryLimit)} wasm memory can hold; use a smaller batch`,
+        );
+      }
+    }
+
+    trainStep(args) {
+      const handle = this.#live('trainStep');
+      const { tokens, targets, batch, T } = this.#readBatch(args, 'trainStep', STEP_KEYS);
+      this.#checkMemory('trainStep', batch, T, true, tokens.length * 8);
+      return withAllocations('TinyTransformer.trainStep', (allocate, copyIn) => {
+        const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
+        const pg = copyIn(measureTypedArray(targets, 'targets'), targets.length * 4, 'targets');
+        const { loss, error } = Module.transformerTrainStep(handle, pt, pg, batch, T);
+        if (error) {
+          throw new RangeError(
+            `TinyTransformer.trainStep: ${error}; the step was refused and the model is unchanged`,
+          );
+        }
+        return loss;
+      });
+    }
+
+    forward(args) {
+      const handle = this.#live('forward');
+      const { tokens, batch, T } = this.#readBatch(args, 'forward', FORWARD_KEYS);
+      const { vocabSize: V, layers: L, heads: H } = this.#config;
+      const logitsLength = batch * T * V;
+      const attentionLength = L * batch * H * T * T;
+      const ioBytes = tokens.length * 4 + (logitsLength + attentionLength) * 4;
+      this.#checkMemory('forward', batch, T, false, ioBytes);
+      return withAllocations('TinyTransformer.forward', (allocate, copyIn) => {
+        const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
+        const pl = allocate(logitsLength * 4, 'the logits');
+        const pa = allocate(attentionLength * 4, 'the attention weights');
+        const error = Module.transformerForward(handle, pt, batch, T, pl, pa);
+        if (error) throw new RangeError(`TinyTransformer.forward: ${error}`);
+        return {
+          logits: { data: copyOut(pl, logitsLength), dims: [batch, T, V] },
+          attention: { data: copyOut(pa, attentionLength), dims: [L, batch, H, T, T] },
+        };
+      });
+    }
+
+    generate(prompt, count) {
+      const handle = this.#live('generate');
+      const items = readArray(prompt, 'prompt', LIMITS.context);
+      const ids = items ?? snapshotTokens(prompt);
+      const { vocabSize: V, context: C } = this.#config;
+      const n = checkIntegerIn(count, 'count', 0, C);
+      if (ids.length === 0) throw new RangeError('prompt must hold at least one token, got none');
+      const tokens = new Int32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i];
+        if (typeof id !== 'number') {
+          throw new TypeError(`prompt[${i}] must be a token id (a number), got ${describe(id)}`);
+        }
+        if (!Number.isInteger(id) || id < 0 || id >= V) {
+          throw new RangeError(`prompt[${i}] must be a token id from 0 to ${V - 1}, got ${id}`);
+        }
+        tokens[i] = id;
+      }
+      // Each token but the last new one is fed to the model at its own position.
+      if (tokens.length + Math.max(n, 1) - 1 > C) {
+        throw new RangeError(
+          `prompt (${tokens.length} tokens) and count (${n}) need ${tokens.length + n - 1} positions (every token but the last new one is fed back), more than the model's context ${C}`,
+        );
+      }
+      return withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
+        const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
+        const po = allocate(n * 4, 'the new tokens');
+        const error = Module.transformerGenerate(handle, pp, tokens.length, n, po);
+        if (error) throw new RangeError(`TinyTransformer.generate: ${error}`);
+        return copyOut(po, n, Int32Array);
+      });
+    }
+
+    parameters() {
+      const address = Module.transformerParameterAddress(this.#live('parameters'));
+      const out = {};
+      for (const { name, dims, offset, count } of this.#table) {
+        out[name] = { data: copyOut(address + offset * 4, count), dims: [...dims] };
+      }
+      return out;
+    }
+
+    loadParameters(parameters) {
+      const handle = this.#live('loadParameters');
+      if (!isOptionBag(parameters)) {
+        throw new TypeError(
+          `TinyTransformer.loadParameters: the argument must be an object { name: { data, dims } } as parameters() returns, got ${describe(parameters)}`,
+        );
+      }
+      const names = new Set(this.#table.map((entry) => entry.name));
+      // Phase 1: the model's names, own properties only (an extra name is a TypeError there),
+      // then each entry's two fields, once.
+      const given = readOwnOptions(
+        parameters,
+        names,
+        'TinyTransformer.loadParameters',
+        'parameters',
+      );
+      const read = this.#table.map(({ name }) => {
+        const entry = given[name];
+        if (entry === undefined) {
+          throw new TypeError(`TinyTransformer.loadParameters: '${name}' is missing`);
+        }
+        if (!isOptionBag(entry)) {
+          throw new TypeError(
+            `parameters['${name}'] must be an object { data, dims }, got ${describe(entry)}`,
+          );
+        }
+        const data = entry.data;
+        const dims = readArray(entry.dims, `parameters['${name}'].dims`, 8);
+        if (dims === null) {
+          throw new TypeError(
+            `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
+          );
+        }
+        return { data: readArray(data, `parameters['${name}'].data`, 1 << 30) ?? data, dims };
+      });
+      // Phases 2 and 3: every entry measured and checked before anything is written.
+      const checked = this.#table.map(({ name, dims, count }, i) => {
+        const given = read[i];
+        const where = `parameters['${name}']`;
+        if (given.dims.length !== dims.length || given.dims.some((n, j) => n !== dims[j])) {
+          throw new RangeError(
+            `${where}.dims must be [${dims.join(', ')}], got [${given.dims.map((n) => (typeof n === 'number' ? n : describe(n))).join(', ')}]`,
+          );
+        }
+        if (Array.isArray(given.data)) {
+          if (given.data.length !== count) {
+            throw new RangeError(
+              `${where}.data must hold ${count} numbers, got ${given.data.length}`,
+            );
+          }
+          const values = new Float32Array(count);
+          for (let j = 0; j < count; j++) {
+            if (typeof given.data[j] !== 'number') {
+              throw new TypeError(
+                `${where}.data[${j}] must be a number, got ${describe(given.data[j])}`,
+              );
+            }
+            values[j] = given.data[j];
+          }
+          return measureTypedArray(values, `${where}.data`);
+        }
+        const measured = measureTypedArray(given.data, `${where}.data`);
+        if (measured === null || measured.type !== 'Float32Array') {
+          throw new TypeError(
+            `${where}.data must be a Float32Array or an array of numbers, got ${describe(given.data)}`,
+          );
+        }
+        if (measured.length !== count) {
+          throw new RangeError(`${where}.data must hold ${count} numbers, got ${measured.length}`);
+        }
+        return measured;
+      });
+      // Phase 4: written straight into the parameter arena (nothing here can fail any more).
+      const address = Module.transformerParameterAddress(handle);
+      this.#table.forEach(({ name, offset, count }, i) => {
+        setBytes(Module.HEAPU8, measuredBytes(checked[i], count * 4, name), address + offset * 4);
+      });
+      Module.transformerResetOptimizer(handle);
+    }
+
+    /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */
+    free() {
+      if (this.#handle === 0) return;
+      registry.unregister(this);
+      Module.transformerFree(this.#handle);
+      this.#handle = 0;
+    }
+  }
+
+  return function createTinyTransformer(config) {
+    const checked = readConfig(config);
+    const core = coreConfig(checked);
+    const bytes = Module.transformerModelBytes(core);
+    if (bytes > memoryLimit) {
+      throw new RangeError(
+        `createTinyTransformer: this config needs ${formatBytes(bytes)} for its parameters, gradients and AdamW state, more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
+      );
+    }
+    const refused = Module.transformerConfigError(core);
+    if (refused) throw new RangeError(`createTinyTransformer: ${refused}`);
+    const table = Object.freeze(
+      Module.transformerParameterTable(core).map((entry) => Object.freeze(entry)),
+    );
+    const { handle, error } = Module.transformerCreate(core);
+    if (!handle) throw new RangeError(`createTinyTransformer: ${error}`);
+    return new TinyTransformer(handle, checked, core, table);
+  };
+}

@@ -1,0 +1,284 @@
+// Each stage of the tiny transformer (src/attention/model/layers.hpp): its forward against the
+// float64 reference, its backward against float64 central finite differences of that
+// reference, with a random upstream gradient. Plus the matmul kernel against its scalar
+// reference, decoding's one-row attention against the batch's, and one AdamW step by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "model/layers.hpp"
+#include "model/matmul.hpp"
+#include "model/prng.hpp"
+#include "model_reference64.hpp"
+#include "rope.hpp"
+
+namespace {
+
+using namespace attention::model;
+using reference64::Vec;
+using Floats = std::vector<float>;
+
+Floats random_floats(std::size_t count, std::uint64_t seed, float bound = 1.0f) {
+  SplitMix64 random(seed);
+  Floats out(count);
+  for (float& x : out) x = random.uniform(bound);
+  return out;
+}
+Vec widen(const Floats& x) { return Vec(x.begin(), x.end()); }
+
+// Every element within atol + rtol * |expected|; reports the worst one.
+void expect_close(const Floats& actual, const Vec& expected, double atol, double rtol,
+                  const char* what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  double worst = 0;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    const double excess = std::abs(actual[i] - expected[i]) - (atol + rtol * std::abs(expected[i]));
+    if (i == 0 || excess > worst) worst = excess, at = i;
+  }
+  EXPECT_LE(worst, 0.0) << what << ": element " << at << " is " << actual[at] << ", expected "
+                        << expected[at];
+}
+
+TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
+  for (std::size_t rows : {1u, 3u, 4u, 7u})
+    for (std::size_t inner : {1u, 5u, 16u})
+      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u}) {
+        const Floats a = random_floats(rows * inner, 1), b = random_floats(inner * cols, 2);
+        for (bool accumulate : {false, true}) {
+          Floats tuned = random_floats(rows * cols, 3), plain = tuned;
+          matmul(a.data(), b.data(), tuned.data(), rows, inner, cols, accumulate);
+          matmul_reference(a.data(), b.data(), plain.data(), rows, inner, cols, accumulate);
+          for (std::size_t i = 0; i < tuned.size(); ++i)
+            ASSERT_NEAR(tuned[i], plain[i], 1e-5f) << rows << "x" << inner << "x" << cols;
+        }
+      }
+}
+
+TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
+  for (std::size_t rows : {1u, 4u, 6u})
+    for (std::size_t inner : {1u, 7u})
+      for (std::size_t cols : {2u, 8u, 19u}) {
+        const Floats a = random_floats(inner * rows, 1), b = random_floats(inner * cols, 2);
+        for (bool accumulate : {false, true}) {
+          Floats tuned = random_floats(rows * cols, 3), plain = tuned;
+          matmul_transposed_a(a.data(), b.data(), tuned.data(), rows, inner, cols, accumulate);
+          matmul_transposed_a_reference(a.data(), b.data(), plain.data(), rows, inner, cols,
+                                        accumulate);
+          for (std::size_t i = 0; i < tuned.size(); ++i)
+            ASSERT_NEAR(tuned[i], plain[i], 1e-5f) << rows << "x" << inner << "x" << cols;
+        }
+      }
+}
+
+TEST(ModelMatmul, ARowGivesTheSameBitsAloneOrInABatch) {
+  const std::size_t rows = 6, inner = 13, cols = 11;
+  const Floats a = random_floats(rows * inner, 4), b = random_floats(inner * cols, 5);
+  Floats batch(rows * cols), single(cols);
+  matmul(a.data(), b.data(), batch.data(), rows, inner, cols, false);
+  matmul(a.data() + 5 * inner, b.data(), single.data(), 1, inner, cols, false);
+  for (std::size_t j = 0; j < cols; ++j) EXPECT_EQ(single[j], batch[5 * cols + j]);
+}
+
+TEST(ModelStages, EmbeddingBackwardMatchesFiniteDifferences) {
+  const std::size_t B = 2, T = 3, D = 4, V = 5, C = 4;
+  const std::vector<std::int32_t> tokens = {1, 4, 1, 0, 1, 3};
+  const Floats wte = random_floats(V * D, 6), wpe = random_floats(C * D, 7);
+  const Floats dout = random_floats(B * T * D, 8);
+  Floats out(B * T * D), dwte(V * D, 0.0f), dwpe(C * D, 0.0f);
+  embedding_forward(out.data(), tokens.data(), wte.data(), wpe.data(), B, T, D);
+  Vec wpe64 = widen(wpe);
+  expect_close(out, reference64::embedding(tokens, widen(wte), &wpe64, T, D), 1e-6, 0, "out");
+  embedding_backward(dwte.data(), dwpe.data(), dout.data(), tokens.data(), B, T, D);
+  const auto loss_wte = [&](const Vec& w) {
+    return reference64::weighted_sum(widen(dout), reference64::embedding(tokens, w, &wpe64, T, D));
+  };
+  const auto loss_wpe = [&](const Vec& w) {
+    return reference64::weighted_sum(widen(dout),
+                                     reference64::embedding(tokens, widen(wte), &w, T, D));
+  };
+  expect_close(dwte, reference64::numerical_gradient(loss_wte, widen(wte)), 1e-5, 1e-5, "dwte");
+  expect_close(dwpe, reference64::numerical_gradient(loss_wpe, wpe64), 1e-5, 1e-5, "dwpe");
+}
+
+TEST(ModelStages, LayerNormBackwardMatchesFiniteDifferences) {
+  const std::size_t N = 5, D = 7;
+  const Floats x = random_floats(N * D, 9, 2.0f), gain = random_floats(D, 10),
+               bias = random_floats(D, 11), dout = random_floats(N * D, 12);
+  Floats out(N * D), mean(N), rstd(N), dx(N * D, 0.0f), dgain(D, 0.0f), dbias(D, 0.0f);
+  layer_norm_forward(out.data(), mean.data(), rstd.data(), x.data(), gain.data(), bias.data(), N,
+                     D);
+  expect_close(out, reference64::layer_norm(widen(x), widen(gain), widen(bias), D), 1e-5, 1e-5,
+               "out");
+  layer_norm_backward(dx.data(), dgain.data(), dbias.data(), dout.data(), x.data(), gain.data(),
+                      mean.data(), rstd.data(), N, D);
+  const Vec up = widen(dout);
+  const auto f = [&](const Vec& x64, const Vec& g64, const Vec& b64) {
+    return reference64::weighted_sum(up, reference64::layer_norm(x64, g64, b64, D));
+  };
+  expect_close(dx,
+               reference64::numerical_gradient(
+                   [&](const Vec& v) { return f(v, widen(gain), widen(bias)); }, widen(x)),
+               1e-4, 1e-4, "dx");
+  expect_close(dgain,
+               reference64::numerical_gradient(
+                   [&](const Vec& v) { return f(widen(x), v, widen(bias)); }, widen(gain)),
+               1e-4, 1e-4, "dgain");
+  expect_close(dbias,
+               reference64::numerical_gradient(
+                   [&](const Vec& v) { return f(widen(x), widen(gain), v); }, widen(bias)),
+               1e-4, 1e-4, "dbias");
+}
+
+TEST(ModelStages, LinearBackwardMatchesFiniteDifferences) {
+  const std::size_t N = 6, I = 5, O = 9;
+  const Floats x = random_floats(N * I, 13), w = random_floats(I * O, 14),
+               bias = random_floats(O, 15), dout = random_floats(N * O, 16);
+  Floats out(N * O), dx(N * I, 0.0f), dw(I * O, 0.0f), dbias(O, 0.0f);
+  Floats scratch(I * O);
+  linear_forward(out.data(), x.data(), w.data(), bias.data(), N, I, O);
+  Vec bias64 = widen(bias);
+  expect_close(out, reference64::linear(widen(x), widen(w), &bias64, I, O), 1e-5, 1e-5, "out");
+  linear_backward(dx.data(), dw.data(), dbias.data(), dout.data(), x.data(), w.data(), N, I, O,
+                  scratch.data());
+  const Vec up = widen(dout);
+  const auto f = [&](const Vec& x64, const Vec& w64, const Vec& b64) {
+    return reference64::weighted_sum(up, reference64::linear(x64, w64, &b64, I, O));
+  };
+  expect_close(dx,
+               reference64::numerical_gradient([&](const Vec& v) { return f(v, widen(w), bias64); },
+                                               widen(x)),
+               1e-4, 1e-4, "dx");
+  expect_close(dw,
+               reference64::numerical_gradient([&](const Vec& v) { return f(widen(x), v, bias64); },
+                                               widen(w)),
+               1e-4, 1e-4, "dw");
+  expect_close(dbias,
+               reference64::numerical_gradient(
+                   [&](const Vec& v) { return f(widen(x), widen(w), v); }, bias64),
+               1e-4, 1e-4, "dbias");
+}
+
+// Grouped heads (4 query heads over 2 kv heads), an odd T, and a head size that is not a
+// multiple of the SIMD width.
+TEST(ModelStages, AttentionBackwardMatchesFiniteDifferences) {
+  const std::size_t B = 2, T = 5, H = 4, Hkv = 2, d = 3, N = B * T;
+  const Floats q = random_floats(N * H * d, 17), k = random_floats(N * Hkv * d, 18),
+               v = random_floats(N * Hkv * d, 19), dout = random_floats(N * H * d, 20);
+  Floats out(N * H * d), att(B * H * T * T), scratch(attention_scratch_floats(T, d));
+  attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, H, Hkv, d,
+                    scratch.data());
+  Vec att64;
+  expect_close(out, reference64::attention(widen(q), widen(k), widen(v), B, T, H, Hkv, d, &att64),
+               1e-5, 1e-5, "out");
+  expect_close(att, att64, 1e-6, 1e-5, "att");
+  Floats dq(q.size(), 0.0f), dk(k.size(), 0.0f), dv(v.size(), 0.0f);
+  attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
+                     att.data(), B, T, H, Hkv, d, scratch.data());
+  const Vec up = widen(dout);
+  const auto f = [&](const Vec& q64, const Vec& k64, const Vec& v64) {
+    return reference64::weighted_sum(up, reference64::attention(q64, k64, v64, B, T, H, Hkv, d));
+  };
+  expect_close(dq,
+               reference64::numerical_gradient(
+                   [&](const Vec& x) { return f(x, widen(k), widen(v)); }, widen(q)),
+               1e-4, 1e-4, "dq");
+  expect_close(dk,
+               reference64::numerical_gradient(
+                   [&](const Vec& x) { return f(widen(q), x, widen(v)); }, widen(k)),
+               1e-4, 1e-4, "dk");
+  expect_close(dv,
+               reference64::numerical_gradient(
+                   [&](const Vec& x) { return f(widen(q), widen(k), x); }, widen(v)),
+               1e-4, 1e-4, "dv");
+}
+
+// RoPE as the model applies it: [N, heads * d] rows, pairs (i, i + d / 2), position t of each
+// sequence (the caches' row t).
+TEST(ModelStages, RopeOnTheModelsLayoutMatchesFiniteDifferences) {
+  const std::size_t B = 2, T = 5, heads = 3, d = 4, C = 8;
+  const Floats x = random_floats(B * T * heads * d, 26), dout = random_floats(x.size(), 27);
+  Floats cos_cache(C * d / 2), sin_cache(C * d / 2), out(x.size()), dx(x.size());
+  attention::rope_cache(C, d, attention::model::rope_base, cos_cache.data(), sin_cache.data());
+  std::vector<std::int64_t> positions(B * T);
+  for (std::size_t n = 0; n < B * T; ++n) positions[n] = static_cast<std::int64_t>(n % T);
+  const auto stride = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
+  const attention::RopeLayout layout{
+      B, heads, T, d, d, false, stride(T * heads * d), stride(d), stride(heads * d)};
+  attention::rope_forward(layout, x.data(), cos_cache.data(), sin_cache.data(), positions.data(),
+                          out.data());
+  expect_close(out, reference64::rope(widen(x), T, heads, d), 1e-6, 1e-5, "out");
+  attention::rope_backward(layout, dout.data(), cos_cache.data(), sin_cache.data(),
+                           positions.data(), dx.data());
+  const auto f = [&](const Vec& v) {
+    return reference64::weighted_sum(widen(dout), reference64::rope(v, T, heads, d));
+  };
+  expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
+}
+
+TEST(ModelStages, DecodingAttentionEqualsTheBatchsLastRow) {
+  const std::size_t T = 6, H = 4, Hkv = 2, d = 5;
+  const Floats q = random_floats(T * H * d, 21), k = random_floats(T * Hkv * d, 22),
+               v = random_floats(T * Hkv * d, 23);
+  Floats out(T * H * d), att(H * T * T), scratch(attention_scratch_floats(T, d));
+  attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), 1, T, H, Hkv, d,
+                    scratch.data());
+  for (std::size_t n = 1; n <= T; ++n) {
+    Floats row(H * d), scores(n);
+    attention_decode_row(row.data(), q.data() + (n - 1) * H * d, k.data(), v.data(), n, H, Hkv, d,
+                         scores.data());
+    for (std::size_t i = 0; i < H * d; ++i)
+      EXPECT_NEAR(row[i], out[(n - 1) * H * d + i], 1e-6f) << "row " << n - 1;
+  }
+}
+
+TEST(ModelStages, GeluMatchesTheTanhFormAndItsBackwardFiniteDifferences) {
+  const std::size_t count = 41;
+  Floats x(count);
+  for (std::size_t i = 0; i < count; ++i) x[i] = -5.0f + 0.25f * static_cast<float>(i);
+  const Floats dout = random_floats(count, 24);
+  Floats out(count), dx(count, 0.0f);
+  gelu_forward(out.data(), x.data(), count);
+  expect_close(out, reference64::gelu(widen(x)), 1e-6, 1e-5, "out");
+  gelu_backward(dx.data(), dout.data(), x.data(), count);
+  const auto f = [&](const Vec& v) {
+    return reference64::weighted_sum(widen(dout), reference64::gelu(v));
+  };
+  expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
+}
+
+TEST(ModelStages, CrossEntropySkipsUncountedTargetsAndItsBackwardMatchesFiniteDifferences) {
+  const std::size_t N = 5, V = 7;
+  const std::vector<std::int32_t> targets = {3, -1, 0, 6, -1};
+  const Floats logits = random_floats(N * V, 25, 3.0f);
+  Floats probs(N * V), dlogits(N * V, 0.0f);
+  const double loss = cross_entropy_forward(probs.data(), logits.data(), targets.data(), N, V);
+  EXPECT_NEAR(loss, reference64::cross_entropy(widen(logits), targets, V), 1e-6);
+  cross_entropy_backward(dlogits.data(), probs.data(), targets.data(), N, V);
+  const auto f = [&](const Vec& v) { return reference64::cross_entropy(v, targets, V); };
+  expect_close(dlogits, reference64::numerical_gradient(f, widen(logits)), 1e-5, 1e-4, "dlogits");
+  for (std::size_t i = 0; i < V; ++i) EXPECT_EQ(dlogits[1 * V + i], 0.0f) << "row 1 is not counted";
+}
+
+TEST(ModelStages, AdamWFirstStepMatchesAHandComputation) {
+  // Step 1: m = 0.1 g, v = 0.001 g^2, m_hat = g, v_hat = g^2, so each parameter moves by
+  // lr (g / (|g| + eps) + wd p).
+  Floats p = {1.0f, -2.0f, 0.5f}, m(3, 0.0f), v(3, 0.0f);
+  const Floats g = {0.5f, -0.25f, 0.0f};
+  const AdamW hyper{0.1f, 0.9f, 0.999f, 1e-8f, 0.01f};
+  adamw_update(p.data(), m.data(), v.data(), g.data(), 3, hyper, 0.9, 0.999);
+  EXPECT_NEAR(p[0], 1.0 - 0.1 * (0.5 / (0.5 + 1e-8) + 0.01 * 1.0), 1e-6);
+  EXPECT_NEAR(p[1], -2.0 - 0.1 * (-0.25 / (0.25 + 1e-8) + 0.01 * -2.0), 1e-6);
+  EXPECT_NEAR(p[2], 0.5 - 0.1 * (0.0 + 0.01 * 0.5), 1e-6);
+  EXPECT_NEAR(m[0], 0.05, 1e-7);
+  EXPECT_NEAR(v[1], 0.001 * 0.0625, 1e-9);
+  // Step 2 with the same gradient: m = 0.19 g, v = 0.001999 g^2; corrections 1 - 0.81 and
+  // 1 - 0.998001 give m_hat = g, v_hat = g^2 again.
+  const float before = p[0];
+  adamw_update(p.data(), m.data(), v.data(), g.data(), 3, hyper, 0.81, 0.998001);
+  EXPECT_NEAR(p[0], before - 0.1 * (0.5 / (0.5 + 1e-8) + 0.01 * before), 1e-6);
+}
+
+}  // namespace

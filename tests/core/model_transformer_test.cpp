@@ -1,0 +1,272 @@
+// The whole tiny transformer (src/attention/model/transformer.hpp): its logits and attention
+// against the float64 reference, every parameter's gradient against float64 central finite
+// differences, bit-for-bit determinism, refused steps that change nothing, greedy decoding
+// through the key/value cache against the batch forward, and a task it must learn.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/transformer.hpp"
+#include "model_reference64.hpp"
+
+namespace {
+
+using namespace attention::model;
+using reference64::Vec;
+using Tokens = std::vector<std::int32_t>;
+
+std::unique_ptr<TinyTransformer> make(const Config& config) {
+  std::string error;
+  auto model = TinyTransformer::create(config, &error);
+  EXPECT_TRUE(model) << error;
+  return model;
+}
+
+std::map<std::string, Vec> named_parameters(TinyTransformer& model) {
+  std::map<std::string, Vec> named;
+  for (const ParameterInfo& info : model.parameters()) {
+    const float* data = model.parameter_data() + info.offset;
+    named[info.name] = Vec(data, data + info.count);
+  }
+  return named;
+}
+
+// A deterministic batch: tokens from a little LCG, targets the next token (-1 at each end).
+void batch_of(std::size_t B, std::size_t T, std::uint32_t V, std::uint32_t seed, Tokens* tokens,
+              Tokens* targets) {
+  tokens->resize(B * T);
+  targets->resize(B * T);
+  std::uint32_t state = seed * 2654435761u + 1;
+  for (auto& t : *tokens)
+    t = static_cast<std::int32_t>(((state = state * 1664525u + 1013904223u) >> 16) % V);
+  for (std::size_t n = 0; n < B * T; ++n) (*targets)[n] = (n % T + 1 < T) ? (*tokens)[n + 1] : -1;
+}
+
+Config small_config(Positions positions, std::uint32_t mlp, std::uint32_t kv_heads) {
+  Config c;
+  c.vocab_size = 5;
+  c.context = 5;
+  c.d_model = 8;
+  c.layers = 2;
+  c.heads = 2;
+  c.kv_heads = kv_heads;
+  c.positions = positions;
+  c.mlp_size = mlp;
+  c.learning_rate = 0.01f;
+  c.seed = 7;
+  return c;
+}
+
+TEST(ModelTransformer, NamesEveryParameterWithItsDims) {
+  const Config c = small_config(Positions::learned, 12, 1);
+  const std::vector<ParameterInfo> table = parameter_table(c);
+  std::map<std::string, std::vector<std::size_t>> dims;
+  std::size_t offset = 0;
+  for (const ParameterInfo& info : table) {
+    EXPECT_EQ(info.offset, offset) << info.name;
+    offset += info.count;
+    dims[info.name] = info.dims;
+  }
+  EXPECT_EQ(table.size(), 2u + 2 * 12 + 3);
+  EXPECT_EQ(dims["embedding.tokens"], (std::vector<std::size_t>{5, 8}));
+  EXPECT_EQ(dims["embedding.positions"], (std::vector<std::size_t>{5, 8}));
+  EXPECT_EQ(dims["layers.1.attention.wq"], (std::vector<std::size_t>{8, 8}));
+  EXPECT_EQ(dims["layers.1.attention.wk"], (std::vector<std::size_t>{8, 4}));
+  EXPECT_EQ(dims["layers.0.mlp.w1"], (std::vector<std::size_t>{8, 12}));
+  EXPECT_EQ(dims["layers.0.mlp.b2"], (std::vector<std::size_t>{8}));
+  EXPECT_EQ(dims["unembedding"], (std::vector<std::size_t>{8, 5}));
+  EXPECT_EQ(parameter_table(small_config(Positions::none, 0, 2)).size(), 1u + 2 * 6 + 3);
+}
+
+TEST(ModelTransformer, RefusesConfigsThatCannotWork) {
+  Config c = small_config(Positions::learned, 0, 2);
+  c.heads = 3;
+  EXPECT_STREQ(config_error(c), "heads must divide d_model");
+  c = small_config(Positions::learned, 0, 2);
+  c.kv_heads = 3;
+  c.heads = 4;
+  EXPECT_STREQ(config_error(c), "kv_heads must divide heads");
+  c = small_config(Positions::learned, 0, 2);
+  c.learning_rate = NAN;
+  EXPECT_NE(config_error(c), nullptr);
+  c = small_config(Positions::learned, 0, 2);
+  c.vocab_size = 1u << 31;
+  c.d_model = 1u << 10;
+  std::string error;
+  EXPECT_FALSE(TinyTransformer::create(c, &error));
+  EXPECT_EQ(error, "the parameters would not fit in memory");
+}
+
+TEST(ModelTransformer, LogitsAndAttentionMatchTheFloat64Reference) {
+  for (const Config& c :
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
+    auto model = make(c);
+    Tokens tokens, targets;
+    const std::size_t B = 3, T = 4;
+    batch_of(B, T, c.vocab_size, 1, &tokens, &targets);
+    std::vector<float> logits(B * T * c.vocab_size), att(c.layers * B * c.heads * T * T);
+    ASSERT_EQ(model->forward(tokens.data(), B, T, logits.data(), att.data()), "");
+    Vec att64;
+    const Vec logits64 = reference64::model_logits(c, named_parameters(*model), tokens, T, &att64);
+    for (std::size_t i = 0; i < logits.size(); ++i) EXPECT_NEAR(logits[i], logits64[i], 2e-5);
+    for (std::size_t i = 0; i < att.size(); ++i) EXPECT_NEAR(att[i], att64[i], 1e-5);
+  }
+}
+
+// Every parameter of small configs (learned positions, an MLP and grouped kv heads;
+// attention-only without positions; RoPE with an MLP and grouped kv heads), against central
+// differences of the float64 loss. Relative error |g - fd| / max(|fd|, 1e-3): gradients below 1e-3
+// are held to 1e-6 absolute.
+TEST(ModelTransformer, EveryGradientMatchesFloat64FiniteDifferences) {
+  for (const Config& c :
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
+    auto model = make(c);
+    Tokens tokens, targets;
+    const std::size_t B = 2, T = 4;
+    batch_of(B, T, c.vocab_size, 2, &tokens, &targets);
+    targets[2] = -1;
+    double loss = 0;
+    ASSERT_EQ(model->compute_gradients(tokens.data(), targets.data(), B, T, &loss), "");
+    std::map<std::string, Vec> named = named_parameters(*model);
+    EXPECT_NEAR(loss,
+                reference64::cross_entropy(reference64::model_logits(c, named, tokens, T), targets,
+                                           c.vocab_size),
+                1e-5);
+    double worst = 0;
+    std::string worst_at;
+    for (const ParameterInfo& info : model->parameters()) {
+      const auto f = [&](const Vec& values) {
+        std::map<std::string, Vec> changed = named;
+        changed[info.name] = values;
+        return reference64::cross_entropy(reference64::model_logits(c, changed, tokens, T), targets,
+                                          c.vocab_size);
+      };
+      const Vec fd = reference64::numerical_gradient(f, named[info.name]);
+      for (std::size_t i = 0; i < info.count; ++i) {
+        const double g = model->gradient_data()[info.offset + i];
+        const double error = std::abs(g - fd[i]) / std::max(std::abs(fd[i]), 1e-3);
+        if (error > worst) worst = error, worst_at = info.name + "[" + std::to_string(i) + "]";
+      }
+    }
+    EXPECT_LE(worst, 1e-3) << worst_at;
+    RecordProperty("worst_relative_error_" + std::to_string(static_cast<int>(c.positions)),
+                   std::to_string(worst) + " at " + worst_at);
+    std::printf("[ gradient check ] positions %d, mlp %u: worst relative error %.2e at %s\n",
+                static_cast<int>(c.positions), c.mlp_size, worst, worst_at.c_str());
+  }
+}
+
+TEST(ModelTransformer, TheSameSeedAndBatchesGiveTheSameLossesBitForBit) {
+  const Config c = small_config(Positions::learned, 12, 1);
+  auto a = make(c), b = make(c);
+  Config other = c;
+  other.seed = 8;
+  auto different = make(other);
+  for (std::uint32_t step = 0; step < 5; ++step) {
+    Tokens tokens, targets;
+    batch_of(4, 5, c.vocab_size, step, &tokens, &targets);
+    double la = 0, lb = 0, ld = 0;
+    ASSERT_EQ(a->train_step(tokens.data(), targets.data(), 4, 5, &la), "");
+    ASSERT_EQ(b->train_step(tokens.data(), targets.data(), 4, 5, &lb), "");
+    ASSERT_EQ(different->train_step(tokens.data(), targets.data(), 4, 5, &ld), "");
+    EXPECT_EQ(std::memcmp(&la, &lb, sizeof la), 0) << "step " << step;
+    if (step == 0) EXPECT_NE(la, ld);
+  }
+  EXPECT_EQ(std::memcmp(a->parameter_data(), b->parameter_data(), a->parameter_count() * 4), 0);
+}
+
+TEST(ModelTransformer, ANonFiniteStepIsRefusedAndChangesNothing) {
+  const Config c = small_config(Positions::learned, 12, 1);
+  auto a = make(c), twin = make(c);
+  Tokens tokens, targets;
+  batch_of(2, 5, c.vocab_size, 3, &tokens, &targets);
+  double loss = 0;
+  ASSERT_EQ(a->train_step(tokens.data(), targets.data(), 2, 5, &loss), "");
+  ASSERT_EQ(twin->train_step(tokens.data(), targets.data(), 2, 5, &loss), "");
+  // An infinite weight makes the loss NaN: refused, and the parameters untouched.
+  float& weight = a->parameter_data()[a->parameters().back().offset];
+  const float saved = weight;
+  weight = INFINITY;
+  std::vector<float> before(a->parameter_data(), a->parameter_data() + a->parameter_count());
+  EXPECT_NE(a->train_step(tokens.data(), targets.data(), 2, 5, &loss), "");
+  EXPECT_EQ(std::memcmp(before.data(), a->parameter_data(), before.size() * 4), 0);
+  EXPECT_EQ(a->steps(), 1u);
+  // Restored, it goes on exactly as its twin: the AdamW moments were not touched either.
+  weight = saved;
+  batch_of(2, 5, c.vocab_size, 4, &tokens, &targets);
+  double la = 0, lt = 0;
+  ASSERT_EQ(a->train_step(tokens.data(), targets.data(), 2, 5, &la), "");
+  ASSERT_EQ(twin->train_step(tokens.data(), targets.data(), 2, 5, &lt), "");
+  EXPECT_EQ(la, lt);
+  EXPECT_EQ(std::memcmp(a->parameter_data(), twin->parameter_data(), before.size() * 4), 0);
+  // All targets -1: nothing to learn from, refused.
+  const Tokens none(10, -1);
+  EXPECT_EQ(a->train_step(tokens.data(), none.data(), 2, 5, &la),
+            "no target counts (every target is -1)");
+}
+
+TEST(ModelTransformer, GenerateEqualsTheArgmaxOfForwardOverTheGrowingPrefix) {
+  for (const Config& c :
+       {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
+        small_config(Positions::rope, 12, 1)}) {
+    auto model = make(c);
+    for (std::uint32_t step = 0; step < 20; ++step) {
+      Tokens tokens, targets;
+      batch_of(4, 5, c.vocab_size, step, &tokens, &targets);
+      double loss = 0;
+      ASSERT_EQ(model->train_step(tokens.data(), targets.data(), 4, 5, &loss), "");
+    }
+    const Tokens prompt = {3, 1};
+    Tokens generated(4);
+    ASSERT_EQ(model->generate(prompt.data(), 2, 4, generated.data()), "");
+    Tokens sequence = prompt;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const std::size_t T = sequence.size();
+      std::vector<float> logits(T * c.vocab_size);
+      ASSERT_EQ(model->forward(sequence.data(), 1, T, logits.data(), nullptr), "");
+      const float* last = logits.data() + (T - 1) * c.vocab_size;
+      const auto argmax =
+          static_cast<std::int32_t>(std::max_element(last, last + c.vocab_size) - last);
+      EXPECT_EQ(generated[i], argmax) << "token " << i;
+      sequence.push_back(argmax);
+    }
+    EXPECT_EQ(model->generate(prompt.data(), 2, 5, generated.data()),
+              "the prompt and the new tokens but the last must fit in the context");
+  }
+}
+
+// A task only attention with positions can solve: the target is the previous token. One layer,
+// a few hundred steps, and the loss falls from about log V far below.
+TEST(ModelTransformer, LearnsToRepeatThePreviousToken) {
+  Config c;
+  c.vocab_size = 8;
+  c.context = 8;
+  c.d_model = 16;
+  c.layers = 1;
+  c.heads = 2;
+  c.kv_heads = 2;
+  c.learning_rate = 0.01f;
+  c.seed = 1;
+  auto model = make(c);
+  double first = 0, last = 0;
+  for (std::uint32_t step = 0; step < 300; ++step) {
+    Tokens tokens, targets;
+    batch_of(8, 8, c.vocab_size, step, &tokens, &targets);
+    for (std::size_t n = 0; n < targets.size(); ++n) targets[n] = n % 8 == 0 ? -1 : tokens[n - 1];
+    double loss = 0;
+    ASSERT_EQ(model->train_step(tokens.data(), targets.data(), 8, 8, &loss), "");
+    if (step == 0) first = loss;
+    last = loss;
+  }
+  EXPECT_NEAR(first, std::log(8.0), 0.7);
+  EXPECT_LT(last, 0.1);
+}
+
+}  // namespace

@@ -1,0 +1,144 @@
+// How one explainer reacts: every change of the state (app/state.mjs) and every tick of the
+// clock (timeline.mjs) lands here, and what changed decides what is derived again (numbers,
+// steps) and which views (app/views.mjs) are redrawn.
+import { translator, rememberLanguage } from '../i18n/index.mjs';
+import { articleExample, sameExample } from '../model/example.mjs';
+import { layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
+import { computeLayerNumbers } from '../model/layer-numbers.mjs';
+import { computeNumbers } from '../model/numbers.mjs';
+import { buildSteps, indexOfStep } from '../stages/index.mjs';
+import { articleState } from './state.mjs';
+import { stateFromUrl } from './url.mjs';
+import {
+  drawScene,
+  narrate,
+  refreshPanels,
+  setDocumentLanguage,
+  updateChrome,
+  writeUrl,
+} from './views.mjs';
+
+/** Every change of the state lands here; what changed decides what is redrawn. */
+export function onStateChange(app, current, previous, reason) {
+  if (!app.attn) return; // the module is not there yet: the link is applied once it is
+  const { timeline } = app;
+  const previousSteps = app.steps;
+  const dataChanged =
+    app.numbers === null ||
+    current.example !== previous.example ||
+    current.layer !== previous.layer ||
+    current.settings !== previous.settings;
+  if (dataChanged && !recompute(app, current)) {
+    // The module refused (it should not, the editors validate): back to the last good
+    // state, or to the article's if there is none.
+    const fallback = app.numbers ? previous : articleState();
+    app.change({ ...fallback, step: current.step }, reason);
+    return;
+  }
+  const index = indexOfStep(app.steps, current.step);
+  if (index === -1) {
+    // The step showed a token that is gone: the same kind of step, for the last token.
+    const k = sameFamilyIndex(app, previousSteps, previous.step);
+    app.change({ step: app.steps[k].id }, reason);
+    return;
+  }
+  // New numbers (here, or in the change that led here) are not on screen yet.
+  const unseen = app.version !== app.shownVersion;
+  app.shownVersion = app.version;
+  if (reason === 'load' || reason === 'history') {
+    timeline.setSteps(app.steps, index, 1);
+    timeline.goTo(index, { animate: false, reason });
+  } else if (unseen) {
+    timeline.setSteps(app.steps, index, timeline.t);
+    drawScene(app);
+  }
+  if (unseen || reason === 'language') refreshPanels(app);
+  if (unseen || reason === 'language' || current.step !== previous.step)
+    app.widgets.tools.update({ keepQuestion: reason === 'language' });
+  // Step changes come from the clock, which updates the controls itself.
+  if (reason !== 'tick' && reason !== 'step' && reason !== 'scrub') updateChrome(app);
+  narrate(app);
+  writeUrl(app, reason);
+}
+
+/**
+ * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
+ * onnxAttention's KV cache); false (and a message) if refused.
+ */
+function recompute(app, { example, layer, settings }) {
+  const isArticle = sameExample(example, articleExample());
+  try {
+    const computed = computeNumbers(app.attn, example, settings, isArticle);
+    const isLayerExample = sameLayer(layer, layerExample());
+    computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
+    app.numbers = computed;
+    app.traceError = null;
+  } catch (error) {
+    app.traceError = error.message;
+    return false;
+  }
+  app.version += 1;
+  const next = buildSteps(app.numbers.dims, app.numbers.layer.dims);
+  const { steps } = app;
+  const same = next.length === steps.length && next.every((step, k) => step.id === steps[k].id);
+  if (!same) app.steps = next;
+  return true;
+}
+
+/** In the new steps: the last step of the family `previousId` had in the old steps. */
+function sameFamilyIndex(app, previousSteps, previousId) {
+  const family = previousSteps.find((step) => step.id === previousId)?.family;
+  let found = -1;
+  app.steps.forEach((step, k) => {
+    if (step.family === family) found = k;
+  });
+  return found === -1 ? Math.min(app.timeline.index, app.steps.length - 1) : found;
+}
+
+/** The clock moved (a frame, a step, a scrub): the scene, the state's step, the controls. */
+export function onClock(app, { stepChanged, reason }) {
+  if (!app.numbers) return;
+  const { timeline, marks } = app;
+  drawScene(app);
+  const step = app.steps[timeline.index];
+  // Playback starting or moving on: the window title (a message to the browser process,
+  // which can take the CPU from this frame) waits until the frame is drawn.
+  const playing = reason === 'tick' || reason === 'play';
+  if (step.id !== app.state.current.step) {
+    app.change({ step: step.id }, playing ? 'tick' : reason === 'step' ? 'step' : 'scrub');
+  }
+  const playStateChanged = timeline.playing !== app.wasPlaying;
+  app.wasPlaying = timeline.playing;
+  if (stepChanged || !playing || playStateChanged) updateChrome(app, { deferTitle: playing });
+  else app.widgets.transport.syncPosition();
+  const settled = String(!timeline.animating && timeline.t >= 1);
+  if (marks.dataset.settled !== settled) marks.dataset.settled = settled;
+}
+
+/** A link (on load, or Back/Forward): its whole state, shown finished, no animation. */
+export function openLink(app, hash, reason) {
+  const { state: linked, problem } = stateFromUrl(hash);
+  if (problem) {
+    app.widgets.notices.show({
+      id: 'url',
+      kind: 'warning',
+      text: (t) => t('url.fallback', { reason: t(problem.key, problem.params) }),
+    });
+  }
+  app.change(linked, reason);
+}
+
+/** Chapter 2's head counts, head size or tokens (the workbench, or the scene's switch). */
+export function setLayerDims(app, changes) {
+  app.change({ layer: withLayerDims(app.state.current.layer, changes), status: null }, 'edit');
+}
+
+export function setLanguage(app, next) {
+  app.language = next;
+  app.tr = translator(next);
+  rememberLanguage(next);
+  setDocumentLanguage(app);
+  app.widgets.notices.setTranslator(app.tr);
+  drawScene(app);
+  app.change({}, 'language');
+}

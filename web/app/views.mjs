@@ -1,0 +1,150 @@
+// The views of one explainer's state: the scene on screen, its explanation and titles, the
+// stage list and transport, the panels, the window title, the spoken step and the URL. Each
+// reads `app` (app.mjs: the state, the numbers and steps derived from it, the widgets) and
+// writes only its own part of the page.
+import { h } from '../dom.mjs';
+import { withGlossary } from '../draw/glossary.mjs';
+import { htmlLang } from '../i18n/index.mjs';
+import { chapterOf, stageTitle } from '../stages/index.mjs';
+import { badges, narration, statusText, windowTitle } from './narration.mjs';
+import { urlOf } from './url.mjs';
+
+/** What a step's build(ctx) gets: the numbers, the language and what it may ask the app. */
+export function sceneContext(app) {
+  const { numbers, tr, language, version, actions } = app;
+  return { numbers, tr, language, version, modelSizes: app.state.current.modelSizes, actions };
+}
+
+export function drawScene(app) {
+  const { steps, timeline, scenes } = app;
+  const step = steps[timeline.index];
+  if (!scenes.show(step, sceneContext(app), timeline.t)) return;
+  // A new scene on screen: build the one after it in an idle moment.
+  scenes.prepare(() => {
+    const upcoming = steps[timeline.index + 1];
+    return upcoming ? { step: upcoming, ctx: sceneContext(app) } : null;
+  });
+}
+
+/** A newly shown scene: its explanation, titles and badges. */
+export function showExplanation(app, scene, step) {
+  const { page, tr, id, numbers } = app;
+  app.inspector?.hide();
+  const { sentences, formula, notes = [] } = scene.explanation;
+  const glossarySeen = new Set();
+  const glossary = (text) => withGlossary(text, tr, glossarySeen, id);
+  page.explanation.replaceChildren(
+    h(
+      'div',
+      { class: 'explanation-text' },
+      sentences.map((text) => h('p', {}, glossary(text))),
+    ),
+    h('div', { class: 'formula' }, formula),
+  );
+  page.notes.replaceChildren(
+    ...notes.map(
+      (note) => note.element ?? h('p', { class: `note note-${note.kind}` }, glossary(note.text)),
+    ),
+  );
+  page.stageLabel.textContent = `${tr('stage.number', { stage: step.stage })} · ${stageTitle(step.stage, tr)}`;
+  page.sceneTitle.textContent = step.title(tr, numbers.dims);
+  page.badges.replaceChildren(
+    ...badges(numbers.settings, numbers.isArticleExample, tr).map(({ kind, text }) =>
+      h('span', { class: `badge badge-${kind}`, text }),
+    ),
+  );
+  app.marks.dataset.step = step.id;
+  app.widgets.tools.sceneShown();
+  // In chapter 2, "Your numbers" opens with the layer's editors.
+  app.widgets.workbench.element.classList.toggle('is-chapter-2', chapterOf(step.stage) === 2);
+}
+
+export function narrate(app) {
+  const { steps, timeline, scenes, tr, numbers } = app;
+  app.page.narration.textContent = narration({
+    step: steps[timeline.index],
+    index: timeline.index,
+    total: steps.length,
+    scene: scenes.current,
+    tr,
+    dims: numbers.dims,
+  });
+}
+
+/** The stage list, the transport and the window title (deferred during playback). */
+export function updateChrome(app, { deferTitle = false } = {}) {
+  const { steps, timeline, tr, numbers, widgets } = app;
+  const step = steps[timeline.index];
+  widgets.stageList.update({ steps, index: timeline.index, tr, dims: numbers.dims });
+  widgets.transport.update({
+    tr,
+    steps,
+    title: step.title(tr, numbers.dims),
+    stageTitle: (number) => stageTitle(number, tr),
+  });
+  if (deferTitle) afterFrame(app, () => updateTitle(app));
+  else updateTitle(app);
+}
+
+function updateTitle(app) {
+  if (app.embed) return; // the host page's title is the host page's
+  const title = windowTitle(app.steps[app.timeline.index], app.tr, app.numbers.dims);
+  if (document.title !== title) document.title = title;
+}
+
+/** Runs `task` once, after the current frame is drawn (later calls in the frame share it). */
+export function afterFrame(app, task) {
+  const pending = app.pendingAfterFrame;
+  if (pending.size === 0) {
+    setTimeout(() => {
+      const tasks = [...pending];
+      pending.clear();
+      for (const run of tasks) run();
+    });
+  }
+  pending.add(task);
+}
+
+/** The tables, "Your numbers" and the page's own words. */
+export function refreshPanels(app) {
+  const { page, tr, id, language, numbers, widgets } = app;
+  const { example, layer, settings, status } = app.state.current;
+  widgets.tables.update({ numbers, tr, language });
+  widgets.workbench.update({
+    example,
+    layer,
+    settings,
+    tr,
+    statusText: statusText(status, tr),
+    error: app.traceError,
+    isArticleExample: numbers.isArticleExample,
+  });
+  const seen = new Set();
+  page.title.textContent = tr('app.title');
+  page.subtitle.replaceChildren(...withGlossary(tr('app.subtitle'), tr, seen, id));
+  page.source.textContent = tr('app.source');
+  page.skip.textContent = tr('app.skip');
+  page.keysHint.textContent = tr('app.keysHint');
+  page.footer.replaceChildren(...withGlossary(tr('app.footer'), tr, seen, id));
+  widgets.languageSwitch.update(language, tr);
+}
+
+/** The URL: pushed when the reader moved to another step, replaced otherwise. */
+export function writeUrl(app, reason) {
+  const { url } = app;
+  if (!url) return; // an embedded explainer keeps its state to itself
+  const write = () => url.write(urlOf(app.state.current), reason === 'step' ? 'push' : 'replace');
+  // During playback the URL (a message to the browser process) waits for the frame.
+  if (reason === 'tick') afterFrame(app, write);
+  else write();
+}
+
+/** <html lang> and the window title, or only the element's lang when embedded. */
+export function setDocumentLanguage(app) {
+  if (app.embed) {
+    app.root.lang = htmlLang(app.language);
+    return;
+  }
+  document.documentElement.lang = htmlLang(app.language);
+  document.title = app.tr('app.title');
+}

@@ -1,0 +1,134 @@
+// One explainer's widgets, built while the module downloads, each wired to the state through
+// app.change() (app.mjs): the language switch, notices, stage list, transport, "Your numbers",
+// the tables and the learning tools (Predict, Export, Practice).
+import { h } from '../dom.mjs';
+import { elementMarkup } from '../element/markup.mjs';
+import { articleExample, dimsOf, withDims, withEntry } from '../model/example.mjs';
+import { layerExample, withLayerEntry } from '../model/layer.mjs';
+import { randomExample } from '../model/random.mjs';
+import { CHAPTERS, STAGES, buildSteps } from '../stages/index.mjs';
+import { createLearningTools } from '../tools/index.mjs';
+import { freshSeed, practiceExample } from '../tools/practice.mjs';
+import { createLanguageSwitch } from '../widgets/language-switch.mjs';
+import { createNotices } from '../widgets/notices.mjs';
+import { createStageList } from '../widgets/stage-list.mjs';
+import { createTablesPanel } from '../widgets/tables-panel.mjs';
+import { createTransport } from '../widgets/transport.mjs';
+import { createWorkbench } from '../widgets/workbench.mjs';
+import { setLanguage, setLayerDims } from './flow.mjs';
+import { DEFAULT_SETTINGS } from './state.mjs';
+import { urlOf } from './url.mjs';
+import { sceneContext } from './views.mjs';
+
+export function createWidgets(app) {
+  const { timeline } = app;
+  const sceneHost = h('div', { class: 'scene-host', dataset: { inspectRoot: '' } });
+  return {
+    languageSwitch: createLanguageSwitch({ onChange: (next) => setLanguage(app, next) }),
+    notices: createNotices(app.tr),
+    stageList: createStageList({
+      onJump: (index) => timeline.goTo(index),
+      chapters: CHAPTERS,
+      stages: STAGES,
+    }),
+    transport: createTransport({ timeline }),
+    workbench: createWorkbench(workbenchHandlers(app)),
+    tables: createTablesPanel(),
+    sceneHost,
+    tools: createLearningTools({
+      id: app.id,
+      sceneHost,
+      embedded: Boolean(app.embed),
+      // Predict holds the step at its start (nothing computed yet) until the answer is in.
+      scene: {
+        hold: () => {
+          if (timeline.t > 0 || timeline.animating)
+            queueMicrotask(() => timeline.scrubTo(timeline.index));
+        },
+        // A held step plays on; a step already drawn stays as it is.
+        reveal: () => {
+          if (timeline.t < 1 && !timeline.animating) timeline.goTo(timeline.index);
+        },
+      },
+      context: () => toolsContext(app),
+      onPractice: () => practise(app),
+    }),
+  };
+}
+
+/** "Your numbers": each edit is one change of the state. */
+function workbenchHandlers(app) {
+  const current = () => app.state.current;
+  const clearMessages = () => app.widgets.workbench.clearEditorMessages();
+  return {
+    onSettings: (changes) =>
+      app.change({ settings: { ...current().settings, ...changes } }, 'settings'),
+    onDims: (changes) =>
+      app.change({ example: withDims(current().example, changes), status: null }, 'edit'),
+    onEntry: (name, row, col, value) =>
+      app.change(
+        { example: withEntry(current().example, name, row, col, value), status: null },
+        'edit',
+      ),
+    onRandomise: (scheme, seed) => {
+      clearMessages();
+      app.change(
+        {
+          example: randomExample(dimsOf(current().example), scheme, seed),
+          status: { key: 'workbench.randomised', params: { scheme, seed } },
+        },
+        'edit',
+      );
+    },
+    onLayerDims: (changes) => setLayerDims(app, changes),
+    onLayerEntry: (name, row, col, value) =>
+      app.change(
+        { layer: withLayerEntry(current().layer, name, row, col, value), status: null },
+        'edit',
+      ),
+    onReset: () => {
+      clearMessages();
+      app.change(
+        {
+          example: articleExample(),
+          layer: layerExample(),
+          settings: DEFAULT_SETTINGS,
+          status: { key: 'workbench.wasResetTo', params: {} },
+        },
+        'edit',
+      );
+    },
+  };
+}
+
+/** What the learning tools read: the numbers, the step, the link, the scene to export. */
+function toolsContext(app) {
+  const current = app.state.current;
+  const hash = urlOf(current);
+  const { numbers, tr, language, steps, embed } = app;
+  return {
+    numbers,
+    tr,
+    language,
+    steps,
+    step: steps[app.timeline.index],
+    hash,
+    // Progress is kept per example: its numbers and settings, whatever the step.
+    exampleKey: urlOf({ ...current, step: 'any' }),
+    link: embed ? elementMarkup(current, language) : `${location.href.split('#')[0]}${hash}`,
+    sceneElement: app.scenes.current?.element ?? null,
+    buildScene: (step) => step.build({ ...sceneContext(app), step }),
+  };
+}
+
+/** Practice: a new example of small whole numbers, at the first step that asks questions. */
+function practise(app) {
+  app.widgets.workbench.clearEditorMessages();
+  const example = practiceExample(freshSeed());
+  const steps = buildSteps(dimsOf(example), app.numbers.layer.dims);
+  const first = steps.find((step) => step.questions);
+  app.change(
+    { example, step: first.id, status: { key: 'tools.practice.status', params: {} } },
+    'history',
+  );
+}

@@ -1,0 +1,167 @@
+// Chapter 1: the attention scores of query i: q_i dotted with every key (Kᵀ's columns), one
+// dot product at a time; scaled by 1/√d_k when that switch is on; −∞ where the causal mask
+// hides a later key.
+import { h } from '../../dom.mjs';
+import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
+import { at, rowOf } from '../../model/matrix.mjs';
+import {
+  formula,
+  frac,
+  gap,
+  mi,
+  mo,
+  row as mrow,
+  sqrt,
+  sub,
+  transposed,
+} from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { matrixView } from '../../draw/matrix-view.mjs';
+import { rowVector } from '../../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { operator, termLine, termLines } from '../../draw/term-line.mjs';
+import {
+  activeItem,
+  duration,
+  itemAmount,
+  land,
+  progressOf,
+  ramp,
+  setActive,
+} from '../../draw/timing.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery, rowQuestions } from './query-step.mjs';
+
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
+  const i = step.params.query;
+  const { n, dK } = numbers.dims;
+  const { scaled } = numbers.settings;
+  const query = rowVector(ctx, 'queries', i);
+  const keysT = matrixView({
+    matrix: 'keys',
+    role: ROLES.keys.role,
+    symbol: h('span', { class: 'symbol' }, 'K', h('sup', { text: 'T' })),
+    symbolText: 'K^T',
+    name: tr('matrix.keysTransposed'),
+    rows: dK,
+    cols: n,
+    transpose: true,
+    text: (m, j) => formatExact(at(numbers.keys, j, m)),
+    colLabels: Array.from({ length: n }, (_, j) => `k${subscript(j + 1)}`),
+    inspectable: true,
+  });
+  const scores = rowVector(ctx, 'scores', i, {
+    name: tr('label.scoresOf', { i: i + 1 }),
+    colLabels: Array.from({ length: n }, (_, j) => `k${subscript(j + 1)}`),
+  });
+  const sweep = columnSweep(
+    keysT.element.querySelector('.matrix-frame'),
+    ROLES.keys.role,
+    (j) => [keysT.cell(0, j), keysT.cell(dK - 1, j)],
+    n,
+  );
+  const lines = Array.from({ length: n }, (_, j) => {
+    const lhs = `s${subscript(i + 1)},${subscript(j + 1)} = q${subscript(i + 1)}·k${subscript(j + 1)} =`;
+    const value = formatExact(at(numbers.scores, i, j));
+    if (numbers.masked(i, j)) {
+      return termLine(
+        lhs,
+        [tr('scores.maskedTerm', { i: i + 1, j: j + 1 })],
+        `→ ${value}`,
+        'is-masked',
+      );
+    }
+    const terms = Array.from(
+      { length: dK },
+      (_, m) =>
+        `${operand(formatExact(at(numbers.queries, i, m)))}·${operand(formatExact(at(numbers.keys, j, m)))}`,
+    );
+    return scaled
+      ? termLine(`${lhs} (`, terms, `) ÷ √${dK} = ${value}`)
+      : termLine(lhs, terms, `= ${value}`);
+  });
+  scores.cells[0].forEach((cell, j) => cell.classList.toggle('is-masked', numbers.masked(i, j)));
+  const element = h(
+    'div',
+    { class: 'scene scene-scores' },
+    h(
+      'div',
+      { class: 'equation' },
+      query.element,
+      operator('×'),
+      keysT.element,
+      operator('='),
+      scores.element,
+    ),
+    termLines(
+      tr,
+      lines.map((line) => line.element),
+    ),
+  );
+
+  function render(t) {
+    const p = progressOf(t);
+    const active = activeItem(p, n);
+    const activeLocal = itemAmount(p, n, active);
+    for (let j = 0; j < n; j++) {
+      const local = itemAmount(p, n, j);
+      const termCount = numbers.masked(i, j) ? 1 : dK;
+      const landing = ramp(local, 0.8, 1);
+      lines[j].show(ramp(local, 0.15, 0.8) * termCount, landing);
+      land(scores.cell(0, j), landing);
+      for (let m = 0; m < dK; m++)
+        keysT.cell(m, j).classList.toggle('is-active', p < 1 && j === active);
+    }
+    setActive(query.cells[0], p < 1);
+    sweep.place(sweepPosition(active, activeLocal), p < 1);
+  }
+
+  const { causal } = numbers.settings;
+  const hidden = n - 1 - i; // keys after query i, which the causal mask hides
+  const sentences = causal
+    ? [
+        tr('scores.dotCausal', { i: i + 1 }),
+        tr(hidden > 0 ? 'scores.countCausal' : 'scores.countCausalNone', {
+          i: i + 1,
+          visible: i + 1,
+          hidden,
+        }),
+      ]
+    : [tr('scores.dot', { i: i + 1 }), tr('scores.count', { i: i + 1, n })];
+  if (i === 0 && n > 1) sentences.push(tr('scores.onlyFirst'));
+  if (scaled) sentences.push(tr('scores.scaled', { dK }));
+  const dot = mrow(sub(mi('q'), mi('i')), mo('·'), sub(mi('k'), mi('j')));
+  return {
+    element,
+    render,
+    explanation: {
+      sentences,
+      formula: formula(
+        tr(scaled ? 'formula.scoresScaled' : 'formula.scores'),
+        sub(mi('s'), mrow(mi('i'), mo(','), mi('j'))),
+        mo('='),
+        scaled ? frac(dot, sqrt(sub(mi('d'), mi('k')))) : dot,
+        gap(),
+        sub(mi('s'), mi('i')),
+        mo('='),
+        sub(mi('q'), mi('i')),
+        transposed('K'),
+      ),
+      notes: [...beforeAfter(ctx, i, 'scores'), { kind: 'slip', text: tr('note.articleSlip') }],
+    },
+    narration: tr('narrate.scores', { i: i + 1, vector: formatVector(rowOf(numbers.scores, i)) }),
+  };
+}
+
+const { queryStep, stage } = perQuery({
+  family: 'scores',
+  titleKey: 'stage.scores',
+  duration: (dims) => duration(dims.n),
+  build,
+  // Predict: the score of query i for each key.
+  questions: rowQuestions('scores'),
+});
+
+export { queryStep };
+export default stage;

@@ -1,0 +1,204 @@
+// Chapter 1: softmax of query i's scores. The exponentials e^(s − max) appear, then their sum,
+// then the weights (from trace()); the bars start equal and settle on the weights, adding up
+// to 1 at every moment of the animation.
+import { h, setStyle } from '../../dom.mjs';
+import { formatExact, formatVector, subscript } from '../../format.mjs';
+import { at, rowOf } from '../../model/matrix.mjs';
+import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { enableGridNavigation } from '../../draw/matrix-view.mjs';
+import { cellText, indexed } from '../../draw/matrices.mjs';
+import {
+  duration,
+  ease,
+  itemAmount,
+  land,
+  lerp,
+  progressOf,
+  ramp,
+  reveal,
+} from '../../draw/timing.mjs';
+import { roundingNote } from '../../draw/rounding-note.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery, rowQuestions } from './query-step.mjs';
+
+/** The row's sum of exponentials, and its weights as shares of one stacked bar. */
+function sumAndShares(tr, i, keys, total) {
+  const sum = h(
+    'p',
+    { class: 'softmax-sum' },
+    h('span', { class: 'sigma', text: '∑ e = ' }),
+    h('span', { class: 'sum-value', text: formatExact(total) }),
+  );
+  const segments = keys.map((j) =>
+    h(
+      'div',
+      { class: `segment shade-${j % 4}`, title: `k${subscript(j + 1)}` },
+      h('span', { class: 'segment-label', text: `k${subscript(j + 1)}` }),
+    ),
+  );
+  const stacked = h(
+    'figure',
+    { class: 'stacked' },
+    h(
+      'div',
+      { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
+      segments,
+    ),
+    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
+  );
+  return { sum, segments, stacked };
+}
+
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
+  const i = step.params.query;
+  const { n } = numbers.dims;
+  const article = numbers.settings.rounding === 'article';
+  const exponentials = rowOf(numbers.exponentials, i);
+  const total = numbers.rowSums[i];
+  const keys = Array.from({ length: n }, (_, j) => j);
+  const visibleKeys = keys.filter((j) => !numbers.masked(i, j));
+  const shownWeight = (j) => numbers.shown.weight(i, j);
+
+  const cell = (text, dataset, extra = {}) => {
+    const value = h('span', { class: 'cell-value', text });
+    const td = h('td', { class: 'cell', dataset, ...extra }, value);
+    td.valueElement = value;
+    return td;
+  };
+  const scoreCells = keys.map((j) =>
+    cell(formatExact(at(numbers.scores, i, j)), { matrix: 'scores', row: i, col: j }),
+  );
+  const expCells = keys.map((j) =>
+    cell(formatExact(exponentials[j]), { matrix: 'exponentials', row: i, col: j }),
+  );
+  const weightCells = keys.map((j) =>
+    cell(cellText(numbers, 'weights', i, j), { matrix: 'weights', row: i, col: j }),
+  );
+  const exactCells = article
+    ? keys.map((j) =>
+        cell(formatExact(at(numbers.weights, i, j)), { exact: '' }, { class: 'cell is-secondary' }),
+      )
+    : [];
+  const bars = keys.map(() => h('div', { class: 'bar' }));
+  const barCells = keys.map((j) =>
+    h('td', { class: 'bar-cell' }, h('div', { class: 'bar-track' }, bars[j])),
+  );
+  [...scoreCells, ...expCells, ...weightCells].forEach((td) => (td.tabIndex = -1));
+  scoreCells[0].tabIndex = 0;
+  for (const j of keys) {
+    if (numbers.masked(i, j))
+      [scoreCells[j], expCells[j], weightCells[j]].forEach((td) => td.classList.add('is-masked'));
+  }
+
+  const header = (...content) => h('th', { scope: 'row', class: 'row-label' }, ...content);
+  const table = h(
+    'table',
+    { class: 'softmax-table is-inspectable', 'aria-label': tr('softmax.table', { i: i + 1 }) },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('td', { class: 'corner' }),
+        keys.map((j) =>
+          h('th', { scope: 'col', class: 'col-label', text: `k${subscript(j + 1)}` }),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      h(
+        'tr',
+        { class: `role-${ROLES.scores.role}` },
+        header(tr('softmax.rowScores'), ' ', indexed('s', `${i + 1}j`)),
+        scoreCells,
+      ),
+      h('tr', { class: 'role-exp' }, header(tr('softmax.rowExp')), expCells),
+      h(
+        'tr',
+        { class: `role-${ROLES.weights.role} role-weights` },
+        article
+          ? header(tr('softmax.rowWeightsArticle'))
+          : header(tr('softmax.rowWeights'), ' ', indexed('a', `${i + 1}j`)),
+        weightCells,
+      ),
+      article ? h('tr', { class: 'role-exact' }, header(tr('softmax.rowExact')), exactCells) : null,
+      h('tr', { class: 'role-bars' }, header(tr('softmax.rowBars')), barCells),
+    ),
+  );
+  enableGridNavigation(table, [scoreCells, expCells, weightCells]);
+
+  const { sum, segments, stacked } = sumAndShares(tr, i, keys, total);
+  const element = h(
+    'div',
+    { class: 'scene scene-softmax' },
+    table,
+    h('div', { class: 'softmax-side' }, sum, stacked),
+  );
+
+  function render(t) {
+    const p = progressOf(t);
+    const pExp = ramp(p, 0, 0.4);
+    const pWeights = ramp(p, 0.5, 1);
+    keys.forEach((j) => {
+      land(expCells[j], itemAmount(pExp, n, j));
+      land(weightCells[j], itemAmount(pWeights, n, j));
+      if (exactCells[j]) land(exactCells[j], itemAmount(pWeights, n, j));
+    });
+    reveal(sum, ramp(p, 0.4, 0.5));
+    // From equal shares to the weights: every frame's shares still add up to 1.
+    const settle = ease(pWeights);
+    const start = (j) => (numbers.masked(i, j) ? 0 : 1 / visibleKeys.length);
+    keys.forEach((j) => {
+      const share = lerp(start(j), shownWeight(j), settle);
+      setStyle(bars[j], 'height', `${(share * 100).toFixed(2)}%`);
+      setStyle(segments[j], 'flexGrow', String(Math.max(0, share)));
+      segments[j].classList.toggle('is-narrow', share < 0.08);
+    });
+  }
+
+  const sentences = [tr('softmax.normalise'), tr('softmax.how')];
+  if (article)
+    sentences.push(
+      tr('softmax.articleRounds', {
+        weights: formatVector(keys.map(shownWeight), numbers.article.format),
+      }),
+    );
+  return {
+    element,
+    render,
+    explanation: {
+      sentences,
+      formula: formula(
+        tr('formula.softmax'),
+        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
+        mo('='),
+        frac(
+          sup(mi('e'), sub(mi('s'), mrow(mi('i'), mo(','), mi('j')))),
+          mrow(sumOver('l'), sup(mi('e'), sub(mi('s'), mrow(mi('i'), mo(','), mi('l'))))),
+        ),
+      ),
+      notes: [...beforeAfter(ctx, i, 'weights'), ...roundingNote(ctx, i)],
+    },
+    narration: tr('narrate.softmax', {
+      i: i + 1,
+      vector: formatVector(keys.map(shownWeight), numbers.shown.format),
+    }),
+  };
+}
+
+const { queryStep, stage } = perQuery({
+  family: 'softmax',
+  titleKey: 'stage.softmax',
+  duration: () => duration(3),
+  build,
+  // Predict: the weight query i gives each key.
+  questions: rowQuestions('weights'),
+});
+
+export { queryStep };
+export default stage;

@@ -1,0 +1,161 @@
+// Chapter 1: the weighted values added element-wise into output i (dark green). A frame sweeps
+// down each column; the column's terms appear and their sum lands in the output row, which
+// sits under the weighted rows like a written addition.
+import { h } from '../../dom.mjs';
+import { formatGrid, formatVector, subscript } from '../../format.mjs';
+import { formula, mi, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
+import { beforeAfter } from '../../draw/before-after.mjs';
+import { enableGridNavigation } from '../../draw/matrix-view.mjs';
+import { symbolNode } from '../../draw/matrices.mjs';
+import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { termLine, termLines } from '../../draw/term-line.mjs';
+import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../../draw/timing.mjs';
+import { roundingNote } from '../../draw/rounding-note.mjs';
+import { ROLES } from '../../roles.mjs';
+import { perQuery } from './query-step.mjs';
+
+function build(ctx) {
+  const { numbers, tr, step } = ctx;
+  const i = step.params.query;
+  const { n, dV } = numbers.dims;
+  const shown = numbers.shown;
+  const q = subscript(i + 1);
+  // The whole addition with the same decimals throughout (no "0" beside "0.000").
+  const grid = formatGrid(
+    [
+      ...Array.from({ length: n }, (_, j) =>
+        Array.from({ length: dV }, (_, c) => shown.weighted(i, j, c)),
+      ),
+      Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+    ],
+    shown.format,
+  );
+  const weightedTexts = grid.slice(0, n);
+  const outputTexts = grid[n];
+
+  const cell = (text, dataset) => {
+    const value = h('span', { class: 'cell-value', text });
+    const td = h('td', { class: 'cell', dataset, tabindex: '-1' }, value);
+    td.valueElement = value;
+    return td;
+  };
+  const weightedCells = Array.from({ length: n }, (_, j) =>
+    Array.from({ length: dV }, (_, c) =>
+      cell(weightedTexts[j][c], { matrix: 'weighted', query: i, row: j, col: c }),
+    ),
+  );
+  const outputCells = Array.from({ length: dV }, (_, c) =>
+    cell(outputTexts[c], { matrix: 'outputs', row: i, col: c }),
+  );
+  weightedCells[0][0].tabIndex = 0;
+  const label = (text) => h('th', { scope: 'row', class: 'row-label', text });
+  const table = h(
+    'table',
+    { class: 'matrix-table sum-table is-inspectable', 'aria-label': tr('sum.table', { i: i + 1 }) },
+    h(
+      'tbody',
+      {},
+      weightedCells.map((cells, j) =>
+        h(
+          'tr',
+          { class: `role-${ROLES.weighted.role}` },
+          label(`${j === 0 ? '' : '+ '}a${q},${subscript(j + 1)}v${subscript(j + 1)}`),
+          cells,
+        ),
+      ),
+      h('tr', { class: `role-${ROLES.outputs.role} sum-result` }, label(`= o${q}`), outputCells),
+    ),
+  );
+  enableGridNavigation(table, [...weightedCells, outputCells]);
+  const frame = h('div', { class: 'matrix-frame' }, table);
+  const figure = h(
+    'figure',
+    { class: `matrix role-${ROLES.outputs.role} sum-figure` },
+    h(
+      'figcaption',
+      { class: 'matrix-caption' },
+      symbolNode(`o${q}`),
+      h('span', { class: 'matrix-name', text: tr('sum.caption', { i: i + 1 }) }),
+    ),
+    frame,
+  );
+  const sweep = columnSweep(
+    frame,
+    ROLES.weighted.role,
+    (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
+    dV,
+  );
+  const lines = Array.from({ length: dV }, (_, c) =>
+    termLine(
+      `o${q},${subscript(c + 1)} =`,
+      Array.from({ length: n }, (_, j) => weightedTexts[j][c]),
+      `= ${outputTexts[c]}`,
+    ),
+  );
+  const element = h(
+    'div',
+    { class: 'scene scene-sum' },
+    figure,
+    termLines(
+      tr,
+      lines.map((line) => line.element),
+    ),
+  );
+
+  function render(t) {
+    const p = progressOf(t);
+    const active = activeItem(p, dV);
+    const activeLocal = itemAmount(p, dV, active);
+    for (let c = 0; c < dV; c++) {
+      const local = itemAmount(p, dV, c);
+      const landing = ramp(local, 0.8, 1);
+      lines[c].show(ramp(local, 0.15, 0.8) * n, landing);
+      land(outputCells[c], landing);
+      outputCells[c].classList.toggle('is-current', p < 1 && c === active);
+      for (let j = 0; j < n; j++)
+        weightedCells[j][c].classList.toggle('is-active', p < 1 && c === active);
+    }
+    sweep.place(sweepPosition(active, activeLocal), p < 1);
+  }
+
+  const output = formatVector(
+    Array.from({ length: dV }, (_, c) => shown.output(i, c)),
+    shown.format,
+  );
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [
+        tr('sum.add', { i: i + 1, n }),
+        tr(numbers.settings.causal ? 'sum.meaningCausal' : 'sum.meaning', { i: i + 1 }),
+        tr('sum.dimension', { dV }),
+      ],
+      formula: formula(
+        tr('formula.sum'),
+        sub(mi('o'), mi('i')),
+        mo('='),
+        sumOver('j'),
+        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
+        sub(mi('v'), mi('j')),
+      ),
+      notes: [...beforeAfter(ctx, i, 'outputs'), ...roundingNote(ctx, i)],
+    },
+    narration: tr('narrate.sum', { i: i + 1, vector: output }),
+  };
+}
+
+const { queryStep, stage } = perQuery({
+  family: 'sum',
+  titleKey: 'stage.sum',
+  duration: (dims) => duration(dims.dV),
+  build,
+  // Predict: each entry of output i.
+  questions: (i, numbers) =>
+    Array.from({ length: numbers.dims.dV }, (_, c) => ({
+      cell: { matrix: 'outputs', row: i, col: c },
+    })),
+});
+
+export { queryStep };
+export default stage;
