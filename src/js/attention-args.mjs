@@ -27,7 +27,7 @@ const MASK_KEYS = new Set(['data', 'shape']);
  */
 export function recordAsOptions(record) {
   const options = {};
-  for (const key of RECORD_KEYS) options[key] = record[key];
+  for (let i = 0; i < RECORD_KEYS.length; i++) options[RECORD_KEYS[i]] = record[RECORD_KEYS[i]];
   return options;
 }
 

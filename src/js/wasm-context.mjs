@@ -78,7 +78,8 @@ export function createWasmContext(Module) {
     const maskKeys = ownOr(more, 'maskKeys', 'broadcast');
     const scoresMode = ownOr(more, 'scoresMode', 'raw');
     const call = { q: 0, k: 0, v: 0, y: 0 };
-    for (const key of DIM_KEYS) call[key] = shape[key];
+    // An index loop: a replaced Array iterator must not drop a dim.
+    for (let i = 0; i < DIM_KEYS.length; i++) call[DIM_KEYS[i]] = shape[DIM_KEYS[i]];
     return {
       ...call,
       qLayout: Module.Layout[qLayout],
