@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
-import { launchChromium } from '../scripts/chromium.mjs';
-import { startServer } from '../scripts/serve.mjs';
+import { launchChromium } from '../scripts/lib/chromium.mjs';
+import { startServer } from '../scripts/lib/serve.mjs';
 
 const { values: args } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } },

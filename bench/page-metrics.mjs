@@ -1,6 +1,6 @@
 // The page's own speed, in headless Chromium (issue: "time from navigation to the first
 // interactive step under 300 ms from localhost; during a 10 s playback no frame longer than
-// 32 ms"). Serves dist/ with scripts/serve.mjs, then:
+// 32 ms"). Serves dist/ with scripts/lib/serve.mjs, then:
 //   - loads the page several times in fresh contexts and takes the median time from navigation
 //     start to the moment the app marks itself ready (<html data-app-state="ready">: the first
 //     step drawn with real numbers from wasm and every control live), with the milestones on
@@ -17,8 +17,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { launchChromium } from '../scripts/chromium.mjs';
-import { startServer } from '../scripts/serve.mjs';
+import { launchChromium } from '../scripts/lib/chromium.mjs';
+import { startServer } from '../scripts/lib/serve.mjs';
 
 const { values: options } = parseArgs({
   options: {

@@ -5,10 +5,12 @@
 //                         [--cores cores.json] [--decode decode-1.json --decode ...]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
-// --decode, repeated: the decode runs, see bench/report-decode.mjs.)
+// --decode, repeated: the decode runs, see bench/report-decode.mjs. --doc FILE [--page P.md]
+// also writes the report as docs/benchmarks.md, with the page's section P.md after it.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
+import { benchmarksDocument } from './common/benchmarks-doc.mjs';
 import { median } from './common/harness.mjs';
 import { decodeSection } from './report-decode.mjs';
 
@@ -22,6 +24,9 @@ const { values: args } = parseArgs({
     decode: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
+    // docs/benchmarks.md: this report with the page's section (bench/page-metrics.mjs output)
+    doc: { type: 'string' },
+    page: { type: 'string' },
   },
 });
 
@@ -571,3 +576,7 @@ out.push(
 const text = out.join('\n');
 process.stdout.write(`${text}\n`);
 if (args.out) await writeFile(args.out, `${text}\n`);
+if (args.doc) {
+  const page = args.page ? await readFile(args.page, 'utf8') : '';
+  await writeFile(args.doc, benchmarksDocument({ report: text, page }));
+}

@@ -1,5 +1,5 @@
 // Where the time of a small attention() call goes, in Node (bench/common/small-calls.mjs); the
-// Chromium half runs on the bench page: node bench/chromium.mjs --url URL --small-calls FILE.
+// Chromium half runs on the bench page: node bench/run-browser-page.mjs --url URL --small-calls FILE.
 //   node bench/small-calls.mjs [--quick] [--out build/bench/small-calls-node.json]
 // It prints the stages, then ours with and without `out` against onnxruntime-web (1 thread).
 import { readFile, writeFile } from 'node:fs/promises';

@@ -94,11 +94,25 @@ const SERVED_PRELOADS = [
  */
 function shadowStyles(styles, elementCss) {
   const forHost = styles
-    .replace(/@media\s*\((max|min)-width:/g, '@container explainer ($1-width:')
+    .replace(/@media\s*([^{]*\bwidth\b[^{]*)\{/g, (query, list) => containerQuery(list) ?? query)
     .replace(/:root/g, ':host')
     .replace(/(^|[{};,])html(?=[{,])/g, '$1:host')
     .replace(/(^|[{};,])body\{[^}]*\}/g, '$1');
   return `${forHost}\n${elementCss}`;
+}
+
+/**
+ * A media query's width conditions as a container query on the element: "(max-width: 860px),
+ * (max-width: 1399px) and (max-height: 820px)" -> "@container explainer (max-width: 860px){"
+ * (the alternatives that are widths alone, joined by "or"). null when none is: such a query
+ * (a short screen) stays a media query.
+ */
+function containerQuery(list) {
+  const widths = list
+    .split(',')
+    .map((alternative) => alternative.trim())
+    .filter((alternative) => /^\((max|min)-width:[^()]*\)$/.test(alternative));
+  return widths.length ? `@container explainer ${widths.join(' or ')}{` : null;
 }
 
 async function main() {

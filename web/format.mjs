@@ -76,3 +76,22 @@ export function subscript(index) {
 export function operand(text) {
   return text.startsWith(MINUS) ? `(${text})` : text;
 }
+
+/** A number as printed, read back: "−1.5" -> -1.5, "0.063" -> 0.063. */
+export const valueOfText = (text) => Number(String(text).replace(/\u2212/g, '-'));
+
+/**
+ * "=" or "≈" between printed operands and a printed result: "=" when the printed operands,
+ * combined (`combine` of their values) and rounded to the result's decimals, give the printed
+ * result; "≈" when they do not, because the operands are printed rounded and the result was
+ * computed from the exact numbers (0.063 · 2 printed as 0.127: the weight is 0.0634).
+ * @param {string} result  the printed result
+ * @param {string[]} operands  the printed operands
+ * @param {(values: number[]) => number} combine
+ */
+export function relation(result, operands, combine) {
+  const decimals = (String(result).split('.')[1] ?? '').length;
+  const fromPrinted = combine(operands.map(valueOfText));
+  const rounded = Number(fromPrinted.toFixed(decimals));
+  return Math.abs(rounded - valueOfText(result)) <= 1e-9 ? '=' : '≈';
+}

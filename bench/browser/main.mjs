@@ -1,6 +1,6 @@
 // The Chromium half of scripts/bench, bundled with esbuild (tfjs and onnxruntime-web import
 // bare package names). Loads every contender over HTTP from the repository root the static
-// server exposes, and waits for bench/chromium.mjs to call window.bench.run(settings).
+// server exposes, and waits for bench/run-browser-page.mjs to call window.bench.run(settings).
 import * as ort from 'onnxruntime-web/wasm';
 import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <xsimd/xsimd.hpp>
 
 namespace attention {
@@ -158,6 +159,27 @@ void rope_backward_reference(const RopeLayout& layout, const float* grad_y, cons
                              const float* sin_cache, const std::int64_t* position_ids,
                              float* grad_x) {
   rope_turn_reference<Turn::backward>(layout, grad_y, cos_cache, sin_cache, position_ids, grad_x);
+}
+
+const char* rope_error(const RopeLayout& l, std::size_t cache_rows,
+                       const std::int64_t* position_ids) {
+  if (l.rotary_dim % 2 != 0 || l.rotary_dim < 2)
+    return "the rotary dim must be even and at least 2";
+  if (l.rotary_dim > l.head_size) return "the rotary dim must not exceed the head size";
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max() / sizeof(float);
+  const std::size_t b = l.batch, h = l.heads, n = l.seq;
+  if (b != 0 && n > most / b) return "batch * seq is more rows than memory can address";
+  if (b != 0 && h != 0 && n != 0 && n > most / l.head_size / h / b)
+    return "the tensor has more elements than memory can address";
+  const std::size_t rows = l.batch * l.seq;
+  if (cache_rows > most / (l.rotary_dim / 2))
+    return "the caches have more elements than memory can address";
+  if (!position_ids)
+    return cache_rows < rows ? "the caches have fewer rows than batch * seq" : nullptr;
+  for (std::size_t i = 0; i < rows; ++i)
+    if (position_ids[i] < 0 || static_cast<std::uint64_t>(position_ids[i]) >= cache_rows)
+      return "a position id is outside the caches' rows";
+  return nullptr;
 }
 
 void rope_cache(std::size_t length, std::size_t rotary_dim, double base, float* cos_cache,

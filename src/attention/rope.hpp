@@ -48,6 +48,13 @@ void rope_backward(const RopeLayout& layout, const float* grad_y, const float* c
 void rope_cache(std::size_t length, std::size_t rotary_dim, double base, float* cos_cache,
                 float* sin_cache);
 
+// Why these arguments are unsafe to run, or nullptr: rotary_dim odd, below 2 or above
+// head_size; an element count beyond size_t; caches of `cache_rows` rows too short for batch *
+// seq rows without position_ids, or a position id outside 0..cache_rows-1 (each one is read).
+// Messages are neutral (no API's argument names): the caller's layer owns the wording.
+const char* rope_error(const RopeLayout& layout, std::size_t cache_rows,
+                       const std::int64_t* position_ids);
+
 // The plain scalar loops rope_forward and rope_backward are tested against: same arguments,
 // same results up to rounding.
 void rope_forward_reference(const RopeLayout& layout, const float* x, const float* cos_cache,

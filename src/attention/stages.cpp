@@ -91,15 +91,34 @@ Matrix shifted_exponentials(const Matrix& scores, const Vector& maxima) {
   return xt::exp(scores - xt::view(shift, xt::all(), xt::newaxis()));
 }
 
+Matrix shifted_exponentials_backward(const Matrix& exponentials, const Matrix& d_exponentials) {
+  // exponentials: n x n, d_exponentials: n x n, result: n x n
+  return exponentials * d_exponentials;
+}
+
 Vector row_sums(const Matrix& exponentials) {
   // exponentials: n x n, result: n
   return xt::sum(exponentials, {1});
+}
+
+Matrix row_sums_backward(const Vector& d_sums, std::size_t n_cols) {
+  // d_sums: n, result: n x n_cols
+  return xt::broadcast(xt::view(d_sums, xt::all(), xt::newaxis()), {d_sums.size(), n_cols});
 }
 
 Matrix normalise_rows(const Matrix& exponentials, const Vector& sums) {
   // exponentials: n x n, sums: n, result: n x n
   auto column = xt::view(sums, xt::all(), xt::newaxis());
   return xt::where(xt::equal(column, 0.0f), 0.0f, exponentials / column);
+}
+
+NormaliseGrad normalise_rows_backward(const Matrix& exponentials, const Vector& sums,
+                                      const Matrix& d_weights) {
+  // exponentials: n x n, sums: n, d_weights: n x n; result: exponentials n x n, sums n
+  auto column = xt::view(sums, xt::all(), xt::newaxis());
+  const Vector pull = xt::sum(d_weights * exponentials, {1});  // how the row's numerators pull
+  return {xt::where(xt::equal(column, 0.0f), 0.0f, d_weights / column),
+          xt::where(xt::equal(sums, 0.0f), 0.0f, -pull / (sums * sums))};
 }
 
 Matrix softmax_rows(const Matrix& scores) {

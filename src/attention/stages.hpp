@@ -61,24 +61,47 @@ void apply_causal_mask(Matrix& scores);
 
 // scores (n x n) -> (n): each row's largest score, -infinity for a fully masked row.
 Vector row_maxima(const Matrix& scores);
+// (No backward twin: the maximum only shifts a row, which changes no weight, so the
+// gradients through it cancel; shifted_exponentials_backward holds it constant.)
 
 // scores (n x n), maxima (n) -> (n x n): e^(s_ij - max_i). Subtracting the row's maximum keeps
 // exp() from overflowing and changes no weight. A fully masked row (max -infinity) is shifted
 // by 0 instead, so its exponentials are all 0.
 Matrix shifted_exponentials(const Matrix& scores, const Vector& maxima);
 
+// exponentials (n x n), d_exponentials (n x n) -> d_scores (n x n) = exponentials (.)
+// d_exponentials: e^x is its own derivative. The maxima are held constant (see row_maxima).
+Matrix shifted_exponentials_backward(const Matrix& exponentials, const Matrix& d_exponentials);
+
 // exponentials (n x n) -> (n): the sum of each row, the softmax's denominator.
 Vector row_sums(const Matrix& exponentials);
+
+// d_sums (n), n_cols -> d_exponentials (n x n_cols): every exponential of row i adds into its
+// sum once, so each gets d_sums[i].
+Matrix row_sums_backward(const Vector& d_sums, std::size_t n_cols);
 
 // exponentials (n x n), sums (n) -> weights (n x n): each row divided by its sum; a row that
 // sums to 0 (fully masked) gives zeros, not NaN.
 Matrix normalise_rows(const Matrix& exponentials, const Vector& sums);
 
+// The gradients of normalise_rows()'s two operands.
+struct NormaliseGrad {
+  Matrix exponentials;  // n x n
+  Vector sums;          // n
+};
+
+// exponentials (n x n), sums (n), d_weights (n x n) -> d_exponentials = d_weights / sums
+// (n x n) and d_sums[i] = -(sum over j of d_weights[i][j] * exponentials[i][j]) / sums[i]^2
+// (n); both 0 for a row that sums to 0, as its weights are.
+NormaliseGrad normalise_rows_backward(const Matrix& exponentials, const Vector& sums,
+                                      const Matrix& d_weights);
+
 // scores (n x n) -> weights (n x n): the four softmax stages above, composed. A row is
 // positive and sums to 1; NaN and +infinity propagate as IEEE arithmetic does.
 Matrix softmax_rows(const Matrix& scores);
 
-// weights (n x n), d_weights (n x n) -> d_scores (n x n), row by row:
+// weights (n x n), d_weights (n x n) -> d_scores (n x n), row by row (the three twins above,
+// composed, and simplified):
 // d_scores[i][j] = weights[i][j] * (d_weights[i][j] - sum over k of weights[i][k] *
 // d_weights[i][k]). Written with the softmax's result alone: the four stages above compose to a
 // function whose Jacobian is diag(a) - a a^T per row a. The row maximum is a shift that changes no

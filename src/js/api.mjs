@@ -7,9 +7,11 @@
 //
 // Each entry point lives in a file of its own, as a factory taking the one context of
 // wasm-context.mjs; installing one is one line in wrapModule's result.
+import { createAttentionBackward } from './attention-backward.mjs';
 import { createAttentionRun } from './attention-run.mjs';
 import { createKvCacheFactory } from './kv-cache.mjs';
 import { createOnnxAttention } from './onnx-attention.mjs';
+import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { createTrace } from './trace.mjs';
 import { createWasmContext } from './wasm-context.mjs';
@@ -29,7 +31,9 @@ export function wrapModule(Module) {
   return Object.freeze({
     trace: createTrace(context),
     attention: createAttentionRun(context),
+    attentionBackward: createAttentionBackward(context),
     onnxAttention: createOnnxAttention(context),
+    ...createRotaryEmbedding(context),
     createKvCache: createKvCacheFactory(context),
     createTinyTransformer: createTinyTransformerFactory(context),
     simd: simdArch === 'wasm',

@@ -21,7 +21,12 @@ export function createAttentionRun({ Module, withAllocations, copyOut, coreCall,
     }
     const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
     const call = coreCall(args, args.options, { mask });
-    const kernelBytes = checkFits('attention', call, dataBytes, 'q, k, v and the output');
+    const kernelBytes = checkFits(
+      'attention',
+      dataBytes,
+      Module.attentionWorkingBytes(call),
+      'q, k, v and the output',
+    );
     return withAllocations('attention', (allocate, copyIn) => {
       // Phase 4, copy exactly what was validated.
       call.q = copyIn(args.q, qLength * 4, 'q');

@@ -8,21 +8,9 @@
 //               { id, ok: true, result }             result's buffers transferred, not copied
 //               { id, ok: false, error: { name, message } }
 import createAttention from './attention.mjs';
-
-const isNode =
-  typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
+import { buffersOf, errorMessage, listenInWorker } from './workers.mjs';
 
 let attn = null;
-
-// Every ArrayBuffer a result holds (a Float32Array, or { Y: { data }, … } from onnxAttention).
-function buffersOf(value, found = new Set()) {
-  if (ArrayBuffer.isView(value)) {
-    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
-  } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) buffersOf(item, found);
-  }
-  return found;
-}
 
 // V8 first runs a fresh instance's wasm in its baseline tier, and moves a hot function to the
 // optimising tier only between calls, once it has run enough: a pool's first large call would
@@ -55,21 +43,8 @@ async function handle(message, post) {
     const result = attn[method](...args);
     post({ id, ok: true, result }, [...buffersOf(result)]);
   } catch (error) {
-    const name = error instanceof TypeError || error instanceof RangeError ? error.name : 'Error';
-    post({ id, ok: false, error: { name, message: String(error?.message ?? error) } });
+    post({ id, ok: false, error: errorMessage(error) });
   }
 }
 
-if (isNode) {
-  // A name computed at run time, so browser bundlers leave this Node-only import alone.
-  // Messages that arrive before the listener is attached wait in the port.
-  const importNodeBuiltin = (name) => import(/* webpackIgnore: true */ `node:${name}`);
-  const { parentPort } = await importNodeBuiltin('worker_threads');
-  parentPort.on('message', (message) =>
-    handle(message, (reply, transfer) => parentPort.postMessage(reply, transfer)),
-  );
-} else {
-  self.addEventListener('message', (event) =>
-    handle(event.data, (reply, transfer) => self.postMessage(reply, transfer)),
-  );
-}
+await listenInWorker(handle);

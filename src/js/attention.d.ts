@@ -394,6 +394,50 @@ export interface OnnxAttentionAttributes {
 }
 
 /**
+ * Inputs of the ONNX `RotaryEmbedding` operator (opset 23), by their ONNX names. Dimensions:
+ * B batch, H heads, S sequence length, D head size (even), R the rotary dim
+ * (`rotary_embedding_dim`, or D when it is 0), M rows of the caches. Own properties only.
+ */
+export interface OnnxRotaryEmbeddingInputs {
+  /** `float32` or `float16` (T): 4-D `(B, H, S, D)`, or 3-D `(B, S, H * D)` with `num_heads`. */
+  input: OnnxTensor;
+  /**
+   * T, the cosines: `(M, R / 2)` with `position_ids` (row p for position p), or `(B, S, R / 2)`
+   * without (one row per token). {@link AttentionApi.rotaryCaches} builds the usual ones.
+   */
+  cos_cache: OnnxTensor;
+  /** T, the sines: `cos_cache`'s dims. */
+  sin_cache: OnnxTensor;
+  /** `int64`, `(B, S)`: each token's row of the caches, from 0 to M - 1. Optional. */
+  position_ids?: OnnxTensor | null;
+}
+
+/** Attributes of the ONNX `RotaryEmbedding` operator, by their ONNX names; all optional. */
+export interface OnnxRotaryEmbeddingAttributes {
+  /**
+   * 0 (default): pair i is `(i, i + R / 2)`, the head's two halves (GPT-NeoX, Llama).
+   * 1: pair i is `(2i, 2i + 1)` (GPT-J).
+   */
+  interleaved?: 0 | 1 | boolean;
+  /** R: rotate only the first R numbers of each head (even, at most D); the rest are copied. 0 (default): all D. */
+  rotary_embedding_dim?: number;
+  /** H; required when `input` is 3-D (then it splits the last axis head-major). */
+  num_heads?: number;
+}
+
+/** Options of {@link AttentionApi.rotaryCaches}. Read once, own properties only. */
+export interface RotaryCachesOptions {
+  /** M: rows, one per position 0 .. M - 1 (positive). */
+  length: number;
+  /** R: the rotary dim (positive, even); each row holds R / 2 numbers. */
+  rotaryDim: number;
+  /** The base of the frequencies (positive, finite). Default 10000. */
+  base?: number;
+  /** The caches' type: `'float32'` (default) or `'float16'` (half bits in a Uint16Array). */
+  type?: 'float32' | 'float16';
+}
+
+/**
  * Options of {@link AttentionApi.createKvCache}. Names: B batch, Hkv key/value heads, D key
  * head size, Dv value head size. Give the shape, or `pastKey` and `pastValue` (ONNX
  * `past_key` / `present_key` tensors) and the shape follows from their dims; options given
@@ -502,6 +546,16 @@ export interface KvCache {
 /** Outputs of the ONNX `Attention` operator that {@link AttentionApi.onnxAttention} can return. */
 export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_output';
 
+/** What {@link AttentionApi.attentionBackward} returns: each a fresh array the caller owns. */
+export interface AttentionGradients {
+  /** dL/dq, `[batch, qNumHeads, qSeqLen, headSize]`. */
+  gradQ: Float32Array;
+  /** dL/dk, `[batch, kvNumHeads, kvSeqLen, headSize]`: every query head of a group adds in. */
+  gradK: Float32Array;
+  /** dL/dv, `[batch, kvNumHeads, kvSeqLen, vHeadSize]`: every query head of a group adds in. */
+  gradV: Float32Array;
+}
+
 /** What `createAttention()` resolves to. */
 export interface AttentionApi {
   /**
@@ -549,6 +603,33 @@ export interface AttentionApi {
     options: AttentionOptions,
   ): Float32Array;
   /**
+   * The exact gradients of {@link AttentionApi.attention}: for a loss L whose gradient with
+   * respect to `y = attention(q, k, v, options)` is `gradY`, returns dL/dq, dL/dk and dL/dv,
+   * for training in the page or in an app. Same layouts and every option of `attention`
+   * (`out` excepted): a group's query heads (GQA/MQA) add into their shared kv head's
+   * gradients; keys hidden by `isCausal` or a mask pass no gradient, and a query row that
+   * sees no key (its y is zeros) gets none; under `softcap` the chain rule goes through the
+   * tanh. Computed FlashAttention-2 style (the forward's softmax statistics recomputed, never
+   * the `qSeqLen x kvSeqLen` weights stored), in float32.
+   * @param q `[batch, qNumHeads, qSeqLen, headSize]`
+   * @param k `[batch, kvNumHeads, kvSeqLen, headSize]`
+   * @param v `[batch, kvNumHeads, kvSeqLen, vHeadSize]`
+   * @param gradY dL/dy, `[batch, qNumHeads, qSeqLen, vHeadSize]` (y's shape)
+   * @param options as for `attention`, read and checked by the same rules; `out` is refused
+   * @returns fresh arrays the caller owns, shaped as `q`, `k` and `v`. NaN and Infinity
+   *   propagate as IEEE arithmetic does.
+   * @throws TypeError / RangeError naming the bad argument (`gradY` of the wrong type or
+   *   length included; a request that cannot fit in wasm memory with its gradients is refused
+   *   before anything is copied); the instance keeps working and holds no leaked memory.
+   */
+  attentionBackward(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    gradY: Float32Array,
+    options: AttentionOptions,
+  ): AttentionGradients;
+  /**
    * The whole ONNX `Attention` operator (opset 23, plus opset 24's `nonpad_kv_seqlen` and
    * opset 25's windows), with ONNX's names, on the same fused kernel as `attention`:
    * - `Y` `(B, Hq, S, Dv)`, or `(B, S, Hq * Dv)` when Q is 3-D;
@@ -579,6 +660,43 @@ export interface AttentionApi {
    *   not fit in wasm memory.
    */
   createKvCache(options: KvCacheOptions): KvCache;
+  /**
+   * The ONNX `RotaryEmbedding` operator (opset 23), with ONNX's names: rotary position
+   * embedding (RoPE). Each head's pair i of numbers (see `interleaved`) at a token whose cache
+   * row holds `cos`, `sin` becomes `(a cos - b sin, b cos + a sin)`: turned by the angle of its
+   * position, so that a query-key dot product depends on how far apart the tokens are.
+   * @returns `output`: a fresh tensor of the input's dims and type (float16 is computed in
+   *   float32 and rounded to nearest even on the way out).
+   * @throws TypeError / RangeError naming the ONNX input or attribute at fault, for every shape
+   *   rule of the spec (a 3-D input without `num_heads`, an odd head size or
+   *   `rotary_embedding_dim`, caches whose dims do not match the form with or without
+   *   `position_ids`, a position id outside the caches' rows); the instance keeps working and
+   *   holds no leaked memory. NaN and Infinity in the data propagate.
+   * @example
+   * ```ts
+   * const caches = attn.rotaryCaches({ length: 2048, rotaryDim: 64 });
+   * const { output } = attn.onnxRotaryEmbedding(
+   *   { input: q, ...caches, position_ids }, // q (B, H, S, 64), position_ids int64 (B, S)
+   * );
+   * ```
+   */
+  onnxRotaryEmbedding(
+    inputs: OnnxRotaryEmbeddingInputs,
+    attributes?: OnnxRotaryEmbeddingAttributes,
+  ): { output: OnnxResultTensor };
+  /**
+   * The cos and sin caches of RoPE for positions 0 .. length - 1, as `onnxRotaryEmbedding`
+   * reads them with `position_ids`: row p holds `cos(theta_i)` and `sin(theta_i)` for
+   * `theta_i = p * base^(-2i / rotaryDim)`, i < rotaryDim / 2, computed in double and rounded
+   * once.
+   * @returns fresh `(length, rotaryDim / 2)` tensors in `type`.
+   * @throws TypeError / RangeError naming the bad option; RangeError when the caches do not fit
+   *   in wasm memory.
+   */
+  rotaryCaches(options: RotaryCachesOptions): {
+    cos_cache: OnnxResultTensor;
+    sin_cache: OnnxResultTensor;
+  };
   /**
    * A tiny decoder-only transformer that trains in wasm ({@link TinyTransformer}).
    * @throws TypeError / RangeError naming the config field at fault (heads must divide dModel,
@@ -848,3 +966,153 @@ export interface AttentionPool {
  * alive, but close() the pool when done.
  */
 export function createAttentionPool(options?: AttentionPoolOptions): Promise<AttentionPool>;
+
+// ---- Training in a worker: createTrainer and the induction task -----------------------
+
+/** Options of {@link createTrainer}, read once, own properties only. */
+export interface TrainerOptions {
+  /**
+   * The model's config, as {@link AttentionApi.createTinyTransformer} takes it, with vocabSize
+   * at least 16 and context at least 25 (the induction task's tokens and rows). Its seed
+   * defaults to this trainer's {@link TrainerOptions.seed}.
+   */
+  config: TinyTransformerConfig;
+  /** The workload; the induction task is the only one (default). */
+  task?: 'induction';
+  /** Seeds the training batches (and the model, unless config.seed is given). Default 1. */
+  seed?: number;
+  /** Rows per training step (default 32). */
+  batch?: number;
+  /**
+   * Called in the host for each progress event. If it throws, the run stops and its
+   * {@link Trainer.train} promise rejects with what it threw; the trainer stays usable.
+   */
+  onProgress?: (event: TrainerProgress) => void;
+  /** Where the worker script is, if not `train-worker.mjs` next to this file. */
+  workerUrl?: string | URL;
+  /** How long the worker may take to load the module and build the model (ms, default 30000). */
+  initTimeout?: number;
+  /** As {@link CreateAttentionOptions.relaxedSimd}, for the worker's module. */
+  relaxedSimd?: boolean;
+}
+
+/** A progress event of a run: sent every `progressEvery` steps, and when the run ends. */
+export interface TrainerProgress {
+  /** Steps trained since the model was made (or reset). */
+  step: number;
+  /** The loss of the last step (before its update). */
+  loss: number;
+  /** Every step's loss since the previous event, oldest first: a loss curve without gaps. */
+  losses: Float32Array;
+  /** Mean time of those steps' trainStep calls alone, in milliseconds. */
+  msPerStep: number;
+  /**
+   * Every head's weights on one fixed induction row, when a multiple of `attentionEvery` was
+   * reached since the previous event: dims [layers, 1, heads, T, T].
+   */
+  attention?: { data: Float32Array; dims: number[] };
+}
+
+/** Options of {@link Trainer.train}. */
+export interface TrainOptions {
+  /** How many more steps (1 to 10^7). */
+  steps: number;
+  /** Steps between progress events (default 10). */
+  progressEvery?: number;
+  /** Include the attention weights in progress events every this many steps (default 0: never). */
+  attentionEvery?: number;
+}
+
+/** What {@link Trainer.evaluate} measures, on held-out rows (their own seeded sequence, not the training batches). */
+export interface TrainerEvaluation {
+  step: number;
+  /** Mean cross-entropy over the counted targets. */
+  loss: number;
+  /** Share of counted targets whose largest logit is the target. */
+  accuracy: number;
+  /** The rows evaluated: Int32Array [batch, 25] each (targets -1 where not counted). */
+  tokens: Int32Array;
+  targets: Int32Array;
+  /** Every head's weights on those rows: dims [layers, batch, heads, T, T]. */
+  attention: { data: Float32Array; dims: number[] };
+}
+
+/**
+ * A tiny transformer training in its own worker. Every method answers by promise; requests
+ * run in the order they were made. Bad arguments throw a TypeError / RangeError at once and
+ * change nothing. Once the worker dies, misbehaves (a message that is not its protocol's) or
+ * {@link Trainer.close} is called, every pending and later call rejects with a
+ * {@link TrainerError}; none is left pending.
+ */
+export interface Trainer {
+  /**
+   * Trains `steps` more steps on fresh induction batches; resolves when they are done, or
+   * early on {@link Trainer.stop} / {@link Trainer.reset} (then `stopped` is true). One run
+   * at a time: a second call while one runs rejects.
+   */
+  train(options: TrainOptions): Promise<{ step: number; loss: number; stopped: boolean }>;
+  /** Holds the run after its current step (no CPU used while paused). */
+  pause(): Promise<{ step: number }>;
+  resume(): Promise<{ step: number }>;
+  /** Ends the run; the model keeps what it learnt. */
+  stop(): Promise<{ step: number }>;
+  /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
+  evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
+  /** The model's parameters ({@link TinyTransformer.parameters}), for export. */
+  parameters(): Promise<Record<string, TinyTransformerTensor>>;
+  /** Loads parameters of the same names and dims (data: Float32Array or number[]). */
+  loadParameters(
+    parameters: Record<string, { data: Float32Array | number[]; dims: number[] }>,
+  ): Promise<{ step: number }>;
+  /** A new model at step 0, with a new config and/or seed (the current ones by default). */
+  reset(options?: { config?: TinyTransformerConfig; seed?: number }): Promise<{ step: number }>;
+  /** Ends the worker. */
+  close(): void;
+  /** The last step the worker reported. */
+  readonly step: number;
+  /** True once the worker is gone. */
+  readonly closed: boolean;
+}
+
+/** Why a trainer's promise rejected when its worker died, misbehaved or was closed. */
+export class TrainerError extends Error {
+  name: 'TrainerError';
+}
+
+/**
+ * Starts a worker (a Web Worker in a page, a worker_thread in Node) holding its own module
+ * and a tiny transformer ({@link AttentionApi.createTinyTransformer}), and resolves once the
+ * model is built. In Node an idle trainer does not keep the process alive; close() it when done.
+ */
+export function createTrainer(options: TrainerOptions): Promise<Trainer>;
+
+/** A batch of induction rows: Int32Array [batch, length] each. */
+export interface InductionBatch {
+  tokens: Int32Array;
+  /** The token to predict at each position, or -1 where it is not predictable (not counted). */
+  targets: Int32Array;
+  batch: number;
+  length: 25;
+  /** Each row's layout: x1 at 1 + p and again at 1 + p + n. */
+  rows: { p: number; n: number }[];
+}
+
+/**
+ * The induction task: rows of 25 tokens, BOS (0) | p noise | x1..xn | x1..xn | noise, with
+ * n distinct symbols from 1..15 (n in 4..10, p in 0..24-2n, new for each row) and noise from
+ * the other symbols. Only the second copy's predictable next tokens are counted targets.
+ * The same seed (an integer in 0..2^32-1, default 1) gives the same batches everywhere.
+ */
+export function createInductionTask(seed?: number): {
+  readonly seed: number;
+  readonly length: 25;
+  readonly vocabSize: 16;
+  /** The next `rows` rows (1 to 65536). */
+  batch(rows: number): InductionBatch;
+};
+
+/** Accuracy over counted targets (not -1), by the largest logit; accuracy is NaN if none. */
+export function inductionAccuracy(
+  logits: { data: Float32Array; dims: number[] },
+  targets: Int32Array,
+): { correct: number; counted: number; accuracy: number };

@@ -12,6 +12,8 @@ import createAttentionModule from '../../build/wasm/attention.mjs';
 import { createAttentionWith } from './api.mjs';
 
 export { createAttentionPool } from './pool.mjs';
+export { createTrainer, TrainerError } from './trainer.mjs';
+export { createInductionTask, inductionAccuracy } from './induction-task.mjs';
 
 const isNode =
   typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';

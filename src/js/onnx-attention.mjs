@@ -192,7 +192,12 @@ export function createOnnxAttention({ Module, withAllocations, coreCall, checkFi
         4 +
       sizes.mask * sizes.maskBytesPer;
     const what = `Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} (in float32)`;
-    const kernelBytes = checkFits('onnxAttention', call, dataBytes, what);
+    const kernelBytes = checkFits(
+      'onnxAttention',
+      dataBytes,
+      Module.attentionWorkingBytes(call),
+      what,
+    );
     return withAllocations('onnxAttention', (allocate) => {
       // Assert every byte count right before the copies (read-once.mjs): what was validated.
       for (const t of [p.Q, p.K, p.V, p.pastKey, p.pastValue, p.mask]) {

@@ -77,7 +77,7 @@ const show = (dims) => `[${dims.join(', ')}]`;
 // Phase 1: read. Tensors are read field by field with ordinary property access (so an
 // onnxruntime-web Tensor's `data` getter works); bags of inputs and attributes own keys only.
 
-function readTensor(value, name) {
+export function readTensor(value, name) {
   if (!isOptionBag(value)) {
     throw new TypeError(
       `${name} must be a tensor { type, data, dims } (an onnxruntime-web Tensor will do), got ${describe(value)}`,
@@ -141,7 +141,7 @@ function checkDim(value, name) {
 }
 
 /** A measured tensor { name, type, view, dims, count, float16Array }, checked against `types`. */
-function measureTensor(read, types) {
+export function measureTensor(read, types) {
   const { name } = read;
   const view = measureTypedArray(read.data, `${name}.data`);
   const arrays = types.flatMap((t) => ARRAYS_OF[t]).join(', ');

@@ -22,9 +22,8 @@ import { describe, isOptionBag } from './checks.mjs';
 import { snapshotOnnxCall } from './onnx-attention.mjs';
 import { planSlices, placeSlice, sliceCall } from './pool-split.mjs';
 import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
+import { importNodeBuiltin, isNode, rebuildError, spawnWorker as spawn } from './workers.mjs';
 
-const isNode =
-  typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl', 'initTimeout']);
 const CALL_KEYS = new Set(['signal', 'transfer']);
 /** How long a worker may take to load its module before createAttentionPool gives up. */
@@ -35,60 +34,12 @@ const Float32ArrayIntrinsic = Float32Array;
 const Uint8ArrayIntrinsic = Uint8Array;
 const objectTag = (value) => Object.prototype.toString.call(value);
 
-// Node's built-ins by a name computed at run time, so browser bundlers leave them alone (a
-// constant specifier gets folded into a static import by minifiers, and then resolved).
-const importNodeBuiltin = (name) => import(/* webpackIgnore: true */ `node:${name}`);
-
 async function defaultWorkers() {
   if (isNode) {
     const os = await importNodeBuiltin('os');
     return os.availableParallelism?.() ?? os.cpus().length;
   }
   return globalThis.navigator?.hardwareConcurrency || 2;
-}
-
-// A worker behind one small interface, whichever kind it is.
-async function spawn(url) {
-  if (isNode) {
-    const { Worker } = await importNodeBuiltin('worker_threads');
-    // No Node flags: those about the main script (-e, --input-type) make a worker fail, and
-    // the worker needs none. V8's flags (--experimental-wasm-relaxed-simd) are per process:
-    // they hold in every worker anyway.
-    const worker = new Worker(url, { execArgv: [] });
-    return {
-      post: (message, transfer) => worker.postMessage(message, transfer),
-      onMessage: (listener) => worker.on('message', listener),
-      onDeath: (listener) => {
-        worker.on('error', (error) => listener(`it threw ${error?.message ?? error}`));
-        worker.on('exit', (code) => listener(`it exited with code ${code}`));
-      },
-      busy: (busy) => (busy ? worker.ref() : worker.unref()), // idle workers keep Node alive no longer
-      terminate: () => worker.terminate(),
-    };
-  }
-  const worker = new Worker(url, { type: 'module' });
-  return {
-    post: (message, transfer) => worker.postMessage(message, transfer),
-    onMessage: (listener) => worker.addEventListener('message', (event) => listener(event.data)),
-    onDeath: (listener) => {
-      worker.addEventListener('error', (event) => {
-        event.preventDefault();
-        listener(`it threw ${event.message || 'an error (its script may have failed to load)'}`);
-      });
-      worker.addEventListener('messageerror', () => listener('a message to it could not be read'));
-    },
-    busy: () => {},
-    terminate: () => worker.terminate(),
-  };
-}
-
-// A worker's error as the caller's: its type and message kept (whatever the worker sent).
-function rebuildError(error) {
-  const { name, message } = isRecord(error) ? error : {};
-  const text = typeof message === 'string' ? message : 'a worker failed without saying why';
-  if (name === 'TypeError') return new TypeError(text);
-  if (name === 'RangeError') return new RangeError(text);
-  return new Error(text);
 }
 
 // The call options { signal, transfer }, own properties read once.

@@ -20,7 +20,8 @@ import {
   setBytes,
 } from './read-once.mjs';
 
-const CONFIG_KEYS = new Set([
+/** createTinyTransformer's config fields (createTrainer passes the same config on). */
+export const CONFIG_KEYS = new Set([
   'vocabSize',
   'context',
   'dModel',
@@ -161,6 +162,7 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
     #config;
     #core;
     #table;
+    #callBytes = { key: '', bytes: 0 };
 
     constructor(handle, config, core, table) {
       this.#handle = handle;
@@ -252,7 +254,16 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
 
     /** Refuses up front a call whose working memory cannot fit in wasm memory. */
     #checkMemory(where, batch, T, training, ioBytes) {
-      const bytes = Module.transformerCallBytes(this.#core, batch, T, training) + ioBytes;
+      // The core's count for the last shape asked, kept: training asks the same every step,
+      // and converting the config for Embind costs more than the check.
+      const key = `${batch} ${T} ${training}`;
+      if (this.#callBytes.key !== key) {
+        this.#callBytes = {
+          key,
+          bytes: Module.transformerCallBytes(this.#core, batch, T, training),
+        };
+      }
+      const bytes = this.#callBytes.bytes + ioBytes;
       if (bytes > memoryLimit) {
         throw new RangeError(
           `TinyTransformer.${where}: batch ${batch} of ${T} tokens needs ${formatBytes(bytes)} of activations${training ? ' and gradients' : ''}, more than the ${formatBytes(memoryLimit)} wasm memory can hold; use a smaller batch`,
@@ -356,7 +367,7 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
         'TinyTransformer.loadParameters',
         'parameters',
       );
-      const read = this.#table.map(({ name }) => {
+      const read = this.#table.map(({ name, count }) => {
         const entry = given[name];
         if (entry === undefined) {
           throw new TypeError(`TinyTransformer.loadParameters: '${name}' is missing`);
@@ -373,7 +384,8 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
             `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
           );
         }
-        return { data: readArray(data, `parameters['${name}'].data`, 1 << 30) ?? data, dims };
+        // An array longer than the tensor is refused before it is read (a Proxy may claim 2^32).
+        return { data: readArray(data, `parameters['${name}'].data`, count) ?? data, dims };
       });
       // Phases 2 and 3: every entry measured and checked before anything is written.
       const checked = this.#table.map(({ name, dims, count }, i) => {

@@ -12,7 +12,10 @@ import {
 } from './checks.mjs';
 import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
 
-/** The most numbers one trace may hold across all its intermediates (64 MiB of floats). */
+/**
+ * The most numbers one trace may hold across all its intermediates, their gradients included
+ * (64 MiB of floats).
+ */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
 /** The most heads one trace may have: it is for teaching, and each head is a whole trace. */
 export const TRACE_MAX_HEADS = 256;
@@ -101,8 +104,9 @@ function measureMatrix(read, name) {
 }
 
 /**
- * Phase 1 (read) of trace()'s argument: its own fields, then each matrix (wOut only when
- * given), each exactly once. The other fields are kept as given, for phase 3.
+ * Phase 1 (read) of trace()'s argument: its own fields, then each matrix (wOut and
+ * gradOutputs only when given), each exactly once. The other fields are kept as given, for
+ * phase 3.
  */
 function readTraceArgs(args) {
   if (!isOptionBag(args)) {

@@ -98,12 +98,11 @@ export function createWasmContext(Module) {
   }
 
   /**
-   * The fused kernel's working memory for `call`, after checking that `dataBytes` of tensors,
-   * that and room for the stack fit in wasm memory; else a RangeError: `${where}: ${what}
-   * need ...`.
+   * Checks that `dataBytes` of tensors, `kernelBytes` of the kernel's working memory (the
+   * core's attentionWorkingBytes(call), or its twin's) and room for the stack fit in wasm
+   * memory; else a RangeError: `${where}: ${what} need ...`. Returns kernelBytes.
    */
-  function checkFits(where, call, dataBytes, what) {
-    const kernelBytes = Module.attentionWorkingBytes(call);
+  function checkFits(where, dataBytes, kernelBytes, what) {
     if (dataBytes + kernelBytes + RESERVE_BYTES > memoryLimit) {
       throw new RangeError(
         `${where}: ${what} need ${formatBytes(dataBytes)} (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,

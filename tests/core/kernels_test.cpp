@@ -9,6 +9,7 @@
 #include "kernels/exp2.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/matmul.hpp"
+#include "kernels/row_softmax.hpp"
 #include "reference64.hpp"
 
 using namespace attention;
@@ -54,6 +55,76 @@ TEST(Kernels, Exp2FastGivesZeroForMinusInfinityAndNoOverflow) {
   EXPECT_TRUE(std::isfinite(kernels::exp2_fast(batch(500.0f)).get(0)));
   EXPECT_EQ(kernels::exp2_fast(batch(0.0f)).get(0), 1.0f);
   EXPECT_FLOAT_EQ(kernels::exp2_fast(batch(10.0f)).get(0), 1024.0f);
+}
+
+// Blocks of scores as the kernels hand them over: aligned, padded to whole vectors with -inf,
+// some scores hidden (-inf), a first block that is wholly hidden, and a later maximum.
+std::vector<std::vector<float>> score_blocks(std::mt19937& rng, std::size_t keys) {
+  std::uniform_real_distribution<float> score(-8.0f, 8.0f);
+  std::vector<std::vector<float>> blocks;
+  for (std::size_t b = 0; b < 4; ++b) {
+    std::vector<float> block(kernels::round_up(keys, kernels::lanes), kernels::minus_infinity);
+    for (std::size_t j = 0; j < keys; ++j)
+      if (b > 0 && j % 3 != 1) block[j] = score(rng) + float(b);
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+TEST(Kernels, OnlineSoftmaxUpdateMatchesScalarReference) {
+  std::mt19937 rng(7);
+  for (std::size_t keys : {1u, 3u, 4u, 7u, 16u, 33u, 64u}) {
+    kernels::RowStatistics fast, slow;
+    for (std::vector<float> block : score_blocks(rng, keys)) {
+      const std::size_t padded = block.size();
+      kernels::AlignedFloats row = kernels::allocate_floats(padded);
+      std::copy(block.begin(), block.end(), row.get());
+      const float fast_rescale = kernels::online_softmax_update(row.get(), padded, fast);
+      const float slow_rescale = kernels::online_softmax_update_reference(block.data(), keys, slow);
+      EXPECT_NEAR(fast_rescale, slow_rescale, 1e-6f * slow_rescale) << keys;
+      EXPECT_EQ(fast.max, slow.max) << keys;
+      EXPECT_NEAR(fast.sum, slow.sum, 1e-6f * slow.sum) << keys;
+      for (std::size_t j = 0; j < keys; ++j) EXPECT_NEAR(row[j], block[j], 1e-6f) << keys;
+      for (std::size_t j = keys; j < padded; ++j) EXPECT_EQ(row[j], 0.0f) << "padding";
+    }
+    EXPECT_GT(fast.sum, 0.0f);
+  }
+}
+
+TEST(Kernels, OnlineSoftmaxUpdateOfHiddenRowsAndNaN) {
+  kernels::AlignedFloats row = kernels::allocate_floats(kernels::lanes);
+  std::fill(row.get(), row.get() + kernels::lanes, kernels::minus_infinity);
+  kernels::RowStatistics stats;
+  EXPECT_EQ(kernels::online_softmax_update(row.get(), kernels::lanes, stats), 1.0f);
+  EXPECT_EQ(stats.sum, 0.0f);
+  EXPECT_EQ(stats.max, kernels::minus_infinity);
+  EXPECT_EQ(row[0], 0.0f);
+  row[0] = std::numeric_limits<float>::quiet_NaN();
+  kernels::online_softmax_update(row.get(), kernels::lanes, stats);
+  EXPECT_TRUE(std::isnan(stats.sum));
+}
+
+TEST(Kernels, SoftmaxFromStatisticsMatchesScalarReferenceAndSumsToOne) {
+  std::mt19937 rng(8);
+  for (std::size_t keys : {1u, 5u, 16u, 37u}) {
+    const auto blocks = score_blocks(rng, keys);
+    kernels::RowStatistics stats;
+    for (std::vector<float> block : blocks)
+      kernels::online_softmax_update_reference(block.data(), keys, stats);
+    double total = 0;
+    for (const std::vector<float>& block : blocks) {
+      kernels::AlignedFloats row = kernels::allocate_floats(block.size());
+      std::copy(block.begin(), block.end(), row.get());
+      std::vector<float> slow = block;
+      kernels::softmax_from_statistics(row.get(), block.size(), stats);
+      kernels::softmax_from_statistics_reference(slow.data(), keys, stats);
+      for (std::size_t j = 0; j < keys; ++j) {
+        EXPECT_NEAR(row[j], slow[j], 1e-6f) << keys;
+        total += row[j];
+      }
+    }
+    EXPECT_NEAR(total, 1.0, 1e-5) << keys;
+  }
 }
 
 namespace {

@@ -73,6 +73,31 @@ TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
       }
 }
 
+// Views into wider rows (one head of a [N, heads * d] tensor): only the viewed numbers change.
+TEST(ModelMatmul, StridedViewsMatchTheScalarReference) {
+  const std::size_t rows = 7, inner = 5, cols = 9;
+  const Strides strides{inner + 3, cols + 2, cols + 4};
+  const Floats a = random_floats(rows * strides.a, 30), b = random_floats(inner * strides.b, 31);
+  const Floats at = random_floats(inner * (rows + 1), 32);
+  for (bool transposed : {false, true}) {
+    Floats tuned = random_floats(rows * strides.c, 33), plain = tuned;
+    if (transposed) {
+      matmul_transposed_a(at.data(), b.data(), tuned.data(), rows, inner, cols, true,
+                          {rows + 1, strides.b, strides.c});
+      matmul_transposed_a_reference(at.data(), b.data(), plain.data(), rows, inner, cols, true,
+                                    {rows + 1, strides.b, strides.c});
+    } else {
+      matmul(a.data(), b.data(), tuned.data(), rows, inner, cols, true, strides);
+      matmul_reference(a.data(), b.data(), plain.data(), rows, inner, cols, true, strides);
+    }
+    const Floats untouched = random_floats(rows * strides.c, 33);
+    for (std::size_t i = 0; i < tuned.size(); ++i) {
+      ASSERT_NEAR(tuned[i], plain[i], 1e-5f) << i;
+      if (i % strides.c >= cols) ASSERT_EQ(tuned[i], untouched[i]) << "outside the view: " << i;
+    }
+  }
+}
+
 TEST(ModelMatmul, ARowGivesTheSameBitsAloneOrInABatch) {
   const std::size_t rows = 6, inner = 13, cols = 11;
   const Floats a = random_floats(rows * inner, 4), b = random_floats(inner * cols, 5);
@@ -216,6 +241,17 @@ TEST(ModelStages, RopeOnTheModelsLayoutMatchesFiniteDifferences) {
     return reference64::weighted_sum(widen(dout), reference64::rope(v, T, heads, d));
   };
   expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
+}
+
+TEST(ModelStages, CausalSoftmaxRowMatchesItsReference) {
+  const std::size_t T = 13;
+  for (std::size_t n = 1; n <= T; ++n) {
+    Floats tuned = random_floats(T, 40 + n, 20.0f), plain = tuned;
+    causal_softmax_row(tuned.data(), n, T, 0.3f);
+    causal_softmax_row_reference(plain.data(), n, T, 0.3f);
+    for (std::size_t s = 0; s < T; ++s) ASSERT_NEAR(tuned[s], plain[s], 1e-6f) << n << ", " << s;
+    for (std::size_t s = n; s < T; ++s) ASSERT_EQ(tuned[s], 0.0f);
+  }
 }
 
 TEST(ModelStages, DecodingAttentionEqualsTheBatchsLastRow) {

@@ -1,10 +1,14 @@
 // Every case of ONNX's own test file for the Attention operator (shapes and attributes as
 // there, data from our generator), through the JS layer's entry point, against float64.
+// The cases are read from tests/data/onnx-attention-cases.json, the list the JS suites read too.
 // float16 cases run in float32 here: the JS layer converts float16 in and out.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,8 +19,9 @@ namespace {
 
 enum Mask { none, boolean, additive };
 
+// One case as the entry point sees it: the sizes the ONNX tensors' dims imply.
 struct OnnxCase {
-  const char* name;
+  std::string name;
   std::size_t batch, q_heads, kv_heads, q_seq, kv_seq, past, head_size, v_head_size;
   bool three_d;
   Mask mask;
@@ -29,106 +34,72 @@ struct OnnxCase {
   int qk_mode;  // -1: qk_matmul_output not requested
 };
 
-// clang-format off
-// name, batch, q heads, kv heads, S, L (new keys), P (past keys), D, Dv, 3-D, mask, mask dims,
-// causal, scale, softcap, left, right, nonpad_kv_seqlen, qk_matmul_output_mode
-const std::vector<OnnxCase> cases = {
-    {"23_boolmask_fullymasked_row_nan_robustness", 1, 2, 2, 2, 2, 0, 8, 8, false, boolean, {2, 2}, false, 0, 0, -1, -1, {}, -1},
-    {"23_fullymasked_qk_matmul_output_mode3_zero", 1, 2, 2, 2, 2, 0, 8, 8, false, boolean, {2, 2}, false, 0, 0, -1, -1, {}, 3},
-    {"24_fullymasked_qk_matmul_output_mode3_zero", 1, 2, 2, 2, 2, 0, 8, 8, false, boolean, {2, 2}, false, 0, 0, -1, -1, {}, 3},
-    {"24_qk_matmul_output_mode3_softmax_precision", 1, 2, 2, 2, 2, 0, 8, 8, false, boolean, {2, 2}, false, 0, 0, -1, -1, {}, 3},
-    {"3d", 2, 3, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_attn_mask", 2, 3, 3, 4, 6, 0, 8, 8, true, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_causal", 2, 3, 3, 4, 6, 0, 8, 8, true, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"3d_diff_heads_sizes", 2, 3, 3, 4, 6, 0, 8, 10, true, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_diff_heads_sizes_attn_mask", 2, 3, 3, 4, 6, 0, 8, 10, true, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_diff_heads_sizes_causal", 2, 3, 3, 4, 6, 0, 8, 10, true, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"3d_diff_heads_sizes_scaled", 2, 3, 3, 4, 6, 0, 8, 10, true, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"3d_diff_heads_sizes_softcap", 2, 3, 3, 4, 6, 0, 8, 10, true, none, {}, false, 0, 3, -1, -1, {}, -1},
-    {"3d_diff_heads_with_past_and_present", 2, 3, 3, 4, 6, 12, 8, 10, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_gqa", 2, 9, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_gqa_attn_mask", 2, 9, 3, 4, 6, 0, 8, 8, true, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_gqa_causal", 2, 9, 3, 4, 6, 0, 8, 8, true, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"3d_gqa_scaled", 2, 9, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"3d_gqa_softcap", 2, 9, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0, 3, -1, -1, {}, -1},
-    {"3d_gqa_with_past_and_present", 2, 9, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_local_window", 2, 4, 1, 4, 6, 0, 8, 6, true, none, {}, true, 0, 0, 2, -1, {}, -1},
-    {"3d_scaled", 2, 3, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"3d_softcap", 2, 3, 3, 4, 6, 0, 8, 8, true, none, {}, false, 0, 3, -1, -1, {}, -1},
-    {"3d_transpose_verification", 1, 3, 3, 2, 2, 0, 4, 4, true, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_with_past_and_present", 2, 3, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"3d_with_past_and_present_qk_matmul", 2, 3, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, 0},
-    {"3d_with_past_and_present_qk_matmul_bias", 2, 3, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, 2},
-    {"3d_with_past_and_present_qk_matmul_softcap", 2, 3, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 2, -1, -1, {}, 1},
-    {"3d_with_past_and_present_qk_matmul_softmax", 2, 3, 3, 4, 6, 12, 8, 8, true, additive, {4, 18}, false, 0, 0, -1, -1, {}, 3},
-    {"4d", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_3d", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {2, 1, 4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_3d_causal", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {2, 1, 4, 6}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_4d", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {2, 3, 4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_4d_causal", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {2, 3, 4, 6}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_bool", 2, 3, 3, 4, 6, 0, 8, 8, false, boolean, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_attn_mask_bool_4d", 2, 3, 3, 4, 6, 0, 8, 8, false, boolean, {2, 3, 4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_causal", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_causal_nonpad_attn_mask_composition", 2, 2, 2, 3, 6, 0, 8, 8, false, boolean, {2, 1, 3, 6}, true, 0, 0, -1, -1, {4, 6}, -1},
-    {"4d_causal_nonpad_batch_prefill", 3, 2, 2, 2, 6, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {2, 4, 6}, -1},
-    {"4d_causal_nonpad_continued_prefill", 1, 2, 2, 2, 4, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {3}, -1},
-    {"4d_causal_nonpad_negative_offset_structural_empty", 1, 2, 2, 4, 4, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {2}, -1},
-    {"4d_causal_with_past_and_present", 2, 3, 3, 4, 4, 3, 8, 8, false, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_mask4d_padded_kv", 2, 3, 3, 4, 6, 0, 8, 10, false, additive, {2, 3, 4, 4}, false, 0, 0, -1, -1, {4, 5}, -1},
-    {"4d_diff_heads_sizes", 2, 3, 3, 4, 6, 0, 8, 10, false, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_sizes_attn_mask", 2, 3, 3, 4, 6, 0, 8, 10, false, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_sizes_causal", 2, 3, 3, 4, 6, 0, 8, 10, false, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_sizes_scaled", 2, 3, 3, 4, 6, 0, 8, 10, false, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_sizes_softcap", 2, 3, 3, 4, 6, 0, 8, 10, false, none, {}, false, 0, 2, -1, -1, {}, -1},
-    {"4d_diff_heads_with_past_and_present", 2, 3, 3, 4, 6, 12, 8, 10, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_with_past_and_present_mask3d", 2, 3, 3, 4, 6, 12, 8, 10, false, additive, {2, 1, 4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_diff_heads_with_past_and_present_mask4d", 2, 3, 3, 4, 6, 12, 8, 10, false, additive, {2, 3, 4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_fp16", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_gqa", 2, 9, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_gqa_attn_mask", 2, 9, 3, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_gqa_causal", 2, 9, 3, 4, 6, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {}, -1},
-    {"4d_gqa_causal_nonpad_decode", 2, 4, 2, 1, 8, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {5, 8}, -1},
-    {"4d_gqa_causal_nonpad_decode_fp16", 2, 4, 2, 1, 8, 0, 8, 8, false, none, {}, true, 0, 0, -1, -1, {3, 7}, -1},
-    {"4d_gqa_scaled", 2, 9, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"4d_gqa_softcap", 2, 9, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 2, -1, -1, {}, -1},
-    {"4d_gqa_with_past_and_present", 2, 9, 3, 4, 6, 12, 8, 8, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_gqa_with_past_and_present_fp16", 2, 9, 3, 4, 6, 12, 8, 8, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_scaled", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0.01, 0, -1, -1, {}, -1},
-    {"4d_softcap", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 2, -1, -1, {}, -1},
-    {"4d_softcap_neginf_mask", 1, 1, 1, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0.5, -1, -1, {}, -1},
-    {"4d_softcap_neginf_mask_poison", 1, 1, 1, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0.5, -1, -1, {}, -1},
-    {"4d_with_past_and_present", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, -1},
-    {"4d_with_past_and_present_qk_matmul", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, 0},
-    {"4d_with_past_and_present_qk_matmul_bias", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {4, 18}, false, 0, 0, -1, -1, {}, 2},
-    {"4d_with_past_and_present_qk_matmul_bias_3d_mask", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {2, 1, 4, 18}, false, 0, 0, -1, -1, {}, 2},
-    {"4d_with_past_and_present_qk_matmul_bias_3d_mask_causal", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {2, 1, 4, 18}, true, 0, 0, -1, -1, {}, 2},
-    {"4d_with_past_and_present_qk_matmul_bias_4d_mask", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {2, 3, 4, 18}, false, 0, 0, -1, -1, {}, 2},
-    {"4d_with_past_and_present_qk_matmul_bias_4d_mask_causal", 2, 3, 3, 4, 6, 12, 8, 8, false, additive, {2, 3, 4, 18}, true, 0, 0, -1, -1, {}, 2},
-    {"4d_with_qk_matmul", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 0, -1, -1, {}, 0},
-    {"4d_with_qk_matmul_bias", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0, -1, -1, {}, 2},
-    {"4d_with_qk_matmul_softcap", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 2, -1, -1, {}, 1},
-    {"4d_with_qk_matmul_softmax", 2, 3, 3, 4, 6, 0, 8, 8, false, additive, {4, 6}, false, 0, 0, -1, -1, {}, 3},
-    {"bidirectional_window", 1, 1, 1, 5, 5, 0, 1, 1, false, none, {}, false, 0, 0, 1, 2, {}, -1},
-    {"causal_boolmask_nan_robustness", 1, 2, 2, 2, 2, 0, 8, 8, false, boolean, {2, 2}, true, 0, 0, -1, -1, {}, -1},
-    {"local_window", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, true, 0, 0, 2, -1, {}, -1},
-    {"local_window_default", 2, 3, 3, 4, 6, 0, 8, 8, false, none, {}, false, 0, 0, -1, -1, {}, -1},
-    {"local_window_ext_cache_float16_mask", 2, 3, 3, 4, 8, 0, 8, 8, false, additive, {1, 8}, true, 0, 0, 2, -1, {6, 8}, -1},
-    {"local_window_ext_cache_rank2_mask", 2, 3, 3, 4, 8, 0, 8, 8, false, additive, {1, 8}, true, 0, 0, 2, -1, {6, 8}, -1},
-    {"local_window_ext_cache_rank3_head_mask", 2, 3, 3, 4, 8, 0, 8, 8, false, additive, {3, 4, 8}, true, 0, 0, 2, -1, {5, 8}, -1},
-    {"local_window_ext_cache_rank4_batch_mask", 2, 3, 3, 4, 8, 0, 8, 8, false, additive, {2, 1, 4, 8}, true, 0, 0, 2, -1, {7, 4}, -1},
-    {"local_window_gqa_rank4_mask", 2, 4, 2, 4, 6, 0, 8, 6, false, boolean, {2, 4, 4, 6}, true, 0, 2, 2, -1, {}, 3},
-    {"local_window_rank1_boolean_mask", 2, 3, 3, 4, 6, 0, 8, 8, false, boolean, {6}, true, 0, 0, 2, -1, {}, -1},
-    {"local_window_with_past", 2, 3, 3, 4, 2, 8, 8, 8, false, none, {}, true, 0, 0, 2, -1, {}, -1},
-};
-// clang-format on
+// A case of the JSON list: { name, inputs: { NAME: { dims, type } }, nonpad?, attributes,
+// outputs: [{ name }] }. 4-D Q is [batch, q_heads, S, D], K [batch, kv_heads, L, D] and V
+// [batch, kv_heads, L, Dv]; 3-D ones are [batch, S, heads * D], with the heads in attributes.
+OnnxCase case_of(const nlohmann::json& spec) {
+  const auto& inputs = spec.at("inputs");
+  const auto& attributes = spec.at("attributes");
+  const auto dims = [&](const char* input) {
+    return inputs.at(input).at("dims").get<std::vector<std::size_t>>();
+  };
+  const auto attribute = [&](const char* key, auto fallback) {
+    return attributes.value(key, fallback);
+  };
+  OnnxCase c{};
+  c.name = spec.at("name").get<std::string>();
+  const auto q = dims("Q"), k = dims("K"), v = dims("V");
+  c.three_d = q.size() == 3;
+  c.batch = q[0];
+  if (c.three_d) {
+    c.q_heads = attribute("q_num_heads", std::size_t{0});
+    c.kv_heads = attribute("kv_num_heads", std::size_t{0});
+    c.q_seq = q[1];
+    c.kv_seq = k[1];
+    c.head_size = q[2] / c.q_heads;
+    c.v_head_size = v[2] / c.kv_heads;
+  } else {
+    c.q_heads = q[1];
+    c.kv_heads = k[1];
+    c.q_seq = q[2];
+    c.kv_seq = k[2];
+    c.head_size = q[3];
+    c.v_head_size = v[3];
+  }
+  c.past = inputs.contains("past_key") ? dims("past_key")[2] : 0;
+  c.mask = none;
+  if (inputs.contains("attn_mask")) {
+    c.mask = inputs.at("attn_mask").at("type") == "bool" ? boolean : additive;
+    c.mask_dims = dims("attn_mask");
+  }
+  c.causal = attribute("is_causal", 0) != 0;
+  c.scale = attribute("scale", 0.0);
+  c.softcap = attribute("softcap", 0.0);
+  c.left = attribute("left_window_size", -1LL);
+  c.right = attribute("right_window_size", -1LL);
+  if (inputs.contains("nonpad_kv_seqlen"))
+    c.nonpad = spec.at("nonpad").get<std::vector<long long>>();
+  c.qk_mode = -1;
+  for (const auto& output : spec.at("outputs"))
+    if (output.at("name") == "qk_matmul_output") c.qk_mode = attribute("qk_matmul_output_mode", 0);
+  return c;
+}
+
+std::vector<OnnxCase> read_cases() {
+  std::ifstream file(ONNX_CASES_JSON);
+  if (!file) throw std::runtime_error("cannot read " ONNX_CASES_JSON);
+  const nlohmann::json list = nlohmann::json::parse(file);
+  std::vector<OnnxCase> cases;
+  for (const auto& spec : list.at("cases")) cases.push_back(case_of(spec));
+  return cases;
+}
+
+const std::vector<OnnxCase> cases = read_cases();
 
 // gtest names a failing case by this rather than by its bytes.
 void PrintTo(const OnnxCase& c, std::ostream* os) { *os << c.name; }
 
-bool named(const OnnxCase& c, const char* part) {
-  return std::string(c.name).find(part) != std::string::npos;
-}
+bool named(const OnnxCase& c, const char* part) { return c.name.find(part) != std::string::npos; }
 
 // The problem of one case, with data uniform in [0, 1) and masks that probe what its name
 // says: a fully masked first row (nan_robustness, fullymasked), -inf in an additive mask

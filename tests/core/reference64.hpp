@@ -116,19 +116,52 @@ struct Result {
   std::vector<double> y, scores;
 };
 
+// The bias of key j for query i of head h in batch b: -inf where hidden (causal, windows,
+// nonpad lengths, the mask's zeros or its short last dim), else an additive mask's value.
+inline double bias_of(const Problem& p, std::size_t b, std::size_t h, std::size_t i,
+                      std::size_t j) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::size_t rank = p.mask_dims.size();
+  const long long offset = p.nonpad.empty() ? (long long)p.past : p.nonpad[b] - (long long)p.s;
+  const long long pos = (long long)i + offset;
+  double bias = 0;
+  const long long jj = (long long)j;
+  if (p.causal && jj > pos) bias = -inf;
+  if (p.left >= 0 && jj < pos - p.left) bias = -inf;
+  if (p.right >= 0 && jj > pos + p.right) bias = -inf;
+  if (!p.nonpad.empty() && jj >= p.nonpad[b]) bias = -inf;
+  if (p.mask_kind != 0) {
+    // Right-aligned broadcast; the last dim is either padded with -inf or repeated.
+    const std::size_t index[4] = {b, h, i, j};
+    std::size_t at = 0;
+    bool beyond = false;
+    for (std::size_t a = 0; a < rank; ++a) {
+      const std::size_t dim = p.mask_dims[a], axis = 4 - rank + a;
+      std::size_t idx = index[axis];
+      if (axis == 3 && !(p.mask_last_dim_broadcasts && dim == 1)) {
+        if (idx >= dim) beyond = true;
+      } else if (dim == 1) {
+        idx = 0;
+      }
+      at = at * dim + (beyond ? 0 : idx);
+    }
+    if (beyond || (p.mask_kind == 1 && p.mask[at] == 0.0))
+      bias = -inf;
+    else if (p.mask_kind == 2)
+      bias += p.mask[at];
+  }
+  return bias;
+}
+
 inline Result onnx_attention(const Problem& p) {
   const double inf = std::numeric_limits<double>::infinity();
   Result r;
   r.y.assign(p.batch * p.hq * p.s * p.dv, 0.0);
   r.scores.assign(p.batch * p.hq * p.s * p.t, 0.0);
-  const std::size_t rank = p.mask_dims.size();
   for (std::size_t b = 0; b < p.batch; ++b)
     for (std::size_t h = 0; h < p.hq; ++h)
       for (std::size_t i = 0; i < p.s; ++i) {
         const std::size_t g = h / (p.hq / p.hkv);
-        const long long offset =
-            p.nonpad.empty() ? (long long)p.past : p.nonpad[b] - (long long)p.s;
-        const long long pos = (long long)i + offset;
         std::vector<double> x(p.t);
         double* out = &r.scores[((b * p.hq + h) * p.s + i) * p.t];
         for (std::size_t j = 0; j < p.t; ++j) {
@@ -140,32 +173,7 @@ inline Result onnx_attention(const Problem& p) {
           if (p.qk_mode == 0) out[j] = dot;
           if (p.softcap > 0) dot = p.softcap * std::tanh(dot / p.softcap);
           if (p.qk_mode == 1) out[j] = dot;
-          double bias = 0;
-          const long long jj = (long long)j;
-          if (p.causal && jj > pos) bias = -inf;
-          if (p.left >= 0 && jj < pos - p.left) bias = -inf;
-          if (p.right >= 0 && jj > pos + p.right) bias = -inf;
-          if (!p.nonpad.empty() && jj >= p.nonpad[b]) bias = -inf;
-          if (p.mask_kind != 0) {
-            // Right-aligned broadcast; the last dim is either padded with -inf or repeated.
-            const std::size_t index[4] = {b, h, i, j};
-            std::size_t at = 0;
-            bool beyond = false;
-            for (std::size_t a = 0; a < rank; ++a) {
-              const std::size_t dim = p.mask_dims[a], axis = 4 - rank + a;
-              std::size_t idx = index[axis];
-              if (axis == 3 && !(p.mask_last_dim_broadcasts && dim == 1)) {
-                if (idx >= dim) beyond = true;
-              } else if (dim == 1) {
-                idx = 0;
-              }
-              at = at * dim + (beyond ? 0 : idx);
-            }
-            if (beyond || (p.mask_kind == 1 && p.mask[at] == 0.0))
-              bias = -inf;
-            else if (p.mask_kind == 2)
-              bias += p.mask[at];
-          }
+          const double bias = bias_of(p, b, h, i, j);
           x[j] = dot + bias;
           if (p.qk_mode == 2) out[j] = x[j];
         }
@@ -183,6 +191,58 @@ inline Result onnx_attention(const Problem& p) {
         }
       }
   return r;
+}
+
+// The gradients of onnx_attention's y for a loss whose gradient dL/dy is grad_y (4-D like y):
+// dL/dq, dL/dk, dL/dv, in float64, from the textbook formulas one row of weights at a time.
+struct Gradients {
+  std::vector<double> q, k, v;
+};
+
+inline Gradients onnx_attention_backward(const Problem& p, const std::vector<float>& grad_y) {
+  Gradients g{std::vector<double>(p.q.size()), std::vector<double>(p.k.size()),
+              std::vector<double>(p.v.size())};
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t b = 0; b < p.batch; ++b)
+    for (std::size_t h = 0; h < p.hq; ++h)
+      for (std::size_t i = 0; i < p.s; ++i) {
+        const std::size_t g_head = h / (p.hq / p.hkv);
+        const std::size_t qi = ((b * p.hq + h) * p.s + i) * p.d;
+        const std::size_t yi = ((b * p.hq + h) * p.s + i) * p.dv;
+        const auto k_at = [&](std::size_t j) { return ((b * p.hkv + g_head) * p.t + j) * p.d; };
+        const auto v_at = [&](std::size_t j) { return ((b * p.hkv + g_head) * p.t + j) * p.dv; };
+        // raw = scale q.k, x = softcap(raw) + bias, w = softmax(x).
+        std::vector<double> raw(p.t), w(p.t), dw(p.t);
+        double max = -inf;
+        for (std::size_t j = 0; j < p.t; ++j) {
+          double dot = 0;
+          for (std::size_t c = 0; c < p.d; ++c) dot += double(p.q[qi + c]) * p.k[k_at(j) + c];
+          raw[j] = dot * p.scale;
+          const double capped = p.softcap > 0 ? p.softcap * std::tanh(raw[j] / p.softcap) : raw[j];
+          w[j] = capped + bias_of(p, b, h, i, j);
+          max = std::max(max, w[j]);
+        }
+        if (max == -inf) continue;  // y = 0 whatever q, k, v are: no gradient
+        double sum = 0;
+        for (double& e : w) sum += (e = std::exp(e - max));
+        double delta = 0;  // sum over j of w_j dw_j
+        for (std::size_t j = 0; j < p.t; ++j) {
+          w[j] /= sum;
+          for (std::size_t c = 0; c < p.dv; ++c) dw[j] += double(grad_y[yi + c]) * p.v[v_at(j) + c];
+          delta += w[j] * dw[j];
+        }
+        for (std::size_t j = 0; j < p.t; ++j) {
+          double ds = w[j] * (dw[j] - delta);
+          if (p.softcap > 0) ds *= 1 - std::pow(std::tanh(raw[j] / p.softcap), 2);
+          ds *= p.scale;
+          for (std::size_t c = 0; c < p.d; ++c) {
+            g.q[qi + c] += ds * p.k[k_at(j) + c];
+            g.k[k_at(j) + c] += ds * p.q[qi + c];
+          }
+          for (std::size_t c = 0; c < p.dv; ++c) g.v[v_at(j) + c] += w[j] * grad_y[yi + c];
+        }
+      }
+  return g;
 }
 
 inline std::vector<float> random_floats(std::mt19937& rng, std::size_t count, float spread = 1.0f) {

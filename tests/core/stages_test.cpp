@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 #include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
 
 #include "article.hpp"
 #include "grad64.hpp"
@@ -279,4 +280,39 @@ TEST(StagesBackward, ColumnBlocksAddBackAndConcatenationCutsBack) {
   ASSERT_EQ(blocks.size(), 3u);
   EXPECT_EQ(blocks[1], (Matrix{{2, 3, 4}, {8, 9, 10}}));
   EXPECT_EQ(concatenate_columns(blocks), w);
+}
+
+TEST(StagesBackward, TheSoftmaxsOwnStagesComposeToItsBackward) {
+  Problem p;
+  const Matrix scores = random_matrix(p.rng, 4, 6), d_weights = random_matrix(p.rng, 4, 6);
+  const Vector maxima = row_maxima(scores);
+  const Matrix exponentials = shifted_exponentials(scores, maxima);
+  const Vector sums = row_sums(exponentials);
+  const Matrix weights = normalise_rows(exponentials, sums);
+  // Backwards through the stages: normalise, then the sums, then the exponentials.
+  const NormaliseGrad normalise = normalise_rows_backward(exponentials, sums, d_weights);
+  const Matrix d_exponentials = normalise.exponentials + row_sums_backward(normalise.sums, 6);
+  const Matrix d_scores = shifted_exponentials_backward(exponentials, d_exponentials);
+  EXPECT_TRUE(AllClose(d_scores, softmax_rows_backward(weights, d_weights), 1e-6));
+  // Each twin against central differences of its own stage.
+  const auto of_exponentials = [&](const Matrix& e) { return normalise_rows(e, sums); };
+  EXPECT_TRUE(AllClose(normalise.exponentials,
+                       differences(exponentials, d_weights, of_exponentials), 1e-3));
+  const Matrix sums_as_column = xt::view(sums, xt::all(), xt::newaxis());
+  const auto of_sums = [&](const Matrix& s) {
+    return normalise_rows(exponentials, Vector(xt::view(s, xt::all(), 0)));
+  };
+  EXPECT_TRUE(AllClose(Matrix(xt::view(normalise.sums, xt::all(), xt::newaxis())),
+                       differences(sums_as_column, d_weights, of_sums), 1e-3));
+  const Vector d_sums = xt::view(d_weights, xt::all(), 0);
+  const auto sums_of = [](const Matrix& e) { return row_sums(e); };
+  EXPECT_TRUE(
+      AllClose(row_sums_backward(d_sums, 6), differences(exponentials, d_sums, sums_of), 1e-3));
+  const auto of_scores = [&](const Matrix& s) { return shifted_exponentials(s, maxima); };
+  EXPECT_TRUE(AllClose(shifted_exponentials_backward(exponentials, d_exponentials),
+                       differences(scores, d_exponentials, of_scores), 1e-3));
+  // A row that sums to 0 (fully masked) passes no gradient, not NaN.
+  const NormaliseGrad masked = normalise_rows_backward(Matrix{{0, 0}}, Vector{0}, Matrix{{1, 2}});
+  EXPECT_EQ(masked.exponentials, (Matrix{{0, 0}}));
+  EXPECT_EQ(masked.sums(0), 0.0f);
 }

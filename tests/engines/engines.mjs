@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { launchFirefox } from '../../scripts/firefox.mjs';
-import { WEBDRIVER_KEYS, launchWebKit } from '../../scripts/webkit.mjs';
+import { launchFirefox } from '../../scripts/lib/firefox.mjs';
+import { WEBDRIVER_KEYS, launchWebKit } from '../../scripts/lib/webkit.mjs';
 import { requireBuild, startServer } from '../web/helpers.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
@@ -217,7 +217,7 @@ export const ENGINES = [
 
 /**
  * The setup of a cross-engine test file, for one engine: a before hook (dist/ is built; the
- * engine started; dist/ served as scripts/serve.mjs serves it) and an after hook (all stopped).
+ * engine started; dist/ served as scripts/lib/serve.mjs serves it) and an after hook (all stopped).
  * Returns { url, open() }: url is the server's once the before hook has run; open() a new page.
  */
 export function engineFixture(engine) {

@@ -1,4 +1,4 @@
-// In Firefox and in WebKit: the page loads served (scripts/serve.mjs, with its CSP header) and
+// In Firefox and in WebKit: the page loads served (scripts/lib/serve.mjs, with its CSP header) and
 // as the one offline file dist/explainer.html from file://, shows the article's output
 // [1.937, 6.683, 1.595] from a deep link, and switches to Chinese and back.
 import assert from 'node:assert/strict';

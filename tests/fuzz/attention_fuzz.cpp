@@ -5,7 +5,8 @@
 // or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
 // kernel must also agree with the scalar reference, and every head of the trace with
 // attention(). The trace with gradients goes through its JS entry point (trace_call::run),
-// which must refuse exactly the calls that break a rule, writing nothing.
+// which must refuse exactly the calls that break a rule, writing nothing. A quarter of the
+// inputs drive the RoPE entry point (attention_call::run_rope).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -18,8 +19,12 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "attention_backward_call.hpp"
 #include "attention_call.hpp"
 #include "kernels/flash_attention.hpp"
+#include "kernels/flash_attention_backward.hpp"
+#include "rope.hpp"
+#include "rope_call.hpp"
 #include "trace.hpp"
 #include "trace_call.hpp"
 
@@ -111,6 +116,67 @@ bool call_is_valid(const attention_call::AttentionCall& c,
     }
   }
   return true;
+}
+
+// The backward of the same call (attention_backward_call::run_backward), gradients of y
+// drawn from the bytes: refused exactly when the forward is (or asks for scores, which the
+// backward has none of) without writing; otherwise the tuned kernel must agree with the
+// scalar reference where the data is ordinary.
+void fuzz_backward(Bytes& in, const attention_call::AttentionCall& forward, bool valid,
+                   bool ordinary, std::size_t y_count) {
+  const attention::AttentionShape s{forward.batch,      forward.q_num_heads, forward.kv_num_heads,
+                                    forward.q_seq_len,  forward.kv_seq_len,  forward.head_size,
+                                    forward.v_head_size};
+  const std::size_t q_count = std::size_t(s.batch) * s.q_num_heads * s.q_seq_len * s.head_size;
+  const std::size_t k_count = std::size_t(s.batch) * s.kv_num_heads * s.kv_seq_len * s.head_size;
+  const std::size_t v_count = std::size_t(s.batch) * s.kv_num_heads * s.kv_seq_len * s.v_head_size;
+  const auto grad_y = in.values(std::max<std::size_t>(y_count, 1), ordinary);
+  std::vector<float> fast_q(std::max<std::size_t>(q_count, 1), 7.0f), slow_q(fast_q.size());
+  std::vector<float> fast_k(std::max<std::size_t>(k_count, 1), 7.0f), slow_k(fast_k.size());
+  std::vector<float> fast_v(std::max<std::size_t>(v_count, 1), 7.0f), slow_v(fast_v.size());
+  attention_call::AttentionBackwardCall call;
+  call.forward = forward;
+  call.forward.y = 0;
+  call.grad_y = reinterpret_cast<std::uintptr_t>(grad_y.data());
+  call.grad_q = reinterpret_cast<std::uintptr_t>(fast_q.data());
+  call.grad_k = reinterpret_cast<std::uintptr_t>(fast_k.data());
+  call.grad_v = reinterpret_cast<std::uintptr_t>(fast_v.data());
+  const bool accepted = valid && forward.scores == 0;
+  const std::string error = attention_call::run_backward(call);
+  if (error.empty() != accepted) {
+    std::fprintf(stderr, "accepted=%d but the backward said \"%s\"\n", int(accepted),
+                 error.c_str());
+    std::abort();
+  }
+  if (!accepted) {
+    for (float x : fast_q)
+      if (x != 7.0f) fail("a refused backward wrote gradQ", 0, x, 7.0f);
+    return;
+  }
+  attention::kernels::AttentionBackwardArgs args;
+  if (attention_call::to_args(forward, args.forward) != nullptr) std::abort();
+  args.forward.y = nullptr;
+  args.grad_y = grad_y.data();
+  args.grad_q = slow_q.data();
+  args.grad_k = slow_k.data();
+  args.grad_v = slow_v.data();
+  if (!attention::kernels::attention_backward_reference(args) || !ordinary) return;
+  // Each gradient sums products of up to four inputs over D + Dv terms: a loose bound of the
+  // rounding, which still catches a wrong index or a missing term.
+  const auto big = [](const float* x, std::size_t n) {
+    return 1.0f + largest(std::vector<float>(x, x + n));
+  };
+  const float bound = big(args.forward.q, q_count) * big(args.forward.k, k_count) *
+                      big(args.forward.v, v_count) * big(grad_y.data(), grad_y.size()) *
+                      (1.0f + std::fabs(forward.options.scale)) *
+                      float(s.head_size + s.v_head_size);
+  const float tolerance = 2e-5f * bound;
+  const std::vector<float>* pairs[3][2] = {
+      {&fast_q, &slow_q}, {&fast_k, &slow_k}, {&fast_v, &slow_v}};
+  for (const auto& pair : pairs)
+    for (std::size_t i = 0; i < pair[0]->size(); ++i)
+      if (!(std::fabs((*pair[0])[i] - (*pair[1])[i]) <= tolerance))
+        fail("attention backward", i, (*pair[0])[i], (*pair[1])[i]);
 }
 
 // A call of the JS layer's entry point with every field drawn from the bytes, sometimes
@@ -205,6 +271,7 @@ void fuzz_attention(Bytes& in) {
     std::fprintf(stderr, "valid=%d but the core said \"%s\"\n", int(valid), error.c_str());
     std::abort();
   }
+  fuzz_backward(in, c, valid, ordinary, y_count);
   if (!valid) {
     for (float y : fast)
       if (y != 7.0f) fail("a refused call wrote y", 0, y, 7.0f);
@@ -371,19 +438,110 @@ void fuzz_trace_call(Bytes& in) {
   }
 }
 
+// RoPE through the JS layer's entry point (attention_call::run_rope): shapes from empty to
+// uneven, the rotary dim sometimes odd or past the head, position ids sometimes outside the
+// caches, 3-D or 4-D, in place or not. Buffers are exactly as large as the shape says, so any
+// read or write past them is a sanitizer report. A call that breaks a rule must be refused with
+// y untouched; an accepted one must match the scalar reference, and on ordinary data the
+// backward must turn it back.
+void fuzz_rope(Bytes& in) {
+  attention_call::RopeCall c;
+  c.batch = in.pick(0, 3);
+  c.heads = in.pick(0, 4);
+  c.seq = in.pick(0, 6);
+  c.head_size = in.pick(0, 40);
+  c.rotary_dim = in.flag() ? c.head_size : in.pick(0, c.head_size + 3);
+  c.interleaved = in.flag();
+  c.layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
+  c.cache_rows = in.pick(0, 20);
+  const std::size_t rows = std::size_t(c.batch) * c.seq;
+  const std::size_t count = rows * c.heads * c.head_size;
+  bool ordinary = true;
+  std::vector<float> x = in.values(count, ordinary);
+  std::vector<float> cos = in.values(std::size_t(c.cache_rows) * (c.rotary_dim / 2), ordinary);
+  std::vector<float> sin = in.values(cos.size(), ordinary);
+  std::vector<std::int64_t> ids;
+  if (in.flag())
+    for (std::size_t i = 0; i < rows; ++i) ids.push_back(std::int64_t(in.pick(0, 23)) - 2);
+  const bool in_place = in.flag();
+  std::vector<float> y = in_place ? x : std::vector<float>(count, -7.0f);
+  const std::vector<float> y_before = y;
+  c.x = reinterpret_cast<std::uintptr_t>(in_place ? y.data() : x.data());
+  c.y = reinterpret_cast<std::uintptr_t>(y.data());
+  c.cos_cache = reinterpret_cast<std::uintptr_t>(cos.data());
+  c.sin_cache = reinterpret_cast<std::uintptr_t>(sin.data());
+  c.position_ids = ids.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ids.data());
+  // The buffers of an empty shape may have no data(); the call needs addresses all the same.
+  float placeholder[2] = {0.0f, 0.0f};
+  for (auto* address : {&c.x, &c.y, &c.cos_cache, &c.sin_cache})
+    if (!*address) *address = reinterpret_cast<std::uintptr_t>(placeholder);
+  if (rows == 0 && !ids.empty()) c.position_ids = 0;
+
+  // Every rule, written out again here.
+  bool valid = c.rotary_dim % 2 == 0 && c.rotary_dim >= 2 && c.rotary_dim <= c.head_size;
+  if (c.position_ids == 0) {
+    valid = valid && c.cache_rows >= rows;
+  } else {
+    for (std::int64_t id : ids) valid = valid && id >= 0 && id < std::int64_t(c.cache_rows);
+  }
+  const std::string error = attention_call::run_rope(c);
+  if (!valid) {
+    if (error.empty()) fail("rope: accepted a call that breaks a rule", 0, 0, 0);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (!(y[i] == y_before[i] || (std::isnan(y[i]) && std::isnan(y_before[i]))))
+        fail("rope: a refused call wrote y", i, y[i], y_before[i]);
+    return;
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "rope refused a valid call: %s\n", error.c_str());
+    std::abort();
+  }
+  const attention::Strides s = attention::layout_strides(c.layout, c.heads, c.seq, c.head_size);
+  const attention::RopeLayout layout{c.batch,
+                                     c.heads,
+                                     c.seq,
+                                     c.head_size,
+                                     c.rotary_dim,
+                                     c.interleaved,
+                                     std::ptrdiff_t(s.batch),
+                                     std::ptrdiff_t(s.head),
+                                     std::ptrdiff_t(s.seq)};
+  const std::int64_t* positions = ids.empty() || rows == 0 ? nullptr : ids.data();
+  const std::vector<float>& source = in_place ? y_before : x;
+  std::vector<float> expected(count);
+  attention::rope_forward_reference(layout, source.data(), cos.data(), sin.data(), positions,
+                                    expected.data());
+  if (!ordinary) return;
+  const float scale =
+      std::max(1.0f, largest(source)) * std::max(1.0f, largest(cos)) * std::max(1.0f, largest(sin));
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(std::fabs(y[i] - expected[i]) <= 1e-5f * scale)) fail("rope", i, y[i], expected[i]);
+  std::vector<float> back(count);
+  attention::rope_backward(layout, y.data(), cos.data(), sin.data(), positions, back.data());
+  std::vector<float> back_reference(count);
+  attention::rope_backward_reference(layout, y.data(), cos.data(), sin.data(), positions,
+                                     back_reference.data());
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(std::fabs(back[i] - back_reference[i]) <= 1e-5f * scale * scale))
+      fail("rope_backward", i, back[i], back_reference[i]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Bytes in(data, size);
-  switch (in.pick(0, 2)) {
+  switch (in.pick(0, 3)) {
     case 0:
       fuzz_attention(in);
       break;
     case 1:
       fuzz_trace(in);
       break;
-    default:
+    case 2:
       fuzz_trace_call(in);
+      break;
+    default:
+      fuzz_rope(in);
   }
   return 0;
 }

@@ -15,24 +15,9 @@ export function seedOf(name) {
   return hash >>> 0;
 }
 
-// Valid keys per batch for the cases with an external cache (nonpad_kv_seqlen), chosen for
-// what each case name says it probes.
-const NONPAD = {
-  '4d_causal_nonpad_attn_mask_composition': [6, 4],
-  '4d_causal_nonpad_batch_prefill': [6, 4, 2],
-  '4d_causal_nonpad_continued_prefill': [3],
-  '4d_causal_nonpad_negative_offset_structural_empty': [2], // offset 2 - 4: rows 0, 1 see nothing
-  '4d_diff_heads_mask4d_padded_kv': [4, 3],
-  '4d_gqa_causal_nonpad_decode': [5, 8],
-  '4d_gqa_causal_nonpad_decode_fp16': [5, 8],
-  local_window_ext_cache_float16_mask: [8, 5],
-  local_window_ext_cache_rank2_mask: [8, 5],
-  local_window_ext_cache_rank3_head_mask: [7, 6],
-  local_window_ext_cache_rank4_batch_mask: [8, 4],
-};
-
 /**
- * Builds { inputs, inputs64 } for a case { name, inputs: { NAME: { dims, type } }, nonpad? }:
+ * Builds { inputs, inputs64 } for a case { name, inputs: { NAME: { dims, type } }, nonpad? }
+ * (nonpad: the values of nonpad_kv_seqlen, valid keys per batch):
  * `inputs` as onnxAttention takes them ({ type, data, dims }), `inputs64` the same values
  * widened to numbers for onnxAttention64.
  */
@@ -44,7 +29,7 @@ export function caseInputs(spec, random = seededRandom(seedOf(spec.name))) {
     let data;
     let values;
     if (name === 'nonpad_kv_seqlen') {
-      const lengths = spec.nonpad ?? NONPAD[spec.name];
+      const lengths = spec.nonpad;
       data = BigInt64Array.from(lengths, BigInt);
       values = lengths;
     } else if (type === 'bool') {

@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 
 import createAttention from '../../dist/attention.mjs';
+import { countingProxy } from './counting-proxy.mjs';
+import { assertRefuses as checkRefuses, namesIt } from './hostile-checks.mjs';
 import { caseInputs, compare, randomCase } from './onnx-data.mjs';
 import { onnxAttention64 } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
@@ -57,19 +59,8 @@ after(() => {
   assert.equal(attn.memoryStats().allocatedBytes, baseline);
 });
 
-const namesIt = (message, name) =>
-  new RegExp(`(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)`).test(
-    message.replace(/\(expected one of [^)]*\)/, ''),
-  );
-
-function assertRefuses(call, ErrorType, name) {
-  assert.throws(call, (error) => {
-    assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
-    assert.ok(namesIt(error.message, name), `"${error.message}" does not name ${name}`);
-    return true;
-  });
-  assert.equal(attn.memoryStats().allocatedBytes, baseline, 'leaked');
-}
+const assertRefuses = (call, ErrorType, name) =>
+  checkRefuses(attn, baseline, call, ErrorType, name);
 
 // [what, change (inputs, attributes) => outputs or undefined, error type, the name it names]
 const SHAPE_RULES = [
@@ -359,17 +350,6 @@ describe('beyond what memory allows', () => {
 });
 
 describe('read once', () => {
-  function countingProxy(value, counts, path = '') {
-    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
-    return new Proxy(value, {
-      get(target, key, receiver) {
-        const where = `${path}.${String(key)}`;
-        counts.set(where, (counts.get(where) ?? 0) + 1);
-        return countingProxy(Reflect.get(target, key, receiver), counts, where);
-      },
-    });
-  }
-
   test('every input, tensor field, dim, attribute and output name is read once', () => {
     const counts = new Map();
     const out = attn.onnxAttention(

@@ -12,16 +12,11 @@ import createAttention from '../../dist/attention.mjs';
 import { halfToFloat } from '../../src/js/float16.mjs';
 import { ONNX_CASES } from './onnx-cases.mjs';
 import { caseInputs, compare, outputNames, randomCase } from './onnx-data.mjs';
+import { valueInfo } from './onnx-model.mjs';
 import { seededRandom } from './seeded-random.mjs';
 import { onnxAttention64 } from './reference64.mjs';
 
 const { onnx } = onnxProto;
-const ELEMENT = {
-  float32: onnx.TensorProto.DataType.FLOAT,
-  float16: onnx.TensorProto.DataType.FLOAT16,
-  bool: onnx.TensorProto.DataType.BOOL,
-  int64: onnx.TensorProto.DataType.INT64,
-};
 const FLOAT32_MAX = 3.4028234663852886e38;
 const INPUT_ORDER = ['Q', 'K', 'V', 'attn_mask', 'past_key', 'past_value'];
 const OUTPUT_ORDER = ['Y', 'present_key', 'present_value', 'qk_matmul_output'];
@@ -30,18 +25,6 @@ const usesOnlyOpset23 = (spec) =>
   !('nonpad_kv_seqlen' in spec.inputs) &&
   spec.attributes.left_window_size === undefined &&
   spec.attributes.right_window_size === undefined;
-
-function valueInfo(name, type, dims) {
-  return onnx.ValueInfoProto.create({
-    name,
-    type: {
-      tensorType: {
-        elemType: ELEMENT[type],
-        shape: { dim: dims.map((dimValue) => ({ dimValue })) },
-      },
-    },
-  });
-}
 
 /**
  * A one-node opset-23 model of the case; optional inputs and outputs left out are ''.

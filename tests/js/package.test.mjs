@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 import * as article from './article.mjs';
 import { attention64, maxAbsDiff, onnxAttention64 } from './reference64.mjs';
 
@@ -101,7 +101,7 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module (both builds), the pool worker, its types, the <attention-explainer> element and nothing else', () => {
+  test('npm pack ships the module (both builds), the pool worker and the trainer worker, its types, the <attention-explainer> element and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
@@ -111,6 +111,7 @@ describe('the packed package', () => {
       'dist/attention.d.ts',
       'dist/attention.mjs',
       'dist/attention.wasm',
+      'dist/train-worker.mjs',
       'package.json',
     ]);
     assert.equal(packInfo.version, rootPackage.version);

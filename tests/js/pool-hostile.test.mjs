@@ -5,13 +5,10 @@
 // a wedged pool fails its test instead of hanging it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { useChromiumPage } from './chromium-page.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const attn = await createAttention();
 const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
 
@@ -148,89 +145,63 @@ describe('workers that send what ours never would', () => {
 });
 
 describe('transfer: true in a Chromium page', () => {
-  let browser;
-  let server;
-  let url;
-  before(async () => {
-    ({ server, url } = await startServer({ root }));
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  const evaluate = useChromiumPage();
 
   test('shared buffers and WebAssembly.Memory views neither throw uncaught nor wedge the pool', async () => {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    try {
-      await page.goto(`${url}tests/js/fixtures/empty.html`);
-      const result = await page.evaluate(async () => {
-        const { default: createAttention, createAttentionPool } = await import('/dist/attention.mjs');
-        const attn = await createAttention();
-        const pool = await createAttentionPool({ workers: 1 });
-        const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i));
-        const options = { qNumHeads: 1, headSize: 8, vHeadSize: 4 };
-        const within = (promise) => Promise.race([
-          promise.then((value) => ({ value }), (error) => ({ error: error.name })),
-          new Promise((resolve) => setTimeout(() => resolve({ error: 'hung' }), 10_000)),
-        ]);
-        const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-        const [q, k, v] = [random(32, 1), random(48, 2), random(24, 3)];
-        const expected = attn.attention(q, k, v, options);
-        const memory = new WebAssembly.Memory({ initial: 1 });
-        const qm = new Float32Array(memory.buffer, 0, 32);
-        qm.set(q);
-        const fromMemory = await within(pool.attention(qm, k.slice(), v.slice(), options, { transfer: true }));
-        const plainAfter = await within(pool.attention(q, k, v, options));
-        const first = within(pool.attention(q, k, v, options, { transfer: true }));
-        const second = within(pool.attention(random(32, 4), k, v, options, { transfer: true }));
-        const [a, b] = [await first, await second];
-        const [q3, k3, v3] = [random(32, 5), random(48, 6), random(24, 7)];
-        const later = await within(pool.attention(q3, k3, v3, options));
-        pool.close();
-        return {
-          fromMemory: fromMemory.value ? same(fromMemory.value, expected) : fromMemory.error,
-          memoryKept: memory.buffer.byteLength,
-          plainAfter: plainAfter.value ? same(plainAfter.value, expected) : plainAfter.error,
-          first: a.value ? same(a.value, expected) : a.error,
-          second: b.error ?? 'resolved',
-          later: later.value ? same(later.value, attn.attention(q3, k3, v3, options)) : later.error,
-        };
-      }); // prettier-ignore
-      assert.deepEqual(problems, []);
-      assert.deepEqual(result, {
-        fromMemory: true, // copied: a WebAssembly.Memory's buffer cannot be moved
-        memoryKept: 65536,
-        plainAfter: true,
-        first: true,
-        second: 'TypeError', // k was taken by the first call
-        later: true,
-      });
-    } finally {
-      await page.close();
-    }
+    const { result, problems } = await evaluate(async () => {
+      const { default: createAttention, createAttentionPool } = await import('/dist/attention.mjs');
+      const attn = await createAttention();
+      const pool = await createAttentionPool({ workers: 1 });
+      const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i));
+      const options = { qNumHeads: 1, headSize: 8, vHeadSize: 4 };
+      const within = (promise) => Promise.race([
+        promise.then((value) => ({ value }), (error) => ({ error: error.name })),
+        new Promise((resolve) => setTimeout(() => resolve({ error: 'hung' }), 10_000)),
+      ]);
+      const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+      const [q, k, v] = [random(32, 1), random(48, 2), random(24, 3)];
+      const expected = attn.attention(q, k, v, options);
+      const memory = new WebAssembly.Memory({ initial: 1 });
+      const qm = new Float32Array(memory.buffer, 0, 32);
+      qm.set(q);
+      const fromMemory = await within(pool.attention(qm, k.slice(), v.slice(), options, { transfer: true }));
+      const plainAfter = await within(pool.attention(q, k, v, options));
+      const first = within(pool.attention(q, k, v, options, { transfer: true }));
+      const second = within(pool.attention(random(32, 4), k, v, options, { transfer: true }));
+      const [a, b] = [await first, await second];
+      const [q3, k3, v3] = [random(32, 5), random(48, 6), random(24, 7)];
+      const later = await within(pool.attention(q3, k3, v3, options));
+      pool.close();
+      return {
+        fromMemory: fromMemory.value ? same(fromMemory.value, expected) : fromMemory.error,
+        memoryKept: memory.buffer.byteLength,
+        plainAfter: plainAfter.value ? same(plainAfter.value, expected) : plainAfter.error,
+        first: a.value ? same(a.value, expected) : a.error,
+        second: b.error ?? 'resolved',
+        later: later.value ? same(later.value, attn.attention(q3, k3, v3, options)) : later.error,
+      };
+    }); // prettier-ignore
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, {
+      fromMemory: true, // copied: a WebAssembly.Memory's buffer cannot be moved
+      memoryKept: 65536,
+      plainAfter: true,
+      first: true,
+      second: 'TypeError', // k was taken by the first call
+      later: true,
+    });
   });
 
   test('a Web Worker that posts null: createAttentionPool rejects at once, nothing uncaught', async () => {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    try {
-      await page.goto(`${url}tests/js/fixtures/empty.html`);
-      const message = await page.evaluate(async () => {
-        const { createAttentionPool } = await import('/dist/attention.mjs');
-        const workerUrl = '/tests/js/fixtures/null-web-worker.mjs';
-        const started = Date.now();
-        const error = await createAttentionPool({ workers: 2, workerUrl, initTimeout: 10_000 })
-          .then(() => null, (e) => e.message);
-        return Date.now() - started < 5_000 ? error : `only after ${Date.now() - started} ms`;
-      }); // prettier-ignore
-      assert.match(message, /failed to start: it sent a message the pool does not understand/);
-      assert.deepEqual(problems, []);
-    } finally {
-      await page.close();
-    }
+    const { result: message, problems } = await evaluate(async () => {
+      const { createAttentionPool } = await import('/dist/attention.mjs');
+      const workerUrl = '/tests/js/fixtures/null-web-worker.mjs';
+      const started = Date.now();
+      const error = await createAttentionPool({ workers: 2, workerUrl, initTimeout: 10_000 })
+        .then(() => null, (e) => e.message);
+      return Date.now() - started < 5_000 ? error : `only after ${Date.now() - started} ms`;
+    }); // prettier-ignore
+    assert.match(message, /failed to start: it sent a message the pool does not understand/);
+    assert.deepEqual(problems, []);
   });
 });

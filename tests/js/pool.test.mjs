@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
 import { readAttentionArgs } from '../../src/js/attention-args.mjs';
 import { planSlices } from '../../src/js/pool-split.mjs';
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -14,14 +14,8 @@
 // A row whose every score is -inf gives zeros: ONNX leaves it undefined (its own reference
 // yields NaN from 0/0); the contract fixes it to zeros, which a padded batch wants.
 
-/**
- * @param {ArrayLike<number>} q [batch, qNumHeads, qSeqLen, headSize]
- * @param {ArrayLike<number>} k [batch, kvNumHeads, kvSeqLen, headSize]
- * @param {ArrayLike<number>} v [batch, kvNumHeads, kvSeqLen, vHeadSize]
- * @param {object} options the same options as `attn.attention`
- * @returns {Float64Array} y [batch, qNumHeads, qSeqLen, vHeadSize]
- */
-export function attention64(q, k, v, options) {
+// attention()'s dims with their defaults filled in, as attention64 reads them.
+function shapeOf(q, k, options) {
   const batch = options.batch ?? 1;
   const qNumHeads = options.qNumHeads;
   const kvNumHeads = options.kvNumHeads ?? qNumHeads;
@@ -29,32 +23,45 @@ export function attention64(q, k, v, options) {
   const vHeadSize = options.vHeadSize ?? headSize;
   const qSeqLen = options.qSeqLen ?? q.length / (batch * qNumHeads * headSize);
   const kvSeqLen = options.kvSeqLen ?? k.length / (batch * kvNumHeads * headSize);
+  const group = qNumHeads / kvNumHeads;
+  if (!Number.isInteger(group) || !Number.isInteger(qSeqLen) || !Number.isInteger(kvSeqLen)) {
+    throw new Error('attention64: inconsistent shape');
+  }
+  return { batch, qNumHeads, kvNumHeads, headSize, vHeadSize, qSeqLen, kvSeqLen, group };
+}
+
+/**
+ * Calls visit({ kBase, qRow, yRow, raw, scores }) for every query row: raw[j] = scale * q.k_j
+ * (before the softcap), scores[j] the final score (softcapped, masked); kBase is the row's
+ * first key in k and v (in rows), qRow and yRow its offsets in q and y.
+ */
+function eachScoreRow(q, k, options, visit) {
+  const { batch, qNumHeads, kvNumHeads, headSize, vHeadSize, qSeqLen, kvSeqLen, group } = shapeOf(
+    q,
+    k,
+    options,
+  );
   // ONNX's scale and softcap are float attributes: float32, like every tensor here.
   const scale = Math.fround(options.scale ?? 1 / Math.sqrt(headSize));
   const softcap = Math.fround(options.softcap ?? 0);
   const isCausal = options.isCausal ?? false;
   const mask = options.attnMask;
-  const group = qNumHeads / kvNumHeads;
-  if (!Number.isInteger(group) || !Number.isInteger(qSeqLen) || !Number.isInteger(kvSeqLen)) {
-    throw new Error('attention64: inconsistent shape');
-  }
-
   const maskAt = mask ? maskIndexer(mask.shape, [batch, qNumHeads, qSeqLen, kvSeqLen]) : null;
   const isBoolean = mask ? mask.data instanceof Uint8Array : false;
-
-  const y = new Float64Array(batch * qNumHeads * qSeqLen * vHeadSize);
-  const scores = new Float64Array(kvSeqLen);
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < qNumHeads; h++) {
       const kvHead = Math.floor(h / group);
       const kBase = (b * kvNumHeads + kvHead) * kvSeqLen;
       for (let i = 0; i < qSeqLen; i++) {
         const qRow = ((b * qNumHeads + h) * qSeqLen + i) * headSize;
+        const raw = new Float64Array(kvSeqLen);
+        const scores = new Float64Array(kvSeqLen);
         for (let j = 0; j < kvSeqLen; j++) {
           const kRow = (kBase + j) * headSize;
           let dot = 0;
           for (let c = 0; c < headSize; c++) dot += q[qRow + c] * k[kRow + c];
-          let s = scale * dot;
+          raw[j] = scale * dot;
+          let s = raw[j];
           if (softcap > 0) s = softcap * Math.tanh(s / softcap);
           if (isCausal && j > i) s = -Infinity;
           if (mask) {
@@ -68,11 +75,64 @@ export function attention64(q, k, v, options) {
           scores[j] = s;
         }
         const yRow = ((b * qNumHeads + h) * qSeqLen + i) * vHeadSize;
-        softmaxTimesValues(scores, (j, c) => v[(kBase + j) * vHeadSize + c], vHeadSize, y, yRow);
+        visit({ kBase, qRow, yRow, raw, scores });
       }
     }
   }
+}
+
+/**
+ * @param {ArrayLike<number>} q [batch, qNumHeads, qSeqLen, headSize]
+ * @param {ArrayLike<number>} k [batch, kvNumHeads, kvSeqLen, headSize]
+ * @param {ArrayLike<number>} v [batch, kvNumHeads, kvSeqLen, vHeadSize]
+ * @param {object} options the same options as `attn.attention`
+ * @returns {Float64Array} y [batch, qNumHeads, qSeqLen, vHeadSize]
+ */
+export function attention64(q, k, v, options) {
+  const { batch, qNumHeads, qSeqLen, vHeadSize } = shapeOf(q, k, options);
+  const y = new Float64Array(batch * qNumHeads * qSeqLen * vHeadSize);
+  eachScoreRow(q, k, options, ({ kBase, yRow, scores }) =>
+    softmaxTimesValues(scores, (j, c) => v[(kBase + j) * vHeadSize + c], vHeadSize, y, yRow),
+  );
   return y;
+}
+
+/**
+ * The gradients of attention64's y for a loss whose gradient is gradY (y's shape), in
+ * float64, from the textbook formulas a row at a time: w = softmax(scores), dw_j = gradY.v_j,
+ * ds_j = w_j (dw_j - sum_l w_l dw_l), times 1 - tanh^2(raw_j / softcap) under a softcap, times
+ * scale; then dq += ds_j k_j, dk_j += ds_j q, dv_j += w_j gradY.
+ * @returns {{ gradQ: Float64Array, gradK: Float64Array, gradV: Float64Array }}
+ */
+export function attentionBackward64(q, k, v, gradY, options) {
+  const { headSize: d, vHeadSize: dv } = shapeOf(q, k, options);
+  const softcap = Math.fround(options.softcap ?? 0);
+  const scale = Math.fround(options.scale ?? 1 / Math.sqrt(d));
+  const gradQ = new Float64Array(q.length);
+  const gradK = new Float64Array(k.length);
+  const gradV = new Float64Array(v.length);
+  eachScoreRow(q, k, options, ({ kBase, qRow, yRow, raw, scores }) => {
+    const w = softmax(scores);
+    if (w === null) return; // every key hidden: y = 0, no gradient
+    const dw = w.map((_, j) => {
+      let dot = 0;
+      for (let c = 0; c < dv; c++) dot += gradY[yRow + c] * v[(kBase + j) * dv + c];
+      return dot;
+    });
+    const delta = w.reduce((sum, wj, j) => sum + wj * dw[j], 0);
+    for (let j = 0; j < w.length; j++) {
+      let ds = w[j] * (dw[j] - delta);
+      if (softcap > 0) ds *= 1 - Math.tanh(raw[j] / softcap) ** 2;
+      ds *= scale;
+      const kRow = (kBase + j) * d;
+      for (let c = 0; c < d; c++) {
+        gradQ[qRow + c] += ds * k[kRow + c];
+        gradK[kRow + c] += ds * q[qRow + c];
+      }
+      for (let c = 0; c < dv; c++) gradV[(kBase + j) * dv + c] += w[j] * gradY[yRow + c];
+    }
+  });
+  return { gradQ, gradK, gradV };
 }
 
 // Index into a mask of `shape` (1 to 4 dims) broadcast right-aligned to `target` (4 dims).
@@ -90,20 +150,28 @@ function maskIndexer(shape, target) {
   return (b, h, i, j) => b * strides[0] + h * strides[1] + i * strides[2] + j * strides[3];
 }
 
-// y[yRow + c] = sum_j softmax(scores)[j] * value(j, c); zeros when every score is -inf.
-function softmaxTimesValues(scores, value, width, y, yRow) {
+// softmax(scores) as a Float64Array, or null when every score is -inf (no key visible).
+function softmax(scores) {
   let max = -Infinity;
   for (const s of scores) max = Math.max(max, s); // NaN poisons max, and so the row: IEEE
-  if (max === -Infinity) return; // every key masked: y stays zero
+  if (max === -Infinity) return null;
   const p = new Float64Array(scores.length);
   let sum = 0;
   for (let j = 0; j < scores.length; j++) {
     p[j] = Math.exp(scores[j] - max);
     sum += p[j];
   }
+  for (let j = 0; j < scores.length; j++) p[j] /= sum;
+  return p;
+}
+
+// y[yRow + c] = sum_j softmax(scores)[j] * value(j, c); zeros when every score is -inf.
+function softmaxTimesValues(scores, value, width, y, yRow) {
+  const p = softmax(scores);
+  if (p === null) return; // every key masked: y stays zero
   for (let j = 0; j < scores.length; j++) {
-    const w = p[j] / sum; // a plain matrix product: 0 * Infinity is NaN here too, as in IEEE
-    for (let c = 0; c < width; c++) y[yRow + c] += w * value(j, c);
+    // a plain matrix product: 0 * Infinity is NaN here too, as in IEEE
+    for (let c = 0; c < width; c++) y[yRow + c] += p[j] * value(j, c);
   }
 }
 

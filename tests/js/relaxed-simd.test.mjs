@@ -1,4 +1,4 @@
-// The Relaxed SIMD build: the build's opcode rewrite (scripts/relaxed-simd.mjs) on modules made
+// The Relaxed SIMD build: the build's opcode rewrite (scripts/lib/relaxed-simd.mjs) on modules made
 // by hand and on the real one, checked against two independent decoders (binaryen's wasm-dis,
 // which knows the prototype encoding, and wabt, which knows the final one); the loader's
 // choice between the two builds; and the relaxed build's results against the SIMD128 build's
@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import initWabt from 'wabt';
 
 import createAttention, { hasRelaxedSimd } from '../../dist/attention.mjs';
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { rewriteRelaxedMadd } from '../../scripts/relaxed-simd.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { rewriteRelaxedMadd } from '../../scripts/lib/relaxed-simd.mjs';
+import { startServer } from '../../scripts/lib/serve.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const wabt = await initWabt();

@@ -1,15 +1,3 @@
-// mulberry32: a tiny seeded generator. The same seed gives the same numbers in Node and in
-// the browser, so a failing test can name its seed and the bench's inputs are the same
-// everywhere. Used by the JS tests and by bench/common/workload.mjs.
-
-/** A function returning the next number in [0, 1) of the sequence for `seed` (a 32-bit int). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' and the bench's seeded generator: the package's own (mulberry32), so a test's
+// inputs and the induction task's batches come from one definition.
+export { seededRandom } from '../../src/js/seeded-random.mjs';

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
+import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
 
 const attn = await createAttention();
 
@@ -390,6 +391,19 @@ test('a step whose loss is not finite is refused and leaves the model as it was'
   model.free();
 });
 
+test('a batch whose activations cannot fit in wasm memory is refused up front', () => {
+  const model = attn.createTinyTransformer(CONFIG);
+  const before = attn.memoryStats().allocatedBytes;
+  const tokens = new Int32Array(4_000_000); // 800 000 sequences of 5 tokens
+  refuses(
+    () => model.trainStep({ tokens, targets: tokens, batch: 800_000 }),
+    RangeError,
+    /TinyTransformer\.trainStep: batch 800000 of 5 tokens needs .* of activations and gradients, more than the 2\.0 GiB wasm memory can hold; use a smaller batch/,
+  );
+  assert.equal(attn.memoryStats().allocatedBytes, before);
+  model.free();
+});
+
 test('a freed model refuses every method by name; free() twice is harmless', () => {
   const model = attn.createTinyTransformer(CONFIG);
   const parameters = model.parameters();
@@ -407,4 +421,36 @@ test('a freed model refuses every method by name; free() twice is harmless', () 
     refuses(run, TypeError, new RegExp(`TinyTransformer\\.${name}: this model has been freed`));
   }
   assert.equal(model.config.vocabSize, CONFIG.vocabSize);
+});
+
+test('every entry point reads each field of its arguments once', () => {
+  const model = attn.createTinyTransformer({ ...CONFIG, mlpSize: 4 });
+  const tokens = Int32Array.from([0, 1, 2, 3]);
+  const targets = Int32Array.from([1, 2, 3, -1]);
+  const parameters = Object.fromEntries(
+    Object.entries(model.parameters()).map(([name, { data, dims }]) => [
+      name,
+      { data: Array.from(data), dims },
+    ]),
+  );
+  const calls = {
+    createTinyTransformer: (proxy) => attn.createTinyTransformer(proxy).free(),
+    trainStep: (proxy) => model.trainStep(proxy),
+    forward: (proxy) => model.forward(proxy),
+    generate: (proxy) => model.generate(proxy, 2),
+    loadParameters: (proxy) => model.loadParameters(proxy),
+  };
+  const argumentsOf = {
+    createTinyTransformer: { ...CONFIG, kvHeads: 1, positions: 'rope', seed: 3 },
+    trainStep: { tokens, targets, batch: 2 },
+    forward: { tokens, batch: 1 },
+    generate: [1, 2, 3],
+    loadParameters: parameters,
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    const counts = new Map();
+    call(countingProxy(argumentsOf[name], counts));
+    assertEachReadOnce(counts, name);
+  }
+  model.free();
 });

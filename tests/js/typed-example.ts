@@ -6,6 +6,7 @@
 import createAttention, { createAttentionPool, hasRelaxedSimd } from 'attention-explained';
 import type {
   AttentionApi,
+  AttentionGradients,
   AttentionPool,
   AttentionMask,
   AttentionOptions,
@@ -16,6 +17,8 @@ import type {
   OnnxAttentionAttributes,
   OnnxAttentionInputs,
   OnnxResultTensor,
+  OnnxRotaryEmbeddingAttributes,
+  OnnxRotaryEmbeddingInputs,
   OnnxTensor,
   HeadGrad,
   LayerGrad,
@@ -130,6 +133,9 @@ const y2: Float32Array = attn.attention(q, k, v, {
   headSize: 8,
   attnMask: bias,
 });
+// attentionBackward(): the gradients for dL/dy = y, shaped as q, k and v.
+const grads: AttentionGradients = attn.attentionBackward(q, k, v, y, options);
+const gradQ: Float32Array = grads.gradQ;
 // The result written into an array the caller keeps, and returned.
 const reused: Float32Array = attn.attention(q, k, v, {
   ...options,
@@ -175,6 +181,16 @@ const onlyY: OnnxResultTensor = attn.onnxAttention(next).Y;
 const half: OnnxTensor = { type: 'float16', data: new Uint16Array(4), dims: [1, 1, 1, 4] };
 const withScores = attn.onnxAttention({ Q: half, K: half, V: half }, {}, ['qk_matmul_output']);
 const scoresDims: number[] = withScores.qk_matmul_output.dims;
+
+// onnxRotaryEmbedding(): caches from rotaryCaches(), 4-D input, position ids.
+const ropeCaches = attn.rotaryCaches({ length: 16, rotaryDim: 8, base: 10000 });
+const rotaryInputs: OnnxRotaryEmbeddingInputs = {
+  input: { type: 'float32', data: new Float32Array(2 * 8), dims: [1, 1, 2, 8] },
+  ...ropeCaches,
+  position_ids: { type: 'int64', data: new BigInt64Array([3n, 4n]), dims: [1, 2] },
+};
+const rotaryAttributes: OnnxRotaryEmbeddingAttributes = { interleaved: 1, rotary_embedding_dim: 8 };
+const rotated: OnnxResultTensor = attn.onnxRotaryEmbedding(rotaryInputs, rotaryAttributes).output;
 
 // Misuses the types must reject.
 // @ts-expect-error: an output that was not asked for is not in the result
@@ -285,3 +301,37 @@ attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
 model.forward({ tokens: new Float32Array(25) });
 model.free();
 void [stepLoss, seen, continued];
+
+// createTrainer: the tiny transformer trained in a worker on the induction task.
+import {
+  createInductionTask,
+  createTrainer,
+  inductionAccuracy,
+  TrainerError,
+} from 'attention-explained';
+import type { Trainer, TrainerProgress } from 'attention-explained';
+const plotted: number[] = [];
+const trainer: Trainer = await createTrainer({
+  config: { vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, positions: 'rope' },
+  seed: 3,
+  onProgress: (event: TrainerProgress) => plotted.push(...event.losses),
+});
+const ran: { step: number; stopped: boolean } = await trainer.train({
+  steps: 10,
+  attentionEvery: 5,
+});
+const evaluation = await trainer.evaluate({ batch: 8 });
+const accuracy: number = evaluation.accuracy;
+await trainer.loadParameters(await trainer.parameters());
+const small = { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 1 };
+// @ts-expect-error positions is one of three words
+await trainer.reset({ config: { ...small, positions: 'alibi' } });
+trainer.close();
+const rows = createInductionTask(1).batch(4);
+const rowTargets: Int32Array = rows.targets;
+const scored: number = inductionAccuracy(
+  { data: new Float32Array(4 * 25 * 16), dims: [4, 25, 16] },
+  rowTargets,
+).accuracy;
+const isTrainerError: boolean = new Error('x') instanceof TrainerError;
+void [ran, accuracy, scored, isTrainerError];

@@ -2,35 +2,17 @@
 // page (<html dir="rtl">) and a vertical-text page (writing-mode: vertical-rl). The element
 // is the same explainer there: rows of a matrix read left to right, and it keeps its width.
 import assert from 'node:assert/strict';
-import { dirname } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
-import { openPage, requireBuild, screenshot } from './helpers.mjs';
+import { openPage, repositoryFixture, screenshot } from './helpers.mjs';
 
-const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-let browser;
-let server;
-let url;
-
-before(async () => {
-  requireBuild();
-  browser = await launchChromium();
-  ({ server, url } = await startServer({ root, headers: { 'Cache-Control': 'no-store' } }));
-  url = url.endsWith('/') ? url : `${url}/`;
-});
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+const repo = repositoryFixture();
 
 /** examples/embed/ with the host page changed before its elements start. */
 async function openHost(change) {
-  const opened = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  const opened = await openPage(repo.browser, { viewport: { width: 1366, height: 900 } });
   await opened.page.addInitScript(change);
-  await opened.page.goto(`${url}examples/embed/`);
+  await opened.page.goto(`${repo.url}examples/embed/`);
   await opened.page.waitForFunction(
     () =>
       [...document.querySelectorAll('attention-explainer')].every(

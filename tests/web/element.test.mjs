@@ -4,36 +4,17 @@
 // stay out, the page's title and URL are left alone, and its tools work inside it.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer } from '../../scripts/serve.mjs';
-import { collectProblems, openPage, requireBuild, screenshot } from './helpers.mjs';
+import { collectProblems, openPage, repositoryFixture, screenshot } from './helpers.mjs';
 import { gifFrames, pngSize } from './files.mjs';
 
-const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-let browser;
-let server;
-let url;
-
-before(async () => {
-  requireBuild();
-  browser = await launchChromium();
-  // The repository's root, so that examples/embed/ finds ../../dist/ (as on a course site that
-  // serves the package's files next to its pages).
-  ({ server, url } = await startServer({ root, headers: { 'Cache-Control': 'no-store' } }));
-  url = url.endsWith('/') ? url : `${url}/`;
-});
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+// The repository's root is served, so that examples/embed/ finds ../../dist/.
+const repo = repositoryFixture();
 
 /** Opens the example page and waits until both explainers are ready. */
 async function openExample(options = {}) {
-  const opened = await openPage(browser, { url: `${url}examples/embed/`, ...options });
+  const opened = await openPage(repo.browser, { url: `${repo.url}examples/embed/`, ...options });
   // The example page has no icon: the browser's request for /favicon.ico is not a problem.
   const problems = opened.problems;
   opened.problems = [];
@@ -73,7 +54,7 @@ test('two explainers in one page step independently; keys only when focused', as
   assert.deepEqual(await steps(page), ['scores-1', 'softmax-2']);
   // Their attributes: the second is in Chinese with both switches on, the first in English.
   assert.match(await page.textContent('#scores >> .scene-title'), /Attention scores of query 1/);
-  assert.match(await page.textContent('#softmax >> .scene-title'), /input2/);
+  assert.match(await page.textContent('#softmax >> .scene-title'), /输入2/);
   assert.match(await page.textContent('#softmax >> .workbench'), /你的数字/);
   assert.equal(
     await page.isChecked('#softmax >> .workbench input[type="checkbox"] >> nth=0'),

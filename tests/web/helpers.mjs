@@ -1,5 +1,5 @@
 // Shared by the page tests: a static server for dist/ that sends the page's CSP as a header,
-// headless Chromium (scripts/chromium.mjs), and a page wrapper that records every console
+// headless Chromium (scripts/lib/chromium.mjs), and a page wrapper that records every console
 // error, page error, failed request and CSP violation so each test can insist on none;
 // pageFixture() sets them up and closes them for a whole test file.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { launchChromium } from '../../scripts/chromium.mjs';
-import { startServer as startStaticServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/lib/chromium.mjs';
+import { startServer as startStaticServer } from '../../scripts/lib/serve.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const distDir = join(root, 'dist');
@@ -37,7 +37,7 @@ function servedPolicy() {
 }
 
 /**
- * Serves dist/ on 127.0.0.1 at a free port with scripts/serve.mjs, the server scripts/run uses.
+ * Serves dist/ on 127.0.0.1 at a free port with scripts/lib/serve.mjs, the server scripts/run uses.
  * @param {{ block?: string[] }} options paths answered with 404 (to test load failures)
  */
 export async function startServer({ block = [] } = {}) {
@@ -121,6 +121,31 @@ export function pageFixture() {
   after(async () => {
     await fixture.browser?.close();
     await fixture.server?.close();
+  });
+  return fixture;
+}
+
+/**
+ * Like pageFixture(), for the pages that embed the element: a fresh Chromium and the
+ * repository's root served, so that examples/embed/ finds ../../dist/ (as on a course site
+ * that serves the package's files next to its pages). Returns { browser, url } (the url ends
+ * in "/"), set once the before hook has run.
+ */
+export function repositoryFixture() {
+  const fixture = { browser: undefined, server: undefined, url: undefined };
+  before(async () => {
+    requireBuild();
+    fixture.browser = await launchChromium();
+    const { server, url } = await startStaticServer({
+      root,
+      headers: { 'Cache-Control': 'no-store' },
+    });
+    fixture.server = server;
+    fixture.url = url.endsWith('/') ? url : `${url}/`;
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await new Promise((resolve) => (fixture.server ? fixture.server.close(resolve) : resolve()));
   });
   return fixture;
 }

@@ -195,7 +195,8 @@ test('hover or focus a result cell: its arithmetic, with the source cells highli
   assert.equal(await page.isVisible('#cell-popover'), true);
   assert.equal(
     await page.textContent('.cell-popover-expression'),
-    'o₁,₁ = 0.063·1 + 0.468·2 + 0.468·2 = 1.937',
+    // The printed weights are rounded: 0.063·1 + 0.468·2 + 0.468·2 is 1.935, so "≈ 1.937".
+    'o₁,₁ = 0.063·1 + 0.468·2 + 0.468·2 ≈ 1.937',
   );
   const sources = await page.$$eval('.scene-host .is-source', (cells) =>
     cells.map((c) => `${c.dataset.matrix}${c.dataset.row}`),

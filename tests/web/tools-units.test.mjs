@@ -11,7 +11,14 @@ import { computeLayerNumbers } from '../../web/model/layer-numbers.mjs';
 import { computeNumbers } from '../../web/model/numbers.mjs';
 import { matricesCsv } from '../../web/tools/export/matrices.mjs';
 import { parseHash } from '../../web/url-state.mjs';
-import { cellSymbol, isRight, parseAnswer, TOLERANCE } from '../../web/tools/exercises.mjs';
+import {
+  cellSymbol,
+  isRight,
+  mistakeOf,
+  parseAnswer,
+  questionsOf,
+  TOLERANCE,
+} from '../../web/tools/exercises.mjs';
 import { practiceExample } from '../../web/tools/practice.mjs';
 import { createProgress, solvedAmong } from '../../web/tools/progress.mjs';
 import { stageNumber } from './walkthrough-shape.mjs';
@@ -39,11 +46,16 @@ test('answers are read as a learner types them', () => {
   assert.equal(parseAnswer('1e400'), Infinity);
 });
 
-test('the tolerance is the stated one: ±0.01, or 1% of a larger answer', () => {
-  assert.deepEqual(TOLERANCE, { absolute: 0.01, relative: 0.01 });
+test('the tolerance is the stated one: 1%, or ±0.001 near 0', () => {
+  assert.deepEqual(TOLERANCE, { absolute: 0.001, relative: 0.01 });
   assert.ok(isRight(0.47, 0.468311));
-  assert.ok(isRight(0.458311, 0.468311));
-  assert.ok(!isRight(0.45, 0.468311));
+  assert.ok(isRight(0.468, 0.468311));
+  assert.ok(!isRight(0.46, 0.468311));
+  // Relative: 0.07 is not 0.063 (it was, within ±0.01), nor is 0.06; 0.063 is.
+  assert.ok(isRight(0.063, 0.0633789));
+  assert.ok(!isRight(0.07, 0.0633789));
+  assert.ok(!isRight(0.06, 0.0633789));
+  assert.ok(isRight(0, 0.0003));
   assert.ok(isRight(101, 100)); // 1% of 100
   assert.ok(!isRight(101.2, 100));
   assert.ok(isRight(-Infinity, -Infinity));
@@ -214,4 +226,43 @@ test('the CSV has no formula-looking values: a masked score (−∞) is left emp
   assert.ok(lines.includes('scores,,1,2,'));
   assert.ok(lines.includes('scores,,1,3,'));
   assert.ok(lines.includes(`scores,,1,1,${numbers.scores.data[0]}`));
+});
+
+test('Predict names a common slip before the whole calculation', () => {
+  const steps = buildSteps(dimsOf(articleExample()), layerDimsOf(layerExample()));
+  // Hand-made numbers are enough: the mistakes are read from the trace's matrices.
+  const matrix = (rows) => ({
+    rows: rows.length,
+    cols: rows[0].length,
+    data: Float64Array.from(rows.flat()),
+  });
+  const scores = [
+    [2, 4, 4],
+    [4, 16, 12],
+    [6, 12, 10],
+  ];
+  const max = scores.map((row) => Math.max(...row));
+  const exps = scores.map((row, i) => row.map((s) => Math.exp(s - max[i])));
+  const sums = exps.map((row) => row.reduce((a, b) => a + b, 0));
+  const numbers = {
+    dims: { n: 3, dIn: 4, dK: 3, dV: 3 },
+    scale: 1,
+    masked: () => false,
+    scores: matrix(scores),
+    exponentials: matrix(exps),
+    weights: matrix(exps.map((row, i) => row.map((e) => e / sums[i]))),
+    layer: { dims: layerDimsOf(layerExample()) },
+  };
+  const [question] = questionsOf(
+    steps.find((step) => step.id === 'softmax-1'),
+    numbers,
+  ).filter((q) => q.cell.col === 1);
+  // a₁,₂ = e^(4 − 4) ÷ (e^(2 − 4) + 1 + 1) = 0.468
+  assert.ok(isRight(0.468, question.answer));
+  assert.equal(mistakeOf(question, 0.468), null, 'right is no slip');
+  assert.equal(mistakeOf(question, 4 / 10), 'noExp');
+  assert.equal(mistakeOf(question, 1), 'noDivide');
+  assert.equal(mistakeOf(question, Math.exp(4)), 'noShift');
+  assert.equal(mistakeOf(question, numbers.weights.data[3]), 'wrongRow');
+  assert.equal(mistakeOf(question, 0.3), null, 'an answer no slip explains');
 });

@@ -80,7 +80,7 @@ test('Predict: right, wrong with the cell’s arithmetic as a hint, then right a
     /exercise-prompt/,
   );
   assert.match(await page.textContent('.exercise-prompt'), /s₁,₁, the score of query 1 for key 1/);
-  assert.match(await page.textContent('.exercise-tolerance'), /±0\.01/);
+  assert.match(await page.textContent('.exercise-tolerance'), /Within 1% \(or ±0\.001/);
   const asked = '.scene-host td.cell[data-matrix="scores"][data-row="0"][data-col="0"]';
   assert.ok(await page.$eval(asked, (cell) => cell.classList.contains('is-predicting')));
   assert.equal(await page.getAttribute(asked, 'aria-hidden'), 'true', 'not read out either');
@@ -143,10 +143,10 @@ test('Predict: a softmax weight within the tolerance, a masked score as −∞, 
   const trace = await nodeTrace({ ...ARTICLE, isCausal: true });
   assert.match(await page.textContent('.exercise-prompt'), /a₂,₁/);
   const weight = trace.weights.data[3];
-  await answer(page, (weight + 0.008).toFixed(4)); // within ±0.01
+  await answer(page, (weight * 1.008).toFixed(4)); // within 1%
   assert.equal(await outcome(page), 'right');
   await page.click('.exercise-form button:has-text("Another number")');
-  await answer(page, String(trace.weights.data[4] + 0.02)); // outside
+  await answer(page, String(trace.weights.data[4] * 1.02)); // outside
   assert.equal(await outcome(page), 'wrong');
 
   await load(page, `${web.url}#step=scores-1&causal=1`);
@@ -385,6 +385,14 @@ async function checkExports(page, files, { title, numbers }) {
   for (const value of numbers)
     assert.ok(parsed.texts.includes(value), `SVG has the number ${value}`);
   assert.doesNotMatch(svg, /<image|foreignObject/);
+  // The title is not cut off: the drawing is at least as wide as the title's text.
+  const svgWidth = Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)[1]);
+  const titleWidth = await page.evaluate((text) => {
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = `700 18px ${getComputedStyle(document.querySelector('.scene-host')).fontFamily}`;
+    return context.measureText(text).width;
+  }, title);
+  assert.ok(svgWidth >= titleWidth + 16, `SVG ${svgWidth} px wide, its title ${titleWidth} px`);
   assert.doesNotMatch(svg, /color\(/, 'colours as rgb(), which every SVG viewer reads');
   // GIF: well-formed, one frame per moment of each step of the stage, decodable.
   const gif = gifFrames(files.gif.bytes);
@@ -459,7 +467,7 @@ test('Export: the GIF of a stage in Chinese from the learner’s numbers; the sh
   assert.equal(gifFrames(gif.bytes).frames, 12 * 5);
   const svg = (await download(page, 'svg')).bytes.toString('utf8');
   assert.match(svg, /xml:lang="zh"/);
-  assert.match(svg, /<text[^>]*>计算input2的key<\/text>/);
+  assert.match(svg, /<text[^>]*>计算输入2的key<\/text>/);
   // The share link: the page's URL with the edit in it, and a sentence saying so.
   const link = await page.inputValue('.share-link');
   assert.equal(link, await page.evaluate(() => location.href));
@@ -481,8 +489,12 @@ test('Export on chapter 2’s steps: the decoding stage as a GIF, the layer’s 
   const files = await exportAll(page);
   const title = await page.textContent('.scene-title');
   const { gif, json } = await checkExports(page, files, { title, numbers: ['160', '304'] });
-  // Stage 13: one step per token of the layer's example, five moments each.
+  // Stage 13: one step per token of the layer's example, five moments each, and small (a
+  // frame writes only what changed since the one before).
   assert.equal(gif.frames, layer.x.length * 5);
+  assert.ok(files.gif.bytes.length < 500_000, `the GIF is ${files.gif.bytes.length} bytes`);
+  // Masked cells keep their stripes (lines in the hatching's colour).
+  assert.match(files.svg.bytes.toString('utf8'), /<line[^>]*stroke="rgb\(226, 230, 236\)"/);
   assert.equal(json.step, 'decode-2');
   for (let h = 0; h < heads; h++) {
     assert.deepEqual(
@@ -499,6 +511,16 @@ test('Export on chapter 2’s steps: the decoding stage as a GIF, the layer’s 
   await page.click('[data-tool="export"]');
   const svg = (await download(page, 'svg')).bytes.toString('utf8');
   assert.match(svg, /<text[^>]*>Head 1<\/text>/);
+  // The "Numbers" switch is a control, not part of the picture; the colour scales are drawn.
+  assert.doesNotMatch(svg, /<text[^>]*>Numbers<\/text>/);
+  const swatches = await page.$$eval('.scene-host .heat-step', (all) => all.length);
+  assert.ok(swatches > 0);
+  // Each card's coloured top border is drawn above its fill: a line of head 1's colour.
+  const headColour = await page.$eval(
+    '.scene-host .head-card',
+    (card) => getComputedStyle(card).borderTopColor,
+  );
+  assert.ok(svg.includes(`stroke="${headColour}"`), `a line in ${headColour}`);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

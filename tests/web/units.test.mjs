@@ -299,8 +299,29 @@ test("web/README.md's example stage is a stage that builds", async () => {
   rmSync(dir, { recursive: true });
 });
 
+test('English counts agree with their nouns: 1 token, 3 tokens', () => {
+  const tr = translator('en');
+  assert.equal(tr('ch2.decode.cache.title', { length: 1 }), 'KV cache: 1 token');
+  assert.equal(tr('ch2.decode.cache.title', { length: 3 }), 'KV cache: 3 tokens');
+  assert.match(tr('scores.count', { n: 1, i: 1 }), /^That gives 1 score for input 1/);
+  assert.match(tr('scores.dotCausal', { i: 1 }), /keys \(orange\) of input 1, its own/);
+  assert.match(tr('scores.dotCausal', { i: 3 }), /keys \(orange\) of inputs 1 to 3, its own/);
+  assert.match(
+    tr('ch2.kv.saving', { n: 4, kvHeads: 1, dHead: 2, cached: 16, heads: 4, mha: 64, saved: 48 }),
+    /× 1 K\/V head × 2/,
+  );
+  // Chinese writes the number alone, and names the page's own terms in Chinese.
+  for (const [key, text] of Object.entries(zh)) {
+    assert.doesNotMatch(text, /weighted values?|(?<![\w.])input ?(\{i\}|\d)/, `zh ${key}: ${text}`);
+    assert.doesNotMatch(text, /(?<![\w.{])output ?(\{i\}|\d)/, `zh ${key}: ${text}`);
+  }
+  assert.doesNotMatch(translator('zh')('ch2.decode.cache.title', { length: 1 }), /#|\|/);
+});
+
 test('Chinese and English have the same keys and parameters', () => {
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
-  const params = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+  // {n} and a count's plural forms, {n|# token|# tokens}, both name the parameter n.
+  const params = (text) =>
+    [...new Set([...text.matchAll(/\{(\w+)(?:\|[^|{}]*\|[^|{}]*)?\}/g)].map((m) => m[1]))].sort();
   for (const key of Object.keys(en)) assert.deepEqual(params(zh[key]), params(en[key]), key);
 });

@@ -128,7 +128,7 @@ test('the same numbers in the one-file page from disk, in Chinese', async () => 
   await page.goto(`${explainerFileUrl}#step=sum-2`);
   await waitForReady(page);
   assertClose(await sceneRow(page, 'outputs', 1), ARTICLE.outputs[1], 'file:// output 2');
-  assert.equal(await page.textContent('.scene-title'), 'output2：weighted values之和');
+  assert.equal(await page.textContent('.scene-title'), '输出2：加权值之和');
   await screenshot(page, '18-file-zh-sum-2');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

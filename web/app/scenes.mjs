@@ -37,7 +37,10 @@ export function createSceneStage({ host, onShow }) {
       host.replaceChildren(scene.element);
       // A control the reader used rebuilt its own scene (stage 12's switch): the focus stays
       // on the same control of the new scene.
-      if (focusKey) scene.element.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
+      if (focusKey)
+        scene.element
+          .querySelector(`[data-focus-key="${focusKey}"]`)
+          ?.focus({ preventScroll: true });
       host.dataset.scene = step.family;
       onShow(scene, step);
     }

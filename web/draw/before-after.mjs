@@ -26,7 +26,11 @@ export function beforeAfter({ numbers, tr }, i, field) {
     const format = field === 'scores' ? undefined : numbers.shown.format;
     const columns =
       field === 'outputs'
-        ? Array.from({ length: numbers.dims.dV }, (_, c) => `${subscript(c + 1)}`)
+        ? // Output i's entries, named as the scenes name them ("o₁,₂"), not a bare "₂".
+          Array.from(
+            { length: numbers.dims.dV },
+            (_, c) => `o${subscript(i + 1)},${subscript(c + 1)}`,
+          )
         : Array.from({ length: numbers.dims.n }, (_, j) => `k${subscript(j + 1)}`);
     const row = (label, values) =>
       h(

@@ -28,19 +28,46 @@ export function heatmap(ctx, name) {
         cell.classList.add('is-masked');
         return;
       }
-      const heat = high > low ? (value - low) / (high - low) : 0.5;
-      cell.style.setProperty('--heat', heat.toFixed(3));
-      cell.classList.toggle('is-dark', heat > 0.55);
+      shade(cell, value, low, high);
     }),
   );
-  const legend = h(
-    'div',
-    { class: 'heat-legend', 'aria-hidden': 'true' },
-    h('span', { text: finite.length ? formatExact(low) : '' }),
-    h('span', { class: 'heat-gradient' }),
-    h('span', { text: finite.length ? formatExact(high) : '' }),
-  );
-  view.element.append(legend);
+  view.element.append(heatLegend(finite, low, high, name === 'weights'));
   view.element.setAttribute('aria-description', tr('heatmap.description'));
   return view;
+}
+
+/**
+ * Shades a cell by where its value lies between low and high. Values all alike (head 4's zero
+ * queries) have nothing to stand out: all pale.
+ */
+export function shade(cell, value, low, high) {
+  const heat = high > low ? (value - low) / (high - low) : 0;
+  cell.style.setProperty('--heat', heat.toFixed(3));
+  cell.classList.toggle('is-dark', heat > 0.55);
+}
+
+/**
+ * The colour scale under a heatmap, from the lowest value to the highest, as five swatches
+ * (boxes, which exports draw; a CSS gradient they would lose). One value (every score
+ * alike) is one pale swatch, not a range "0–0".
+ * @param {number[]} finite the values shaded; weights: the scale is 0 to 1
+ */
+export function heatLegend(finite, low, high, weights) {
+  const flat = finite.length > 0 && !weights && high === low;
+  const steps = flat ? [0] : [0, 0.25, 0.5, 0.75, 1];
+  return h(
+    'div',
+    { class: `heat-legend${flat ? ' is-flat' : ''}`, 'aria-hidden': 'true' },
+    h('span', { text: finite.length ? formatExact(low) : '' }),
+    h(
+      'span',
+      { class: 'heat-gradient' },
+      steps.map((heat) => {
+        const step = h('span', { class: 'heat-step' });
+        step.style.setProperty('--heat', String(heat));
+        return step;
+      }),
+    ),
+    flat ? null : h('span', { text: finite.length ? formatExact(high) : '' }),
+  );
 }

@@ -7,6 +7,7 @@ import { formatExact, formatList, subscript } from '../format.mjs';
 import { matrixView } from './matrix-view.mjs';
 import { symbolNode } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
+import { heatLegend, shade } from './heatmap.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {
@@ -89,20 +90,10 @@ export function headHeatmap(spec) {
         cell.classList.add('is-masked');
         return;
       }
-      const heat = high > low ? (value(i, j) - low) / (high - low) : 0.5;
-      cell.style.setProperty('--heat', heat.toFixed(3));
-      cell.classList.toggle('is-dark', heat > 0.55);
+      shade(cell, value(i, j), low, high);
     }),
   );
-  view.element.append(
-    h(
-      'div',
-      { class: 'heat-legend', 'aria-hidden': 'true' },
-      h('span', { text: finite.length ? formatExact(low) : '' }),
-      h('span', { class: 'heat-gradient' }),
-      h('span', { text: finite.length ? formatExact(high) : '' }),
-    ),
-  );
+  view.element.append(heatLegend(finite, low, high, weights));
   return view;
 }
 

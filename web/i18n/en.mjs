@@ -38,7 +38,7 @@ export default {
   'stage.number': 'Stage {stage}',
 
   // --- step titles ---
-  'title.inputs': 'The inputs: {n} tokens as the rows of X',
+  'title.inputs': 'The inputs: {n|# token|# tokens} as the rows of X',
   'title.weights': 'Three weight matrices',
   'title.row.keys': 'Key of input {i}',
   'title.row.values': 'Value of input {i}',
@@ -84,9 +84,9 @@ export default {
   'inputs.embeddings':
     'Self-attention takes token embeddings as its input: each word of a sentence is replaced by a vector of numbers.',
   'inputs.example':
-    'Here we have {n} tokens, each a {d}-dimensional vector: the {n} rows of X (green).',
-  'formula.inputs': 'X is a matrix of {n} rows and {d} columns',
-  'narrate.inputs': '{n} inputs of dimension {d}. {rows}.',
+    'Here we have {n|# token|# tokens}, each a {d}-dimensional vector: the {n|# row|# rows} of X (green).',
+  'formula.inputs': 'X is a matrix of {n|# row|# rows} and {d|# column|# columns}',
+  'narrate.inputs': '{n|# input|# inputs} of dimension {d}. {rows}.',
 
   // --- scene: weights ---
   'weights.three':
@@ -123,13 +123,16 @@ export default {
   // --- scene: scores ---
   'scores.dot':
     'The attention scores (blue) of input {i}: its query (red) dotted with the key (orange) of every input, its own included.',
-  'scores.count': 'That gives {n} scores for input {i}: how well its query matches each key.',
+  'scores.count':
+    'That gives {n|# score|# scores} for input {i}: how well its query matches each key.',
   'scores.onlyFirst':
     'Only the query of input 1 is used here; the other queries repeat the same steps later.',
   'scores.scaled':
     'Scaled, as in the Transformer: every score is divided by √d_k = √{dK}, so that long vectors do not make the softmax too sharp.',
   'scores.maskedTerm': 'masked: key {j} comes after query {i}',
   'formula.scores': 's i j equals q i dot k j',
+  'formula.mask':
+    'plus m i j: 0 for a key j up to i, minus infinity for a later key (the causal mask)',
   'formula.scoresScaled': 's i j equals q i dot k j divided by the square root of d k',
   'note.articleSlip':
     'Queries and keys must have the same dimension d_k, because scores are their dot products. (The article says “query and value” here: a slip.) The value dimension may differ, and the output takes the value’s dimension.',
@@ -157,9 +160,11 @@ export default {
 
   // --- scene: weighted values ---
   'weighted.multiply':
-    'Multiply each value (purple) by its weight (blue): the results are {n} weighted values (yellow).',
+    'Multiply each value (purple) by its weight (blue): the results are {n|# weighted value|# weighted values} (yellow).',
   'weighted.article':
     'With the article’s rounding, the rounded weights are multiplied here (display arithmetic, as the article does).',
+  'weighted.approx':
+    '“≈” marks a line whose printed numbers multiply out only roughly: the weight is printed rounded to three decimals, and the products are computed from the exact weight.',
   'numbers.decimals':
     'A number printed with three decimals is rounded for display (2.000 may be 1.99999…); one printed without decimals, such as 2, is exact.',
   'formula.weighted': 'a i j times v j',
@@ -168,9 +173,12 @@ export default {
   // --- scene: sum ---
   'sum.table': 'Adding the weighted values of query {i}',
   'sum.caption': 'output {i}',
-  'sum.add': 'Add the {n} weighted values element-wise: the sum is output {i} (dark green).',
+  'sum.add':
+    'Add the {n|# weighted value|# weighted values} element-wise: the sum is output {i} (dark green).',
   'sum.meaning':
     'Output {i} mixes the values of all inputs, each in proportion to how well its key matched query {i}.',
+  'sum.approx':
+    '“≈” marks a sum whose printed terms add up only roughly: each weighted value is printed rounded, and the output is the sum of the exact ones.',
   'sum.dimension': 'The output has the value’s dimension, d_v = {dV}.',
   'formula.sum': 'o i equals the sum over j of a i j times v j',
   'narrate.sum': 'Output {i} = {vector}.',
@@ -260,7 +268,7 @@ export default {
   'notice.dismiss': 'Dismiss',
   'url.fallback':
     'This link could not be used ({reason}), so the article’s example is shown instead.',
-  'url.tooLong': 'it is {length} characters long',
+  'url.tooLong': 'it is {length|# character|# characters} long',
   'url.tooManyParts': 'it has too many parts',
   'url.badEncoding': 'it has broken percent-encoding: “{text}”',
   'url.duplicateKey': '“{key}” appears twice',
@@ -290,17 +298,17 @@ export default {
   'weights.intuition':
     'An intuition: a query is what a token is looking for, a key is what it offers to be found by, and a value is what it hands over once it is found, like a search that matches questions against labels and returns the contents.',
   'scores.dotCausal':
-    'The attention scores (blue) of input {i}: its query (red) dotted with the keys (orange) of inputs 1 to {i}, its own included; the causal mask hides every later key.',
+    'The attention scores (blue) of input {i}: its query (red) dotted with the keys (orange) of {i|input 1|inputs 1 to #}, its own included; the causal mask hides every later key.',
   'scores.countCausal':
-    'That gives {visible} scores for input {i}, how well its query matches each key it may see; the {hidden} later keys get −∞.',
+    'That gives {visible|# score|# scores} for input {i}, how well its query matches each key it may see; {hidden|the later key gets|the # later keys get} −∞.',
   'scores.countCausalNone':
-    'That gives {visible} scores for input {i}: it is the last input, so no key comes after it and nothing is masked.',
+    'That gives {visible|# score|# scores} for input {i}: it is the last input, so no key comes after it and nothing is masked.',
   'why.scaling':
     'Why scale: a dot product adds up d_k products, so scores grow with d_k; large scores push softmax towards all-or-nothing, one weight near 1 and the rest near 0, where a network stops learning. Dividing by √d_k keeps them moderate.',
   'why.masking':
     'Why mask: a model that writes text does so one token at a time, left to right. When it computes token {i} the later tokens do not exist yet, so the mask hides them in training too: token {i} may only look at itself and the tokens before it.',
   'sum.meaningCausal':
-    'Output {i} mixes the values of inputs 1 to {i} only (the mask hides the later ones), each in proportion to how well its key matched query {i}.',
+    'Output {i} mixes the values of {i|input 1|inputs 1 to #} only (the mask hides the later ones), each in proportion to how well its key matched query {i}.',
   'compare.title': 'Before and after, query {i}',
   'compare.without.scaled': 'without ÷ √d_k',
   'compare.with.scaled': 'with ÷ √{dK}',
@@ -354,16 +362,16 @@ export default {
   'ch2.heads.legend': 'Which columns each head owns',
   'ch2.heads.columns': 'columns {from}–{to} of Q; reads K/V head {g}',
   'ch2.heads.grown':
-    'The same example, grown a little: the article’s three tokens and a fourth, {n} tokens of d_model = {dModel} numbers. A Transformer layer does not run one attention but several side by side, called heads.',
+    'The same example, grown a little: the article’s three tokens and a fourth, {n|# token|# tokens} of d_model = {dModel|# number|# numbers}. A Transformer layer does not run one attention but several side by side, called heads.',
   'ch2.heads.split':
-    'W_Q has {width} columns: {heads} heads of d_head = {dHead} columns each. X·W_Q is computed as in chapter 1; then head h simply takes its own block of columns (its colour). Keys and values are split the same way.',
+    'W_Q has {width|# column|# columns}: {heads|# head|# heads} of d_head = {dHead|# column|# columns} each. X·W_Q is computed as in chapter 1; then head h simply takes its own block of columns (its colour). Keys and values are split the same way.',
   'ch2.heads.kvSame':
     'Here every query head has its own key and value head ({heads} of each): multi-head attention.',
   'ch2.heads.kvShared':
-    'Here the {heads} query heads share {kvHeads} key/value heads: K and V have fewer columns, and a group of query heads reads the same K/V block.',
+    'Here the {heads|# query head|# query heads} share {kvHeads|# key/value head|# key/value heads}: K and V have fewer columns, and a group of query heads reads the same K/V block.',
   'ch2.formula.split': 'Head h’s queries: X times head h’s block of W_Q columns',
   'ch2.narrate.heads':
-    '{heads} heads of {dHead} columns each; {kvHeads} key/value heads. Each head’s block of Q, K and V lands in its colour.',
+    '{heads|# head|# heads} of {dHead|# column|# columns} each; {kvHeads|# key/value head|# key/value heads}. Each head’s block of Q, K and V lands in its colour.',
   'ch2.attention.own':
     'Each head runs chapter 1’s attention with its own queries, keys and values: its own scores, its own softmax, its own weighted sum. The small heatmaps show every head’s scores and weights side by side; darker is larger.',
   'ch2.attention.exampleIntro':
@@ -386,18 +394,18 @@ export default {
   'ch2.attention.weights': 'weights of head {h}',
   'ch2.attention.showNumbers': 'Numbers',
   'ch2.formula.head': 'Head h: softmax of its queries times its keys, times its values',
-  'ch2.narrate.attention': '{heads} heads. Strongest weights: {summary}.',
+  'ch2.narrate.attention': '{heads|# head|# heads}. Strongest weights: {summary}.',
   'ch2.concat.name': 'heads side by side',
   'ch2.concat.headOutput': 'output of head {h}',
   'ch2.concat.why':
-    'Each head gives one output row per token, d_head = {dHead} numbers. The {heads} heads’ outputs are put side by side, column blocks in the heads’ colours: {width} numbers per token.',
+    'Each head gives one output row per token, d_head = {dHead|# number|# numbers}. The {heads|# head|# heads}’ outputs are put side by side, column blocks in the heads’ colours: {width|# number|# numbers} per token.',
   'ch2.concat.noMixing':
     'Nothing is added yet: each block is exactly its head’s output. Mixing what the heads found is the job of the next matrix, W_O.',
   'ch2.formula.concat': 'C: the heads’ outputs side by side',
-  'ch2.narrate.concat': '{heads} heads’ outputs side by side. Row 1: {row}.',
+  'ch2.narrate.concat': '{heads|# head|# heads}’ outputs side by side. Row 1: {row}.',
   'ch2.output.name': 'layer output',
   'ch2.output.why':
-    'The concatenation is multiplied by W_O, as X was by W_Q in chapter 1: each output cell is one row of C dotted with one column of W_O. The result has d_model = {dModel} columns again, so layers can be stacked.',
+    'The concatenation is multiplied by W_O, as X was by W_Q in chapter 1: each output cell is one row of C dotted with one column of W_O. The result has d_model = {dModel|# column|# columns} again, so layers can be stacked.',
   'ch2.output.mix':
     'Every row of W_O reads one column of one head, so each output number can mix what all the heads found.',
   'ch2.formula.output': 'The layer’s output: C times W_O',
@@ -410,19 +418,21 @@ export default {
   'ch2.kv.kvHead': 'K/V head {g}',
   'ch2.kv.groups': 'Which query heads share each K/V head',
   'ch2.kv.saving':
-    'This example caches 2 × {n} tokens × {kvHeads} K/V heads × {dHead} = {cached} numbers; with one K/V head per query head ({heads}) it would be {mha}. Saved: {saved} numbers.',
+    'This example caches 2 × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead} = {cached|# number|# numbers}; with one K/V head per query head ({heads}) it would be {mha}. Saved: {saved|# number|# numbers}.',
   'ch2.kv.savingNone':
-    'This example caches 2 × {n} tokens × {kvHeads} K/V heads × {dHead} = {cached} numbers: one K/V head per query head, nothing shared, nothing saved. Choose GQA or MQA to share.',
+    'This example caches 2 × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead} = {cached|# number|# numbers}: one K/V head per query head, nothing shared, nothing saved. Choose GQA or MQA to share.',
   'ch2.kv.cacheWhy':
-    'When a model writes text, the keys and values of every earlier token are kept (the KV cache, stage 13) so they are not recomputed. That cache, not the weights, is what fills memory on long texts.',
+    'When a model writes text, the keys and values of every earlier token are kept (the KV cache, “Decoding with a KV cache”) so they are not recomputed. That cache, not the weights, is what fills memory on long texts.',
   'ch2.kv.explain.mha':
-    'Multi-head attention (MHA): each of the {heads} query heads has its own key/value head.',
+    'Multi-head attention (MHA): each of the {heads|# query head|# query heads} has its own key/value head.',
   'ch2.kv.explain.gqa':
-    'Grouped-query attention (GQA): the {heads} query heads are split into {kvHeads} groups of {group}; the heads of a group read the same keys and values, so the cache holds {kvHeads} K/V heads instead of {heads}.',
+    'Grouped-query attention (GQA): the {heads|# query head|# query heads} are split into {kvHeads|# group|# groups} of {group}; the heads of a group read the same keys and values, so the cache holds {kvHeads|# K/V head|# K/V heads} instead of {heads}.',
   'ch2.kv.explain.mqa':
-    'Multi-query attention (MQA): all {heads} query heads read one key/value head; the cache is {group} times smaller than with MHA.',
+    'Multi-query attention (MQA): all {heads|# query head|# query heads} read one key/value head; the cache is {group} times smaller than with MHA.',
+  'ch2.kv.erases':
+    'Sharing has a price: heads {readers} now read the keys and values of heads {owners}, so whatever their own keys picked out is gone and their weights follow the shared keys. In the chapter’s example, head 2 loses its focus on token 2 (“Each head attends” shows each head’s weights).',
   'ch2.kv.tradeoff':
-    'Heads of a group still ask their own questions (queries) but look at the same keys, so their patterns may change: compare stage 10 before and after switching. Sharing each group keeps the K/V weights of its first head.',
+    'Heads of a group still ask their own questions (queries) but look at the same keys, so their patterns may change: compare “Each head attends” before and after switching. Sharing each group keeps the K/V weights of its first head.',
   'ch2.kv.calc.title': 'A real model’s KV cache',
   'ch2.kv.calc.layers': 'layers',
   'ch2.kv.calc.heads': 'query heads',
@@ -437,12 +447,12 @@ export default {
   'ch2.formula.cache':
     'Cache size: 2 (keys and values) times layers times tokens times K/V heads times head size times bytes',
   'ch2.narrate.kv':
-    '{kind}: {kvHeads} key/value heads for {heads} query heads. The cache holds {cached} numbers here, {saved} fewer than MHA.',
+    '{kind}: {kvHeads|# key/value head|# key/value heads} for {heads|# query head|# query heads}. The cache holds {cached|# number|# numbers} here, {saved} fewer than MHA.',
   'ch2.decode.token': 'token {t}',
   'ch2.decode.new.queries': 'query of token {t}, every head',
   'ch2.decode.new.keys': 'key of token {t}, every K/V head',
   'ch2.decode.new.values': 'value of token {t}, every K/V head',
-  'ch2.decode.cache.title': 'KV cache: {length} tokens',
+  'ch2.decode.cache.title': 'KV cache: {length|# token|# tokens}',
   'ch2.decode.cache.keys': 'cached keys, K/V head {g}',
   'ch2.decode.cache.values': 'cached values, K/V head {g}',
   'ch2.decode.scoresRow': 'new row of scores, head {h}',
@@ -453,11 +463,13 @@ export default {
   'ch2.decode.first':
     'Token 1 arrives: its query, key and value are computed, and its key and value start the cache ({length} token).',
   'ch2.decode.arrives':
-    'Token {t} arrives: only its own query, key and value are computed; its key and value are appended to the cache, which now holds {length} tokens.',
+    'Token {t} arrives: only its own query, key and value are computed; its key and value are appended to the cache, which now holds {length|# token|# tokens}.',
   'ch2.decode.oneRow':
     'Why one new row of scores and not the whole matrix: the rows of earlier tokens were computed at earlier steps and cannot change, because the causal mask hides token {t} from every earlier query; and the earlier keys and values depend only on their own tokens, so they come from the cache. The only new scores are token {t}’s query against the keys so far: row {t} of the causal triangle.',
   'ch2.decode.counts':
     'Multiply-adds for this step: {with} with the cache, {without} recomputing the whole prefix without it ({saved} saved).',
+  'ch2.decode.whyRecompute':
+    'Why would a decoder without a cache compute the earlier tokens again? A model is a stack of layers: the keys and values of layer 2 are made from layer 1’s outputs, and so on up. Unless they are kept, every new token means running every layer over the whole prefix again to get them back.',
   'ch2.decode.module':
     'Computed by the module’s onnxAttention with past_key / past_value in and present_key / present_value out; its output is checked against row t of the full causal attention from trace().',
   'ch2.decode.count.title': 'Multiply-adds of step {t}',
@@ -471,7 +483,7 @@ export default {
   'ch2.formula.decode':
     'Output of token t: softmax of its query against the cached keys 1 to t, times the cached values',
   'ch2.narrate.decode':
-    'Token {t}: the cache holds {length} tokens; one new row of scores. {with} multiply-adds with the cache, {without} without. Head 1 output {output}; {check}',
+    'Token {t}: the cache holds {length|# token|# tokens}; one new row of scores. {with} multiply-adds with the cache, {without} without. Head 1 output {output}; {check}',
   'ch2.narrate.decodeEqual': 'every head equals full causal attention.',
   'ch2.narrate.decodeDifferent': 'a head differs from full causal attention.',
   'ch2.editor.title': 'Chapter 2: the layer',
@@ -504,7 +516,7 @@ export default {
   'tools.exercise.reset': 'Reset progress for this example',
   'tools.exercise.practice': 'Practice with a new example',
   'tools.exercise.tolerance':
-    'Work it out from the numbers on screen. Within ±{absolute} (or {relative}% of a larger answer) counts as right; a masked score is −∞ (type -inf).',
+    'Work it out from the numbers on screen. Within {relative}% (or ±{absolute} of an answer near 0) counts as right; a masked score is −∞ (type -inf).',
   'tools.exercise.none':
     'Nothing to predict at this step: its numbers are given, not computed. Steps that compute numbers ask; or practise with a new example.',
   'tools.exercise.tally': 'Solved here: {here} of {total}. Solved in this example: {solved}.',
@@ -512,6 +524,15 @@ export default {
   'tools.exercise.revealed': 'The answer is {answer}.',
   'tools.exercise.wrong':
     'Not quite. Here is the arithmetic of that cell, step by step; the cells it uses are outlined in the scene.',
+  'tools.mistake.noExp':
+    'That is the score divided by the sum of the scores: softmax takes e to the power of each score first.',
+  'tools.mistake.noDivide':
+    'That is e^(score − max), the numerator: divide it by the sum of the row’s exponentials.',
+  'tools.mistake.noShift':
+    'That is e^score, without subtracting the row’s maximum and without dividing by the sum.',
+  'tools.mistake.wrongRow':
+    'That is the number for the other way round (row and column swapped): the row is the query, the column the key.',
+  'tools.mistake.noScale': 'That is the score before the scaling: multiply it by 1/√d_k.',
   'tools.exercise.notNumber': 'Type a number, such as 2, −1.5, 0.25 or 1/4.',
   'tools.exercise.wasReset': 'Progress for this example was reset.',
   'tools.hint.masked': 'The causal mask hides this key from this query.',
@@ -529,7 +550,7 @@ export default {
     'After token {t}, how many numbers does this layer’s KV cache hold, keys and values together?',
   'tools.hint.cacheTitle': 'The cache keeps a key and a value for every token so far, per KV head.',
   'tools.hint.cacheNumbers':
-    '2 (key and value) × {tokens} tokens × {kvHeads} KV heads × {dHead} numbers each = ?',
+    '2 (key and value) × {tokens|# token|# tokens} × {kvHeads|# KV head|# KV heads} × {dHead|# number|# numbers} each = ?',
   'tools.practice.status': 'Practice: a new example of small whole numbers.',
   'tools.export': 'Export',
   'tools.export.heading': 'Export this step',

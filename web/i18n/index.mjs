@@ -7,13 +7,25 @@ import zh from './zh.mjs';
 export const LANGUAGES = { en, zh };
 const STORAGE_KEY = 'self-attention-explainer.language';
 
+// A count's noun agrees with it: {n|# token|# tokens} is "1 token" or "3 tokens" (# is the
+// number), chosen by the language's plural rules (Chinese has no plural: it writes {n} only,
+// or the two forms where one differs, such as a range of one: {i|输入1|输入1到#}).
 export function translator(language) {
   const strings = LANGUAGES[language] ?? en;
+  const plurals = new Intl.PluralRules(language === 'zh' ? 'zh' : 'en');
   return function tr(key, params = {}) {
     const template = strings[key] ?? en[key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (match, name) =>
-      Object.hasOwn(params, name) ? String(params[name]) : match,
-    );
+    return template
+      .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (match, name, one, other) => {
+        if (!Object.hasOwn(params, name)) return match;
+        const count = Number(params[name]);
+        // One of a range ("input 1", not "inputs 1 to 1") is the first form in any language.
+        const form = count === 1 || plurals.select(count) === 'one' ? one : other;
+        return form.replace(/#/g, String(params[name]));
+      })
+      .replace(/\{(\w+)\}/g, (match, name) =>
+        Object.hasOwn(params, name) ? String(params[name]) : match,
+      );
   };
 }
 

@@ -31,38 +31,38 @@ export default {
   'stage.scores': '计算注意力得分',
   'stage.softmax': '计算softmax',
   'stage.weighted': '将得分与value相乘',
-  'stage.sum': '对weighted values求和',
+  'stage.sum': '对加权值求和',
   'stage.everyQuery': '其余的query',
   'stage.number': '阶段{stage}',
 
   // --- 步骤标题 ---
   'title.inputs': '输入：{n}个token即X的{n}行',
   'title.weights': '三个权重矩阵',
-  'title.row.keys': '计算input{i}的key',
-  'title.row.values': '计算input{i}的value',
-  'title.row.queries': '计算input{i}的query',
+  'title.row.keys': '计算输入{i}的key',
+  'title.row.values': '计算输入{i}的value',
+  'title.row.queries': '计算输入{i}的query',
   'title.matrix.keys': '一次算出所有key：K = X·W_K',
   'title.matrix.values': '一次算出所有value：V = X·W_V',
   'title.matrix.queries': '一次算出所有query：Q = X·W_Q',
-  'title.scores': 'input{i}的query的注意力得分',
-  'title.softmax': '对input{i}的得分做softmax',
-  'title.weighted': 'input{i}的weighted values',
-  'title.sum': 'output{i}：weighted values之和',
+  'title.scores': '输入{i}的query的注意力得分',
+  'title.softmax': '对输入{i}的得分做softmax',
+  'title.weighted': '输入{i}的加权值',
+  'title.sum': '输出{i}：加权值之和',
   'title.result': '完整结果',
 
   // --- 角色与标签 ---
-  'role.input': 'input',
+  'role.input': '输入',
   'role.key': 'key',
   'role.query': 'query',
   'role.value': 'value',
   'role.score': '得分',
-  'role.weighted': 'weighted value',
-  'role.output': 'output',
-  'label.input': 'input{i}',
+  'role.weighted': '加权值',
+  'role.output': '输出',
+  'label.input': '输入{i}',
   'label.key': 'key{i}',
   'label.query': 'query{i}',
   'label.value': 'value{i}',
-  'label.output': 'output{i}',
+  'label.output': '输出{i}',
   'label.scoresOf': 'query{i}的得分',
   'matrix.x': '输入',
   'matrix.wKey': 'key的权重',
@@ -74,7 +74,7 @@ export default {
   'matrix.values': 'value',
   'matrix.scores': '注意力得分',
   'matrix.weights': 'softmax权重',
-  'matrix.weighted': 'weighted values',
+  'matrix.weighted': '加权值',
   'matrix.outputs': '输出',
   'scene.arithmetic': '这一步的算式',
 
@@ -88,9 +88,9 @@ export default {
 
   // --- 场景：权重 ---
   'weights.three':
-    '我们需要将每个input和三个权重矩阵分别相乘，进而得到我们的key（橙色）、query（红色）、value（紫色）。',
+    '我们需要将每个输入和三个权重矩阵分别相乘，进而得到我们的key（橙色）、query（红色）、value（紫色）。',
   'weights.shapes':
-    '由于input的shape为1×{dIn}，key和query的shape为1×{dK}，value的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
+    '由于输入的shape为1×{dIn}，key和query的shape为1×{dK}，value的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
   'weights.random':
     '在神经网络中，这些权重通常是很小的浮点数，一般使用随机分布（如Gaussian、Xavier）来随机初始化。权重初始化放在训练之前，在训练过程中不断更新。',
   'formula.weights': 'W K和W Q是{dIn}乘{dK}的矩阵，W V是{dIn}乘{dV}的矩阵',
@@ -98,34 +98,35 @@ export default {
 
   // --- 场景：逐行计算 ---
   'projection.row.keys':
-    '针对input{i}计算key：input的这一行与{weight}的每一列做点积，得到key{i}的每一个元素。',
+    '针对输入{i}计算key：输入的这一行与{weight}的每一列做点积，得到key{i}的每一个元素。',
   'projection.row.values':
-    '针对input{i}计算value：input的这一行与{weight}的每一列做点积，得到value{i}的每一个元素。',
+    '针对输入{i}计算value：输入的这一行与{weight}的每一列做点积，得到value{i}的每一个元素。',
   'projection.row.queries':
-    '针对input{i}计算query：input的这一行与{weight}的每一列做点积，得到query{i}的每一个元素。',
+    '针对输入{i}计算query：输入的这一行与{weight}的每一列做点积，得到query{i}的每一个元素。',
   'projection.row.first': '请看方框扫过权重的每一列：每一列得到{role}的一个数字。',
-  'projection.row.same': '接着使用同样的weight来为input{i}计算对应的{role}。',
-  'formula.projectionRow': '{role}{i}等于input{i}乘以权重矩阵',
-  'narrate.projectionRow': '{role}{i} = input{i}乘以{weight} = {vector}。',
+  'projection.row.same': '接着使用同样的weight来为输入{i}计算对应的{role}。',
+  'formula.projectionRow': '{role}{i}等于输入{i}乘以权重矩阵',
+  'narrate.projectionRow': '{role}{i} = 输入{i}乘以{weight} = {vector}。',
 
   // --- 场景：矩阵乘法 ---
   'projection.matrix.faster':
     '更快的方法是对合并上述操作进行矩阵运算：把所有输入叠成X，一次算出所有行。',
-  'projection.matrix.rows': '{symbol}的第i行正是上面逐行算出的input i的{role}。',
+  'projection.matrix.rows': '{symbol}的第i行正是上面逐行算出的输入i的{role}。',
   'formula.projectionMatrix': '{symbol}等于X乘以{weight}',
   'narrate.projectionMatrix': '一次算出所有{role}：{symbol} = X·{weight}。',
 
   // --- 场景：注意力得分 ---
   'scores.dot':
-    '为了获得input{i}的注意力得分（蓝色），我们用它的query（红色）和所有输入的key（橙色）分别计算点积。',
+    '为了获得输入{i}的注意力得分（蓝色），我们用它的query（红色）和所有输入的key（橙色）分别计算点积。',
   'scores.count':
-    '因此针对input{i}我们获得了{n}个注意力得分，分别表示它的query与每个key的匹配程度。',
+    '因此针对输入{i}我们获得了{n}个注意力得分，分别表示它的query与每个key的匹配程度。',
   'scores.onlyFirst':
-    '请注意，这里我们只使用input1中的query。针对其他输入的query，可以重复同样的步骤。',
+    '请注意，这里我们只使用输入1中的query。针对其他输入的query，可以重复同样的步骤。',
   'scores.scaled':
     '已缩放：与Transformer一样，每个得分都除以√d_k = √{dK}，以免向量较长时softmax过于尖锐。',
   'scores.maskedTerm': '已屏蔽：key{j}在query{i}之后',
   'formula.scores': 's i j等于q i与k j的点积',
+  'formula.mask': '加上m i j：key j不在i之后时为0，在i之后时为负无穷（因果掩码）',
   'formula.scoresScaled': 's i j等于q i与k j的点积除以d k的平方根',
   'note.articleSlip':
     '注意：由于计算注意力得分时使用的是点积，所以query和key的维度必须相同（原文此处写作“query和value”，是笔误）。value的维度可以不同，输出的维度与value保持一致。',
@@ -149,27 +150,31 @@ export default {
   'formula.softmax': 'a i j等于e的s i j次方除以所有e的s i l次方之和',
   'narrate.softmax': 'query{i}的权重 = {vector}。',
   'note.rounding':
-    '原文在相乘之前把softmax的输出保留到小数点后1位（并保持和为1）：{exactWeights}变成了{articleWeights}，于是output{i}从{exactOutput}变成了{articleOutput}。',
+    '原文在相乘之前把softmax的输出保留到小数点后1位（并保持和为1）：{exactWeights}变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
 
-  // --- 场景：weighted values ---
+  // --- 场景：加权值 ---
   'weighted.multiply':
-    '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为weighted values。',
+    '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为加权值。',
   'weighted.article':
     '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
+  'weighted.approx':
+    '“≈”表示这一行打印出来的数字相乘只是近似相等：权重打印时保留三位小数，而乘积是用精确的权重算出来的。',
   'numbers.decimals':
     '带三位小数的数字是为显示而四舍五入的（2.000可能是1.99999…）；不带小数的数字（如2）是精确的。',
   'formula.weighted': 'a i j乘以v j',
-  'narrate.weighted': 'query{i}的weighted values：{lines}。',
+  'narrate.weighted': 'query{i}的加权值：{lines}。',
 
   // --- 场景：求和 ---
-  'sum.table': '把query{i}的weighted values相加',
-  'sum.caption': 'output{i}',
-  'sum.add': '我们将这{n}个weighted values按元素相加，得到我们的输出output{i}（深绿色）。',
+  'sum.table': '把query{i}的加权值相加',
+  'sum.caption': '输出{i}',
+  'sum.add': '我们将这{n}个加权值按元素相加，得到输出{i}（深绿色）。',
   'sum.meaning':
-    'output{i}表示以input{i}的query与所有输入的key之间的注意力得分作为权重，对value求和。',
+    '输出{i}表示以输入{i}的query与所有输入的key之间的注意力得分作为权重，对value求和。',
+  'sum.approx':
+    '“≈”表示打印出来的各项相加只是近似等于结果：每个加权值打印时都经过四舍五入，而输出是精确值之和。',
   'sum.dimension': '输出的维度与value相同，d_v = {dV}。',
   'formula.sum': 'o i等于对j求和a i j乘以v j',
-  'narrate.sum': 'output{i} = {vector}。',
+  'narrate.sum': '输出{i} = {vector}。',
 
   // --- 场景：完整结果 ---
   'result.repeat': '对其余输入的query重复上述步骤，就得到了完整的结果：每个输入对应一行输出。',
@@ -182,7 +187,7 @@ export default {
   'narrate.result': '全部输出：{outputs}。',
 
   // --- 单元格算式 ---
-  'arith.projection': '{role}{i}的第{c}个元素：input{i} · {weight}的第{c}列',
+  'arith.projection': '{role}{i}的第{c}个元素：输入{i} · {weight}的第{c}列',
   'arith.score': 'query{i}对key{j}的得分',
   'arith.masked': '已屏蔽：key{j}在query{i}之后',
   'arith.weight': 'query{i}给key{j}的权重（softmax）',
@@ -190,7 +195,7 @@ export default {
   'arith.articleRounding': '原文的四舍五入',
   'arith.exponential': 'query{i}的第{j}个得分的指数（减去该行最大得分）',
   'arith.weighted': 'value{j}的第{c}个元素，乘以query{i}的权重',
-  'arith.output': 'output{i}的第{c}个元素：query{i}的权重 · value的第{c}列',
+  'arith.output': '输出{i}的第{c}个元素：query{i}的权重 · value的第{c}列',
 
   // --- 播放控制 ---
   'transport.label': '播放控制',
@@ -243,7 +248,7 @@ export default {
   'tables.title': '以表格查看所有数字',
   'tables.intro':
     '计算中的每个矩阵都以普通表格列出。将鼠标悬停或聚焦在计算得到的单元格上，可以看到它的算式。',
-  'tables.weightedFor': 'query{i}的weighted values',
+  'tables.weightedFor': 'query{i}的加权值',
   'tables.exactWeights': '精确权重',
 
   // --- 提示 ---
@@ -278,7 +283,7 @@ export default {
   'weights.intuition':
     '一个直观的理解：query是一个token想要找的东西，key是它提供给别人来匹配的标签，value是它被找到后交出去的内容，就像一次检索：用问题去匹配标签，再取回内容。',
   'scores.dotCausal':
-    '输入{i}的注意力得分（蓝色）：它的query（红色）与输入1到{i}（包括它自己）的key（橙色）做点积；因果掩码遮住了之后所有的key。',
+    '输入{i}的注意力得分（蓝色）：它的query（红色）与{i|输入1|输入1到#}（包括它自己）的key（橙色）做点积；因果掩码遮住了之后所有的key。',
   'scores.countCausal':
     '这样输入{i}得到{visible}个得分，表示它的query与每个可见的key的匹配程度；之后的{hidden}个key得分为−∞。',
   'scores.countCausalNone':
@@ -288,7 +293,7 @@ export default {
   'why.masking':
     '为什么要掩码：生成文本的模型是从左到右一个token一个token地写的。计算第{i}个token时，后面的token还不存在，所以训练时也要用掩码遮住它们：第{i}个token只能看它自己和前面的token。',
   'sum.meaningCausal':
-    '输出{i}只混合了输入1到{i}的value（掩码遮住了后面的），比例取决于各自的key与query {i}的匹配程度。',
+    '输出{i}只混合了{i|输入1|输入1到#}的value（掩码遮住了后面的），比例取决于各自的key与query {i}的匹配程度。',
   'compare.title': '前后对比，query {i}',
   'compare.without.scaled': '不除以√d_k',
   'compare.with.scaled': '除以√{dK}',
@@ -398,14 +403,16 @@ export default {
   'ch2.kv.savingNone':
     '这个例子缓存 2 × {n} 个 token × {kvHeads} 个 K/V 头 × {dHead} = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
   'ch2.kv.cacheWhy':
-    '模型写文本时，会保留之前每个 token 的键和值（KV 缓存，第 13 阶段），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
+    '模型写文本时，会保留之前每个 token 的键和值（KV 缓存，见“带 KV 缓存的解码”），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
   'ch2.kv.explain.mha': '多头注意力（MHA）：{heads} 个查询头各有自己的键/值头。',
   'ch2.kv.explain.gqa':
     '分组查询注意力（GQA）：{heads} 个查询头分成 {kvHeads} 组，每组 {group} 个；同组的头读取相同的键和值，所以缓存只存 {kvHeads} 个 K/V 头而不是 {heads} 个。',
   'ch2.kv.explain.mqa':
     '多查询注意力（MQA）：全部 {heads} 个查询头读取同一个键/值头；缓存比 MHA 小 {group} 倍。',
+  'ch2.kv.erases':
+    '共享是有代价的：头{readers}现在读取头{owners}的key和value，它们自己的key所关注的东西消失了，权重随共享的key而变。在本章的例子中，头2失去了对token 2的关注（“每个头各自注意”显示每个头的权重）。',
   'ch2.kv.tradeoff':
-    '同组的头仍然提出各自的问题（查询），但看的是相同的键，因此注意模式可能改变：切换前后比较第 10 阶段。共享时每组保留其第一个头的 K/V 权重。',
+    '同组的头仍然提出各自的问题（查询），但看的是相同的键，因此注意模式可能改变：切换前后比较“每个头各自注意”。共享时每组保留其第一个头的 K/V 权重。',
   'ch2.kv.calc.title': '真实模型的 KV 缓存',
   'ch2.kv.calc.layers': '层数',
   'ch2.kv.calc.heads': '查询头',
@@ -440,6 +447,8 @@ export default {
     '为什么只算新的一行分数而不是整个矩阵：之前 token 的那些行在之前的步骤已经算好，而且不会改变，因为因果掩码对之前的每个查询都隐藏了 token {t}；之前的键和值只取决于各自的 token，所以直接来自缓存。唯一新的分数是 token {t} 的查询与已有的键：因果三角形的第 {t} 行。',
   'ch2.decode.counts':
     '这一步的乘加次数：用缓存 {with} 次，不用缓存重算整个前缀 {without} 次（节省 {saved} 次）。',
+  'ch2.decode.whyRecompute':
+    '没有缓存的解码器为什么要重新计算之前的token？模型是许多层叠起来的：第2层的key和value由第1层的输出算出，依此类推。如果不保存它们，每来一个新token，就得把每一层在整个前缀上重新算一遍才能得到它们。',
   'ch2.decode.module':
     '由模块的 onnxAttention 计算：输入 past_key / past_value，输出 present_key / present_value；它的输出与 trace() 的完整因果注意力第 t 行核对。',
   'ch2.decode.count.title': '第 {t} 步的乘加次数',
@@ -484,13 +493,18 @@ export default {
   'tools.exercise.reset': '重置这个例子的进度',
   'tools.exercise.practice': '用新例子练习',
   'tools.exercise.tolerance':
-    '请根据屏幕上的数字计算。与答案相差不超过±{absolute}（或较大答案的{relative}%）即算正确；被遮盖的分数是−∞（输入-inf）。',
+    '请根据屏幕上的数字计算。与答案相差不超过{relative}%（答案接近0时为±{absolute}）即算正确；被遮盖的分数是−∞（输入-inf）。',
   'tools.exercise.none':
     '这一步没有要预测的数：它的数字是给定的，不是计算出来的。计算数字的步骤会提问；也可以用新例子练习。',
   'tools.exercise.tally': '本步已答对：{here}/{total}。这个例子共答对：{solved}。',
   'tools.exercise.right': '正确：页面算出的是{answer}。',
   'tools.exercise.revealed': '答案是{answer}。',
   'tools.exercise.wrong': '不太对。下面是这个格子的逐步计算，用到的格子在图中已加框。',
+  'tools.mistake.noExp': '这是得分除以得分之和：softmax要先对每个得分取e的幂。',
+  'tools.mistake.noDivide': '这是e^(得分 − 最大值)，也就是分子：还要除以这一行所有指数之和。',
+  'tools.mistake.noShift': '这是e^得分：既没有减去这一行的最大值，也没有除以总和。',
+  'tools.mistake.wrongRow': '这是行和列对调后的数：行是query，列是key。',
+  'tools.mistake.noScale': '这是缩放之前的得分：还要乘以1/√d_k。',
   'tools.exercise.notNumber': '请输入一个数，例如2、−1.5、0.25或1/4。',
   'tools.exercise.wasReset': '这个例子的进度已重置。',
   'tools.hint.masked': '因果遮盖让这个查询看不到这个键。',

@@ -2,7 +2,7 @@
 // what the cell is, the formula with the actual numbers ("0.063·1 + 0.468·2 + 0.468·2 =
 // 1.937"), and the cells it was computed from (to highlight). The result on the right of "="
 // is always the value from trace(); the left side lists the operands as displayed.
-import { formatExact, operand } from '../format.mjs';
+import { formatExact, operand, relation } from '../format.mjs';
 import { at } from './matrix.mjs';
 import { dotTerms, index2, ref } from './formula.mjs';
 import { ROLES, symbolText } from '../roles.mjs';
@@ -99,9 +99,16 @@ function weighted(numbers, i, j, c, tr) {
   const w = shown.weight(i, j);
   const v = at(numbers.values, j, c);
   const note = numbers.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  const [weightText, valueText, product] = [
+    shown.format(w),
+    f(v),
+    shown.format(shown.weighted(i, j, c)),
+  ];
+  // "≈" when the printed (rounded) weight times the value is not the printed product.
+  const sign = relation(product, [weightText, valueText], ([a, b]) => a * b);
   return {
     title: tr('arith.weighted', { i: i + 1, j: j + 1, c: c + 1 }),
-    expression: `a${index2(i, j)}·v${index2(j, c)} = ${shown.format(w)}·${operand(f(v))} = ${shown.format(shown.weighted(i, j, c))}${note}`,
+    expression: `a${index2(i, j)}·v${index2(j, c)} = ${weightText}·${operand(valueText)} ${sign} ${product}${note}`,
     sources: [ref('weights', i, j), ref('values', j, c)],
   };
 }
@@ -109,14 +116,20 @@ function weighted(numbers, i, j, c, tr) {
 function output(numbers, i, c, tr) {
   const { n } = numbers.dims;
   const shown = numbers.shown;
-  const terms = Array.from(
-    { length: n },
-    (_, j) => `${shown.format(shown.weight(i, j))}·${operand(f(at(numbers.values, j, c)))}`,
-  ).join(' + ');
+  const pairs = Array.from({ length: n }, (_, j) => [
+    shown.format(shown.weight(i, j)),
+    f(at(numbers.values, j, c)),
+  ]);
+  const terms = pairs.map(([w, v]) => `${w}·${operand(v)}`).join(' + ');
   const note = numbers.settings.rounding === 'article' ? `  (${tr('arith.articleRounding')})` : '';
+  const result = shown.format(shown.output(i, c));
+  // "≈" when the printed (rounded) weights do not give the printed output.
+  const sum = (values) =>
+    values.reduce((total, value, k) => (k % 2 ? total + values[k - 1] * value : total), 0);
+  const sign = relation(result, pairs.flat(), sum);
   return {
     title: tr('arith.output', { i: i + 1, c: c + 1 }),
-    expression: `o${index2(i, c)} = ${terms} = ${shown.format(shown.output(i, c))}${note}`,
+    expression: `o${index2(i, c)} = ${terms} ${sign} ${result}${note}`,
     sources: [
       ...Array.from({ length: n }, (_, j) => ref('weights', i, j)),
       ...Array.from({ length: n }, (_, j) => ref('values', j, c)),

@@ -7,7 +7,7 @@
 import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { TOLERANCE, isRight, parseAnswer, questionsOf } from './exercises.mjs';
+import { TOLERANCE, isRight, mistakeOf, parseAnswer, questionsOf } from './exercises.mjs';
 import { panelToggle } from './panel-toggle.mjs';
 import { createProgress, solvedAmong } from './progress.mjs';
 
@@ -106,6 +106,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   let questions = [];
   let index = 0;
   let outcome = 'asking'; // asking | wrong | right | revealed
+  let mistake = null; // after a wrong answer: the slip it matches (exercises.mjs), if any
   let marked = []; // scene cells this panel changed (hidden answer, sources)
 
   const parts = panelElements(id, {
@@ -169,7 +170,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       solved,
     });
     element.dataset.outcome = outcome;
-    renderFeedback(parts, current(), outcome, tr);
+    renderFeedback(parts, current(), { outcome, mistake }, tr);
     markScene();
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
@@ -197,7 +198,10 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     }
     input.removeAttribute('aria-invalid');
     outcome = isRight(given, question.answer) ? 'right' : 'wrong';
+    mistake = outcome === 'wrong' ? mistakeOf(question, given) : null;
     render(tr);
+    // The verdict may be below the fold on a small screen: bring it into view.
+    feedback.scrollIntoView?.({ block: 'nearest' });
     if (outcome === 'right') {
       progress.mark(exampleKey, question.id, 'solved');
       render(tr);
@@ -282,7 +286,7 @@ function writeLabels(parts, tr) {
 }
 
 /** What the reader's answer earned: right, revealed, or wrong with the cell's arithmetic. */
-function renderFeedback({ feedback, hint }, question, outcome, tr) {
+function renderFeedback({ feedback, hint }, question, { outcome, mistake }, tr) {
   hint.hidden = outcome !== 'wrong';
   if (!question || outcome === 'asking') {
     feedback.textContent = '';
@@ -293,7 +297,9 @@ function renderFeedback({ feedback, hint }, question, outcome, tr) {
   if (outcome === 'right') feedback.textContent = tr('tools.exercise.right', { answer });
   else if (outcome === 'revealed') feedback.textContent = tr('tools.exercise.revealed', { answer });
   else {
-    feedback.textContent = tr('tools.exercise.wrong');
+    // A recognised slip is named first, then the whole calculation.
+    const slip = mistake ? `${tr(`tools.mistake.${mistake}`)} ` : '';
+    feedback.textContent = `${slip}${tr('tools.exercise.wrong')}`;
     hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
   }
 }

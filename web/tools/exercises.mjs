@@ -19,8 +19,11 @@ import { subscript } from '../format.mjs';
 import { at } from '../model/matrix.mjs';
 import { ROLES } from '../roles.mjs';
 
-/** An answer counts as right within ±ABSOLUTE, or within RELATIVE of a large answer. */
-export const TOLERANCE = Object.freeze({ absolute: 0.01, relative: 0.01 });
+/**
+ * An answer counts as right within RELATIVE of the answer, or ±ABSOLUTE for an answer near 0
+ * (0.063 typed for 0.0634 is right; 0.07 or 0.06 is not).
+ */
+export const TOLERANCE = Object.freeze({ absolute: 0.001, relative: 0.01 });
 
 /** A head's matrices in chapter 2 (cells with data-head): the field of its trace. */
 const HEAD_MATRICES = { 'head-scores': 'scores', 'head-weights': 'weights' };
@@ -49,6 +52,51 @@ export function cellSymbol({ matrix, row, col, query }) {
 function isMasked(numbers, { matrix, row, col, head }) {
   if (Object.hasOwn(HEAD_MATRICES, matrix)) return numbers.layer.masked(head, row, col);
   return (matrix === 'scores' || matrix === 'weights') && numbers.masked(row, col);
+}
+
+/** The field of a trace a chapter 1 matrix or a head's matrix is in, and that trace. */
+function traceOf(numbers, { matrix, head }) {
+  if (Object.hasOwn(HEAD_MATRICES, matrix))
+    return { trace: numbers.layer.heads[head], field: HEAD_MATRICES[matrix] };
+  return { trace: numbers, field: matrix };
+}
+
+/**
+ * The answers of common slips for a cell, each with its name (an i18n key under
+ * tools.mistake.): a softmax weight without the exponential (the score divided by the row's
+ * sum of scores), without the division (e^(s − max)), without the max shift and division
+ * (e^s), or the weight of the wrong row (a_ji for a_ij); a score of the wrong row (s_ji), or
+ * without the scaling. Worked out from trace()'s numbers only to recognise a wrong answer.
+ */
+function mistakesOf(numbers, cell) {
+  const { matrix, row: i, col: j } = cell;
+  const { trace, field } = traceOf(numbers, cell);
+  if (field !== 'weights' && field !== 'scores') return [];
+  const n = trace[field].rows;
+  const value = (name, r, c) => at(trace[name], r, c);
+  const found = [];
+  if (j < n && i < trace[field].cols && i !== j)
+    found.push({ key: 'wrongRow', value: value(field, j, i) });
+  if (field === 'scores') {
+    const scale = Object.hasOwn(HEAD_MATRICES, matrix) ? numbers.layer.scale : numbers.scale;
+    if (scale !== 1) found.push({ key: 'noScale', value: value('scores', i, j) / scale });
+    return found;
+  }
+  const scores = Array.from({ length: n }, (_, l) => value('scores', i, l));
+  const total = scores.filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  found.push({ key: 'noDivide', value: value('exponentials', i, j) });
+  found.push({ key: 'noShift', value: Math.exp(scores[j]) });
+  if (total !== 0) found.push({ key: 'noExp', value: scores[j] / total });
+  return found;
+}
+
+/**
+ * Which slip a wrong answer is (the key of the first mistake it matches), or null.
+ * @param question a resolved question (resolveQuestion)
+ */
+export function mistakeOf(question, given) {
+  if (isRight(given, question.answer)) return null;
+  return (question.mistakes ?? []).find((m) => isRight(given, m.value))?.key ?? null;
 }
 
 /**
@@ -80,11 +128,13 @@ export function resolveQuestion(question, numbers) {
         h: (cell.head ?? 0) + 1,
       }),
     answer: cellValue(numbers, cell),
+    mistakes: masked ? [] : mistakesOf(numbers, cell),
     hint(tr) {
       const explained = explainCell(numbers, cell, tr);
       if (masked) return [explained.title, tr('tools.hint.masked')];
-      // "a = e^(…) ÷ (…) = 0.939 ÷ 15.7 = 0.063": every step but the last, then "= ?".
-      const parts = explained.expression.split(' = ');
+      // "a = e^(…) ÷ (…) = 0.939 ÷ 15.7 = 0.063": every step but the last (after "=" or,
+      // for a result printed from exact numbers, "≈"), then "= ?".
+      const parts = explained.expression.split(/ [=≈] /);
       const steps = parts.slice(0, -1);
       return [explained.title, `${steps.join(' = ')} = ?`];
     },

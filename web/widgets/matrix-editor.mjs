@@ -1,6 +1,9 @@
 // An editable matrix: one text field per entry. A valid number is committed at once (the
 // page recomputes through wasm while you type); anything else is refused inline with a
 // message, and on leaving the field it goes back to the last accepted number.
+// Keyboard (the ARIA grid pattern): the matrix is one Tab stop, the field last used; the
+// arrows move between fields (← → once the caret is at the edge of the text, or the whole
+// number is selected, as it is on arriving), Enter moves down.
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
 import { parseEntry } from '../model/example.mjs';
@@ -20,7 +23,7 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
   const caption = h('span', { class: 'matrix-name' });
   const shape = h('span', { class: 'matrix-shape' });
   const body = h('tbody');
-  const table = h('table', { class: 'editor-table' }, body);
+  const table = h('table', { class: 'editor-table', role: 'grid' }, body);
   const message = h('p', { class: 'editor-message', id: messageId, role: 'alert' });
   const element = h(
     'figure',
@@ -75,11 +78,9 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
     showMessage(tr('entry.refused', { text: refused, value: formatExact(values[i][j]) }));
   }
 
-  function onKeydown(event, i, j) {
-    const moves = { ArrowUp: -1, ArrowDown: 1, Enter: 1 };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    inputs[i + moves[event.key]]?.[j]?.focus();
+  /** The one field of the matrix in the Tab order: the one used last. */
+  function makeTabStop(input) {
+    for (const other of inputs.flat()) other.tabIndex = other === input ? 0 : -1;
   }
 
   function build(matrix) {
@@ -96,17 +97,21 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
         });
         input.addEventListener('input', () => onInput(input, i, j));
         input.addEventListener('change', () => onChange(input, i, j));
-        input.addEventListener('keydown', (event) => onKeydown(event, i, j));
-        input.addEventListener('focus', () => input.select());
+        input.addEventListener('keydown', (event) => moveInGrid(event, inputs, i, j));
+        input.addEventListener('focus', () => {
+          makeTabStop(input);
+          input.select();
+        });
         return input;
       }),
     );
+    makeTabStop(inputs[0][0]);
     body.replaceChildren(
       ...inputs.map((row) =>
         h(
           'tr',
-          {},
-          row.map((input) => h('td', {}, input)),
+          { role: 'row' },
+          row.map((input) => h('td', { role: 'gridcell' }, input)),
         ),
       ),
     );
@@ -116,6 +121,7 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
   function update(matrix, translate, name) {
     tr = translate;
     caption.textContent = name;
+    table.setAttribute('aria-label', name);
     shape.textContent = `${matrix.length}×${matrix[0].length}`;
     const sameShape = inputs.length === matrix.length && inputs[0]?.length === matrix[0].length;
     values = matrix.map((row) => row.slice());
@@ -150,6 +156,23 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
   }
 
   return { element, update, clearMessages };
+}
+
+/** The arrows (and Enter) move between the fields of the grid `inputs`. */
+function moveInGrid(event, inputs, i, j) {
+  const input = event.target;
+  const { selectionStart: start, selectionEnd: end, value } = input;
+  const whole = start === 0 && end === value.length;
+  const rows = { ArrowUp: -1, ArrowDown: 1, Enter: 1 };
+  let target = null;
+  if (event.key in rows) target = inputs[i + rows[event.key]]?.[j];
+  else if (event.key === 'ArrowLeft' && (whole || end === 0)) target = inputs[i][j - 1];
+  else if (event.key === 'ArrowRight' && (whole || start === value.length))
+    target = inputs[i][j + 1];
+  else return;
+  if (!target && !(event.key in rows)) return; // at the edge: the caret stays where it is
+  event.preventDefault();
+  target?.focus();
 }
 
 /** Editable text: plain ASCII digits, as a reader would type them. */

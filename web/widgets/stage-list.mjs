@@ -125,11 +125,25 @@ export function createStageList({ onJump, chapters, stages }) {
       list.scrollLeft = Math.max(0, right - list.clientWidth);
   }
 
+  // On laptops the current stage's steps are a row of their own that scrolls sideways
+  // (stage 8 has 9): the current step's chip is brought into it, centred; only the row
+  // scrolls.
+  function revealCurrentStep() {
+    const row = list.querySelector('.stage-item.is-current > .step-list');
+    const chip = row?.querySelector('[aria-current="step"]');
+    if (!chip || row.scrollWidth <= row.clientWidth) return;
+    const box = row.getBoundingClientRect();
+    const at = chip.getBoundingClientRect();
+    if (at.left >= box.left && at.right <= box.right) return;
+    row.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+  }
+
   return {
     element,
     update(options) {
       update(options);
       revealCurrent();
+      revealCurrentStep();
     },
   };
 }

@@ -109,18 +109,26 @@ export function createTransport({ timeline }) {
     setText(speedLabel, tr('transport.speed'));
     if (ticksFor?.steps !== steps || ticksFor.tr !== tr) {
       ticksFor = { steps, tr };
+      const starts = steps
+        .map((step, k) => ({ step, at: k / steps.length }))
+        .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage);
+      // A stage of one step puts its tick next to the one before (⑫⑬): on a phone they
+      // would overlap, so such a tick drops to a second row.
+      let previousLow = true;
+      const low = starts.map(({ at }, k) => {
+        previousLow = k > 0 && at - starts[k - 1].at < 0.04 && !previousLow;
+        return previousLow;
+      });
+      ticks.classList.toggle('has-two-rows', low.includes(true));
       ticks.replaceChildren(
-        ...steps
-          .map((step, k) => ({ step, k }))
-          .filter(({ step, k }) => k === 0 || steps[k - 1].stage !== step.stage)
-          .map(({ step, k }) =>
-            h('span', {
-              class: 'tick',
-              style: { left: `${(k / steps.length) * 100}%` },
-              title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
-              text: CIRCLED[step.stage] ?? String(step.stage),
-            }),
-          ),
+        ...starts.map(({ step, at }, k) =>
+          h('span', {
+            class: low[k] ? 'tick is-low' : 'tick',
+            style: { left: `${at * 100}%` },
+            title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
+            text: CIRCLED[step.stage] ?? String(step.stage),
+          }),
+        ),
       );
     }
     syncPosition();

@@ -1,61 +1,40 @@
 #include "kernels/decode_attention.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
+#include <new>
 #include <xsimd/xsimd.hpp>
 
-#include "kernels/exp2.hpp"
+#include "kernels/row_softmax.hpp"
 #include "kernels/visibility.hpp"
-
-// Keep clang from unrolling the register-blocked loops: unrolled, V8 runs out of its ~15
-// usable vector registers and spills (the same finding as the tiled kernel's).
-#if defined(__clang__)
-#define DECODE_NO_UNROLL _Pragma("clang loop unroll_count(1)")
-#else
-#define DECODE_NO_UNROLL
-#endif
 
 namespace attention::kernels {
 namespace {
 
-using batch = xsimd::batch<float>;
-constexpr std::size_t lanes = batch::size;
 // Keys scored, softmaxed and accumulated together: a chunk's K and V rows (16 KiB each at
 // D = 128) are read from the cache once and stay in L1 while every row of the group uses
 // them. Measured against 64, 128 and 256 keys (Node, one core): 32 streamed caches larger than
 // the last-level cache 5-15% faster and was as fast below it.
 constexpr std::size_t chunk_keys = 32;
 static_assert(chunk_keys % lanes == 0, "a chunk of scores holds whole vectors");
-constexpr float log2e = 1.44269504088896340736f;
-constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
 
-constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
-
-// The scratch of one call, in one allocation: per row a chunk of scores, the running
-// (unnormalised) output, the running maximum and sum.
+// The scratch of one call, in one allocation: per row a chunk of scores and the running
+// (unnormalised) output; and each row's running softmax statistics.
 struct Scratch {
-  struct Free {
-    void operator()(float* p) const { xsimd::aligned_free(p); }
-  };
-  std::unique_ptr<float[], Free> memory;
-  float* scores = nullptr;   // rows x chunk_keys
-  float* outputs = nullptr;  // rows x dv_padded
-  float* row_max = nullptr;  // rows
-  float* row_sum = nullptr;  // rows
+  AlignedFloats memory;
+  float* scores = nullptr;                     // rows x chunk_keys
+  float* outputs = nullptr;                    // rows x dv_padded
+  std::unique_ptr<RowStatistics[]> row_stats;  // rows
 
   static std::size_t floats(std::size_t rows, std::size_t dv_padded) {
-    return rows * (chunk_keys + dv_padded + 2);
+    return rows * (chunk_keys + dv_padded);
   }
   bool allocate(std::size_t rows, std::size_t dv_padded) {
-    memory.reset(
-        static_cast<float*>(xsimd::aligned_malloc(floats(rows, dv_padded) * sizeof(float), 64)));
-    if (!memory) return false;
+    memory = allocate_floats(floats(rows, dv_padded));
+    row_stats.reset(new (std::nothrow) RowStatistics[rows]);
+    if (!memory || !row_stats) return false;
     scores = memory.get();
     outputs = scores + rows * chunk_keys;
-    row_max = outputs + rows * dv_padded;
-    row_sum = row_max + rows;
     return true;
   }
 };
@@ -75,7 +54,7 @@ inline void score_keys(const float* const* q, const float* k, std::size_t k_stri
   for (auto& row : acc)
     for (auto& a : row) a = batch(0.0f);
   const std::size_t body = d - d % lanes;
-  DECODE_NO_UNROLL
+  ATTENTION_NO_UNROLL
   for (std::size_t c = 0; c < body; c += lanes) {
     batch x[Rows];
     for (std::size_t r = 0; r < Rows; ++r) x[r] = batch::load_unaligned(q[r] + c);
@@ -109,10 +88,10 @@ __attribute__((noinline)) void score_rows(const float* const* q, const float* k,
                                           float scale, float* scores) {
   constexpr std::size_t step = 4;
   std::size_t j = 0;
-  DECODE_NO_UNROLL
+  ATTENTION_NO_UNROLL
   for (; j + step <= keys; j += step)
     score_keys<Rows, step>(q, k + j * k_stride, k_stride, d, scale, scores + j);
-  DECODE_NO_UNROLL
+  ATTENTION_NO_UNROLL
   for (; j < keys; ++j) score_keys<Rows, 1>(q, k + j * k_stride, k_stride, d, scale, scores + j);
 }
 
@@ -126,7 +105,7 @@ __attribute__((noinline)) void accumulate_values(const float* p, std::size_t key
   for (std::size_t r = 0; r < Rows; ++r)
     for (std::size_t i = 0; i < Vecs; ++i)
       acc[r][i] = batch::load_aligned(outputs + r * dv_padded + i * lanes);
-  DECODE_NO_UNROLL
+  ATTENTION_NO_UNROLL
   for (std::size_t j = 0; j < keys; ++j, v += v_stride) {
     if constexpr (Rows == 1) {
       // One row: each value vector is used once, straight from its load.
@@ -172,8 +151,7 @@ class DecodeGroup {
         seen.begin = std::min(seen.begin, visible_[r].begin);
         seen.end = std::max(seen.end, visible_[r].end);
       }
-      scratch_.row_max[r] = minus_infinity;
-      scratch_.row_sum[r] = 0.0f;
+      scratch_.row_stats[r] = RowStatistics();
     }
     std::fill(scratch_.outputs, scratch_.outputs + rows_ * dv_padded_, 0.0f);
     const float* k_head = a_.k + b * a_.k_strides.batch + g * a_.k_strides.head;
@@ -205,53 +183,19 @@ class DecodeGroup {
       score_rows<1>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
   }
 
-  // Softcap, then -inf outside the row's visible keys (masks never reach this path).
+  // Softcap, then -inf outside the row's visible keys (masks never reach this path) and in
+  // the chunk's padding.
   void adjust_scores(float* row, const KeyRange& v, std::size_t key0, std::size_t keys) const {
-    if (a_.options.softcap > 0.0f) {
-      const float cap = a_.options.softcap;
-      for (std::size_t j = 0; j < keys; ++j) row[j] = cap * std::tanh(row[j] / cap);
-    }
-    const std::size_t begin = std::clamp(v.begin, key0, key0 + keys) - key0;
-    const std::size_t end = std::clamp(std::max(v.end, v.begin), key0, key0 + keys) - key0;
-    std::fill(row, row + begin, minus_infinity);
-    std::fill(row + std::max(begin, end), row + chunk_keys, minus_infinity);  // and the padding
+    if (a_.options.softcap > 0.0f) apply_softcap(row, keys, a_.options.softcap);
+    hide_scores(row, keys, key0, v, AttentionMask(), 0);
+    std::fill(row + keys, row + chunk_keys, minus_infinity);
   }
 
-  // Online softmax: fold this chunk's scores into the row's running maximum and sum, rescale
-  // what the row has accumulated so far, and turn the scores into probabilities in place.
+  // Online softmax (row_softmax.hpp): fold this chunk's scores into the row's statistics,
+  // rescale what the row has accumulated so far; the scores become probabilities in place.
   void update_row(std::size_t r, float* row, std::size_t keys) {
-    const std::size_t padded = round_up(keys, lanes);
-    batch chunk_max(minus_infinity);
-    xsimd::batch_bool<float> nan_seen(false);
-    for (std::size_t j = 0; j < padded; j += lanes) {
-      const batch x = batch::load_aligned(row + j);
-      chunk_max = xsimd::max(chunk_max, x);
-      nan_seen = nan_seen || xsimd::isnan(x);
-    }
-    // A NaN score poisons its row's sum, so the row's outputs come out NaN, as IEEE would.
-    if (xsimd::any(nan_seen)) scratch_.row_sum[r] = std::numeric_limits<float>::quiet_NaN();
-    const float old_max = scratch_.row_max[r];
-    const float new_max = std::max(old_max, xsimd::reduce_max(chunk_max));
-    if (new_max == minus_infinity) {  // everything so far is hidden: nothing to add
-      std::fill(row, row + padded, 0.0f);
-      return;
-    }
-    // e^(x - max) = 2^((x - max) * log2(e)): the subtraction first, so nothing overflows.
-    const batch shift(new_max), to_log2(log2e);
-    batch sum(0.0f);
-    for (std::size_t j = 0; j < padded; j += lanes) {
-      const batch p = exp2_fast((batch::load_aligned(row + j) - shift) * to_log2);
-      p.store_aligned(row + j);
-      sum += p;
-    }
-    const float rescale = std::exp(old_max - new_max);  // 0 when old_max is -inf
-    scratch_.row_sum[r] = scratch_.row_sum[r] * rescale + xsimd::reduce_add(sum);
-    scratch_.row_max[r] = new_max;
-    if (rescale != 1.0f) {
-      float* out = scratch_.outputs + r * dv_padded_;
-      for (std::size_t c = 0; c < dv_padded_; c += lanes)
-        (batch::load_aligned(out + c) * batch(rescale)).store_aligned(out + c);
-    }
+    const float rescale = online_softmax_update(row, round_up(keys, lanes), scratch_.row_stats[r]);
+    if (rescale != 1.0f) rescale_row(scratch_.outputs + r * dv_padded_, dv_padded_, rescale);
   }
 
   // outputs += probabilities . v for the chunk: pairs of rows (then the odd one) times four
@@ -281,14 +225,11 @@ class DecodeGroup {
     if (r < rows_) columns(std::integral_constant<std::size_t, 1>(), r);
   }
 
-  // y rows = outputs / row_sum; a row that saw no key has sum 0 and gets zeros.
+  // y rows = outputs / row sum; a row that saw no key gets zeros.
   void finish() const {
-    for (std::size_t r = 0; r < rows_; ++r) {
-      const float sum = scratch_.row_sum[r];
-      const float inverse = sum > 0.0f ? 1.0f / sum : (sum == 0.0f ? 0.0f : sum);
-      const float* out = scratch_.outputs + r * dv_padded_;
-      for (std::size_t c = 0; c < s_.v_head_size; ++c) y_[r][c] = out[c] * inverse;
-    }
+    for (std::size_t r = 0; r < rows_; ++r)
+      normalise_row(scratch_.outputs + r * dv_padded_, scratch_.row_stats[r].sum, s_.v_head_size,
+                    y_[r]);
   }
 
   const AttentionArgs& a_;
@@ -317,7 +258,8 @@ bool decode_attention(const AttentionArgs& args) {
 }
 
 std::size_t decode_working_bytes(const AttentionShape& s) {
-  return Scratch::floats(group_rows(s), round_up(s.v_head_size, lanes)) * sizeof(float) + 64 + 16;
+  return allocated_bytes(Scratch::floats(group_rows(s), round_up(s.v_head_size, lanes))) +
+         group_rows(s) * sizeof(RowStatistics);
 }
 
 }  // namespace attention::kernels

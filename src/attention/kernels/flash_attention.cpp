@@ -2,30 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <new>
 #include <xsimd/xsimd.hpp>
 
-#include "kernels/exp2.hpp"
 #include "kernels/multiply_add.hpp"
+#include "kernels/row_softmax.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
-
-// Keep clang from unrolling register-blocked loops: unrolled, V8 runs out of its ~15 usable
-// vector registers and spills (measured 27 vs 40 GFLOP/s).
-#if defined(__clang__)
-#define ATTENTION_NO_UNROLL _Pragma("clang loop unroll_count(1)")
-#else
-#define ATTENTION_NO_UNROLL
-#endif
 
 namespace attention::kernels {
 namespace {
 
-using batch = xsimd::batch<float>;
-constexpr std::size_t lanes = batch::size;
 // A register tile is 2 rows x 4 vectors: 8 accumulators, 4 vectors of keys (or values) and a
 // splat fit the ~15 vector registers V8 has, and each splat feeds 4 multiply-adds. Measured in
 // Node against 4 rows x 2 vectors: 72-74% vs 70-72% of the SIMD128 peak; 12 accumulators
@@ -37,21 +25,7 @@ constexpr std::size_t block_rows = 128;       // query rows that reuse one packe
 static_assert(block_keys % tile_keys == 0, "a key block holds whole register tiles");
 static_assert(block_rows % tile_rows == 0, "a row block holds whole register tiles");
 
-constexpr float log2e = 1.44269504088896340736f;
-constexpr float minus_infinity = -std::numeric_limits<float>::infinity();
-
-constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
-
-struct AlignedFree {
-  void operator()(float* p) const { xsimd::aligned_free(p); }
-};
-using Buffer = std::unique_ptr<float[], AlignedFree>;
-
-constexpr std::size_t alignment = 64;
-
-Buffer allocate(std::size_t count) {
-  return Buffer(static_cast<float*>(xsimd::aligned_malloc(count * sizeof(float), alignment)));
-}
+using Buffer = AlignedFloats;
 
 // All the memory one call needs: O(rows * (head_size + v_head_size)), whatever S and T are,
 // where rows = min(block_rows, the rows of one head group): decoding (S = 1) allocates and
@@ -59,20 +33,17 @@ Buffer allocate(std::size_t count) {
 struct Scratch {
   Buffer queries;        // rows x d: the block's query rows, tile by tile, interleaved
   Buffer outputs;        // rows x dv_padded: running (unnormalised) softmax . values
-  Buffer row_max;        // rows: running maximum score of each row
-  Buffer row_sum;        // rows: running sum of e^(score - row_max)
   Buffer keys;           // block_keys x d, packed as d x tile_keys panels, one per tile of keys
   Buffer values;         // block_keys x dv_padded
   Buffer scores;         // tile_rows x block_keys: scores, then probabilities, of one tile
   Buffer probabilities;  // block_keys x tile_rows: the same probabilities, interleaved
-  std::unique_ptr<KeyRange[]> visible;  // rows: the keys each row may see by position
+  std::unique_ptr<KeyRange[]> visible;         // rows: the keys each row may see by position
+  std::unique_ptr<RowStatistics[]> row_stats;  // rows: each row's running softmax max and sum
 
   // Floats of each buffer, in the order above; one list serves allocation and the byte count.
-  static std::array<std::size_t, 8> sizes(std::size_t rows, std::size_t d, std::size_t dv_padded) {
+  static std::array<std::size_t, 6> sizes(std::size_t rows, std::size_t d, std::size_t dv_padded) {
     return {rows * d,
             rows * dv_padded,
-            rows,
-            rows,
             block_keys * d,
             block_keys * dv_padded,
             tile_rows * block_keys,
@@ -81,14 +52,14 @@ struct Scratch {
 
   bool allocate_for(std::size_t rows, std::size_t d, std::size_t dv_padded) {
     const auto n = sizes(rows, d, dv_padded);
-    Buffer* buffers[8] = {&queries, &outputs, &row_max, &row_sum,
-                          &keys,    &values,  &scores,  &probabilities};
-    for (std::size_t i = 0; i < 8; ++i) {
-      *buffers[i] = allocate(n[i]);
+    Buffer* buffers[6] = {&queries, &outputs, &keys, &values, &scores, &probabilities};
+    for (std::size_t i = 0; i < 6; ++i) {
+      *buffers[i] = allocate_floats(n[i]);
       if (!*buffers[i]) return false;
     }
     visible.reset(new (std::nothrow) KeyRange[rows]);
-    return visible != nullptr;
+    row_stats.reset(new (std::nothrow) RowStatistics[rows]);
+    return visible != nullptr && row_stats != nullptr;
   }
 };
 
@@ -192,7 +163,7 @@ inline void accumulate_tile(const float* probabilities, std::size_t keys, const 
 // all of them (grouped-query attention reads each kv head once per group).
 class HeadGroup {
  public:
-  HeadGroup(const AttentionArgs& args, Scratch& scratch)
+  HeadGroup(const AttentionArgs& args, Scratch& scratch, RowStatistics* stats_out)
       : a_(args),
         shape_(args.shape),
         options_(args.options),
@@ -202,7 +173,8 @@ class HeadGroup {
         dv_(shape_.v_head_size),
         dv_padded_(round_up(dv_, tile_keys)),
         group_(shape_.q_num_heads / shape_.kv_num_heads),
-        block_rows_(rows_per_block(shape_)) {}
+        block_rows_(rows_per_block(shape_)),
+        stats_out_(stats_out) {}
 
   // Batch b, kv head g: q and y rows of its query heads, keys and values of g.
   void run(std::size_t b, std::size_t g) {
@@ -247,8 +219,7 @@ class HeadGroup {
       float* dst = s_.queries.get() + (r - r % tile_rows) * d_ + r % tile_rows;
       const float* src = r < rows ? a_.q + row_offset(a_.q_strides, r) : nullptr;
       for (std::size_t c = 0; c < d_; ++c) dst[c * tile_rows] = src ? src[c] : 0.0f;
-      s_.row_max[r] = minus_infinity;
-      s_.row_sum[r] = 0.0f;
+      s_.row_stats[r] = RowStatistics();
       if (r < rows) {
         const KeyRange v = visible_keys(options_, offset_, key_limit_, query_index(r));
         s_.visible[r] = v;
@@ -313,73 +284,32 @@ class HeadGroup {
 
   // Softcap, then the masks, then -inf outside the row's visible keys, on one row of scores.
   void adjust_scores(float* row, std::size_t r, std::size_t key0, std::size_t keys) const {
-    if (options_.softcap > 0.0f) {
-      const float cap = options_.softcap;
-      for (std::size_t j = 0; j < keys; ++j) row[j] = cap * std::tanh(row[j] / cap);
-    }
+    if (options_.softcap > 0.0f) apply_softcap(row, keys, options_.softcap);
     const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
                                  query_index(r) * mask_.strides[2] + key0 * mask_.strides[3];
-    if (mask_.kind == MaskKind::boolean) {
-      for (std::size_t j = 0; j < keys; ++j)
-        if (!mask_.allowed[mask_row + j * mask_.strides[3]]) row[j] = minus_infinity;
-    } else if (mask_.kind == MaskKind::additive) {
-      for (std::size_t j = 0; j < keys; ++j) row[j] += mask_.bias[mask_row + j * mask_.strides[3]];
-    }
-    // Every key of the block is below key_limit, so the mask reads above stay in bounds.
-    const KeyRange v = s_.visible[r];
-    const std::size_t begin = std::clamp(v.begin, key0, key0 + keys) - key0;
-    const std::size_t end = std::clamp(std::max(v.end, v.begin), key0, key0 + keys) - key0;
-    std::fill(row, row + begin, minus_infinity);
-    std::fill(row + std::max(begin, end), row + keys, minus_infinity);
+    hide_scores(row, keys, key0, s_.visible[r], mask_, mask_row);
   }
 
-  // Online softmax: fold this block's scores into the row's running maximum and sum, rescale
-  // what the row has accumulated so far, and write its probabilities, interleaved, for
-  // accumulate_tile.
+  // Online softmax (row_softmax.hpp): fold this block's scores into the row's statistics,
+  // rescale what the row has accumulated so far, and write its probabilities, interleaved,
+  // for accumulate_tile.
   void update_row(std::size_t r, float* row, std::size_t padded_keys) {
+    const float rescale = online_softmax_update(row, padded_keys, s_.row_stats[r]);
     float* interleaved = s_.probabilities.get() + r % tile_rows;
-    batch block_max(minus_infinity);
-    xsimd::batch_bool<float> nan_seen(false);
-    for (std::size_t j = 0; j < padded_keys; j += lanes) {
-      const batch x = batch::load_aligned(row + j);
-      block_max = xsimd::max(block_max, x);
-      nan_seen = nan_seen || xsimd::isnan(x);
-    }
-    // A NaN score poisons its row's sum, so the row's outputs come out NaN, as IEEE would.
-    if (xsimd::any(nan_seen)) s_.row_sum[r] = std::numeric_limits<float>::quiet_NaN();
-    const float old_max = s_.row_max[r];
-    const float new_max = std::max(old_max, xsimd::reduce_max(block_max));
-    if (new_max == minus_infinity) {  // everything so far is masked: nothing to add
-      for (std::size_t j = 0; j < padded_keys; ++j) interleaved[j * tile_rows] = 0.0f;
-      return;
-    }
-    // e^(x - max) = 2^((x - max) * log2(e)): the subtraction first, so nothing overflows.
-    const batch shift(new_max), to_log2(log2e);
-    batch sum(0.0f);
-    for (std::size_t j = 0; j < padded_keys; j += lanes) {
-      const batch p = exp2_fast((batch::load_aligned(row + j) - shift) * to_log2);
-      p.store_aligned(row + j);
-      sum += p;
-    }
     for (std::size_t j = 0; j < padded_keys; ++j) interleaved[j * tile_rows] = row[j];
-    const float rescale = std::exp(old_max - new_max);  // 0 when old_max is -inf
-    s_.row_sum[r] = s_.row_sum[r] * rescale + xsimd::reduce_add(sum);
-    s_.row_max[r] = new_max;
-    if (rescale != 1.0f) {
-      float* out = s_.outputs.get() + r * dv_padded_;
-      for (std::size_t c = 0; c < dv_padded_; c += lanes)
-        (batch::load_aligned(out + c) * batch(rescale)).store_aligned(out + c);
-    }
+    if (rescale != 1.0f) rescale_row(s_.outputs.get() + r * dv_padded_, dv_padded_, rescale);
   }
 
-  // y rows = outputs / row_sum; a row that saw no key has sum 0 and gets zeros.
+  // y rows = outputs / row sum; a row that saw no key gets zeros. The statistics too, when
+  // asked for.
   void finish_row_block() const {
     for (std::size_t r = 0; r < rows_; ++r) {
-      const float sum = s_.row_sum[r];
-      const float inverse = sum > 0.0f ? 1.0f / sum : (sum == 0.0f ? 0.0f : sum);
-      const float* out = s_.outputs.get() + r * dv_padded_;
-      float* y = a_.y + row_offset(a_.y_strides, r);
-      for (std::size_t c = 0; c < dv_; ++c) y[c] = out[c] * inverse;
+      normalise_row(s_.outputs.get() + r * dv_padded_, s_.row_stats[r].sum, dv_,
+                    a_.y + row_offset(a_.y_strides, r));
+      if (stats_out_) {
+        const std::size_t row = (batch_ * shape_.q_num_heads + query_head(r)) * shape_.q_seq_len;
+        stats_out_[row + query_index(r)] = s_.row_stats[r];
+      }
     }
   }
 
@@ -389,6 +319,7 @@ class HeadGroup {
   const AttentionMask& mask_;
   Scratch& s_;
   const std::size_t d_, dv_, dv_padded_, group_, block_rows_;
+  RowStatistics* const stats_out_;  // [batch, q_num_heads, S], or null
   std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0, key_limit_ = 0;
   std::int64_t offset_ = 0;
 };
@@ -396,11 +327,15 @@ class HeadGroup {
 }  // namespace
 
 bool flash_attention(const AttentionArgs& args) {
+  return flash_attention_with_statistics(args, nullptr);
+}
+
+bool flash_attention_with_statistics(const AttentionArgs& args, RowStatistics* stats) {
   const AttentionShape& s = args.shape;
   Scratch scratch;
   if (!scratch.allocate_for(rows_per_block(s), s.head_size, round_up(s.v_head_size, tile_keys)))
     return false;
-  HeadGroup group(args, scratch);
+  HeadGroup group(args, scratch, stats);
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
   return true;
@@ -408,9 +343,9 @@ bool flash_attention(const AttentionArgs& args) {
 
 std::size_t flash_attention_working_bytes(const AttentionShape& s) {
   const std::size_t rows = rows_per_block(s);
-  std::size_t bytes = rows * sizeof(KeyRange);
+  std::size_t bytes = rows * (sizeof(KeyRange) + sizeof(RowStatistics));
   for (std::size_t floats : Scratch::sizes(rows, s.head_size, round_up(s.v_head_size, tile_keys)))
-    bytes += floats * sizeof(float) + alignment + 16;  // + what aligned_malloc may add
+    bytes += allocated_bytes(floats);
   return bytes;
 }
 

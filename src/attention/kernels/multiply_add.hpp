@@ -4,7 +4,7 @@
 //   f32x4.relaxed_madd, which engines may fuse (one rounding) or not (two), so results may
 //   differ from the SIMD128 build in the last bits. Clang 14 spells it
 //   __builtin_wasm_fma_f32x4 and emits the proposal's prototype opcode; the build rewrites
-//   that to the final one (scripts/relaxed-simd.mjs). Both compute a * b + c from (a, b, c).
+//   that to the final one (scripts/lib/relaxed-simd.mjs). Both compute a * b + c from (a, b, c).
 #pragma once
 
 #include <xsimd/xsimd.hpp>

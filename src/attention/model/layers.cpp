@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <xsimd/xsimd.hpp>
 
+#include "kernels/exp2.hpp"
 #include "model/matmul.hpp"
 
 namespace attention::model {
@@ -89,33 +92,72 @@ void linear_backward(float* dx, float* dw, float* dbias, const float* dout, cons
   // dbias [O] += the column sums of dout.
   transpose(w, scratch, I, O);
   matmul(dout, scratch, dx, N, O, I, true);
-  matmul_transposed_a(x, dout, dw, I, N, O, true);
+  // dw sums over all N rows: in slices of rows, so that each slice of x and dout stays in
+  // the L1 cache while every block of dw passes over it.
+  constexpr std::size_t slice = 64;
+  for (std::size_t n0 = 0; n0 < N; n0 += slice)
+    matmul_transposed_a(x + n0 * I, dout + n0 * O, dw, I, std::min(slice, N - n0), O, true,
+                        {I, O, O});
   if (dbias)
     for (std::size_t n = 0; n < N; ++n)
       for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
 }
 
-std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 8 * T * d; }
+std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 2 * T * d; }
 
 namespace {
 
-// Copies head `head` of a [N, heads * d] tensor, sequence b, into a dense [T, d] block, and back.
-void gather_head(float* block, const float* x, std::size_t b, std::size_t head, std::size_t heads,
-                 std::size_t T, std::size_t d) {
-  for (std::size_t t = 0; t < T; ++t)
-    std::copy_n(x + ((b * T + t) * heads + head) * d, d, block + t * d);
-}
-void scatter_add_head(float* x, const float* block, std::size_t b, std::size_t head,
-                      std::size_t heads, std::size_t T, std::size_t d) {
-  for (std::size_t t = 0; t < T; ++t)
-    for (std::size_t i = 0; i < d; ++i) x[((b * T + t) * heads + head) * d + i] += block[t * d + i];
-}
-
 float score_scale(std::size_t d) { return 1.0f / std::sqrt(static_cast<float>(d)); }
+
+// Causal attention works on blocks of this many query rows: block r0 .. r0 + 3 needs keys
+// 0 .. r0 + 3 only, so products stop there and skip (almost) half of each T x T.
+constexpr std::size_t row_block = 4;
+std::size_t keys_for_block(std::size_t r0, std::size_t T) { return std::min(T, r0 + row_block); }
+std::size_t rows_in_block(std::size_t r0, std::size_t T) { return std::min(row_block, T - r0); }
+
+// One head's rows inside a [N, heads * d] tensor: sequence b, head h, rows t = 0 .. T - 1 at
+// a stride of heads * d floats.
+struct HeadView {
+  std::size_t offset, stride;
+};
+HeadView head_view(std::size_t b, std::size_t h, std::size_t heads, std::size_t T, std::size_t d) {
+  return {(b * T * heads + h) * d, heads * d};
+}
 
 }  // namespace
 
 void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
+  // exp(x * scale - max) = 2^(x * scale * log2(e) - max * log2(e)): vectors of `lanes` scores
+  // through the fast exp2 of the fused kernels; the last, partial vector goes through a copy
+  // padded with -inf (2^-inf = 0), so every score takes the same path.
+  using batch = xsimd::batch<float>;
+  constexpr std::size_t lanes = batch::size;
+  const float to_log2 = scale * 1.4426950408889634f;
+  float max = row[0];
+  for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s]);
+  const batch shift(max * to_log2), factor(to_log2);
+  batch sums(0.0f);
+  std::size_t s = 0;
+  for (; s + lanes <= n; s += lanes) {
+    const batch e = kernels::exp2_fast(xsimd::fms(batch::load_unaligned(row + s), factor, shift));
+    sums += e;
+    e.store_unaligned(row + s);
+  }
+  if (s < n) {
+    alignas(64) float chunk[lanes];
+    std::fill(chunk, chunk + lanes, -std::numeric_limits<float>::infinity());
+    std::copy(row + s, row + n, chunk);
+    const batch e = kernels::exp2_fast(xsimd::fms(batch::load_aligned(chunk), factor, shift));
+    sums += e;
+    e.store_aligned(chunk);
+    std::copy(chunk, chunk + (n - s), row + s);
+  }
+  const float inverse = 1.0f / xsimd::reduce_add(sums);
+  for (s = 0; s < n; ++s) row[s] *= inverse;
+  std::fill(row + n, row + T, 0.0f);
+}
+
+void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, float scale) {
   float max = row[0] * scale;
   for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s] * scale);
   float sum = 0.0f;
@@ -123,38 +165,37 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
     row[s] = std::exp(row[s] * scale - max);
     sum += row[s];
   }
-  const float inverse = 1.0f / sum;
-  for (std::size_t s = 0; s < n; ++s) row[s] *= inverse;
+  for (std::size_t s = 0; s < n; ++s) row[s] /= sum;
   std::fill(row + n, row + T, 0.0f);
 }
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
                        float* scratch) {
-  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d].
-  // Per (b, h): scores [T, T] = Q_h [T, d] . K_g^T [d, T], straight into att; each row t the
-  // softmax of its first t + 1 scores; then Y_h [T, d] = att . V_g [T, d].
-  // The scores above the diagonal are computed and thrown away: at T <= C (tens of tokens) one
-  // dense matmul beats skipping them.
+  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T].
+  // Per (b, h), block of query rows by block: scores = Q_h . K_g^T over the block's keys,
+  // straight into att; each row t the softmax of its first t + 1 scores (zeros after); then
+  // Y_h = att . V_g, straight into out. Q_h, V_g and Y_h are read and written in place;
+  // K_g is transposed once per kv head into scratch.
   const float scale = score_scale(d);
-  float* q_head = scratch;
-  float* k_head = q_head + T * d;
-  float* k_transposed = k_head + T * d;
-  float* v_head = k_transposed + T * d;
-  float* y_head = v_head + T * d;
-  std::fill(out, out + B * T * H * d, 0.0f);
+  float* k_transposed = scratch;
   for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t g = h / (H / Hkv);
-      float* weights = att + (b * H + h) * T * T;
-      gather_head(q_head, q, b, h, H, T, d);
-      gather_head(k_head, k, b, g, Hkv, T, d);
-      gather_head(v_head, v, b, g, Hkv, T, d);
-      transpose(k_head, k_transposed, T, d);
-      matmul(q_head, k_transposed, weights, T, d, T, false);
-      for (std::size_t t = 0; t < T; ++t) causal_softmax_row(weights + t * T, t + 1, T, scale);
-      matmul(weights, v_head, y_head, T, T, d, false);
-      scatter_add_head(out, y_head, b, h, H, T, d);
+    for (std::size_t g = 0; g < Hkv; ++g) {
+      const HeadView kv = head_view(b, g, Hkv, T, d);
+      transpose(k + kv.offset, k_transposed, T, d, kv.stride);
+      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
+        const HeadView qy = head_view(b, h, H, T, d);
+        float* weights = att + (b * H + h) * T * T;
+        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+          matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys,
+                 false, {qy.stride, T, T});
+          for (std::size_t t = r0; t < r0 + rows; ++t)
+            causal_softmax_row(weights + t * T, t + 1, T, scale);
+          matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
+                 false, {T, kv.stride, qy.stride});
+        }
+      }
     }
 }
 
@@ -162,45 +203,48 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
                         float* scratch) {
-  // dq [N, H * d]; dk, dv [N, Hkv * d]; dout [N, H * d]; att [B, H, T, T].
-  // Per (b, h), with P = att and S the scaled scores:
+  // dq [N, H * d], dk, dv [N, Hkv * d] (+=); dout [N, H * d]; att [B, H, T, T];
+  // scratch [T, T] + [d, T]. Per (b, h), with P = att and S the scaled scores:
   //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)) * scale;
   //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
-  // Query heads of one group add into their kv head in order h = 0 .. H - 1.
+  // Rows of dV_g and dK_g from block s0 gather query rows t >= s0 only (P and dS are zero
+  // above the diagonal). Query heads of one group add into their kv head in order.
   const float scale = score_scale(d);
-  float* dy_head = scratch;
-  float* q_head = dy_head + T * d;
-  float* k_head = q_head + T * d;
-  float* v_transposed = k_head + T * d;
-  float* v_head = v_transposed + T * d;
-  float* d_head = v_head + T * d;  // dQ_h, dK_h, dV_h in turn
-  float* dscores = d_head + T * d;
+  float* dscores = scratch;
+  float* v_transposed = dscores + T * T;
   for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t g = h / (H / Hkv);
-      const float* weights = att + (b * H + h) * T * T;
-      gather_head(dy_head, dout, b, h, H, T, d);
-      gather_head(q_head, q, b, h, H, T, d);
-      gather_head(k_head, k, b, g, Hkv, T, d);
-      gather_head(v_head, v, b, g, Hkv, T, d);
-
-      matmul_transposed_a(weights, dy_head, d_head, T, T, d, false);
-      scatter_add_head(dv, d_head, b, g, Hkv, T, d);
-
-      transpose(v_head, v_transposed, T, d);
-      matmul(dy_head, v_transposed, dscores, T, d, T, false);
-      for (std::size_t t = 0; t < T; ++t) {
-        const float* p = weights + t * T;
-        float* ds = dscores + t * T;
-        float dot = 0.0f;
-        for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
-        for (std::size_t s = 0; s < T; ++s) ds[s] = s <= t ? p[s] * (ds[s] - dot) * scale : 0.0f;
+    for (std::size_t g = 0; g < Hkv; ++g) {
+      const HeadView kv = head_view(b, g, Hkv, T, d);
+      transpose(v + kv.offset, v_transposed, T, d, kv.stride);
+      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
+        const HeadView qy = head_view(b, h, H, T, d);
+        const float* weights = att + (b * H + h) * T * T;
+        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+          matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
+                 false, {qy.stride, T, T});
+          for (std::size_t t = r0; t < r0 + rows; ++t) {
+            const float* p = weights + t * T;
+            float* ds = dscores + t * T;
+            float dot = 0.0f;
+            for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
+            for (std::size_t s = 0; s <= t; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
+            std::fill(ds + t + 1, ds + T, 0.0f);
+          }
+          matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d,
+                 true, {T, kv.stride, qy.stride});
+        }
+        for (std::size_t s0 = 0; s0 < T; s0 += row_block) {
+          const std::size_t rows = rows_in_block(s0, T), queries = T - s0;
+          const std::size_t diagonal = s0 * T + s0;  // (t, s) = (s0, s0)
+          matmul_transposed_a(weights + diagonal, dout + qy.offset + s0 * qy.stride,
+                              dv + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                              {T, qy.stride, kv.stride});
+          matmul_transposed_a(dscores + diagonal, q + qy.offset + s0 * qy.stride,
+                              dk + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                              {T, qy.stride, kv.stride});
+        }
       }
-
-      matmul(dscores, k_head, d_head, T, T, d, false);
-      scatter_add_head(dq, d_head, b, h, H, T, d);
-      matmul_transposed_a(dscores, q_head, d_head, T, T, d, false);
-      scatter_add_head(dk, d_head, b, g, Hkv, T, d);
     }
 }
 

@@ -65,7 +65,9 @@ void attention_decode_row(float* out, const float* q, const float* keys, const f
 
 // One row of causal attention weights: scores [n] (q . k of the first n keys) become
 // softmax(scores * scale) in place; [n, T) are set to 0. Shared by forward and decoding.
+// A vector body (a fast SIMD exp2, relative error below 2e-7) and the plain reference beside it.
 void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale);
+void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, float scale);
 
 // out [N * M] = GELU(x), the tanh form: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 void gelu_forward(float* out, const float* x, std::size_t count);

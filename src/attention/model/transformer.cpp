@@ -114,6 +114,26 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
   return a;
 }
 
+// Zeroes the activation gradients that the backward accumulates into: all but the attention
+// weights, the LayerNorm statistics and the probabilities, which have no gradient of their
+// own (the weights' is scratch inside attention_backward), and RoPE's inputs, which
+// rope_backward writes whole.
+void zero_gradients(const Activations& g, const Config& c, std::size_t B, std::size_t T) {
+  const std::size_t N = B * T, D = c.d_model, KV = c.kv_heads * (D / c.heads), M = c.mlp_size;
+  const auto zero = [](float* x, std::size_t count) { std::fill(x, x + count, 0.0f); };
+  zero(g.embedded, N * D);
+  for (const LayerActivations& gl : g.layers) {
+    for (float* x : {gl.norm1, gl.q_rot, gl.heads, gl.proj, gl.mid}) zero(x, N * D);
+    for (float* x : {gl.k_rot, gl.v}) zero(x, N * KV);
+    if (M > 0) {
+      for (float* x : {gl.norm2, gl.mlp_out, gl.out}) zero(x, N * D);
+      for (float* x : {gl.hidden, gl.gelu}) zero(x, N * M);
+    }
+  }
+  zero(g.norm, N * D);
+  zero(g.logits, N * c.vocab_size);
+}
+
 // Floats of scratch for linear_backward's transposed weights and for attention.
 std::size_t scratch_floats(const Config& c, std::size_t T) {
   const std::size_t D = c.d_model, M = c.mlp_size, V = c.vocab_size;
@@ -226,6 +246,11 @@ double call_bytes(const Config& config, std::size_t B, std::size_t T, bool train
   return 4.0 * (acts + scratch) + 8.0 * N;
 }
 
+// The parameters and their gradients as pointers, built once (the arena never moves).
+struct TinyTransformer::Views {
+  Parameters parameters, gradients;
+};
+
 TinyTransformer::TinyTransformer(const Config& config)
     : config_(config), table_(parameter_table(config)) {
   for (const ParameterInfo& info : table_) parameter_count_ += info.count;
@@ -257,6 +282,8 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
   model->grads_ = model->params_ + P;
   model->moment1_ = model->grads_ + P;
   model->moment2_ = model->moment1_ + P;
+  model->views_.reset(new Views{view_parameters(model->table_, model->params_, config.layers),
+                                view_parameters(model->table_, model->grads_, config.layers)});
   std::fill(model->grads_, model->params_ + 4 * P, 0.0f);
   if (rope) {
     model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
@@ -298,24 +325,31 @@ std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training
   if (activation_floats(config_, static_cast<double>(B), static_cast<double>(T)) * 2 > max_floats)
     return "the activations of this batch would not fit in memory";
   if (acts_ && B == batch_ && T == tokens_ && (acts_training_ || !training)) return "";
+  // A call of another shape reuses the arena when it fits (training and a forward() for a
+  // picture may alternate), else replaces it; on failure the old one stays.
   const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
-  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
+  const std::size_t scratch = scratch_floats(config_, T);
+  const std::size_t total = floats * (training ? 2 : 1) + scratch;
   const bool rope = config_.positions == Positions::rope;
-  float* acts = allocate<float>(total);
-  std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
-  if (!acts || (rope && !positions)) {
-    std::free(acts);
-    std::free(positions);
-    return "out of memory for the activations";
+  if (total > acts_capacity_ || (rope && B * T > positions_capacity_)) {
+    float* acts = allocate<float>(total);
+    std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
+    if (!acts || (rope && !positions)) {
+      std::free(acts);
+      std::free(positions);
+      return "out of memory for the activations";
+    }
+    std::free(acts_);
+    std::free(positions_);
+    acts_ = acts;
+    positions_ = positions;
+    acts_capacity_ = total;
+    positions_capacity_ = rope ? B * T : 0;
   }
-  std::free(acts_);
-  std::free(positions_);
-  acts_ = acts;
-  positions_ = positions;
   acts_floats_ = floats;
   batch_ = B;
   tokens_ = T;
-  acts_training_ = training;
+  acts_training_ = 2 * floats + scratch <= acts_capacity_;
   if (rope)
     for (std::size_t n = 0; n < B * T; ++n) positions_[n] = static_cast<std::int64_t>(n % T);
   return "";
@@ -336,7 +370,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens) {
   const Config& c = config_;
   const std::size_t B = batch_, T = tokens_, N = B * T, D = c.d_model, H = c.heads;
   const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
-  const Parameters p = view_parameters(table_, params_, c.layers);
+  const Parameters& p = views_->parameters;
   const Activations a = layout_activations(c, B, T, acts_);
   float* scratch = acts_ + acts_floats_ * (acts_training_ ? 2 : 1);
 
@@ -376,13 +410,13 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   const std::size_t B = batch_, T = tokens_, N = B * T, D = c.d_model, H = c.heads;
   const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
   const std::size_t V = c.vocab_size;
-  const Parameters p = view_parameters(table_, params_, c.layers);
-  const Parameters dp = view_parameters(table_, grads_, c.layers);
+  const Parameters& p = views_->parameters;
+  const Parameters& dp = views_->gradients;
   const Activations a = layout_activations(c, B, T, acts_);
   const Activations g = layout_activations(c, B, T, acts_ + acts_floats_);
   float* scratch = acts_ + 2 * acts_floats_;
   std::fill(grads_, grads_ + parameter_count_, 0.0f);
-  std::fill(acts_ + acts_floats_, acts_ + 2 * acts_floats_, 0.0f);
+  zero_gradients(g, c, B, T);
 
   cross_entropy_backward(g.logits, a.probs, targets, N, V);
   linear_backward(g.norm, dp.unembedding, nullptr, g.logits, a.norm, p.unembedding, N, D, V,
@@ -474,7 +508,7 @@ void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int3
   const Config& c = config_;
   const std::size_t D = c.d_model, H = c.heads, Hkv = c.kv_heads, d = D / H, KV = Hkv * d;
   const std::size_t M = c.mlp_size, C = c.context;
-  const Parameters p = view_parameters(table_, params_, c.layers);
+  const Parameters& p = views_->parameters;
   float* keys = cache_;
   float* values = keys + c.layers * C * KV;
   const Activations a = layout_activations(c, 1, 1, values + c.layers * C * KV);

@@ -111,8 +111,10 @@ class TinyTransformer {
   void backward_pass(const std::int32_t* tokens, const std::int32_t* targets);
   void decode(std::int32_t token, std::size_t position, std::int32_t* next);
 
+  struct Views;
   Config config_;
   std::vector<ParameterInfo> table_;
+  std::unique_ptr<Views> views_;
   std::size_t parameter_count_ = 0;
   float* params_ = nullptr;  // one arena: parameters, gradients, first and second moments
   float* grads_ = nullptr;
@@ -124,6 +126,7 @@ class TinyTransformer {
   // Activations (and, when training, their gradients) for the current (B, T).
   float* acts_ = nullptr;
   std::size_t acts_floats_ = 0, batch_ = 0, tokens_ = 0;
+  std::size_t acts_capacity_ = 0, positions_capacity_ = 0;  // floats and ids allocated
   bool acts_training_ = false;
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;

@@ -9,6 +9,7 @@ import {
   frac,
   gap,
   mi,
+  mn,
   mo,
   row as mrow,
   sqrt,
@@ -137,16 +138,29 @@ function build(ctx) {
     render,
     explanation: {
       sentences,
+      // With the causal mask on, the formula says so: + m_ij, 0 for a key it may see, −∞ after.
       formula: formula(
-        tr(scaled ? 'formula.scoresScaled' : 'formula.scores'),
+        [tr(scaled ? 'formula.scoresScaled' : 'formula.scores'), causal && tr('formula.mask')]
+          .filter(Boolean)
+          .join(' '),
         sub(mi('s'), mrow(mi('i'), mo(','), mi('j'))),
         mo('='),
         scaled ? frac(dot, sqrt(sub(mi('d'), mi('k')))) : dot,
+        ...(causal ? [mo('+'), sub(mi('m'), mrow(mi('i'), mo(','), mi('j')))] : []),
         gap(),
         sub(mi('s'), mi('i')),
         mo('='),
         sub(mi('q'), mi('i')),
         transposed('K'),
+        ...(causal ? [mo('+'), sub(mi('m'), mi('i'))] : []),
+        ...(causal
+          ? [
+              gap(),
+              sub(mi('m'), mrow(mi('i'), mo(','), mi('j'))),
+              mo('='),
+              mrow(mn('0'), mo('('), mi('j'), mo('≤'), mi('i'), mo(')'), mo(','), mo('−∞')),
+            ]
+          : []),
       ),
       notes: [...beforeAfter(ctx, i, 'scores'), { kind: 'slip', text: tr('note.articleSlip') }],
     },

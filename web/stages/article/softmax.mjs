@@ -58,7 +58,6 @@ function build(ctx) {
   const exponentials = rowOf(numbers.exponentials, i);
   const total = numbers.rowSums[i];
   const keys = Array.from({ length: n }, (_, j) => j);
-  const visibleKeys = keys.filter((j) => !numbers.masked(i, j));
   const shownWeight = (j) => numbers.shown.weight(i, j);
 
   const cell = (text, dataset, extra = {}) => {
@@ -150,15 +149,17 @@ function build(ctx) {
       if (exactCells[j]) land(exactCells[j], itemAmount(pWeights, n, j));
     });
     reveal(sum, ramp(p, 0.4, 0.5));
-    // From equal shares to the weights: every frame's shares still add up to 1.
+    // The bars grow from nothing to the weights, and the stacked bar (the weights as shares
+    // of 1) appears with them: equal shares at the start would read as an answer, 1/n each,
+    // while Predict holds the step there and asks for the weights.
     const settle = ease(pWeights);
-    const start = (j) => (numbers.masked(i, j) ? 0 : 1 / visibleKeys.length);
     keys.forEach((j) => {
-      const share = lerp(start(j), shownWeight(j), settle);
+      const share = lerp(0, shownWeight(j), settle);
       setStyle(bars[j], 'height', `${(share * 100).toFixed(2)}%`);
-      setStyle(segments[j], 'flexGrow', String(Math.max(0, share)));
-      segments[j].classList.toggle('is-narrow', share < 0.08);
+      setStyle(segments[j], 'flexGrow', String(Math.max(0, shownWeight(j))));
+      segments[j].classList.toggle('is-narrow', shownWeight(j) < 0.08);
     });
+    reveal(stacked, settle);
   }
 
   const sentences = [tr('softmax.normalise'), tr('softmax.how')];

@@ -2,7 +2,7 @@
 // down each column; the column's terms appear and their sum lands in the output row, which
 // sits under the weighted rows like a written addition.
 import { h } from '../../dom.mjs';
-import { formatGrid, formatVector, subscript } from '../../format.mjs';
+import { formatGrid, formatVector, relation, subscript } from '../../format.mjs';
 import { formula, mi, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
 import { beforeAfter } from '../../draw/before-after.mjs';
 import { enableGridNavigation } from '../../draw/matrix-view.mjs';
@@ -85,12 +85,14 @@ function build(ctx) {
     (c) => [weightedCells[0][c], weightedCells[n - 1][c]],
     dV,
   );
+  // The output comes from the exact weighted values: their printed roundings may not add up
+  // to it to the last digit, and then the line says "≈".
+  const terms = (c) => Array.from({ length: n }, (_, j) => weightedTexts[j][c]);
+  const signs = Array.from({ length: dV }, (_, c) =>
+    relation(outputTexts[c], terms(c), (values) => values.reduce((a, b) => a + b, 0)),
+  );
   const lines = Array.from({ length: dV }, (_, c) =>
-    termLine(
-      `o${q},${subscript(c + 1)} =`,
-      Array.from({ length: n }, (_, j) => weightedTexts[j][c]),
-      `= ${outputTexts[c]}`,
-    ),
+    termLine(`o${q},${subscript(c + 1)} =`, terms(c), `${signs[c]} ${outputTexts[c]}`),
   );
   const element = h(
     'div',
@@ -130,6 +132,7 @@ function build(ctx) {
         tr('sum.add', { i: i + 1, n }),
         tr(numbers.settings.causal ? 'sum.meaningCausal' : 'sum.meaning', { i: i + 1 }),
         tr('sum.dimension', { dV }),
+        ...(signs.includes('≈') ? [tr('sum.approx')] : []),
       ],
       formula: formula(
         tr('formula.sum'),

@@ -1,7 +1,14 @@
 // Chapter 1: each value row multiplied by query i's weight for it, giving the weighted values
 // (yellow). Row by row: the weight and the value light up, then their product lands.
 import { h } from '../../dom.mjs';
-import { formatExact, formatGrid, formatList, formatVector, subscript } from '../../format.mjs';
+import {
+  formatExact,
+  formatGrid,
+  formatList,
+  formatVector,
+  relation,
+  subscript,
+} from '../../format.mjs';
 import { rowOf } from '../../model/matrix.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { matrixView } from '../../draw/matrix-view.mjs';
@@ -67,9 +74,18 @@ function build(ctx) {
     inspectable: true,
   });
   // The article's notation for each row: "a₁,₂ · v₂ = 0.5 · [2, 8, 0] = [1.0, 4.0, 0.0]".
+  // A product printed from the exact weight may not be the printed weight times the value
+  // (0.063 · 2 printed 0.127: the weight is 0.0634): such a line says "≈", and why.
+  const signs = Array.from({ length: n }, (_, j) => {
+    const valueTexts = formatList(rowOf(numbers.values, j), formatExact);
+    const exact = weightedTexts[j].every(
+      (product, c) => relation(product, [weightTexts[j], valueTexts[c]], ([w, v]) => w * v) === '=',
+    );
+    return exact ? '=' : '≈';
+  });
   const lines = Array.from({ length: n }, (_, j) => {
     const products = `[${weightedTexts[j].join(', ')}]`;
-    return `${weightTexts[j]} · ${formatVector(rowOf(numbers.values, j), formatExact)} = ${products}`;
+    return `${weightTexts[j]} · ${formatVector(rowOf(numbers.values, j), formatExact)} ${signs[j]} ${products}`;
   });
   const lineElements = lines.map((text, j) =>
     h(
@@ -110,6 +126,7 @@ function build(ctx) {
   }
 
   const sentences = [tr('weighted.multiply', { n }), tr('numbers.decimals')];
+  if (signs.includes('≈')) sentences.push(tr('weighted.approx'));
   if (numbers.settings.rounding === 'article') sentences.push(tr('weighted.article'));
   return {
     element,

@@ -271,6 +271,7 @@ function build(ctx) {
           saved: count(saved),
         }),
         tr('ch2.decode.module'),
+        tr('ch2.decode.whyRecompute'),
       ],
       formula: formula(
         tr('ch2.formula.decode'),

@@ -10,8 +10,8 @@ import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs'
 import { at } from '../../model/matrix.mjs';
 
 /**
- * Where each query of head h looks most: "q₁→k₃ 0.32" per row, or "evenly" when a row's
- * weights are all alike. Read from the weights trace() computed (a largest entry, no
+ * Where each query of head h looks most: "q₁→k₃ 0.32" per row (every key tied for the
+ * most), or "evenly" when a row's weights are all alike. Read from the weights trace() computed (a largest entry, no
  * arithmetic).
  */
 export function strongestKeys(layer, h, tr) {
@@ -29,9 +29,15 @@ export function strongestKeys(layer, h, tr) {
       high = Math.max(high, w);
     }
     const even = high - low < 0.01;
-    return even
-      ? tr('ch2.attention.even', { i: subscript(i + 1) })
-      : `q${subscript(i + 1)}→k${subscript(best + 1)} ${formatExact(at(weights, i, best))}`;
+    if (even) return tr('ch2.attention.even', { i: subscript(i + 1) });
+    // Keys tied for the largest weight are all named ("q₁→k₁, k₃, k₄ 0.319"): picking one
+    // of them would say the query prefers it.
+    const top = at(weights, i, best);
+    const tied = Array.from({ length: n }, (_, j) => j).filter(
+      (j) => !layer.masked(h, i, j) && Math.abs(at(weights, i, j) - top) < 0.0005,
+    );
+    const keys = tied.map((j) => `k${subscript(j + 1)}`).join(', ');
+    return `q${subscript(i + 1)}→${keys} ${formatExact(top)}`;
   });
 }
 
@@ -73,7 +79,8 @@ function build(ctx) {
     { class: 'scene scene-head-attention' },
     h(
       'label',
-      { class: 'switch numbers-switch' },
+      // A control, not part of the picture: exports leave it out.
+      { class: 'switch numbers-switch', dataset: { export: 'skip' } },
       numbersSwitch,
       h('span', { class: 'switch-track', 'aria-hidden': 'true' }),
       h('span', { class: 'switch-text', text: tr('ch2.attention.showNumbers') }),

@@ -123,6 +123,18 @@ function calculator(ctx) {
   );
 }
 
+/**
+ * The query heads that read another head's keys and values ("2, 4"), and those heads ("1, 3"):
+ * each group's first head keeps its own K/V weights (model/layer.mjs), the others take them.
+ */
+function sharedHeads({ heads, group }) {
+  const readers = Array.from({ length: heads }, (_, h) => h).filter((h) => h % group !== 0);
+  return {
+    readers: readers.map((h) => h + 1).join(', '),
+    owners: [...new Set(readers.map((h) => h - (h % group) + 1))].join(', '),
+  };
+}
+
 let radioGroups = 0;
 
 function build(ctx) {
@@ -208,6 +220,8 @@ function build(ctx) {
         tr('ch2.kv.cacheWhy'),
         tr(`ch2.kv.explain.${kind}`, { heads, kvHeads, group }),
         tr('ch2.kv.tradeoff'),
+        // What sharing costs: the heads that read another head's K/V lose their own pattern.
+        ...(kind === 'mha' ? [] : [tr('ch2.kv.erases', sharedHeads(layer.dims))]),
       ],
       formula: formula(
         tr('ch2.formula.cache'),

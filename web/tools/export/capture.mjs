@@ -65,6 +65,37 @@ function sideBorders(style, rect, opacity, items, origin) {
   return null;
 }
 
+/**
+ * A masked cell's stripes (a repeating-linear-gradient background, which a capture of boxes
+ * and borders would lose): its first colour as the fill, its last as diagonal lines clipped
+ * to the box. null for any other background.
+ */
+function hatching(style, rect, opacity, origin) {
+  const image = style.backgroundImage;
+  if (!image.startsWith('repeating-linear-gradient')) return null;
+  const colours = image.match(/rgba?\([^)]*\)/g);
+  if (!colours || colours.length < 2) return null;
+  const stroke = plainColor(colours.at(-1));
+  const { width: w, height: h } = rect;
+  const lines = [];
+  // "/" stripes, every 12 px along the diagonal: x + y = c inside the box.
+  for (let c = 6; c < w + h; c += 12) {
+    const x1 = Math.max(0, c - h);
+    const x2 = Math.min(w, c);
+    lines.push({
+      type: 'line',
+      x1: rect.left + x1 - origin.left,
+      y1: rect.top + (c - x1) - origin.top,
+      x2: rect.left + x2 - origin.left,
+      y2: rect.top + (c - x2) - origin.top,
+      stroke,
+      strokeWidth: 4,
+      opacity,
+    });
+  }
+  return { fill: plainColor(colours[0]), lines };
+}
+
 function fontOf(style) {
   return {
     family: style.fontFamily,
@@ -160,7 +191,8 @@ export function captureElement(element) {
       if (style.display === 'none') continue;
       const opacity = inherited * (parseFloat(style.opacity) || 0);
       if (opacity < 0.02) continue;
-      if (child.classList.contains('visually-hidden')) continue;
+      // Hidden text, and controls that are no part of the picture (data-export="skip").
+      if (child.classList.contains('visually-hidden') || child.dataset.export === 'skip') continue;
       const rect = child.getBoundingClientRect();
       if (style.visibility !== 'hidden' && rect.width > 0 && rect.height > 0) {
         const box = {
@@ -172,8 +204,14 @@ export function captureElement(element) {
           opacity,
         };
         if (!transparent(style.backgroundColor)) box.fill = plainColor(style.backgroundColor);
-        Object.assign(box, sideBorders(style, rect, opacity, items, origin) ?? {});
+        const hatch = hatching(style, rect, opacity, origin);
+        if (hatch) box.fill = hatch.fill;
+        // Sides drawn one by one (a card's thicker coloured top) go above the box's fill.
+        const sides = [];
+        Object.assign(box, sideBorders(style, rect, opacity, sides, origin) ?? {});
         if (box.fill || box.stroke) items.push(box);
+        if (hatch) items.push(...hatch.lines);
+        items.push(...sides);
         for (const which of ['::before', '::after']) {
           const pseudo = pseudoBox(child, rect, which);
           if (!pseudo) continue;
@@ -205,6 +243,14 @@ export function captureElement(element) {
   return { width: Math.ceil(right), height: Math.ceil(bottom), items };
 }
 
+/** The width of a line of text in a CSS font, as a canvas measures it (or a generous guess). */
+function textWidth(text, font) {
+  const context = globalThis.document?.createElement('canvas').getContext('2d');
+  if (!context) return text.length * Number.parseFloat(font.split(' ')[1]) * 0.65;
+  context.font = font;
+  return context.measureText(text).width;
+}
+
 /**
  * A figure: a title line (and a smaller caption line) above the captured scene, on white.
  * @returns {{ width, height, items }}
@@ -234,8 +280,15 @@ export function figure(drawing, { title, caption, font }) {
         }
       : { ...item, x: item.x + margin, y: item.y + top },
   );
+  // The title may be wider than the scene ("Output 1: the sum of the weighted values" over a
+  // narrow table): the drawing is as wide as the widest of them, so nothing is cut off.
+  const widest = Math.max(
+    drawing.width,
+    textWidth(title, `700 ${titleSize}px ${font}`),
+    textWidth(caption, `400 ${captionSize}px ${font}`),
+  );
   return {
-    width: drawing.width + 2 * margin,
+    width: Math.ceil(widest + 2 * margin),
     height: drawing.height + top + margin,
     items: [
       text(margin + titleSize / 2, title, titleSize, '700', 'rgb(27, 33, 48)'),

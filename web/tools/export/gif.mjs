@@ -13,6 +13,9 @@ import { drawOnCanvas } from './canvas.mjs';
 const workerSource = () => (typeof GIF_WORKER_SOURCE === 'string' ? GIF_WORKER_SOURCE : null);
 
 /** The moments of one step's animation that become frames, and how long each is shown (ms). */
+/** The most pixels a GIF frame has (about 900 × 650). */
+const MAX_PIXELS = 600_000;
+
 const MOMENTS = [
   { t: 0, delay: 300 },
   { t: 0.25, delay: 200 },
@@ -53,8 +56,13 @@ export async function recordGif({ steps, buildScene, host, title, caption, font,
     }
   }
   host.replaceChildren();
-  const width = Math.max(...drawings.map(({ drawing }) => drawing.width));
-  const height = Math.max(...drawings.map(({ drawing }) => drawing.height));
+  const fullWidth = Math.max(...drawings.map(({ drawing }) => drawing.width));
+  const fullHeight = Math.max(...drawings.map(({ drawing }) => drawing.height));
+  // A large scene (stage 13's four heads) is drawn smaller, so that the GIF stays small
+  // enough to share (under 500 KB): at most MAX_PIXELS a frame.
+  const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (fullWidth * fullHeight)));
+  const width = Math.ceil(fullWidth * scale);
+  const height = Math.ceil(fullHeight * scale);
 
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   const worker = new Worker(url);
@@ -68,7 +76,7 @@ export async function recordGif({ steps, buildScene, host, title, caption, font,
       };
       const canvas = document.createElement('canvas');
       for (const { drawing, delay } of drawings) {
-        drawOnCanvas({ ...drawing, width, height }, 1, canvas);
+        drawOnCanvas({ ...drawing, width: fullWidth, height: fullHeight }, scale, canvas);
         const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data.buffer;
         worker.postMessage({ type: 'frame', pixels, width, height, delay }, [pixels]);
       }

@@ -11,7 +11,7 @@
 // value object, present and future. The JS layer cannot fix this from outside: the table is
 // private to the glue.
 //
-// Usage: node scripts/embind-glue.mjs <glue.js> (rewrites the file in place). Fails when the
+// Usage: node scripts/lib/embind-glue.mjs <glue.js> (rewrites the file in place). Fails when the
 // glue does not hold the pattern exactly once, so a new Emscripten cannot silently drop it.
 import { readFileSync, writeFileSync } from 'node:fs';
 

@@ -11,7 +11,7 @@
 // body, an opcode outside MVP, sign-extension, bulk memory, reference types and SIMD) is an
 // error, never a guess.
 //
-// Usage: node scripts/relaxed-simd.mjs <in.wasm> <out.wasm>   (prints the count rewritten)
+// Usage: node scripts/lib/relaxed-simd.mjs <in.wasm> <out.wasm>   (prints the count rewritten)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -188,7 +188,7 @@ export function rewriteRelaxedMadd(wasm) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [input, output] = process.argv.slice(2);
   if (!input || !output) {
-    console.error('usage: node scripts/relaxed-simd.mjs <in.wasm> <out.wasm>');
+    console.error('usage: node scripts/lib/relaxed-simd.mjs <in.wasm> <out.wasm>');
     process.exit(2);
   }
   const { wasm, rewritten } = rewriteRelaxedMadd(readFileSync(input));

@@ -1,6 +1,6 @@
-// A small static file server for dist/ (scripts/run) and for tests: correct MIME types
-// (application/wasm lets browsers compile while downloading), no directory listing, nothing
-// served from outside the root. Usage: node scripts/serve.mjs [root] (PORT, HOST from env).
+// A small static file server, for scripts/serve (dist/, or any folder) and for the tests:
+// correct MIME types (application/wasm lets browsers compile while downloading), no directory
+// listing, nothing served from outside the root. Run as scripts/serve [root] (PORT, HOST from env).
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';

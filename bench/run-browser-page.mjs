@@ -1,14 +1,14 @@
 // Runs the benchmark page in headless Chromium (the system's /usr/bin/chromium, driven by
-// playwright-core, started by scripts/chromium.mjs) with a fresh profile, and writes the
+// playwright-core, started by scripts/lib/chromium.mjs) with a fresh profile, and writes the
 // page's results as JSON.
-//   node bench/chromium.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
+//   node bench/run-browser-page.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
 // scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { launchChromium } from '../scripts/chromium.mjs';
+import { launchChromium } from '../scripts/lib/chromium.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,7 +22,7 @@ const { values: args } = parseArgs({
 });
 if (!args.url || !(args.out || args['decode-only'] || args['small-calls']))
   throw new Error(
-    'usage: node bench/chromium.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE]',
+    'usage: node bench/run-browser-page.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE]',
   );
 
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));

@@ -1,0 +1,28 @@
+// docs/benchmarks.md, the benchmark results the README links to: this introduction, then
+// bench/report.mjs's report of one full scripts/bench run and bench/page-metrics.mjs's section
+// on the page, both unedited. scripts/bench writes it; nobody edits the numbers by hand.
+
+const INTRODUCTION = `# Benchmarks
+
+\`scripts/bench\` measures our module side by side with naive JS, onnxruntime-web (wasm, one
+thread, the ONNX \`Attention\` op) and tfjs-backend-wasm (one thread), in Node and in headless
+Chromium, together with a SIMD128 peak probe in the same rounds, and the same kernels natively
+with Google Benchmark. Where the engine has Relaxed SIMD (Chromium; Node with
+\`--experimental-wasm-relaxed-simd\`, which the bench passes) it measures both of our builds in
+the same rounds. Its cores table (bench/cores.mjs, unpinned) runs our pool with 1 and 2 workers
+against onnxruntime-web with 1 and 2 threads, in Node and in a cross-origin isolated Chromium
+page; its decode table times one generated token over a KV cache; its small-call table times
+N = 64 calls with and without \`attention()\`'s \`out\`. On AMD Zen cores, like this machine's,
+a fused multiply-add has the same throughput as a multiply plus an add, so the Relaxed SIMD
+build is expected to gain little there.
+
+This file is written by the last full \`scripts/bench\` run (\`--quick\` and \`--decode-only\`
+runs write only to \`build/bench/\`); the page's section comes from
+\`taskset -c 0 node bench/page-metrics.mjs\` in the same run. The machine is shared, so absolute
+numbers drift between runs; ratios from the same rounds drift much less.
+`;
+
+/** The whole document from the report's markdown and the page's section (either may be ''). */
+export function benchmarksDocument({ report, page }) {
+  return [INTRODUCTION, report.trim(), page.trim()].filter(Boolean).join('\n\n') + '\n';
+}

@@ -1,0 +1,55 @@
+// The backward pass of attention(): the gradients of a loss L with respect to q, k and v,
+// given grad_y = dL/dy, with every option of the forward (GQA/MQA, causal, windows, masks,
+// softcap, past and nonpad lengths, 3-D or 4-D strides).
+//
+// Per query row i (its scores s_j over the keys, P = softmax(s), y_i = P . V):
+//   D_i   = dO_i . y_i                   (= rowsum(dO o O), one number per row)
+//   dV_j += P_ij dO_i                    dP_ij = dO_i . v_j
+//   dS_ij = P_ij (dP_ij - D_i)           (the softmax's Jacobian)
+//   dS_ij *= 1 - tanh^2(raw_ij / cap)    (softcap, by the chain rule: s = cap tanh(raw / cap))
+//   dQ_i += scale dS_ij k_j              dK_j += scale dS_ij q_i
+// Hidden keys have P = 0, so they pass no gradient; a row that sees no key (y = 0) gives
+// none. A group's query heads all add into their shared kv head's dK and dV.
+#pragma once
+
+#include "../attention.hpp"
+
+namespace attention::kernels {
+
+// Everything one backward call reads and writes.
+struct AttentionBackwardArgs {
+  // q, k, v, the mask, the options, the positions and every stride, exactly as attention()
+  // takes them. forward.y may be null; when given, the forward's output is written there too
+  // (the backward computes it on the way). forward.scores must be null.
+  AttentionArgs forward;
+  const float* grad_y = nullptr;  // dL/dy, laid out as y (forward.y_strides)
+  float* grad_q = nullptr;        // dL/dq, written with forward.q_strides
+  float* grad_k = nullptr;        // dL/dk, written with forward.k_strides
+  float* grad_v = nullptr;        // dL/dv, written with forward.v_strides
+};
+
+// Why these arguments are invalid, or nullptr: attention_error's rules, the gradients given,
+// no scores requested. Neutral wording, as attention_error's.
+const char* attention_backward_error(const AttentionBackwardArgs& args);
+
+// FlashAttention-2 style: pass 1 is the tuned forward kernel, which also saves each row's
+// softmax statistics (max, sum), giving y and D_i; pass 2 walks blocks of keys and, within
+// each, tiles of query rows: it recomputes the tile's P from the statistics, then dP and dS,
+// and accumulates dV and dK (each key row loaded once per tile) and dQ in place. Working
+// memory is O(batch * q_num_heads * S * (Dv + 2)) for y and the statistics, never the S x T
+// matrix. Overwrites the three gradients. Returns false (having written nothing) when its
+// scratch cannot be allocated. Arguments must pass attention_backward_error.
+bool flash_attention_backward(const AttentionBackwardArgs& args);
+
+// Bytes flash_attention_backward allocates for this shape.
+std::size_t flash_attention_backward_working_bytes(const AttentionShape& shape);
+
+// Straightforward: whole rows of probabilities (score_row), float math, the formulas above
+// one element at a time (D_i as sum_j P_ij dP_ij, the other form). Returns false when its row
+// buffers cannot be allocated.
+bool attention_backward_reference(const AttentionBackwardArgs& args);
+
+// Validates, then runs flash_attention_backward.
+Status attention_backward(const AttentionBackwardArgs& args);
+
+}  // namespace attention::kernels

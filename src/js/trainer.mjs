@@ -1,0 +1,229 @@
+// createTrainer(): trains a tiny transformer (attn.createTinyTransformer) on the induction task
+// in a worker, off the page's main thread: a Web Worker in a browser, a worker_thread in Node,
+// by the same code. This is the host's side of the protocol that train-session.mjs documents;
+// the worker script is train-worker.mjs (dist/train-worker.mjs).
+//
+// Here: reading and checking the caller's options and arguments (each read once; a refused
+// call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
+import { describe, isOptionBag } from './checks.mjs';
+import { INDUCTION_LENGTH, INDUCTION_VOCAB, MAX_BATCH } from './induction-task.mjs';
+import { readOwnOptions } from './read-once.mjs';
+// The model's config fields (the model validates their values; createTrainer their kinds).
+import { CONFIG_KEYS } from './tiny-transformer.mjs';
+import { openChannel, TrainerError } from './trainer-channel.mjs';
+import { spawnWorker } from './workers.mjs';
+
+export { TrainerError };
+
+const TRAINER_KEYS = new Set([
+  'config',
+  'task',
+  'seed',
+  'batch',
+  'onProgress',
+  'workerUrl',
+  'initTimeout',
+  'relaxedSimd',
+]);
+const TRAIN_KEYS = new Set(['steps', 'progressEvery', 'attentionEvery']);
+const RESET_KEYS = new Set(['config', 'seed']);
+const EVALUATE_KEYS = new Set(['batch']);
+/** How long the worker may take to load the module and build the model. */
+const INIT_TIMEOUT_MS = 30_000;
+/** The most steps one train() call may ask for. */
+export const MAX_STEPS = 1e7;
+
+function checkInteger(value, name, lo, hi) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be an integer from ${lo} to ${hi}, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new RangeError(`${name} must be an integer from ${lo} to ${hi}, got ${value}`);
+  }
+  return value;
+}
+
+/** Reads an option bag once (own properties only); undefined reads as empty. */
+function readBag(bag, keys, where, bagName) {
+  if (bag === undefined) return { __proto__: null };
+  if (!isOptionBag(bag)) {
+    throw new TypeError(`${where}: ${bagName} must be an object, got ${describe(bag)}`);
+  }
+  return readOwnOptions(bag, keys, where, bagName);
+}
+
+/** The model's config as a plain snapshot; the induction task needs vocab >= 16, context >= 25. */
+function readConfig(config, where) {
+  if (!isOptionBag(config)) {
+    throw new TypeError(`${where}: config must be an object, got ${describe(config)}`);
+  }
+  const read = readOwnOptions(config, CONFIG_KEYS, where, 'config');
+  const snapshot = {};
+  for (const key of Object.keys(read)) {
+    const value = read[key];
+    if (value !== undefined && typeof value !== 'number' && typeof value !== 'string') {
+      throw new TypeError(
+        `${where}: config.${key} must be a number or a string, got ${describe(value)}`,
+      );
+    }
+    snapshot[key] = value;
+  }
+  for (const [key, least] of [
+    ['vocabSize', INDUCTION_VOCAB],
+    ['context', INDUCTION_LENGTH],
+  ]) {
+    if (typeof snapshot[key] === 'number' && snapshot[key] < least) {
+      throw new RangeError(
+        `${where}: config.${key} must be at least ${least} for the induction task, got ${snapshot[key]}`,
+      );
+    }
+  }
+  return snapshot;
+}
+
+/** A plain copy of parameters { name: { data, dims } }, each read once, floats copied. */
+function snapshotParameters(parameters) {
+  if (!isOptionBag(parameters)) {
+    throw new TypeError(
+      `loadParameters: parameters must be an object { name: { data, dims } }, got ${describe(parameters)}`,
+    );
+  }
+  const copy = {};
+  for (const name of Object.keys(parameters)) {
+    const entry = parameters[name];
+    if (entry === null || typeof entry !== 'object') {
+      throw new TypeError(
+        `loadParameters: parameters['${name}'] must be { data, dims }, got ${describe(entry)}`,
+      );
+    }
+    const { data, dims } = entry;
+    if (!(data instanceof Float32Array) && !Array.isArray(data)) {
+      throw new TypeError(
+        `loadParameters: parameters['${name}'].data must be a Float32Array or an array of numbers, got ${describe(data)}`,
+      );
+    }
+    if (!Array.isArray(dims)) {
+      throw new TypeError(
+        `loadParameters: parameters['${name}'].dims must be an array, got ${describe(dims)}`,
+      );
+    }
+    copy[name] = { data: Float32Array.from(data), dims: [...dims] };
+  }
+  return copy;
+}
+
+/**
+ * Starts a worker, loads the module there and builds the model; resolves to the trainer once
+ * the model is ready. See attention.d.ts for every option and method.
+ */
+export async function createTrainer(options) {
+  const where = 'createTrainer';
+  if (!isOptionBag(options)) {
+    throw new TypeError(
+      `${where}: options must be an object { config, ... }, got ${describe(options)}`,
+    );
+  }
+  const o = readOwnOptions(options, TRAINER_KEYS, where, 'options');
+  const config = readConfig(o.config, where);
+  const task = o.task ?? 'induction';
+  if (task !== 'induction') {
+    throw new RangeError(
+      `${where}: task must be 'induction' (the only task), got ${describe(task)}`,
+    );
+  }
+  const seed = checkInteger(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
+  const batch = checkInteger(o.batch ?? 32, `${where}: batch`, 1, MAX_BATCH);
+  const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
+  if (typeof initTimeout !== 'number' || !(initTimeout > 0)) {
+    throw new RangeError(
+      `${where}: initTimeout must be a positive number of milliseconds, got ${describe(initTimeout)}`,
+    );
+  }
+  const { onProgress } = o;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${where}: onProgress must be a function, got ${describe(onProgress)}`);
+  }
+  if (o.relaxedSimd !== undefined && typeof o.relaxedSimd !== 'boolean') {
+    throw new TypeError(`${where}: relaxedSimd must be a boolean, got ${describe(o.relaxedSimd)}`);
+  }
+  const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
+  const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
+
+  const channel = openChannel(await spawnWorker(url), onProgress);
+  const { request, fail } = channel;
+  const timer = setTimeout(
+    () =>
+      fail(
+        new TrainerError(
+          `${where}: the worker did not build the model within ${initTimeout} ms (initTimeout)`,
+        ),
+      ),
+    initTimeout,
+  );
+  try {
+    await request('init', { options: moduleOptions, config, seed, batch });
+  } catch (error) {
+    fail(new TrainerError(`${where}: refused, so its worker was ended`));
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  return Object.freeze({
+    /** Trains `steps` more steps; resolves { step, loss, stopped } when they are done or stopped. */
+    train(trainOptions) {
+      const t = readBag(trainOptions, TRAIN_KEYS, 'train', 'options');
+      const steps = checkInteger(t.steps, 'train: steps', 1, MAX_STEPS);
+      const progressEvery = checkInteger(
+        t.progressEvery ?? 10,
+        'train: progressEvery',
+        1,
+        MAX_STEPS,
+      );
+      const attentionEvery = checkInteger(
+        t.attentionEvery ?? 0,
+        'train: attentionEvery',
+        0,
+        MAX_STEPS,
+      );
+      return channel.train({ steps, progressEvery, attentionEvery });
+    },
+    pause: () => request('pause'),
+    resume: () => request('resume'),
+    stop: () => request('stop'),
+    /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
+    evaluate(evaluateOptions) {
+      const e = readBag(evaluateOptions, EVALUATE_KEYS, 'evaluate', 'options');
+      const rows = checkInteger(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
+      return request('evaluate', { batch: rows });
+    },
+    parameters: () => request('parameters'),
+    loadParameters(parameters) {
+      const copy = snapshotParameters(parameters);
+      return request(
+        'loadParameters',
+        { parameters: copy },
+        Object.values(copy).map((p) => p.data.buffer),
+      );
+    },
+    /** A new model at step 0 (a new config and/or seed; the current ones by default). */
+    reset(resetOptions) {
+      const r = readBag(resetOptions, RESET_KEYS, 'reset', 'options');
+      const fields = {};
+      if (r.config !== undefined) fields.config = readConfig(r.config, 'reset');
+      if (r.seed !== undefined) fields.seed = checkInteger(r.seed, 'reset: seed', 0, 0xffffffff);
+      return request('reset', fields);
+    },
+    /** Ends the worker; pending and later calls reject with a TrainerError. */
+    close() {
+      fail(new TrainerError('the trainer was closed'));
+    },
+    /** The last step the worker reported. */
+    get step() {
+      return channel.step;
+    },
+    get closed() {
+      return channel.failure !== null;
+    },
+  });
+}

@@ -1,0 +1,75 @@
+// The tiny transformer's native-testable entry points (src/bindings/transformer_call.hpp), as
+// the Embind bindings call them: addresses in, messages out, nothing thrown.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "transformer_call.hpp"
+
+namespace {
+
+using attention::model::Config;
+
+std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+Config tiny() {
+  Config c;
+  c.vocab_size = 4;
+  c.context = 4;
+  c.d_model = 4;
+  c.layers = 1;
+  c.heads = 2;
+  c.kv_heads = 1;
+  c.learning_rate = 0.05f;
+  return c;
+}
+
+TEST(ModelCall, TrainsForwardsAndGeneratesThroughAddresses) {
+  const transformer_call::Created created = transformer_call::create(tiny());
+  ASSERT_NE(created.handle, 0u) << created.error;
+  const std::vector<std::int32_t> tokens = {0, 1, 2, 3, 3, 2, 1, 0};
+  const std::vector<std::int32_t> targets = {1, 2, 3, -1, 2, 1, 0, -1};
+  double first = 0;
+  for (int step = 0; step < 30; ++step) {
+    const transformer_call::StepResult result = transformer_call::train_step(
+        created.handle, address(tokens.data()), address(targets.data()), 2, 4);
+    ASSERT_EQ(result.error, "");
+    if (step == 0) first = result.loss;
+    if (step == 29) EXPECT_LT(result.loss, first);
+  }
+  std::vector<float> logits(2 * 4 * 4), att(2 * 2 * 4 * 4);
+  EXPECT_EQ(transformer_call::forward(created.handle, address(tokens.data()), 2, 4,
+                                      address(logits.data()), address(att.data())),
+            "");
+  std::vector<std::int32_t> out(3);
+  EXPECT_EQ(
+      transformer_call::generate(created.handle, address(tokens.data()), 1, 3, address(out.data())),
+      "");
+  for (std::int32_t token : out) EXPECT_TRUE(token >= 0 && token < 4);
+  transformer_call::free_model(created.handle);
+}
+
+TEST(ModelCall, RefusesWhatMemorySafetyNeedsWithAMessage) {
+  Config bad = tiny();
+  bad.heads = 3;
+  const transformer_call::Created refused = transformer_call::create(bad);
+  EXPECT_EQ(refused.handle, 0u);
+  EXPECT_EQ(refused.error, "heads must divide d_model");
+
+  const transformer_call::Created created = transformer_call::create(tiny());
+  const std::vector<std::int32_t> tokens = {0, 9, 2, 3};
+  const std::vector<std::int32_t> targets = {1, 2, 3, -1};
+  EXPECT_EQ(transformer_call::train_step(created.handle, address(tokens.data()),
+                                         address(targets.data()), 1, 4)
+                .error,
+            "a token is outside [0, vocab_size)");
+  const std::vector<std::int32_t> five = {0, 1, 2, 3, 0};
+  std::vector<float> logits(5 * 4);
+  EXPECT_EQ(transformer_call::forward(created.handle, address(five.data()), 1, 5,
+                                      address(logits.data()), 0),
+            "T must be from 1 to context, B at least 1");
+  transformer_call::free_model(created.handle);
+}
+
+}  // namespace
