@@ -93,28 +93,38 @@ export function readTensor(value, name) {
   return { name, type, data, dims };
 }
 
-export function readCall(inputs, attributes, outputs) {
+/**
+ * Phase 1 of an ONNX operator's call `op` (onnxAttention, onnxRotaryEmbedding): its inputs,
+ * own keys of `names.inputs`, each tensor read once (an absent optional one left out, or given
+ * as undefined or null), and its attributes, own keys of `names.attributes`.
+ * `names.shape` shows the inputs object in messages.
+ */
+export function readInputsAndAttributes(op, inputs, attributes, names) {
   if (!isOptionBag(inputs)) {
-    throw new TypeError(
-      `onnxAttention: inputs must be an object { Q, K, V, ... }, got ${describe(inputs)}`,
-    );
+    throw new TypeError(`${op}: inputs must be an object ${names.shape}, got ${describe(inputs)}`);
   }
-  const given = readOwnOptions(inputs, INPUT_NAMES, 'onnxAttention', 'inputs');
+  const given = readOwnOptions(inputs, names.inputs, op, 'inputs');
   const tensors = {};
-  for (const name of INPUT_NAMES) {
+  for (const name of names.inputs) {
     const value = given[name];
-    // An absent optional input may be left out, or given as undefined or null.
     if (value !== undefined && value !== null) tensors[name] = readTensor(value, name);
   }
   let attrs = {};
   if (attributes !== undefined) {
     if (!isOptionBag(attributes)) {
-      throw new TypeError(
-        `onnxAttention: attributes must be an object, got ${describe(attributes)}`,
-      );
+      throw new TypeError(`${op}: attributes must be an object, got ${describe(attributes)}`);
     }
-    attrs = readOwnOptions(attributes, ATTRIBUTE_NAMES, 'onnxAttention', 'attributes');
+    attrs = readOwnOptions(attributes, names.attributes, op, 'attributes');
   }
+  return { tensors, attrs };
+}
+
+export function readCall(inputs, attributes, outputs) {
+  const { tensors, attrs } = readInputsAndAttributes('onnxAttention', inputs, attributes, {
+    inputs: INPUT_NAMES,
+    attributes: ATTRIBUTE_NAMES,
+    shape: '{ Q, K, V, ... }',
+  });
   let wanted;
   if (outputs !== undefined) {
     wanted = readArray(outputs, 'outputs', OUTPUT_NAMES.length);
