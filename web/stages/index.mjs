@@ -1,14 +1,18 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
-// order (article/: the article, layer/: a real layer). Each stage file holds everything of one
+// order (article/: the article, layer/: a real layer, learning/: where the weights come from). Each stage file holds everything of one
 // stage: its steps (ids for #step= links, durations, titles) and the scene that draws each
 // step, build(ctx) -> { element, render(t), explanation, narration }; its sentences are keys
 // in i18n/en.mjs and i18n/zh.mjs. A stage's number is its place in this list (it runs on
 // across chapters, so a number names one stage), stated nowhere else.
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
+import learning from './learning/index.mjs';
 
 /** The chapters, by number (1, 2, …): their title keys and stages. */
-export const CHAPTERS = [article, layer].map((chapter, c) => ({ ...chapter, number: c + 1 }));
+export const CHAPTERS = [article, layer, learning].map((chapter, c) => ({
+  ...chapter,
+  number: c + 1,
+}));
 
 /** Every stage in order, with its number (1, 2, …) and its chapter's number. */
 export const STAGES = CHAPTERS.flatMap((chapter) =>
