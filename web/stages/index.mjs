@@ -6,9 +6,13 @@
 // across chapters, so a number names one stage), stated nowhere else.
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
+import learning from './learning/index.mjs';
 
 /** The chapters, by number (1, 2, …): their title keys and stages. */
-export const CHAPTERS = [article, layer].map((chapter, c) => ({ ...chapter, number: c + 1 }));
+export const CHAPTERS = [article, layer, learning].map((chapter, c) => ({
+  ...chapter,
+  number: c + 1,
+}));
 
 /** Every stage in order, with its number (1, 2, …) and its chapter's number. */
 export const STAGES = CHAPTERS.flatMap((chapter) =>

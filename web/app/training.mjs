@@ -1,0 +1,222 @@
+// Chapter 3's live training, one per explainer: the trainer (createTrainer, a Worker holding
+// the module and the tiny model), the reader's switches, and everything the run has reported
+// (every step's loss, the attention snapshots, the step where the loss dropped). It lives in
+// the app, not in a scene: a scene is rebuilt on a language switch or when the reader comes
+// back to the step, and draws whatever the run holds then. A reload starts from the seed
+// again, so the same switches give the same run.
+import {
+  ATTENTION_EVERY,
+  MAX_SEED,
+  PROGRESS_EVERY,
+  SPEED_CHUNKS,
+  TRAINING_DEFAULTS,
+  findDrop,
+  modelConfig,
+} from '../model/training.mjs';
+
+/** A run stops by itself here: the drop comes long before, and the machine is shared. */
+export const MAX_TRAINING_STEPS = 2000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * @param {{ startTrainer: (options: object) => Promise<object> }} options
+ *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
+ *   offline file: a classic worker from a blob: URL)
+ */
+export function createTraining({ startTrainer }) {
+  const listeners = new Set();
+  let trainer = null; // a promise of the trainer, made at the first Train
+  let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
+  let resumedAt = 0; // performance.now() when the run last (re)started
+  let copy = null; // { step, model }: the trained model in this thread (stage "what the heads learned")
+  const run = {
+    settings: { ...TRAINING_DEFAULTS },
+    status: 'idle', // 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'failed'
+    error: '',
+    step: 0,
+    loss: NaN,
+    losses: [],
+    msPerStep: NaN,
+    probe: null, // { tokens: Int32Array, attention } the row the snapshots show, at step 0
+    snapshots: [], // { step, attention: { data, dims } }, every ATTENTION_EVERY steps
+    dropStep: null,
+    dropSeconds: null, // running time from pressing Train to the progress event with the drop
+    runningMs: 0, // time spent running (pauses left out)
+  };
+
+  const notify = () => listeners.forEach((listener) => listener(run));
+
+  function onProgress(event) {
+    for (const loss of event.losses) run.losses.push(loss);
+    run.step = event.step;
+    run.loss = event.loss;
+    run.msPerStep = event.msPerStep;
+    if (event.attention) run.snapshots.push({ step: event.step, attention: event.attention });
+    if (run.dropStep === null) {
+      run.dropStep = findDrop(run.losses);
+      if (run.dropStep !== null) {
+        run.dropSeconds = (run.runningMs + performance.now() - resumedAt) / 1000;
+      }
+    }
+    notify();
+  }
+
+  function fail(error) {
+    run.status = 'failed';
+    run.error = String(error?.message ?? error);
+    loopId += 1;
+    notify();
+  }
+
+  async function ensureTrainer() {
+    if (!trainer) {
+      trainer = startTrainer({
+        config: modelConfig(run.settings),
+        seed: run.settings.seed,
+        onProgress,
+      });
+      trainer.catch(() => {
+        trainer = null; // the next Train tries again
+      });
+    }
+    const ready = await trainer;
+    if (!run.probe) {
+      const { tokens, attention } = await ready.evaluate({ batch: 1 });
+      run.probe = { tokens, attention };
+    }
+    return ready;
+  }
+
+  async function loop(id, ready) {
+    while (id === loopId && run.step < MAX_TRAINING_STEPS) {
+      const { steps, waitMs } = SPEED_CHUNKS[run.settings.speed];
+      await ready.train({
+        steps: Math.min(steps, MAX_TRAINING_STEPS - run.step),
+        progressEvery: PROGRESS_EVERY,
+        attentionEvery: ATTENTION_EVERY,
+      });
+      if (waitMs && id === loopId) await sleep(waitMs);
+    }
+    if (id === loopId) {
+      settle('done');
+      notify();
+    }
+  }
+
+  /** Adds the time since the run (re)started to runningMs and sets the new status. */
+  function settle(status) {
+    if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
+    run.status = status;
+  }
+
+  async function start() {
+    if (run.status === 'running' || run.status === 'starting') return;
+    if (run.step >= MAX_TRAINING_STEPS) return;
+    run.status = 'starting';
+    run.error = '';
+    resumedAt = performance.now();
+    const id = ++loopId;
+    notify();
+    try {
+      const ready = await ensureTrainer();
+      if (id !== loopId) return;
+      run.status = 'running';
+      notify();
+      await loop(id, ready);
+    } catch (error) {
+      if (id === loopId) fail(error);
+    }
+  }
+
+  async function pause() {
+    if (run.status !== 'running' && run.status !== 'starting') return;
+    loopId += 1;
+    settle('paused');
+    notify();
+    (await trainer)?.stop();
+  }
+
+  function clearHistory() {
+    Object.assign(run, {
+      status: 'idle',
+      error: '',
+      step: 0,
+      loss: NaN,
+      losses: [],
+      msPerStep: NaN,
+      probe: null,
+      snapshots: [],
+      dropStep: null,
+      dropSeconds: null,
+      runningMs: 0,
+    });
+  }
+
+  /** Back to step 0 with the current switches (a new model from the seed). */
+  async function reset() {
+    loopId += 1;
+    const current = trainer;
+    clearHistory();
+    notify();
+    if (!current) return;
+    try {
+      const ready = await current;
+      await ready.stop();
+      await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  /** Changes switches ({ positions, layers, heads, seed, speed }); all but speed restart. */
+  function set(patch) {
+    const next = { ...run.settings, ...patch };
+    if (!Number.isInteger(next.seed) || next.seed < 0 || next.seed > MAX_SEED) return false;
+    const restart = Object.keys(patch).some((key) => key !== 'speed');
+    run.settings = next;
+    if (restart) reset();
+    else notify();
+    return true;
+  }
+
+  return {
+    run,
+    start,
+    pause,
+    reset,
+    set,
+    /** Calls listener(run) after every change; returns the function that removes it. */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** The trained parameters (a fresh copy from the worker), or null before the first Train. */
+    async parameters() {
+      return trainer ? (await trainer).parameters() : null;
+    },
+    /**
+     * The model as trained so far, in this thread (`attn.createTinyTransformer` with the
+     * worker's parameters), for reading its heads and decoding; null before any step. The
+     * copy is remade only when the run has moved on.
+     */
+    async trainedModel(attn) {
+      const step = run.step;
+      if (!trainer || step === 0) return null;
+      if (copy?.step === step && !copy.model.freed) return copy.model;
+      const parameters = await (await trainer).parameters();
+      const model = attn.createTinyTransformer(modelConfig(run.settings));
+      model.loadParameters(parameters);
+      copy?.model.free();
+      copy = { step, model };
+      return model;
+    },
+    /** Puts parameters of the current config into the model (a loaded file); refused: throws. */
+    async loadParameters(parameters) {
+      const ready = await ensureTrainer();
+      await pause();
+      await ready.loadParameters(parameters);
+      notify();
+    },
+  };
+}
