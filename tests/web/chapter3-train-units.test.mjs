@@ -1,5 +1,6 @@
 // Chapter 3's training model code in Node (web/model/training.mjs): reading a typed sequence,
-// finding the step where the loss dropped, and scoring what a head does.
+// finding the step where the loss dropped, and scoring what a head does; and its files
+// (web/model/training-export.mjs): the loss as CSV, the parameters as JSON and back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
@@ -9,6 +10,12 @@ import {
   parseLetters,
   previousTokenScore,
 } from '../../web/model/training.mjs';
+import {
+  PARAMETERS_FORMAT,
+  lossCsv,
+  parametersJson,
+  readParametersJson,
+} from '../../web/model/training-export.mjs';
 
 describe('the chapter model (Node)', () => {
   test('parseLetters takes A..O with or without spaces, and names what it refuses', () => {
@@ -42,5 +49,36 @@ describe('the chapter model (Node)', () => {
     assert.equal(roles.previousHead.layer, 0);
     assert.equal(roles.inductionHead.layer, 1);
     assert.equal(roles.inductionHead.induction, 1);
+  });
+});
+
+describe('the training files (Node)', () => {
+  test('the loss CSV has one line per step', () => {
+    assert.equal(lossCsv(Float32Array.of(2.5, 0.25)), 'step,loss\n1,2.5\n2,0.25\n');
+  });
+  test('a parameters file reads back: switches, step and every tensor as numbers', () => {
+    const parameters = { unembedding: { data: Float32Array.of(0.5, -1), dims: [1, 2] } };
+    const settings = { positions: 'learned', layers: 1, heads: 2, seed: 7, speed: 'slow' };
+    const read = readParametersJson(parametersJson({ settings, step: 640, parameters }));
+    assert.deepEqual(read.parameters, { unembedding: { data: [0.5, -1], dims: [1, 2] } });
+    assert.equal(read.step, 640);
+    assert.deepEqual(
+      { ...read.settings, speed: undefined },
+      { positions: 'learned', layers: 1, heads: 2, seed: 7, speed: undefined },
+    );
+  });
+  test('a file that is not one names what is wrong', () => {
+    assert.throws(() => readParametersJson('{'), /expected JSON/);
+    assert.throws(() => readParametersJson('{"format":"x"}'), TypeError);
+    const file = (settings) =>
+      JSON.stringify({ format: PARAMETERS_FORMAT, settings, step: 1, parameters: {} });
+    assert.throws(
+      () => readParametersJson(file({ positions: 'rope', layers: 3, heads: 4, seed: 1 })),
+      /settings\.layers must be one of 1, 2, got 3/,
+    );
+    assert.throws(
+      () => readParametersJson(file({ positions: 'rope', layers: 2, heads: 4, seed: -1 })),
+      RangeError,
+    );
   });
 });

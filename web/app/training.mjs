@@ -43,6 +43,7 @@ export function createTraining({ startTrainer }) {
     dropStep: null,
     dropSeconds: null, // running time from pressing Train to the progress event with the drop
     runningMs: 0, // time spent running (pauses left out)
+    loadedStep: null, // the steps a loaded parameters file had been trained for
   };
 
   const notify = () => listeners.forEach((listener) => listener(run));
@@ -150,6 +151,7 @@ export function createTraining({ startTrainer }) {
       dropStep: null,
       dropSeconds: null,
       runningMs: 0,
+      loadedStep: null,
     });
   }
 
@@ -202,21 +204,44 @@ export function createTraining({ startTrainer }) {
      */
     async trainedModel(attn) {
       const step = run.step;
-      if (!trainer || step === 0) return null;
-      if (copy?.step === step && !copy.model.freed) return copy.model;
+      if (!trainer || (step === 0 && run.loadedStep === null)) return null;
+      if (copy?.step === step && copy.loaded === run.loadedStep && !copy.model.freed) {
+        return copy.model;
+      }
       const parameters = await (await trainer).parameters();
       const model = attn.createTinyTransformer(modelConfig(run.settings));
       model.loadParameters(parameters);
       copy?.model.free();
-      copy = { step, model };
+      copy = { step, loaded: run.loadedStep, model };
       return model;
     },
-    /** Puts parameters of the current config into the model (a loaded file); refused: throws. */
-    async loadParameters(parameters) {
-      const ready = await ensureTrainer();
-      await pause();
-      await ready.loadParameters(parameters);
+    /**
+     * A parameters file read back (model/training-export.mjs): its switches, then its
+     * parameters into a fresh model; the run starts from there (its loss history is not in the
+     * file). Refused parameters: the run fails with the model's message, naming the tensor.
+     */
+    async load({ settings, step, parameters }) {
+      loopId += 1;
+      run.settings = { ...run.settings, ...settings };
+      clearHistory();
+      run.status = 'starting';
       notify();
+      try {
+        if (trainer) {
+          const ready = await trainer;
+          await ready.stop();
+          await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
+        }
+        const ready = await ensureTrainer();
+        await ready.loadParameters(parameters);
+        const { attention } = await ready.evaluate({ batch: 1 });
+        run.snapshots.push({ step: 0, attention });
+        run.loadedStep = step;
+        run.status = 'paused';
+        notify();
+      } catch (error) {
+        fail(error);
+      }
     },
   };
 }

@@ -640,4 +640,17 @@ export default {
     'The model predicts {token} next. Layer {layer}’s head {head} explains it: from the last token it looks at {key} (position {position}, weight {weight}), the token after the earlier copy.',
   'ch3.heads.decoding':
     'Decoding token by token with the KV cache (the model after {step|# step|# steps}):',
+  'ch3.ask.inductionNext':
+    'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position will layer 2’s induction head attend to from the last token?',
+  'ch3.hint.inductionTitle': 'An induction head looks for the earlier copy of the current token.',
+  'ch3.hint.inductionNext':
+    'Find the earlier C; the head looks at the token right after it. Its position is ?',
+  'ch3.train.loaded': 'Loaded a model trained for {step|# step|# steps}: press Train to go on.',
+  'ch3.files.png': 'Loss curve (PNG)',
+  'ch3.files.svg': 'Loss curve (SVG)',
+  'ch3.files.csv': 'Loss at every step (CSV)',
+  'ch3.files.json': 'Trained parameters (JSON)',
+  'ch3.files.load': 'Load parameters (JSON)',
+  'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
+  'ch3.files.refused': 'Not loaded: {reason}',
 };

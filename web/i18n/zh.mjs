@@ -602,4 +602,16 @@ export default {
   'ch3.heads.prediction':
     '模型预测下一个是 {token}。第 {layer} 层的头 {head} 解释了它：从最后一个词元看向 {key}（位置 {position}，权重 {weight}），也就是上一次出现之后的那个词元。',
   'ch3.heads.decoding': '用 KV 缓存逐个词元解码（训练了 {step} 步的模型）：',
+  'ch3.ask.inductionNext':
+    '在 ⟨s⟩ {sequence} 中（⟨s⟩ 为位置 0），第 2 层的归纳头会从最后一个词元看向哪个位置？',
+  'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
+  'ch3.hint.inductionNext': '找到前面那个 C；这个头看的是紧跟在它后面的词元。它的位置是 ？',
+  'ch3.train.loaded': '已载入一个训练了 {step} 步的模型：按“训练”继续。',
+  'ch3.files.png': '损失曲线（PNG）',
+  'ch3.files.svg': '损失曲线（SVG）',
+  'ch3.files.csv': '每一步的损失（CSV）',
+  'ch3.files.json': '训练好的参数（JSON）',
+  'ch3.files.load': '载入参数（JSON）',
+  'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
+  'ch3.files.refused': '未载入：{reason}',
 };

@@ -16,6 +16,16 @@ import {
   tokenLabel,
 } from '../../model/training.mjs';
 
+/**
+ * The position an induction head attends to from the last token: the one right after the
+ * earlier copy of that token (-1 when it has none). Positions count from 0, BOS first.
+ */
+export function inductionTarget(tokens) {
+  const last = tokens.length - 1;
+  const earlier = tokens.lastIndexOf(tokens[last], last - 1);
+  return earlier < 1 ? -1 : earlier + 1;
+}
+
 /** The sequence the stage opens with. */
 export const DEFAULT_SEQUENCE = 'A B C D A B C';
 /** New tokens decoded after the reader's sequence (fewer when the context is nearly full). */
@@ -169,6 +179,16 @@ const steps = () => [
     duration: 4,
     title: (tr) => tr('ch3.title.heads'),
     build,
+    // Predict (tools/exercises.mjs): where an induction head looks from the last token of
+    // the stage's sequence: the position right after the earlier copy of that token.
+    questions: () => [
+      {
+        id: 'induction-next',
+        prompt: (tr) => tr('ch3.ask.inductionNext', { sequence: DEFAULT_SEQUENCE }),
+        answer: () => inductionTarget(parseLetters(DEFAULT_SEQUENCE).tokens),
+        hint: (tr) => [tr('ch3.hint.inductionTitle'), tr('ch3.hint.inductionNext')],
+      },
+    ],
   },
 ];
 

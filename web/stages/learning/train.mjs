@@ -10,6 +10,7 @@ import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
+import { trainingFiles } from '../../tools/export/training.mjs';
 import {
   HEAD_CHOICES,
   LAYER_CHOICES,
@@ -168,6 +169,7 @@ function build(ctx) {
   const { run } = training;
   const panel = controls(training, tr);
   const curve = lossCurve(tr);
+  const files = trainingFiles(training, tr, curve.element);
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
   const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
   const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
@@ -206,6 +208,7 @@ function build(ctx) {
     note,
     curve.element,
     story,
+    files.element,
     h('h3', { class: 'train-heads-title', text: tr('ch3.train.headsTitle') }),
     probe,
     mapGrid,
@@ -223,7 +226,9 @@ function build(ctx) {
         ? tr('ch3.train.starting')
         : run.status === 'failed'
           ? tr('ch3.train.failed', { reason: run.error })
-          : tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
+          : run.step === 0 && run.loadedStep !== null
+            ? tr('ch3.train.loaded', { step: run.loadedStep })
+            : tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
 
   function draw() {
     frame = 0;
@@ -233,6 +238,7 @@ function build(ctx) {
       return;
     }
     panel.update(run);
+    files.update(run);
     const now = performance.now();
     const settled = run.status !== 'running' && run.status !== 'starting';
     if (settled || now - statusAt >= STATUS_EVERY_MS) {
