@@ -151,7 +151,8 @@ export async function createTrainer(options) {
   const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
   const workerType = o.workerType ?? 'module';
   if (workerType !== 'module' && workerType !== 'classic') {
-    throw new RangeError(
+    const Kind = typeof workerType === 'string' ? RangeError : TypeError;
+    throw new Kind(
       `${where}: workerType must be 'module' or 'classic', got ${describe(workerType)}`,
     );
   }
