@@ -19,6 +19,67 @@ export const MAX_TRAINING_STEPS = 2000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a run holds before its first step (the switches are kept apart: they outlive runs). */
+const freshRun = () => ({
+  status: 'idle', // 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'failed'
+  error: '',
+  step: 0,
+  loss: NaN,
+  losses: [],
+  msPerStep: NaN,
+  probe: null, // { tokens: Int32Array, attention } the row the snapshots show, at step 0
+  snapshots: [], // { step, attention: { data, dims } }, every ATTENTION_EVERY steps
+  dropStep: null,
+  dropSeconds: null, // running time from pressing Train to the progress event with the drop
+  runningMs: 0, // time spent running (pauses left out)
+  loadedStep: null, // the steps a loaded parameters file had been trained for
+});
+
+/** A progress event into the run: the losses, the snapshot, the drop once it shows. */
+function record(run, event, runningMs) {
+  for (const loss of event.losses) run.losses.push(loss);
+  run.step = event.step;
+  run.loss = event.loss;
+  run.msPerStep = event.msPerStep;
+  if (event.attention) run.snapshots.push({ step: event.step, attention: event.attention });
+  if (run.dropStep === null) {
+    run.dropStep = findDrop(run.losses);
+    if (run.dropStep !== null) run.dropSeconds = runningMs / 1000;
+  }
+}
+
+/** Trains chunk after chunk (the speed's size and pause) while isCurrent() and steps remain. */
+async function trainChunks(ready, run, isCurrent) {
+  while (isCurrent() && run.step < MAX_TRAINING_STEPS) {
+    const { steps, waitMs } = SPEED_CHUNKS[run.settings.speed];
+    await ready.train({
+      steps: Math.min(steps, MAX_TRAINING_STEPS - run.step),
+      progressEvery: PROGRESS_EVERY,
+      attentionEvery: ATTENTION_EVERY,
+    });
+    if (waitMs && isCurrent()) await sleep(waitMs);
+  }
+}
+
+/**
+ * The trained model in this thread (stage "what the heads learned"): `attn.createTinyTransformer`
+ * with the worker's parameters, remade only when the run has moved on; null before any step.
+ */
+function createModelCopy() {
+  let copy = null; // { step, loaded, model }
+  return async (trainer, attn, run) => {
+    const { step, loadedStep } = run;
+    if (!trainer || (step === 0 && loadedStep === null)) return null;
+    if (copy?.step === step && copy.loaded === loadedStep && !copy.model.freed) return copy.model;
+    const parameters = await (await trainer).parameters();
+    const model = attn.createTinyTransformer(modelConfig(run.settings));
+    model.loadParameters(parameters);
+    copy?.model.free();
+    copy = { step, loaded: loadedStep, model };
+    return model;
+  };
+}
+
 /**
  * @param {{ startTrainer: (options: object) => Promise<object> }} options
  *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
@@ -29,37 +90,13 @@ export function createTraining({ startTrainer }) {
   let trainer = null; // a promise of the trainer, made at the first Train
   let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
   let resumedAt = 0; // performance.now() when the run last (re)started
-  let copy = null; // { step, model }: the trained model in this thread (stage "what the heads learned")
-  const run = {
-    settings: { ...TRAINING_DEFAULTS },
-    status: 'idle', // 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'failed'
-    error: '',
-    step: 0,
-    loss: NaN,
-    losses: [],
-    msPerStep: NaN,
-    probe: null, // { tokens: Int32Array, attention } the row the snapshots show, at step 0
-    snapshots: [], // { step, attention: { data, dims } }, every ATTENTION_EVERY steps
-    dropStep: null,
-    dropSeconds: null, // running time from pressing Train to the progress event with the drop
-    runningMs: 0, // time spent running (pauses left out)
-    loadedStep: null, // the steps a loaded parameters file had been trained for
-  };
+  const modelCopy = createModelCopy();
+  const run = { settings: { ...TRAINING_DEFAULTS }, ...freshRun() };
 
   const notify = () => listeners.forEach((listener) => listener(run));
 
   function onProgress(event) {
-    for (const loss of event.losses) run.losses.push(loss);
-    run.step = event.step;
-    run.loss = event.loss;
-    run.msPerStep = event.msPerStep;
-    if (event.attention) run.snapshots.push({ step: event.step, attention: event.attention });
-    if (run.dropStep === null) {
-      run.dropStep = findDrop(run.losses);
-      if (run.dropStep !== null) {
-        run.dropSeconds = (run.runningMs + performance.now() - resumedAt) / 1000;
-      }
-    }
+    record(run, event, run.runningMs + performance.now() - resumedAt);
     notify();
   }
 
@@ -89,22 +126,6 @@ export function createTraining({ startTrainer }) {
     return ready;
   }
 
-  async function loop(id, ready) {
-    while (id === loopId && run.step < MAX_TRAINING_STEPS) {
-      const { steps, waitMs } = SPEED_CHUNKS[run.settings.speed];
-      await ready.train({
-        steps: Math.min(steps, MAX_TRAINING_STEPS - run.step),
-        progressEvery: PROGRESS_EVERY,
-        attentionEvery: ATTENTION_EVERY,
-      });
-      if (waitMs && id === loopId) await sleep(waitMs);
-    }
-    if (id === loopId) {
-      settle('done');
-      notify();
-    }
-  }
-
   /** Adds the time since the run (re)started to runningMs and sets the new status. */
   function settle(status) {
     if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
@@ -124,7 +145,11 @@ export function createTraining({ startTrainer }) {
       if (id !== loopId) return;
       run.status = 'running';
       notify();
-      await loop(id, ready);
+      await trainChunks(ready, run, () => id === loopId);
+      if (id === loopId) {
+        settle('done');
+        notify();
+      }
     } catch (error) {
       if (id === loopId) fail(error);
     }
@@ -138,38 +163,28 @@ export function createTraining({ startTrainer }) {
     (await trainer)?.stop();
   }
 
-  function clearHistory() {
-    Object.assign(run, {
-      status: 'idle',
-      error: '',
-      step: 0,
-      loss: NaN,
-      losses: [],
-      msPerStep: NaN,
-      probe: null,
-      snapshots: [],
-      dropStep: null,
-      dropSeconds: null,
-      runningMs: 0,
-      loadedStep: null,
-    });
-  }
-
-  /** Back to step 0 with the current switches (a new model from the seed). */
-  async function reset() {
+  /**
+   * A new model at step 0 from the switches (the worker's, once there is one), the run's
+   * history cleared; then `then(trainer)` if given (a loaded file's parameters).
+   */
+  async function restart(then) {
     loopId += 1;
     const current = trainer;
-    clearHistory();
+    Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
     notify();
-    if (!current) return;
     try {
-      const ready = await current;
-      await ready.stop();
-      await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
+      if (current) {
+        const ready = await current;
+        await ready.stop();
+        await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
+      }
+      if (then) await then(await ensureTrainer());
     } catch (error) {
       fail(error);
     }
   }
+  /** Back to step 0 with the current switches (a new model from the seed). */
+  const reset = () => restart();
 
   /** Changes switches ({ positions, layers, heads, seed, speed }); all but speed restart. */
   function set(patch) {
@@ -197,51 +212,22 @@ export function createTraining({ startTrainer }) {
     async parameters() {
       return trainer ? (await trainer).parameters() : null;
     },
-    /**
-     * The model as trained so far, in this thread (`attn.createTinyTransformer` with the
-     * worker's parameters), for reading its heads and decoding; null before any step. The
-     * copy is remade only when the run has moved on.
-     */
-    async trainedModel(attn) {
-      const step = run.step;
-      if (!trainer || (step === 0 && run.loadedStep === null)) return null;
-      if (copy?.step === step && copy.loaded === run.loadedStep && !copy.model.freed) {
-        return copy.model;
-      }
-      const parameters = await (await trainer).parameters();
-      const model = attn.createTinyTransformer(modelConfig(run.settings));
-      model.loadParameters(parameters);
-      copy?.model.free();
-      copy = { step, loaded: run.loadedStep, model };
-      return model;
-    },
+    /** The model as trained so far, in this thread, for reading its heads (or null). */
+    trainedModel: (attn) => modelCopy(trainer, attn, run),
     /**
      * A parameters file read back (model/training-export.mjs): its switches, then its
      * parameters into a fresh model; the run starts from there (its loss history is not in the
      * file). Refused parameters: the run fails with the model's message, naming the tensor.
      */
-    async load({ settings, step, parameters }) {
-      loopId += 1;
+    load({ settings, step, parameters }) {
       run.settings = { ...run.settings, ...settings };
-      clearHistory();
-      run.status = 'starting';
-      notify();
-      try {
-        if (trainer) {
-          const ready = await trainer;
-          await ready.stop();
-          await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
-        }
-        const ready = await ensureTrainer();
+      return restart(async (ready) => {
         await ready.loadParameters(parameters);
         const { attention } = await ready.evaluate({ batch: 1 });
         run.snapshots.push({ step: 0, attention });
-        run.loadedStep = step;
-        run.status = 'paused';
+        Object.assign(run, { loadedStep: step, status: 'paused' });
         notify();
-      } catch (error) {
-        fail(error);
-      }
+      });
     },
   };
 }

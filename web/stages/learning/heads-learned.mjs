@@ -90,15 +90,20 @@ function analyse(model, tokens, tr) {
   };
 }
 
+let scenes = 0;
+
 function build(ctx) {
   const { tr, training, attn } = ctx;
+  // An id of its own per built scene: unique on the page, even with several explainers on it.
+  scenes += 1;
+  const helpId = `ch3-heads-help-${scenes}`;
   const input = h('input', {
     type: 'text',
     class: 'heads-input',
     value: training.sequence ?? DEFAULT_SEQUENCE,
     spellcheck: 'false',
     dataset: { focusKey: 'sequence', control: 'sequence' },
-    'aria-describedby': 'ch3-heads-help',
+    'aria-describedby': helpId,
   });
   const problem = h('p', { class: 'heads-problem', role: 'alert' });
   const result = h('div', { class: 'heads-result', 'aria-live': 'polite' });
@@ -153,7 +158,7 @@ function build(ctx) {
       h('span', { text: tr('ch3.heads.inputLabel') }),
       input,
     ),
-    h('p', { class: 'heads-help', id: 'ch3-heads-help', text: tr('ch3.heads.help') }),
+    h('p', { class: 'heads-help', id: helpId, text: tr('ch3.heads.help') }),
     problem,
     result,
     decodedRow,
