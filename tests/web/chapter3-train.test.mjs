@@ -193,8 +193,10 @@ test('switches: 1 layer and 2 heads reshape the heads; none explains why it fail
   await page.waitForFunction(() =>
     /Without positions/.test(document.querySelector('.train-why').textContent),
   );
-  // A short run with the new switches: the status counts steps, and Reset goes back to 0.
-  await page.click('.scene-train .train-button');
+  // A short run with the new switches, started from the keyboard: the status counts steps,
+  // and Reset goes back to 0.
+  await page.focus('.scene-train .train-button');
+  await page.keyboard.press('Enter');
   await page.waitForFunction(
     () => Number(document.querySelector('.scene-train').dataset.step) >= 50,
   );

@@ -77,8 +77,9 @@ test('every step that computes numbers declares questions about cells it shows',
       'stage.everyQuery',
       'stage.headAttention',
       'stage.decoding',
+      'stage.heads-learned',
     ].map(stageNumber),
-    'keys/values/queries to every query, each head and decoding ask',
+    'keys/values/queries to every query, each head, decoding and the induction head ask',
   );
   const numbers = { dims: dimsOf(articleExample()), layer: { dims: layerDimsOf(layerExample()) } };
   const scores = steps.find((step) => step.id === 'scores-1').questions(numbers);

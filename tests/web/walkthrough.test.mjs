@@ -13,6 +13,7 @@ import {
   waitForStep,
 } from './helpers.mjs';
 import * as article from '../js/article.mjs';
+import { LATER_STEP_COUNT } from './walkthrough-shape.mjs';
 
 // The article's results, one row per token (or query).
 const ARTICLE = Object.fromEntries(
@@ -66,7 +67,7 @@ test('every step, in the article order, with the article numbers', async () => {
     // Chapter 2's 9 steps (its own layer) follow the article's.
     assert.equal(
       await page.textContent('.step-counter'),
-      `Step ${k + 1} of ${EXPECTED_STEPS.length + 9}`,
+      `Step ${k + 1} of ${EXPECTED_STEPS.length + LATER_STEP_COUNT}`,
     );
     assert.equal(await page.evaluate(() => location.hash), `#step=${id}`);
     const [scene, param] = id.split(/-(?=\d|row|matrix)/);
