@@ -237,7 +237,10 @@ test('the offline file trains too (a classic worker from a blob: URL)', async ()
     null,
     { timeout: 30_000 },
   );
-  assert.match((await statusOf(page)).trim(), STATUS);
+  await page.waitForFunction(
+    (re) => new RegExp(re).test(document.querySelector('.train-status').textContent),
+    STATUS.source,
+  );
   await page.click('.scene-train .train-button');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

@@ -217,6 +217,7 @@ function build(ctx) {
   let drawnSnapshots = 0;
   let drawnProbe = null;
   let statusAt = -Infinity;
+  let wasCounting = false;
   let frame = 0;
   let unsubscribe = null;
   const statusText = () =>
@@ -240,11 +241,13 @@ function build(ctx) {
     panel.update(run);
     files.update(run);
     const now = performance.now();
-    const settled = run.status !== 'running' && run.status !== 'starting';
-    if (settled || now - statusAt >= STATUS_EVERY_MS) {
+    // While steps are counting, the text changes at most once a second; anything else at once.
+    const counting = run.status === 'running' && run.step > 0;
+    if (!counting || !wasCounting || now - statusAt >= STATUS_EVERY_MS) {
       status.textContent = statusText();
       statusAt = now;
     }
+    wasCounting = counting;
     element.dataset.status = run.status;
     element.dataset.step = String(run.step);
     curve.update(run, MAX_TRAINING_STEPS);
