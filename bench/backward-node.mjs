@@ -4,13 +4,14 @@
 // interleaved rounds. Times are this process's CPU time (user + system), which another
 // process taking the core does not inflate. GFLOP/s count the backward as 2.5 times the
 // forward's 4 N^2 D per head (half of it when causal). Prints a markdown table.
-//   node bench/backward-node.mjs --tf build/bench/tf-grads.mjs --peak build/bench/simd_peak.wasm
-//     [--quick] [--out FILE]
-// The tf bundle is @tensorflow/tfjs-core with its gradients registered and the wasm backend
-// (scripts/bench builds it with esbuild: tfjs-core's Node entry registers no gradients).
+//   node bench/backward-node.mjs --peak build/bench/simd_peak.wasm [--quick] [--out FILE]
+// @tensorflow/tfjs, not tfjs-core alone: only the former registers the gradients.
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import * as tf from '@tensorflow/tfjs';
+import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import createAttention from '../dist/attention.mjs';
 import { peakProbes } from './common/contenders.mjs';
@@ -18,20 +19,16 @@ import { seededRandom } from '../tests/js/seeded-random.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    tf: { type: 'string' },
     peak: { type: 'string' },
     quick: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
-if (!args.tf || !args.peak) {
-  throw new Error(
-    'usage: node bench/backward-node.mjs --tf FILE --peak FILE [--quick] [--out FILE]',
-  );
+if (!args.peak) {
+  throw new Error('usage: node bench/backward-node.mjs --peak FILE [--quick] [--out FILE]');
 }
 const log = (line) => process.stderr.write(`[bench backward] ${line}\n`);
 
-const { tf, tfWasm } = await import(pathToFileURL(args.tf).href);
 tfWasm.setWasmPaths(
   fileURLToPath(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)),
 );

@@ -66,6 +66,12 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
       setLayerDims: (changes) => setLayerDims(app, changes),
       setModelSizes: (changes) =>
         app.change({ modelSizes: { ...app.state.current.modelSizes, ...changes } }, 'sizes'),
+      // Chapter 3: the shuffled order, the target and the steps taken (model/learning.mjs);
+      // with replay, the step plays again from its start (the new order sliding into place).
+      setLearning: (changes, { replay = false } = {}) => {
+        app.change({ learning: { ...app.state.current.learning, ...changes } }, 'learning');
+        if (replay) app.timeline.goTo(app.timeline.index, { animate: true });
+      },
     },
   };
   setDocumentLanguage(app);

@@ -157,6 +157,33 @@ TEST(ModelStages, LayerNormBackwardMatchesFiniteDifferences) {
                1e-4, 1e-4, "dbias");
 }
 
+TEST(ModelStages, LayerNormMatchesItsScalarReferenceOnOddWidths) {
+  const std::size_t N = 3;
+  for (std::size_t D : {1u, 3u, 7u, 16u, 19u, 32u}) {
+    const Floats x = random_floats(N * D, 50 + D, 3.0f), gain = random_floats(D, 51),
+                 bias = random_floats(D, 52), dout = random_floats(N * D, 53);
+    Floats out(N * D), mean(N), rstd(N), plain_out(N * D), plain_mean(N), plain_rstd(N);
+    layer_norm_forward(out.data(), mean.data(), rstd.data(), x.data(), gain.data(), bias.data(), N,
+                       D);
+    layer_norm_forward_reference(plain_out.data(), plain_mean.data(), plain_rstd.data(), x.data(),
+                                 gain.data(), bias.data(), N, D);
+    for (std::size_t i = 0; i < N * D; ++i) ASSERT_NEAR(out[i], plain_out[i], 1e-5f) << D;
+    Floats dx = random_floats(N * D, 54), dgain = random_floats(D, 55),
+           dbias = random_floats(D, 56);
+    Floats plain_dx = dx, plain_dgain = dgain, plain_dbias = dbias;
+    layer_norm_backward(dx.data(), dgain.data(), dbias.data(), dout.data(), x.data(), gain.data(),
+                        mean.data(), rstd.data(), N, D);
+    layer_norm_backward_reference(plain_dx.data(), plain_dgain.data(), plain_dbias.data(),
+                                  dout.data(), x.data(), gain.data(), mean.data(), rstd.data(), N,
+                                  D);
+    for (std::size_t i = 0; i < N * D; ++i) ASSERT_NEAR(dx[i], plain_dx[i], 1e-5f) << D;
+    for (std::size_t i = 0; i < D; ++i) {
+      ASSERT_NEAR(dgain[i], plain_dgain[i], 1e-5f) << D;
+      ASSERT_NEAR(dbias[i], plain_dbias[i], 1e-5f) << D;
+    }
+  }
+}
+
 TEST(ModelStages, LinearBackwardMatchesFiniteDifferences) {
   const std::size_t N = 6, I = 5, O = 9;
   const Floats x = random_floats(N * I, 13), w = random_floats(I * O, 14),

@@ -176,6 +176,19 @@ test('layout: one row of K/V choices, ticks apart on a phone, the current step c
     return { inside: box.left >= row.left - 0.5 && box.right <= row.right + 0.5 };
   });
   assert.ok(chip.inside, 'the current step’s chip is in view in its row');
+  // Stage 10's cards hold their matrices: no bracket on or past a card's border.
+  await laptop.page.goto(`${web.url}#step=heads-attention`);
+  await waitForReady(laptop.page);
+  const overflows = await laptop.page.$$eval('.scene-host .head-card', (cards) =>
+    cards.flatMap((card) => {
+      const box = card.getBoundingClientRect();
+      return [...card.querySelectorAll('.matrix')]
+        .map((matrix) => matrix.getBoundingClientRect())
+        .filter((inner) => inner.right > box.right - 1 || inner.left < box.left + 1)
+        .map(() => card.dataset.head);
+    }),
+  );
+  assert.deepEqual(overflows, [], 'matrices inside their cards');
   // The header and stage strip leave the scene on the first screen.
   const sceneTop = (await laptop.page.locator('.scene-host').boundingBox()).y;
   assert.ok(sceneTop < 768 * 0.66, `the scene starts at ${sceneTop} px`);

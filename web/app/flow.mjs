@@ -5,6 +5,7 @@ import { translator, rememberLanguage } from '../i18n/index.mjs';
 import { articleExample, sameExample } from '../model/example.mjs';
 import { layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
+import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
@@ -27,7 +28,8 @@ export function onStateChange(app, current, previous, reason) {
     app.numbers === null ||
     current.example !== previous.example ||
     current.layer !== previous.layer ||
-    current.settings !== previous.settings;
+    current.settings !== previous.settings ||
+    current.learning !== previous.learning;
   if (dataChanged && !recompute(app, current)) {
     // The module refused (it should not, the editors validate): back to the last good
     // state, or to the article's if there is none.
@@ -65,12 +67,13 @@ export function onStateChange(app, current, previous, reason) {
  * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
  * onnxAttention's KV cache); false (and a message) if refused.
  */
-function recompute(app, { example, layer, settings }) {
+function recompute(app, { example, layer, settings, learning }) {
   const isArticle = sameExample(example, articleExample());
   try {
     const computed = computeNumbers(app.attn, example, settings, isArticle);
     const isLayerExample = sameLayer(layer, layerExample());
     computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
+    computed.learning = computeLearningNumbers(app.attn, example, learning);
     app.numbers = computed;
     app.traceError = null;
   } catch (error) {

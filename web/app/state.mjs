@@ -8,13 +8,20 @@
 //             ({ key: 'workbench.randomised', params }) or null
 //   modelSizes  stage 12's cache calculator: { layers, heads, kvHeads, dHead, tokens, bytes }
 //             of a real model, the reader's; kept across links and resets (not in the URL)
+//   learning  chapter 3's shuffled order, target and steps taken (model/learning.mjs); kept
+//             across links and resets (not in the URL)
 import { articleExample } from '../model/example.mjs';
 import { MODEL_DEFAULTS, layerExample } from '../model/layer.mjs';
+import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 
 export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
 
 /** The state a page opens with: the article's example, the calculator's model. */
-export const initialState = () => ({ ...articleState(), modelSizes: MODEL_DEFAULTS });
+export const initialState = () => ({
+  ...articleState(),
+  modelSizes: MODEL_DEFAULTS,
+  learning: LEARNING_DEFAULTS,
+});
 
 /**
  * The article's example at its first step, as the page opens without a link (what a link

@@ -1,6 +1,7 @@
-// A highlight frame that sweeps across the columns of a table, and where it is at a moment.
+// A highlight frame that sweeps across the columns of a table, where it is at a moment, and
+// the frame of a scene that computes column by column under it.
 import { h, setStyle } from '../dom.mjs';
-import { ease, lerp, ramp } from './timing.mjs';
+import { activeItem, ease, itemAmount, land, lerp, ramp } from './timing.mjs';
 
 /**
  * A highlight frame that sweeps across the columns of a table: placed over column `column`
@@ -90,4 +91,30 @@ export function columnSweep(host, role, cellsOfColumn, columns) {
 export function sweepPosition(index, local, glide = 0.15) {
   if (index === 0) return 0;
   return index - 1 + ease(ramp(local, 0, glide));
+}
+
+/**
+ * One frame of a computation column by column (a row of X·W, q·Kᵀ, the sum of the weighted
+ * values): each column takes its share of the step; within it, its arithmetic line shows its
+ * terms between `from` and `to`, then its result cell lands; the frame sits on the active
+ * column while the step runs. `each(k, { terms, landing, current })` adds a scene's own
+ * highlights (current: column k is the one being computed).
+ * @param {{ lines: { show(terms: number, landing: number): void }[], terms: (k: number) =>
+ *   number, from: number, to: number, result: (k: number) => Element, sweep: object,
+ *   each?: Function }} spec
+ * @returns {{ active: number, activeLocal: number }}
+ */
+export function sweepFrame(p, count, { lines, terms, from, to, result, sweep, each }) {
+  const active = activeItem(p, count);
+  const activeLocal = itemAmount(p, count, active);
+  for (let k = 0; k < count; k++) {
+    const local = itemAmount(p, count, k);
+    const shown = ramp(local, from, to) * terms(k);
+    const landing = ramp(local, to, 1);
+    lines[k].show(shown, landing);
+    land(result(k), landing);
+    each?.(k, { terms: shown, landing, current: p < 1 && k === active });
+  }
+  sweep.place(sweepPosition(active, activeLocal), p < 1);
+  return { active, activeLocal };
 }

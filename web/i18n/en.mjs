@@ -572,8 +572,93 @@ export default {
   'tools.share.copied': 'Copied.',
   'tools.share.select': 'Selected: press Ctrl+C (⌘C) to copy.',
 
-  // ---- Chapter 3 · stage "train" (train a tiny model live) ----
+  // Chapter 3 (where the weights come from): the chapter and stage "Order"
   'chapter.learning': 'Chapter 3 · Where the weights come from',
+  'stage.order': 'Order and positions',
+  'ch3.title.shuffle': 'Shuffle the tokens: the outputs only move',
+  'ch3.order.inputs': 'inputs',
+  'ch3.order.outputs': 'outputs',
+  'ch3.order.attention': 'self-attention',
+  'ch3.order.shuffle': 'Shuffle',
+  'ch3.order.same':
+    'Every row of Y′ is a row of Y, moved with its token: the largest difference is {gap}.',
+  'ch3.order.why':
+    'Nothing in chapter 1 said where a token is: each query is dotted with every key, and each output is a weighted sum over all the values, whatever their order.',
+  'ch3.order.result':
+    'Here the tokens come in the order {tokens}. Each output is the same row as before, in its token’s new place.',
+  'ch3.order.noOrder':
+    'So self-attention alone cannot tell “dog bites man” from “man bites dog”: it treats its input as a set.',
+  'ch3.formula.permute': 'Permuting the inputs permutes the outputs',
+  'ch3.narrate.shuffle':
+    'The tokens in the order {tokens}: the outputs are the same rows, in the same new order.',
+
+  // Chapter 3, stage "One learning step"
+  'stage.learn': 'One learning step',
+  'ch3.title.target': 'A target for output 1, and how wrong it is',
+  'ch3.title.learn-outputs': 'Backwards 1: how the loss changes with each output',
+  'ch3.title.learn-attention': 'Backwards 2: …with each attention weight',
+  'ch3.title.learn-scores': 'Backwards 3: through the softmax, to the scores',
+  'ch3.title.learn-qkv': 'Backwards 4: to the queries, keys and values',
+  'ch3.title.learn-weights': 'Backwards 5: to the weights W_Q, W_K, W_V',
+  'ch3.title.update': 'The step: W ← W − η·∂L/∂W, and the forward pass again',
+  'ch3.learn.gradient': 'gradient',
+  'ch3.learn.name.values': 'values',
+  'ch3.learn.name.weights': 'attention weights',
+  'ch3.learn.output1': 'output 1',
+  'ch3.learn.target': 'target t',
+  'ch3.learn.targetEntry': 'Target, entry {c}',
+  'ch3.learn.targetInvalid':
+    'Target entry {c}: expected a number between −1000 and 1000, given “{given}”.',
+  'ch3.learn.suggestion': 'Use the suggested target',
+  'ch3.learn.loss': 'L = ½·[{terms}] = {loss}',
+  'ch3.learn.why':
+    'Chapters 1 and 2 took W_Q, W_K and W_V as given. A model finds them by learning: it measures how wrong an output is, and nudges every weight the way that makes it less wrong.',
+  'ch3.learn.suggest':
+    'The page suggests, as output 1’s target, the value of the token query 1 attends to least: getting there needs the attention to move, not only the values. Type any other target.',
+  'ch3.learn.lossWhy':
+    'The loss is the squared error, halved so that its gradient is simply o₁ − t.',
+  'ch3.formula.loss': 'The loss: half the squared distance from output 1 to its target',
+  'ch3.narrate.target': 'Output 1 against its target: the loss is {loss}.',
+  'ch3.learn.gradOutputs':
+    'Start at the end. The loss reads output 1 only, so its gradient is o₁ − t in row 1 and zero elsewhere: positive where output 1 is too large.',
+  'ch3.learn.backwards':
+    'Now walk chapter 1’s stages in reverse. Hover over a cell (or focus it) to see its arithmetic.',
+  'ch3.learn.gradWeights':
+    'Output 1 is a₁₁v₁ + a₁₂v₂ + a₁₃v₃, so raising a₁ⱼ moves it along vⱼ: the gradient of a₁ⱼ is ∂L/∂o₁ dotted with vⱼ. Positive means “give this key less weight”.',
+  'ch3.learn.gradScores':
+    'The weights come from the scores through the softmax, and each weight depends on every score of its row (they share the sum).',
+  'ch3.learn.jacobian':
+    'Multiplying by the softmax’s row Jacobian comes down to a ∘ (g − a·g): each weight’s gradient minus the row’s average, scaled by the weight. A row of gradients therefore sums to 0.',
+  'ch3.learn.gradQkv':
+    'A score is qᵢ·kⱼ, so its gradient flows to query i along kⱼ and to key j along qᵢ. Values get the output gradients, weighted by the attention they received.',
+  'ch3.learn.gradW':
+    'Q = X·W_Q, so ∂L/∂W_Q = Xᵀ·∂L/∂Q: each input’s features times its query’s gradient, summed over the tokens. Likewise W_K and W_V.',
+  'ch3.formula.learn-outputs': 'The gradient of the loss with respect to output 1',
+  'ch3.formula.learn-attention': 'An output is a weighted sum of values',
+  'ch3.formula.learn-scores': 'The softmax’s row Jacobian, applied to g = ∂L/∂aᵢ',
+  'ch3.formula.learn-qkv': 'Scores are Q·Kᵀ',
+  'ch3.formula.learn-weights': 'Queries are X·W_Q',
+  'ch3.narrate.learn-outputs': 'The gradient of the loss with respect to the outputs.',
+  'ch3.narrate.learn-attention': 'The gradient with respect to the attention weights.',
+  'ch3.narrate.learn-scores': 'Through the softmax to the scores.',
+  'ch3.narrate.learn-qkv': 'To the queries, keys and values.',
+  'ch3.narrate.learn-weights': 'To the weight matrices.',
+  'ch3.learn.updated': 'after one step',
+  'ch3.learn.before': 'before',
+  'ch3.learn.after': 'after one step',
+  'ch3.learn.more': 'Take 10 more steps',
+  'ch3.learn.reset': 'Back to one step',
+  'ch3.learn.status': 'After {steps|# step|# steps}: loss {before} → {loss}.',
+  'ch3.learn.plot': 'Loss after each step',
+  'ch3.learn.update':
+    'Every weight moves a little against its gradient: η = {eta} times it. Hover over a weight to see its old value, its gradient and its new value.',
+  'ch3.learn.moved':
+    'Run the forward pass again with the new weights: output 1 is nearer its target, and the loss falls from {before} to {after}.',
+  'ch3.learn.repeat':
+    'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
+  'ch3.formula.update': 'Gradient descent: one step against the gradient',
+  'ch3.narrate.update': 'After one step output 1 is {row}; the loss is {after}.',
+  // ---- Chapter 3 · stage "train" (train a tiny model live) ----
   'stage.train': 'Train a tiny model live',
   'ch3.title.train': 'Training a 2-layer model on the induction task',
   'ch3.narrate.train':

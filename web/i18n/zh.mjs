@@ -541,8 +541,87 @@ export default {
   'tools.share.copied': '已复制。',
   'tools.share.select': '已选中：按Ctrl+C（⌘C）复制。',
 
-  // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
+  // Chapter 3 (where the weights come from): the chapter and stage "Order"
   'chapter.learning': '第三章 · 权重从哪里来',
+  'stage.order': '顺序与位置',
+  'ch3.title.shuffle': '打乱词元：输出只是跟着换位置',
+  'ch3.order.inputs': '输入',
+  'ch3.order.outputs': '输出',
+  'ch3.order.attention': '自注意力',
+  'ch3.order.shuffle': '打乱',
+  'ch3.order.same': 'Y′ 的每一行都是 Y 的某一行，随它的词元一起移动：最大差值为 {gap}。',
+  'ch3.order.why':
+    '第一章里没有任何东西说明词元在哪个位置：每个查询都与所有键做点积，每个输出都是所有值的加权和，与它们的顺序无关。',
+  'ch3.order.result':
+    '这里词元的顺序是 {tokens}。每个输出都和原来同一行，只是到了它的词元的新位置。',
+  'ch3.order.noOrder': '所以单靠自注意力分不清“狗咬人”和“人咬狗”：它把输入当作一个集合。',
+  'ch3.formula.permute': '输入换顺序，输出跟着换顺序',
+  'ch3.narrate.shuffle': '词元顺序为 {tokens}：输出还是那些行，按同样的新顺序排列。',
+
+  // Chapter 3, stage "One learning step"
+  'stage.learn': '一步学习',
+  'ch3.title.target': '给输出 1 定一个目标，看它差多远',
+  'ch3.title.learn-outputs': '反向 1：损失随每个输出怎样变化',
+  'ch3.title.learn-attention': '反向 2：……随每个注意力权重',
+  'ch3.title.learn-scores': '反向 3：穿过 softmax，到分数',
+  'ch3.title.learn-qkv': '反向 4：到查询、键和值',
+  'ch3.title.learn-weights': '反向 5：到权重 W_Q、W_K、W_V',
+  'ch3.title.update': '这一步：W ← W − η·∂L/∂W，再做一次前向计算',
+  'ch3.learn.gradient': '梯度',
+  'ch3.learn.name.values': '值',
+  'ch3.learn.name.weights': '注意力权重',
+  'ch3.learn.output1': '输出 1',
+  'ch3.learn.target': '目标 t',
+  'ch3.learn.targetEntry': '目标，第 {c} 项',
+  'ch3.learn.targetInvalid': '目标第 {c} 项：应为 −1000 到 1000 之间的数，实际输入“{given}”。',
+  'ch3.learn.suggestion': '使用建议的目标',
+  'ch3.learn.loss': 'L = ½·[{terms}] = {loss}',
+  'ch3.learn.why':
+    '第一、二章把 W_Q、W_K、W_V 当作已知。模型是靠学习找到它们的：衡量输出错了多少，再把每个权重朝让它错得更少的方向推一点。',
+  'ch3.learn.suggest':
+    '页面建议的输出 1 目标，是查询 1 最不关注的那个词元的值：要达到它，注意力本身必须移动，而不只是值。也可以输入任何其他目标。',
+  'ch3.learn.lossWhy': '损失是平方误差，再除以 2，这样它的梯度正好是 o₁ − t。',
+  'ch3.formula.loss': '损失：输出 1 到目标距离平方的一半',
+  'ch3.narrate.target': '输出 1 与目标相比：损失为 {loss}。',
+  'ch3.learn.gradOutputs':
+    '从最后开始。损失只读输出 1，所以它的梯度在第 1 行是 o₁ − t，其余为 0：哪一项为正，输出 1 的那一项就太大了。',
+  'ch3.learn.backwards':
+    '现在把第一章的各阶段倒过来走。把鼠标移到格子上（或聚焦它）即可看到它的算式。',
+  'ch3.learn.gradWeights':
+    '输出 1 是 a₁₁v₁ + a₁₂v₂ + a₁₃v₃，所以增大 a₁ⱼ 会让它沿 vⱼ 移动：a₁ⱼ 的梯度就是 ∂L/∂o₁ 与 vⱼ 的点积。为正表示“少给这个键一些权重”。',
+  'ch3.learn.gradScores':
+    '权重由分数经 softmax 得到，每个权重都依赖本行的所有分数（它们共用分母）。',
+  'ch3.learn.jacobian':
+    '乘以 softmax 的行雅可比矩阵，结果就是 a ∘ (g − a·g)：每个权重的梯度减去本行的平均，再乘以该权重。因此一行梯度之和为 0。',
+  'ch3.learn.gradQkv':
+    '分数是 qᵢ·kⱼ，所以它的梯度沿 kⱼ 流向查询 i，沿 qᵢ 流向键 j。值得到的是输出的梯度，按它们获得的注意力加权。',
+  'ch3.learn.gradW':
+    'Q = X·W_Q，所以 ∂L/∂W_Q = Xᵀ·∂L/∂Q：每个输入的特征乘以其查询的梯度，对所有词元求和。W_K、W_V 同理。',
+  'ch3.formula.learn-outputs': '损失对输出 1 的梯度',
+  'ch3.formula.learn-attention': '输出是值的加权和',
+  'ch3.formula.learn-scores': 'softmax 的行雅可比矩阵作用于 g = ∂L/∂aᵢ',
+  'ch3.formula.learn-qkv': '分数是 Q·Kᵀ',
+  'ch3.formula.learn-weights': '查询是 X·W_Q',
+  'ch3.narrate.learn-outputs': '损失对各输出的梯度。',
+  'ch3.narrate.learn-attention': '对注意力权重的梯度。',
+  'ch3.narrate.learn-scores': '穿过 softmax 到分数。',
+  'ch3.narrate.learn-qkv': '到查询、键和值。',
+  'ch3.narrate.learn-weights': '到权重矩阵。',
+  'ch3.learn.updated': '一步之后',
+  'ch3.learn.before': '之前',
+  'ch3.learn.after': '一步之后',
+  'ch3.learn.more': '再走 10 步',
+  'ch3.learn.reset': '回到一步',
+  'ch3.learn.status': '{steps} 步之后：损失 {before} → {loss}。',
+  'ch3.learn.plot': '每一步后的损失',
+  'ch3.learn.update':
+    '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
+  'ch3.learn.moved': '用新权重再做一次前向计算：输出 1 更接近目标，损失从 {before} 降到 {after}。',
+  'ch3.learn.repeat':
+    '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
+  'ch3.formula.update': '梯度下降：逆着梯度走一步',
+  'ch3.narrate.update': '一步之后输出 1 为 {row}；损失为 {after}。',
+  // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
   'stage.train': '现场训练一个小模型',
   'ch3.title.train': '在归纳任务上训练一个两层模型',
   'ch3.narrate.train': '按“训练”：一个小模型学着接续一段重复的字母。看损失先停在平台上，然后骤降。',

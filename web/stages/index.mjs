@@ -1,5 +1,5 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
-// order (article/: the article, layer/: a real layer). Each stage file holds everything of one
+// order (article/: the article, layer/: a real layer, learning/: where the weights come from). Each stage file holds everything of one
 // stage: its steps (ids for #step= links, durations, titles) and the scene that draws each
 // step, build(ctx) -> { element, render(t), explanation, narration }; its sentences are keys
 // in i18n/en.mjs and i18n/zh.mjs. A stage's number is its place in this list (it runs on

@@ -17,7 +17,7 @@ namespace {
 // Keys per block of pass 2: the block's K, V, dK and dV rows (16 KiB each at D = 64) stay in
 // cache while every query row of the head group passes over them.
 constexpr std::size_t block_keys = 64;
-static_assert(block_keys % lanes == 0, "a block of scores holds whole vectors");
+static_assert(block_keys % (4 * lanes) == 0, "a block holds whole register tiles of keys");
 // Query rows whose P and dS tiles (tile_rows x block_keys) are computed before dK and dV take
 // them: each dK / dV row is then loaded and stored once per tile, not once per query row.
 constexpr std::size_t tile_rows = 16;
@@ -43,16 +43,41 @@ inline void dot_keys(const float* a, const float* b, std::size_t stride, std::si
   }
 }
 
-// out[j] = a . b_j for `count` rows b_j: four rows at a time, then one at a time.
-// Out of line, as the forward kernels' micro-kernels: inlined, their accumulators compete
-// with the caller's values for V8's vector registers.
-__attribute__((noinline)) void dot_rows(const float* a, const float* b, std::size_t stride,
-                                        std::size_t n, std::size_t count, float* out) {
-  std::size_t j = 0;
-  ATTENTION_NO_UNROLL
-  for (; j + 4 <= count; j += 4) dot_keys<4>(a, b + j * stride, stride, n, out + j);
-  ATTENTION_NO_UNROLL
-  for (; j < count; ++j) dot_keys<1>(a, b + j * stride, stride, n, out + j);
+// out0 [keys], out1 [keys] = a0 . panel, a1 . panel for two rows a0, a1 [n] and a panel
+// n x block_keys holding element c of every key in its row c (keys a multiple of 4 * lanes,
+// zeros past the last key): two rows times four vectors of keys, eight accumulators, each
+// step a splat of one element of each row times four vectors of keys, as the forward's
+// score_tile. No horizontal sums: each lane is a key.
+__attribute__((noinline)) void dot_panel(const float* a0, const float* a1, const float* panel,
+                                         std::size_t n, std::size_t keys, float* out0,
+                                         float* out1) {
+  for (std::size_t j = 0; j < keys; j += 4 * lanes) {
+    batch s00(0.0f), s01(0.0f), s02(0.0f), s03(0.0f), s10(0.0f), s11(0.0f), s12(0.0f), s13(0.0f);
+    const float* k = panel + j;
+    ATTENTION_NO_UNROLL
+    for (std::size_t c = 0; c < n; ++c, k += block_keys) {
+      const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
+      const batch k2 = batch::load_aligned(k + 2 * lanes), k3 = batch::load_aligned(k + 3 * lanes);
+      batch x(a0[c]);
+      s00 = multiply_add(x, k0, s00);
+      s01 = multiply_add(x, k1, s01);
+      s02 = multiply_add(x, k2, s02);
+      s03 = multiply_add(x, k3, s03);
+      x = batch(a1[c]);
+      s10 = multiply_add(x, k0, s10);
+      s11 = multiply_add(x, k1, s11);
+      s12 = multiply_add(x, k2, s12);
+      s13 = multiply_add(x, k3, s13);
+    }
+    s00.store_aligned(out0 + j);
+    s01.store_aligned(out0 + j + lanes);
+    s02.store_aligned(out0 + j + 2 * lanes);
+    s03.store_aligned(out0 + j + 3 * lanes);
+    s10.store_aligned(out1 + j);
+    s11.store_aligned(out1 + j + lanes);
+    s12.store_aligned(out1 + j + 2 * lanes);
+    s13.store_aligned(out1 + j + 3 * lanes);
+  }
 }
 
 // y [n] += sum over j of w[j] * row(j) [n], for `count` rows: four vectors of y held in
@@ -121,6 +146,9 @@ struct Scratch {
   AlignedFloats p_t;                       // block_keys x tile_rows: P transposed
   AlignedFloats ds_t;                      // block_keys x tile_rows: scale * dS transposed
   AlignedFloats capped;                    // block_keys: softcapped scores, before masking
+  AlignedFloats k_panel;                   // D x block_keys: the block's keys, transposed
+  AlignedFloats v_panel;                   // Dv x block_keys: the block's values, transposed
+  AlignedFloats spare;                     // block_keys: the unused half of a pair of rows
 
   static std::size_t query_rows(const AttentionShape& s) {
     return s.batch * s.q_num_heads * s.q_seq_len;
@@ -147,7 +175,11 @@ struct Scratch {
     p_t = allocate_floats(tile_rows * block_keys);
     ds_t = allocate_floats(tile_rows * block_keys);
     capped = allocate_floats(block_keys);
-    return stats && (y || !with_y) && visible && delta && p && ds && p_t && ds_t && capped;
+    k_panel = allocate_floats(s.head_size * block_keys);
+    v_panel = allocate_floats(s.v_head_size * block_keys);
+    spare = allocate_floats(block_keys);
+    return stats && (y || !with_y) && visible && delta && p && ds && p_t && ds_t && capped &&
+           k_panel && v_panel && spare;
   }
 };
 
@@ -200,6 +232,8 @@ class BackwardGroup {
                   &scratch_.delta[r]);
     for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
       const std::size_t keys = std::min(block_keys, seen.end - key0);
+      pack_panel(k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_, keys, scratch_.k_panel.get());
+      pack_panel(v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, scratch_.v_panel.get());
       for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
         tile_gradients(r0, std::min(tile_rows, rows_ - r0), key0, keys);
     }
@@ -212,12 +246,22 @@ class BackwardGroup {
     return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
   }
 
-  // scores [padded] = row r's scores against keys key0 .. key0 + keys: scale * q.k,
-  // softcapped (kept in scratch capped when softcap is on), masked, -inf outside the row's
-  // visible keys and in the padding.
-  void row_scores(std::size_t r, std::size_t key0, std::size_t keys, float* scores) {
-    dot_rows(a_.q + row_offset(a_.q_strides, r), k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_,
-             keys, scores);
+  // panel [n x block_keys] = rows [keys x n] (`stride` floats apart) transposed, zeros past
+  // the last key up to a whole register tile.
+  static void pack_panel(const float* rows, std::size_t stride, std::size_t n, std::size_t keys,
+                         float* panel) {
+    const std::size_t padded = round_up(keys, 4 * lanes);
+    for (std::size_t c = 0; c < n; ++c) {
+      float* dst = panel + c * block_keys;
+      for (std::size_t j = 0; j < keys; ++j) dst[j] = rows[j * stride + c];
+      std::fill(dst + keys, dst + padded, 0.0f);
+    }
+  }
+
+  // scores [padded] = row r's dot products q.k against keys key0 .. key0 + keys (on entry)
+  // made its scores: times scale, softcapped (kept in scratch capped when softcap is on),
+  // masked, -inf outside the row's visible keys and in the padding.
+  void adjust_scores(std::size_t r, std::size_t key0, std::size_t keys, float* scores) {
     for (std::size_t j = 0; j < keys; ++j) scores[j] *= a_.options.scale;
     if (a_.options.softcap > 0.0f) {
       apply_softcap(scores, keys, a_.options.softcap);
@@ -237,23 +281,39 @@ class BackwardGroup {
   void tile_gradients(std::size_t r0, std::size_t count, std::size_t key0, std::size_t keys) {
     const float* q_rows[tile_rows];
     const float* grad_y_rows[tile_rows];
-    bool any = false;
+    bool sees[tile_rows], any = false;
     for (std::size_t t = 0; t < count; ++t) {
       const std::size_t r = r0 + t;
       q_rows[t] = a_.q + row_offset(a_.q_strides, r);
       grad_y_rows[t] = g_.grad_y + row_offset(a_.y_strides, r);
+      const KeyRange v = scratch_.visible[r];
+      sees[t] = v.begin < key0 + keys && v.end > key0 && stats_[r].sum != 0.0f;
+      any = any || sees[t];
+    }
+    if (!any) return;
+    // Dot products of the tile's rows, two at a time (an odd last row pairs with itself):
+    // q.k into p, dO.v (dP) into ds.
+    const std::size_t padded = round_up(keys, 4 * lanes);
+    for (std::size_t t = 0; t < count; t += 2) {
+      const std::size_t u = t + 1 < count ? t + 1 : t;
       float* p = scratch_.p.get() + t * block_keys;
       float* ds = scratch_.ds.get() + t * block_keys;
-      const KeyRange v = scratch_.visible[r];
-      if (v.begin >= key0 + keys || v.end <= key0 || stats_[r].sum == 0.0f) {
+      float* p1 = t + 1 < count ? p + block_keys : scratch_.spare.get();
+      float* ds1 = t + 1 < count ? ds + block_keys : scratch_.spare.get();
+      dot_panel(q_rows[t], q_rows[u], scratch_.k_panel.get(), d_, padded, p, p1);
+      dot_panel(grad_y_rows[t], grad_y_rows[u], scratch_.v_panel.get(), dv_, padded, ds, ds1);
+    }
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::size_t r = r0 + t;
+      float* p = scratch_.p.get() + t * block_keys;
+      float* ds = scratch_.ds.get() + t * block_keys;
+      if (!sees[t]) {
         std::fill(p, p + keys, 0.0f);
         std::fill(ds, ds + keys, 0.0f);
         continue;
       }
-      any = true;
-      row_scores(r, key0, keys, p);
+      adjust_scores(r, key0, keys, p);
       softmax_from_statistics(p, round_up(keys, lanes), stats_[r]);
-      dot_rows(grad_y_rows[t], v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, ds);
       scale_ds(p, ds, keys, scratch_.delta[r]);
     }
     if (!any) return;

@@ -33,8 +33,101 @@ void embedding_backward(float* dwte, float* dwpe, const float* dout, const std::
   }
 }
 
+namespace {
+
+using batch = xsimd::batch<float>;
+constexpr std::size_t lanes = batch::size;
+
+// Rows of D numbers: a vector body over the first D - D % lanes, a scalar tail after.
+std::size_t vector_part(std::size_t D) { return D - D % lanes; }
+
+}  // namespace
+
 void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, const float* gain,
                         const float* bias, std::size_t N, std::size_t D) {
+  // out [N, D]; mean, rstd [N]; x [N, D]; gain, bias [D]. Each row on its own, so a row gives
+  // the same bits alone (decoding) or in a batch.
+  const std::size_t body = vector_part(D);
+  for (std::size_t n = 0; n < N; ++n) {
+    const float* row = x + n * D;
+    float* y = out + n * D;
+    batch sums(0.0f);
+    for (std::size_t i = 0; i < body; i += lanes) sums += batch::load_unaligned(row + i);
+    float sum = xsimd::reduce_add(sums);
+    for (std::size_t i = body; i < D; ++i) sum += row[i];
+    const float m = sum / static_cast<float>(D);
+    const batch vm(m);
+    batch squares_v(0.0f);
+    for (std::size_t i = 0; i < body; i += lanes) {
+      const batch centred = batch::load_unaligned(row + i) - vm;
+      squares_v += centred * centred;
+    }
+    float squares = xsimd::reduce_add(squares_v);
+    for (std::size_t i = body; i < D; ++i) squares += (row[i] - m) * (row[i] - m);
+    const float s = 1.0f / std::sqrt(squares / static_cast<float>(D) + layer_norm_epsilon);
+    const batch vs(s);
+    for (std::size_t i = 0; i < body; i += lanes) {
+      const batch xhat = (batch::load_unaligned(row + i) - vm) * vs;
+      (xhat * batch::load_unaligned(gain + i) + batch::load_unaligned(bias + i))
+          .store_unaligned(y + i);
+    }
+    for (std::size_t i = body; i < D; ++i) y[i] = (row[i] - m) * s * gain[i] + bias[i];
+    mean[n] = m;
+    rstd[n] = s;
+  }
+}
+
+void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
+                         const float* gain, const float* mean, const float* rstd, std::size_t N,
+                         std::size_t D) {
+  // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N].
+  // With xhat = (x - mean) rstd and g = dout * gain:
+  // dx = rstd (g - mean(g) - xhat mean(g xhat)).
+  const std::size_t body = vector_part(D);
+  for (std::size_t n = 0; n < N; ++n) {
+    const float* dout_row = dout + n * D;
+    const float* x_row = x + n * D;
+    float* dx_row = dx + n * D;
+    const batch vm(mean[n]), vs(rstd[n]);
+    batch g_sums(0.0f), g_xhat_sums(0.0f);
+    for (std::size_t i = 0; i < body; i += lanes) {
+      const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
+      const batch g = batch::load_unaligned(dout_row + i) * batch::load_unaligned(gain + i);
+      g_sums += g;
+      g_xhat_sums += g * xhat;
+    }
+    float g_sum = xsimd::reduce_add(g_sums), g_xhat_sum = xsimd::reduce_add(g_xhat_sums);
+    for (std::size_t i = body; i < D; ++i) {
+      const float xhat = (x_row[i] - mean[n]) * rstd[n];
+      const float g = dout_row[i] * gain[i];
+      g_sum += g;
+      g_xhat_sum += g * xhat;
+    }
+    const float g_mean = g_sum / static_cast<float>(D);
+    const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
+    const batch v_g_mean(g_mean), v_g_xhat_mean(g_xhat_mean);
+    for (std::size_t i = 0; i < body; i += lanes) {
+      const batch up = batch::load_unaligned(dout_row + i);
+      const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
+      const batch g = up * batch::load_unaligned(gain + i);
+      (batch::load_unaligned(dbias + i) + up).store_unaligned(dbias + i);
+      (batch::load_unaligned(dgain + i) + xhat * up).store_unaligned(dgain + i);
+      (batch::load_unaligned(dx_row + i) + vs * (g - v_g_mean - xhat * v_g_xhat_mean))
+          .store_unaligned(dx_row + i);
+    }
+    for (std::size_t i = body; i < D; ++i) {
+      const float xhat = (x_row[i] - mean[n]) * rstd[n];
+      const float g = dout_row[i] * gain[i];
+      dbias[i] += dout_row[i];
+      dgain[i] += xhat * dout_row[i];
+      dx_row[i] += rstd[n] * (g - g_mean - xhat * g_xhat_mean);
+    }
+  }
+}
+
+void layer_norm_forward_reference(float* out, float* mean, float* rstd, const float* x,
+                                  const float* gain, const float* bias, std::size_t N,
+                                  std::size_t D) {
   // out [N, D]; mean, rstd [N]; x [N, D]; gain, bias [D].
   for (std::size_t n = 0; n < N; ++n) {
     const float* row = x + n * D;
@@ -50,9 +143,9 @@ void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, co
   }
 }
 
-void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
-                         const float* gain, const float* mean, const float* rstd, std::size_t N,
-                         std::size_t D) {
+void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const float* dout,
+                                   const float* x, const float* gain, const float* mean,
+                                   const float* rstd, std::size_t N, std::size_t D) {
   // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N].
   // With xhat = (x - mean) rstd and g = dout * gain:
   // dx = rstd (g - mean(g) - xhat mean(g xhat)).
@@ -130,8 +223,6 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
   // exp(x * scale - max) = 2^(x * scale * log2(e) - max * log2(e)): vectors of `lanes` scores
   // through the fast exp2 of the fused kernels; the last, partial vector goes through a copy
   // padded with -inf (2^-inf = 0), so every score takes the same path.
-  using batch = xsimd::batch<float>;
-  constexpr std::size_t lanes = batch::size;
   const float to_log2 = scale * 1.4426950408889634f;
   float max = row[0];
   for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s]);

@@ -30,6 +30,13 @@ void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, co
 void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
                          const float* gain, const float* mean, const float* rstd, std::size_t N,
                          std::size_t D);
+// The plain scalar loops the two (vector body, scalar tail) are tested against.
+void layer_norm_forward_reference(float* out, float* mean, float* rstd, const float* x,
+                                  const float* gain, const float* bias, std::size_t N,
+                                  std::size_t D);
+void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const float* dout,
+                                   const float* x, const float* gain, const float* mean,
+                                   const float* rstd, std::size_t N, std::size_t D);
 
 // out [N, O] = x [N, I] . w [I, O] (+ bias [O] when not null).
 void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,

@@ -147,11 +147,12 @@ std::size_t decode_floats(const Config& c) {
   return 2 * c.layers * c.context * kv + layout_activations(c, 1, 1, nullptr).floats + c.context;
 }
 
-// What the activation arena's layout would take, in doubles (no size_t wrap-around on wasm32).
+// layout_activations' count in doubles, term by term, to refuse a (B, T) before any size_t
+// product could wrap around (32 bits on wasm).
 double activation_floats(const Config& c, double B, double T) {
   const double N = B * T, D = c.d_model, M = c.mlp_size, V = c.vocab_size;
   const double KV = c.kv_heads * (D / c.heads), H = c.heads;
-  const double per_layer = N * (7 * D + 2 + 2 * KV) + B * H * T * T +
+  const double per_layer = N * (5 * D + 2 + 2 * KV) + B * H * T * T +
                            (c.positions == Positions::rope ? N * (D + KV) : 0) +
                            (M > 0 ? N * (3 * D + 2 + 2 * M) : 0);
   return N * D + c.layers * per_layer + N * (D + 2 + 2 * V);
@@ -239,11 +240,10 @@ double model_bytes(const Config& config) {
 }
 
 double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training) {
+  // scratch_floats cannot wrap: a valid config bounds T <= C and D times M or V.
   const double acts = activation_floats(config, B, T) * (training ? 2 : 1);
-  const double N = static_cast<double>(B) * T, D = config.d_model;
-  const double widest = std::max({config.d_model, config.mlp_size, config.vocab_size});
-  const double scratch = std::max(1.0 * T * T + 8.0 * T * D, D * widest);
-  return 4.0 * (acts + scratch) + 8.0 * N;
+  const double positions = config.positions == Positions::rope ? static_cast<double>(B) * T : 0;
+  return 4.0 * (acts + static_cast<double>(scratch_floats(config, T))) + 8.0 * positions;
 }
 
 // The parameters and their gradients as pointers, built once (the arena never moves).

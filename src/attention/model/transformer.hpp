@@ -59,7 +59,8 @@ struct ParameterInfo {
 std::vector<ParameterInfo> parameter_table(const Config& config);
 
 // Bytes the model holds once created (parameters, gradients, two moments), and the most bytes
-// one call with B sequences of T tokens adds (activations, and for training their gradients).
+// one call with B sequences of T tokens (T <= context) adds (activations, and for training
+// their gradients).
 double model_bytes(const Config& config);
 double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training);
 

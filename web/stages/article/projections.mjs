@@ -17,7 +17,7 @@ import {
   weightSymbol,
 } from '../../draw/mathml.mjs';
 import { fullMatrix, rowVector } from '../../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { columnSweep, sweepFrame } from '../../draw/sweep.mjs';
 import { operator, termLine, termLines } from '../../draw/term-line.mjs';
 import {
   activeItem,
@@ -80,27 +80,27 @@ function buildRow(ctx) {
 
   function render(t) {
     const p = progressOf(t);
-    const active = activeItem(p, cols);
-    const activeLocal = itemAmount(p, cols, active);
-    for (let c = 0; c < cols; c++) {
-      const local = itemAmount(p, cols, c);
-      const termsShown = ramp(local, TERMS_FROM, TERMS_TO) * dIn;
-      const landing = ramp(local, TERMS_TO, 1);
-      lines[c].show(termsShown, landing);
-      land(result.cell(0, c), landing);
-      const highlighted = c === active && p < 1;
-      for (let m = 0; m < dIn; m++) {
-        const current = highlighted && Math.ceil(termsShown) - 1 === m && landing <= 0;
-        weights.cell(m, c).classList.toggle('is-active', highlighted);
-        weights.cell(m, c).classList.toggle('is-current', current);
-      }
-    }
+    const { activeLocal } = sweepFrame(p, cols, {
+      lines,
+      terms: () => dIn,
+      from: TERMS_FROM,
+      to: TERMS_TO,
+      result: (c) => result.cell(0, c),
+      sweep,
+      // The weight column being multiplied, its current entry marked.
+      each(c, { terms, landing, current: highlighted }) {
+        for (let m = 0; m < dIn; m++) {
+          const current = highlighted && Math.ceil(terms) - 1 === m && landing <= 0;
+          weights.cell(m, c).classList.toggle('is-active', highlighted);
+          weights.cell(m, c).classList.toggle('is-current', current);
+        }
+      },
+    });
     const currentTerm = Math.ceil(ramp(activeLocal, TERMS_FROM, TERMS_TO) * dIn) - 1;
     input.cells[0].forEach((cell, m) =>
       cell.classList.toggle('is-current', p < 1 && m === currentTerm),
     );
     setActive(input.cells[0], p < 1);
-    sweep.place(sweepPosition(active, activeLocal), p < 1);
   }
 
   const symbol = meta.letter;

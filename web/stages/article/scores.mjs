@@ -19,17 +19,9 @@ import {
 import { beforeAfter } from '../../draw/before-after.mjs';
 import { matrixView } from '../../draw/matrix-view.mjs';
 import { rowVector } from '../../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { columnSweep, sweepFrame } from '../../draw/sweep.mjs';
 import { operator, termLine, termLines } from '../../draw/term-line.mjs';
-import {
-  activeItem,
-  duration,
-  itemAmount,
-  land,
-  progressOf,
-  ramp,
-  setActive,
-} from '../../draw/timing.mjs';
+import { duration, progressOf, setActive } from '../../draw/timing.mjs';
 import { ROLES } from '../../roles.mjs';
 import { perQuery, rowQuestions } from './query-step.mjs';
 
@@ -103,19 +95,19 @@ function build(ctx) {
 
   function render(t) {
     const p = progressOf(t);
-    const active = activeItem(p, n);
-    const activeLocal = itemAmount(p, n, active);
-    for (let j = 0; j < n; j++) {
-      const local = itemAmount(p, n, j);
-      const termCount = numbers.masked(i, j) ? 1 : dK;
-      const landing = ramp(local, 0.8, 1);
-      lines[j].show(ramp(local, 0.15, 0.8) * termCount, landing);
-      land(scores.cell(0, j), landing);
-      for (let m = 0; m < dK; m++)
-        keysT.cell(m, j).classList.toggle('is-active', p < 1 && j === active);
-    }
+    sweepFrame(p, n, {
+      lines,
+      // A masked key's line is one term: "−∞ (masked)".
+      terms: (j) => (numbers.masked(i, j) ? 1 : dK),
+      from: 0.15,
+      to: 0.8,
+      result: (j) => scores.cell(0, j),
+      sweep,
+      each(j, { current }) {
+        for (let m = 0; m < dK; m++) keysT.cell(m, j).classList.toggle('is-active', current);
+      },
+    });
     setActive(query.cells[0], p < 1);
-    sweep.place(sweepPosition(active, activeLocal), p < 1);
   }
 
   const { causal } = numbers.settings;

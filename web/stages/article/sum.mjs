@@ -7,9 +7,9 @@ import { formula, mi, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mj
 import { beforeAfter } from '../../draw/before-after.mjs';
 import { enableGridNavigation } from '../../draw/matrix-view.mjs';
 import { symbolNode } from '../../draw/matrices.mjs';
-import { columnSweep, sweepPosition } from '../../draw/sweep.mjs';
+import { columnSweep, sweepFrame } from '../../draw/sweep.mjs';
 import { termLine, termLines } from '../../draw/term-line.mjs';
-import { activeItem, duration, itemAmount, land, progressOf, ramp } from '../../draw/timing.mjs';
+import { duration, progressOf } from '../../draw/timing.mjs';
 import { roundingNote } from '../../draw/rounding-note.mjs';
 import { ROLES } from '../../roles.mjs';
 import { perQuery } from './query-step.mjs';
@@ -105,19 +105,18 @@ function build(ctx) {
   );
 
   function render(t) {
-    const p = progressOf(t);
-    const active = activeItem(p, dV);
-    const activeLocal = itemAmount(p, dV, active);
-    for (let c = 0; c < dV; c++) {
-      const local = itemAmount(p, dV, c);
-      const landing = ramp(local, 0.8, 1);
-      lines[c].show(ramp(local, 0.15, 0.8) * n, landing);
-      land(outputCells[c], landing);
-      outputCells[c].classList.toggle('is-current', p < 1 && c === active);
-      for (let j = 0; j < n; j++)
-        weightedCells[j][c].classList.toggle('is-active', p < 1 && c === active);
-    }
-    sweep.place(sweepPosition(active, activeLocal), p < 1);
+    sweepFrame(progressOf(t), dV, {
+      lines,
+      terms: () => n,
+      from: 0.15,
+      to: 0.8,
+      result: (c) => outputCells[c],
+      sweep,
+      each(c, { current }) {
+        outputCells[c].classList.toggle('is-current', current);
+        for (let j = 0; j < n; j++) weightedCells[j][c].classList.toggle('is-active', current);
+      },
+    });
   }
 
   const output = formatVector(

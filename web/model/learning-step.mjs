@@ -1,0 +1,93 @@
+// Chapter 3, stage "One learning step": the loss L = ½‖o₁ − t‖² of output 1 against the
+// reader's target t, its gradient through every stage of chapter 1 backwards (trace() with
+// gradOutputs: row 1 is o₁ − t, the other rows 0), the step W ← W − η·∂L/∂W, and the forward
+// pass again. "Take 10 more steps" repeats the same step; the loss after each is kept for the
+// plot. Unscaled and without a mask, as chapter 1 by default.
+import { fromRows, rowOf } from './matrix.mjs';
+
+/** η: small enough that the article's first step lowers its loss (12.39 to 4.60). */
+export const LEARNING_RATE = 0.01;
+/** The most steps the page takes (the "10 more" button stops there). */
+export const MAX_STEPS = 200;
+
+const WEIGHTS = ['wQuery', 'wKey', 'wValue'];
+
+/**
+ * The page's suggestion for output 1's target: the value of the token query 1 attends to
+ * least (value 1 in the article), so the step has to move attention as well as values.
+ */
+export function suggestedTarget(trace) {
+  const weights = rowOf(trace.weights, 0);
+  const least = weights.indexOf(Math.min(...weights));
+  return rowOf(trace.values, least);
+}
+
+/** ½‖o₁ − t‖² and its gradient with respect to the outputs (row 1 is o₁ − t). */
+function lossOf(outputs, target) {
+  const o1 = rowOf(outputs, 0);
+  const diff = o1.map((value, c) => value - target[c]);
+  const gradOutputs = Array.from({ length: outputs.rows }, (_, i) =>
+    i === 0 ? diff : diff.map(() => 0),
+  );
+  return { loss: diff.reduce((sum, d) => sum + d * d, 0) / 2, gradOutputs };
+}
+
+/**
+ * @param attn the API from createAttention()
+ * @param example the reader's { x, wKey, wQuery, wValue }
+ * @param {number[] | null} target output 1's target (null, or the wrong length: suggested)
+ * @param {number} steps how many steps the reader has taken (1 … MAX_STEPS)
+ * @returns {{ target: number[], suggested: number[], eta: number, loss: number,
+ *   before: object, after: object, weightsAfter: object, losses: number[], last: object }}
+ *   before: trace() with its grad; after: trace() after one step; losses[k] the loss after k
+ *   steps (losses[0] = loss); last: trace() after every step taken
+ */
+export function computeLearningStep(attn, example, target, steps) {
+  const { x } = example;
+  const run = (weights, gradOutputs) =>
+    attn.trace({ x, ...weights, scale: 1, isCausal: false, gradOutputs });
+  const start = Object.fromEntries(WEIGHTS.map((name) => [name, example[name]]));
+  const first = run(start);
+  const suggested = suggestedTarget(first);
+  const goal = Array.isArray(target) && target.length === suggested.length ? target : suggested;
+  const step = (weights, trace) => {
+    const { gradOutputs } = lossOf(trace.outputs, goal);
+    const withGrad = run(weights, gradOutputs);
+    const next = Object.fromEntries(
+      WEIGHTS.map((name) => [
+        name,
+        weights[name].map((row, i) =>
+          row.map(
+            (value, j) => value - LEARNING_RATE * withGrad.grad[name].data[i * row.length + j],
+          ),
+        ),
+      ]),
+    );
+    return { withGrad, next };
+  };
+  const losses = [lossOf(first.outputs, goal).loss];
+  let weights = start;
+  let trace = first;
+  let before = null; // the first step's trace, with its gradients
+  let weightsAfter = null;
+  const count = Math.min(MAX_STEPS, Math.max(1, Math.floor(steps)));
+  for (let k = 0; k < count; k++) {
+    const taken = step(weights, trace);
+    if (k === 0) [before, weightsAfter] = [taken.withGrad, taken.next];
+    weights = taken.next;
+    trace = run(weights);
+    losses.push(lossOf(trace.outputs, goal).loss);
+  }
+  return {
+    target: goal,
+    suggested,
+    eta: LEARNING_RATE,
+    loss: losses[0],
+    before,
+    after: run(weightsAfter),
+    weightsBefore: Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(start[name])])),
+    weightsAfter: Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(weightsAfter[name])])),
+    losses,
+    last: trace,
+  };
+}

@@ -1,0 +1,360 @@
+// Chapter 3, stage "One learning step": a target for output 1, the loss, and the way back
+// through chapter 1's stages in reverse with trace()'s gradients (outputs, weights, scores
+// through the softmax's row Jacobian, queries/keys/values, then W_Q, W_K, W_V), the step
+// W ← W − η·∂L/∂W and the forward pass again; "Take 10 more steps" and the loss curve.
+import { h, setText } from '../../dom.mjs';
+import { formatExact } from '../../format.mjs';
+import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
+import { lossPlot, numberMatrix, sceneButton, targetEditor } from '../../draw/learning-views.mjs';
+import { operator } from '../../draw/term-line.mjs';
+import { duration, itemAmount, progressOf, ramp, reveal } from '../../draw/timing.mjs';
+import { gradientArithmetic, updateArithmetic } from '../../model/arithmetic-learning.mjs';
+import { MAX_STEPS } from '../../model/learning-step.mjs';
+import { at, fromRows } from '../../model/matrix.mjs';
+
+const MATRIX_ROLE = {
+  outputs: 'output',
+  weights: 'score',
+  scores: 'score',
+  queries: 'query',
+  keys: 'key',
+  values: 'value',
+  wQuery: 'query',
+  wKey: 'key',
+  wValue: 'value',
+};
+const SYMBOL = {
+  outputs: 'O',
+  weights: 'A',
+  scores: 'S',
+  queries: 'Q',
+  keys: 'K',
+  values: 'V',
+  wQuery: 'W_Q',
+  wKey: 'W_K',
+  wValue: 'W_V',
+};
+
+/** ∂L/∂<field> as a matrix whose cells show their arithmetic on hover. */
+function gradView(ctx, field) {
+  const { numbers, tr } = ctx;
+  const step = numbers.learning.step;
+  const line = gradientArithmetic(step, ctx.numbers.learning.x);
+  const isWeight = field.startsWith('w');
+  return numberMatrix({
+    matrix: `grad-${field}`,
+    role: MATRIX_ROLE[field],
+    symbol: `∂L/∂${SYMBOL[field]}`,
+    name: tr('ch3.learn.gradient'),
+    value: step.before.grad[field],
+    letter: isWeight ? null : { outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q',
+    className: 'grad-matrix',
+    title: (i, j) => line(`grad-${field}`, i, j),
+  });
+}
+
+/** A matrix of the forward pass (trace()'s, before the step), for reference. */
+function forwardView(ctx, field) {
+  const { numbers, tr } = ctx;
+  return numberMatrix({
+    matrix: `learn-${field}`,
+    role: MATRIX_ROLE[field],
+    symbol: SYMBOL[field],
+    name: tr(`ch3.learn.name.${field}`),
+    value: numbers.learning.step.before[field],
+    letter: { keys: 'k', values: 'v' }[field] ?? 'q',
+  });
+}
+
+/** A scene of a few matrices revealed one after the other. */
+function sequence(ctx, className, views, sentences, formulaNode, narration) {
+  const element = h(
+    'div',
+    { class: `scene scene-learn ${className}` },
+    h(
+      'div',
+      { class: 'equation learn-row' },
+      views.map((view) => view.element),
+    ),
+  );
+  const render = (t) => {
+    const p = progressOf(t);
+    views.forEach((view, k) => reveal(view.element, itemAmount(p, views.length, k), 8));
+  };
+  return { element, render, explanation: { sentences, formula: formulaNode }, narration };
+}
+
+const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
+
+function buildTarget(ctx) {
+  const { numbers, tr } = ctx;
+  const step = numbers.learning.step;
+  const o1 = fromRows([Array.from(step.before.outputs.data.slice(0, step.before.outputs.cols))]);
+  const output = numberMatrix({
+    matrix: 'learn-output-1',
+    role: 'output',
+    symbol: 'o₁',
+    name: tr('ch3.learn.output1'),
+    value: o1,
+    letter: 'o',
+  });
+  const editor = targetEditor(ctx, step.target, step.suggested);
+  const loss = h('p', {
+    class: 'learn-loss',
+    dataset: { loss: String(step.loss) },
+    text: tr('ch3.learn.loss', {
+      terms: step.target
+        .map((t, c) => `(${formatExact(at(o1, 0, c))} − ${formatExact(t)})²`)
+        .join(' + '),
+      loss: formatExact(step.loss),
+    }),
+  });
+  const element = h(
+    'div',
+    { class: 'scene scene-learn scene-learn-target' },
+    h('div', { class: 'equation learn-row' }, output.element, operator('→'), editor.element),
+    loss,
+  );
+  const render = (t) => {
+    const p = progressOf(t);
+    reveal(editor.element, ramp(p, 0.2, 0.6), 8);
+    reveal(loss, ramp(p, 0.6, 1), 4);
+  };
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [tr('ch3.learn.why'), tr('ch3.learn.suggest'), tr('ch3.learn.lossWhy')],
+      formula: formula(
+        tr('ch3.formula.loss'),
+        mi('L'),
+        mo('='),
+        frac(mn('1'), mn('2')),
+        sup(mi('‖o₁ − t‖'), mn('2')),
+      ),
+    },
+    narration: tr('ch3.narrate.target', { loss: formatExact(step.loss) }),
+  };
+}
+
+const gradSteps = [
+  {
+    id: 'learn-outputs',
+    fields: (ctx) => [gradView(ctx, 'outputs')],
+    keys: ['ch3.learn.gradOutputs', 'ch3.learn.backwards'],
+    formula: () => [dL('o₁'), mo('='), mi('o₁'), mo('−'), mi('t')],
+  },
+  {
+    id: 'learn-attention',
+    fields: (ctx) => [forwardView(ctx, 'values'), gradView(ctx, 'weights')],
+    keys: ['ch3.learn.gradWeights'],
+    formula: () => [dL('aᵢⱼ'), mo('='), dL('oᵢ'), mo('·'), sub(mi('v'), mi('j'))],
+  },
+  {
+    id: 'learn-scores',
+    fields: (ctx) => [forwardView(ctx, 'weights'), gradView(ctx, 'scores')],
+    keys: ['ch3.learn.gradScores', 'ch3.learn.jacobian'],
+    formula: () => [
+      dL('sᵢ'),
+      mo('='),
+      mi('a'),
+      mo('∘'),
+      mo('('),
+      mi('g'),
+      mo('−'),
+      mi('a·g'),
+      mo(')'),
+    ],
+  },
+  {
+    id: 'learn-qkv',
+    fields: (ctx) => ['queries', 'keys', 'values'].map((field) => gradView(ctx, field)),
+    keys: ['ch3.learn.gradQkv'],
+    formula: () => [
+      dL('Q'),
+      mo('='),
+      dL('S'),
+      mi('K'),
+      mo(','),
+      dL('K'),
+      mo('='),
+      sup(dL('S'), mi('T')),
+      mi('Q'),
+    ],
+  },
+  {
+    id: 'learn-weights',
+    fields: (ctx) => ['wQuery', 'wKey', 'wValue'].map((field) => gradView(ctx, field)),
+    keys: ['ch3.learn.gradW'],
+    formula: () => [dL('W_Q'), mo('='), sup(mi('X'), mi('T')), dL('Q')],
+  },
+];
+
+function buildGrad(spec) {
+  return (ctx) => {
+    const { numbers, tr } = ctx;
+    const step = numbers.learning.step;
+    const views = spec.fields(ctx);
+    return sequence(
+      ctx,
+      spec.id,
+      views,
+      spec.keys.map((key) => tr(key, { loss: formatExact(step.loss) })),
+      formula(tr(`ch3.formula.${spec.id}`), ...spec.formula()),
+      tr(`ch3.narrate.${spec.id}`),
+    );
+  };
+}
+
+function buildUpdate(ctx) {
+  const { numbers, tr } = ctx;
+  const step = numbers.learning.step;
+  const names = ['wQuery', 'wKey', 'wValue'];
+  const views = names.map((name) =>
+    numberMatrix({
+      matrix: `learn-new-${name}`,
+      role: MATRIX_ROLE[name],
+      symbol: SYMBOL[name],
+      name: tr('ch3.learn.updated'),
+      value: step.weightsAfter[name],
+      letter: null,
+      title: (r, c) => updateArithmetic(step, name, r, c),
+    }),
+  );
+  const outputs = (trace, matrix) =>
+    numberMatrix({
+      matrix,
+      role: 'output',
+      symbol: matrix === 'learn-o1-before' ? 'o₁' : 'o₁′',
+      name: tr(matrix === 'learn-o1-before' ? 'ch3.learn.before' : 'ch3.learn.after'),
+      value: fromRows([Array.from(trace.outputs.data.slice(0, trace.outputs.cols))]),
+      letter: 'o',
+    });
+  const before = outputs(step.before, 'learn-o1-before');
+  const after = outputs(step.after, 'learn-o1-after');
+  const target = numberMatrix({
+    matrix: 'learn-target-shown',
+    role: 'output',
+    symbol: 't',
+    name: tr('ch3.learn.target'),
+    value: fromRows([step.target]),
+    letter: 't',
+  });
+  const taken = step.losses.length - 1;
+  const more = sceneButton('more-steps', tr('ch3.learn.more'), () =>
+    ctx.actions.setLearning({ steps: Math.min(MAX_STEPS, taken + 10) }),
+  );
+  more.disabled = taken >= MAX_STEPS;
+  const again = sceneButton('one-step', tr('ch3.learn.reset'), () =>
+    ctx.actions.setLearning({ steps: 1 }),
+  );
+  again.disabled = taken === 1;
+  const status = h('p', {
+    class: 'learn-status',
+    role: 'status',
+    dataset: { steps: String(taken), loss: String(step.losses[taken]) },
+    text: tr('ch3.learn.status', {
+      steps: taken,
+      before: formatExact(step.losses[0]),
+      loss: formatExact(step.losses[taken]),
+    }),
+  });
+  const plot = lossPlot(step.losses, tr('ch3.learn.plot'));
+  const element = h(
+    'div',
+    { class: 'scene scene-learn scene-learn-update' },
+    h(
+      'div',
+      { class: 'equation learn-row' },
+      views.map((view) => view.element),
+    ),
+    h(
+      'div',
+      { class: 'equation learn-row' },
+      before.element,
+      operator('→'),
+      after.element,
+      operator('≈?'),
+      target.element,
+    ),
+    h('div', { class: 'learn-controls' }, more, again),
+    status,
+    plot,
+  );
+  // Each weight cell moves from its old value to its new one on the clock.
+  const moving = names.flatMap((name, k) =>
+    views[k].cells.flatMap((row, r) =>
+      row.map((cell, c) => ({
+        text: cell.querySelector('.cell-value'),
+        from: at(step.weightsBefore[name], r, c),
+        to: at(step.weightsAfter[name], r, c),
+      })),
+    ),
+  );
+  const render = (t) => {
+    const p = progressOf(t);
+    const move = ramp(p, 0, 0.5);
+    moving.forEach(({ text, from, to }) =>
+      setText(text, formatExact(move >= 1 ? to : from + (to - from) * move)),
+    );
+    reveal(after.element, ramp(p, 0.5, 0.8), 8);
+    reveal(status, ramp(p, 0.8, 1), 4);
+  };
+  const moved = step.after.outputs;
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [
+        tr('ch3.learn.update', { eta: step.eta }),
+        tr('ch3.learn.moved', {
+          before: formatExact(step.losses[0]),
+          after: formatExact(step.losses[1]),
+        }),
+        tr('ch3.learn.repeat'),
+      ],
+      formula: formula(
+        tr('ch3.formula.update'),
+        mi('W'),
+        mo('←'),
+        mi('W'),
+        mo('−'),
+        mi('η'),
+        dL('W'),
+      ),
+    },
+    narration: tr('ch3.narrate.update', {
+      after: formatExact(step.losses[1]),
+      row: Array.from(moved.data.slice(0, moved.cols), formatExact).join(', '),
+    }),
+  };
+}
+
+const steps = () => [
+  {
+    id: 'learn-target',
+    family: 'learn-target',
+    params: {},
+    duration: duration(3, 0.9),
+    title: (tr) => tr('ch3.title.target'),
+    build: buildTarget,
+  },
+  ...gradSteps.map((spec) => ({
+    id: spec.id,
+    family: spec.id,
+    params: {},
+    duration: duration(3, 0.9),
+    title: (tr) => tr(`ch3.title.${spec.id}`),
+    build: buildGrad(spec),
+  })),
+  {
+    id: 'learn-update',
+    family: 'learn-update',
+    params: {},
+    duration: duration(4, 0.9),
+    title: (tr) => tr('ch3.title.update'),
+    build: buildUpdate,
+  },
+];
+
+export default { titleKey: 'stage.learn', steps };
