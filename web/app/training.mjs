@@ -203,6 +203,14 @@ export function createTraining({ startTrainer }) {
     pause,
     reset,
     set,
+    /**
+     * Starts the worker ahead (the train stage is on screen): creating a worker costs the
+     * main thread a long moment, better spent before Train than in its first frames. A
+     * failure is left to Train, which tries again and says why.
+     */
+    prepare() {
+      if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
+    },
     /** Calls listener(run) after every change; returns the function that removes it. */
     subscribe(listener) {
       listeners.add(listener);

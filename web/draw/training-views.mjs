@@ -90,11 +90,11 @@ export function lossCurve(tr) {
   return { element, update };
 }
 
-const CELL = 6;
-
 /**
  * One head's weights as a heatmap: { element, update(weights) } with weights [T][T] (rows
- * are queries). Darker is more weight; above the diagonal (future keys) stays blank.
+ * are queries). Darker is more weight; above the diagonal (future keys) stays blank. One
+ * pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of every
+ * head costs well under a millisecond.
  */
 export function headHeatmap(label, headClass) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
@@ -106,20 +106,25 @@ export function headHeatmap(label, headClass) {
   );
   function update(weights) {
     const T = weights.length;
-    if (canvas.width !== T * CELL) {
-      canvas.width = T * CELL;
-      canvas.height = T * CELL;
+    if (canvas.width !== T) {
+      canvas.width = T;
+      canvas.height = T;
     }
     const g = canvas.getContext('2d');
-    g.clearRect(0, 0, canvas.width, canvas.height);
+    const image = g.createImageData(T, T);
+    const { data } = image;
     for (let i = 0; i < T; i++) {
       for (let j = 0; j <= i; j++) {
-        const w = weights[i][j];
-        // One hue (the scores' blue), lightness by weight.
-        g.fillStyle = `hsl(212 70% ${Math.round(97 - 67 * Math.min(1, w))}%)`;
-        g.fillRect(j * CELL, i * CELL, CELL, CELL);
+        // White to the scores' blue (#1c6fd1) by weight.
+        const w = Math.min(1, Math.max(0, weights[i][j]));
+        const k = 4 * (i * T + j);
+        data[k] = 255 + (0x1c - 255) * w;
+        data[k + 1] = 255 + (0x6f - 255) * w;
+        data[k + 2] = 255 + (0xd1 - 255) * w;
+        data[k + 3] = 255;
       }
     }
+    g.putImageData(image, 0, 0);
     element.dataset.filled = 'true';
   }
   return { element, update };

@@ -7,6 +7,7 @@
 // computes attention.
 import { createInductionTask } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
+import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
@@ -218,6 +219,7 @@ function build(ctx) {
   let drawnProbe = null;
   let statusAt = -Infinity;
   let wasCounting = false;
+  let toldKey = '';
   let frame = 0;
   let unsubscribe = null;
   const statusText = () =>
@@ -249,10 +251,15 @@ function build(ctx) {
     }
     wasCounting = counting;
     element.dataset.status = run.status;
+    element.dataset.worker = run.probe ? 'ready' : '';
     element.dataset.step = String(run.step);
     curve.update(run, MAX_TRAINING_STEPS);
-    const storyText = dropStory(run, tr);
-    if (story.textContent !== storyText) story.textContent = storyText;
+    // What the heads did at the drop changes only with a new snapshot or drop.
+    const storyKey = `${run.dropStep}|${run.snapshots.length}`;
+    if (storyKey !== toldKey) {
+      toldKey = storyKey;
+      story.textContent = dropStory(run, tr);
+    }
     element.dataset.dropStep = run.dropStep ?? '';
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
@@ -276,6 +283,7 @@ function build(ctx) {
     if (!unsubscribe) {
       unsubscribe = training.subscribe(schedule);
       draw();
+      whenIdle(() => element.isConnected && training.prepare());
     }
     // Nothing moves with the clock: the run draws itself as it reports (reduced motion too).
     element.dataset.t = t >= 1 ? '1' : '0';
