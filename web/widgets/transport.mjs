@@ -7,8 +7,11 @@ import { icon } from './icons.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
-/** Stage numbers as circled digits: visibly not the step numbers of the scrubber. */
-const CIRCLED = ['', '①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨', '⑩', '⑪', '⑫', '⑬', '⑭', '⑮'];
+/**
+ * A stage number as a circled digit (① … ⑳, one run of Unicode), visibly not the step
+ * numbers of the scrubber; a plain number beyond 20.
+ */
+const circled = (n) => (n >= 1 && n <= 20 ? String.fromCodePoint(0x2460 + n - 1) : String(n));
 
 export function createTransport({ timeline }) {
   const button = (name, action) => {
@@ -126,7 +129,7 @@ export function createTransport({ timeline }) {
             class: low[k] ? 'tick is-low' : 'tick',
             style: { left: `${at * 100}%` },
             title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
-            text: CIRCLED[step.stage] ?? String(step.stage),
+            text: circled(step.stage),
           }),
         ),
       );
