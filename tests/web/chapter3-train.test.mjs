@@ -8,6 +8,7 @@
 // trains too (a classic worker from a blob: URL).
 // (The chapter's pure model code: chapter3-train-units.test.mjs.)
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
   collectProblems,
@@ -246,6 +247,66 @@ test('the offline file trains too (a classic worker from a blob: URL)', async ()
     STATUS.source,
   );
   await page.click('.scene-train .train-button');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('training files: loss as CSV, SVG and PNG; parameters as JSON that load back', async () => {
+  const { page, problems, context } = await openTrain({ url: `${web.url}#step=train` });
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    () => Number(document.querySelector('.scene-train').dataset.step) >= 100,
+  );
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(() =>
+    ['paused', 'done'].includes(document.querySelector('.scene-train').dataset.status),
+  );
+  const step = await page.$eval('.scene-train', (e) => Number(e.dataset.step));
+  const save = async (format) => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`[data-train-export="${format}"]`),
+    ]);
+    return { name: download.suggestedFilename(), path: await download.path() };
+  };
+  const csv = readFileSync((await save('csv')).path, 'utf8')
+    .trim()
+    .split('\n');
+  assert.equal(csv[0], 'step,loss');
+  assert.equal(csv.length, step + 1);
+  assert.match(csv[1], /^1,[\d.]+$/);
+  const svgText = readFileSync((await save('svg')).path, 'utf8');
+  assert.match(svgText, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svgText, /<polyline[^>]*points="[\d., ]+"/);
+  const png = readFileSync((await save('png')).path);
+  assert.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
+  const json = await save('json');
+  assert.equal(json.name, `tiny-transformer-rope-seed1-step${step}.json`);
+  const file = JSON.parse(readFileSync(json.path, 'utf8'));
+  assert.deepEqual(file.settings, { positions: 'rope', layers: 2, heads: 4, seed: 1 });
+  assert.deepEqual(file.parameters['layers.1.attention.wq'].dims, [32, 32]);
+  // Reset, then load the file: the model is the saved one (its heads drawn again).
+  await page.click('.scene-train [data-control="reset"]');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  await page.setInputFiles('.scene-train [data-train-load]', json.path);
+  await page.waitForFunction(
+    (n) => document.querySelector('.train-status').textContent.includes(`trained for ${n} steps`),
+    step,
+  );
+  assert.equal(
+    await page.$$eval('.scene-train .train-head[data-filled="true"]', (all) => all.length),
+    8,
+  );
+  // A file that is not one is refused by name, and the loaded model stays.
+  const bad = json.path.replace(/\.json$|$/, '-bad.json');
+  writeFileSync(bad, JSON.stringify({ ...file, settings: { ...file.settings, layers: 3 } }));
+  await page.setInputFiles('.scene-train [data-train-load]', bad);
+  await page.waitForFunction(() =>
+    /settings\.layers must be one of 1, 2, got 3/.test(
+      document.querySelector('.train-files-status').textContent,
+    ),
+  );
+  assert.match(await statusOf(page), new RegExp(`trained for ${step} steps`));
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

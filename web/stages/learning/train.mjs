@@ -222,16 +222,13 @@ function build(ctx) {
   let toldKey = '';
   let frame = 0;
   let unsubscribe = null;
-  const statusText = () =>
-    run.step === 0 && run.status !== 'starting'
-      ? tr('ch3.train.ready')
-      : run.status === 'starting' && run.step === 0
-        ? tr('ch3.train.starting')
-        : run.status === 'failed'
-          ? tr('ch3.train.failed', { reason: run.error })
-          : run.step === 0 && run.loadedStep !== null
-            ? tr('ch3.train.loaded', { step: run.loadedStep })
-            : tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
+  const statusText = () => {
+    if (run.status === 'failed') return tr('ch3.train.failed', { reason: run.error });
+    if (run.step > 0) return tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
+    if (run.status === 'starting') return tr('ch3.train.starting');
+    if (run.loadedStep !== null) return tr('ch3.train.loaded', { step: run.loadedStep });
+    return tr('ch3.train.ready');
+  };
 
   function draw() {
     frame = 0;
