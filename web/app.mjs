@@ -15,6 +15,7 @@ import { showLoadError, startLoading } from './app/loader.mjs';
 import { buildPage } from './app/page.mjs';
 import { createSceneStage } from './app/scenes.mjs';
 import { createState, initialState } from './app/state.mjs';
+import { createTraining } from './app/training.mjs';
 import { createUrlWriter } from './app/url.mjs';
 import { setDocumentLanguage, showExplanation } from './app/views.mjs';
 import { createWidgets } from './app/widgets.mjs';
@@ -23,13 +24,15 @@ import { createCellInspector } from './widgets/cell-inspector.mjs';
 let instances = 0;
 
 /**
- * @param {{ root: HTMLElement, loadAttention: () => Promise<object>, embed?: object }} options
+ * @param {{ root: HTMLElement, loadAttention: () => Promise<object>,
+ *   startTrainer: (options: object) => Promise<object>, embed?: object }} options
  *   loadAttention resolves to the API of createAttention() (served or inlined build);
+ *   startTrainer is createTrainer() with the worker this build can start (chapter 3);
  *   embed, for an <attention-explainer> element: { language, hash, autoplay }, its state
  *   from its attributes instead of the page's URL, and the page's title, URL and keys left
  *   to the page
  */
-export async function startApp({ root, loadAttention, embed = null }) {
+export async function startApp({ root, loadAttention, startTrainer, embed = null }) {
   // The module first: it downloads and compiles while the page is built.
   const attention = startLoading(loadAttention);
   instances += 1;
@@ -55,6 +58,7 @@ export async function startApp({ root, loadAttention, embed = null }) {
     pendingAfterFrame: new Set(),
     inspector: null,
     url: null,
+    training: createTraining({ startTrainer }),
     change: (patch, reason) => app.state.change(patch, reason),
     // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads; its
     // cache calculator keeps the reader's model sizes.

@@ -50,7 +50,8 @@ function policy({ scripts, styles, served }) {
         `style-src 'self'`,
         "img-src 'self' data:",
         "connect-src 'self'",
-        'worker-src blob:',
+        // blob: the GIF export's worker; 'self': chapter 3's trainer (train-worker.mjs).
+        "worker-src 'self' blob:",
       ]
     : [
         "default-src 'none'",
@@ -160,11 +161,18 @@ async function main() {
   );
 
   // --- dist/explainer.html: everything inline, classic scripts only ---
+  // Chapter 3's trainer runs in a classic worker made from the inlined module (the script
+  // marked data-attention-glue) and this worker's code, as text.
+  const [trainWorker] = await bundle({
+    entryPoints: [join(web, 'train-worker-offline.mjs')],
+    format: 'iife',
+    outfile: 'train-worker.js',
+  });
   const [offline] = await bundle({
     entryPoints: [join(web, 'main-offline.mjs')],
     format: 'iife',
     outfile: 'offline.js',
-    define,
+    define: { ...define, TRAIN_WORKER_SOURCE: JSON.stringify(trainWorker.text) },
   });
   const glue = checkInlinable(readFileSync(singleFileGlue, 'utf8').trim(), 'script');
   const app = checkInlinable(offline.text.trim(), 'script');
@@ -178,7 +186,7 @@ async function main() {
         served: false,
       }),
       styles: `<style>${styles}</style>`,
-      scripts: `<script>${glue}</script>\n    <script>${app}</script>`,
+      scripts: `<script data-attention-glue>${glue}</script>\n    <script>${app}</script>`,
     }),
   );
   // --- dist/attention-explainer.mjs: the custom element, styles inside ---

@@ -2,7 +2,25 @@
 // nor fetch, so the module comes from the classic script inlined before this one
 // (createAttentionModuleSingleFile, with the wasm inside as base64).
 import { createAttentionWith } from '../src/js/api.mjs';
+import { createTrainer } from '../src/js/trainer.mjs';
 import { startApp } from './app.mjs';
+
+/* global TRAIN_WORKER_SOURCE */
+let trainWorkerUrl = null;
+/**
+ * Chapter 3's training worker: a page from file:// cannot start module workers, so it is a
+ * classic one from a blob: URL, made of the page's inlined module (its <script
+ * data-attention-glue>, read back from the page) and the worker's code (train-worker.mjs of
+ * web/, bundled into this file as text by web/build.mjs).
+ */
+function trainWorker() {
+  if (trainWorkerUrl === null) {
+    const glue = document.querySelector('script[data-attention-glue]')?.textContent ?? '';
+    const source = [glue, ';\n', TRAIN_WORKER_SOURCE];
+    trainWorkerUrl = URL.createObjectURL(new Blob(source, { type: 'text/javascript' }));
+  }
+  return trainWorkerUrl;
+}
 
 startApp({
   root: document.getElementById('app'),
@@ -15,4 +33,6 @@ startApp({
     }
     return createAttentionWith(factory);
   },
+  startTrainer: (options) =>
+    createTrainer({ ...options, workerUrl: trainWorker(), workerType: 'classic' }),
 });

@@ -11,4 +11,6 @@ startApp({
     // the file this page preloads.
     return module.default({ relaxedSimd: false });
   },
+  // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker.
+  startTrainer: async (options) => (await import('./attention.mjs')).createTrainer(options),
 });

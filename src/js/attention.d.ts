@@ -990,6 +990,12 @@ export interface TrainerOptions {
   onProgress?: (event: TrainerProgress) => void;
   /** Where the worker script is, if not `train-worker.mjs` next to this file. */
   workerUrl?: string | URL;
+  /**
+   * In a browser, how `workerUrl` is started: 'module' (the default; train-worker.mjs is a
+   * module) or 'classic', for a classic script that speaks the same protocol (a page opened
+   * from file:// cannot start module workers). Ignored in Node.
+   */
+  workerType?: 'module' | 'classic';
   /** How long the worker may take to load the module and build the model (ms, default 30000). */
   initTimeout?: number;
   /** As {@link CreateAttentionOptions.relaxedSimd}, for the worker's module. */

@@ -4,29 +4,10 @@
 // train-session.mjs. createTrainer (trainer.mjs) starts it and speaks that protocol.
 //
 // The first message, { type: 'init', options, config, seed, batch }, also loads the module
-// (options: createAttention's); a module that fails to load answers it with an error.
+// (options: createAttention's); a module that fails to load answers it with an error
+// (train-worker-handler.mjs).
 import createAttention from './attention.mjs';
-import { createTrainSession } from './train-session.mjs';
-import { errorMessage, listenInWorker } from './workers.mjs';
+import { trainWorkerHandler } from './train-worker-handler.mjs';
+import { listenInWorker } from './workers.mjs';
 
-let handle = null;
-
-await listenInWorker(async (message, post) => {
-  if (handle === null && message?.type === 'init') {
-    try {
-      const attn = await createAttention(message.options);
-      handle = createTrainSession({
-        createModel: (config) => attn.createTinyTransformer(config),
-        post,
-      });
-    } catch (error) {
-      post({ id: message.id, ok: false, error: errorMessage(error) });
-      return;
-    }
-  }
-  if (handle === null) {
-    post({ id: message?.id, ok: false, error: errorMessage(new Error('not initialised')) });
-    return;
-  }
-  handle(message);
-});
+await listenInWorker(trainWorkerHandler((options) => createAttention(options)));

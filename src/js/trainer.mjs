@@ -24,6 +24,7 @@ const TRAINER_KEYS = new Set([
   'workerUrl',
   'initTimeout',
   'relaxedSimd',
+  'workerType',
 ]);
 const TRAIN_KEYS = new Set(['steps', 'progressEvery', 'attentionEvery']);
 const RESET_KEYS = new Set(['config', 'seed']);
@@ -148,8 +149,15 @@ export async function createTrainer(options) {
   }
   const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
   const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
+  const workerType = o.workerType ?? 'module';
+  if (workerType !== 'module' && workerType !== 'classic') {
+    const Kind = typeof workerType === 'string' ? RangeError : TypeError;
+    throw new Kind(
+      `${where}: workerType must be 'module' or 'classic', got ${describe(workerType)}`,
+    );
+  }
 
-  const channel = openChannel(await spawnWorker(url), onProgress);
+  const channel = openChannel(await spawnWorker(url, workerType), onProgress);
   const { request, fail } = channel;
   const timer = setTimeout(
     () =>

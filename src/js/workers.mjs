@@ -11,9 +11,11 @@ export const importNodeBuiltin = (name) => import(/* webpackIgnore: true */ `nod
 /**
  * Starts the module worker at `url`: { post, onMessage, onDeath, busy, terminate }. onDeath's
  * listener gets a phrase saying why ("it threw …", "it exited with code 1"); busy(false) lets
- * Node exit while the worker waits (browsers have no such notion).
+ * Node exit while the worker waits (browsers have no such notion). In a browser, type
+ * 'classic' starts a classic worker instead: a page opened from file:// cannot start module
+ * workers, not even from a blob: URL (Node's workers ignore it).
  */
-export async function spawnWorker(url) {
+export async function spawnWorker(url, type = 'module') {
   if (isNode) {
     const { Worker } = await importNodeBuiltin('worker_threads');
     // No Node flags: those about the main script (-e, --input-type) make a worker fail, and
@@ -31,7 +33,7 @@ export async function spawnWorker(url) {
       terminate: () => worker.terminate(),
     };
   }
-  const worker = new Worker(url, { type: 'module' });
+  const worker = new Worker(url, { type });
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (listener) => worker.addEventListener('message', (event) => listener(event.data)),

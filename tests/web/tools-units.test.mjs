@@ -79,8 +79,9 @@ test('every step that computes numbers declares questions about cells it shows',
       'stage.decoding',
       'stage.order',
       'stage.learn',
+      'stage.heads-learned',
     ].map(stageNumber),
-    'keys/values/queries to every query, each head, decoding, a shuffle and a gradient ask',
+    'keys/values/queries to every query, each head, decoding, a shuffle, a gradient and the induction head ask',
   );
   const numbers = { dims: dimsOf(articleExample()), layer: { dims: layerDimsOf(layerExample()) } };
   const scores = steps.find((step) => step.id === 'scores-1').questions(numbers);

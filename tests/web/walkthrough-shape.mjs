@@ -3,12 +3,14 @@
 // follows a stage added anywhere instead of breaking on a literal.
 import { articleExample, dimsOf } from '../../web/model/example.mjs';
 import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
-import { STAGES, buildSteps } from '../../web/stages/index.mjs';
+import { STAGES, buildSteps, chapterOf } from '../../web/stages/index.mjs';
 
 /** Every step as the page opens (the article's example, chapter 2's layer). */
 export const STEPS = buildSteps(dimsOf(articleExample()), layerDimsOf(layerExample()));
 export const STEP_COUNT = STEPS.length;
 export const STAGE_COUNT = STAGES.length;
+/** Steps of the chapters after chapter 1 (their own examples: whatever chapter 1's dims). */
+export const LATER_STEP_COUNT = STEPS.filter((step) => chapterOf(step.stage) > 1).length;
 /** Where End goes: the last step of the last chapter. */
 export const LAST_STEP = STEPS.at(-1).id;
 

@@ -32,6 +32,10 @@ const loadAttention = () => {
   return attention;
 };
 
+// Chapter 3's training: the package's trainer, its worker next to attention.mjs.
+const startTrainer = (options) =>
+  import('./attention.mjs').then((module) => module.createTrainer(options));
+
 const CONTROLS = ['full', 'minimal', 'none'];
 
 export class AttentionExplainer extends HTMLElement {
@@ -56,6 +60,7 @@ export class AttentionExplainer extends HTMLElement {
     this.ready = startApp({
       root,
       loadAttention,
+      startTrainer,
       embed: {
         language: language === 'zh' || language === 'en' ? language : undefined,
         hash: hashOf({

@@ -754,4 +754,84 @@ export default {
   'ch3.inspect.grad': 'A gradient, from the one after it',
   'ch3.inspect.learn': 'The weight after one step: w − η·∂L/∂w',
   'ch3.inspect.block': 'This cell’s arithmetic',
+  // ---- Chapter 3 · stage "train" (train a tiny model live) ----
+  'stage.train': 'Train a tiny model live',
+  'ch3.title.train': 'Training a 2-layer model on the induction task',
+  'ch3.narrate.train':
+    'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss sit on a plateau, then drop.',
+  'ch3.train.explain':
+    'Each row is random letters, a run of letters, the same run again, more random letters. Inside the repeat the next letter is predictable, but only by finding where the current letter came before and copying what followed it. Training is the learning step of this chapter repeated: here about a thousand times, on 32 rows each.',
+  'ch3.train.task':
+    'The task, in letters: random letters, a run (underlined), the same run again (bold), more random letters. The run’s length and place change from row to row.',
+  'ch3.train.rowLabel':
+    'A row: a run of {n|# letter|# letters} after {p|# random letter|# random letters}, then the run again',
+  'ch3.train.train': 'Train',
+  'ch3.train.pause': 'Pause',
+  'ch3.train.reset': 'Reset',
+  'ch3.train.positions': 'Positions',
+  'ch3.train.positions.rope': 'RoPE',
+  'ch3.train.positions.learned': 'Learned',
+  'ch3.train.positions.none': 'None',
+  'ch3.train.layers': 'Layers',
+  'ch3.train.heads': 'Heads per layer',
+  'ch3.train.seed': 'Seed',
+  'ch3.train.speed': 'Speed',
+  'ch3.train.speed.fast': 'Fast',
+  'ch3.train.speed.slow': 'Slow',
+  'ch3.train.ready': 'Ready: press Train.',
+  'ch3.train.starting': 'Starting the worker…',
+  'ch3.train.status': 'step {step} · loss {loss}',
+  'ch3.train.failed': 'Training stopped: {reason}',
+  'ch3.train.curveLabel': 'The loss at every training step',
+  'ch3.train.axisSteps': 'training steps',
+  'ch3.train.dropMark': 'drop at step {step}',
+  'ch3.train.dropped': 'The loss dropped at step {step}, {seconds} s after Train.',
+  'ch3.train.droppedHeads':
+    'The loss dropped at step {step}, {seconds} s after Train. Then layer 1’s head {prevHead} looks at the previous token ({prev} of its weight), and layer {layer}’s head {head} at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. Together they are an induction head.',
+  'ch3.train.why.two':
+    'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
+  'ch3.train.why.oneLayer':
+    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays on the plateau.',
+  'ch3.train.why.none':
+    'Without positions attention cannot tell order (the first stage of this chapter): no head can find “the previous token”, so the induction head never forms and the loss stays high.',
+  'ch3.train.headsTitle':
+    'Every head’s attention on one held-out row (rows: queries, columns: keys)',
+  'ch3.train.headName': 'Layer {layer} · head {head}',
+  // ---- Chapter 3 · stage "heads-learned" (what the heads learned) ----
+  'stage.heads-learned': 'What the heads learned',
+  'ch3.title.heads': 'The trained heads on your sequence',
+  'ch3.narrate.heads':
+    'Type a sequence: layer 1’s previous-token head and layer 2’s induction head show where each token looks, and the model continues the sequence.',
+  'ch3.heads.explain':
+    'A line joins each token (left) to the tokens it attends to (right); the thicker the line, the larger the weight. The model is the one trained in the previous stage, as it is now.',
+  'ch3.heads.inputLabel': 'Your sequence (letters A to O)',
+  'ch3.heads.help': 'For example A B C D A B C: spaces are optional.',
+  'ch3.heads.emptyInput': 'Type at least one letter.',
+  'ch3.heads.badLetter': 'Only the letters A to O are tokens of this model, not “{letter}”.',
+  'ch3.heads.tooLong': 'At most {most} letters fit in the model’s context.',
+  'ch3.heads.untrained':
+    'Train the model in the previous stage first: an untrained model has no heads worth showing.',
+  'ch3.heads.previous':
+    'Previous-token head: each token gives {score} of its weight, on average, to the token just before it.',
+  'ch3.heads.induction':
+    'Induction head: each repeated token gives {score} of its weight, on average, to the token after its earlier copy.',
+  'ch3.heads.noRepeat':
+    'No letter repeats in your sequence, so there is nothing for an induction head to find.',
+  'ch3.heads.prediction':
+    'The model predicts {token} next. Layer {layer}’s head {head} explains it: from the last token it looks at {key} (position {position}, weight {weight}), the token after the earlier copy.',
+  'ch3.heads.decoding':
+    'Decoding token by token with the KV cache (the model after {step|# step|# steps}):',
+  'ch3.ask.inductionNext':
+    'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position will layer 2’s induction head attend to from the last token?',
+  'ch3.hint.inductionTitle': 'An induction head looks for the earlier copy of the current token.',
+  'ch3.hint.inductionNext':
+    'Find the earlier C; the head looks at the token right after it. Its position is ?',
+  'ch3.train.loaded': 'Loaded a model trained for {step|# step|# steps}: press Train to go on.',
+  'ch3.files.png': 'Loss curve (PNG)',
+  'ch3.files.svg': 'Loss curve (SVG)',
+  'ch3.files.csv': 'Loss at every step (CSV)',
+  'ch3.files.json': 'Trained parameters (JSON)',
+  'ch3.files.load': 'Load parameters (JSON)',
+  'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
+  'ch3.files.refused': 'Not loaded: {reason}',
 };

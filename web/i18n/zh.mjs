@@ -710,4 +710,76 @@ export default {
   'ch3.inspect.grad': '一个梯度，由它后面的梯度算出',
   'ch3.inspect.learn': '一步之后的权重：w − η·∂L/∂w',
   'ch3.inspect.block': '这个格子的算式',
+  // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
+  'stage.train': '现场训练一个小模型',
+  'ch3.title.train': '在归纳任务上训练一个两层模型',
+  'ch3.narrate.train': '按“训练”：一个小模型学着接续一段重复的字母。看损失先停在平台上，然后骤降。',
+  'ch3.train.explain':
+    '每一行是：随机字母、一段字母、同一段字母再来一次、更多随机字母。在重复的那段里，下一个字母是可以预测的，但只能靠找到当前字母之前出现的位置，并抄下它后面的字母。训练就是本章的学习步骤一再重复：这里大约一千次，每次 32 行。',
+  'ch3.train.task':
+    '任务（用字母表示）：随机字母、一段字母（下划线）、同一段再来一次（粗体）、更多随机字母。这段的长度和位置每行都不同。',
+  'ch3.train.rowLabel': '一行：{p} 个随机字母之后是一段 {n} 个字母，然后这段再来一次',
+  'ch3.train.train': '训练',
+  'ch3.train.pause': '暂停',
+  'ch3.train.reset': '重置',
+  'ch3.train.positions': '位置',
+  'ch3.train.positions.rope': 'RoPE',
+  'ch3.train.positions.learned': '学习的位置向量',
+  'ch3.train.positions.none': '无',
+  'ch3.train.layers': '层数',
+  'ch3.train.heads': '每层头数',
+  'ch3.train.seed': '种子',
+  'ch3.train.speed': '速度',
+  'ch3.train.speed.fast': '快',
+  'ch3.train.speed.slow': '慢',
+  'ch3.train.ready': '就绪：请按“训练”。',
+  'ch3.train.starting': '正在启动 Worker…',
+  'ch3.train.status': 'step {step} · loss {loss}',
+  'ch3.train.failed': '训练停止：{reason}',
+  'ch3.train.curveLabel': '每个训练步的损失',
+  'ch3.train.axisSteps': '训练步数',
+  'ch3.train.dropMark': '第 {step} 步骤降',
+  'ch3.train.dropped': '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。',
+  'ch3.train.droppedHeads':
+    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 1 层的头 {prevHead} 看前一个词元（占其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
+  'ch3.train.why.two':
+    '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
+  'ch3.train.why.oneLayer':
+    '一层学不会：它的头看到的词元只是输入时的样子，没有哪个键能说出它前面是哪个词元。损失一直停在平台上。',
+  'ch3.train.why.none':
+    '没有位置信息，注意力分不清顺序（本章第一阶段）：没有头能找到“前一个词元”，所以归纳头永远不会形成，损失一直很高。',
+  'ch3.train.headsTitle': '每个头在一行留出数据上的注意力（行：查询，列：键）',
+  'ch3.train.headName': '第 {layer} 层 · 头 {head}',
+  // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----
+  'stage.heads-learned': '头学到了什么',
+  'ch3.title.heads': '训练好的头看你的序列',
+  'ch3.narrate.heads':
+    '输入一个序列：第 1 层的前一词元头和第 2 层的归纳头显示每个词元看向哪里，模型接着续写这个序列。',
+  'ch3.heads.explain':
+    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，保持它现在的样子。',
+  'ch3.heads.inputLabel': '你的序列（字母 A 到 O）',
+  'ch3.heads.help': '例如 A B C D A B C：空格可有可无。',
+  'ch3.heads.emptyInput': '请至少输入一个字母。',
+  'ch3.heads.badLetter': '这个模型的词元只有字母 A 到 O，没有“{letter}”。',
+  'ch3.heads.tooLong': '模型的上下文最多放得下 {most} 个字母。',
+  'ch3.heads.untrained': '请先在上一阶段训练模型：未训练的模型没有值得展示的头。',
+  'ch3.heads.previous': '前一词元头：每个词元平均把 {score} 的权重给它前面紧挨着的词元。',
+  'ch3.heads.induction':
+    '归纳头：每个重复出现的词元平均把 {score} 的权重给它上一次出现之后的那个词元。',
+  'ch3.heads.noRepeat': '你的序列里没有重复的字母，归纳头没有可找的东西。',
+  'ch3.heads.prediction':
+    '模型预测下一个是 {token}。第 {layer} 层的头 {head} 解释了它：从最后一个词元看向 {key}（位置 {position}，权重 {weight}），也就是上一次出现之后的那个词元。',
+  'ch3.heads.decoding': '用 KV 缓存逐个词元解码（训练了 {step} 步的模型）：',
+  'ch3.ask.inductionNext':
+    '在 ⟨s⟩ {sequence} 中（⟨s⟩ 为位置 0），第 2 层的归纳头会从最后一个词元看向哪个位置？',
+  'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
+  'ch3.hint.inductionNext': '找到前面那个 C；这个头看的是紧跟在它后面的词元。它的位置是 ？',
+  'ch3.train.loaded': '已载入一个训练了 {step} 步的模型：按“训练”继续。',
+  'ch3.files.png': '损失曲线（PNG）',
+  'ch3.files.svg': '损失曲线（SVG）',
+  'ch3.files.csv': '每一步的损失（CSV）',
+  'ch3.files.json': '训练好的参数（JSON）',
+  'ch3.files.load': '载入参数（JSON）',
+  'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
+  'ch3.files.refused': '未载入：{reason}',
 };

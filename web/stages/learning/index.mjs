@@ -4,8 +4,10 @@
 import order from './order.mjs';
 import learn from './learn.mjs';
 import block from './block.mjs';
+import train from './train.mjs';
+import headsLearned from './heads-learned.mjs';
 
 export default {
   titleKey: 'chapter.learning',
-  stages: [order, learn, block],
+  stages: [order, learn, block, train, headsLearned],
 };

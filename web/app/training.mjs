@@ -1,0 +1,241 @@
+// Chapter 3's live training, one per explainer: the trainer (createTrainer, a Worker holding
+// the module and the tiny model), the reader's switches, and everything the run has reported
+// (every step's loss, the attention snapshots, the step where the loss dropped). It lives in
+// the app, not in a scene: a scene is rebuilt on a language switch or when the reader comes
+// back to the step, and draws whatever the run holds then. A reload starts from the seed
+// again, so the same switches give the same run.
+import {
+  ATTENTION_EVERY,
+  MAX_SEED,
+  PROGRESS_EVERY,
+  SPEED_CHUNKS,
+  TRAINING_DEFAULTS,
+  findDrop,
+  modelConfig,
+} from '../model/training.mjs';
+
+/** A run stops by itself here: the drop comes long before, and the machine is shared. */
+export const MAX_TRAINING_STEPS = 2000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a run holds before its first step (the switches are kept apart: they outlive runs). */
+const freshRun = () => ({
+  status: 'idle', // 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'failed'
+  error: '',
+  step: 0,
+  loss: NaN,
+  losses: [],
+  msPerStep: NaN,
+  probe: null, // { tokens: Int32Array, attention } the row the snapshots show, at step 0
+  snapshots: [], // { step, attention: { data, dims } }, every ATTENTION_EVERY steps
+  dropStep: null,
+  dropSeconds: null, // running time from pressing Train to the progress event with the drop
+  runningMs: 0, // time spent running (pauses left out)
+  loadedStep: null, // the steps a loaded parameters file had been trained for
+});
+
+/** A progress event into the run: the losses, the snapshot, the drop once it shows. */
+function record(run, event, runningMs) {
+  for (const loss of event.losses) run.losses.push(loss);
+  run.step = event.step;
+  run.loss = event.loss;
+  run.msPerStep = event.msPerStep;
+  if (event.attention) run.snapshots.push({ step: event.step, attention: event.attention });
+  if (run.dropStep === null) {
+    run.dropStep = findDrop(run.losses);
+    if (run.dropStep !== null) run.dropSeconds = runningMs / 1000;
+  }
+}
+
+/** Trains chunk after chunk (the speed's size and pause) while isCurrent() and steps remain. */
+async function trainChunks(ready, run, isCurrent) {
+  while (isCurrent() && run.step < MAX_TRAINING_STEPS) {
+    const { steps, waitMs } = SPEED_CHUNKS[run.settings.speed];
+    await ready.train({
+      steps: Math.min(steps, MAX_TRAINING_STEPS - run.step),
+      progressEvery: PROGRESS_EVERY,
+      attentionEvery: ATTENTION_EVERY,
+    });
+    if (waitMs && isCurrent()) await sleep(waitMs);
+  }
+}
+
+/**
+ * The trained model in this thread (stage "what the heads learned"): `attn.createTinyTransformer`
+ * with the worker's parameters, remade only when the run has moved on; null before any step.
+ */
+function createModelCopy() {
+  let copy = null; // { step, loaded, model }
+  return async (trainer, attn, run) => {
+    const { step, loadedStep } = run;
+    if (!trainer || (step === 0 && loadedStep === null)) return null;
+    if (copy?.step === step && copy.loaded === loadedStep && !copy.model.freed) return copy.model;
+    const parameters = await (await trainer).parameters();
+    const model = attn.createTinyTransformer(modelConfig(run.settings));
+    model.loadParameters(parameters);
+    copy?.model.free();
+    copy = { step, loaded: loadedStep, model };
+    return model;
+  };
+}
+
+/**
+ * @param {{ startTrainer: (options: object) => Promise<object> }} options
+ *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
+ *   offline file: a classic worker from a blob: URL)
+ */
+export function createTraining({ startTrainer }) {
+  const listeners = new Set();
+  let trainer = null; // a promise of the trainer, made at the first Train
+  let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
+  let resumedAt = 0; // performance.now() when the run last (re)started
+  const modelCopy = createModelCopy();
+  const run = { settings: { ...TRAINING_DEFAULTS }, ...freshRun() };
+
+  const notify = () => listeners.forEach((listener) => listener(run));
+
+  function onProgress(event) {
+    record(run, event, run.runningMs + performance.now() - resumedAt);
+    notify();
+  }
+
+  function fail(error) {
+    run.status = 'failed';
+    run.error = String(error?.message ?? error);
+    loopId += 1;
+    notify();
+  }
+
+  async function ensureTrainer() {
+    if (!trainer) {
+      trainer = startTrainer({
+        config: modelConfig(run.settings),
+        seed: run.settings.seed,
+        onProgress,
+      });
+      trainer.catch(() => {
+        trainer = null; // the next Train tries again
+      });
+    }
+    const ready = await trainer;
+    if (!run.probe) {
+      const { tokens, attention } = await ready.evaluate({ batch: 1 });
+      run.probe = { tokens, attention };
+    }
+    return ready;
+  }
+
+  /** Adds the time since the run (re)started to runningMs and sets the new status. */
+  function settle(status) {
+    if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
+    run.status = status;
+  }
+
+  async function start() {
+    if (run.status === 'running' || run.status === 'starting') return;
+    if (run.step >= MAX_TRAINING_STEPS) return;
+    run.status = 'starting';
+    run.error = '';
+    resumedAt = performance.now();
+    const id = ++loopId;
+    notify();
+    try {
+      const ready = await ensureTrainer();
+      if (id !== loopId) return;
+      run.status = 'running';
+      notify();
+      await trainChunks(ready, run, () => id === loopId);
+      if (id === loopId) {
+        settle('done');
+        notify();
+      }
+    } catch (error) {
+      if (id === loopId) fail(error);
+    }
+  }
+
+  async function pause() {
+    if (run.status !== 'running' && run.status !== 'starting') return;
+    loopId += 1;
+    settle('paused');
+    notify();
+    (await trainer)?.stop();
+  }
+
+  /**
+   * A new model at step 0 from the switches (the worker's, once there is one), the run's
+   * history cleared; then `then(trainer)` if given (a loaded file's parameters).
+   */
+  async function restart(then) {
+    loopId += 1;
+    const current = trainer;
+    Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
+    notify();
+    try {
+      if (current) {
+        const ready = await current;
+        await ready.stop();
+        await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
+      }
+      if (then) await then(await ensureTrainer());
+    } catch (error) {
+      fail(error);
+    }
+  }
+  /** Back to step 0 with the current switches (a new model from the seed). */
+  const reset = () => restart();
+
+  /** Changes switches ({ positions, layers, heads, seed, speed }); all but speed restart. */
+  function set(patch) {
+    const next = { ...run.settings, ...patch };
+    if (!Number.isInteger(next.seed) || next.seed < 0 || next.seed > MAX_SEED) return false;
+    const restart = Object.keys(patch).some((key) => key !== 'speed');
+    run.settings = next;
+    if (restart) reset();
+    else notify();
+    return true;
+  }
+
+  return {
+    run,
+    start,
+    pause,
+    reset,
+    set,
+    /**
+     * Starts the worker ahead (the train stage is on screen): creating a worker costs the
+     * main thread a long moment, better spent before Train than in its first frames. A
+     * failure is left to Train, which tries again and says why.
+     */
+    prepare() {
+      if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
+    },
+    /** Calls listener(run) after every change; returns the function that removes it. */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** The trained parameters (a fresh copy from the worker), or null before the first Train. */
+    async parameters() {
+      return trainer ? (await trainer).parameters() : null;
+    },
+    /** The model as trained so far, in this thread, for reading its heads (or null). */
+    trainedModel: (attn) => modelCopy(trainer, attn, run),
+    /**
+     * A parameters file read back (model/training-export.mjs): its switches, then its
+     * parameters into a fresh model; the run starts from there (its loss history is not in the
+     * file). Refused parameters: the run fails with the model's message, naming the tensor.
+     */
+    load({ settings, step, parameters }) {
+      run.settings = { ...run.settings, ...settings };
+      return restart(async (ready) => {
+        await ready.loadParameters(parameters);
+        const { attention } = await ready.evaluate({ batch: 1 });
+        run.snapshots.push({ step: 0, attention });
+        Object.assign(run, { loadedStep: step, status: 'paused' });
+        notify();
+      });
+    },
+  };
+}

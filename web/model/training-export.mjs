@@ -1,0 +1,82 @@
+// Chapter 3's training as files: the loss curve as CSV, and the trained parameters as JSON
+// that the page reads back (a file chosen in the train stage) and that the package's
+// loadParameters() takes as it is (its `parameters` field). No DOM.
+import {
+  HEAD_CHOICES,
+  LAYER_CHOICES,
+  MAX_SEED,
+  POSITIONS,
+  TRAINING_DEFAULTS,
+} from './training.mjs';
+
+/** Marks the page's parameter files (and their layout's version). */
+export const PARAMETERS_FORMAT = 'attention-explained/tiny-transformer@1';
+
+/** "step,loss" and one line per step, losses as their float32 values print. */
+export function lossCsv(losses) {
+  return ['step,loss', ...Array.from(losses, (loss, s) => `${s + 1},${loss}`)].join('\n') + '\n';
+}
+
+/** The JSON file of a trained model: its switches, its step and every parameter. */
+export function parametersJson({ settings, step, parameters }) {
+  const { positions, layers, heads, seed } = settings;
+  return JSON.stringify(
+    { format: PARAMETERS_FORMAT, settings: { positions, layers, heads, seed }, step, parameters },
+    (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value),
+  );
+}
+
+const refuse = (Kind, message) => {
+  throw new Kind(`parameters file: ${message}`);
+};
+
+/**
+ * Reads a parameters file back: { settings, step, parameters }. Throws a TypeError or
+ * RangeError naming what is wrong; the parameters' names and sizes are the model's to check
+ * (loadParameters refuses the whole set, changing nothing).
+ */
+export function readParametersJson(text) {
+  let file;
+  try {
+    file = JSON.parse(text);
+  } catch (error) {
+    refuse(TypeError, `expected JSON, got text that does not parse (${error.message})`);
+  }
+  if (file === null || typeof file !== 'object' || file.format !== PARAMETERS_FORMAT) {
+    refuse(
+      TypeError,
+      `expected format "${PARAMETERS_FORMAT}", got ${JSON.stringify(file?.format)}`,
+    );
+  }
+  const { settings = {}, step, parameters } = file;
+  const pick = (name, allowed) => {
+    if (!allowed.includes(settings[name])) {
+      refuse(
+        RangeError,
+        `settings.${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(settings[name])}`,
+      );
+    }
+    return settings[name];
+  };
+  const seed = settings.seed;
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
+    refuse(RangeError, `settings.seed must be an integer from 0 to ${MAX_SEED}, got ${seed}`);
+  }
+  if (!Number.isInteger(step) || step < 0) {
+    refuse(RangeError, `step must be a whole number, got ${JSON.stringify(step)}`);
+  }
+  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) {
+    refuse(TypeError, 'parameters must be an object { name: { data, dims } }');
+  }
+  return {
+    settings: {
+      ...TRAINING_DEFAULTS,
+      positions: pick('positions', POSITIONS),
+      layers: pick('layers', LAYER_CHOICES),
+      heads: pick('heads', HEAD_CHOICES),
+      seed,
+    },
+    step,
+    parameters,
+  };
+}

@@ -1,0 +1,175 @@
+// Chapter 3's tiny model and its training, as data (no DOM, no worker): the model's config for
+// the page's switches, how the induction task's tokens are written (letters), when the loss
+// "dropped", and what a head's weights say it does. The training itself runs in a worker
+// (createTrainer, app/training.mjs); the numbers here are read from what it reports.
+//
+// Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS).
+
+/** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
+export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
+export const LAYER_CHOICES = Object.freeze([1, 2]);
+export const HEAD_CHOICES = Object.freeze([1, 2, 3, 4]);
+export const SPEEDS = Object.freeze(['fast', 'slow']);
+export const TRAINING_DEFAULTS = Object.freeze({
+  positions: 'rope',
+  layers: 2,
+  heads: 4,
+  seed: 1,
+  speed: 'fast',
+});
+export const MAX_SEED = 0xffffffff;
+
+/** The model every run trains: the induction task's size, attention-only, AdamW lr 6e-3. */
+export function modelConfig({ positions, layers, heads, seed }) {
+  return {
+    vocabSize: 16,
+    context: 25,
+    dModel: 32,
+    layers,
+    heads,
+    positions,
+    learningRate: 6e-3,
+    seed,
+  };
+}
+
+/** Steps per chunk the page asks the worker for, and the pause after each (slow: watchable). */
+export const SPEED_CHUNKS = Object.freeze({
+  fast: { steps: 50, waitMs: 0 },
+  slow: { steps: 10, waitMs: 250 },
+});
+/** Steps between progress events, and between attention snapshots. */
+export const PROGRESS_EVERY = 10;
+export const ATTENTION_EVERY = 50;
+
+/** Token 0 opens every row; 1..15 are written A..O. */
+export const BOS_LABEL = '⟨s⟩';
+export const tokenLabel = (id) => (id === 0 ? BOS_LABEL : String.fromCharCode(64 + id));
+
+/**
+ * A typed sequence ("A B C D A B C", "abcdabc") as token ids, BOS first; letters A..O only.
+ * @returns {{ tokens: number[] } | { error: { key: string, params: object } }}
+ */
+export function parseLetters(text, maxTokens = 25) {
+  const letters = String(text)
+    .toUpperCase()
+    .replace(/[\s,·]+/g, '');
+  if (letters.length === 0) return { error: { key: 'ch3.heads.emptyInput', params: {} } };
+  const bad = [...letters].find((c) => c < 'A' || c > 'O');
+  if (bad !== undefined) return { error: { key: 'ch3.heads.badLetter', params: { letter: bad } } };
+  if (letters.length + 1 > maxTokens) {
+    return { error: { key: 'ch3.heads.tooLong', params: { most: maxTokens - 1 } } };
+  }
+  return { tokens: [0, ...[...letters].map((c) => c.charCodeAt(0) - 64)] };
+}
+
+/** Losses are averaged over this many steps before the drop is looked for (one step is noisy). */
+export const SMOOTHING = 20;
+/** The drop: the smoothed loss first falls below this share of its plateau (the steps before). */
+export const DROP_SHARE = 0.5;
+/** Steps before the plateau is measured (the first steps fall fast from ln 16 to the plateau). */
+export const PLATEAU_FROM = 100;
+
+/**
+ * The step where the loss dropped, or null: the first step whose mean loss over the last
+ * SMOOTHING steps is below DROP_SHARE of the plateau, the smallest such mean up to SMOOTHING
+ * steps before it, from PLATEAU_FROM on (a fall from the plateau, not the fast start; the
+ * lag keeps the fall itself out of the plateau).
+ * @param losses every step's loss, step 1 first
+ */
+export function findDrop(losses) {
+  const means = [];
+  let sum = 0;
+  let plateau = Infinity;
+  for (let s = 0; s < losses.length; s++) {
+    sum += losses[s];
+    if (s >= SMOOTHING) sum -= losses[s - SMOOTHING];
+    means.push(s + 1 < SMOOTHING ? Infinity : sum / SMOOTHING);
+    const lagged = s - SMOOTHING;
+    if (lagged + 1 >= PLATEAU_FROM) plateau = Math.min(plateau, means[lagged]);
+    if (plateau < Infinity && means[s] < DROP_SHARE * plateau) return s + 1;
+  }
+  return null;
+}
+
+/** One head's [T, T] weights out of attention [L, B, H, T, T], as rows of numbers (batch row b). */
+export function headWeights(attention, layer, head, b = 0) {
+  const [, batch, heads, T] = attention.dims;
+  const base = ((layer * batch + b) * heads + head) * T * T;
+  return Array.from({ length: T }, (_, i) =>
+    Array.from(attention.data.subarray(base + i * T, base + (i + 1) * T)),
+  );
+}
+
+/** The mean weight a head puts on the previous token (rows 1..T-1): 1 for a previous-token head. */
+export function previousTokenScore(weights) {
+  let sum = 0;
+  for (let i = 1; i < weights.length; i++) sum += weights[i][i - 1];
+  return weights.length > 1 ? sum / (weights.length - 1) : 0;
+}
+
+/**
+ * The mean weight a head puts, from each token that occurred before, on the token right after
+ * that earlier occurrence (where an induction head looks); null when no token repeats.
+ */
+export function inductionScore(weights, tokens) {
+  let sum = 0;
+  let counted = 0;
+  for (let t = 1; t < tokens.length; t++) {
+    const earlier = tokens.lastIndexOf(tokens[t], t - 1);
+    if (earlier < 1 || earlier + 1 >= t) continue;
+    sum += weights[t][earlier + 1];
+    counted += 1;
+  }
+  return counted ? sum / counted : null;
+}
+
+/**
+ * Every head's role on these tokens: { layer, head, previous, induction } scores, and the best
+ * previous-token head of layer 1 and the best induction head of the last layer.
+ */
+export function headRoles(attention, tokens) {
+  const [L, , H] = attention.dims;
+  const heads = [];
+  for (let l = 0; l < L; l++) {
+    for (let hd = 0; hd < H; hd++) {
+      const weights = headWeights(attention, l, hd);
+      heads.push({
+        layer: l,
+        head: hd,
+        weights,
+        previous: previousTokenScore(weights),
+        induction: inductionScore(weights, tokens),
+      });
+    }
+  }
+  const best = (list, key) =>
+    list.reduce((a, b) => ((b[key] ?? -1) > (a[key] ?? -1) ? b : a), list[0]);
+  return {
+    heads,
+    previousHead: best(
+      heads.filter((x) => x.layer === 0),
+      'previous',
+    ),
+    inductionHead: best(
+      heads.filter((x) => x.layer === L - 1),
+      'induction',
+    ),
+  };
+}
+
+/** The index of the largest entry of logits row t ([1, T, V]): the predicted next token. */
+export function predictedToken(logits, t) {
+  const V = logits.dims[2];
+  let best = 0;
+  for (let v = 1; v < V; v++) if (logits.data[t * V + v] > logits.data[t * V + best]) best = v;
+  return best;
+}
+
+/** Keys whose weight from query `row` is at least `least`, largest first (for the token lines). */
+export function attendedKeys(weights, row, least = 0.05) {
+  return weights[row]
+    .map((w, key) => ({ key, w }))
+    .filter(({ key, w }) => key <= row && w >= least)
+    .sort((a, b) => b.w - a.w);
+}

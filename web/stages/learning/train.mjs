@@ -1,0 +1,303 @@
+// Chapter 3, "Train a tiny model live" (#step=train): the induction task written in letters, a
+// Train button that trains a 2-layer attention-only model in a Worker (createTrainer, through
+// app/training.mjs, which keeps the run across language switches and Back), the loss curve
+// growing as it trains, every head's attention on one held-out row, and the moment the loss
+// drops marked with what the heads do then. Switches: positions (RoPE, learned, none), 1 or 2
+// layers, 1-4 heads, the seed, the speed. The scene draws what the run holds; nothing here
+// computes attention.
+import { createInductionTask } from '../../../src/js/induction-task.mjs';
+import { h } from '../../dom.mjs';
+import { whenIdle } from '../../idle.mjs';
+import { formatExact } from '../../format.mjs';
+import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
+import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
+import { trainingFiles } from '../../tools/export/training.mjs';
+import {
+  HEAD_CHOICES,
+  LAYER_CHOICES,
+  MAX_SEED,
+  POSITIONS,
+  SPEEDS,
+  headRoles,
+  headWeights,
+} from '../../model/training.mjs';
+
+/** How often the live region's text may change (a screen reader reads every change). */
+const STATUS_EVERY_MS = 1000;
+
+/** The example rows shown above the controls: the task, whatever the run. */
+function exampleRows(seed, tr) {
+  const { tokens, rows, length } = createInductionTask(seed).batch(3);
+  return rows.map(({ p, n }, r) => {
+    const first = 1 + p;
+    const marks = new Map();
+    for (let k = 0; k < n; k++) {
+      marks.set(first + k, 'token-run');
+      marks.set(first + n + k, 'token-repeat');
+    }
+    return h(
+      'li',
+      { class: 'task-row', 'aria-label': tr('ch3.train.rowLabel', { n, p }) },
+      tokenStrip(tokens.subarray(r * length, (r + 1) * length), marks),
+    );
+  });
+}
+
+/** A <select> of the given choices, its label, and what a change does. */
+function choice({ label, value, options, text, onChange, key }) {
+  const select = h(
+    'select',
+    { dataset: { focusKey: key, control: key }, onchange: () => onChange(select.value) },
+    options.map((option) =>
+      h('option', { value: String(option), selected: option === value }, text(option)),
+    ),
+  );
+  return h('label', { class: 'train-field' }, h('span', { text: label }), select);
+}
+
+function controls(training, tr) {
+  const { settings } = training.run;
+  const train = h('button', {
+    type: 'button',
+    class: 'train-button',
+    dataset: { focusKey: 'train', control: 'train' },
+    onclick: () =>
+      training.run.status === 'running' || training.run.status === 'starting'
+        ? training.pause()
+        : training.start(),
+  });
+  const reset = h('button', {
+    type: 'button',
+    dataset: { focusKey: 'reset', control: 'reset' },
+    text: tr('ch3.train.reset'),
+    onclick: () => training.reset(),
+  });
+  const seed = h('input', {
+    type: 'number',
+    min: 0,
+    max: MAX_SEED,
+    step: 1,
+    value: settings.seed,
+    dataset: { focusKey: 'seed', control: 'seed' },
+    onchange: () => {
+      if (!training.set({ seed: Number(seed.value) })) seed.value = training.run.settings.seed;
+    },
+  });
+  const fields = [
+    choice({
+      key: 'positions',
+      label: tr('ch3.train.positions'),
+      value: settings.positions,
+      options: POSITIONS,
+      text: (p) => tr(`ch3.train.positions.${p}`),
+      onChange: (positions) => training.set({ positions }),
+    }),
+    choice({
+      key: 'layers',
+      label: tr('ch3.train.layers'),
+      value: settings.layers,
+      options: LAYER_CHOICES,
+      text: String,
+      onChange: (layers) => training.set({ layers: Number(layers) }),
+    }),
+    choice({
+      key: 'heads',
+      label: tr('ch3.train.heads'),
+      value: settings.heads,
+      options: HEAD_CHOICES,
+      text: String,
+      onChange: (heads) => training.set({ heads: Number(heads) }),
+    }),
+    h('label', { class: 'train-field' }, h('span', { text: tr('ch3.train.seed') }), seed),
+    choice({
+      key: 'speed',
+      label: tr('ch3.train.speed'),
+      value: settings.speed,
+      options: SPEEDS,
+      text: (s) => tr(`ch3.train.speed.${s}`),
+      onChange: (speed) => training.set({ speed }),
+    }),
+  ];
+  const element = h(
+    'div',
+    { class: 'train-controls', 'data-export': 'skip' },
+    h('div', { class: 'train-buttons' }, train, reset),
+    h('div', { class: 'train-fields' }, fields),
+  );
+  const update = (run) => {
+    const busy = run.status === 'running' || run.status === 'starting';
+    train.textContent = tr(busy ? 'ch3.train.pause' : 'ch3.train.train');
+    train.setAttribute('aria-pressed', String(busy));
+    train.disabled = run.step >= MAX_TRAINING_STEPS;
+  };
+  return { element, update };
+}
+
+/** Why the switches matter, for the current ones (none, or 1 layer: it cannot learn it). */
+function switchNote(settings, tr) {
+  if (settings.layers === 1) return tr('ch3.train.why.oneLayer');
+  if (settings.positions === 'none') return tr('ch3.train.why.none');
+  return tr('ch3.train.why.two');
+}
+
+/** What the heads did at the drop: the snapshots just before and after it, on the probe row. */
+function dropStory(run, tr) {
+  if (run.dropStep === null || !run.probe) return '';
+  const before = [...run.snapshots].reverse().find((s) => s.step < run.dropStep);
+  const after = run.snapshots.find((s) => s.step >= run.dropStep);
+  if (!after)
+    return tr('ch3.train.dropped', { step: run.dropStep, seconds: run.dropSeconds.toFixed(1) });
+  const tokens = Array.from(run.probe.tokens);
+  const now = headRoles(after.attention, tokens);
+  const then = headRoles((before ?? { attention: run.probe.attention }).attention, tokens);
+  const inductionThen = then.heads.find(
+    (x) => x.layer === now.inductionHead.layer && x.head === now.inductionHead.head,
+  );
+  return tr('ch3.train.droppedHeads', {
+    step: run.dropStep,
+    seconds: run.dropSeconds.toFixed(1),
+    prevHead: now.previousHead.head + 1,
+    prev: formatExact(now.previousHead.previous),
+    layer: now.inductionHead.layer + 1,
+    head: now.inductionHead.head + 1,
+    before: formatExact(inductionThen.induction ?? 0),
+    after: formatExact(now.inductionHead.induction ?? 0),
+  });
+}
+
+function build(ctx) {
+  const { tr, training } = ctx;
+  const { run } = training;
+  const panel = controls(training, tr);
+  const curve = lossCurve(tr);
+  const files = trainingFiles(training, tr, curve.element);
+  const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
+  const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
+  const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
+  const probe = h('div', { class: 'train-probe' });
+  const rows = h('ol', { class: 'task-rows' });
+  const mapGrid = h('div', { class: 'train-heads' });
+  let maps = [];
+  let shape = '';
+  /** The example rows (by seed) and one heatmap per head of each layer, for the switches. */
+  function reshape({ seed, layers, heads, positions }) {
+    const next = `${seed}|${layers}|${heads}|${positions}`;
+    if (shape === next) return false;
+    shape = next;
+    rows.replaceChildren(...exampleRows(seed, tr));
+    maps = [];
+    const layerRows = Array.from({ length: layers }, (_, l) => {
+      const row = Array.from({ length: heads }, (_, hd) => {
+        const name = tr('ch3.train.headName', { layer: l + 1, head: hd + 1 });
+        const map = headHeatmap(name, `head-${hd + 1}`);
+        maps.push({ layer: l, head: hd, map });
+        return map.element;
+      });
+      return h('div', { class: 'train-layer' }, row);
+    });
+    mapGrid.replaceChildren(...layerRows);
+    note.textContent = switchNote(run.settings, tr);
+    return true;
+  }
+  const element = h(
+    'div',
+    { class: 'scene scene-train' },
+    h('p', { class: 'train-task', text: tr('ch3.train.task') }),
+    rows,
+    panel.element,
+    status,
+    note,
+    curve.element,
+    story,
+    files.element,
+    h('h3', { class: 'train-heads-title', text: tr('ch3.train.headsTitle') }),
+    probe,
+    mapGrid,
+  );
+
+  let drawnSnapshots = 0;
+  let drawnProbe = null;
+  let statusAt = -Infinity;
+  let wasCounting = false;
+  let toldKey = '';
+  let frame = 0;
+  let unsubscribe = null;
+  const statusText = () => {
+    if (run.status === 'failed') return tr('ch3.train.failed', { reason: run.error });
+    if (run.step > 0) return tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
+    if (run.status === 'starting') return tr('ch3.train.starting');
+    if (run.loadedStep !== null) return tr('ch3.train.loaded', { step: run.loadedStep });
+    return tr('ch3.train.ready');
+  };
+
+  function draw() {
+    frame = 0;
+    if (!element.isConnected) {
+      unsubscribe?.();
+      unsubscribe = null;
+      return;
+    }
+    panel.update(run);
+    files.update(run);
+    const now = performance.now();
+    // While steps are counting, the text changes at most once a second; anything else at once.
+    const counting = run.status === 'running' && run.step > 0;
+    if (!counting || !wasCounting || now - statusAt >= STATUS_EVERY_MS) {
+      status.textContent = statusText();
+      statusAt = now;
+    }
+    wasCounting = counting;
+    element.dataset.status = run.status;
+    element.dataset.worker = run.probe ? 'ready' : '';
+    element.dataset.step = String(run.step);
+    curve.update(run, MAX_TRAINING_STEPS);
+    // What the heads did at the drop changes only with a new snapshot or drop.
+    const storyKey = `${run.dropStep}|${run.snapshots.length}`;
+    if (storyKey !== toldKey) {
+      toldKey = storyKey;
+      story.textContent = dropStory(run, tr);
+    }
+    element.dataset.dropStep = run.dropStep ?? '';
+    if (run.probe !== drawnProbe) {
+      drawnProbe = run.probe;
+      probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
+    }
+    if (reshape(run.settings) || run.snapshots.length !== drawnSnapshots) {
+      drawnSnapshots = run.snapshots.length;
+      const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
+      // A snapshot of an earlier model (before a switch reset it) has other dims: not drawn.
+      const { layers, heads } = run.settings;
+      const fits = latest && latest.dims[0] === layers && latest.dims[2] === heads;
+      if (fits)
+        maps.forEach(({ layer, head, map }) => map.update(headWeights(latest, layer, head)));
+    }
+  }
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  };
+
+  const render = (t) => {
+    if (!unsubscribe) {
+      unsubscribe = training.subscribe(schedule);
+      draw();
+      whenIdle(() => element.isConnected && training.prepare());
+    }
+    // Nothing moves with the clock: the run draws itself as it reports (reduced motion too).
+    element.dataset.t = t >= 1 ? '1' : '0';
+  };
+  const explanation = { sentences: [tr('ch3.train.explain')], formula: null };
+  return { element, render, explanation, narration: tr('ch3.narrate.train') };
+}
+
+const steps = () => [
+  {
+    id: 'train',
+    family: 'train',
+    params: {},
+    duration: 2,
+    title: (tr) => tr('ch3.title.train'),
+    build,
+  },
+];
+
+export default { titleKey: 'stage.train', steps };
