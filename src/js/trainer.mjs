@@ -36,6 +36,8 @@ const RESET_KEYS = new Set(['config', 'seed']);
 const EVALUATE_KEYS = new Set(['batch']);
 /** How long the worker may take to load the module and build the model. */
 const INIT_TIMEOUT_MS = 30_000;
+/** The longest delay setTimeout honours (ms). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** The longest dims list a parameter may have (the model's tensors have at most 3). */
 const MAX_DIMS = 8;
 /** The most steps one train() call may ask for. */
@@ -172,9 +174,10 @@ export async function createTrainer(options) {
   const seed = checkInteger(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
   const batch = checkInteger(o.batch ?? 32, `${where}: batch`, 1, MAX_BATCH);
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
-  if (typeof initTimeout !== 'number' || !(initTimeout > 0)) {
+  // setTimeout fires at once for a delay past 2^31 - 1 ms (Infinity too), so those are refused.
+  if (typeof initTimeout !== 'number' || !(initTimeout > 0 && initTimeout <= MAX_TIMEOUT_MS)) {
     throw new RangeError(
-      `${where}: initTimeout must be a positive number of milliseconds, got ${describe(initTimeout)}`,
+      `${where}: initTimeout must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${describe(initTimeout)}`,
     );
   }
   const { onProgress } = o;
@@ -186,6 +189,9 @@ export async function createTrainer(options) {
   }
   const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
   const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
+  if (typeof url !== 'string' && !(url instanceof URL)) {
+    throw new TypeError(`${where}: workerUrl must be a string or a URL, got ${describe(url)}`);
+  }
 
   const channel = openChannel(await spawnWorker(url), onProgress);
   const { request, fail } = channel;

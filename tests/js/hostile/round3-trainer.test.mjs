@@ -134,3 +134,18 @@ test('a polluted Object.prototype (type, attention, ok, error) does not break th
     for (const key of Object.keys(keys)) delete Object.prototype[key];
   }
 });
+
+test("an initTimeout past setTimeout's limit, or a workerUrl of the wrong kind, is refused by name", async () => {
+  for (const initTimeout of [Infinity, 2 ** 31, 1e12]) {
+    await assert.rejects(createTrainer({ config: CONFIG, workerUrl, initTimeout }), {
+      name: 'RangeError',
+      message: /initTimeout must be a positive number of milliseconds up to 2147483647/,
+    });
+  }
+  for (const bad of [5, {}, ['./x.mjs']]) {
+    await assert.rejects(createTrainer({ config: CONFIG, workerUrl: bad }), {
+      name: 'TypeError',
+      message: /workerUrl must be a string or a URL/,
+    });
+  }
+});
