@@ -135,7 +135,10 @@ function snapshotParameters(parameters) {
     );
   }
   const copy = { __proto__: null };
-  for (const name of Reflect.ownKeys(parameters)) {
+  // An index loop: a replaced Array iterator cannot make an own key go unread.
+  const names = Reflect.ownKeys(parameters);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
     if (typeof name !== 'string') continue; // symbols cannot name a parameter
     const entry = parameters[name];
     const where = `loadParameters: parameters['${name}']`;

@@ -149,3 +149,20 @@ test("an initTimeout past setTimeout's limit, or a workerUrl of the wrong kind, 
     });
   }
 });
+
+test('a replaced Array iterator cannot hide a parameter from loadParameters', async () => {
+  const p = copyWith((_, data, dims) => ({ data, dims }));
+  p.extra = { data: [1], dims: [1] };
+  const iterator = Array.prototype[Symbol.iterator];
+  let loading;
+  Array.prototype[Symbol.iterator] = function* () {
+    for (let i = 0; i < this.length; i++) if (this[i] !== 'extra') yield this[i];
+  };
+  try {
+    loading = trainer.loadParameters(p); // the copy is made now, synchronously
+  } finally {
+    Array.prototype[Symbol.iterator] = iterator;
+  }
+  await assert.rejects(loading, { name: 'TypeError', message: /'extra'/ });
+  await assertUnchanged();
+});
