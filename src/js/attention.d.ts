@@ -985,7 +985,7 @@ export interface TrainerOptions {
   onProgress?: (event: TrainerProgress) => void;
   /** Where the worker script is, if not `train-worker.mjs` next to this file. */
   workerUrl?: string | URL;
-  /** How long the worker may take to load the module and build the model (ms, default 30000). */
+  /** How long the worker may take to load the module and build the model (ms, default 30000, at most 2^31 - 1). */
   initTimeout?: number;
   /** As {@link CreateAttentionOptions.relaxedSimd}, for the worker's module. */
   relaxedSimd?: boolean;
