@@ -9,6 +9,7 @@
 // without `out`. Times are medians over interleaved rounds, in µs.
 import { readAttentionArgs } from '../../src/js/attention-args.mjs';
 import { measuredBytes, setBytes } from '../../src/js/read-once.mjs';
+import { createWasmContext } from '../../src/js/wasm-context.mjs';
 import { median } from './harness.mjs';
 import { HEAD_SIZE, SCALE, makeInputs } from './workload.mjs';
 
@@ -43,38 +44,8 @@ function timeStages(stages, { rounds, sampleMs }) {
   return Object.fromEntries(timed.map(({ name, samples }) => [name, median(samples)]));
 }
 
-// attention()'s call record for the core, as api.mjs builds it (addresses filled by the caller).
-function callRecord(Module, args) {
-  return {
-    q: 0,
-    k: 0,
-    v: 0,
-    y: 0,
-    batch: args.batch,
-    qNumHeads: args.qNumHeads,
-    kvNumHeads: args.kvNumHeads,
-    qSeqLen: args.qSeqLen,
-    kvSeqLen: args.kvSeqLen,
-    headSize: args.headSize,
-    vHeadSize: args.vHeadSize,
-    qLayout: Module.Layout.bhsd,
-    kvLayout: Module.Layout.bhsd,
-    scale: args.scale,
-    isCausal: args.isCausal,
-    softcap: args.softcap,
-    leftWindow: -1,
-    rightWindow: -1,
-    pastLength: 0,
-    nonpadKvSeqlen: 0,
-    maskKind: Module.MaskKind.none,
-    mask: 0,
-    maskDims: [0, 0, 0, 0],
-    maskRank: 0,
-    maskKeys: Module.MaskKeys.broadcast,
-    scores: 0,
-    scoresMode: Module.ScoresMode.raw,
-  };
-}
+/** The core call attention() would make for `args` (wasm-context.mjs builds it). */
+const callRecord = (Module, args) => createWasmContext(Module).coreCall(args, args.options);
 
 /**
  * The breakdown for every case: `attn` is the API (createAttention / wrapModule) over the raw

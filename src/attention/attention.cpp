@@ -8,9 +8,7 @@
 #include "kernels/scores.hpp"
 
 namespace attention {
-namespace {
 
-// a * b * ..., or 0 when the product overflows size_t (no dimension is 0 here).
 std::size_t checked_product(std::initializer_list<std::size_t> factors) {
   std::size_t product = 1;
   for (std::size_t f : factors) {
@@ -20,11 +18,39 @@ std::size_t checked_product(std::initializer_list<std::size_t> factors) {
   return product;
 }
 
-}  // namespace
+const char* status_message(Status status, const AttentionArgs& args) {
+  switch (status) {
+    case Status::ok:
+      return nullptr;
+    case Status::out_of_memory:
+      return "out of memory for the kernel's working memory";
+    case Status::invalid_arguments:
+      break;
+  }
+  const char* error = attention_error(args);
+  return error ? error : "invalid arguments";
+}
 
 Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::size_t size) {
   if (layout == Layout::bshd) return {seq * heads * size, size, heads * size};
   return {heads * seq * size, seq * size, size};
+}
+
+void copy_rows(const float* from, const Strides& f, float* to, const Strides& t, std::size_t batch,
+               std::size_t heads, std::size_t rows, std::size_t size) {
+  const bool contiguous = f.seq == size && t.seq == size;  // each head's rows in one block
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t h = 0; h < heads; ++h) {
+      const float* src = from + b * f.batch + h * f.head;
+      float* dst = to + b * t.batch + h * t.head;
+      if (contiguous) {
+        std::copy(src, src + rows * size, dst);
+        continue;
+      }
+      for (std::size_t r = 0; r < rows; ++r)
+        std::copy(src + r * f.seq, src + r * f.seq + size, dst + r * t.seq);
+    }
+  }
 }
 
 AttentionArgs contiguous_args(const float* q, const float* k, const float* v,

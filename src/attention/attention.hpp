@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 namespace attention {
@@ -51,6 +52,12 @@ struct Strides {
 // bhsd: 4-D (batch, heads, seq, size). bshd: 3-D (batch, seq, heads * size).
 enum class Layout { bhsd, bshd };
 Strides layout_strides(Layout layout, std::size_t heads, std::size_t seq, std::size_t size);
+
+// Copies `rows` rows of `size` floats of every (b, h), b < batch and h < heads, from `from`
+// to `to`, each tensor laid out by its own strides: the one loop that moves rows head by head
+// (a cache appending or growing, past and new keys concatenated into ONNX's present_key).
+void copy_rows(const float* from, const Strides& from_strides, float* to, const Strides& to_strides,
+               std::size_t batch, std::size_t heads, std::size_t rows, std::size_t size);
 
 enum class MaskKind { none, boolean, additive };
 
@@ -126,6 +133,15 @@ const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
 std::size_t attention_working_bytes(const AttentionShape& shape);
 
 enum class Status { ok, invalid_arguments, out_of_memory };
+
+// What `status` of attention(args) means, as the neutral message the bindings hand to JS:
+// nullptr for ok, "out of memory ..." for out_of_memory (the JS layer recognises the prefix),
+// else why args are invalid. The one table from Status to words.
+const char* status_message(Status status, const AttentionArgs& args);
+
+// a * b * ..., or 0 when a factor is 0 or the product overflows size_t: sizes computed with
+// it are either exact or 0, never wrapped around.
+std::size_t checked_product(std::initializer_list<std::size_t> factors);
 
 // The fused, tiled kernel (O(head_size) scratch per row block, never the S x T scores), plus
 // the scores output when args.scores is set. Validates with attention_error first; returns

@@ -11,17 +11,12 @@ namespace {
 constexpr std::size_t alignment = 64;
 constexpr std::size_t size_max = std::numeric_limits<std::size_t>::max();
 
-// a * b, or 0 when it overflows.
-std::size_t times(std::size_t a, std::size_t b) { return b != 0 && a > size_max / b ? 0 : a * b; }
-
 // Copies `rows` rows of `size` floats for every (b, h) from a [heads, from_rows, size] layout
 // at `from` to a [heads, to_rows, size] layout at `to`, starting at row `at` there.
 void copy_heads(const float* from, std::size_t from_rows, float* to, std::size_t to_rows,
                 std::size_t at, std::size_t heads, std::size_t rows, std::size_t size) {
-  for (std::size_t h = 0; h < heads; ++h) {
-    const float* src = from + h * from_rows * size;
-    std::copy(src, src + rows * size, to + (h * to_rows + at) * size);
-  }
+  copy_rows(from, layout_strides(Layout::bhsd, heads, from_rows, size), to + at * size,
+            layout_strides(Layout::bhsd, heads, to_rows, size), 1, heads, rows, size);
 }
 
 }  // namespace
@@ -33,11 +28,11 @@ KvCache::Storage KvCache::allocate(std::size_t floats) {
 }
 
 std::size_t KvCache::bytes_for(const KvCacheShape& s, std::size_t capacity) {
-  const std::size_t heads = times(s.batch, s.kv_num_heads);
-  const std::size_t rows = times(heads, capacity);
-  const std::size_t k = times(times(rows, s.head_size), sizeof(float));
-  const std::size_t v = times(times(rows, s.v_head_size), sizeof(float));
-  if (heads == 0 || rows == 0 || k == 0 || v == 0 || k > size_max - v) return 0;
+  const std::size_t k =
+      checked_product({s.batch, s.kv_num_heads, capacity, s.head_size, sizeof(float)});
+  const std::size_t v =
+      checked_product({s.batch, s.kv_num_heads, capacity, s.v_head_size, sizeof(float)});
+  if (k == 0 || v == 0 || k > size_max - v) return 0;
   return k + v;
 }
 
@@ -97,16 +92,7 @@ const char* KvCache::attend(const float* q, const KvAttendOptions& o, float* y) 
   a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity_, s.head_size);
   a.v_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity_, s.v_head_size);
   a.past_length = length_ - o.q_seq_len;
-  switch (attention(a)) {
-    case Status::ok:
-      return nullptr;
-    case Status::out_of_memory:
-      return "out of memory for the kernel's working memory";
-    case Status::invalid_arguments:
-      break;
-  }
-  const char* error = attention_error(a);
-  return error ? error : "invalid arguments";
+  return status_message(attention(a), a);
 }
 
 void KvCache::copy_keys(float* out) const {

@@ -20,11 +20,7 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
       attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.head_size);
   args.v_strides =
       attention::layout_strides(call.kv_layout, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
-  args.options.scale = call.scale;
-  args.options.is_causal = call.is_causal;
-  args.options.softcap = call.softcap;
-  args.options.left_window = call.left_window;
-  args.options.right_window = call.right_window;
+  args.options = call.options;
   args.past_length = call.past_length;
   args.nonpad_kv_seqlen = reinterpret_cast<const std::int32_t*>(call.nonpad_kv_seqlen);
   args.scores = address(call.scores);
@@ -47,16 +43,29 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
 std::string run(const AttentionCall& call) {
   attention::AttentionArgs args;
   if (const char* error = to_args(call, args)) return error;
-  switch (attention::attention(args)) {
-    case attention::Status::ok:
-      return "";
-    case attention::Status::out_of_memory:
-      return "out of memory for the kernel's working memory";
-    case attention::Status::invalid_arguments:
-      break;
+  const char* error = attention::status_message(attention::attention(args), args);
+  return error ? error : "";
+}
+
+std::string concat_present(const PresentCall& c) {
+  using attention::Layout;
+  const std::size_t total = std::size_t(c.past_rows) + c.rows;
+  if (c.batch == 0 || c.heads == 0 || c.rows == 0 || c.size == 0)
+    return "every dim must be 1 or more";
+  if (!attention::checked_product({c.batch, c.heads, total, c.size, sizeof(float)}))
+    return "the concatenation does not fit in size_t";
+  if (!c.next || !c.out || (c.past_rows && !c.past)) return "a buffer is missing";
+  const auto floats = [](std::uintptr_t a) { return reinterpret_cast<float*>(a); };
+  const attention::Strides out = attention::layout_strides(Layout::bhsd, c.heads, total, c.size);
+  if (c.past_rows) {
+    attention::copy_rows(floats(c.past),
+                         attention::layout_strides(Layout::bhsd, c.heads, c.past_rows, c.size),
+                         floats(c.out), out, c.batch, c.heads, c.past_rows, c.size);
   }
-  const char* error = attention::attention_error(args);
-  return error ? error : "invalid arguments";
+  attention::copy_rows(
+      floats(c.next), attention::layout_strides(c.next_layout, c.heads, c.rows, c.size),
+      floats(c.out) + std::size_t(c.past_rows) * c.size, out, c.batch, c.heads, c.rows, c.size);
+  return "";
 }
 
 double working_bytes(const AttentionCall& call) {

@@ -15,12 +15,14 @@
 // qLayout         Module.Layout        q and y: bhsd = [batch, qNumHeads, S, D] (4-D),
 //                                      bshd = [batch, S, qNumHeads * D] (3-D)
 // kvLayout        Module.Layout        k and v: bhsd = [batch, kvNumHeads, T, D] or bshd
-// scale           number               multiplies q.k (the caller resolves 1/sqrt(D))
-// isCausal        boolean              key j hidden from query i when j > i + offset
-// softcap         number               0 = off, else softcap * tanh(score / softcap)
-// leftWindow      number (int32)       -1 = unbounded, else keys j < i + offset - leftWindow
+// options         AttentionOptions     the options record, one object shared by every entry
+//                                      point that attends (KvAttendCall too), its fields:
+//   scale         number               multiplies q.k (the caller resolves 1/sqrt(D))
+//   isCausal      boolean              key j hidden from query i when j > i + offset
+//   softcap       number               0 = off, else softcap * tanh(score / softcap)
+//   leftWindow    number (int32)       -1 = unbounded, else keys j < i + offset - leftWindow
 //                                      are hidden
-// rightWindow     number (int32)       -1 = unbounded, else keys j > i + offset + rightWindow
+//   rightWindow   number (int32)       -1 = unbounded, else keys j > i + offset + rightWindow
 //                                      are hidden
 // pastLength      number (uint32)      P <= T: the queries' offset (keys 0..P-1 are the past);
 //                                      0 without a cache. Must be 0 with nonpadKvSeqlen.
@@ -63,10 +65,7 @@ struct AttentionCall {
   std::uint32_t head_size = 1, v_head_size = 1;
   attention::Layout q_layout = attention::Layout::bhsd;
   attention::Layout kv_layout = attention::Layout::bhsd;
-  float scale = 1.0f;
-  bool is_causal = false;
-  float softcap = 0.0f;
-  std::int32_t left_window = -1, right_window = -1;
+  attention::AttentionOptions options;
   std::uint32_t past_length = 0;
   std::uintptr_t nonpad_kv_seqlen = 0;
   attention::MaskKind mask_kind = attention::MaskKind::none;
@@ -86,5 +85,20 @@ std::string run(const AttentionCall& call);
 
 // Bytes of working memory the kernel allocates for this call, beyond the caller's buffers.
 double working_bytes(const AttentionCall& call);
+
+// ONNX's present_key (or present_value) = concat(past, new) along the sequence, as
+// [batch, heads, pastRows + rows, size] at `out`: the past [batch, heads, pastRows, size]
+// (contiguous, absent when pastRows is 0), then the new rows, laid out as nextLayout says
+// (bhsd, or bshd: [batch, rows, heads * size]). JS field names: past, next, out (addresses),
+// batch, heads, pastRows, rows, size (uint32), nextLayout (Module.Layout).
+struct PresentCall {
+  std::uintptr_t past = 0, next = 0, out = 0;
+  std::uint32_t batch = 1, heads = 1, past_rows = 0, rows = 1, size = 1;
+  attention::Layout next_layout = attention::Layout::bhsd;
+};
+
+// Builds the concatenation: "" on success, else why not (a zero dim, a size past size_t, a
+// missing buffer); nothing written then.
+std::string concat_present(const PresentCall& call);
 
 }  // namespace attention_call

@@ -12,18 +12,17 @@
 #include "attention.hpp"
 #include "attention_call.hpp"
 #include "kernels/multiply_add.hpp"
-#include "kv_cache.hpp"
 
 namespace {
-
-const float* floats(std::uintptr_t address) { return reinterpret_cast<const float*>(address); }
 
 std::string simd_arch() { return xsimd::default_arch::name(); }
 bool relaxed_simd() { return attention::kernels::relaxed_simd_build; }
 
 // What the module itself holds once loaded (Embind keeps a small record per value_object
-// field for good), measured at the end of the registrations below.
+// field for good). Registrations live in several files, run in no set order, so JS measures
+// this once every one has run: wrapModule calls markLoaded() before anything else.
 std::size_t heap_bytes_at_load = 0;
+void mark_loaded() { heap_bytes_at_load = mallinfo().uordblks; }
 
 // Bytes malloc has handed out beyond that and not taken back: lets tests prove calls leak
 // nothing.
@@ -32,62 +31,16 @@ std::size_t heap_bytes_in_use() { return mallinfo().uordblks - heap_bytes_at_loa
 // The most bytes wasm memory may grow to (-sMAXIMUM_MEMORY, set in CMakeLists.txt).
 double maximum_memory_bytes() { return double(ATTENTION_MAXIMUM_MEMORY); }
 
-// The resident key/value cache (kv_cache.hpp), to JS as a handle: the cache's address, a
-// number that src/js/kv-cache.mjs keeps and passes back. 0 = could not create.
-attention::KvCache* cache(std::uintptr_t handle) {
-  return reinterpret_cast<attention::KvCache*>(handle);
+// The options record's windows are int64 in the core; JS numbers reach them as int32 (the JS
+// layer refuses anything beyond), since this Embind has no 64-bit integers without BigInt.
+std::int32_t left_window(const attention::AttentionOptions& o) {
+  return std::int32_t(o.left_window);
 }
-
-std::uintptr_t kv_cache_create(std::uint32_t batch, std::uint32_t kv_num_heads,
-                               std::uint32_t head_size, std::uint32_t v_head_size,
-                               std::uint32_t capacity) {
-  return reinterpret_cast<std::uintptr_t>(
-      attention::KvCache::create({batch, kv_num_heads, head_size, v_head_size}, capacity)
-          .release());
+void set_left_window(attention::AttentionOptions& o, std::int32_t w) { o.left_window = w; }
+std::int32_t right_window(const attention::AttentionOptions& o) {
+  return std::int32_t(o.right_window);
 }
-
-void kv_cache_free(std::uintptr_t handle) { delete cache(handle); }
-
-std::string kv_cache_append(std::uintptr_t handle, std::uintptr_t k, std::uintptr_t v,
-                            std::uint32_t rows) {
-  const char* error = cache(handle)->append(floats(k), floats(v), rows);
-  return error ? error : "";
-}
-
-std::string kv_cache_attend(std::uintptr_t handle, std::uintptr_t q, std::uintptr_t y,
-                            std::uint32_t q_num_heads, std::uint32_t q_seq_len, float scale,
-                            bool is_causal, float softcap, std::int32_t left_window) {
-  attention::KvAttendOptions o;
-  o.q_num_heads = q_num_heads;
-  o.q_seq_len = q_seq_len;
-  o.options.scale = scale;
-  o.options.is_causal = is_causal;
-  o.options.softcap = softcap;
-  o.options.left_window = left_window;
-  const char* error = cache(handle)->attend(floats(q), o, reinterpret_cast<float*>(y));
-  return error ? error : "";
-}
-
-double kv_cache_length(std::uintptr_t handle) { return double(cache(handle)->length()); }
-double kv_cache_capacity(std::uintptr_t handle) { return double(cache(handle)->capacity()); }
-void kv_cache_reset(std::uintptr_t handle) { cache(handle)->reset(); }
-void kv_cache_truncate(std::uintptr_t handle, std::uint32_t length) {
-  cache(handle)->truncate(length);
-}
-bool kv_cache_reserve(std::uintptr_t handle, std::uint32_t capacity) {
-  return cache(handle)->reserve(capacity);
-}
-void kv_cache_copy_keys(std::uintptr_t handle, std::uintptr_t out) {
-  cache(handle)->copy_keys(reinterpret_cast<float*>(out));
-}
-void kv_cache_copy_values(std::uintptr_t handle, std::uintptr_t out) {
-  cache(handle)->copy_values(reinterpret_cast<float*>(out));
-}
-double kv_cache_bytes(std::uint32_t batch, std::uint32_t kv_num_heads, std::uint32_t head_size,
-                      std::uint32_t v_head_size, std::uint32_t capacity) {
-  return double(
-      attention::KvCache::bytes_for({batch, kv_num_heads, head_size, v_head_size}, capacity));
-}
+void set_right_window(attention::AttentionOptions& o, std::int32_t w) { o.right_window = w; }
 
 }  // namespace
 
@@ -114,6 +67,14 @@ EMSCRIPTEN_BINDINGS(attention) {
       .element(em::index<1>())
       .element(em::index<2>())
       .element(em::index<3>());
+  // The options record of every entry point that attends (attention_call.hpp).
+  using attention::AttentionOptions;
+  em::value_object<AttentionOptions>("AttentionOptions")
+      .field("scale", &AttentionOptions::scale)
+      .field("isCausal", &AttentionOptions::is_causal)
+      .field("softcap", &AttentionOptions::softcap)
+      .field("leftWindow", &left_window, &set_left_window)
+      .field("rightWindow", &right_window, &set_right_window);
   // Field names and meanings: attention_call.hpp.
   em::value_object<AttentionCall>("AttentionCall")
       .field("q", &AttentionCall::q)
@@ -129,11 +90,7 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("vHeadSize", &AttentionCall::v_head_size)
       .field("qLayout", &AttentionCall::q_layout)
       .field("kvLayout", &AttentionCall::kv_layout)
-      .field("scale", &AttentionCall::scale)
-      .field("isCausal", &AttentionCall::is_causal)
-      .field("softcap", &AttentionCall::softcap)
-      .field("leftWindow", &AttentionCall::left_window)
-      .field("rightWindow", &AttentionCall::right_window)
+      .field("options", &AttentionCall::options)
       .field("pastLength", &AttentionCall::past_length)
       .field("nonpadKvSeqlen", &AttentionCall::nonpad_kv_seqlen)
       .field("maskKind", &AttentionCall::mask_kind)
@@ -143,23 +100,24 @@ EMSCRIPTEN_BINDINGS(attention) {
       .field("maskKeys", &AttentionCall::mask_keys)
       .field("scores", &AttentionCall::scores)
       .field("scoresMode", &AttentionCall::scores_mode);
+  // Field names and meanings: attention_call.hpp.
+  using attention_call::PresentCall;
+  em::value_object<PresentCall>("PresentCall")
+      .field("past", &PresentCall::past)
+      .field("next", &PresentCall::next)
+      .field("out", &PresentCall::out)
+      .field("batch", &PresentCall::batch)
+      .field("heads", &PresentCall::heads)
+      .field("pastRows", &PresentCall::past_rows)
+      .field("rows", &PresentCall::rows)
+      .field("size", &PresentCall::size)
+      .field("nextLayout", &PresentCall::next_layout);
+  em::function("concatPresent", &attention_call::concat_present);
   em::function("runAttention", &attention_call::run);
   em::function("attentionWorkingBytes", &attention_call::working_bytes);
   em::function("maximumMemoryBytes", &maximum_memory_bytes);
   em::function("simdArch", &simd_arch);
   em::function("relaxedSimd", &relaxed_simd);
   em::function("heapBytesInUse", &heap_bytes_in_use);
-  em::function("kvCacheCreate", &kv_cache_create);
-  em::function("kvCacheFree", &kv_cache_free);
-  em::function("kvCacheAppend", &kv_cache_append);
-  em::function("kvCacheAttend", &kv_cache_attend);
-  em::function("kvCacheLength", &kv_cache_length);
-  em::function("kvCacheCapacity", &kv_cache_capacity);
-  em::function("kvCacheReset", &kv_cache_reset);
-  em::function("kvCacheTruncate", &kv_cache_truncate);
-  em::function("kvCacheReserve", &kv_cache_reserve);
-  em::function("kvCacheCopyKeys", &kv_cache_copy_keys);
-  em::function("kvCacheCopyValues", &kv_cache_copy_values);
-  em::function("kvCacheBytes", &kv_cache_bytes);
-  heap_bytes_at_load = mallinfo().uordblks;
+  em::function("markLoaded", &mark_loaded);
 }

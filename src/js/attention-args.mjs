@@ -2,16 +2,14 @@
 // Shared by attention() (api.mjs), which then copies the snapshot into wasm memory, and by the
 // pool (pool.mjs), which slices the snapshot for its workers: both throw the same TypeError /
 // RangeError for the same bad argument, and neither reads the caller's objects twice.
-import {
-  checkBoolean,
-  checkFloat32,
-  checkPositiveInteger,
-  describe,
-  isOptionBag,
-} from './checks.mjs';
+import { checkAttentionOptions } from './attention-options.mjs';
+import { checkPositiveInteger, describe, isOptionBag } from './checks.mjs';
 import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
 
-const ATTENTION_KEYS = new Set([
+/** The fields of the options record (attention-options.mjs) that attention() takes. */
+const RECORD_KEYS = ['scale', 'isCausal', 'softcap'];
+/** attention()'s dims, named as the core's shape (AttentionCall) names them. */
+export const DIM_KEYS = [
   'batch',
   'qNumHeads',
   'kvNumHeads',
@@ -19,13 +17,19 @@ const ATTENTION_KEYS = new Set([
   'kvSeqLen',
   'headSize',
   'vHeadSize',
-  'scale',
-  'isCausal',
-  'softcap',
-  'attnMask',
-  'out',
-]);
+];
+const ATTENTION_KEYS = new Set([...DIM_KEYS, ...RECORD_KEYS, 'attnMask', 'out']);
 const MASK_KEYS = new Set(['data', 'shape']);
+
+/**
+ * attention()'s options for the fields of a validated record that attention() takes: what
+ * the pool forwards to its workers, which read them again as attention() options.
+ */
+export function recordAsOptions(record) {
+  const options = {};
+  for (let i = 0; i < RECORD_KEYS.length; i++) options[RECORD_KEYS[i]] = record[RECORD_KEYS[i]];
+  return options;
+}
 
 /** A measured Float32Array argument (q, k, v), or a TypeError naming it. */
 function measureFloat32Array(value, name) {
@@ -130,7 +134,7 @@ function derive(length, name, per, option) {
 
 /**
  * attention(q, k, v, options) read and validated: the dims with their defaults filled in,
- * scale, isCausal, softcap, the mask ({ kind: 'boolean' | 'additive', data, dims, bytes } or
+ * `options`, the options record (attention-options.mjs) for the core, the mask ({ kind: 'boolean' | 'additive', data, dims, bytes } or
  * null), the caller's `out` ({ array, measured }, or null when not given), q, k, v as measured typed
  * arrays (read-once.mjs) and the element counts of q, k, v and the output y. Throws a TypeError / RangeError naming the bad argument.
  */
@@ -188,10 +192,7 @@ export function readAttentionArgs(q, k, v, options) {
       `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${vm.length}`,
     );
   }
-  const scale = checkFloat32(opt('scale', 1 / Math.sqrt(headSize)), 'scale');
-  const isCausal = checkBoolean(opt('isCausal', false), 'isCausal');
-  const softcap = checkFloat32(opt('softcap', 0), 'softcap');
-  if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
+  const record = checkAttentionOptions(o, { headSize });
   const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
   const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
   const out =
@@ -211,9 +212,7 @@ export function readAttentionArgs(q, k, v, options) {
     kvSeqLen,
     headSize,
     vHeadSize,
-    scale,
-    isCausal,
-    softcap,
+    options: record,
     mask,
     out,
     q: qm,

@@ -41,42 +41,9 @@ function checkGradY(gradY, args) {
   return measured;
 }
 
-/** The forward's AttentionCall (attention_call.hpp) for attention()'s arguments; addresses 0. */
-function forwardCall(Module, args) {
-  const { mask } = args;
-  return {
-    q: 0,
-    k: 0,
-    v: 0,
-    y: 0,
-    batch: args.batch,
-    qNumHeads: args.qNumHeads,
-    kvNumHeads: args.kvNumHeads,
-    qSeqLen: args.qSeqLen,
-    kvSeqLen: args.kvSeqLen,
-    headSize: args.headSize,
-    vHeadSize: args.vHeadSize,
-    qLayout: Module.Layout.bhsd,
-    kvLayout: Module.Layout.bhsd,
-    scale: args.scale,
-    isCausal: args.isCausal,
-    softcap: args.softcap,
-    leftWindow: -1,
-    rightWindow: -1,
-    pastLength: 0,
-    nonpadKvSeqlen: 0,
-    maskKind: mask ? Module.MaskKind[mask.kind] : Module.MaskKind.none,
-    mask: 0,
-    maskDims: mask ? [0, 1, 2, 3].map((i) => mask.dims[i] ?? 0) : [0, 0, 0, 0],
-    maskRank: mask ? mask.dims.length : 0,
-    maskKeys: Module.MaskKeys.broadcast,
-    scores: 0,
-    scoresMode: Module.ScoresMode.raw,
-  };
-}
-
 /** The `attentionBackward` method for one module. */
-export function createAttentionBackward({ Module, withAllocations, copyOut, memoryLimit }) {
+export function createAttentionBackward(context) {
+  const { Module, withAllocations, copyOut, coreCall, checkFits } = context;
   return function attentionBackward(q, k, v, gradY, options) {
     // Phases 1 to 3: read, measure, validate (gradY is measured only: no caller code runs).
     const args = readArgs(q, k, v, options);
@@ -90,14 +57,15 @@ export function createAttentionBackward({ Module, withAllocations, copyOut, memo
     const { q: qLength, k: kLength, v: vLength, y: yLength } = args.lengths;
     // q, k, v and their gradients, gradY, the mask.
     const dataBytes = (2 * (qLength + kLength + vLength) + yLength) * 4 + (mask ? mask.bytes : 0);
-    const call = { forward: forwardCall(Module, args), gradY: 0, gradQ: 0, gradK: 0, gradV: 0 };
-    const kernelBytes = Module.attentionBackwardWorkingBytes(call);
-    const reserveBytes = 4 * 1024 * 1024; // the stack and static data
-    if (dataBytes + kernelBytes + reserveBytes > memoryLimit) {
-      throw new RangeError(
-        `attentionBackward: q, k, v, gradY and the gradients need ${formatBytes(dataBytes)} (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
-      );
-    }
+    // The forward's AttentionCall, as attention() builds it (wasm-context.mjs).
+    const forward = coreCall(args, args.options, { mask });
+    const call = { forward, gradY: 0, gradQ: 0, gradK: 0, gradV: 0 };
+    const kernelBytes = checkFits(
+      'attentionBackward',
+      dataBytes,
+      Module.attentionBackwardWorkingBytes(call),
+      'q, k, v, gradY and the gradients',
+    );
     return withAllocations('attentionBackward', (allocate, copyIn) => {
       // Phase 4, copy exactly what was validated.
       call.forward.q = copyIn(args.q, qLength * 4, 'q');

@@ -892,7 +892,8 @@ export interface AttentionPoolOptions {
   /**
    * How long each worker may take to load and warm up its module, in milliseconds (default
    * 30000). A worker that has not reported ready by then rejects createAttentionPool with an
-   * Error saying so.
+   * Error saying so. `Infinity` waits for ever; a finite value above 2^31 - 1 (about 24.8
+   * days, the longest a timer can wait) is a RangeError.
    */
   initTimeout?: number;
 }
@@ -906,8 +907,11 @@ export interface PoolCallOptions {
   signal?: AbortSignal;
   /**
    * For a call the pool runs whole on one worker (a small one): move q, k and v to it instead
-   * of copying them. Their buffers are then detached in the caller. Defaults to false: the
-   * caller's arrays are never detached or changed.
+   * of copying them. Their buffers are taken when the call is made, and detached in the
+   * caller then (a later write cannot reach the call; another call given the same buffer is
+   * refused with a TypeError, as for any detached array). A buffer that cannot be moved (a
+   * WebAssembly.Memory's, a SharedArrayBuffer) is copied when the call is made instead.
+   * Defaults to false: the caller's arrays are never detached or changed.
    */
   transfer?: boolean;
 }
@@ -924,7 +928,8 @@ export interface AttentionPool {
    * {@link AttentionApi.attention} across the workers. The arguments are read once and
    * validated before anything is sent: rejects with the same TypeError or RangeError as
    * `attn.attention` for a bad argument, and with an Error saying so when a worker running the
-   * call dies or the pool is closed (the pool replaces a dead worker). Calls may overlap:
+   * call dies, sends a message the pool's worker never would (a result of the wrong kind
+   * included), or the pool is closed (the pool replaces such a worker). Calls may overlap:
    * their slices share one queue. `options.out` is not supported here (rejects with a
    * TypeError naming it): results come back from the workers in arrays of their own.
    */

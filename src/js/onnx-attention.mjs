@@ -12,486 +12,18 @@
 //   present_value (B, Hkv, T, Dv), V's type              qk_matmul_output (B, Hq, S, T), Q's type
 //
 // The work is the fused kernel of attention(): Q, K and V are read where they lie (3-D or 4-D
-// by strides, no transposing copy). With a past cache, the one concatenation that present_*
-// requires is built straight into wasm memory (past rows, then the new ones) and the kernel
-// reads it as K and V with the queries at offset P. float16 is widened while it is copied in
-// and narrowed (round to nearest even) while results are copied out; the core is float32.
+// by strides, no transposing copy). With a past cache, the concatenation that present_*
+// requires is built in wasm memory by the core (past rows, then the new ones, head by head)
+// and the kernel reads it as K and V with the queries at offset P. float16 is widened while
+// it is copied in and narrowed (round to nearest even) while results are copied out; the core
+// is float32.
 // Arguments are read exactly once (read-once.mjs): inputs, attributes and the outputs list.
-import {
-  checkFloat32,
-  checkPositiveInteger,
-  describe,
-  formatBytes,
-  isOptionBag,
-  isOutOfMemory,
-} from './checks.mjs';
-import { floatsToHalves, halvesToFloats } from './float16.mjs';
-import {
-  bufferOf,
-  measureTypedArray,
-  measuredBytes,
-  readArray,
-  readOwnOptions,
-  setBytes,
-} from './read-once.mjs';
-
-const INPUT_NAMES = new Set([
-  'Q',
-  'K',
-  'V',
-  'attn_mask',
-  'past_key',
-  'past_value',
-  'nonpad_kv_seqlen',
-]);
-const ATTRIBUTE_NAMES = new Set([
-  'is_causal',
-  'scale',
-  'softcap',
-  'q_num_heads',
-  'kv_num_heads',
-  'qk_matmul_output_mode',
-  'softmax_precision',
-  'left_window_size',
-  'right_window_size',
-]);
-const OUTPUT_NAMES = ['Y', 'present_key', 'present_value', 'qk_matmul_output'];
-// ONNX TensorProto data types the softmax may be asked to run in: FLOAT, FLOAT16, DOUBLE,
-// BFLOAT16. The kernel always runs it in float32, which is at least as precise as asked for
-// all but DOUBLE (where float32 is what every other part of the operator computes in anyway).
-const SOFTMAX_PRECISIONS = [1, 10, 11, 16];
-
-// Element types, the typed arrays that may hold them, and their size in bytes.
-const ARRAYS_OF = {
-  float32: ['Float32Array'],
-  float16: ['Uint16Array', 'Float16Array'],
-  bool: ['Uint8Array'],
-  int64: ['BigInt64Array'],
-};
-const TYPE_OF_ARRAY = {
-  Float32Array: 'float32',
-  Uint16Array: 'float16',
-  Float16Array: 'float16',
-  Uint8Array: 'bool',
-  BigInt64Array: 'int64',
-};
-const BYTES_PER = { float32: 4, float16: 2, bool: 1, int64: 8 };
-const FLOATS = ['float32', 'float16'];
-const MAX_RANK = 8;
-const INT32_MAX = 0x7fffffff;
-
-const product = (dims) => dims.reduce((a, b) => a * b, 1);
-const show = (dims) => `[${dims.join(', ')}]`;
-
-// ---------------------------------------------------------------------------------------------
-// Phase 1: read. Tensors are read field by field with ordinary property access (so an
-// onnxruntime-web Tensor's `data` getter works); bags of inputs and attributes own keys only.
-
-export function readTensor(value, name) {
-  if (!isOptionBag(value)) {
-    throw new TypeError(
-      `${name} must be a tensor { type, data, dims } (an onnxruntime-web Tensor will do), got ${describe(value)}`,
-    );
-  }
-  const type = value.type;
-  const data = value.data;
-  const rawDims = value.dims;
-  const dims = readArray(rawDims, `${name}.dims`, MAX_RANK);
-  if (dims === null) {
-    throw new TypeError(`${name}.dims must be an array of dims, got ${describe(rawDims)}`);
-  }
-  return { name, type, data, dims };
-}
-
-function readCall(inputs, attributes, outputs) {
-  if (!isOptionBag(inputs)) {
-    throw new TypeError(
-      `onnxAttention: inputs must be an object { Q, K, V, ... }, got ${describe(inputs)}`,
-    );
-  }
-  const given = readOwnOptions(inputs, INPUT_NAMES, 'onnxAttention', 'inputs');
-  const tensors = {};
-  for (const name of INPUT_NAMES) {
-    const value = given[name];
-    // An absent optional input may be left out, or given as undefined or null.
-    if (value !== undefined && value !== null) tensors[name] = readTensor(value, name);
-  }
-  let attrs = {};
-  if (attributes !== undefined) {
-    if (!isOptionBag(attributes)) {
-      throw new TypeError(
-        `onnxAttention: attributes must be an object, got ${describe(attributes)}`,
-      );
-    }
-    attrs = readOwnOptions(attributes, ATTRIBUTE_NAMES, 'onnxAttention', 'attributes');
-  }
-  let wanted;
-  if (outputs !== undefined) {
-    wanted = readArray(outputs, 'outputs', OUTPUT_NAMES.length);
-    if (wanted === null) {
-      throw new TypeError(
-        `onnxAttention: outputs must be an array of output names (${OUTPUT_NAMES.join(', ')}), got ${describe(outputs)}`,
-      );
-    }
-  }
-  return { tensors, attrs, wanted };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Phases 2 and 3: measure every tensor, then validate the snapshot against the spec.
-
-function checkDim(value, name) {
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be a non-negative integer, got ${describe(value)}`);
-  }
-  if (!Number.isInteger(value) || value < 0 || value > INT32_MAX) {
-    throw new RangeError(`${name} must be an integer from 0 to 2^31 - 1, got ${value}`);
-  }
-  return value;
-}
-
-/** A measured tensor { name, type, view, dims, count, float16Array }, checked against `types`. */
-export function measureTensor(read, types) {
-  const { name } = read;
-  const view = measureTypedArray(read.data, `${name}.data`);
-  const arrays = types.flatMap((t) => ARRAYS_OF[t]).join(', ');
-  if (view === null) {
-    throw new TypeError(
-      `${name}.data must be a typed array (${arrays}), got ${describe(read.data)}`,
-    );
-  }
-  let type = read.type;
-  if (type === undefined) {
-    type = TYPE_OF_ARRAY[view.type];
-    if (type === undefined || !types.includes(type)) {
-      throw new TypeError(`${name}.data must be a ${arrays}, got a ${view.type}`);
-    }
-  } else if (typeof type !== 'string' || !Object.hasOwn(ARRAYS_OF, type)) {
-    throw new TypeError(
-      `${name}.type must be one of ${types.map((t) => `'${t}'`).join(', ')}, got ${describe(type)}`,
-    );
-  }
-  if (!types.includes(type)) {
-    throw new TypeError(
-      `${name} must be of type ${types.map((t) => `'${t}'`).join(' or ')}, got '${type}'`,
-    );
-  }
-  if (!ARRAYS_OF[type].includes(view.type)) {
-    throw new TypeError(
-      `${name}.type is '${type}', so ${name}.data must be a ${ARRAYS_OF[type].join(' or ')}, got a ${view.type}`,
-    );
-  }
-  const dims = read.dims.map((d, i) => checkDim(d, `${name}.dims[${i}]`));
-  const count = product(dims);
-  if (view.length !== count) {
-    throw new RangeError(
-      `${name}.data must hold ${dims.join(' * ') || '1'} = ${count} values for dims ${show(dims)}, got ${view.length}`,
-    );
-  }
-  return { name, type, view, dims, count, float16Array: view.type === 'Float16Array' };
-}
-
-function checkAttributes(attrs) {
-  const integer = (name, fallback, lo, hi) => {
-    const value = attrs[name];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number') {
-      throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
-    }
-    if (!Number.isInteger(value) || value < lo || value > hi) {
-      throw new RangeError(`${name} must be an integer from ${lo} to ${hi}, got ${value}`);
-    }
-    return value;
-  };
-  let isCausal = attrs.is_causal === undefined ? 0 : attrs.is_causal;
-  if (typeof isCausal === 'boolean') isCausal = isCausal ? 1 : 0;
-  if (isCausal !== 0 && isCausal !== 1) {
-    throw new (typeof isCausal === 'number' ? RangeError : TypeError)(
-      `is_causal must be 0 or 1 (or a boolean), got ${describe(isCausal)}`,
-    );
-  }
-  const scale = attrs.scale === undefined ? undefined : checkFloat32(attrs.scale, 'scale');
-  const softcap = attrs.softcap === undefined ? 0 : checkFloat32(attrs.softcap, 'softcap');
-  if (softcap < 0) throw new RangeError(`softcap must be 0 (off) or positive, got ${softcap}`);
-  const qNumHeads =
-    attrs.q_num_heads === undefined
-      ? undefined
-      : checkPositiveInteger(attrs.q_num_heads, 'q_num_heads');
-  const kvNumHeads =
-    attrs.kv_num_heads === undefined
-      ? undefined
-      : checkPositiveInteger(attrs.kv_num_heads, 'kv_num_heads');
-  const mode = integer('qk_matmul_output_mode', 0, 0, 3);
-  const precision = attrs.softmax_precision;
-  if (precision !== undefined && !SOFTMAX_PRECISIONS.includes(precision)) {
-    throw new (typeof precision === 'number' ? RangeError : TypeError)(
-      `softmax_precision must be one of ${SOFTMAX_PRECISIONS.join(', ')} (float, float16, double, bfloat16), got ${describe(precision)}`,
-    );
-  }
-  const leftWindow = integer('left_window_size', -1, -1, INT32_MAX);
-  const rightWindow = integer('right_window_size', -1, -1, INT32_MAX);
-  return {
-    isCausal: isCausal === 1,
-    scale,
-    softcap,
-    qNumHeads,
-    kvNumHeads,
-    mode,
-    leftWindow,
-    rightWindow,
-  };
-}
-
-function checkWanted(wanted, hasPast) {
-  if (wanted === undefined) {
-    return new Set(hasPast ? ['Y', 'present_key', 'present_value'] : ['Y']);
-  }
-  const set = new Set();
-  wanted.forEach((name, i) => {
-    if (typeof name !== 'string' || !OUTPUT_NAMES.includes(name)) {
-      throw new TypeError(
-        `outputs[${i}] must be one of ${OUTPUT_NAMES.map((n) => `'${n}'`).join(', ')}, got ${describe(name)}`,
-      );
-    }
-    if (set.has(name)) throw new RangeError(`outputs names '${name}' twice`);
-    set.add(name);
-  });
-  if (set.has('present_key') !== set.has('present_value')) {
-    throw new RangeError(
-      'outputs must ask for present_key and present_value together (the cache is one pair)',
-    );
-  }
-  return set;
-}
-
-/**
- * Heads, lengths and head size of Q, K or V from its dims: 4-D (B, H, seq, size) or 3-D
- * (B, seq, H * size) with H from the attribute `headsName`.
- */
-function splitHeads(t, heads, headsName) {
-  const { name, dims } = t;
-  if (dims.length === 4) {
-    if (heads !== undefined && heads !== dims[1]) {
-      throw new RangeError(
-        `${headsName} is ${heads} but ${name} is 4-D with ${dims[1]} heads (dims ${show(dims)}); leave ${headsName} out for 4-D inputs`,
-      );
-    }
-    return { layout: 'bhsd', batch: dims[0], heads: dims[1], seq: dims[2], size: dims[3] };
-  }
-  if (dims.length === 3) {
-    if (heads === undefined) {
-      throw new TypeError(
-        `${headsName} is required when ${name} is 3-D (batch, seq, heads * head_size), got dims ${show(dims)}`,
-      );
-    }
-    if (dims[2] % heads !== 0) {
-      throw new RangeError(
-        `${name}'s last dim ${dims[2]} must be ${headsName} * head_size, but ${headsName} = ${heads} does not divide it`,
-      );
-    }
-    return { layout: 'bshd', batch: dims[0], heads, seq: dims[1], size: dims[2] / heads };
-  }
-  throw new RangeError(
-    `${name} must be 3-D (batch, seq, heads * head_size) or 4-D (batch, heads, seq, head_size), got ${dims.length}-D ${show(dims)}`,
-  );
-}
-
-function expectDims(t, expected, meaning) {
-  const same = t.dims.length === expected.length && t.dims.every((d, i) => d === expected[i]);
-  if (!same) {
-    throw new RangeError(
-      `${t.name} must have dims ${meaning} = ${show(expected)}, got ${show(t.dims)}`,
-    );
-  }
-}
-
-function atLeastOne(value, what) {
-  if (value < 1) throw new RangeError(`${what} must be at least 1, got 0`);
-}
-
-/** past_key (B, Hkv, P, D) and past_value (B, Hkv, P, Dv): both or neither. */
-function checkPast(tensors, Q, V, { B, Hkv, D, Dv }) {
-  if (!tensors.past_key && !tensors.past_value) return { pastKey: null, pastValue: null, P: 0 };
-  if (!tensors.past_key) throw new TypeError('past_key is missing: past_value needs it');
-  if (!tensors.past_value) throw new TypeError('past_value is missing: past_key needs it');
-  const pastKey = measureTensor(tensors.past_key, [Q.type]);
-  const pastValue = measureTensor(tensors.past_value, [V.type]);
-  if (pastKey.dims.length !== 4) {
-    throw new RangeError(
-      `past_key must be 4-D (batch, kv_num_heads, past_seq, head_size), got ${show(pastKey.dims)}`,
-    );
-  }
-  const P = pastKey.dims[2];
-  expectDims(pastKey, [B, Hkv, P, D], '(batch, kv heads, past length, head_size)');
-  expectDims(pastValue, [B, Hkv, P, Dv], '(batch, kv heads, past length, v_head_size)');
-  return { pastKey, pastValue, P };
-}
-
-/**
- * nonpad_kv_seqlen (B,) int64, each from 0 to T: an Int32Array for the core. The values are
- * data the rules depend on, so they are read once, here, from the measured bytes.
- */
-function checkNonpad(read, pastKey, B, T) {
-  if (pastKey) {
-    throw new RangeError(
-      'nonpad_kv_seqlen (an external cache) cannot be combined with past_key / past_value (a cache inside the operator)',
-    );
-  }
-  const t = measureTensor(read, ['int64']);
-  expectDims(t, [B], '(batch)');
-  measuredBytes(t.view, B * 8, 'nonpad_kv_seqlen.data');
-  const values = new BigInt64Array(t.view.buffer, t.view.byteOffset, B);
-  const lengths = new Int32Array(B);
-  for (let b = 0; b < B; b++) {
-    const n = values[b];
-    if (n < 0n || n > BigInt(T)) {
-      throw new RangeError(`nonpad_kv_seqlen[${b}] must be from 0 to the ${T} keys of K, got ${n}`);
-    }
-    lengths[b] = Number(n);
-  }
-  return lengths;
-}
-
-/** attn_mask: bool or Q's type, 1 to 4 dims right-aligned to `target`, last dim 1 to T. */
-function checkMask(read, qType, target) {
-  const t = measureTensor(read, ['bool', qType]);
-  const rank = t.dims.length;
-  if (rank < 1 || rank > 4) {
-    throw new RangeError(`attn_mask must have 1 to 4 dims, got ${rank} ${show(t.dims)}`);
-  }
-  const T = target[3];
-  const last = t.dims[rank - 1];
-  if (last < 1 || last > T) {
-    throw new RangeError(
-      `attn_mask's last dim must be from 1 to the ${T} keys (past + new; shorter hides the rest), got ${last}`,
-    );
-  }
-  for (let i = 0; i < rank - 1; i++) {
-    const want = target[4 - rank + i];
-    if (t.dims[i] !== 1 && t.dims[i] !== want) {
-      throw new RangeError(
-        `attn_mask dims ${show(t.dims)} do not broadcast to (batch, q heads, q length, keys) = ${show(target)}: dim ${i} is ${t.dims[i]}, expected 1 or ${want}`,
-      );
-    }
-  }
-  return t;
-}
-
-/** Validates the snapshot: every shape rule of the spec, naming the ONNX input or attribute. */
-function plan(read) {
-  const { tensors } = read;
-  for (const name of ['Q', 'K', 'V']) {
-    if (!tensors[name]) throw new TypeError(`onnxAttention: input ${name} is missing`);
-  }
-  const attrs = checkAttributes(read.attrs);
-  const Q = measureTensor(tensors.Q, FLOATS);
-  const K = measureTensor(tensors.K, FLOATS);
-  const V = measureTensor(tensors.V, FLOATS);
-  if (K.type !== Q.type) {
-    throw new TypeError(`K must have Q's type '${Q.type}' (both are T1), got '${K.type}'`);
-  }
-  const q = splitHeads(Q, attrs.qNumHeads, 'q_num_heads');
-  // Q, K and V are all 4-D or all 3-D (ONNX's reference asserts one rank for the three).
-  for (const t of [K, V]) {
-    if (t.dims.length !== Q.dims.length) {
-      throw new RangeError(
-        `${t.name} must have Q's rank ${Q.dims.length} (all 4-D or all 3-D), got ${t.dims.length}-D ${show(t.dims)}`,
-      );
-    }
-  }
-  const k = splitHeads(K, attrs.kvNumHeads, 'kv_num_heads');
-  const v = splitHeads(V, attrs.kvNumHeads, 'kv_num_heads');
-  const B = q.batch;
-  const [Hq, S, D] = [q.heads, q.seq, q.size];
-  const [Hkv, L, Dv] = [k.heads, k.seq, v.size];
-  atLeastOne(B, 'Q.dims[0] (batch)');
-  atLeastOne(Hq, 'the number of query heads');
-  atLeastOne(S, "Q's sequence length");
-  atLeastOne(D, "Q's head size");
-  atLeastOne(Hkv, 'the number of key/value heads');
-  atLeastOne(L, "K's sequence length");
-  atLeastOne(Dv, "V's head size");
-  if (k.batch !== B)
-    throw new RangeError(`K's batch must be Q's ${B}, got ${k.batch} (dims ${show(K.dims)})`);
-  if (v.batch !== B)
-    throw new RangeError(`V's batch must be Q's ${B}, got ${v.batch} (dims ${show(V.dims)})`);
-  if (k.size !== D) {
-    throw new RangeError(
-      `K's head size must be Q's head size ${D}, got ${k.size} (dims ${show(K.dims)})`,
-    );
-  }
-  if (v.heads !== Hkv || v.seq !== L) {
-    throw new RangeError(
-      `V must have K's ${Hkv} heads and ${L} keys, got ${v.heads} heads and ${v.seq} keys (dims ${show(V.dims)})`,
-    );
-  }
-  if (Hq % Hkv !== 0) {
-    throw new RangeError(
-      `the number of key/value heads (${Hkv}, from K${attrs.kvNumHeads === undefined ? '' : ' and kv_num_heads'}) must divide the number of query heads (${Hq}): each kv head serves a whole group`,
-    );
-  }
-
-  const { pastKey, pastValue, P } = checkPast(tensors, Q, V, { B, Hkv, D, Dv });
-  const T = P + L;
-  if (T > INT32_MAX) {
-    throw new RangeError(`past_key and K together hold ${T} keys, more than 2^31 - 1`);
-  }
-  const nonpad = tensors.nonpad_kv_seqlen
-    ? checkNonpad(tensors.nonpad_kv_seqlen, pastKey, B, T)
-    : null;
-  const mask = tensors.attn_mask ? checkMask(tensors.attn_mask, Q.type, [B, Hq, S, T]) : null;
-
-  const wanted = checkWanted(read.wanted, pastKey !== null);
-  const y3d = q.layout === 'bshd';
-  return {
-    Q,
-    K,
-    V,
-    pastKey,
-    pastValue,
-    mask,
-    nonpad,
-    attrs,
-    wanted,
-    layouts: { q: q.layout, kv: k.layout },
-    sizes: { B, Hq, Hkv, S, L, P, T, D, Dv },
-    yDims: y3d ? [B, S, Hq * Dv] : [B, Hq, S, Dv],
-    // The concatenated cache is needed for a past, and to hand back present_* at all.
-    buildsPresent: pastKey !== null || wanted.has('present_key'),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Phase 4: copy into wasm memory (converting), run the kernel, copy results out.
-
-/** A view of `count` elements from element `start` of a measured float tensor, in place. */
-function sourceView(t, start, count) {
-  const Type = t.type === 'float16' ? Uint16Array : Float32Array;
-  return new Type(t.view.buffer, t.view.byteOffset + start * BYTES_PER[t.type], count);
-}
-
-/** Writes `count` elements of `t` from `start`, widened to float32, at byte `address` of `heap`. */
-export function writeFloats(t, start, count, heap, address) {
-  const target = new Float32Array(heap, address, count);
-  if (t.type === 'float32') setBytes(target, sourceView(t, start, count), 0);
-  else halvesToFloats(sourceView(t, start, count), target);
-}
-
-/** A fresh output tensor of `type` ('float32' or 'float16') from `count` floats at `pointer`. */
-export function readOut(heapBuffer, pointer, count, type, dims, asFloat16Array) {
-  const floats = new Float32Array(heapBuffer, pointer, count);
-  if (type === 'float32') {
-    const data = new Float32Array(count);
-    setBytes(data, floats, 0);
-    return { type, data, dims };
-  }
-  const data =
-    asFloat16Array && typeof globalThis.Float16Array === 'function'
-      ? new globalThis.Float16Array(count)
-      : new Uint16Array(count);
-  floatsToHalves(floats, new Uint16Array(bufferOf(data), 0, count));
-  return { type, data, dims };
-}
+// Shape rules: onnx-shapes.mjs; float16 in and out: onnx-tensors.mjs.
+import { formatBytes, isOutOfMemory } from './checks.mjs';
+import { withScale } from './attention-options.mjs';
+import { BYTES_PER, SCORES_MODES, plan, readCall } from './onnx-shapes.mjs';
+import { readOut, tensorCopy, writeFloats } from './onnx-tensors.mjs';
+import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 
 /** Elements of each buffer the call needs in wasm memory (all float32 but a bool mask). */
 function bufferSizes(p) {
@@ -505,21 +37,16 @@ function bufferSizes(p) {
     mask: p.mask ? p.mask.count : 0,
     maskBytesPer: p.mask && p.mask.type === 'bool' ? 1 : 4,
     nonpad: p.nonpad ? B : 0,
+    // With a cache, the past and new rows staged before the concatenation: present's size.
+    staged: p.buildsPresent ? B * Hkv * T * (D + Dv) : 0,
   };
 }
 
-/** The core's AttentionCall (src/bindings/attention_call.hpp) for plan `p`; addresses 0. */
-function coreCall(Module, p) {
+/** The core's AttentionCall (wasm-context.mjs) for plan `p`, addresses 0. */
+function onnxCoreCall(coreCall, p) {
   const { B, Hq, Hkv, S, P, T, D, Dv } = p.sizes;
-  const { attrs, mask } = p;
-  const modes = ['raw', 'softcapped', 'biased', 'probabilities'];
-  let maskKind = 'none';
-  if (mask) maskKind = mask.type === 'bool' ? 'boolean' : 'additive';
-  return {
-    q: 0,
-    k: 0,
-    v: 0,
-    y: 0,
+  const { mask } = p;
+  const shape = {
     batch: B,
     qNumHeads: Hq,
     kvNumHeads: Hkv,
@@ -527,53 +54,44 @@ function coreCall(Module, p) {
     kvSeqLen: T,
     headSize: D,
     vHeadSize: Dv,
-    qLayout: Module.Layout[p.layouts.q],
-    // The concatenated cache is always written as (B, Hkv, T, size).
-    kvLayout: Module.Layout[p.buildsPresent ? 'bhsd' : p.layouts.kv],
-    scale: attrs.scale ?? 1 / Math.sqrt(D),
-    isCausal: attrs.isCausal,
-    softcap: attrs.softcap,
-    leftWindow: attrs.leftWindow,
-    rightWindow: attrs.rightWindow,
-    pastLength: P,
-    nonpadKvSeqlen: 0,
-    maskKind: Module.MaskKind[maskKind],
-    mask: 0,
-    maskDims: [0, 1, 2, 3].map((i) => (mask ? (mask.dims[i] ?? 0) : 0)),
-    maskRank: mask ? mask.dims.length : 0,
-    // ONNX: a mask shorter than T hides the keys beyond it.
-    maskKeys: Module.MaskKeys.pad,
-    scores: 0,
-    scoresMode: Module.ScoresMode[modes[attrs.mode]],
   };
+  return coreCall(shape, withScale(p.attrs.options, D), {
+    qLayout: p.layouts.q,
+    // The concatenated cache is always written as (B, Hkv, T, size).
+    kvLayout: p.buildsPresent ? 'bhsd' : p.layouts.kv,
+    pastLength: P,
+    mask: mask && { kind: mask.type === 'bool' ? 'boolean' : 'additive', dims: mask.dims },
+    // ONNX: a mask shorter than T hides the keys beyond it.
+    maskKeys: 'pad',
+    scoresMode: SCORES_MODES[p.attrs.mode],
+  });
 }
 
 /**
  * Writes the inputs into the buffers `call` points at, converting to float32. With a cache,
- * present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): per (b, h) the P
- * past rows (contiguous), then the L new rows (contiguous in 4-D; in 3-D one row per position,
- * head h owning columns h*size .. h*size+size-1). That concatenation is the only copy beyond
- * the one every input needs to enter wasm memory.
+ * present = concat(past, new) on the sequence axis, as (B, Hkv, T, size): the past and the new
+ * rows enter wasm memory as they are (in `staged`), and the core moves them into place head by
+ * head (concatPresent, the row copy its KvCache uses too).
  */
-function copyInputs(p, call, heap) {
-  const { B, Hkv, L, P, T, D, Dv } = p.sizes;
+function copyInputs(Module, p, call, staged) {
+  const { B, Hkv, L, P, D, Dv } = p.sizes;
+  const heap = bufferOf(Module.HEAPU8); // after every allocation: they may replace it
   writeFloats(p.Q, 0, p.Q.count, heap, call.q);
   const concat = (past, next, size, address) => {
-    for (let b = 0; b < B; b++) {
-      for (let h = 0; h < Hkv; h++) {
-        const at = address + (b * Hkv + h) * T * size * 4;
-        if (past) writeFloats(past, (b * Hkv + h) * P * size, P * size, heap, at);
-        const newRows = at + P * size * 4;
-        if (p.layouts.kv === 'bhsd') {
-          writeFloats(next, (b * Hkv + h) * L * size, L * size, heap, newRows);
-        } else {
-          for (let l = 0; l < L; l++) {
-            const from = (b * L + l) * Hkv * size + h * size;
-            writeFloats(next, from, size, heap, newRows + l * size * 4);
-          }
-        }
-      }
-    }
+    if (past) writeFloats(past, 0, past.count, heap, staged[past.name]);
+    writeFloats(next, 0, next.count, heap, staged[next.name]);
+    const error = Module.concatPresent({
+      past: past ? staged[past.name] : 0,
+      next: staged[next.name],
+      out: address,
+      batch: B,
+      heads: Hkv,
+      pastRows: P,
+      rows: L,
+      size,
+      nextLayout: Module.Layout[p.layouts.kv],
+    });
+    if (error) throw new RangeError(`onnxAttention: ${error}`);
   };
   if (p.buildsPresent) {
     concat(p.pastKey, p.K, D, call.k);
@@ -629,27 +147,6 @@ function results(p, call, sizes, heap) {
 // The pool (pool.mjs) forwards a call to a worker: it reads and validates here, in the caller's
 // thread, and posts copies of exactly what it checked.
 
-// Captured at load; Float16Array only where the engine has it (then a tensor may use it).
-const ARRAY_CONSTRUCTORS = {
-  Float32Array,
-  Uint16Array,
-  Uint8Array,
-  BigInt64Array,
-  Float16Array: globalThis.Float16Array,
-};
-
-/** A fresh copy of a measured tensor's checked elements, as a plain { type, data, dims }. */
-function tensorCopy(t) {
-  const bytes = new Uint8Array(
-    measuredBytes(t.view, t.count * BYTES_PER[t.type], `${t.name}.data`),
-  );
-  return {
-    type: t.type,
-    data: new ARRAY_CONSTRUCTORS[t.view.type](bytes.buffer),
-    dims: [...t.dims],
-  };
-}
-
 /**
  * onnxAttention(inputs, attributes, outputs) read once and validated (the same TypeError /
  * RangeError as attn.onnxAttention), as a plain call for postMessage: `args` for
@@ -685,20 +182,22 @@ export function snapshotOnnxCall(inputs, attributes, outputs) {
  * The `onnxAttention` method for one instantiated module. `withAllocations` and the memory
  * limit are wrapModule's (api.mjs), so every call frees what it allocated, even on error.
  */
-export function createOnnxAttention({ Module, withAllocations, memoryLimit }) {
+export function createOnnxAttention({ Module, withAllocations, coreCall, checkFits }) {
   return function onnxAttention(inputs, attributes, outputs) {
     const p = plan(readCall(inputs, attributes, outputs)); // read, measure, validate
-    const call = coreCall(Module, p);
+    const call = onnxCoreCall(coreCall, p);
     const sizes = bufferSizes(p);
     const dataBytes =
-      (sizes.q + sizes.key + sizes.value + sizes.y + sizes.scores + sizes.nonpad) * 4 +
+      (sizes.q + sizes.key + sizes.value + sizes.y + sizes.scores + sizes.nonpad + sizes.staged) *
+        4 +
       sizes.mask * sizes.maskBytesPer;
-    const kernelBytes = Module.attentionWorkingBytes(call);
-    if (dataBytes + kernelBytes + 4 * 1024 * 1024 > memoryLimit) {
-      throw new RangeError(
-        `onnxAttention: Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} need ${formatBytes(dataBytes)} in float32 (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
-      );
-    }
+    const what = `Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} (in float32)`;
+    const kernelBytes = checkFits(
+      'onnxAttention',
+      dataBytes,
+      Module.attentionWorkingBytes(call),
+      what,
+    );
     return withAllocations('onnxAttention', (allocate) => {
       // Assert every byte count right before the copies (read-once.mjs): what was validated.
       for (const t of [p.Q, p.K, p.V, p.pastKey, p.pastValue, p.mask]) {
@@ -712,7 +211,14 @@ export function createOnnxAttention({ Module, withAllocations, memoryLimit }) {
       if (sizes.scores) call.scores = allocate(sizes.scores * 4, 'qk_matmul_output');
       if (sizes.mask) call.mask = allocate(sizes.mask * sizes.maskBytesPer, 'attn_mask');
       if (sizes.nonpad) call.nonpadKvSeqlen = allocate(sizes.nonpad * 4, 'nonpad_kv_seqlen');
-      copyInputs(p, call, bufferOf(Module.HEAPU8));
+      // The past and the new rows as given, before the core concatenates them (copyInputs).
+      const staged = {};
+      if (p.buildsPresent) {
+        for (const t of [p.pastKey, p.K, p.pastValue, p.V]) {
+          if (t) staged[t.name] = allocate(t.count * 4, `${t.name} (float32, staged)`);
+        }
+      }
+      copyInputs(Module, p, call, staged);
 
       const error = Module.runAttention(call);
       if (error) {

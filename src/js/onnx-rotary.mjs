@@ -13,7 +13,8 @@
 // Arguments are read exactly once (read-once.mjs); float16 is widened on the way into wasm
 // memory and narrowed (round to nearest even) on the way out, the core is float32.
 import { checkPositiveInteger, describe, formatBytes, isOptionBag } from './checks.mjs';
-import { measureTensor, readOut, readTensor, writeFloats } from './onnx-attention.mjs';
+import { measureTensor, readInputsAndAttributes } from './onnx-shapes.mjs';
+import { readOut, writeFloats } from './onnx-tensors.mjs';
 import { bufferOf, measuredBytes, readOwnOptions, setBytes } from './read-once.mjs';
 
 const INPUT_NAMES = new Set(['input', 'cos_cache', 'sin_cache', 'position_ids']);
@@ -30,28 +31,11 @@ const show = (dims) => `[${dims.join(', ')}]`;
 // Phase 1: read. Bags own keys only; tensors field by field (readTensor).
 
 function readCall(inputs, attributes) {
-  if (!isOptionBag(inputs)) {
-    throw new TypeError(
-      `onnxRotaryEmbedding: inputs must be an object { input, cos_cache, sin_cache, position_ids? }, got ${describe(inputs)}`,
-    );
-  }
-  const given = readOwnOptions(inputs, INPUT_NAMES, 'onnxRotaryEmbedding', 'inputs');
-  const tensors = {};
-  for (const name of INPUT_NAMES) {
-    const value = given[name];
-    // The optional position_ids may be left out, or given as undefined or null.
-    if (value !== undefined && value !== null) tensors[name] = readTensor(value, name);
-  }
-  let attrs = {};
-  if (attributes !== undefined) {
-    if (!isOptionBag(attributes)) {
-      throw new TypeError(
-        `onnxRotaryEmbedding: attributes must be an object, got ${describe(attributes)}`,
-      );
-    }
-    attrs = readOwnOptions(attributes, ATTRIBUTE_NAMES, 'onnxRotaryEmbedding', 'attributes');
-  }
-  return { tensors, attrs };
+  return readInputsAndAttributes('onnxRotaryEmbedding', inputs, attributes, {
+    inputs: INPUT_NAMES,
+    attributes: ATTRIBUTE_NAMES,
+    shape: '{ input, cos_cache, sin_cache, position_ids? }',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ export function planSlices(shape, workers) {
     }
   }
   const blocks = Math.min(Math.ceil(workers / slices.length), Math.floor(qSeqLen / MIN_BLOCK_ROWS));
-  if (slices.length >= workers || shape.isCausal || blocks < 2) return slices;
+  if (slices.length >= workers || shape.options.isCausal || blocks < 2) return slices;
   const rows = Math.ceil(qSeqLen / blocks);
   return slices.flatMap((slice) =>
     Array.from({ length: Math.ceil(qSeqLen / rows) }, (_, i) => ({

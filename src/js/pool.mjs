@@ -4,24 +4,32 @@
 // takes the next. Data moves by postMessage: slices are fresh copies, transferred (not cloned)
 // to the worker, and outputs are transferred back.
 //
-// A worker that dies or is terminated (close(), an aborted call) rejects the call it was
-// running with an Error saying so, and a fresh worker takes its place.
+// A worker that dies or is terminated (close(), an aborted call), or that sends anything but
+// the messages attention-worker.mjs sends (a result of the wrong kind included), rejects the
+// call it was running with an Error saying so, and a fresh worker takes its place.
+//
+// With { transfer: true }, the buffers behind q, k and v are taken when the call is made
+// (moved into buffers of the pool's own, detaching the caller's), or copied then when they
+// cannot be moved (a WebAssembly.Memory's buffer): a queued call never sees a later write,
+// and two calls never share a buffer.
 //
 // Arguments are read once, as attn.attention reads them (read-once.mjs): the call is read and
 // validated up front (the same TypeError / RangeError as attn.attention), and only that
 // snapshot is sliced and posted, never the caller's objects, whose getters could answer
 // differently the second time.
-import { readAttentionArgs } from './attention-args.mjs';
+import { readAttentionArgs, recordAsOptions } from './attention-args.mjs';
 import { describe, isOptionBag } from './checks.mjs';
 import { snapshotOnnxCall } from './onnx-attention.mjs';
 import { planSlices, placeSlice, sliceCall } from './pool-split.mjs';
-import { measuredBytes, readOwnOptions } from './read-once.mjs';
+import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
 import { importNodeBuiltin, isNode, rebuildError, spawnWorker as spawn } from './workers.mjs';
 
 const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl', 'initTimeout']);
 const CALL_KEYS = new Set(['signal', 'transfer']);
 /** How long a worker may take to load its module before createAttentionPool gives up. */
 const INIT_TIMEOUT_MS = 30_000;
+/** The longest a timer can wait (setTimeout fires at once beyond it); Infinity = no timeout. */
+const MAX_TIMEOUT_MS = 0x7fffffff;
 const Float32ArrayIntrinsic = Float32Array;
 const Uint8ArrayIntrinsic = Uint8Array;
 const objectTag = (value) => Object.prototype.toString.call(value);
@@ -74,12 +82,183 @@ function maskCopy(mask) {
 }
 
 /**
- * Starts `workers` workers, each with its own attention module, and resolves once all have
- * loaded it.
- * @param {{ workers?: number, relaxedSimd?: boolean, workerUrl?: string | URL,
- *   initTimeout?: number }} [options]
+ * `count` slots of workers running `url`, each loading its module with `moduleOptions`:
+ * the pool's state, shared by the functions below.
  */
-export async function createAttentionPool(options = {}) {
+function poolState(url, moduleOptions, initTimeout) {
+  // queue: tasks waiting for a worker { method, args, transfer, expect, call, resolve, reject }
+  return { url, moduleOptions, initTimeout, queue: [], slots: [], closed: false, nextId: 1 };
+}
+
+/** True for a plain object (what every message of attention-worker.mjs is). */
+const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// Starts a worker in slot `index`; resolves when its module is ready.
+function start(state, index) {
+  const slot = { index, worker: null, task: null, ready: false, dead: false, relaxedSimd: false };
+  state.slots[index] = slot;
+  return new Promise((resolve, reject) => {
+    const started = { resolve, reject, timer: undefined };
+    spawn(state.url).then(
+      (worker) => {
+        slot.worker = worker;
+        worker.busy(true); // until its module is ready
+        // A worker that never answers (a script that hangs, a wrong workerUrl that loads
+        // something else) must not leave createAttentionPool pending for ever.
+        if (state.initTimeout !== Infinity) {
+          started.timer = setTimeout(() => {
+            if (slot.dead || slot.ready) return;
+            const ms = state.initTimeout;
+            die(state, slot, `it did not load its module within ${ms} ms`);
+            reject(
+              new Error(
+                `createAttentionPool: a worker did not report ready within ${ms} ms (initTimeout)`,
+              ),
+            );
+          }, state.initTimeout);
+        }
+        worker.onMessage((message) => onMessage(state, slot, message, started));
+        worker.onDeath((why) => {
+          clearTimeout(started.timer);
+          if (slot.dead) return;
+          if (!slot.ready)
+            reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
+          die(state, slot, why);
+        });
+        worker.post({ type: 'init', options: state.moduleOptions });
+      },
+      (error) => {
+        slot.dead = true;
+        reject(error);
+      },
+    );
+  });
+}
+
+// One message from a worker. Anything attention-worker.mjs would not send ends that worker.
+function onMessage(state, slot, message, started) {
+  if (slot.dead) return;
+  const refuse = (why) => {
+    clearTimeout(started.timer);
+    if (!slot.ready) {
+      started.reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
+    }
+    die(state, slot, why);
+  };
+  if (!isRecord(message)) {
+    refuse(`it sent a message the pool does not understand (${describe(message)})`);
+  } else if (message.type === 'ready') {
+    clearTimeout(started.timer);
+    slot.ready = true;
+    slot.relaxedSimd = message.relaxedSimd === true;
+    slot.worker.busy(false);
+    started.resolve(slot);
+    dispatch(state);
+  } else if (message.type === 'load-error') {
+    clearTimeout(started.timer);
+    const why = String(message.message);
+    die(state, slot, `its module did not load: ${why}`);
+    started.reject(new Error(`createAttentionPool: a worker's module did not load: ${why}`));
+  } else if (slot.task && message.id === slot.task.id) {
+    const { task } = slot;
+    if (message.ok === true && !task.expect(message.result)) {
+      refuse(`it answered with ${describe(message.result)}, not ${task.expected}`);
+      return;
+    }
+    slot.task = null;
+    slot.worker.busy(false);
+    if (message.ok === true) task.resolve(message.result);
+    else task.reject(rebuildError(message.error));
+    dispatch(state);
+  }
+}
+
+// A worker is gone (or must go): fail its task, replace it unless the pool is closing.
+function die(state, slot, why, replace = true) {
+  if (slot.dead) return;
+  slot.dead = true;
+  slot.worker?.terminate();
+  if (slot.task) {
+    slot.task.reject(new Error(`attention pool: the worker running this call died (${why})`));
+    slot.task = null;
+  }
+  if (state.closed || !replace || !slot.ready) return;
+  start(state, slot.index).catch((error) => {
+    // No replacement: with no worker left, nothing queued could ever run.
+    if (state.slots.every((s) => s.dead)) {
+      for (const task of state.queue.splice(0)) task.reject(error);
+    }
+  });
+}
+
+function dispatch(state) {
+  for (const slot of state.slots) {
+    if (state.queue.length === 0) return;
+    if (!slot.ready || slot.dead || slot.task) continue;
+    const task = state.queue.shift();
+    task.id = state.nextId++;
+    try {
+      slot.worker.post({ id: task.id, method: task.method, args: task.args }, task.transfer);
+    } catch (error) {
+      // Nothing was sent (a buffer that cannot be moved, say): the call fails, the worker
+      // stays free for the next.
+      task.reject(error);
+      continue;
+    }
+    slot.task = task;
+    slot.worker.busy(true);
+  }
+}
+
+// Queues a call's tasks; resolves with their results in order, rejects at the first failure
+// (dropping its other queued tasks) or when `signal` aborts (terminating its running ones).
+function run(state, where, tasks, signal) {
+  if (state.closed) return Promise.reject(new Error(`${where}: the pool is closed`));
+  if (state.slots.every((slot) => slot.dead)) {
+    return Promise.reject(new Error(`${where}: no worker left (none could be restarted)`));
+  }
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const call = { settled: false };
+    const results = new Array(tasks.length);
+    let left = tasks.length;
+    const fail = (error) => {
+      if (call.settled) return;
+      call.settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      const { queue } = state;
+      for (let i = queue.length - 1; i >= 0; i--) if (queue[i].call === call) queue.splice(i, 1);
+      reject(error);
+    };
+    const onAbort = () => {
+      fail(signal.reason);
+      for (const slot of state.slots) {
+        if (slot.task?.call === call) die(state, slot, 'the call was aborted');
+      }
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    tasks.forEach((task, i) => {
+      state.queue.push({
+        ...task,
+        call,
+        resolve: (result) => {
+          if (call.settled) return;
+          results[i] = result;
+          if (--left === 0) {
+            call.settled = true;
+            signal?.removeEventListener('abort', onAbort);
+            resolve(results);
+          }
+        },
+        reject: fail,
+      });
+    });
+    dispatch(state);
+  });
+}
+
+/** The pool's options, read once and checked: { count, url, moduleOptions, initTimeout }. */
+async function readPoolOptions(options) {
   if (!isOptionBag(options)) {
     throw new TypeError(`createAttentionPool: options must be an object, got ${describe(options)}`);
   }
@@ -101,6 +280,11 @@ export async function createAttentionPool(options = {}) {
       `createAttentionPool: initTimeout must be a positive number of milliseconds, got ${describe(initTimeout)}`,
     );
   }
+  if (initTimeout !== Infinity && initTimeout > MAX_TIMEOUT_MS) {
+    throw new RangeError(
+      `createAttentionPool: initTimeout must be at most 2^31 - 1 ms (about 24.8 days, the longest a timer waits), or Infinity for no timeout; got ${initTimeout}`,
+    );
+  }
   const url = o.workerUrl ?? new URL('./attention-worker.mjs', import.meta.url);
   const relaxedSimd = o.relaxedSimd;
   if (relaxedSimd !== undefined && typeof relaxedSimd !== 'boolean') {
@@ -109,156 +293,84 @@ export async function createAttentionPool(options = {}) {
     );
   }
   const moduleOptions = relaxedSimd === undefined ? {} : { relaxedSimd };
+  return { count, url, moduleOptions, initTimeout };
+}
 
-  const queue = []; // tasks waiting for a worker: { method, args, transfer, call, resolve, reject }
-  const slots = [];
-  let closed = false;
-  let nextId = 1;
-
-  // Starts a worker in slot `index`; resolves when its module is ready.
-  function start(index) {
-    const slot = { index, worker: null, task: null, ready: false, dead: false };
-    slots[index] = slot;
-    return new Promise((resolve, reject) => {
-      spawn(url).then(
-        (worker) => {
-          slot.worker = worker;
-          worker.busy(true); // until its module is ready
-          // A worker that never answers (a script that hangs, a wrong workerUrl that loads
-          // something else) must not leave createAttentionPool pending for ever.
-          const timer = setTimeout(() => {
-            if (slot.dead || slot.ready) return;
-            die(slot, `it did not load its module within ${initTimeout} ms`);
-            reject(
-              new Error(
-                `createAttentionPool: a worker did not report ready within ${initTimeout} ms (initTimeout)`,
-              ),
-            );
-          }, initTimeout);
-          worker.onMessage((message) => {
-            if (slot.dead) return;
-            if (message.type === 'ready') {
-              clearTimeout(timer);
-              slot.ready = true;
-              slot.relaxedSimd = message.relaxedSimd;
-              worker.busy(false);
-              resolve(slot);
-              dispatch();
-            } else if (message.type === 'load-error') {
-              clearTimeout(timer);
-              die(slot, `its module did not load: ${message.message}`);
-              reject(
-                new Error(
-                  `createAttentionPool: a worker's module did not load: ${message.message}`,
-                ),
-              );
-            } else if (slot.task && message.id === slot.task.id) {
-              const { task } = slot;
-              slot.task = null;
-              worker.busy(false);
-              if (message.ok) task.resolve(message.result);
-              else task.reject(rebuildError(message.error));
-              dispatch();
-            }
-          });
-          worker.onDeath((why) => {
-            clearTimeout(timer);
-            if (slot.dead) return;
-            if (!slot.ready)
-              reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
-            die(slot, why);
-          });
-          worker.post({ type: 'init', options: moduleOptions });
-        },
-        (error) => {
-          slot.dead = true;
-          reject(error);
-        },
-      );
+/**
+ * q, k, v of a checked call as arrays the pool owns, taken now: with `transfer`, each
+ * buffer is moved (detaching the caller's) or, when it cannot be, its checked bytes copied;
+ * without, the three are copied into one fresh buffer (one copy; cloning each makes two).
+ * Returns { arrays: [q, k, v], buffers: the buffers to transfer to the worker }.
+ */
+function takeInputs(call, transfer) {
+  const { lengths } = call;
+  const inputs = [
+    [call.q, lengths.q, 'q'],
+    [call.k, lengths.k, 'k'],
+    [call.v, lengths.v, 'v'],
+  ];
+  if (!transfer) {
+    const packed = new Float32ArrayIntrinsic(lengths.q + lengths.k + lengths.v);
+    let at = 0;
+    const arrays = inputs.map(([measured, count, name]) => {
+      packed.set(checkedFloats(measured, count, name), at);
+      at += count;
+      return packed.subarray(at - count, at);
     });
+    return { arrays, buffers: [packed.buffer] };
   }
-
-  // A worker is gone (or must go): fail its task, replace it unless the pool is closing.
-  function die(slot, why, { replace = true } = {}) {
-    if (slot.dead) return;
-    slot.dead = true;
-    slot.worker?.terminate();
-    if (slot.task) {
-      slot.task.reject(new Error(`attention pool: the worker running this call died (${why})`));
-      slot.task = null;
-    }
-    if (closed || !replace || !slot.ready) return;
-    start(slot.index).catch((error) => {
-      // No replacement: with no worker left, nothing queued could ever run.
-      if (slots.every((s) => s.dead)) {
-        for (const task of queue.splice(0)) task.reject(error);
+  // Every byte count asserted first: moving a buffer detaches each view of it.
+  const checked = inputs.map(([measured, count, name]) => checkedFloats(measured, count, name));
+  const moved = new Map(); // the caller's buffer -> ours, or null when it cannot be moved
+  const arrays = inputs.map(([measured, count], i) => {
+    const { buffer } = measured;
+    if (!moved.has(buffer) && objectTag(buffer) === '[object ArrayBuffer]') {
+      try {
+        // Ours now; Node copies a WebAssembly.Memory's buffer here instead (the whole of it).
+        moved.set(buffer, structuredClone(buffer, { transfer: [buffer] }));
+      } catch {
+        moved.set(buffer, null); // not detachable (Chromium, a WebAssembly.Memory's)
       }
-    });
-  }
-
-  function dispatch() {
-    for (const slot of slots) {
-      if (queue.length === 0) return;
-      if (!slot.ready || slot.dead || slot.task) continue;
-      const task = queue.shift();
-      task.id = nextId++;
-      slot.task = task;
-      slot.worker.busy(true);
-      slot.worker.post({ id: task.id, method: task.method, args: task.args }, task.transfer);
     }
-  }
+    const own = moved.get(buffer);
+    if (own) return new Float32ArrayIntrinsic(own, measured.byteOffset, count);
+    return new Float32ArrayIntrinsic(checked[i]); // copied now
+  });
+  return { arrays, buffers: [...new Set(arrays.map((a) => a.buffer))] };
+}
 
-  // Queues a call's tasks; resolves with their results in order, rejects at the first failure
-  // (dropping its other queued tasks) or when `signal` aborts (terminating its running ones).
-  function run(where, tasks, signal) {
-    if (closed) return Promise.reject(new Error(`${where}: the pool is closed`));
-    if (slots.every((slot) => slot.dead)) {
-      return Promise.reject(new Error(`${where}: no worker left (none could be restarted)`));
-    }
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const call = { settled: false };
-      const results = new Array(tasks.length);
-      let left = tasks.length;
-      const fail = (error) => {
-        if (call.settled) return;
-        call.settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        for (let i = queue.length - 1; i >= 0; i--) if (queue[i].call === call) queue.splice(i, 1);
-        reject(error);
-      };
-      const onAbort = () => {
-        fail(signal.reason);
-        for (const slot of slots) {
-          if (slot.task?.call === call) die(slot, 'the call was aborted');
-        }
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      tasks.forEach((task, i) => {
-        queue.push({
-          ...task,
-          call,
-          resolve: (result) => {
-            if (call.settled) return;
-            results[i] = result;
-            if (--left === 0) {
-              call.settled = true;
-              signal?.removeEventListener('abort', onAbort);
-              resolve(results);
-            }
-          },
-          reject: fail,
-        });
-      });
-      dispatch();
-    });
-  }
+/** A task's check of a worker's answer: a Float32Array of `length` numbers. */
+function floatsOf(length) {
+  return {
+    expect: (result) => typedArrayType(result) === 'Float32Array' && result.length === length,
+    expected: `a Float32Array of ${length} numbers`,
+  };
+}
 
+/** A task's check of an onnxAttention answer: an object of { type, data, dims } tensors. */
+const ONNX_RESULT = {
+  expect: (result) =>
+    isRecord(result) &&
+    Object.values(result).every(
+      (t) => isRecord(t) && typedArrayType(t.data) !== undefined && Array.isArray(t.dims),
+    ),
+  expected: 'an object of tensors { type, data, dims }',
+};
+
+/**
+ * Starts `workers` workers, each with its own attention module, and resolves once all have
+ * loaded it.
+ * @param {{ workers?: number, relaxedSimd?: boolean, workerUrl?: string | URL,
+ *   initTimeout?: number }} [options]
+ */
+export async function createAttentionPool(options = {}) {
+  const { count, url, moduleOptions, initTimeout } = await readPoolOptions(options);
+  const state = poolState(url, moduleOptions, initTimeout);
   try {
-    await Promise.all(Array.from({ length: count }, (_, i) => start(i)));
+    await Promise.all(Array.from({ length: count }, (_, i) => start(state, i)));
   } catch (error) {
-    closed = true;
-    for (const slot of slots) die(slot, 'the pool failed to start');
+    state.closed = true;
+    for (const slot of state.slots) die(state, slot, 'the pool failed to start');
     throw error;
   }
 
@@ -275,9 +387,6 @@ export async function createAttentionPool(options = {}) {
       );
     }
     const { lengths } = call;
-    const qs = checkedFloats(call.q, lengths.q, 'q');
-    const ks = checkedFloats(call.k, lengths.k, 'k');
-    const vs = checkedFloats(call.v, lengths.v, 'v');
     const options = {
       batch: call.batch,
       qNumHeads: call.qNumHeads,
@@ -286,42 +395,30 @@ export async function createAttentionPool(options = {}) {
       kvSeqLen: call.kvSeqLen,
       headSize: call.headSize,
       vHeadSize: call.vHeadSize,
-      scale: call.scale,
-      isCausal: call.isCausal,
-      softcap: call.softcap,
+      ...recordAsOptions(call.options),
     };
     if (call.mask) options.attnMask = { data: maskCopy(call.mask), shape: call.mask.dims };
-    const live = slots.filter((slot) => !slot.dead).length;
+    const live = state.slots.filter((slot) => !slot.dead).length;
     const slices = planSlices(call, live);
     if (slices[0].b === -1) {
-      // Whole: q, k, v moved when the caller opts in; else copied into one fresh buffer,
-      // moved (one copy, where cloning each makes two).
-      let args;
-      const buffers = options.attnMask ? [options.attnMask.data.buffer] : [];
-      if (transfer) {
-        args = [qs, ks, vs, options];
-        for (const m of [call.q, call.k, call.v]) {
-          if (objectTag(m.buffer) === '[object ArrayBuffer]') buffers.push(m.buffer);
-        }
-      } else {
-        const packed = new Float32ArrayIntrinsic(lengths.q + lengths.k + lengths.v);
-        packed.set(qs);
-        packed.set(ks, lengths.q);
-        packed.set(vs, lengths.q + lengths.k);
-        const ends = [0, lengths.q, lengths.q + lengths.k, packed.length];
-        args = [0, 1, 2].map((i) => packed.subarray(ends[i], ends[i + 1]));
-        args.push(options);
-        buffers.push(packed.buffer);
-      }
-      const task = { method: 'attention', args, transfer: [...new Set(buffers)] };
-      const [y] = await run('attention', [task], signal);
+      // Whole: everything taken now, before this function first waits (takeInputs).
+      const { arrays, buffers } = takeInputs(call, transfer);
+      if (options.attnMask) buffers.push(options.attnMask.data.buffer);
+      const task = { method: 'attention', args: [...arrays, options], transfer: buffers };
+      const [y] = await run(state, 'attention', [{ ...task, ...floatsOf(lengths.y) }], signal);
       return y;
     }
-    const tasks = slices.map((slice) => ({
-      method: 'attention',
-      ...sliceCall(qs, ks, vs, options, call, slice),
-    }));
-    const parts = await run('attention', tasks, signal);
+    // Sliced: each slice a fresh copy, made now.
+    const qs = checkedFloats(call.q, lengths.q, 'q');
+    const ks = checkedFloats(call.k, lengths.k, 'k');
+    const vs = checkedFloats(call.v, lengths.v, 'v');
+    const tasks = slices.map((slice) => {
+      const sliced = sliceCall(qs, ks, vs, options, call, slice);
+      const rows = slice.s1 - slice.s0;
+      const length = (slice.h1 - slice.h0) * rows * call.vHeadSize;
+      return { method: 'attention', ...sliced, ...floatsOf(length) };
+    });
+    const parts = await run(state, 'attention', tasks, signal);
     const y = new Float32ArrayIntrinsic(lengths.y);
     slices.forEach((slice, i) => placeSlice(y, parts[i], call, slice));
     return y;
@@ -333,20 +430,17 @@ export async function createAttentionPool(options = {}) {
   async function onnxAttention(inputs, attributes, outputs, callOptions) {
     const { signal } = readCallOptions(callOptions, 'onnxAttention');
     const { args, transfer } = snapshotOnnxCall(inputs, attributes, outputs);
-    const [result] = await run(
-      'onnxAttention',
-      [{ method: 'onnxAttention', args, transfer }],
-      signal,
-    );
+    const task = { method: 'onnxAttention', args, transfer, ...ONNX_RESULT };
+    const [result] = await run(state, 'onnxAttention', [task], signal);
     return result;
   }
 
   function close() {
-    if (closed) return;
-    closed = true;
-    for (const task of queue.splice(0))
+    if (state.closed) return;
+    state.closed = true;
+    for (const task of state.queue.splice(0))
       task.reject(new Error('attention pool: closed before the call ran'));
-    for (const slot of slots) die(slot, 'the pool was closed', { replace: false });
+    for (const slot of state.slots) die(state, slot, 'the pool was closed', false);
   }
 
   return Object.freeze({
@@ -354,8 +448,8 @@ export async function createAttentionPool(options = {}) {
     onnxAttention,
     close,
     get workers() {
-      return slots.filter((slot) => !slot.dead).length;
+      return state.slots.filter((slot) => !slot.dead).length;
     },
-    relaxedSimd: slots.every((slot) => slot.relaxedSimd),
+    relaxedSimd: state.slots.every((slot) => slot.relaxedSimd),
   });
 }

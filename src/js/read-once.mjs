@@ -157,3 +157,12 @@ export function readArray(value, name, limit) {
   for (let i = 0; i < length; i++) items[i] = value[i];
   return items;
 }
+
+const { hasOwn } = Object;
+
+/**
+ * object[key] when it is the object's own property, else `fallback`: for this package's own
+ * option objects, which a destructuring default would otherwise fill from a polluted
+ * Object.prototype.
+ */
+export const ownOr = (object, key, fallback) => (hasOwn(object, key) ? object[key] : fallback);

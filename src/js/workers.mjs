@@ -54,10 +54,14 @@ export function errorMessage(error) {
 }
 
 /** The host's side: the error errorMessage() described, as the same kind of error. */
-export function rebuildError({ name, message }) {
-  if (name === 'TypeError') return new TypeError(message);
-  if (name === 'RangeError') return new RangeError(message);
-  return new Error(message);
+export function rebuildError(error) {
+  // Whatever a worker sent (a script other than ours may send anything): never a TypeError
+  // thrown here instead of the caller's error.
+  const { name, message } = error !== null && typeof error === 'object' ? error : {};
+  const text = typeof message === 'string' ? message : 'a worker failed without saying why';
+  if (name === 'TypeError') return new TypeError(text);
+  if (name === 'RangeError') return new RangeError(text);
+  return new Error(text);
 }
 
 /** Every ArrayBuffer a message holds (a Float32Array, or { Y: { data }, … }), to transfer. */

@@ -53,11 +53,11 @@ attention_call::AttentionBackwardCall backward_call(const Problem& p, const Mask
   c.kv_seq_len = p.t;
   c.head_size = p.d;
   c.v_head_size = p.dv;
-  c.scale = float(p.scale);
-  c.is_causal = p.causal;
-  c.softcap = float(p.softcap);
-  c.left_window = std::int32_t(p.left);
-  c.right_window = std::int32_t(p.right);
+  c.options.scale = float(p.scale);
+  c.options.is_causal = p.causal;
+  c.options.softcap = float(p.softcap);
+  c.options.left_window = std::int32_t(p.left);
+  c.options.right_window = std::int32_t(p.right);
   if (p.mask_kind != 0) {
     c.mask_kind = p.mask_kind == 1 ? attention::MaskKind::boolean : attention::MaskKind::additive;
     c.mask = p.mask_kind == 1 ? address(mask.allowed) : address(mask.bias);

@@ -72,11 +72,11 @@ inline Outputs run(const reference64::Problem& p, bool q_3d, bool kv_3d, bool wa
   c.v_head_size = p.dv;
   c.q_layout = q_3d ? Layout::bshd : Layout::bhsd;
   c.kv_layout = kv_3d ? Layout::bshd : Layout::bhsd;
-  c.scale = float(p.scale);
-  c.is_causal = p.causal;
-  c.softcap = float(p.softcap);
-  c.left_window = std::int32_t(p.left);
-  c.right_window = std::int32_t(p.right);
+  c.options.scale = float(p.scale);
+  c.options.is_causal = p.causal;
+  c.options.softcap = float(p.softcap);
+  c.options.left_window = std::int32_t(p.left);
+  c.options.right_window = std::int32_t(p.right);
   c.past_length = p.past;
   c.nonpad_kv_seqlen = nonpad.empty() ? 0 : address(nonpad);
   if (p.mask_kind != 0) {

@@ -97,7 +97,7 @@ bool call_is_valid(const attention_call::AttentionCall& c,
       !c.head_size || !c.v_head_size)
     return false;
   if (c.q_num_heads % c.kv_num_heads != 0) return false;
-  if (c.left_window < -1 || c.right_window < -1) return false;
+  if (c.options.left_window < -1 || c.options.right_window < -1) return false;
   if (c.past_length > c.kv_seq_len) return false;
   if (c.nonpad_kv_seqlen) {
     if (c.past_length != 0) return false;
@@ -168,7 +168,8 @@ void fuzz_backward(Bytes& in, const attention_call::AttentionCall& forward, bool
   };
   const float bound = big(args.forward.q, q_count) * big(args.forward.k, k_count) *
                       big(args.forward.v, v_count) * big(grad_y.data(), grad_y.size()) *
-                      (1.0f + std::fabs(forward.scale)) * float(s.head_size + s.v_head_size);
+                      (1.0f + std::fabs(forward.options.scale)) *
+                      float(s.head_size + s.v_head_size);
   const float tolerance = 2e-5f * bound;
   const std::vector<float>* pairs[3][2] = {
       {&fast_q, &slow_q}, {&fast_k, &slow_k}, {&fast_v, &slow_v}};
@@ -198,13 +199,13 @@ void fuzz_attention(Bytes& in) {
   }
   c.q_layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
   c.kv_layout = in.flag() ? attention::Layout::bshd : attention::Layout::bhsd;
-  c.scale =
+  c.options.scale =
       in.flag() ? 1.0f / std::sqrt(float(std::max(c.head_size, 1u))) : float(in.pick(0, 40)) / 8.0f;
-  c.is_causal = in.flag();
-  c.softcap = in.flag() ? float(in.pick(1, 60)) / 4.0f : 0.0f;
+  c.options.is_causal = in.flag();
+  c.options.softcap = in.flag() ? float(in.pick(1, 60)) / 4.0f : 0.0f;
   const auto window = [&] { return in.flag() ? -1 : std::int32_t(in.pick(0, 60)) - 2; };
-  c.left_window = window();
-  c.right_window = window();
+  c.options.left_window = window();
+  c.options.right_window = window();
   const std::uint32_t t = c.kv_seq_len;
   std::vector<std::int32_t> nonpad(std::max(c.batch, 1u));
   switch (in.pick(0, 3)) {

@@ -357,7 +357,11 @@ test('the stage list shows both chapters; → from "The whole result" enters cha
   const chapters = await page.$$eval('.stage-list .chapter-title', (all) =>
     all.map((li) => li.textContent),
   );
-  assert.deepEqual(chapters, ['Chapter 1 · The article', 'Chapter 2 · A real layer']);
+  assert.deepEqual(chapters, [
+    'Chapter 1 · The article',
+    'Chapter 2 · A real layer',
+    'Chapter 3 · Where the weights come from',
+  ]);
   await page.keyboard.press('ArrowRight');
   await waitForStep(page, 'heads-split');
   assert.equal(await page.textContent('.scene-stage'), 'Stage 9 · Several heads');

@@ -12,6 +12,9 @@ import {
   waitForReady,
 } from './helpers.mjs';
 import { args as ARTICLE } from '../js/article.mjs';
+import { articleExample, dimsOf } from '../../web/model/example.mjs';
+import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
+import { buildSteps } from '../../web/stages/index.mjs';
 
 const web = pageFixture();
 
@@ -137,7 +140,9 @@ test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async ()
   await page.click('.tables-summary');
   await page.click('[aria-label="Add a token"]');
   assert.equal(await page.textContent('.tokens-value'), '4');
-  assert.equal(await page.textContent('.step-counter'), 'Step 29 of 43');
+  // The walkthrough's length with a fourth token, from the stage list (chapters follow).
+  const steps = buildSteps({ ...dimsOf(articleExample()), n: 4 }, layerDimsOf(layerExample()));
+  assert.equal(await page.textContent('.step-counter'), `Step 29 of ${steps.length}`);
   const x4 = [...ARTICLE.x, [0, 0, 0, 0]];
   await assertMatchesTrace(page, { ...ARTICLE, x: x4 });
   // d_v 3 -> 2: value weights lose a column, outputs have 2 columns.

@@ -77,8 +77,10 @@ test('every step that computes numbers declares questions about cells it shows',
       'stage.everyQuery',
       'stage.headAttention',
       'stage.decoding',
+      'stage.order',
+      'stage.learn',
     ].map(stageNumber),
-    'keys/values/queries to every query, each head and decoding ask',
+    'keys/values/queries to every query, each head, decoding, a shuffle and a gradient ask',
   );
   const numbers = { dims: dimsOf(articleExample()), layer: { dims: layerDimsOf(layerExample()) } };
   const scores = steps.find((step) => step.id === 'scores-1').questions(numbers);

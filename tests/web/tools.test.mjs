@@ -419,8 +419,8 @@ test('Export: PNG, SVG, GIF, JSON and CSV of the step, and the JSON’s link rou
   });
   assert.equal(gif.frames, 5); // stage 4 has one step
   // Chapter 1's matrices (X, three weights, then seven 3×3 results) and the weighted values;
-  // chapter 2's layer follows them.
-  const chapter1 = csv.filter((line) => !/^(layer|head)-/.test(line));
+  // chapter 2's layer and chapter 3's matrices follow them.
+  const chapter1 = csv.filter((line) => !/^(layer|head|ch3)-/.test(line));
   assert.equal(chapter1.length, 1 + 3 * 4 + 3 * 4 * 3 + 7 * 9 + 9 * 3);
   assert.ok(csv.some((line) => line.startsWith('head-4-weights,,4,4,')));
   assert.ok(csv.includes('scores,,1,2,' + trace.scores.data[1]));

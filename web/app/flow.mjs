@@ -73,7 +73,7 @@ function recompute(app, { example, layer, settings, learning }) {
     const computed = computeNumbers(app.attn, example, settings, isArticle);
     const isLayerExample = sameLayer(layer, layerExample());
     computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
-    computed.learning = computeLearningNumbers(app.attn, example, learning);
+    computed.learning = computeLearningNumbers(app.attn, example, learning, computed.layer);
     app.numbers = computed;
     app.traceError = null;
   } catch (error) {

@@ -3,23 +3,27 @@
 // the tests and the export), a button the export leaves out, output 1's target editor and
 // the loss curve.
 import { h, svg } from '../dom.mjs';
+import { itemAmount, progressOf, reveal } from './timing.mjs';
 import { formatExact, subscript } from '../format.mjs';
 import { gridTexts } from './layer-views.mjs';
 import { matrixView } from './matrix-view.mjs';
+import { symbolNode } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
 
 /**
  * A row-major matrix drawn with its role's colour.
  * @param {{ matrix: string, role: string, symbol: string, name: string, value: object,
- *   letter?: string, rowTokens?: number[], className?: string, title?: (i, j) => string }} spec
- *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`, none when letter is null);
- *   title(i, j) the arithmetic behind a cell, shown on hover and read by screen readers
+ *   letter?: string, rowTokens?: number[], className?: string, inspectable?: boolean }} spec
+ *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`,
+ *   none when letter is null); inspectable: the cell inspector shows the arithmetic behind
+ *   a cell on hover and focus (model/arithmetic-learning.mjs)
  */
 export function numberMatrix(spec) {
-  const { value, letter = 'x', rowTokens, title } = spec;
+  const { value, letter = 'x', rowTokens } = spec;
   const tokens = rowTokens ?? Array.from({ length: value.rows }, (_, i) => i);
   const view = matrixView({
     ...spec,
+    symbol: Array.isArray(spec.symbol) ? symbolNode(spec.symbol) : spec.symbol,
     rows: value.rows,
     cols: value.cols,
     text: gridTexts(value.rows, value.cols, (i, j) => at(value, i, j)),
@@ -27,9 +31,8 @@ export function numberMatrix(spec) {
     dataset: { token: 0 },
   });
   view.cells.forEach((row, i) =>
-    row.forEach((cell, j) => {
+    row.forEach((cell) => {
       cell.dataset.token = String(tokens[i]);
-      if (title) cell.title = title(i, j);
     }),
   );
   return view;
@@ -118,4 +121,117 @@ export function lossPlot(losses, label) {
       text: `${label}: ${formatExact(losses[0])} → ${formatExact(losses[last])}`,
     }),
   );
+}
+
+/**
+ * RoPE's 2-D picture: the query's and the key's first pair as arrows from the origin (their
+ * directions: each at a fixed length), turned
+ * to position m (the module's numbers for each m; faint dots where the other positions put
+ * them). show(m) moves both arrows to position m.
+ */
+export function pairPicture(rope, tr) {
+  const size = 200;
+  const centre = size / 2;
+  // Only the angles matter: each arrow is drawn at its own fixed length (the key a little
+  // shorter, so both stay visible when they point the same way).
+  const lengths = { query: 0.85 * centre, key: 0.65 * centre };
+  const point = (pair, role) => {
+    const scale = lengths[role] / Math.max(Math.hypot(pair[0], pair[1]), 1e-9);
+    return [centre + pair[0] * scale, centre - pair[1] * scale];
+  };
+  const arrow = (role) => {
+    const line = svg('line', {
+      x1: centre,
+      y1: centre,
+      x2: centre,
+      y2: centre,
+      class: `arrow arrow-${role}`,
+    });
+    const tip = svg('circle', { r: 4, cx: centre, cy: centre, class: `tip tip-${role}` });
+    return { line, tip };
+  };
+  const trail = (turned, role) =>
+    turned.map((pair) => {
+      const [cx, cy] = point(pair, role);
+      return svg('circle', {
+        cx: cx.toFixed(1),
+        cy: cy.toFixed(1),
+        r: 2,
+        class: `trail trail-${role}`,
+      });
+    });
+  const q = arrow('query');
+  const k = arrow('key');
+  const label = svg('text', { x: 8, y: 18, class: 'pair-label' });
+  const picture = svg(
+    'svg',
+    {
+      viewBox: `0 0 ${size} ${size}`,
+      class: 'pair-picture',
+      role: 'img',
+      'aria-label': tr('ch3.rope.picture'),
+    },
+    svg('line', { x1: 0, y1: centre, x2: size, y2: centre, class: 'axis' }),
+    svg('line', { x1: centre, y1: 0, x2: centre, y2: size, class: 'axis' }),
+    trail(rope.qTurned, 'query'),
+    trail(rope.kTurned, 'key'),
+    q.line,
+    q.tip,
+    k.line,
+    k.tip,
+    label,
+  );
+  let shown = -1;
+  const show = (m) => {
+    if (m === shown) return;
+    shown = m;
+    [
+      [q, rope.qTurned[m], 'query'],
+      [k, rope.kTurned[m], 'key'],
+    ].forEach(([{ line, tip }, pair, role]) => {
+      const [x, y] = point(pair, role);
+      line.setAttribute('x2', x.toFixed(1));
+      line.setAttribute('y2', y.toFixed(1));
+      tip.setAttribute('cx', x.toFixed(1));
+      tip.setAttribute('cy', y.toFixed(1));
+    });
+    label.textContent = tr('ch3.rope.position', { m });
+  };
+  return { element: h('figure', { class: 'pair-figure' }, picture), show };
+}
+
+/**
+ * A scene of one row of matrices (and operators between them), the matrices revealed one
+ * after the other on the clock.
+ * @param {string} className the scene's classes
+ * @param {{ element: Element, operator?: boolean }[]} parts views, and operators marked so
+ * @param {{ sentences: string[], formula: Node | null }} explanation
+ * @param {string} narration
+ */
+export function revealedRow(className, parts, explanation, narration) {
+  const views = parts.filter((part) => !part.operator);
+  const element = h(
+    'div',
+    { class: `scene ${className}` },
+    h(
+      'div',
+      { class: 'equation learn-row' },
+      parts.map((part) => part.element),
+    ),
+  );
+  const render = (t) => {
+    const p = progressOf(t);
+    views.forEach((view, k) => reveal(view.element, itemAmount(p, views.length, k), 8));
+  };
+  return { element, render, explanation, narration };
+}
+
+/** A scene that only says why it has nothing to show for these numbers. */
+export function messageScene(text) {
+  return {
+    element: h('div', { class: 'scene' }, h('p', { text })),
+    render: () => {},
+    explanation: { sentences: [text], formula: null },
+    narration: text,
+  };
 }

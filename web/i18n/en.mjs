@@ -622,7 +622,7 @@ export default {
   'ch3.learn.gradOutputs':
     'Start at the end. The loss reads output 1 only, so its gradient is o₁ − t in row 1 and zero elsewhere: positive where output 1 is too large.',
   'ch3.learn.backwards':
-    'Now walk chapter 1’s stages in reverse. Hover over a cell (or focus it) to see its arithmetic.',
+    'Now walk chapter 1’s stages in reverse. Hover over a cell (or Tab to it) to see its arithmetic.',
   'ch3.learn.gradWeights':
     'Output 1 is a₁₁v₁ + a₁₂v₂ + a₁₃v₃, so raising a₁ⱼ moves it along vⱼ: the gradient of a₁ⱼ is ∂L/∂o₁ dotted with vⱼ. Positive means “give this key less weight”.',
   'ch3.learn.gradScores':
@@ -658,4 +658,100 @@ export default {
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
   'ch3.narrate.update': 'After one step output 1 is {row}; the loss is {after}.',
+
+  // Chapter 3, stage "Order and positions": positions and RoPE
+  'ch3.title.positions': 'Positions added to X: now order matters',
+  'ch3.title.rope': 'RoPE: each (q, k) pair turned by m·θ',
+  'ch3.title.distance': 'With RoPE, a score depends on the distance',
+  'ch3.order.positions': 'position vectors',
+  'ch3.positions.differ':
+    'Now Y′ is not Y permuted: a row differs from its token’s old output by up to {gap}.',
+  'ch3.positions.add':
+    'The usual fix is to tell each token where it is: add a position vector to each row of X, one vector per place (the same place gets the same vector, whichever token is there).',
+  'ch3.positions.result':
+    'The same tokens in another order now meet other position vectors, so their queries, keys and values change, and so do the outputs. (Positions change the outputs in the article’s order too, by up to {changed}.)',
+  'ch3.positions.learned':
+    'In a model such as GPT-2 these vectors are learned like any weight; the page uses 0.5 in one feature per place, to be easy to read.',
+  'ch3.formula.positions': 'Learned positions: a vector added to each input',
+  'ch3.narrate.positions':
+    'With positions added the shuffled outputs differ from the permuted ones by up to {gap}.',
+  'ch3.rope.turned': 'turned to position m',
+  'ch3.rope.picture':
+    'The first pair of the query and of the key as arrows, each turned by its position times θ',
+  'ch3.rope.position': 'position m = {m}',
+  'ch3.rope.what':
+    'RoPE (rotary position embedding, used by Llama and most models since) adds nothing to X. It turns each pair of numbers of every query and key by an angle: position m times θ.',
+  'ch3.rope.pair':
+    'Here d_k = 3, so the page turns one pair, columns 1 and 2, with θ = 1 radian per position (real models turn every pair, each with its own θ), and leaves column 3 as it is.',
+  'ch3.rope.module':
+    'The numbers are onnxRotaryEmbedding’s, the module’s ONNX RotaryEmbedding operator, with caches from rotaryCaches.',
+  'ch3.formula.rope': 'RoPE: the pair turned by the angle m·θ',
+  'ch3.narrate.rope': 'The query’s and the key’s first pair, turned by their position.',
+  'ch3.rope.scores': 'scores with RoPE',
+  'ch3.rope.plain': 'Without positions this score is {score} wherever the two tokens are.',
+  'ch3.rope.distance':
+    'The same two tokens (query 1 and key 2) at distances 0 to 4: each row puts the query at a position m ({starts}) and the key d places later. The score changes with d.',
+  'ch3.rope.relative':
+    'The two rows are equal: turning both vectors by the same angle does not change their dot product, so only the difference of the angles, the distance, counts. That is why RoPE is called relative.',
+  'ch3.rope.noPair':
+    'RoPE turns pairs of numbers: with d_k = 1 (or a single token) there is no pair to turn. Give the example 2 or more key columns and 2 or more tokens.',
+  'ch3.formula.relative': 'Only the distance n − m counts',
+  'ch3.narrate.distance': 'With RoPE the score of the same two tokens changes with their distance.',
+
+  // Chapter 3, stage "The rest of the block"
+  'stage.block': 'The rest of the block',
+  'ch3.title.block-residual': 'The residual connection: X + attention(X)',
+  'ch3.title.block-norm': 'LayerNorm: each row to mean 0, spread 1',
+  'ch3.title.block-mlp': 'The MLP, and a second residual',
+  'ch3.block.name.x': 'inputs',
+  'ch3.block.name.y': 'attention’s output',
+  'ch3.block.name.residual': 'residual sum',
+  'ch3.block.name.normed': 'normalised',
+  'ch3.block.name.hidden': 'hidden (after ReLU)',
+  'ch3.block.name.mlp': 'MLP output',
+  'ch3.block.name.output': 'block output',
+  'ch3.block.name.w1': 'MLP weights',
+  'ch3.block.name.w2': 'MLP weights',
+  'ch3.block.where':
+    'Attention is one part of a Transformer block. These are chapter 2’s numbers: its layer’s output Y already has X’s shape (W_O brought it back to d_model columns).',
+  'ch3.block.residual':
+    'The block adds Y to X instead of replacing X: attention only has to learn a change to each token, and the gradient reaches the layers below through the + unchanged.',
+  'ch3.block.why': 'Hover over a cell of R to see its sum.',
+  'ch3.block.norm':
+    'LayerNorm rescales each token’s row to mean 0 and standard deviation 1 (then a learned scale and shift, here 1 and 0), so the numbers stay in a range the next layer can use, however many blocks are stacked.',
+  'ch3.block.normWhy':
+    'Models such as GPT-2 normalise before each part (pre-norm): here, before the MLP.',
+  'ch3.block.mlp':
+    'The MLP works on each token alone: {hidden} hidden numbers from {d} (real models use 4 times d), a ReLU that keeps the positive ones, and back to {d}. Its weights here are chosen to be readable; a model learns them.',
+  'ch3.block.second':
+    'A second residual adds the MLP’s output to R: Z is the block’s output. Attention moves information between tokens; the MLP transforms each token on its own.',
+  'ch3.block.stack':
+    'Z has exactly X’s shape, so it can be the next block’s X: that is why blocks stack, and chapter 3’s trained model uses two of them.',
+  'ch3.block.noShape':
+    'The rest of the block needs the layer’s output to have the inputs’ shape: give chapter 2’s layer W_O with d_model columns.',
+  'ch3.formula.residual': 'The residual connection',
+  'ch3.formula.norm': 'LayerNorm of a row r: mean μ, standard deviation σ',
+  'ch3.formula.mlp': 'The MLP, with its residual',
+  'ch3.narrate.residual': 'The residual connection: the inputs plus attention’s output.',
+  'ch3.narrate.norm': 'LayerNorm: each row to mean zero and standard deviation one.',
+  'ch3.narrate.mlp': 'The MLP on each token, and the second residual: the block’s output.',
+
+  // Chapter 3: Predict
+  'ch3.ask.scoreSign':
+    'Is ∂L/∂s₁{sj}, the gradient of query 1’s score for key {j}, positive or negative? Type 1 or −1.',
+  'ch3.hint.scoreSign':
+    'Through the softmax: ∂L/∂s₁{sj} = a₁{sj}·(∂L/∂a₁{sj} − a₁·∂L/∂a₁). Compare ∂L/∂a₁{sj} with the row’s weighted average.',
+  'ch3.hint.signTyping': 'Type 1 for positive (or up), −1 for negative (or down).',
+  'ch3.ask.direction':
+    'After the step, does W_V’s entry (row {r}, column {c}) go up or down? Type 1 for up, −1 for down.',
+  'ch3.hint.direction': 'Its gradient is {grad}, and the step subtracts η times the gradient.',
+  'ch3.ask.shuffled':
+    'With the tokens shuffled, token {token} comes first. What is entry 1 of the first output row?',
+  'ch3.hint.shuffled':
+    'The first row of X′ is token {token}: its output is the same as in the article’s order, y{token}.',
+
+  // Chapter 3: the cell inspector's titles
+  'ch3.inspect.grad': 'A gradient, from the one after it',
+  'ch3.inspect.learn': 'The weight after one step: w − η·∂L/∂w',
+  'ch3.inspect.block': 'This cell’s arithmetic',
 };

@@ -621,4 +621,93 @@ export default {
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
   'ch3.narrate.update': '一步之后输出 1 为 {row}；损失为 {after}。',
+
+  // Chapter 3, stage "Order and positions": positions and RoPE
+  'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
+  'ch3.title.rope': 'RoPE：每对 (q, k) 转过 m·θ',
+  'ch3.title.distance': '有了 RoPE，分数取决于距离',
+  'ch3.order.positions': '位置向量',
+  'ch3.positions.differ': '现在 Y′ 不再是 Y 换了顺序：某一行与它的词元原来的输出最多相差 {gap}。',
+  'ch3.positions.add':
+    '常见的做法是告诉每个词元它在哪里：给 X 的每一行加上一个位置向量，每个位置一个（同一位置总是同一个向量，无论那里是哪个词元）。',
+  'ch3.positions.result':
+    '同样的词元换了顺序，就会遇到别的位置向量，于是它们的查询、键和值都变了，输出也变了。（按原文顺序，位置也让输出最多变化 {changed}。）',
+  'ch3.positions.learned':
+    '在 GPT-2 这样的模型里，这些向量和其他权重一样是学出来的；页面为了易读，每个位置在一个特征上取 0.5。',
+  'ch3.formula.positions': '学习的位置：给每个输入加一个向量',
+  'ch3.narrate.positions': '加上位置后，打乱后的输出与换序后的输出最多相差 {gap}。',
+  'ch3.rope.turned': '转到位置 m',
+  'ch3.rope.picture': '查询和键的第一对数画成箭头，各自按位置乘 θ 旋转',
+  'ch3.rope.position': '位置 m = {m}',
+  'ch3.rope.what':
+    'RoPE（旋转位置编码，Llama 及之后的大多数模型都在用）不往 X 上加任何东西。它把每个查询和键的每一对数旋转一个角度：位置 m 乘以 θ。',
+  'ch3.rope.pair':
+    '这里 d_k = 3，所以页面只旋转一对，即第 1、2 列，每个位置 θ = 1 弧度（真实模型旋转每一对，各有自己的 θ），第 3 列保持不变。',
+  'ch3.rope.module':
+    '这些数来自模块的 ONNX RotaryEmbedding 算子 onnxRotaryEmbedding，余弦、正弦表来自 rotaryCaches。',
+  'ch3.formula.rope': 'RoPE：把一对数旋转 m·θ',
+  'ch3.narrate.rope': '查询和键的第一对数，按各自的位置旋转。',
+  'ch3.rope.scores': '带 RoPE 的分数',
+  'ch3.rope.plain': '没有位置时，无论两个词元在哪里，这个分数都是 {score}。',
+  'ch3.rope.distance':
+    '同样两个词元（查询 1 和键 2），距离为 0 到 4：每一行把查询放在位置 m（{starts}），键放在其后 d 个位置。分数随 d 变化。',
+  'ch3.rope.relative':
+    '两行完全相同：两个向量旋转同样的角度，点积不变，所以只有角度之差，即距离，才起作用。这就是 RoPE 被称为相对位置编码的原因。',
+  'ch3.rope.noPair':
+    'RoPE 旋转的是成对的数：d_k = 1（或只有一个词元）时没有可旋转的对。请给例子 2 个以上的键列和 2 个以上的词元。',
+  'ch3.formula.relative': '只有距离 n − m 起作用',
+  'ch3.narrate.distance': '有了 RoPE，同样两个词元的分数随距离变化。',
+
+  // Chapter 3, stage "The rest of the block"
+  'stage.block': '块的其余部分',
+  'ch3.title.block-residual': '残差连接：X + attention(X)',
+  'ch3.title.block-norm': 'LayerNorm：每行变为均值 0、标准差 1',
+  'ch3.title.block-mlp': 'MLP，以及第二个残差',
+  'ch3.block.name.x': '输入',
+  'ch3.block.name.y': '注意力的输出',
+  'ch3.block.name.residual': '残差和',
+  'ch3.block.name.normed': '归一化后',
+  'ch3.block.name.hidden': '隐藏层（ReLU 之后）',
+  'ch3.block.name.mlp': 'MLP 输出',
+  'ch3.block.name.output': '块的输出',
+  'ch3.block.name.w1': 'MLP 权重',
+  'ch3.block.name.w2': 'MLP 权重',
+  'ch3.block.where':
+    '注意力只是 Transformer 块的一部分。这里用第二章的数：那一层的输出 Y 已经和 X 形状相同（W_O 把它带回了 d_model 列）。',
+  'ch3.block.residual':
+    '块把 Y 加到 X 上，而不是替换 X：注意力只需学习对每个词元的改变，梯度也能经过“+”原样传到下面的层。',
+  'ch3.block.why': '把鼠标移到 R 的格子上可看到它的和。',
+  'ch3.block.norm':
+    'LayerNorm 把每个词元的一行缩放为均值 0、标准差 1（再乘以学习到的缩放、加上偏移，这里为 1 和 0），这样无论堆多少块，数值都保持在下一层能用的范围内。',
+  'ch3.block.normWhy': 'GPT-2 等模型在每个部分之前做归一化（pre-norm）：这里是在 MLP 之前。',
+  'ch3.block.mlp':
+    'MLP 对每个词元单独计算：从 {d} 个数得到 {hidden} 个隐藏数（真实模型用 d 的 4 倍），ReLU 保留正数，再回到 {d} 个。这里的权重是为易读而选的；模型会学习它们。',
+  'ch3.block.second':
+    '第二个残差把 MLP 的输出加到 R 上：Z 就是块的输出。注意力在词元之间搬运信息；MLP 则单独变换每个词元。',
+  'ch3.block.stack':
+    'Z 与 X 的形状完全相同，所以它可以作为下一块的 X：这就是块能堆叠的原因，第三章训练的模型就用了两块。',
+  'ch3.block.noShape':
+    '块的其余部分需要该层的输出与输入形状相同：请让第二章那一层的 W_O 有 d_model 列。',
+  'ch3.formula.residual': '残差连接',
+  'ch3.formula.norm': '一行 r 的 LayerNorm：均值 μ，标准差 σ',
+  'ch3.formula.mlp': 'MLP 及其残差',
+  'ch3.narrate.residual': '残差连接：输入加上注意力的输出。',
+  'ch3.narrate.norm': 'LayerNorm：每行变为均值 0、标准差 1。',
+  'ch3.narrate.mlp': '对每个词元做 MLP，再加第二个残差：块的输出。',
+
+  // Chapter 3: Predict
+  'ch3.ask.scoreSign': '∂L/∂s₁{sj}（查询 1 对键 {j} 的分数的梯度）是正还是负？输入 1 或 −1。',
+  'ch3.hint.scoreSign':
+    '穿过 softmax：∂L/∂s₁{sj} = a₁{sj}·(∂L/∂a₁{sj} − a₁·∂L/∂a₁)。比较 ∂L/∂a₁{sj} 与本行的加权平均。',
+  'ch3.hint.signTyping': '正（或上升）输入 1，负（或下降）输入 −1。',
+  'ch3.ask.direction':
+    '这一步之后，W_V 的（第 {r} 行，第 {c} 列）项是变大还是变小？变大输入 1，变小输入 −1。',
+  'ch3.hint.direction': '它的梯度是 {grad}，而这一步减去 η 乘以梯度。',
+  'ch3.ask.shuffled': '打乱词元后，词元 {token} 排在第一。第一个输出行的第 1 项是多少？',
+  'ch3.hint.shuffled': 'X′ 的第一行是词元 {token}：它的输出与原文顺序时相同，即 y{token}。',
+
+  // Chapter 3: the cell inspector's titles
+  'ch3.inspect.grad': '一个梯度，由它后面的梯度算出',
+  'ch3.inspect.learn': '一步之后的权重：w − η·∂L/∂w',
+  'ch3.inspect.block': '这个格子的算式',
 };

@@ -1,6 +1,8 @@
-// The arithmetic behind each gradient cell of chapter 3's learning step, as one line of text
-// ("∂L/∂a₁₂ = 0.937·2 + 4.683·8 + (−1.405)·0 = 39.338"), shown on hover over the cell and
-// read by screen readers. The numbers are trace()'s; only the writing is done here.
+// The arithmetic behind chapter 3's cells, as one line of text ("∂L/∂a₁₂ = 0.937·2 +
+// 4.683·8 + (−1.405)·0 = 39.338"): each gradient of the learning step, each weight after it,
+// and the block's sums and LayerNorm. The cell inspector shows it on hover and on focus, as
+// chapter 1's arithmetic (explainLearningCell). The numbers are trace()'s (and block.mjs's);
+// only the writing is done here.
 import { formatExact, subscript } from '../format.mjs';
 import { at } from './matrix.mjs';
 
@@ -54,4 +56,35 @@ export function updateArithmetic(step, name, r, c) {
   const old = at(step.weightsBefore[name], r, c);
   const g = at(step.before.grad[name], r, c);
   return `${formatExact(old)} − ${step.eta}·${f(g)} = ${formatExact(at(step.weightsAfter[name], r, c))}`;
+}
+
+/** R = X + Y, LayerNorm and Z = R + M: the line of a cell of the block. */
+function blockArithmetic(block, matrix, i, c) {
+  const ij = idx(i, c);
+  const value = (m) => formatExact(at(m, i, c));
+  if (matrix === 'block-residual')
+    return `r${ij} = ${value(block.x)} + ${value(block.y)} = ${value(block.residual)}`;
+  if (matrix === 'block-normed')
+    return `n${ij} = (${value(block.residual)} − ${formatExact(block.mean[i])}) / ${formatExact(block.sd[i])} = ${value(block.normed)}`;
+  if (matrix === 'block-output')
+    return `z${ij} = ${value(block.residual)} + ${value(block.mlp)} = ${value(block.output)}`;
+  return null;
+}
+
+/**
+ * The cell inspector's explanation of a chapter 3 cell, or null for any other.
+ * @returns {{ title: string, expression: string, sources: object[] } | null}
+ */
+export function explainLearningCell(learning, cell, tr) {
+  if (!learning) return null;
+  const { matrix, row, col } = cell;
+  let expression = null;
+  if (matrix.startsWith('grad-'))
+    expression = gradientArithmetic(learning.step, learning.x)(matrix, row, col);
+  else if (matrix.startsWith('learn-new-'))
+    expression = updateArithmetic(learning.step, matrix.slice('learn-new-'.length), row, col);
+  else if (matrix.startsWith('block-') && learning.block)
+    expression = blockArithmetic(learning.block, matrix, row, col);
+  if (!expression) return null;
+  return { title: tr(`ch3.inspect.${matrix.split('-')[0]}`), expression, sources: [] };
 }

@@ -2,6 +2,7 @@
 // what the cell is, the formula with the actual numbers ("0.063·1 + 0.468·2 + 0.468·2 =
 // 1.937"), and the cells it was computed from (to highlight). The result on the right of "="
 // is always the value from trace(); the left side lists the operands as displayed.
+import { explainLearningCell } from './arithmetic-learning.mjs';
 import { formatExact, operand, relation } from '../format.mjs';
 import { at } from './matrix.mjs';
 import { dotTerms, index2, ref } from './formula.mjs';
@@ -164,6 +165,9 @@ export function explainCell(numbers, cell, tr) {
     case 'outputs':
       return output(numbers, row, col, tr);
     default:
-      return numbers.layer ? explainLayerCell(numbers.layer, cell, tr) : null;
+      return (
+        (numbers.layer ? explainLayerCell(numbers.layer, cell, tr) : null) ??
+        explainLearningCell(numbers.learning, cell, tr)
+      );
   }
 }

@@ -18,6 +18,8 @@ const WEIGHTS = ['wQuery', 'wKey', 'wValue'];
  */
 export function suggestedTarget(trace) {
   const weights = rowOf(trace.weights, 0);
+  // One token: output 1 is its own value already; ask for 1 more in every entry instead.
+  if (weights.length === 1) return rowOf(trace.values, 0).map((value) => value + 1);
   const least = weights.indexOf(Math.min(...weights));
   return rowOf(trace.values, least);
 }

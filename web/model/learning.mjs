@@ -5,9 +5,12 @@
 //     target  what the reader wants output 1 to be (null: the page's suggestion)
 //     steps   how many gradient steps stage "One learning step" has taken (1, then +10 …)
 // Every number comes from the module: trace() (with gradOutputs for the gradients) and
-// onnxRotaryEmbedding / onnxAttention for RoPE.
+// onnxRotaryEmbedding / onnxAttention for RoPE; the rest of the block (block.mjs) starts from
+// chapter 2's layer.
+import { computeBlockNumbers } from './block.mjs';
 import { computeLearningStep } from './learning-step.mjs';
 import { computeOrderNumbers, firstOrder } from './order-numbers.mjs';
+import { computeRopeNumbers } from './rope-numbers.mjs';
 
 /** The chapter's part of the state as a page opens (kept across links, not in the URL). */
 export const LEARNING_DEFAULTS = Object.freeze({ order: null, target: null, steps: 1 });
@@ -24,12 +27,16 @@ export function orderFor(learning, n) {
  * @param attn the API from createAttention()
  * @param example the reader's { x, wKey, wQuery, wValue }
  * @param learning the state's { order, target, steps }
+ * @param layer chapter 2's numbers (computeLayerNumbers()), for the rest of the block
  */
-export function computeLearningNumbers(attn, example, learning) {
+export function computeLearningNumbers(attn, example, learning, layer) {
   const n = example.x.length;
+  const order = computeOrderNumbers(attn, example, orderFor(learning, n));
   return {
     x: example.x,
-    order: computeOrderNumbers(attn, example, orderFor(learning, n)),
+    order,
+    rope: computeRopeNumbers(attn, order.plain.queries, order.plain.keys),
     step: computeLearningStep(attn, example, learning.target, learning.steps),
+    block: computeBlockNumbers(layer.x, layer.outputs),
   };
 }

@@ -27,8 +27,8 @@ export const firstOrder = (n) => Array.from({ length: n }, (_, k) => n - 1 - k);
  * @param example { x, wKey, wQuery, wValue } as number[][] (x n x d_in)
  * @param order  order[k] = the token placed k-th (a permutation of 0 .. n-1)
  * @returns {{ order: number[], positions: number[][], plain: object, shuffled: object,
- *   placed: object, placedShuffled: object, inputs: object }} each trace has x (the rows it
- *   was given, row-major) and outputs, n x d_v
+ *   placed: object, placedShuffled: object }} each run has x (the rows it was given,
+ *   row-major), and trace()'s queries, keys, weights and outputs
  */
 export function computeOrderNumbers(attn, example, order) {
   const { x, wKey, wQuery, wValue } = example;
@@ -38,7 +38,13 @@ export function computeOrderNumbers(attn, example, order) {
   const plus = (rows) => rows.map((row, m) => row.map((value, c) => value + positions[m][c]));
   const run = (rows) => {
     const t = attn.trace({ x: rows, wKey, wQuery, wValue, scale: 1, isCausal: false });
-    return { x: fromRows(rows), outputs: t.outputs, weights: t.weights };
+    return {
+      x: fromRows(rows),
+      outputs: t.outputs,
+      weights: t.weights,
+      queries: t.queries,
+      keys: t.keys,
+    };
   };
   return {
     order,

@@ -7,8 +7,16 @@ import { icon } from './icons.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
-/** Stage numbers as circled digits: visibly not the step numbers of the scrubber. */
-const CIRCLED = ['', '①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨', '⑩', '⑪', '⑫', '⑬', '⑭', '⑮'];
+/**
+ * Stage numbers as circled digits, visibly not the step numbers of the scrubber: ① … ⑳ and
+ * ㉑ … ㉟ (Unicode has no circled numbers beyond 35).
+ */
+const circled = (n) =>
+  n >= 1 && n <= 20
+    ? String.fromCodePoint(0x245f + n)
+    : n <= 35
+      ? String.fromCodePoint(0x3250 + n - 20)
+      : String(n);
 
 export function createTransport({ timeline }) {
   const button = (name, action) => {
@@ -112,11 +120,12 @@ export function createTransport({ timeline }) {
       const starts = steps
         .map((step, k) => ({ step, at: k / steps.length }))
         .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage);
-      // A stage of one step puts its tick next to the one before (⑫⑬): on a phone they
-      // would overlap, so such a tick drops to a second row.
+      // A stage of one or two steps puts its tick next to the one before (⑫⑬): on a phone
+      // (a timeline of about 300 px, a tick about 14 px wide) they would overlap, so such a
+      // tick drops to a second row.
       let previousLow = true;
       const low = starts.map(({ at }, k) => {
-        previousLow = k > 0 && at - starts[k - 1].at < 0.04 && !previousLow;
+        previousLow = k > 0 && at - starts[k - 1].at < 0.05 && !previousLow;
         return previousLow;
       });
       ticks.classList.toggle('has-two-rows', low.includes(true));
@@ -126,7 +135,7 @@ export function createTransport({ timeline }) {
             class: low[k] ? 'tick is-low' : 'tick',
             style: { left: `${at * 100}%` },
             title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
-            text: CIRCLED[step.stage] ?? String(step.stage),
+            text: circled(step.stage),
           }),
         ),
       );

@@ -3,8 +3,9 @@
 // model trained live and what its heads learned.
 import order from './order.mjs';
 import learn from './learn.mjs';
+import block from './block.mjs';
 
 export default {
   titleKey: 'chapter.learning',
-  stages: [order, learn],
+  stages: [order, learn, block],
 };

@@ -3,12 +3,17 @@
 // through the softmax's row Jacobian, queries/keys/values, then W_Q, W_K, W_V), the step
 // W ← W − η·∂L/∂W and the forward pass again; "Take 10 more steps" and the loss curve.
 import { h, setText } from '../../dom.mjs';
-import { formatExact } from '../../format.mjs';
+import { formatExact, subscript } from '../../format.mjs';
 import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
-import { lossPlot, numberMatrix, sceneButton, targetEditor } from '../../draw/learning-views.mjs';
+import {
+  lossPlot,
+  numberMatrix,
+  revealedRow,
+  sceneButton,
+  targetEditor,
+} from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
-import { duration, itemAmount, progressOf, ramp, reveal } from '../../draw/timing.mjs';
-import { gradientArithmetic, updateArithmetic } from '../../model/arithmetic-learning.mjs';
+import { duration, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
 
@@ -30,26 +35,27 @@ const SYMBOL = {
   queries: 'Q',
   keys: 'K',
   values: 'V',
-  wQuery: 'W_Q',
-  wKey: 'W_K',
-  wValue: 'W_V',
+  wQuery: ['W', 'Q'],
+  wKey: ['W', 'K'],
+  wValue: ['W', 'V'],
 };
 
 /** ∂L/∂<field> as a matrix whose cells show their arithmetic on hover. */
 function gradView(ctx, field) {
   const { numbers, tr } = ctx;
   const step = numbers.learning.step;
-  const line = gradientArithmetic(step, ctx.numbers.learning.x);
   const isWeight = field.startsWith('w');
   return numberMatrix({
     matrix: `grad-${field}`,
     role: MATRIX_ROLE[field],
-    symbol: `∂L/∂${SYMBOL[field]}`,
+    symbol: Array.isArray(SYMBOL[field])
+      ? [`∂L/∂${SYMBOL[field][0]}`, SYMBOL[field][1]]
+      : `∂L/∂${SYMBOL[field]}`,
     name: tr('ch3.learn.gradient'),
     value: step.before.grad[field],
-    letter: isWeight ? null : { outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q',
+    letter: isWeight ? null : ({ outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q'),
     className: 'grad-matrix',
-    title: (i, j) => line(`grad-${field}`, i, j),
+    inspectable: true,
   });
 }
 
@@ -64,24 +70,6 @@ function forwardView(ctx, field) {
     value: numbers.learning.step.before[field],
     letter: { keys: 'k', values: 'v' }[field] ?? 'q',
   });
-}
-
-/** A scene of a few matrices revealed one after the other. */
-function sequence(ctx, className, views, sentences, formulaNode, narration) {
-  const element = h(
-    'div',
-    { class: `scene scene-learn ${className}` },
-    h(
-      'div',
-      { class: 'equation learn-row' },
-      views.map((view) => view.element),
-    ),
-  );
-  const render = (t) => {
-    const p = progressOf(t);
-    views.forEach((view, k) => reveal(view.element, itemAmount(p, views.length, k), 8));
-  };
-  return { element, render, explanation: { sentences, formula: formulaNode }, narration };
 }
 
 const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
@@ -154,6 +142,7 @@ const gradSteps = [
     id: 'learn-scores',
     fields: (ctx) => [forwardView(ctx, 'weights'), gradView(ctx, 'scores')],
     keys: ['ch3.learn.gradScores', 'ch3.learn.jacobian'],
+    questions: (numbers) => [signQuestion(numbers)],
     formula: () => [
       dL('sᵢ'),
       mo('='),
@@ -195,12 +184,13 @@ function buildGrad(spec) {
     const { numbers, tr } = ctx;
     const step = numbers.learning.step;
     const views = spec.fields(ctx);
-    return sequence(
-      ctx,
-      spec.id,
+    return revealedRow(
+      `scene-learn ${spec.id}`,
       views,
-      spec.keys.map((key) => tr(key, { loss: formatExact(step.loss) })),
-      formula(tr(`ch3.formula.${spec.id}`), ...spec.formula()),
+      {
+        sentences: spec.keys.map((key) => tr(key, { loss: formatExact(step.loss) })),
+        formula: formula(tr(`ch3.formula.${spec.id}`), ...spec.formula()),
+      },
       tr(`ch3.narrate.${spec.id}`),
     );
   };
@@ -218,7 +208,7 @@ function buildUpdate(ctx) {
       name: tr('ch3.learn.updated'),
       value: step.weightsAfter[name],
       letter: null,
-      title: (r, c) => updateArithmetic(step, name, r, c),
+      inspectable: true,
     }),
   );
   const outputs = (trace, matrix) =>
@@ -330,6 +320,54 @@ function buildUpdate(ctx) {
   };
 }
 
+// Predict (tools/exercises.mjs): answers are signs, typed as 1 or −1.
+const sign = (value) => (value > 0 ? 1 : value < 0 ? -1 : 0);
+
+/** The largest gradient of query 1's scores in size: its sign (the gradient is on screen next). */
+function largestScoreGradient({ learning }) {
+  const { scores } = learning.step.before.grad;
+  let best = 0;
+  for (let j = 1; j < scores.cols; j++)
+    if (Math.abs(at(scores, 0, j)) > Math.abs(at(scores, 0, best))) best = j;
+  return { j: best, value: at(scores, 0, best) };
+}
+
+/** Asked before the scores' gradients are shown: the sign of query 1's largest one. */
+function signQuestion(numbers) {
+  const { j } = largestScoreGradient(numbers);
+  return {
+    id: `ch3-score-sign:${j}`,
+    prompt: (tr) => tr('ch3.ask.scoreSign', { j: j + 1, sj: subscript(j + 1) }),
+    answer: (live) => sign(at(live.learning.step.before.grad.scores, 0, j)),
+    hint: (tr) => [tr('ch3.hint.scoreSign', { sj: subscript(j + 1) }), tr('ch3.hint.signTyping')],
+  };
+}
+
+/** W_V's entry whose gradient is largest in size: the way a step moves it. */
+function largestValueGradient({ learning }) {
+  const grad = learning.step.before.grad.wValue;
+  let best = 0;
+  grad.data.forEach((value, k) => {
+    if (Math.abs(value) > Math.abs(grad.data[best])) best = k;
+  });
+  return { r: Math.floor(best / grad.cols), c: best % grad.cols };
+}
+
+/** Asked before the step is shown: which way that W_V entry moves. */
+function directionQuestion(numbers) {
+  const { r, c } = largestValueGradient(numbers);
+  const gradOf = (live) => at(live.learning.step.before.grad.wValue, r, c);
+  return {
+    id: `ch3-weight-direction:${r}:${c}`,
+    prompt: (tr) => tr('ch3.ask.direction', { r: r + 1, c: c + 1 }),
+    answer: (live) => -sign(gradOf(live)),
+    hint: (tr, live) => [
+      tr('ch3.hint.direction', { r: r + 1, c: c + 1, grad: formatExact(gradOf(live)) }),
+      tr('ch3.hint.signTyping'),
+    ],
+  };
+}
+
 const steps = () => [
   {
     id: 'learn-target',
@@ -346,6 +384,7 @@ const steps = () => [
     duration: duration(3, 0.9),
     title: (tr) => tr(`ch3.title.${spec.id}`),
     build: buildGrad(spec),
+    questions: spec.questions,
   })),
   {
     id: 'learn-update',
@@ -354,6 +393,7 @@ const steps = () => [
     duration: duration(4, 0.9),
     title: (tr) => tr('ch3.title.update'),
     build: buildUpdate,
+    questions: (numbers) => [directionQuestion(numbers)],
   },
 ];
 

@@ -4,10 +4,17 @@
 import { h, setStyle } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { formula, mi, mo } from '../../draw/mathml.mjs';
-import { numberMatrix, sceneButton } from '../../draw/learning-views.mjs';
+import {
+  messageScene,
+  numberMatrix,
+  pairPicture,
+  sceneButton,
+} from '../../draw/learning-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, ease, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
+import { DISTANCES, STARTS } from '../../model/rope-numbers.mjs';
+import { at, fromRows } from '../../model/matrix.mjs';
 
 /** X and its outputs side by side, rows labelled by the token they hold. */
 function pairOfMatrices(ctx, run, rowTokens, suffix, symbols) {
@@ -104,6 +111,161 @@ function buildShuffle(ctx) {
   };
 }
 
+function buildPositions(ctx) {
+  const { numbers, tr } = ctx;
+  const { order, positions, placed, placedShuffled, plain } = numbers.learning.order;
+  const identity = order.map((_, k) => k);
+  const p = numberMatrix({
+    matrix: 'order-p',
+    role: 'input',
+    symbol: 'P',
+    name: tr('ch3.order.positions'),
+    value: fromRows(positions),
+    letter: 'p',
+  });
+  const before = pairOfMatrices(ctx, placed, identity, '-placed', ['X + P', 'Y']);
+  const after = pairOfMatrices(ctx, placedShuffled, order, '-placed-shuffled', ['X′ + P', 'Y′']);
+  const gap = permutationGap(placed.outputs, placedShuffled.outputs, order);
+  const changed = permutationGap(plain.outputs, placed.outputs, identity);
+  const verdict = h('p', {
+    class: 'ch3-verdict',
+    role: 'status',
+    dataset: { gap: String(gap) },
+    text: tr('ch3.positions.differ', { gap: formatExact(gap) }),
+  });
+  const element = h(
+    'div',
+    { class: 'scene scene-order scene-positions' },
+    h('div', { class: 'order-columns' }, p.element),
+    h('div', { class: 'order-columns' }, before.element, after.element),
+    verdict,
+  );
+  const render = (t) => {
+    const q = progressOf(t);
+    reveal(before.element, ramp(q, 0.2, 0.5), 8);
+    reveal(after.element, ramp(q, 0.5, 0.8), 8);
+    reveal(verdict, ramp(q, 0.8, 1), 4);
+  };
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [
+        tr('ch3.positions.add'),
+        tr('ch3.positions.result', { changed: formatExact(changed) }),
+        tr('ch3.positions.learned'),
+      ],
+      formula: formula(tr('ch3.formula.positions'), mi('X'), mo('+'), mi('P')),
+    },
+    narration: tr('ch3.narrate.positions', { gap: formatExact(gap) }),
+  };
+}
+
+function buildRope(ctx) {
+  const { numbers, tr } = ctx;
+  const rope = numbers.learning.rope;
+  if (!rope) return noPair(ctx);
+  const picture = pairPicture(rope, tr);
+  const rows = (turned, letter) =>
+    numberMatrix({
+      matrix: `rope-${letter}`,
+      role: letter === 'q' ? 'query' : 'key',
+      symbol: letter === 'q' ? `q${sub1(rope.query)} (1, 2)` : `k${sub1(rope.key)} (1, 2)`,
+      name: tr('ch3.rope.turned'),
+      value: fromRows(turned),
+      letter: 'm',
+      rowTokens: turned.map((_, m) => m - 1),
+    });
+  const qView = rows(rope.qTurned, 'q');
+  const kView = rows(rope.kTurned, 'k');
+  const element = h(
+    'div',
+    { class: 'scene scene-rope' },
+    h('div', { class: 'order-columns' }, picture.element, qView.element, kView.element),
+  );
+  const render = (t) => {
+    const m = Math.min(rope.qTurned.length - 1, Math.floor(progressOf(t) * rope.qTurned.length));
+    picture.show(m);
+    [qView, kView].forEach((view) =>
+      view.cells.forEach((row, k) =>
+        row.forEach((cell) => cell.classList.toggle('is-active', k === m)),
+      ),
+    );
+  };
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [tr('ch3.rope.what'), tr('ch3.rope.pair'), tr('ch3.rope.module')],
+      formula: formula(
+        tr('ch3.formula.rope'),
+        mi('q′'),
+        mo('='),
+        mi('R'),
+        mo('('),
+        mi('m'),
+        mi('θ'),
+        mo(')'),
+        mi('q'),
+      ),
+    },
+    narration: tr('ch3.narrate.rope'),
+  };
+}
+
+const sub1 = (k) => '₁₂₃₄₅₆₇₈'[k];
+
+function buildDistance(ctx) {
+  const { numbers, tr } = ctx;
+  const rope = numbers.learning.rope;
+  if (!rope) return noPair(ctx);
+  const table = numberMatrix({
+    matrix: 'rope-scores',
+    role: 'score',
+    symbol: `q${sub1(rope.query)}·k${sub1(rope.key)}`,
+    name: tr('ch3.rope.scores'),
+    value: fromRows(rope.scores),
+    letter: 'm',
+    rowTokens: STARTS.map((m) => m - 1),
+    colLabels: DISTANCES.map((d) => `d=${d}`),
+  });
+  const plain = h('p', {
+    class: 'ch3-verdict',
+    text: tr('ch3.rope.plain', { score: formatExact(rope.plainScore) }),
+  });
+  const element = h('div', { class: 'scene scene-rope-distance' }, table.element, plain);
+  const render = (t) => {
+    const p = progressOf(t);
+    table.cells.forEach((row) =>
+      row.forEach((cell, d) =>
+        reveal(cell, ramp(p, d / DISTANCES.length, (d + 1) / DISTANCES.length), 4),
+      ),
+    );
+    reveal(plain, ramp(p, 0.8, 1), 4);
+  };
+  return {
+    element,
+    render,
+    explanation: {
+      sentences: [tr('ch3.rope.distance', { starts: STARTS.join(', ') }), tr('ch3.rope.relative')],
+      formula: formula(
+        tr('ch3.formula.relative'),
+        mi('R(mθ)q'),
+        mo('·'),
+        mi('R(nθ)k'),
+        mo('='),
+        mi('q'),
+        mo('·'),
+        mi('R((n−m)θ)k'),
+      ),
+    },
+    narration: tr('ch3.narrate.distance'),
+  };
+}
+
+/** d_k of 1 (or a single token): RoPE has no pair to turn. */
+const noPair = ({ tr }) => messageScene(tr('ch3.rope.noPair'));
+
 const steps = () => [
   {
     id: 'order-shuffle',
@@ -112,6 +274,42 @@ const steps = () => [
     duration: duration(3, 0.9),
     title: (tr) => tr('ch3.title.shuffle'),
     build: buildShuffle,
+    // Predict: an entry of the shuffled outputs (the same number as one of Y's).
+    questions: ({ learning }) => {
+      const { order } = learning.order;
+      return [
+        {
+          id: `ch3-shuffled:${order.join('-')}`,
+          prompt: (tr) => tr('ch3.ask.shuffled', { token: order[0] + 1 }),
+          answer: (live) => at(live.learning.order.shuffled.outputs, 0, 0),
+          hint: (tr) => [tr('ch3.hint.shuffled', { token: order[0] + 1 })],
+        },
+      ];
+    },
+  },
+  {
+    id: 'order-positions',
+    family: 'order-positions',
+    params: {},
+    duration: duration(3, 0.9),
+    title: (tr) => tr('ch3.title.positions'),
+    build: buildPositions,
+  },
+  {
+    id: 'order-rope',
+    family: 'order-rope',
+    params: {},
+    duration: duration(6, 0.7),
+    title: (tr) => tr('ch3.title.rope'),
+    build: buildRope,
+  },
+  {
+    id: 'order-distance',
+    family: 'order-distance',
+    params: {},
+    duration: duration(5, 0.6),
+    title: (tr) => tr('ch3.title.distance'),
+    build: buildDistance,
   },
 ];
 

@@ -1,10 +1,11 @@
 // Every matrix of the current numbers as JSON and as CSV: chapter 1's example and, when the
 // page has it, chapter 2's layer (its five matrices, each head's trace, the concatenation and
-// the outputs). The JSON also carries the link (the URL's hash) that opens the page on the
+// the outputs) and chapter 3's (export/learning-matrices.mjs). The JSON also carries the link (the URL's hash) that opens the page on the
 // same step with the same numbers and settings, so an exported file can be turned back into
 // the page.
 import { ROLES, symbolText } from '../../roles.mjs';
 import { rowOf } from '../../model/matrix.mjs';
+import { learningMatrices } from './learning-matrices.mjs';
 
 /** The matrices in the order the computation makes them. */
 const EXPORTED = [
@@ -86,6 +87,11 @@ export function matricesJson(numbers, { step, link }) {
         ),
       },
     }),
+    ...(numbers.learning && {
+      learning: Object.fromEntries(
+        learningMatrices(numbers.learning).map(([name, matrix]) => [name, asJson(matrix)]),
+      ),
+    }),
   };
 }
 
@@ -114,7 +120,10 @@ export function matricesCsv(numbers) {
         lines.push(
           ['weighted', i + 1, j + 1, c + 1, numbers.weightedAt(i, j, c)].map(csvCell).join(','),
         );
-  for (const [name, matrix] of layerMatrices(numbers.layer)) {
+  for (const [name, matrix] of [
+    ...layerMatrices(numbers.layer),
+    ...learningMatrices(numbers.learning),
+  ]) {
     rowsOf(matrix).forEach((row, i) =>
       row.forEach((value, j) => lines.push([name, '', i + 1, j + 1, value].map(csvCell).join(','))),
     );

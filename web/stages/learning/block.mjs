@@ -1,0 +1,145 @@
+// Chapter 3, stage "The rest of the block": after attention, on chapter 2's layer, the
+// residual connection X + Y, LayerNorm, the MLP and the second residual, so the reader sees
+// where attention sits in a Transformer block and why blocks stack (the output has X's shape).
+import { h } from '../../dom.mjs';
+import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { messageScene, numberMatrix, revealedRow } from '../../draw/learning-views.mjs';
+import { operator } from '../../draw/term-line.mjs';
+import { duration } from '../../draw/timing.mjs';
+
+const ROLE = {
+  x: 'input',
+  y: 'output',
+  residual: 'input',
+  normed: 'input',
+  hidden: 'weighted',
+  mlp: 'weighted',
+  output: 'output',
+  w1: 'value',
+  w2: 'value',
+};
+const SYMBOL = {
+  x: 'X',
+  y: 'Y',
+  residual: 'R',
+  normed: 'N',
+  hidden: 'H',
+  mlp: 'M',
+  output: 'Z',
+  w1: ['W', '1'],
+  w2: ['W', '2'],
+};
+
+const view = (ctx, field) =>
+  numberMatrix({
+    matrix: `block-${field}`,
+    role: ROLE[field],
+    symbol: SYMBOL[field],
+    name: ctx.tr(`ch3.block.name.${field}`),
+    value: ctx.numbers.learning.block[field],
+    letter: field.startsWith('w') ? null : 'x',
+    // R, N and Z: their arithmetic on hover and focus (model/arithmetic-learning.mjs)
+    inspectable: ['residual', 'normed', 'output'].includes(field),
+  });
+
+const op = (text) => ({ element: operator(text), operator: true });
+
+function buildResidual(ctx) {
+  const { tr, numbers } = ctx;
+  const block = numbers.learning.block;
+  if (!block) return noBlock(ctx);
+  return revealedRow(
+    'scene-block block-residual',
+    [view(ctx, 'x'), op('+'), view(ctx, 'y'), op('='), view(ctx, 'residual')],
+    {
+      sentences: [tr('ch3.block.where'), tr('ch3.block.residual'), tr('ch3.block.why')],
+      formula: formula(
+        tr('ch3.formula.residual'),
+        mi('R'),
+        mo('='),
+        mi('X'),
+        mo('+'),
+        mi('attention(X)'),
+      ),
+    },
+    tr('ch3.narrate.residual'),
+  );
+}
+
+function buildNorm(ctx) {
+  const { tr, numbers } = ctx;
+  const block = numbers.learning.block;
+  if (!block) return noBlock(ctx);
+  return revealedRow(
+    'scene-block block-norm',
+    [view(ctx, 'residual'), op('→'), view(ctx, 'normed')],
+    {
+      sentences: [tr('ch3.block.norm'), tr('ch3.block.normWhy')],
+      formula: formula(
+        tr('ch3.formula.norm'),
+        mi('N'),
+        mo('='),
+        mrow(mo('('), mi('r'), mo('−'), mi('μ'), mo(')'), mo('/'), mi('σ')),
+      ),
+    },
+    tr('ch3.narrate.norm'),
+  );
+}
+
+function buildMlp(ctx) {
+  const { tr, numbers } = ctx;
+  const block = numbers.learning.block;
+  if (!block) return noBlock(ctx);
+  return revealedRow(
+    'scene-block block-mlp',
+    [
+      view(ctx, 'normed'),
+      op('→'),
+      view(ctx, 'hidden'),
+      op('→'),
+      view(ctx, 'mlp'),
+      op('→'),
+      view(ctx, 'output'),
+    ],
+    {
+      sentences: [
+        tr('ch3.block.mlp', { hidden: block.hidden.cols, d: block.x.cols }),
+        tr('ch3.block.second'),
+        tr('ch3.block.stack'),
+      ],
+      formula: formula(
+        tr('ch3.formula.mlp'),
+        mi('Z'),
+        mo('='),
+        mi('R'),
+        mo('+'),
+        mi('ReLU'),
+        mo('('),
+        mi('N'),
+        sub(mi('W'), mi('1')),
+        mo(')'),
+        sub(mi('W'), mi('2')),
+      ),
+    },
+    tr('ch3.narrate.mlp'),
+  );
+}
+
+const noBlock = ({ tr }) => messageScene(tr('ch3.block.noShape'));
+
+const step = (id, seconds, build) => ({
+  id,
+  family: id,
+  params: {},
+  duration: duration(seconds, 0.9),
+  title: (tr) => tr(`ch3.title.${id}`),
+  build,
+});
+
+const steps = () => [
+  step('block-residual', 3, buildResidual),
+  step('block-norm', 2, buildNorm),
+  step('block-mlp', 4, buildMlp),
+];
+
+export default { titleKey: 'stage.block', steps };
