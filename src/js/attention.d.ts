@@ -996,7 +996,7 @@ export interface TrainerOptions {
    * from file:// cannot start module workers). Ignored in Node.
    */
   workerType?: 'module' | 'classic';
-  /** How long the worker may take to load the module and build the model (ms, default 30000). */
+  /** How long the worker may take to load the module and build the model (ms, default 30000, at most 2^31 - 1). */
   initTimeout?: number;
   /** As {@link CreateAttentionOptions.relaxedSimd}, for the worker's module. */
   relaxedSimd?: boolean;

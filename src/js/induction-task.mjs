@@ -16,6 +16,7 @@
 // (x_k at position t predicts x_{k+1}, for k = 1..n-1); every other position holds -1.
 // So a row has n - 1 counted targets.
 import { checkPositiveInteger, describe } from './checks.mjs';
+import { readArray } from './read-once.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 /** Tokens per row (the model's context must be at least this). */
@@ -113,18 +114,27 @@ export function createInductionTask(seed = 1) {
  * NaN when nothing is counted).
  */
 export function inductionAccuracy(logits, targets) {
-  if (logits === null || typeof logits !== 'object' || !(logits.data instanceof Float32Array)) {
+  if (logits === null || typeof logits !== 'object') {
     throw new TypeError(
       `inductionAccuracy: logits must be { data: Float32Array, dims }, got ${describe(logits)}`,
     );
   }
-  const { data, dims } = logits;
-  if (!Array.isArray(dims) || dims.length !== 3) {
+  // Each field read once: a getter cannot pass the check with one value and be used with another.
+  const { data, dims: givenDims } = logits;
+  if (!(data instanceof Float32Array)) {
     throw new TypeError(
-      `inductionAccuracy: logits.dims must be [batch, T, vocab], got ${describe(dims)}`,
+      `inductionAccuracy: logits.data must be a Float32Array, got ${describe(data)}`,
     );
   }
-  const [rows, length, vocab] = dims;
+  const dims = readArray(givenDims, 'inductionAccuracy: logits.dims', 3);
+  if (dims === null || dims.length !== 3 || !dims.every((n) => Number.isInteger(n) && n >= 0)) {
+    throw new TypeError(
+      `inductionAccuracy: logits.dims must be [batch, T, vocab], three counts, got ${describe(givenDims)}`,
+    );
+  }
+  const rows = dims[0];
+  const length = dims[1];
+  const vocab = dims[2];
   if (data.length !== rows * length * vocab) {
     throw new RangeError(
       `inductionAccuracy: logits.data must hold batch * T * vocab = ${rows * length * vocab} numbers, got ${data.length}`,

@@ -15,22 +15,25 @@ export class TrainerError extends Error {
   }
 }
 
+// A message's fields are read as its own properties only: a polluted Object.prototype (say
+// Object.prototype.type = 'progress') cannot turn an answer into something else.
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 const isInt = (value) => Number.isInteger(value) && value >= 0;
 const isFloats = (value) => value instanceof Float32Array;
 function isTensor(value, rank) {
-  if (value === null || typeof value !== 'object' || !isFloats(value.data)) return false;
-  const { dims } = value;
+  if (value === null || typeof value !== 'object' || !isFloats(own(value, 'data'))) return false;
+  const dims = own(value, 'dims');
   if (!Array.isArray(dims) || dims.length !== rank || !dims.every(isInt)) return false;
   return dims.reduce((a, b) => a * b, 1) === value.data.length;
 }
 
 /** Why a progress event is not one, or '' when it is. */
 function progressFault(message) {
-  if (!isInt(message.step)) return 'its step is not a count';
-  if (typeof message.loss !== 'number') return 'its loss is not a number';
-  if (!isFloats(message.losses)) return 'its losses are not a Float32Array';
-  if (typeof message.msPerStep !== 'number') return 'its msPerStep is not a number';
-  if (message.attention !== undefined && !isTensor(message.attention, 5)) {
+  if (!isInt(own(message, 'step'))) return 'its step is not a count';
+  if (typeof own(message, 'loss') !== 'number') return 'its loss is not a number';
+  if (!isFloats(own(message, 'losses'))) return 'its losses are not a Float32Array';
+  if (typeof own(message, 'msPerStep') !== 'number') return 'its msPerStep is not a number';
+  if (own(message, 'attention') !== undefined && !isTensor(own(message, 'attention'), 5)) {
     return 'its attention is not { data, dims: [layers, 1, heads, T, T] }';
   }
   return '';
@@ -38,30 +41,43 @@ function progressFault(message) {
 
 /** Why an answer to `type` is not one, or '' when it is. */
 function answerFault(message, type) {
-  if (message.ok === false) {
-    const { error } = message;
-    const fine = error !== null && typeof error === 'object' && typeof error.message === 'string';
-    return fine && typeof error.name === 'string' ? '' : 'its error is not { name, message }';
+  if (own(message, 'ok') === false) {
+    const error = own(message, 'error');
+    const fine = error !== null && typeof error === 'object';
+    return fine &&
+      typeof own(error, 'message') === 'string' &&
+      typeof own(error, 'name') === 'string'
+      ? ''
+      : 'its error is not { name, message }';
   }
-  if (message.ok !== true) return 'ok is neither true nor false';
-  const { result } = message;
+  if (own(message, 'ok') !== true) return 'ok is neither true nor false';
+  const result = own(message, 'result');
   if (type === 'parameters') {
     const fine = result !== null && typeof result === 'object';
-    return fine && Object.values(result).every((p) => isTensor(p, p?.dims?.length))
+    return fine &&
+      Object.values(result).every((p) =>
+        isTensor(p, p !== null && typeof p === 'object' ? own(p, 'dims')?.length : 0),
+      )
       ? ''
       : 'bad parameters';
   }
-  if (result === null || typeof result !== 'object' || !isInt(result.step)) {
+  if (result === null || typeof result !== 'object' || !isInt(own(result, 'step'))) {
     return 'its result has no step';
   }
   if (
     type === 'train' &&
-    (typeof result.loss !== 'number' || typeof result.stopped !== 'boolean')
+    (typeof own(result, 'loss') !== 'number' || typeof own(result, 'stopped') !== 'boolean')
   ) {
     return 'its result is not { step, loss, stopped }';
   }
   if (type === 'evaluate') {
-    const { loss, accuracy, tokens, targets, attention } = result;
+    const [loss, accuracy, tokens, targets, attention] = [
+      'loss',
+      'accuracy',
+      'tokens',
+      'targets',
+      'attention',
+    ].map((key) => own(result, key));
     if (typeof loss !== 'number' || typeof accuracy !== 'number') return 'no loss or accuracy';
     if (!(tokens instanceof Int32Array) || !(targets instanceof Int32Array)) return 'no rows';
     if (!isTensor(attention, 5)) return 'its attention is not [layers, batch, heads, T, T]';
@@ -96,12 +112,19 @@ export function openChannel(worker, onProgress) {
     return new Promise((resolve, reject) => {
       pending.set(id, { type, resolve, reject });
       worker.busy(true);
-      worker.post({ ...fields, type, id }, transfer);
+      try {
+        worker.post({ ...fields, type, id }, transfer);
+      } catch (error) {
+        // Not sent (a value that cannot be cloned): nothing waits for an answer.
+        pending.delete(id);
+        if (pending.size === 0 && abandoned.size === 0) worker.busy(false);
+        reject(error);
+      }
     });
   }
 
   function settle(message) {
-    const call = pending.get(message.id);
+    const call = pending.get(own(message, 'id'));
     const fault = answerFault(message, call.type);
     if (fault)
       return fail(
@@ -125,13 +148,15 @@ export function openChannel(worker, onProgress) {
         ),
       );
     }
-    if (message.type === 'progress') {
+    if (own(message, 'type') === 'progress') {
       const fault = progressFault(message);
       if (fault)
         return fail(new TrainerError(`the trainer's worker sent a bad progress event (${fault})`));
-      step = message.step;
+      step = own(message, 'step');
       if (!onProgress) return;
-      const { loss, losses, msPerStep, attention } = message;
+      const [loss, losses, msPerStep, attention] = ['loss', 'losses', 'msPerStep', 'attention'].map(
+        (key) => own(message, key),
+      );
       try {
         onProgress({ step, loss, losses, msPerStep, ...(attention && { attention }) });
       } catch (error) {
@@ -148,15 +173,15 @@ export function openChannel(worker, onProgress) {
       }
       return;
     }
-    if (abandoned.delete(message.id)) {
+    if (abandoned.delete(own(message, 'id'))) {
       // The answer to a call that already ended; idle once nothing else is waiting.
       if (pending.size === 0 && abandoned.size === 0) worker.busy(false);
       return;
     }
-    if (!pending.has(message.id)) {
+    if (!pending.has(own(message, 'id'))) {
       return fail(
         new TrainerError(
-          `the trainer's worker answered a request it was not sent (id ${describe(message.id)})`,
+          `the trainer's worker answered a request it was not sent (id ${describe(own(message, 'id'))})`,
         ),
       );
     }

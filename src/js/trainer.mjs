@@ -7,7 +7,13 @@
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
 import { describe, isOptionBag } from './checks.mjs';
 import { INDUCTION_LENGTH, INDUCTION_VOCAB, MAX_BATCH } from './induction-task.mjs';
-import { readOwnOptions } from './read-once.mjs';
+import {
+  measuredBytes,
+  measureTypedArray,
+  readArray,
+  readOwnOptions,
+  setBytes,
+} from './read-once.mjs';
 // The model's config fields (the model validates their values; createTrainer their kinds).
 import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
@@ -31,6 +37,10 @@ const RESET_KEYS = new Set(['config', 'seed']);
 const EVALUATE_KEYS = new Set(['batch']);
 /** How long the worker may take to load the module and build the model. */
 const INIT_TIMEOUT_MS = 30_000;
+/** The longest delay setTimeout honours (ms). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** The longest dims list a parameter may have (the model's tensors have at most 3). */
+const MAX_DIMS = 8;
 /** The most steps one train() call may ask for. */
 export const MAX_STEPS = 1e7;
 
@@ -82,33 +92,66 @@ function readConfig(config, where) {
   return snapshot;
 }
 
-/** A plain copy of parameters { name: { data, dims } }, each read once, floats copied. */
+/** More floats than one parameter of any model that fits in wasm memory could hold. */
+const MAX_PARAMETER_FLOATS = 2 ** 30;
+
+/** A list of numbers read once, by index (a Proxy claiming 2^32 items is refused first). */
+function readNumbers(value, name, limit) {
+  const items = readArray(value, name, limit);
+  if (items === null) return null;
+  items.forEach((item, i) => {
+    if (typeof item !== 'number') {
+      throw new TypeError(`${name}[${i}] must be a number, got ${describe(item)}`);
+    }
+  });
+  return items;
+}
+
+/** One parameter's data as a Float32Array of our own: its bytes or its items, read once. */
+function snapshotData(data, name) {
+  const items = readNumbers(data, name, MAX_PARAMETER_FLOATS);
+  if (items !== null) return Float32Array.from(items);
+  // Measured by the intrinsic getters and copied by bytes: an own Symbol.iterator, length
+  // or a Proxy cannot make the copy differ from the array.
+  const measured = measureTypedArray(data, name);
+  if (measured === null || measured.type !== 'Float32Array') {
+    throw new TypeError(
+      `${name} must be a Float32Array or an array of numbers, got ${describe(data)}`,
+    );
+  }
+  const copy = new Float32Array(measured.length);
+  setBytes(new Uint8Array(copy.buffer), measuredBytes(measured, measured.byteLength, name), 0);
+  return copy;
+}
+
+/**
+ * A plain copy of parameters { name: { data, dims } }: every own string key (an own
+ * '__proto__' too, for the model to refuse by name), each entry's fields read once, floats
+ * copied. The model in the worker checks names and dims.
+ */
 function snapshotParameters(parameters) {
   if (!isOptionBag(parameters)) {
     throw new TypeError(
       `loadParameters: parameters must be an object { name: { data, dims } }, got ${describe(parameters)}`,
     );
   }
-  const copy = {};
-  for (const name of Object.keys(parameters)) {
+  const copy = { __proto__: null };
+  // An index loop: a replaced Array iterator cannot make an own key go unread.
+  const names = Reflect.ownKeys(parameters);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (typeof name !== 'string') continue; // symbols cannot name a parameter
     const entry = parameters[name];
+    const where = `loadParameters: parameters['${name}']`;
     if (entry === null || typeof entry !== 'object') {
-      throw new TypeError(
-        `loadParameters: parameters['${name}'] must be { data, dims }, got ${describe(entry)}`,
-      );
+      throw new TypeError(`${where} must be { data, dims }, got ${describe(entry)}`);
     }
     const { data, dims } = entry;
-    if (!(data instanceof Float32Array) && !Array.isArray(data)) {
-      throw new TypeError(
-        `loadParameters: parameters['${name}'].data must be a Float32Array or an array of numbers, got ${describe(data)}`,
-      );
+    const dimsRead = readNumbers(dims, `${where}.dims`, MAX_DIMS);
+    if (dimsRead === null) {
+      throw new TypeError(`${where}.dims must be an array, got ${describe(dims)}`);
     }
-    if (!Array.isArray(dims)) {
-      throw new TypeError(
-        `loadParameters: parameters['${name}'].dims must be an array, got ${describe(dims)}`,
-      );
-    }
-    copy[name] = { data: Float32Array.from(data), dims: [...dims] };
+    copy[name] = { data: snapshotData(data, `${where}.data`), dims: dimsRead };
   }
   return copy;
 }
@@ -135,9 +178,10 @@ export async function createTrainer(options) {
   const seed = checkInteger(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
   const batch = checkInteger(o.batch ?? 32, `${where}: batch`, 1, MAX_BATCH);
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
-  if (typeof initTimeout !== 'number' || !(initTimeout > 0)) {
+  // setTimeout fires at once for a delay past 2^31 - 1 ms (Infinity too), so those are refused.
+  if (typeof initTimeout !== 'number' || !(initTimeout > 0 && initTimeout <= MAX_TIMEOUT_MS)) {
     throw new RangeError(
-      `${where}: initTimeout must be a positive number of milliseconds, got ${describe(initTimeout)}`,
+      `${where}: initTimeout must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${describe(initTimeout)}`,
     );
   }
   const { onProgress } = o;
@@ -149,6 +193,9 @@ export async function createTrainer(options) {
   }
   const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
   const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
+  if (typeof url !== 'string' && !(url instanceof URL)) {
+    throw new TypeError(`${where}: workerUrl must be a string or a URL, got ${describe(url)}`);
+  }
   const workerType = o.workerType ?? 'module';
   if (workerType !== 'module' && workerType !== 'classic') {
     const Kind = typeof workerType === 'string' ? RangeError : TypeError;
