@@ -6,6 +6,9 @@ import { h, setText } from '../dom.mjs';
 import { icon } from './icons.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
+/** How close (a share of the timeline) two ticks of one row may stand, and the rows' classes. */
+const TICK_GAP = 0.05;
+const TICK_ROWS = ['tick', 'tick is-low', 'tick is-lower'];
 
 /**
  * Stage numbers as circled digits, visibly not the step numbers of the scrubber: ① … ⑳ and
@@ -120,19 +123,22 @@ export function createTransport({ timeline }) {
       const starts = steps
         .map((step, k) => ({ step, at: k / steps.length }))
         .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage);
-      // A stage of one or two steps puts its tick next to the one before (⑫⑬): on a phone
-      // (a timeline of about 300 px, a tick about 14 px wide) they would overlap, so such a
-      // tick drops to a second row.
-      let previousLow = true;
-      const low = starts.map(({ at }, k) => {
-        previousLow = k > 0 && at - starts[k - 1].at < 0.05 && !previousLow;
-        return previousLow;
+      // A stage of one or two steps puts its tick next to the one before (⑨⑩⑪, ⑫⑬): on a
+      // phone (a timeline of about 300 px, a tick about 14 px wide) they would overlap, so
+      // each tick takes the first of three rows whose last tick is far enough behind it.
+      const rowEnds = [];
+      const rows = starts.map(({ at }) => {
+        const free = rowEnds.findIndex((end) => at - end >= TICK_GAP);
+        const row = free >= 0 ? free : Math.min(rowEnds.length, TICK_ROWS.length - 1);
+        rowEnds[row] = at;
+        return row;
       });
-      ticks.classList.toggle('has-two-rows', low.includes(true));
+      ticks.classList.toggle('has-two-rows', rowEnds.length === 2);
+      ticks.classList.toggle('has-three-rows', rowEnds.length > 2);
       ticks.replaceChildren(
         ...starts.map(({ step, at }, k) =>
           h('span', {
-            class: low[k] ? 'tick is-low' : 'tick',
+            class: TICK_ROWS[rows[k]],
             style: { left: `${at * 100}%` },
             title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
             text: circled(step.stage),
