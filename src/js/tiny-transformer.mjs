@@ -146,6 +146,295 @@ function snapshotTokens(prompt) {
 }
 
 /**
+ * One model: a handle to the core's TinyTransformer in wasm memory, its validated config, the
+ * config as the core's value object, and its parameter table (names, dims, offsets).
+ */
+class TinyTransformer {
+  #env; // the module and wrapModule's helpers: { Module, withAllocations, copyOut, memoryLimit, registry }
+  #handle;
+  #config;
+  #core;
+  #table;
+  #callBytes = { key: '', bytes: 0 };
+
+  constructor(env, handle, config, core, table) {
+    this.#env = env;
+    this.#handle = handle;
+    this.#config = config;
+    this.#core = core;
+    this.#table = table;
+    env.registry.register(this, handle, this);
+  }
+
+  #live(where) {
+    if (this.#handle === 0) {
+      throw new TypeError(
+        `TinyTransformer.${where}: this model has been freed (free()); create a new one with createTinyTransformer`,
+      );
+    }
+    return this.#handle;
+  }
+
+  /** The validated config, defaults filled in (frozen). */
+  get config() {
+    return this.#config;
+  }
+
+  /** True once free() has run. */
+  get freed() {
+    return this.#handle === 0;
+  }
+
+  /**
+   * Phases 1 to 3 of trainStep / forward: the tokens (and targets) as validated snapshots,
+   * batch and T. Token ids are checked here, before anything reaches wasm memory.
+   */
+  #readBatch(args, where, keys) {
+    if (!isOptionBag(args)) {
+      throw new TypeError(
+        `TinyTransformer.${where}: the argument must be an object { ${[...keys].join(', ')} }, got ${describe(args)}`,
+      );
+    }
+    const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
+    for (const name of keys) {
+      if (name !== 'batch' && given[name] === undefined) {
+        throw new TypeError(`TinyTransformer.${where}: ${name} is missing`);
+      }
+    }
+    const tokens = snapshotInts(given.tokens, 'tokens');
+    const targets = keys.has('targets') ? snapshotInts(given.targets, 'targets') : null;
+    const batch =
+      given.batch === undefined ? 1 : checkIntegerIn(given.batch, 'batch', 1, 0x7fffffff);
+    const { vocabSize: V, context: C } = this.#config;
+    if (tokens.length === 0 || tokens.length % batch !== 0) {
+      throw new RangeError(
+        `tokens must hold batch * T numbers (batch ${batch} sequences of T tokens), a positive multiple of ${batch}; got ${tokens.length}`,
+      );
+    }
+    const T = tokens.length / batch;
+    if (T > C) {
+      throw new RangeError(
+        `tokens: T = tokens.length / batch = ${tokens.length} / ${batch} = ${T} tokens per sequence, more than the model's context ${C}`,
+      );
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      if (!(tokens[i] >= 0 && tokens[i] < V)) {
+        throw new RangeError(
+          `tokens[${i}] must be a token id from 0 to ${V - 1}, got ${tokens[i]}`,
+        );
+      }
+    }
+    if (targets !== null) {
+      if (targets.length !== tokens.length) {
+        throw new RangeError(
+          `targets must hold one target per token, ${tokens.length} numbers, got ${targets.length}`,
+        );
+      }
+      let counted = 0;
+      for (let i = 0; i < targets.length; i++) {
+        if (!(targets[i] >= -1 && targets[i] < V)) {
+          throw new RangeError(
+            `targets[${i}] must be -1 (not counted) or a token id from 0 to ${V - 1}, got ${targets[i]}`,
+          );
+        }
+        if (targets[i] >= 0) counted++;
+      }
+      if (counted === 0) {
+        throw new RangeError('targets: every target is -1, so no token counts towards the loss');
+      }
+    }
+    return { tokens, targets, batch, T };
+  }
+
+  /** Refuses up front a call whose working memory cannot fit in wasm memory. */
+  #checkMemory(where, batch, T, training, ioBytes) {
+    // The core's count for the last shape asked, kept: training asks the same every step,
+    // and converting the config for Embind costs more than the check.
+    const key = `${batch} ${T} ${training}`;
+    if (this.#callBytes.key !== key) {
+      this.#callBytes = {
+        key,
+        bytes: this.#env.Module.transformerCallBytes(this.#core, batch, T, training),
+      };
+    }
+    const bytes = this.#callBytes.bytes + ioBytes;
+    if (bytes > this.#env.memoryLimit) {
+      throw new RangeError(
+        `TinyTransformer.${where}: batch ${batch} of ${T} tokens needs ${formatBytes(bytes)} of activations${training ? ' and gradients' : ''}, more than the ${formatBytes(this.#env.memoryLimit)} wasm memory can hold; use a smaller batch`,
+      );
+    }
+  }
+
+  trainStep(args) {
+    const handle = this.#live('trainStep');
+    const { tokens, targets, batch, T } = this.#readBatch(args, 'trainStep', STEP_KEYS);
+    this.#checkMemory('trainStep', batch, T, true, tokens.length * 8);
+    return this.#env.withAllocations('TinyTransformer.trainStep', (allocate, copyIn) => {
+      const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
+      const pg = copyIn(measureTypedArray(targets, 'targets'), targets.length * 4, 'targets');
+      const { loss, error } = this.#env.Module.transformerTrainStep(handle, pt, pg, batch, T);
+      if (error) {
+        throw new RangeError(
+          `TinyTransformer.trainStep: ${error}; the step was refused and the model is unchanged`,
+        );
+      }
+      return loss;
+    });
+  }
+
+  forward(args) {
+    const handle = this.#live('forward');
+    const { tokens, batch, T } = this.#readBatch(args, 'forward', FORWARD_KEYS);
+    const { vocabSize: V, layers: L, heads: H } = this.#config;
+    const logitsLength = batch * T * V;
+    const attentionLength = L * batch * H * T * T;
+    const ioBytes = tokens.length * 4 + (logitsLength + attentionLength) * 4;
+    this.#checkMemory('forward', batch, T, false, ioBytes);
+    return this.#env.withAllocations('TinyTransformer.forward', (allocate, copyIn) => {
+      const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
+      const pl = allocate(logitsLength * 4, 'the logits');
+      const pa = allocate(attentionLength * 4, 'the attention weights');
+      const error = this.#env.Module.transformerForward(handle, pt, batch, T, pl, pa);
+      if (error) throw new RangeError(`TinyTransformer.forward: ${error}`);
+      return {
+        logits: { data: this.#env.copyOut(pl, logitsLength), dims: [batch, T, V] },
+        attention: { data: this.#env.copyOut(pa, attentionLength), dims: [L, batch, H, T, T] },
+      };
+    });
+  }
+
+  generate(prompt, count) {
+    const handle = this.#live('generate');
+    const items = readArray(prompt, 'prompt', LIMITS.context);
+    const ids = items ?? snapshotTokens(prompt);
+    const { vocabSize: V, context: C } = this.#config;
+    const n = checkIntegerIn(count, 'count', 0, C);
+    if (ids.length === 0) throw new RangeError('prompt must hold at least one token, got none');
+    const tokens = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (typeof id !== 'number') {
+        throw new TypeError(`prompt[${i}] must be a token id (a number), got ${describe(id)}`);
+      }
+      if (!Number.isInteger(id) || id < 0 || id >= V) {
+        throw new RangeError(`prompt[${i}] must be a token id from 0 to ${V - 1}, got ${id}`);
+      }
+      tokens[i] = id;
+    }
+    // Each token but the last new one is fed to the model at its own position.
+    if (tokens.length + Math.max(n, 1) - 1 > C) {
+      throw new RangeError(
+        `prompt (${tokens.length} tokens) and count (${n}) need ${tokens.length + n - 1} positions (every token but the last new one is fed back), more than the model's context ${C}`,
+      );
+    }
+    return this.#env.withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
+      const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
+      const po = allocate(n * 4, 'the new tokens');
+      const error = this.#env.Module.transformerGenerate(handle, pp, tokens.length, n, po);
+      if (error) throw new RangeError(`TinyTransformer.generate: ${error}`);
+      return this.#env.copyOut(po, n, Int32Array);
+    });
+  }
+
+  parameters() {
+    const address = this.#env.Module.transformerParameterAddress(this.#live('parameters'));
+    const out = {};
+    for (const { name, dims, offset, count } of this.#table) {
+      out[name] = { data: this.#env.copyOut(address + offset * 4, count), dims: [...dims] };
+    }
+    return out;
+  }
+
+  loadParameters(parameters) {
+    const handle = this.#live('loadParameters');
+    if (!isOptionBag(parameters)) {
+      throw new TypeError(
+        `TinyTransformer.loadParameters: the argument must be an object { name: { data, dims } } as parameters() returns, got ${describe(parameters)}`,
+      );
+    }
+    const names = new Set(this.#table.map((entry) => entry.name));
+    // Phase 1: the model's names, own properties only (an extra name is a TypeError there),
+    // then each entry's two fields, once.
+    const given = readOwnOptions(parameters, names, 'TinyTransformer.loadParameters', 'parameters');
+    const read = this.#table.map(({ name, count }) => {
+      const entry = given[name];
+      if (entry === undefined) {
+        throw new TypeError(`TinyTransformer.loadParameters: '${name}' is missing`);
+      }
+      if (!isOptionBag(entry)) {
+        throw new TypeError(
+          `parameters['${name}'] must be an object { data, dims }, got ${describe(entry)}`,
+        );
+      }
+      const data = entry.data;
+      const dims = readArray(entry.dims, `parameters['${name}'].dims`, 8);
+      if (dims === null) {
+        throw new TypeError(
+          `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
+        );
+      }
+      // An array longer than the tensor is refused before it is read (a Proxy may claim 2^32).
+      return { data: readArray(data, `parameters['${name}'].data`, count) ?? data, dims };
+    });
+    // Phases 2 and 3: every entry measured and checked before anything is written.
+    const checked = this.#table.map(({ name, dims, count }, i) => {
+      const given = read[i];
+      const where = `parameters['${name}']`;
+      if (given.dims.length !== dims.length || given.dims.some((n, j) => n !== dims[j])) {
+        throw new RangeError(
+          `${where}.dims must be [${dims.join(', ')}], got [${given.dims.map((n) => (typeof n === 'number' ? n : describe(n))).join(', ')}]`,
+        );
+      }
+      if (Array.isArray(given.data)) {
+        if (given.data.length !== count) {
+          throw new RangeError(
+            `${where}.data must hold ${count} numbers, got ${given.data.length}`,
+          );
+        }
+        const values = new Float32Array(count);
+        for (let j = 0; j < count; j++) {
+          if (typeof given.data[j] !== 'number') {
+            throw new TypeError(
+              `${where}.data[${j}] must be a number, got ${describe(given.data[j])}`,
+            );
+          }
+          values[j] = given.data[j];
+        }
+        return measureTypedArray(values, `${where}.data`);
+      }
+      const measured = measureTypedArray(given.data, `${where}.data`);
+      if (measured === null || measured.type !== 'Float32Array') {
+        throw new TypeError(
+          `${where}.data must be a Float32Array or an array of numbers, got ${describe(given.data)}`,
+        );
+      }
+      if (measured.length !== count) {
+        throw new RangeError(`${where}.data must hold ${count} numbers, got ${measured.length}`);
+      }
+      return measured;
+    });
+    // Phase 4: written straight into the parameter arena (nothing here can fail any more).
+    const address = this.#env.Module.transformerParameterAddress(handle);
+    this.#table.forEach(({ name, offset, count }, i) => {
+      setBytes(
+        this.#env.Module.HEAPU8,
+        measuredBytes(checked[i], count * 4, name),
+        address + offset * 4,
+      );
+    });
+    this.#env.Module.transformerResetOptimizer(handle);
+  }
+
+  /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */
+  free() {
+    if (this.#handle === 0) return;
+    this.#env.registry.unregister(this);
+    this.#env.Module.transformerFree(this.#handle);
+    this.#handle = 0;
+  }
+}
+
+/**
  * The `createTinyTransformer` method for one instantiated module. `withAllocations` and
  * `copyOut` are wrapModule's (api.mjs): per-call staging buffers are freed even on error, and
  * results leave wasm memory in fresh arrays the caller owns.
@@ -153,293 +442,10 @@ function snapshotTokens(prompt) {
 export function createTinyTransformerFactory({ Module, withAllocations, copyOut, memoryLimit }) {
   // A model dropped without free() is freed when it is garbage-collected (a safety net only).
   const registry = new FinalizationRegistry((handle) => Module.transformerFree(handle));
+  const env = { Module, withAllocations, copyOut, memoryLimit, registry };
 
   /** The config as the core's TransformerConfig value object. */
   const coreConfig = (c) => ({ ...c, positions: Module.TransformerPositions[c.positions] });
-
-  class TinyTransformer {
-    #handle;
-    #config;
-    #core;
-    #table;
-    #callBytes = { key: '', bytes: 0 };
-
-    constructor(handle, config, core, table) {
-      this.#handle = handle;
-      this.#config = config;
-      this.#core = core;
-      this.#table = table;
-      registry.register(this, handle, this);
-    }
-
-    #live(where) {
-      if (this.#handle === 0) {
-        throw new TypeError(
-          `TinyTransformer.${where}: this model has been freed (free()); create a new one with createTinyTransformer`,
-        );
-      }
-      return this.#handle;
-    }
-
-    /** The validated config, defaults filled in (frozen). */
-    get config() {
-      return this.#config;
-    }
-
-    /** True once free() has run. */
-    get freed() {
-      return this.#handle === 0;
-    }
-
-    /**
-     * Phases 1 to 3 of trainStep / forward: the tokens (and targets) as validated snapshots,
-     * batch and T. Token ids are checked here, before anything reaches wasm memory.
-     */
-    #readBatch(args, where, keys) {
-      if (!isOptionBag(args)) {
-        throw new TypeError(
-          `TinyTransformer.${where}: the argument must be an object { ${[...keys].join(', ')} }, got ${describe(args)}`,
-        );
-      }
-      const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
-      for (const name of keys) {
-        if (name !== 'batch' && given[name] === undefined) {
-          throw new TypeError(`TinyTransformer.${where}: ${name} is missing`);
-        }
-      }
-      const tokens = snapshotInts(given.tokens, 'tokens');
-      const targets = keys.has('targets') ? snapshotInts(given.targets, 'targets') : null;
-      const batch =
-        given.batch === undefined ? 1 : checkIntegerIn(given.batch, 'batch', 1, 0x7fffffff);
-      const { vocabSize: V, context: C } = this.#config;
-      if (tokens.length === 0 || tokens.length % batch !== 0) {
-        throw new RangeError(
-          `tokens must hold batch * T numbers (batch ${batch} sequences of T tokens), a positive multiple of ${batch}; got ${tokens.length}`,
-        );
-      }
-      const T = tokens.length / batch;
-      if (T > C) {
-        throw new RangeError(
-          `tokens: T = tokens.length / batch = ${tokens.length} / ${batch} = ${T} tokens per sequence, more than the model's context ${C}`,
-        );
-      }
-      for (let i = 0; i < tokens.length; i++) {
-        if (!(tokens[i] >= 0 && tokens[i] < V)) {
-          throw new RangeError(
-            `tokens[${i}] must be a token id from 0 to ${V - 1}, got ${tokens[i]}`,
-          );
-        }
-      }
-      if (targets !== null) {
-        if (targets.length !== tokens.length) {
-          throw new RangeError(
-            `targets must hold one target per token, ${tokens.length} numbers, got ${targets.length}`,
-          );
-        }
-        let counted = 0;
-        for (let i = 0; i < targets.length; i++) {
-          if (!(targets[i] >= -1 && targets[i] < V)) {
-            throw new RangeError(
-              `targets[${i}] must be -1 (not counted) or a token id from 0 to ${V - 1}, got ${targets[i]}`,
-            );
-          }
-          if (targets[i] >= 0) counted++;
-        }
-        if (counted === 0) {
-          throw new RangeError('targets: every target is -1, so no token counts towards the loss');
-        }
-      }
-      return { tokens, targets, batch, T };
-    }
-
-    /** Refuses up front a call whose working memory cannot fit in wasm memory. */
-    #checkMemory(where, batch, T, training, ioBytes) {
-      // The core's count for the last shape asked, kept: training asks the same every step,
-      // and converting the config for Embind costs more than the check.
-      const key = `${batch} ${T} ${training}`;
-      if (this.#callBytes.key !== key) {
-        this.#callBytes = {
-          key,
-          bytes: Module.transformerCallBytes(this.#core, batch, T, training),
-        };
-      }
-      const bytes = this.#callBytes.bytes + ioBytes;
-      if (bytes > memoryLimit) {
-        throw new RangeError(
-          `TinyTransformer.${where}: batch ${batch} of ${T} tokens needs ${formatBytes(bytes)} of activations${training ? ' and gradients' : ''}, more than the ${formatBytes(memoryLimit)} wasm memory can hold; use a smaller batch`,
-        );
-      }
-    }
-
-    trainStep(args) {
-      const handle = this.#live('trainStep');
-      const { tokens, targets, batch, T } = this.#readBatch(args, 'trainStep', STEP_KEYS);
-      this.#checkMemory('trainStep', batch, T, true, tokens.length * 8);
-      return withAllocations('TinyTransformer.trainStep', (allocate, copyIn) => {
-        const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
-        const pg = copyIn(measureTypedArray(targets, 'targets'), targets.length * 4, 'targets');
-        const { loss, error } = Module.transformerTrainStep(handle, pt, pg, batch, T);
-        if (error) {
-          throw new RangeError(
-            `TinyTransformer.trainStep: ${error}; the step was refused and the model is unchanged`,
-          );
-        }
-        return loss;
-      });
-    }
-
-    forward(args) {
-      const handle = this.#live('forward');
-      const { tokens, batch, T } = this.#readBatch(args, 'forward', FORWARD_KEYS);
-      const { vocabSize: V, layers: L, heads: H } = this.#config;
-      const logitsLength = batch * T * V;
-      const attentionLength = L * batch * H * T * T;
-      const ioBytes = tokens.length * 4 + (logitsLength + attentionLength) * 4;
-      this.#checkMemory('forward', batch, T, false, ioBytes);
-      return withAllocations('TinyTransformer.forward', (allocate, copyIn) => {
-        const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
-        const pl = allocate(logitsLength * 4, 'the logits');
-        const pa = allocate(attentionLength * 4, 'the attention weights');
-        const error = Module.transformerForward(handle, pt, batch, T, pl, pa);
-        if (error) throw new RangeError(`TinyTransformer.forward: ${error}`);
-        return {
-          logits: { data: copyOut(pl, logitsLength), dims: [batch, T, V] },
-          attention: { data: copyOut(pa, attentionLength), dims: [L, batch, H, T, T] },
-        };
-      });
-    }
-
-    generate(prompt, count) {
-      const handle = this.#live('generate');
-      const items = readArray(prompt, 'prompt', LIMITS.context);
-      const ids = items ?? snapshotTokens(prompt);
-      const { vocabSize: V, context: C } = this.#config;
-      const n = checkIntegerIn(count, 'count', 0, C);
-      if (ids.length === 0) throw new RangeError('prompt must hold at least one token, got none');
-      const tokens = new Int32Array(ids.length);
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i];
-        if (typeof id !== 'number') {
-          throw new TypeError(`prompt[${i}] must be a token id (a number), got ${describe(id)}`);
-        }
-        if (!Number.isInteger(id) || id < 0 || id >= V) {
-          throw new RangeError(`prompt[${i}] must be a token id from 0 to ${V - 1}, got ${id}`);
-        }
-        tokens[i] = id;
-      }
-      // Each token but the last new one is fed to the model at its own position.
-      if (tokens.length + Math.max(n, 1) - 1 > C) {
-        throw new RangeError(
-          `prompt (${tokens.length} tokens) and count (${n}) need ${tokens.length + n - 1} positions (every token but the last new one is fed back), more than the model's context ${C}`,
-        );
-      }
-      return withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
-        const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
-        const po = allocate(n * 4, 'the new tokens');
-        const error = Module.transformerGenerate(handle, pp, tokens.length, n, po);
-        if (error) throw new RangeError(`TinyTransformer.generate: ${error}`);
-        return copyOut(po, n, Int32Array);
-      });
-    }
-
-    parameters() {
-      const address = Module.transformerParameterAddress(this.#live('parameters'));
-      const out = {};
-      for (const { name, dims, offset, count } of this.#table) {
-        out[name] = { data: copyOut(address + offset * 4, count), dims: [...dims] };
-      }
-      return out;
-    }
-
-    loadParameters(parameters) {
-      const handle = this.#live('loadParameters');
-      if (!isOptionBag(parameters)) {
-        throw new TypeError(
-          `TinyTransformer.loadParameters: the argument must be an object { name: { data, dims } } as parameters() returns, got ${describe(parameters)}`,
-        );
-      }
-      const names = new Set(this.#table.map((entry) => entry.name));
-      // Phase 1: the model's names, own properties only (an extra name is a TypeError there),
-      // then each entry's two fields, once.
-      const given = readOwnOptions(
-        parameters,
-        names,
-        'TinyTransformer.loadParameters',
-        'parameters',
-      );
-      const read = this.#table.map(({ name, count }) => {
-        const entry = given[name];
-        if (entry === undefined) {
-          throw new TypeError(`TinyTransformer.loadParameters: '${name}' is missing`);
-        }
-        if (!isOptionBag(entry)) {
-          throw new TypeError(
-            `parameters['${name}'] must be an object { data, dims }, got ${describe(entry)}`,
-          );
-        }
-        const data = entry.data;
-        const dims = readArray(entry.dims, `parameters['${name}'].dims`, 8);
-        if (dims === null) {
-          throw new TypeError(
-            `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
-          );
-        }
-        // An array longer than the tensor is refused before it is read (a Proxy may claim 2^32).
-        return { data: readArray(data, `parameters['${name}'].data`, count) ?? data, dims };
-      });
-      // Phases 2 and 3: every entry measured and checked before anything is written.
-      const checked = this.#table.map(({ name, dims, count }, i) => {
-        const given = read[i];
-        const where = `parameters['${name}']`;
-        if (given.dims.length !== dims.length || given.dims.some((n, j) => n !== dims[j])) {
-          throw new RangeError(
-            `${where}.dims must be [${dims.join(', ')}], got [${given.dims.map((n) => (typeof n === 'number' ? n : describe(n))).join(', ')}]`,
-          );
-        }
-        if (Array.isArray(given.data)) {
-          if (given.data.length !== count) {
-            throw new RangeError(
-              `${where}.data must hold ${count} numbers, got ${given.data.length}`,
-            );
-          }
-          const values = new Float32Array(count);
-          for (let j = 0; j < count; j++) {
-            if (typeof given.data[j] !== 'number') {
-              throw new TypeError(
-                `${where}.data[${j}] must be a number, got ${describe(given.data[j])}`,
-              );
-            }
-            values[j] = given.data[j];
-          }
-          return measureTypedArray(values, `${where}.data`);
-        }
-        const measured = measureTypedArray(given.data, `${where}.data`);
-        if (measured === null || measured.type !== 'Float32Array') {
-          throw new TypeError(
-            `${where}.data must be a Float32Array or an array of numbers, got ${describe(given.data)}`,
-          );
-        }
-        if (measured.length !== count) {
-          throw new RangeError(`${where}.data must hold ${count} numbers, got ${measured.length}`);
-        }
-        return measured;
-      });
-      // Phase 4: written straight into the parameter arena (nothing here can fail any more).
-      const address = Module.transformerParameterAddress(handle);
-      this.#table.forEach(({ name, offset, count }, i) => {
-        setBytes(Module.HEAPU8, measuredBytes(checked[i], count * 4, name), address + offset * 4);
-      });
-      Module.transformerResetOptimizer(handle);
-    }
-
-    /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */
-    free() {
-      if (this.#handle === 0) return;
-      registry.unregister(this);
-      Module.transformerFree(this.#handle);
-      this.#handle = 0;
-    }
-  }
 
   return function createTinyTransformer(config) {
     const checked = readConfig(config);
@@ -457,6 +463,6 @@ export function createTinyTransformerFactory({ Module, withAllocations, copyOut,
     );
     const { handle, error } = Module.transformerCreate(core);
     if (!handle) throw new RangeError(`createTinyTransformer: ${error}`);
-    return new TinyTransformer(handle, checked, core, table);
+    return new TinyTransformer(env, handle, checked, core, table);
   };
 }

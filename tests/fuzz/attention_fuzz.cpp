@@ -27,6 +27,7 @@
 #include "rope_call.hpp"
 #include "trace.hpp"
 #include "trace_call.hpp"
+#include "transformer_call.hpp"
 
 namespace {
 
@@ -208,7 +209,7 @@ void fuzz_attention(Bytes& in) {
   c.options.right_window = window();
   const std::uint32_t t = c.kv_seq_len;
   std::vector<std::int32_t> nonpad(std::max(c.batch, 1u));
-  switch (in.pick(0, 3)) {
+  switch (in.pick(0, 4)) {
     case 0:
       c.past_length = std::uint32_t(in.pick(0, std::min<std::size_t>(t + 1, 250)));
       break;
@@ -526,11 +527,103 @@ void fuzz_rope(Bytes& in) {
       fail("rope_backward", i, back[i], back_reference[i]);
 }
 
+// The tiny transformer through its entry points (transformer_call): small configs that
+// sometimes break a rule, token and target ids sometimes outside the vocabulary, T sometimes
+// past the context, learning rates sometimes absurd. Buffers are exactly as large as the shape
+// says, so any read or write past them is a sanitizer report. A refused call must change no
+// parameter; an accepted one must keep the rules, and generate() must give ids inside the
+// vocabulary.
+void fuzz_transformer(Bytes& in) {
+  namespace model = attention::model;
+  model::Config c;
+  c.vocab_size = in.pick(0, 12);
+  c.context = in.pick(0, 8);
+  c.heads = in.pick(1, 4);
+  c.d_model = c.heads * in.pick(0, 3) * (in.flag() ? 2 : 1);
+  c.kv_heads = in.pick(1, 4);
+  c.layers = in.pick(1, 2);
+  c.positions = static_cast<model::Positions>(in.pick(0, 3));
+  c.mlp_size = in.pick(0, 6);
+  bool ordinary = true;
+  c.learning_rate = in.flag() ? 0.01f : in.value(ordinary);
+  c.weight_decay = in.flag() ? 0.0f : in.value(ordinary);
+  c.seed = in.next();
+  const bool valid_config = model::config_error(c) == nullptr;
+  const transformer_call::Created created = transformer_call::create(c);
+  if (!valid_config) {
+    if (created.handle)
+      fail("transformer: created a model from a config that breaks a rule", 0, 0, 0);
+    return;
+  }
+  if (!created.handle) {
+    std::fprintf(stderr, "transformer refused a valid config: %s\n", created.error.c_str());
+    std::abort();
+  }
+  std::size_t count = 0;
+  for (const model::ParameterInfo& info : model::parameter_table(c)) count += info.count;
+  const float* parameters =
+      reinterpret_cast<const float*>(transformer_call::parameter_address(created.handle));
+  const auto unchanged = [&](const std::vector<float>& before, const char* what) {
+    for (std::size_t i = 0; i < count; ++i)
+      if (!(parameters[i] == before[i] || (std::isnan(parameters[i]) && std::isnan(before[i]))))
+        fail(what, i, parameters[i], before[i]);
+  };
+  const std::int32_t V = std::int32_t(c.vocab_size);
+  for (int call = 0; call < 3; ++call) {
+    const std::size_t B = in.pick(1, 3), T = in.pick(1, c.context + 1);
+    std::vector<std::int32_t> tokens(B * T), targets(B * T);
+    bool in_range = T <= c.context, counted = false;
+    for (std::size_t i = 0; i < B * T; ++i) {
+      tokens[i] = std::int32_t(in.pick(0, c.vocab_size + (in.flag() ? 0 : 1)));
+      targets[i] = std::int32_t(in.pick(0, c.vocab_size)) - 1;
+      in_range = in_range && tokens[i] < V;
+      counted = counted || targets[i] >= 0;
+    }
+    const std::vector<float> before(parameters, parameters + count);
+    const auto address = [](auto& v) { return reinterpret_cast<std::uintptr_t>(v.data()); };
+    if (in.flag()) {
+      const transformer_call::StepResult step = transformer_call::train_step(
+          created.handle, address(tokens), address(targets), std::uint32_t(B), std::uint32_t(T));
+      if (!step.error.empty()) {
+        unchanged(before, "transformer: a refused step changed a parameter");
+      } else if (!in_range || !counted || !std::isfinite(step.loss)) {
+        fail("transformer: accepted a step that breaks a rule", 0, float(step.loss), 0);
+      }
+    } else {
+      std::vector<float> logits(B * T * c.vocab_size);
+      std::vector<float> weights(c.layers * B * c.heads * T * T);
+      const std::string error =
+          transformer_call::forward(created.handle, address(tokens), std::uint32_t(B),
+                                    std::uint32_t(T), address(logits), address(weights));
+      unchanged(before, "transformer: forward changed a parameter");
+      if (error.empty() != in_range)
+        fail("transformer: forward accepted or refused wrongly", 0, 0, 0);
+    }
+  }
+  const std::size_t length = in.pick(0, c.context), n = in.pick(0, c.context);
+  std::vector<std::int32_t> prompt(length + 1, 0), out(n + 1, -5);
+  bool prompt_ok = length >= 1 && length <= c.context && (n == 0 || length + n - 1 <= c.context);
+  for (std::size_t i = 0; i < length; ++i) {
+    prompt[i] = std::int32_t(in.pick(0, c.vocab_size));
+    prompt_ok = prompt_ok && prompt[i] < V;
+  }
+  const std::string error = transformer_call::generate(
+      created.handle, reinterpret_cast<std::uintptr_t>(prompt.data()), std::uint32_t(length),
+      std::uint32_t(n), reinterpret_cast<std::uintptr_t>(out.data()));
+  if (error.empty() != prompt_ok)
+    fail("transformer: generate accepted or refused wrongly", 0, 0, 0);
+  if (error.empty())
+    for (std::size_t i = 0; i < n; ++i)
+      if (out[i] < 0 || out[i] >= V)
+        fail("transformer: generated an id outside the vocabulary", i, float(out[i]), 0);
+  transformer_call::free_model(created.handle);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Bytes in(data, size);
-  switch (in.pick(0, 3)) {
+  switch (in.pick(0, 4)) {
     case 0:
       fuzz_attention(in);
       break;
@@ -540,8 +633,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 2:
       fuzz_trace_call(in);
       break;
-    default:
+    case 3:
       fuzz_rope(in);
+      break;
+    default:
+      fuzz_transformer(in);
   }
   return 0;
 }

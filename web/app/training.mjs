@@ -80,6 +80,20 @@ function createModelCopy() {
   };
 }
 
+/** The switches after `patch`, or null when its seed is not a whole number in [0, MAX_SEED]. */
+function nextSettings(settings, patch) {
+  const next = { ...settings, ...patch };
+  return Number.isInteger(next.seed) && next.seed >= 0 && next.seed <= MAX_SEED ? next : null;
+}
+
+/** A parameters file's tensors into the worker's model; the run paused at the file's step. */
+async function loadParameters(trainer, run, { step, parameters }) {
+  await trainer.loadParameters(parameters);
+  const { attention } = await trainer.evaluate({ batch: 1 });
+  run.snapshots.push({ step: 0, attention });
+  Object.assign(run, { loadedStep: step, status: 'paused' });
+}
+
 /**
  * @param {{ startTrainer: (options: object) => Promise<object> }} options
  *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
@@ -188,11 +202,10 @@ export function createTraining({ startTrainer }) {
 
   /** Changes switches ({ positions, layers, heads, seed, speed }); all but speed restart. */
   function set(patch) {
-    const next = { ...run.settings, ...patch };
-    if (!Number.isInteger(next.seed) || next.seed < 0 || next.seed > MAX_SEED) return false;
-    const restart = Object.keys(patch).some((key) => key !== 'speed');
+    const next = nextSettings(run.settings, patch);
+    if (!next) return false;
     run.settings = next;
-    if (restart) reset();
+    if (Object.keys(patch).some((key) => key !== 'speed')) reset();
     else notify();
     return true;
   }
@@ -229,13 +242,7 @@ export function createTraining({ startTrainer }) {
      */
     load({ settings, step, parameters }) {
       run.settings = { ...run.settings, ...settings };
-      return restart(async (ready) => {
-        await ready.loadParameters(parameters);
-        const { attention } = await ready.evaluate({ batch: 1 });
-        run.snapshots.push({ step: 0, attention });
-        Object.assign(run, { loadedStep: step, status: 'paused' });
-        notify();
-      });
+      return restart((ready) => loadParameters(ready, run, { step, parameters }).then(notify));
     },
   };
 }
