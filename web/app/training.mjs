@@ -106,7 +106,6 @@ export function createTraining({ startTrainer }) {
   let resumedAt = 0; // performance.now() when the run last (re)started
   const modelCopy = createModelCopy();
   const run = { settings: { ...TRAINING_DEFAULTS }, ...freshRun() };
-
   const notify = () => listeners.forEach((listener) => listener(run));
 
   function onProgress(event) {
@@ -172,9 +171,13 @@ export function createTraining({ startTrainer }) {
   async function pause() {
     if (run.status !== 'running' && run.status !== 'starting') return;
     loopId += 1;
-    settle('paused');
+    try {
+      await (await trainer)?.stop(); // the run's last progress comes before stop's answer
+    } catch (error) {
+      return fail(error);
+    }
+    settle('paused'); // only now, so the step shown after Pause (and exported) stays put
     notify();
-    (await trainer)?.stop();
   }
 
   /**
