@@ -3,7 +3,9 @@
 // "dropped", and what a head's weights say it does. The training itself runs in a worker
 // (createTrainer, app/training.mjs); the numbers here are read from what it reports.
 //
-// Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS).
+// Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
+// induction task's own sizes (src/js/induction-task.mjs), read from it.
+import { INDUCTION_LENGTH, INDUCTION_VOCAB } from '../../src/js/induction-task.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
 export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
@@ -22,8 +24,8 @@ export const MAX_SEED = 0xffffffff;
 /** The model every run trains: the induction task's size, attention-only, AdamW lr 6e-3. */
 export function modelConfig({ positions, layers, heads, seed }) {
   return {
-    vocabSize: 16,
-    context: 25,
+    vocabSize: INDUCTION_VOCAB,
+    context: INDUCTION_LENGTH,
     dModel: 32,
     layers,
     heads,
@@ -50,7 +52,7 @@ export const tokenLabel = (id) => (id === 0 ? BOS_LABEL : String.fromCharCode(64
  * A typed sequence ("A B C D A B C", "abcdabc") as token ids, BOS first; letters A..O only.
  * @returns {{ tokens: number[] } | { error: { key: string, params: object } }}
  */
-export function parseLetters(text, maxTokens = 25) {
+export function parseLetters(text, maxTokens = INDUCTION_LENGTH) {
   const letters = String(text)
     .toUpperCase()
     .replace(/[\s,·]+/g, '');

@@ -4,6 +4,7 @@
 // layer's induction head are drawn as token lines (BertViz-style) and heatmaps; the model's
 // prediction for the next token and the head that explains it follow; then the model decodes
 // token by token with its KV cache (generate()), one new token revealed at a time by the clock.
+import { INDUCTION_LENGTH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, tokenLines, tokenStrip } from '../../draw/training-views.mjs';
@@ -30,7 +31,6 @@ export function inductionTarget(tokens) {
 export const DEFAULT_SEQUENCE = 'A B C D A B C';
 /** New tokens decoded after the reader's sequence (fewer when the context is nearly full). */
 const DECODE_COUNT = 6;
-const CONTEXT = 25;
 
 /** One head drawn twice: token lines and its heatmap, with a sentence saying what it does. */
 function headView(tokens, role, about, tr) {
@@ -59,7 +59,7 @@ function analyse(model, tokens, tr) {
   const next = predictedToken(logits, last);
   const { inductionHead: ind, previousHead: prev } = roles;
   const [top] = attendedKeys(ind.weights, last);
-  const count = Math.min(DECODE_COUNT, CONTEXT + 1 - tokens.length);
+  const count = Math.min(DECODE_COUNT, INDUCTION_LENGTH + 1 - tokens.length);
   const decoded = count > 0 ? Array.from(model.generate(tokens, count)) : [];
   return {
     prev: headView(
@@ -114,7 +114,7 @@ function build(ctx) {
   async function look() {
     const id = ++request;
     training.sequence = input.value; // kept for the next build (a language switch, Back)
-    const parsed = parseLetters(input.value, CONTEXT);
+    const parsed = parseLetters(input.value, INDUCTION_LENGTH);
     problem.textContent = parsed.error ? tr(parsed.error.key, parsed.error.params) : '';
     if (parsed.error) return;
     const model = await training.trainedModel(attn).catch(() => null);
