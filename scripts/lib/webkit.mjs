@@ -16,6 +16,8 @@ export const XVFB_PATH = '/usr/bin/Xvfb';
 /** The W3C name of the property that carries a web element reference. */
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 const COMMAND_TIMEOUT_MS = 30000;
+/** How many times newSession() asks for a window before it gives up. */
+const SESSION_ATTEMPTS = 3;
 
 /**
  * Process groups still running and temporary folders still there: killed and removed when
@@ -107,13 +109,23 @@ async function startXvfb({ width, height }) {
 
 /** One HTTP command of the WebDriver protocol; resolves to its `value` or throws its error. */
 async function command(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
-  });
-  const text = await response.text();
+  let response;
+  let text;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (error.name !== 'TimeoutError') throw error;
+    // Say which command hung: "the operation was aborted" alone names nothing.
+    throw new Error(`WebDriver ${method} ${path}: no answer in ${COMMAND_TIMEOUT_MS / 1000} s`, {
+      cause: error,
+    });
+  }
   let json;
   try {
     json = JSON.parse(text);
@@ -293,14 +305,28 @@ export async function launchWebKit({
     rmSync(home, { recursive: true, force: true });
     folders.delete(home);
   };
-  const newSession = async () => {
-    const created = await command(base, 'POST', '/session', {
+  const createSession = () =>
+    command(base, 'POST', '/session', {
       capabilities: {
         alwaysMatch: {
           'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] },
         },
       },
     });
+  const newSession = async () => {
+    let created;
+    for (let attempt = 1; !created; attempt++) {
+      try {
+        created = await createSession();
+      } catch (error) {
+        // On a loaded machine a new MiniBrowser now and then never reports to the driver, and
+        // the driver then answers nothing more. With no other window open, nothing is lost by
+        // starting the driver (and its browsers) again and asking once more.
+        if (attempt >= SESSION_ATTEMPTS || sessions.size > 0) throw error;
+        await stopGroup(driver);
+        ({ driver, base } = await startDriver(environment));
+      }
+    }
     const session = new WebKitSession(base, created.sessionId, created.capabilities);
     sessions.add(session);
     session.onClose = () => sessions.delete(session);
