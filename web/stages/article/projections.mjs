@@ -7,6 +7,7 @@ import { h } from '../../dom.mjs';
 import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
 import { at, rowOf } from '../../model/matrix.mjs';
 import {
+  entry,
   formula,
   gap,
   mi,
@@ -115,10 +116,10 @@ function buildRow(ctx) {
         sub(mi('x'), mi('i')),
         weightSymbolFor(weight),
         gap(),
-        mrow(sub(mi(symbol), mrow(mi('i'), mo(','), mi('c')))),
+        mrow(entry(symbol, 'i', 'c')),
         mo('='),
         sumOver('m'),
-        sub(mi('x'), mrow(mi('i'), mo(','), mi('m'))),
+        entry('x', 'i', 'm'),
         mrow(weightSymbolFor(weight), mo('['), mi('m'), mo(','), mi('c'), mo(']')),
       ),
     },
