@@ -834,4 +834,14 @@ export default {
   'ch3.files.load': 'Load parameters (JSON)',
   'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
   'ch3.files.refused': 'Not loaded: {reason}',
+  // ---- Chapter 3 · every head's heatmap as files (tools/export/heatmaps.mjs) ----
+  'ch3.files.heatmaps.png': 'Heatmaps (PNG)',
+  'ch3.files.heatmaps.svg': 'Heatmaps (SVG)',
+  'ch3.files.heatmaps.csv': 'Every head’s weights (CSV)',
+  'ch3.files.heatmaps.after': 'After {step|# training step|# training steps}',
+  // ---- Chapter 3 · the failing models told as failing (model/plateau.mjs) ----
+  'ch3.fail.oneLayer':
+    'After {step|# step|# steps} the loss is still {loss}, on the plateau, where the two-layer model has long dropped. This one never will: an induction head looks for the token whose previous token is the current one, and a key knows its previous token only if a head of an earlier layer put it there. One layer has no earlier layer.',
+  'ch3.fail.none':
+    'After {step|# step|# steps} the loss is still {loss}, on the plateau, where the same two layers with RoPE or learned positions have long dropped. Without positions every key looks the same wherever it stands, so no head can pick out the previous token, and the induction head that builds on it never forms.',
 };

@@ -782,4 +782,14 @@ export default {
   'ch3.files.load': '载入参数（JSON）',
   'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
   'ch3.files.refused': '未载入：{reason}',
+  // ---- 第三章 · 每个头的热图存为文件（tools/export/heatmaps.mjs）----
+  'ch3.files.heatmaps.png': '热图（PNG）',
+  'ch3.files.heatmaps.svg': '热图（SVG）',
+  'ch3.files.heatmaps.csv': '每个头的权重（CSV）',
+  'ch3.files.heatmaps.after': '训练 {step} 步后',
+  // ---- 第三章 · 学不会的模型，说明它学不会（model/plateau.mjs）----
+  'ch3.fail.oneLayer':
+    '训练了 {step} 步，损失仍是 {loss}，停在平台上，而两层的模型在这之前早已骤降。这个模型永远不会：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后才知道它前面是谁。一层的模型没有更早的层。',
+  'ch3.fail.none':
+    '训练了 {step} 步，损失仍是 {loss}，停在平台上，而用 RoPE 或学习的位置，同样的两层在这之前早已骤降。没有位置信息，一个键无论在哪里看起来都一样，所以没有头能挑出前一个词元，建立在它之上的归纳头也就永远不会形成。',
 };

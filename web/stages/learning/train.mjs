@@ -11,7 +11,9 @@ import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
-import { trainingFiles } from '../../tools/export/training.mjs';
+import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { plateauVerdict } from '../../model/plateau.mjs';
 import {
   HEAD_CHOICES,
   LAYER_CHOICES,
@@ -171,9 +173,13 @@ function build(ctx) {
   const panel = controls(training, tr);
   const curve = lossCurve(tr);
   const files = trainingFiles(training, tr, curve.element);
+  const fileBase = () => trainingFileBase(run.settings);
+  const heatFiles = heatmapFiles({ tr, language: ctx.language, fileBase });
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
   const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
   const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
+  // A failing model (1 layer, no positions) told as failing once it is long past the drop.
+  const verdict = h('p', { class: 'train-verdict', 'aria-live': 'polite' });
   const probe = h('div', { class: 'train-probe' });
   const rows = h('ol', { class: 'task-rows' });
   const mapGrid = h('div', { class: 'train-heads' });
@@ -209,10 +215,12 @@ function build(ctx) {
     note,
     curve.element,
     story,
+    verdict,
     files.element,
     h('h3', { class: 'train-heads-title', text: tr('ch3.train.headsTitle') }),
     probe,
     mapGrid,
+    heatFiles.element,
   );
 
   let drawnSnapshots = 0;
@@ -258,6 +266,11 @@ function build(ctx) {
       story.textContent = dropStory(run, tr);
     }
     element.dataset.dropStep = run.dropStep ?? '';
+    const failed = plateauVerdict(run);
+    if ((failed?.key ?? '') !== (element.dataset.verdict ?? '')) {
+      element.dataset.verdict = failed?.key ?? '';
+      verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+    }
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
@@ -268,8 +281,23 @@ function build(ctx) {
       // A snapshot of an earlier model (before a switch reset it) has other dims: not drawn.
       const { layers, heads } = run.settings;
       const fits = latest && latest.dims[0] === layers && latest.dims[2] === heads;
-      if (fits)
-        maps.forEach(({ layer, head, map }) => map.update(headWeights(latest, layer, head)));
+      const shown = fits
+        ? maps.map(({ layer, head, map }) => {
+            const weights = headWeights(latest, layer, head);
+            map.update(weights);
+            const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
+            return { layer, head, name, weights };
+          })
+        : null;
+      const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
+      heatFiles.update(
+        shown && {
+          title: tr('ch3.train.headsTitle'),
+          caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
+          tokens: run.probe.tokens,
+          heads: shown,
+        },
+      );
     }
   }
   const schedule = () => {
