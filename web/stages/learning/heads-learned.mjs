@@ -120,6 +120,7 @@ function build(ctx) {
     tr,
     language: ctx.language,
     fileBase: () => `${trainingFileBase(training.run.settings)}-sequence`,
+    hideEmpty: true,
   });
 
   async function look() {

@@ -127,10 +127,10 @@ const FORMATS = ['png', 'svg', 'csv'];
 /**
  * The heatmaps' row of buttons: { element, update(source) }. `source` is what the stage
  * shows now: { title, caption, tokens, heads: { layer, head, name, weights }[] }, or null
- * (nothing trained: the buttons are off).
- * @param {{ tr, language: string, fileBase: () => string }} options
+ * (nothing trained: the buttons are off, or the row hidden when `hideEmpty`).
+ * @param {{ tr, language: string, fileBase: () => string, hideEmpty?: boolean }} options
  */
-export function heatmapFiles({ tr, language, fileBase }) {
+export function heatmapFiles({ tr, language, fileBase, hideEmpty = false }) {
   let current = null;
   const status = h('p', { class: 'train-files-status', role: 'status' });
   const say = (key, params) => (status.textContent = tr(key, params));
@@ -172,8 +172,10 @@ export function heatmapFiles({ tr, language, fileBase }) {
     h('div', { class: 'tools-row' }, buttons),
     status,
   );
+  element.hidden = hideEmpty;
   const update = (source) => {
     current = source;
+    element.hidden = hideEmpty && !source;
     buttons.forEach((button) => {
       button.disabled = !source;
     });
