@@ -6,28 +6,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { distDir } from '../web/helpers.mjs';
+import { chapterSteps } from '../web/walkthrough-shape.mjs';
 import { articleExample } from '../../web/model/example.mjs';
 import { layerExample } from '../../web/model/layer.mjs';
 import { computeLayerNumbers } from '../../web/model/layer-numbers.mjs';
 import { LEARNING_DEFAULTS, computeLearningNumbers } from '../../web/model/learning.mjs';
 
-/** Chapter 3's steps with numbers, in the walkthrough's order (then come train, heads-learned). */
-export const CHAPTER_3_STEPS = [
-  'order-shuffle',
-  'order-positions',
-  'order-rope',
-  'order-distance',
-  'learn-target',
-  'learn-outputs',
-  'learn-attention',
-  'learn-scores',
-  'learn-qkv',
-  'learn-weights',
-  'learn-update',
-  'block-residual',
-  'block-norm',
-  'block-mlp',
-];
+/** Chapter 3's steps with numbers, in the walkthrough's order (the stages after them, train
+ * and heads-learned, show a training run instead). */
+export const CHAPTER_3_STEPS = chapterSteps(3).filter(
+  (id) => id !== 'train' && id !== 'heads-learned',
+);
 
 /** The page's chapter 3 numbers (the article's example, the page's defaults), in Node. */
 export async function nodeLearningNumbers() {

@@ -6,15 +6,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { buildSteps, chapterOf } from '../../web/stages/index.mjs';
-import { articleExample, dimsOf } from '../../web/model/example.mjs';
-import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
 import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
+import { chapterSteps } from './walkthrough-shape.mjs';
 
 const web = pageFixture();
-const CHAPTER_3 = buildSteps(dimsOf(articleExample()), layerDimsOf(layerExample()))
-  .filter((step) => chapterOf(step.stage) === 3)
-  .map((step) => step.id);
+const CHAPTER_3 = chapterSteps(3);
 /** Steps whose scene is wider than a phone on purpose (it scrolls in its own box). */
 const WIDE_ON_A_PHONE = new Set(['block-mlp']);
 

@@ -167,6 +167,39 @@ function dropStory(run, tr) {
   });
 }
 
+/**
+ * Every head's heatmap from the run's latest snapshot (or the held-out row's attention at
+ * step 0), and what the heatmaps' files save. A snapshot of an earlier model (before a
+ * switch reset it) has other dims: not drawn, nothing to save.
+ */
+function drawHeads(run, maps, heatFiles, tr) {
+  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
+  const { layers, heads } = run.settings;
+  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads)
+    return heatFiles.update(null);
+  const shown = maps.map(({ layer, head, map }) => {
+    const weights = headWeights(latest, layer, head);
+    map.update(weights);
+    const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
+    return { layer, head, name, weights };
+  });
+  const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
+  heatFiles.update({
+    title: tr('ch3.train.headsTitle'),
+    caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
+    tokens: run.probe.tokens,
+    heads: shown,
+  });
+}
+
+/** A failing model told as failing (model/plateau.mjs), written only when the verdict changes. */
+function tellVerdict(run, element, verdict, tr) {
+  const failed = plateauVerdict(run);
+  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return;
+  element.dataset.verdict = failed?.key ?? '';
+  verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+}
+
 function build(ctx) {
   const { tr, training } = ctx;
   const { run } = training;
@@ -266,38 +299,14 @@ function build(ctx) {
       story.textContent = dropStory(run, tr);
     }
     element.dataset.dropStep = run.dropStep ?? '';
-    const failed = plateauVerdict(run);
-    if ((failed?.key ?? '') !== (element.dataset.verdict ?? '')) {
-      element.dataset.verdict = failed?.key ?? '';
-      verdict.textContent = failed ? tr(failed.key, failed.params) : '';
-    }
+    tellVerdict(run, element, verdict, tr);
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
     }
     if (reshape(run.settings) || run.snapshots.length !== drawnSnapshots) {
       drawnSnapshots = run.snapshots.length;
-      const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
-      // A snapshot of an earlier model (before a switch reset it) has other dims: not drawn.
-      const { layers, heads } = run.settings;
-      const fits = latest && latest.dims[0] === layers && latest.dims[2] === heads;
-      const shown = fits
-        ? maps.map(({ layer, head, map }) => {
-            const weights = headWeights(latest, layer, head);
-            map.update(weights);
-            const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
-            return { layer, head, name, weights };
-          })
-        : null;
-      const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
-      heatFiles.update(
-        shown && {
-          title: tr('ch3.train.headsTitle'),
-          caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
-          tokens: run.probe.tokens,
-          heads: shown,
-        },
-      );
+      drawHeads(run, maps, heatFiles, tr);
     }
   }
   const schedule = () => {
