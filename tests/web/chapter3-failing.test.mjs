@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { createInductionTask } from '../../src/js/induction-task.mjs';
+import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
 import { VERDICT_AFTER, failureReason, plateauVerdict } from '../../web/model/plateau.mjs';
 import { TRAINING_DEFAULTS, findDrop, modelConfig } from '../../web/model/training.mjs';
 import { collectProblems, distDir, pageFixture, screenshot, waitForReady } from './helpers.mjs';
@@ -45,14 +45,15 @@ test('the promise behind VERDICT_AFTER: the page’s 2-layer model drops long be
     pathToFileURL(join(distDir, 'attention.mjs')).href
   );
   const attn = await createAttention();
-  // The page's model and batches (app/training.mjs's worker: 32 rows a step, the seed's task).
+  // The page's model and batches (the trainer's default: INDUCTION_BATCH rows a step, from
+  // the seed's task).
   const model = attn.createTinyTransformer(modelConfig(TRAINING_DEFAULTS));
   const task = createInductionTask(TRAINING_DEFAULTS.seed);
   const losses = [];
   let drop = null;
   while (drop === null && losses.length < VERDICT_AFTER) {
-    const { tokens, targets } = task.batch(32);
-    losses.push(model.trainStep({ tokens, targets, batch: 32 }));
+    const { tokens, targets } = task.batch(INDUCTION_BATCH);
+    losses.push(model.trainStep({ tokens, targets, batch: INDUCTION_BATCH }));
     drop = findDrop(losses);
   }
   model.free();
