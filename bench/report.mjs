@@ -5,7 +5,8 @@
 //                         [--cores cores.json] [--decode decode-1.json --decode ...]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
-// --decode, repeated: the decode runs, see bench/report-decode.mjs. --doc FILE [--page P.md]
+// --decode, repeated: the decode runs, see bench/report-decode.mjs; --backward and --train,
+// repeated: round 3's Node and Chromium runs, see bench/report-learning.mjs. --doc FILE [--page P.md]
 // also writes the report as docs/benchmarks.md, with the page's section P.md after it.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { benchmarksDocument } from './common/benchmarks-doc.mjs';
 import { median } from './common/harness.mjs';
 import { decodeSection } from './report-decode.mjs';
+import { backwardSection, trainSection } from './report-learning.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +24,8 @@ const { values: args } = parseArgs({
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
     decode: { type: 'string', multiple: true, default: [] },
+    backward: { type: 'string', multiple: true, default: [] },
+    train: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
     // docs/benchmarks.md: this report with the page's section (bench/page-metrics.mjs output)
@@ -572,6 +576,14 @@ out.push(
   table(['target', 'measured', 'met'], ['---', '---', '---'], roundTwoRows()),
   '',
 );
+
+// Round 3: gradients and training, each environment's rows in one table.
+for (const [files, section] of [
+  [args.backward, backwardSection],
+  [args.train, trainSection],
+]) {
+  if (files.length) out.push(section(await Promise.all(files.map(readJson))), '');
+}
 
 const text = out.join('\n');
 process.stdout.write(`${text}\n`);
