@@ -6,8 +6,9 @@
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
 // --decode, repeated: the decode runs, see bench/report-decode.mjs; --backward and --train,
-// repeated: round 3's Node and Chromium runs, see bench/report-learning.mjs. --doc FILE [--page P.md]
-// also writes the report as docs/benchmarks.md, with the page's section P.md after it.)
+// repeated: round 3's Node and Chromium runs, see bench/report-learning.mjs; --page P.md: the
+// page's section (bench/page-metrics.mjs) after the report; --doc FILE also writes the whole
+// as docs/benchmarks.md.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
@@ -586,9 +587,9 @@ for (const [files, section] of [
 }
 
 const text = out.join('\n');
-process.stdout.write(`${text}\n`);
-if (args.out) await writeFile(args.out, `${text}\n`);
-if (args.doc) {
-  const page = args.page ? await readFile(args.page, 'utf8') : '';
-  await writeFile(args.doc, benchmarksDocument({ report: text, page }));
-}
+// The page's section closes the report (and docs/benchmarks.md).
+const page = args.page ? (await readFile(args.page, 'utf8')).trim() : '';
+const withPage = page ? `${text}\n\n${page}` : text;
+process.stdout.write(`${withPage}\n`);
+if (args.out) await writeFile(args.out, `${withPage}\n`);
+if (args.doc) await writeFile(args.doc, benchmarksDocument({ report: text, page }));
