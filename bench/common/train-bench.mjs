@@ -2,35 +2,47 @@
 // Chromium (bench/browser/train.mjs, ours in bench/browser/train-worker.mjs): the two models,
 // their batches, the FLOPs a step counts, and the round loop that times ours, tfjs and the
 // SIMD128 peak probe in the same interleaved rounds. Two models:
-//   induction  vocab 16, T 25, dModel 32, 2 layers, 4 heads, attention-only, batch 32, on the
-//              induction task (the tests' and the page's workload)
+//   induction  INDUCTION_MODEL with INDUCTION_BATCH rows (vocab 16, T 25, dModel 32, 2 layers,
+//              4 heads, attention-only, batch 32), on the induction task (the tests' and the
+//              page's model and workload)
 //   larger     vocab 64, T 128, dModel 128, 4 layers, 4 heads, MLP 512, batch 16, on seeded
 //              random tokens (every next token counted)
-// Both learn with AdamW / Adam at lr 6e-3 and learned positions.
+// Both learn with AdamW / Adam at INDUCTION_MODEL's learning rate and learned positions.
 // FLOPs per step count the matrix products only (forward, and the backward's two products per
 // forward one), each multiply and each add: per layer 4 projections 2·N·D·D, attention's
 // q·kᵀ and p·v 2·B·H·T·T·d each (dense, as if nothing were masked), the MLP 2·2·N·D·M, and the
 // unembedding 2·N·D·V; times 3 for forward + backward. tfjs's one-hot embedding product is not
 // counted (it is its workaround, not the model's work).
-import { createInductionTask } from '../../src/js/induction-task.mjs';
+import {
+  createInductionTask,
+  INDUCTION_BATCH,
+  INDUCTION_MODEL,
+} from '../../src/js/induction-task.mjs';
 import { seededRandom } from '../../tests/js/seeded-random.mjs';
 import { median } from './harness.mjs';
-
-const LEARNING_RATE = 6e-3;
 
 /** The two models with their rounds and steps per sample (each sample about 0.1-1 s). */
 export function trainModels({ quick }) {
   return [
     {
       name: 'induction',
-      config: { vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, mlpSize: 0 },
-      batch: 32,
+      config: INDUCTION_MODEL,
+      batch: INDUCTION_BATCH,
       rounds: quick ? 5 : 15,
       steps: { ours: 50, tfjs: 3 },
     },
     {
       name: 'larger',
-      config: { vocabSize: 64, context: 128, dModel: 128, layers: 4, heads: 4, mlpSize: 512 },
+      // The same learning rate and positions as the induction model.
+      config: {
+        ...INDUCTION_MODEL,
+        vocabSize: 64,
+        context: 128,
+        dModel: 128,
+        layers: 4,
+        heads: 4,
+        mlpSize: 512,
+      },
       batch: 16,
       rounds: quick ? 3 : 7,
       steps: { ours: 3, tfjs: 1 },
@@ -39,12 +51,7 @@ export function trainModels({ quick }) {
 }
 
 /** createTinyTransformer's (and createTfjsTransformer's) config for a model. */
-export const trainConfig = (model) => ({
-  ...model.config,
-  positions: 'learned',
-  learningRate: LEARNING_RATE,
-  seed: 1,
-});
+export const trainConfig = (model) => ({ ...model.config, seed: 1 });
 
 /** Matrix-product FLOPs of one training step (forward + backward), as the header says. */
 export function trainFlops({ vocabSize: V, dModel: D, layers, heads: H, mlpSize: M }, B, T) {
