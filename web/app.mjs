@@ -16,6 +16,7 @@ import { buildPage } from './app/page.mjs';
 import { createSceneStage } from './app/scenes.mjs';
 import { createState, initialState } from './app/state.mjs';
 import { createTraining } from './app/training.mjs';
+import { onParametersLoaded, trainingActions } from './app/training-state.mjs';
 import { createUrlWriter } from './app/url.mjs';
 import { setDocumentLanguage, showExplanation } from './app/views.mjs';
 import { createWidgets } from './app/widgets.mjs';
@@ -58,7 +59,11 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     pendingAfterFrame: new Set(),
     inspector: null,
     url: null,
-    training: createTraining({ startTrainer }),
+    training: createTraining({
+      startTrainer,
+      onLoaded: (settings, source) => onParametersLoaded(app, settings, source),
+    }),
+    trainedLoaded: null, // the link text of the model the run was loaded from (training-state)
     change: (patch, reason) => app.state.change(patch, reason),
     // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads; its
     // cache calculator keeps the reader's model sizes.
@@ -72,6 +77,8 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
         app.change({ learning: { ...app.state.current.learning, ...changes } }, 'learning');
         if (replay) app.timeline.goTo(app.timeline.index, { animate: true });
       },
+      // Chapter 3's training switches, Reset and the trained model's link (training-state.mjs).
+      ...trainingActions(app),
     },
   };
   setDocumentLanguage(app);

@@ -9,6 +9,7 @@ import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
+import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
 import {
   drawScene,
@@ -22,6 +23,7 @@ import {
 /** Every change of the state lands here; what changed decides what is redrawn. */
 export function onStateChange(app, current, previous, reason) {
   if (!app.attn) return; // the module is not there yet: the link is applied once it is
+  followTraining(app, current, previous);
   const { timeline } = app;
   const previousSteps = app.steps;
   const dataChanged =

@@ -280,6 +280,8 @@ export default {
   'url.unknownKey': 'it has an unknown setting “{key}”',
   'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
   'url.badShape': 'the shape of {key} does not fit the other matrices',
+  'url.badTrained':
+    'The trained model in this link could not be loaded, so the model is as it was. ({reason})',
 
   // --- language switch ---
   'lang.en': 'English',
@@ -834,4 +836,10 @@ export default {
   'ch3.files.load': 'Load parameters (JSON)',
   'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
   'ch3.files.refused': 'Not loaded: {reason}',
+  'ch3.files.link': 'Copy link to this trained model',
+  'ch3.files.linkCopied':
+    'Link copied ({length|# character|# characters}): it opens the page with this model.',
+  'ch3.files.linkSelect':
+    'The link ({length|# character|# characters}) is selected: press Ctrl+C (⌘C) to copy it.',
+  'ch3.heads.loading': 'Loading the trained model from the link…',
 };

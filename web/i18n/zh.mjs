@@ -265,6 +265,7 @@ export default {
   'url.unknownKey': '它包含未知的设置“{key}”',
   'url.incompleteExample': '它只给出了x、wk、wq、wv中的部分矩阵',
   'url.badShape': '{key}的形状与其他矩阵不匹配',
+  'url.badTrained': '无法载入这个链接里的训练好的模型，模型保持原样。（{reason}）',
 
   // --- 语言切换 ---
   'lang.en': 'English',
@@ -734,7 +735,7 @@ export default {
   'ch3.train.speed.slow': '慢',
   'ch3.train.ready': '就绪：请按“训练”。',
   'ch3.train.starting': '正在启动 Worker…',
-  'ch3.train.status': 'step {step} · loss {loss}',
+  'ch3.train.status': '第 {step} 步 · 损失 {loss}',
   'ch3.train.failed': '训练停止：{reason}',
   'ch3.train.curveLabel': '每个训练步的损失',
   'ch3.train.axisSteps': '训练步数',
@@ -782,4 +783,8 @@ export default {
   'ch3.files.load': '载入参数（JSON）',
   'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
   'ch3.files.refused': '未载入：{reason}',
+  'ch3.files.link': '复制这个训练好的模型的链接',
+  'ch3.files.linkCopied': '链接已复制（{length} 个字符）：它会打开带有这个模型的页面。',
+  'ch3.files.linkSelect': '链接（{length} 个字符）已选中：按 Ctrl+C（⌘C）复制。',
+  'ch3.heads.loading': '正在从链接载入训练好的模型…',
 };

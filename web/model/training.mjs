@@ -20,6 +20,32 @@ export const TRAINING_DEFAULTS = Object.freeze({
   speed: 'fast',
 });
 export const MAX_SEED = 0xffffffff;
+/** Each switch that is a choice, and its choices (the seed is any whole number up to MAX_SEED). */
+export const TRAINING_CHOICES = Object.freeze({
+  positions: POSITIONS,
+  layers: LAYER_CHOICES,
+  heads: HEAD_CHOICES,
+  speed: SPEEDS,
+});
+
+/**
+ * What is wrong with these switches: { name, text } (the switch, and "<switch> must be …, got
+ * …"), or null when the model can be made from them. The one rule for the page's switches, a
+ * link's and a parameters file's.
+ */
+export function trainingSettingsProblem(settings) {
+  const wrong = (name, expected) => ({
+    name,
+    text: `${name} must be ${expected}, got ${JSON.stringify(settings[name])}`,
+  });
+  for (const [name, allowed] of Object.entries(TRAINING_CHOICES)) {
+    if (!allowed.includes(settings[name])) return wrong(name, `one of ${allowed.join(', ')}`);
+  }
+  const { seed } = settings;
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED)
+    return wrong('seed', `an integer from 0 to ${MAX_SEED}`);
+  return null;
+}
 
 /** The model every run trains: the induction task's size, attention-only, AdamW lr 6e-3. */
 export function modelConfig({ positions, layers, heads, seed }) {
@@ -34,6 +60,9 @@ export function modelConfig({ positions, layers, heads, seed }) {
     seed,
   };
 }
+
+/** The steps a run's model has been trained for: a loaded model's, and the run's since. */
+export const trainedSteps = (run) => run.step + (run.loadedStep ?? 0);
 
 /** Steps per chunk the page asks the worker for, and the pause after each (slow: watchable). */
 export const SPEED_CHUNKS = Object.freeze({
