@@ -77,10 +77,10 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
         app.change({ learning: { ...app.state.current.learning, ...changes } }, 'learning');
         if (replay) app.timeline.goTo(app.timeline.index, { animate: true });
       },
-      // Chapter 3's training switches, Reset and the trained model's link (training-state.mjs).
-      ...trainingActions(app),
     },
   };
+  // Chapter 3's training switches, Reset and the trained model's link (training-state.mjs).
+  Object.assign(app.actions, trainingActions(app));
   setDocumentLanguage(app);
   const loading = root.querySelector('[data-loading]');
   if (loading) loading.textContent = app.tr('app.loading');
