@@ -53,6 +53,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     numbers: null, // computeNumbers() of the state's example and settings (+ .layer)
     version: 0, // bumped with every new numbers: scenes built from older ones are stale
     shownVersion: 0, // the version the timeline, scene and panels show
+    shownPanels: null, // the chapter 3 stage's panels the panels show (views.mjs stagePanels)
     steps: [],
     traceError: null,
     wasPlaying: false,

@@ -16,6 +16,7 @@ import {
   narrate,
   refreshPanels,
   setDocumentLanguage,
+  stagePanels,
   updateChrome,
   writeUrl,
 } from './views.mjs';
@@ -56,7 +57,11 @@ export function onStateChange(app, current, previous, reason) {
     timeline.setSteps(app.steps, index, timeline.t);
     drawScene(app);
   }
-  if (unseen || reason === 'language') refreshPanels(app);
+  // A chapter 3 stage has panels of its own: the panels follow the reader into and out of it.
+  const panels = stagePanels(app);
+  const panelsMoved = panels !== app.shownPanels;
+  app.shownPanels = panels;
+  if (unseen || reason === 'language' || panelsMoved) refreshPanels(app);
   if (unseen || reason === 'language' || current.step !== previous.step)
     app.widgets.tools.update({ keepQuestion: reason === 'language' });
   // Step changes come from the clock, which updates the controls itself.

@@ -842,4 +842,15 @@ export default {
   'ch3.files.linkSelect':
     'The link ({length|# character|# characters}) is selected: press Ctrl+C (⌘C) to copy it.',
   'ch3.heads.loading': 'Loading the trained model from the link…',
+  'ch3.panels.title': 'This step’s numbers',
+  'ch3.panels.order':
+    'The order stage’s numbers: X in its own order and shuffled (X′) and their outputs, the position vectors P, and both again with P added. They come from your X and weights below.',
+  'ch3.panels.learn':
+    'The learning step’s numbers: the gradient of the loss for every matrix, from ∂L/∂O back to ∂L/∂W_Q, ∂L/∂W_K and ∂L/∂W_V, and the weights after the step. They come from your X, weights and target.',
+  'ch3.panels.block':
+    'The block’s numbers: chapter 2’s layer input X and output Y, the residual sum, LayerNorm, the MLP (its weights W₁ and W₂) and the block’s output. Edit the layer in chapter 2’s editors below.',
+  'ch3.panels.train':
+    'Training has no fixed table: its numbers change at every step. The scene shows the loss at every step and each head’s attention on one row; save the losses (CSV) and the trained parameters (JSON, or a link) from the scene. The switches are in the scene, not here.',
+  'ch3.panels.heads':
+    'The trained heads are read on your sequence in the scene: where each token looks, the prediction and the decoded tokens. The model is the one trained (or loaded) in the previous stage; nothing here changes it.',
 };

@@ -215,4 +215,5 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.heads-learned', steps };
+// No table for the trained heads: the tables and "Your numbers" say where they are.
+export default { titleKey: 'stage.heads-learned', steps, panels: { note: 'ch3.panels.heads' } };

@@ -307,4 +307,5 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.train', steps };
+// No table for a run: the tables and "Your numbers" say where its numbers are.
+export default { titleKey: 'stage.train', steps, panels: { note: 'ch3.panels.train' } };
