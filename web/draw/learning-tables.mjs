@@ -5,29 +5,27 @@
 import { numberMatrix } from './learning-views.mjs';
 import { fromRows } from '../model/matrix.mjs';
 
-/** Role and symbol of every chapter 3 matrix (a symbol [base, subscript] for W_Q and the like). */
-const MATRICES = {
-  // The learning step: trace()'s matrices, their gradients, the weights.
-  outputs: { role: 'output', symbol: 'O' },
-  weights: { role: 'score', symbol: 'A' },
-  scores: { role: 'score', symbol: 'S' },
-  queries: { role: 'query', symbol: 'Q' },
-  keys: { role: 'key', symbol: 'K' },
-  values: { role: 'value', symbol: 'V' },
-  wQuery: { role: 'query', symbol: ['W', 'Q'] },
-  wKey: { role: 'key', symbol: ['W', 'K'] },
-  wValue: { role: 'value', symbol: ['W', 'V'] },
-  // The rest of the block.
-  x: { role: 'input', symbol: 'X' },
-  y: { role: 'output', symbol: 'Y' },
-  residual: { role: 'input', symbol: 'R' },
-  normed: { role: 'input', symbol: 'N' },
-  hidden: { role: 'weighted', symbol: 'H' },
-  mlp: { role: 'weighted', symbol: 'M' },
-  output: { role: 'output', symbol: 'Z' },
-  w1: { role: 'value', symbol: ['W', '1'] },
-  w2: { role: 'value', symbol: ['W', '2'] },
+/** Every chapter 3 matrix, by its role (its colour): the learning step's, then the block's. */
+const FIELDS_BY_ROLE = {
+  input: ['x', 'residual', 'normed'],
+  output: ['outputs', 'y', 'output'],
+  score: ['weights', 'scores'],
+  query: ['queries', 'wQuery'],
+  key: ['keys', 'wKey'],
+  value: ['values', 'wValue', 'w1', 'w2'],
+  weighted: ['hidden', 'mlp'],
 };
+/** Their symbols, as "field:symbol" ("W_Q": W with subscript Q). */
+const SYMBOLS = `outputs:O weights:A scores:S queries:Q keys:K values:V wQuery:W_Q wKey:W_K
+  wValue:W_V x:X y:Y residual:R normed:N hidden:H mlp:M output:Z w1:W_1 w2:W_2`;
+/** { role, symbol } of each matrix, symbol [base, subscript] where it has one. */
+const MATRICES = Object.fromEntries(
+  SYMBOLS.split(/\s+/).map((entry) => {
+    const [field, text] = entry.split(':');
+    const role = Object.keys(FIELDS_BY_ROLE).find((r) => FIELDS_BY_ROLE[r].includes(field));
+    return [field, { role, symbol: text.includes('_') ? text.split('_') : text }];
+  }),
+);
 /** The letter of a row's token label (q₁, k₂, …), by matrix. */
 const ROW_LETTER = { outputs: 'o', keys: 'k', values: 'v' };
 
@@ -35,57 +33,52 @@ const GRADIENT_FIELDS = ['outputs', 'weights', 'scores', 'queries', 'keys', 'val
 const WEIGHT_FIELDS = ['wQuery', 'wKey', 'wValue'];
 const BLOCK_FIELDS = ['x', 'y', 'residual', 'normed', 'hidden', 'mlp', 'output'];
 
+/** A chapter 3 matrix in its role's colour: `name` an i18n key, the rest numberMatrix's. */
+const view = (ctx, field, { name, letter = null, ...spec }) =>
+  numberMatrix({ ...MATRICES[field], ...spec, name: ctx.tr(name), letter });
+
 /** ∂L/∂<field> of the learning step, its cells' arithmetic on hover. */
 export function gradientView(ctx, field) {
-  const { role, symbol } = MATRICES[field];
-  const isWeight = field.startsWith('w');
-  return numberMatrix({
+  const { symbol } = MATRICES[field];
+  return view(ctx, field, {
     matrix: `grad-${field}`,
-    role,
     symbol: Array.isArray(symbol) ? [`∂L/∂${symbol[0]}`, symbol[1]] : `∂L/∂${symbol}`,
-    name: ctx.tr('ch3.learn.gradient'),
+    name: 'ch3.learn.gradient',
     value: ctx.numbers.learning.step.before.grad[field],
-    letter: isWeight ? null : (ROW_LETTER[field] ?? 'q'),
+    letter: field.startsWith('w') ? null : (ROW_LETTER[field] ?? 'q'),
     className: 'grad-matrix',
     inspectable: true,
   });
 }
 
-/** A matrix of the learning step's forward pass (trace()'s, before the step). */
-export function forwardView(ctx, field) {
-  return numberMatrix({
+/** A matrix of the learning step's forward pass (trace()'s, before the step), for reference. */
+export const forwardView = (ctx, field) =>
+  view(ctx, field, {
     matrix: `learn-${field}`,
-    ...MATRICES[field],
-    name: ctx.tr(`ch3.learn.name.${field}`),
+    name: `ch3.learn.name.${field}`,
     value: ctx.numbers.learning.step.before[field],
     letter: ROW_LETTER[field] ?? 'q',
   });
-}
 
 /** W_Q, W_K or W_V after the step taken (W − η·∂L/∂W), its cells' arithmetic on hover. */
-export function updatedView(ctx, name) {
-  return numberMatrix({
+export const updatedView = (ctx, name) =>
+  view(ctx, name, {
     matrix: `learn-new-${name}`,
-    ...MATRICES[name],
-    name: ctx.tr('ch3.learn.updated'),
+    name: 'ch3.learn.updated',
     value: ctx.numbers.learning.step.weightsAfter[name],
-    letter: null,
     inspectable: true,
   });
-}
 
 /** A part of the rest of the block (chapter 2's layer, then residual, LayerNorm, MLP). */
-export function blockView(ctx, field) {
-  return numberMatrix({
+export const blockView = (ctx, field) =>
+  view(ctx, field, {
     matrix: `block-${field}`,
-    ...MATRICES[field],
-    name: ctx.tr(`ch3.block.name.${field}`),
+    name: `ch3.block.name.${field}`,
     value: ctx.numbers.learning.block[field],
     letter: field.startsWith('w') ? null : 'x',
     // R, N and Z: their arithmetic on hover and focus (model/arithmetic-learning.mjs)
     inspectable: ['residual', 'normed', 'output'].includes(field),
   });
-}
 
 /**
  * The order stage's X and its outputs for one run of attention (plain, shuffled, with
