@@ -97,6 +97,12 @@ async function loadParameters(trainer, run, { step, parameters }) {
   Object.assign(run, { loadedStep: step, status: 'paused' });
 }
 
+/** A run's status from now on; the time since it (re)started (at resumedAt) into runningMs. */
+function settle(run, status, resumedAt) {
+  if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
+  run.status = status;
+}
+
 /**
  * @param {{ startTrainer: (options: object) => Promise<object>,
  *   onLoaded?: (settings: object, source: string | null) => void }} options
@@ -144,12 +150,6 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     return ready;
   }
 
-  /** Adds the time since the run (re)started to runningMs and sets the new status. */
-  function settle(status) {
-    if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
-    run.status = status;
-  }
-
   async function start() {
     if (run.status === 'running' || run.status === 'starting') return;
     if (run.step >= MAX_TRAINING_STEPS) return;
@@ -165,7 +165,7 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
       notify();
       await trainChunks(ready, run, () => id === loopId);
       if (id === loopId) {
-        settle('done');
+        settle(run, 'done', resumedAt);
         notify();
       }
     } catch (error) {
@@ -181,7 +181,8 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     } catch (error) {
       return fail(error);
     }
-    settle('paused'); // only now, so the step shown after Pause (and exported) stays put
+    // Only now, so the step shown after Pause (and exported) stays put.
+    settle(run, 'paused', resumedAt);
     notify();
   }
 
@@ -229,9 +230,8 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     reset,
     set,
     /**
-     * Starts the worker ahead (the train stage is on screen): creating a worker costs the
-     * main thread a long moment, better spent before Train than in its first frames. A
-     * failure is left to Train, which tries again and says why.
+     * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
+     * thread a long moment, better spent before Train. A failure is left to Train to say.
      */
     prepare() {
       if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
@@ -249,8 +249,9 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     trainedModel: (attn) => modelCopy(trainer, attn, run),
     /**
      * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs):
-     * its switches, then its parameters into a fresh model; the run starts from there (its loss history is not in the
-     * file). Refused parameters: the run fails with the model's message, naming the tensor.
+     * its switches, then its parameters into a fresh model; the run starts from there (its
+     * loss history is not in the file). Refused parameters: the run fails with the model's
+     * message, naming the tensor.
      */
     load({ settings, step, parameters }, source = null) {
       run.settings = { ...run.settings, ...settings };
