@@ -1,9 +1,10 @@
 // The table view ("All numbers as tables") and "Your numbers" on chapter 3's steps, in
 // headless Chromium: each stage shows its own numbers there (the order stage's matrices and
 // positions, the learning step's gradients, the block's parts), the same numbers as its
-// scene; the training steps say what they show instead, in en and zh; back on chapter 1 the
-// panels show chapter 1's matrices again.
+// scene; the train stage's tables follow the run (the loss every 100 steps, each head's
+// scores), in en and zh; back on chapter 1 the panels show chapter 1's matrices again.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
 
@@ -68,18 +69,49 @@ test('the order stage: X, X′, outputs and positions; back on chapter 1, chapte
   await context.close();
 });
 
-test('the training steps say what they show instead, in en and zh', async () => {
-  for (const [locale, says] of [
-    ['en-US', /Training has no fixed table/],
-    ['zh-CN', /训练没有固定的表格/],
-  ]) {
-    const { page, problems, context } = await openWithTables('train', { locale });
-    assert.match(await page.textContent('.tables-panel .panel-intro'), says);
-    assert.match(await page.textContent('.stage-numbers'), says);
-    assert.deepEqual(await matricesIn(page, '.tables-grid'), []);
-    await page.$eval('.tables-panel', (e) => e.scrollIntoView());
-    await screenshot(page, `ch3-panels-train-${locale}`);
-    assert.deepEqual(await collectProblems(page, problems), []);
-    await context.close();
-  }
+test('the train stage: the run’s loss and heads as tables, following the run (en, zh)', async () => {
+  const zh = await openWithTables('train', { locale: 'zh-CN' });
+  assert.match(await zh.page.textContent('.tables-panel .panel-intro'), /训练过程中的数字/);
+  assert.match(await zh.page.textContent('.tables-grid'), /还没有训练步/);
+  await zh.page.$eval('.tables-panel', (e) => e.scrollIntoView());
+  await screenshot(zh.page, 'ch3-panels-train-zh');
+  assert.deepEqual(await collectProblems(zh.page, zh.problems), []);
+  await zh.context.close();
+
+  const { page, problems, context } = await openWithTables('train');
+  assert.match(await page.textContent('.tables-grid'), /No training steps yet/);
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    () => Number(document.querySelector('.scene-train').dataset.step) >= 200,
+    null,
+    { timeout: 60_000 },
+  );
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(() =>
+    ['paused', 'done'].includes(document.querySelector('.scene-train').dataset.status),
+  );
+  const step = await page.$eval('.scene-train', (e) => Number(e.dataset.step));
+  // Rows at steps 1, 100, 200, … and the step where the run paused, each that step's loss.
+  const rows = await page.$$eval('.tables-grid [data-view="run-loss"] th.row-label', (all) =>
+    all.map((e) => Number(e.textContent)),
+  );
+  assert.deepEqual(rows.slice(0, 3), [1, 100, 200]);
+  assert.equal(rows.at(-1), step);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-train-export="csv"]'),
+  ]);
+  const losses = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  const expected = rows.map((s, i) => `${i},0:${Number(losses[s - 1].split(',')[1]).toFixed(3)}`);
+  assert.deepEqual(await cellsOf(page, '.tables-grid', 'run-loss'), expected.sort());
+  // Every head of both layers, in the tables and in "Your numbers".
+  assert.equal((await cellsOf(page, '.tables-grid', 'run-heads')).length, 16);
+  assert.equal((await cellsOf(page, '.stage-numbers', 'run-heads')).length, 16);
+  await page.$eval('.tables-panel', (e) => e.scrollIntoView());
+  await screenshot(page, 'ch3-panels-train');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
 });

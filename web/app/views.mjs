@@ -120,10 +120,12 @@ export function refreshPanels(app) {
   const { page, tr, id, language, numbers, widgets } = app;
   const { example, layer, settings, status } = app.state.current;
   const panels = stagePanels(app);
-  widgets.tables.update({ numbers, tr, language, panels });
+  // A chapter 3 stage's views may follow the training run.
+  widgets.tables.update({ numbers, tr, language, panels, training: app.training });
   widgets.workbench.update({
     numbers,
     panels,
+    training: app.training,
     example,
     layer,
     settings,

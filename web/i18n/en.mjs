@@ -850,7 +850,14 @@ export default {
   'ch3.panels.block':
     'The block’s numbers: chapter 2’s layer input X and output Y, the residual sum, LayerNorm, the MLP (its weights W₁ and W₂) and the block’s output. Edit the layer in chapter 2’s editors below.',
   'ch3.panels.train':
-    'Training has no fixed table: its numbers change at every step. The scene shows the loss at every step and each head’s attention on one row; save the losses (CSV) and the trained parameters (JSON, or a link) from the scene. The switches are in the scene, not here.',
+    'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, and on the token after the current token’s earlier copy). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
+  'ch3.tables.loss': 'loss',
+  'ch3.tables.lossColumn': 'loss',
+  'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
+  'ch3.tables.heads': 'each head’s mean weight, at step {step}',
+  'ch3.tables.previous': 'previous token',
+  'ch3.tables.induction': 'after the earlier copy',
+  'ch3.tables.noHeads': 'The heads’ weights come with the first snapshot of this model.',
   'ch3.panels.heads':
     'The trained heads are read on your sequence in the scene: where each token looks, the prediction and the decoded tokens. The model is the one trained (or loaded) in the previous stage; nothing here changes it.',
 };

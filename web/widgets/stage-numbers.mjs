@@ -12,7 +12,10 @@ export function createStageNumbers() {
   const element = h('section', { class: 'group stage-numbers' }, title, note, views);
   element.hidden = true;
 
-  /** @param panels the stage's `panels` ({ note, sidebar? }) or null; ctx { numbers, tr } */
+  /**
+   * @param panels the stage's `panels` ({ note, sidebar? }) or null
+   * @param ctx { numbers, tr, training } what the views are drawn from
+   */
   function update(panels, ctx) {
     element.hidden = !panels;
     if (!panels) {

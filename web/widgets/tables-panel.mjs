@@ -137,7 +137,10 @@ export function createTablesPanel() {
     if (element.open) build();
   }).observe(element, { attributes: true, attributeFilter: ['open'] });
 
-  /** @param ctx { numbers, tr, language, panels }: panels, a chapter 3 stage's own (below) */
+  /**
+   * @param ctx { numbers, tr, language, panels, training }: panels, a chapter 3 stage's own
+   *   (below), whose views may follow the training run
+   */
   function update(ctx) {
     const { tr, panels } = ctx;
     summary.textContent = tr('tables.title');

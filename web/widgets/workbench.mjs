@@ -268,7 +268,8 @@ export function createWorkbench({
 
   /**
    * @param {{ example, layer, settings, tr, statusText?, error?, isArticleExample, numbers,
-   *   panels }} state  panels: a chapter 3 stage's own numbers (stage-numbers.mjs), or null
+   *   panels, training }} state  panels: a chapter 3 stage's own numbers (stage-numbers.mjs),
+   *   or null; training: chapter 3's run, which they may show
    */
   function update({
     example,
@@ -280,6 +281,7 @@ export function createWorkbench({
     isArticleExample,
     numbers,
     panels,
+    training,
   }) {
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
@@ -292,7 +294,7 @@ export function createWorkbench({
     traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
     random.update(tr, statusText);
     layerEditor.update(layer, tr);
-    stageNumbers.update(panels, { numbers, tr });
+    stageNumbers.update(panels, { numbers, tr, training });
   }
 
   const clearEditorMessages = () => {

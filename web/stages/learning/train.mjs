@@ -9,6 +9,7 @@ import { createInductionTask } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
+import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
 import { trainingFiles } from '../../tools/export/training.mjs';
@@ -307,5 +308,11 @@ const steps = () => [
   },
 ];
 
-// No table for a run: the tables and "Your numbers" say where its numbers are.
-export default { titleKey: 'stage.train', steps, panels: { note: 'ch3.panels.train' } };
+/** The tables and "Your numbers" on this stage: the run's loss and heads, as it trains. */
+const panels = {
+  note: 'ch3.panels.train',
+  tables: (ctx) => [() => runLossView(ctx), () => runHeadsView(ctx)],
+  sidebar: (ctx) => [() => runHeadsView(ctx)],
+};
+
+export default { titleKey: 'stage.train', steps, panels };

@@ -50,7 +50,13 @@ async function curvePng({ text, width, height }) {
  * clipboard when the page may write it.
  */
 function modelLinkEntry(modelLink, tr, say) {
-  const field = h('input', { type: 'text', readonly: true, class: 'share-link', dir: 'ltr' });
+  const field = h('input', {
+    type: 'text',
+    readonly: true,
+    class: 'share-link',
+    dir: 'ltr',
+    'aria-label': tr('ch3.files.link'),
+  });
   field.hidden = true;
   const button = h('button', {
     type: 'button',
