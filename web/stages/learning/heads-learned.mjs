@@ -8,6 +8,8 @@ import { INDUCTION_LENGTH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, tokenLines, tokenStrip } from '../../draw/training-views.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { trainingFileBase } from '../../tools/export/training.mjs';
 import { itemAmount, progressOf } from '../../draw/timing.mjs';
 import {
   attendedKeys,
@@ -88,6 +90,10 @@ function analyse(model, tokens, tr) {
     next,
     attendedKey: top.key,
     decoded,
+    heads: roles.heads.map((x) => ({
+      ...x,
+      name: tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 }),
+    })),
   };
 }
 
@@ -111,6 +117,12 @@ function build(ctx) {
   const decodedRow = h('div', { class: 'heads-decoded' });
   let decodedCells = [];
   let request = 0;
+  const heatFiles = heatmapFiles({
+    tr,
+    language: ctx.language,
+    fileBase: () => `${trainingFileBase(training.run.settings)}-sequence`,
+    hideEmpty: true,
+  });
 
   async function look() {
     const id = ++request;
@@ -127,6 +139,7 @@ function build(ctx) {
       result.replaceChildren(h('p', { class: 'heads-untrained', text }));
       decodedRow.replaceChildren();
       decodedCells = [];
+      heatFiles.update(null);
       element.dataset.ready = 'untrained';
       return;
     }
@@ -140,6 +153,12 @@ function build(ctx) {
       h('p', { text: tr('ch3.heads.decoding', { step: trainedSteps(training.run) }) }),
       h('ol', { class: 'token-strip' }, [...tokenStrip(parsed.tokens).children], decodedCells),
     );
+    heatFiles.update({
+      title: tr('ch3.title.heads'),
+      caption: `${tr('ch3.files.heatmaps.after', { step: training.run.step })} · ${tr('app.title')}`,
+      tokens: parsed.tokens,
+      heads: found.heads,
+    });
     element.dataset.ready = 'true';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');
     paint();
@@ -165,6 +184,7 @@ function build(ctx) {
     h('p', { class: 'heads-help', id: helpId, text: tr('ch3.heads.help') }),
     problem,
     result,
+    heatFiles.element,
     decodedRow,
   );
   // The run's status changing (a link's model loaded, a run paused) shows the model it has now.

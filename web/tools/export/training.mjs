@@ -45,6 +45,10 @@ async function curvePng({ text, width, height }) {
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
 }
 
+/** The start of every file name of a run: "tiny-transformer-rope-seed1". */
+export const trainingFileBase = ({ positions, seed }) =>
+  `tiny-transformer-${positions}-seed${seed}`;
+
 /**
  * "Copy link to this trained model": the link (made by `modelLink`) into a field, and to the
  * clipboard when the page may write it.
@@ -90,8 +94,7 @@ function modelLinkEntry(modelLink, tr, say) {
 export function trainingFiles(training, tr, curve, modelLink) {
   const status = h('p', { class: 'train-files-status', role: 'status' });
   const say = (key, params) => (status.textContent = tr(key, params));
-  const base = () =>
-    `tiny-transformer-${training.run.settings.positions}-seed${training.run.settings.seed}`;
+  const base = () => trainingFileBase(training.run.settings);
   const save = async (format) => {
     try {
       const { run } = training;
