@@ -61,7 +61,9 @@ function modelLinkEntry(modelLink, tr, say) {
     dir: 'ltr',
     'aria-label': tr('ch3.files.link'),
   });
-  field.hidden = true;
+  // In a share field, laid out as the Export panel's share link; shown once there is a link.
+  const element = h('label', { class: 'share-field' }, field);
+  element.hidden = true;
   const button = h('button', {
     type: 'button',
     class: 'tools-button',
@@ -70,7 +72,7 @@ function modelLinkEntry(modelLink, tr, say) {
     onclick: async () => {
       try {
         field.value = await modelLink();
-        field.hidden = false;
+        element.hidden = false;
         try {
           await navigator.clipboard.writeText(field.value);
           say('ch3.files.linkCopied', { length: field.value.length });
@@ -83,7 +85,7 @@ function modelLinkEntry(modelLink, tr, say) {
       }
     },
   });
-  return { button, field };
+  return { button, element };
 }
 
 /**
@@ -154,7 +156,7 @@ export function trainingFiles(training, tr, curve, modelLink) {
     'div',
     { class: 'train-files', 'data-export': 'skip' },
     h('div', { class: 'tools-row' }, buttons),
-    link.field,
+    link.element,
     h('label', { class: 'train-field' }, h('span', { text: tr('ch3.files.load') }), file),
     status,
   );
