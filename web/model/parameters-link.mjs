@@ -5,9 +5,9 @@
 //   data               every tensor's numbers as float16 (little-endian), in the header's order
 // compressed with deflate-raw (CompressionStream) and written in base64url. float16 keeps
 // about three significant digits: the trained heads and their predictions come through (a
-// test checks the predictions); the float32 file is the exact copy. The largest model (2
-// layers, 4 heads, learned positions) makes a link of about 25,000 characters, well under the
-// 64 KB of URL every engine opens. A link is untrusted input: it is checked while it is read
+// test checks the predictions); the float32 file is the exact copy. A trained model of the
+// page's defaults (2 layers, 4 heads, RoPE) makes a link of about 24,000 characters, about
+// 26,000 with learned positions: well under the 64 KB of URL every engine opens. A link is untrusted input: it is checked while it is read
 // (length, characters, inflated size, header, every tensor's size) and then by
 // readParameters() and the model's own loadParameters().
 import { floatsToHalves, halvesToFloats } from '../../src/js/float16.mjs';
