@@ -5,7 +5,7 @@
 //
 // Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
 // induction task's own sizes (src/js/induction-task.mjs), read from it.
-import { INDUCTION_LENGTH, INDUCTION_VOCAB } from '../../src/js/induction-task.mjs';
+import { INDUCTION_LENGTH, INDUCTION_MODEL } from '../../src/js/induction-task.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
 export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
@@ -14,8 +14,8 @@ export const HEAD_CHOICES = Object.freeze([1, 2, 3, 4]);
 export const SPEEDS = Object.freeze(['fast', 'slow']);
 export const TRAINING_DEFAULTS = Object.freeze({
   positions: 'rope',
-  layers: 2,
-  heads: 4,
+  layers: INDUCTION_MODEL.layers,
+  heads: INDUCTION_MODEL.heads,
   seed: 1,
   speed: 'fast',
 });
@@ -47,18 +47,9 @@ export function trainingSettingsProblem(settings) {
   return null;
 }
 
-/** The model every run trains: the induction task's size, attention-only, AdamW lr 6e-3. */
+/** The model every run trains: the induction task's reference model with the learner's switches. */
 export function modelConfig({ positions, layers, heads, seed }) {
-  return {
-    vocabSize: INDUCTION_VOCAB,
-    context: INDUCTION_LENGTH,
-    dModel: 32,
-    layers,
-    heads,
-    positions,
-    learningRate: 6e-3,
-    seed,
-  };
+  return { ...INDUCTION_MODEL, layers, heads, positions, seed };
 }
 
 /** The steps a run's model has been trained for: a loaded model's, and the run's since. */
