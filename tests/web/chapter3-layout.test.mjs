@@ -1,7 +1,9 @@
 // Chapter 3 on a phone (390×844) and a laptop (1366×768): at every step of the chapter the
 // page is no wider than the screen, every row of tokens (the task's 25 letters, the held-out
 // row, the decoded sequence) is one line, and the scene fits its box (RoPE's 2×5 scores and
-// the MLP's 4×8 hidden layer in smaller cells on a phone). One screenshot per step and size.
+// the MLP's 4×8 hidden layer in smaller cells on a phone). On the laptop, "Your numbers" beside
+// the scene fits its column too (W₁'s 4×8, the heads table, the words above them). One
+// screenshot per step and size.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -31,6 +33,11 @@ const measure = () => {
       .filter((strip) => strip.lines > 1),
     strips: strips.length,
     sceneOverflow: host.scrollWidth - host.clientWidth,
+    // "Your numbers" scrolls on its own: anything wider than its column is cut off.
+    sidebarOverflow: (() => {
+      const sidebar = document.querySelector('.workbench');
+      return sidebar.scrollWidth - sidebar.clientWidth;
+    })(),
   };
 };
 
@@ -50,6 +57,10 @@ for (const { name, viewport, hasTouch } of SIZES) {
       assert.ok(seen.pageWidth <= viewport.width, `${step}: the page is ${seen.pageWidth} px wide`);
       assert.deepEqual(seen.wrapped, [], `${step}: rows of tokens wrapped`);
       assert.ok(seen.sceneOverflow <= 1, `${step}: the scene is ${seen.sceneOverflow} px too wide`);
+      assert.ok(
+        seen.sidebarOverflow <= 1,
+        `${step}: "Your numbers" is ${seen.sidebarOverflow} px too wide`,
+      );
       if (step === 'train') assert.equal(seen.strips, 4, 'three task rows and the held-out row');
       await screenshot(page, `ch3-layout-${name}-${step}`);
     }
