@@ -518,7 +518,13 @@ export default {
   'tools.exercise.reset': 'Reset progress for this example',
   'tools.exercise.practice': 'Practice with a new example',
   'tools.exercise.tolerance':
-    'Work it out from the numbers on screen. Within {relative}% (or ±{absolute} of an answer near 0) counts as right; a masked score is −∞ (type -inf).',
+    'Work it out from the numbers on screen. Within {relative}% (or ±{absolute} of an answer near 0) counts as right.',
+  'tools.exercise.toleranceMasked': 'A masked score is −∞ (type -inf).',
+  'tools.exercise.whole': 'Work it out from the scene; the answer is a whole number.',
+  'tools.exercise.noneHere':
+    'No question at this step: read its numbers in the scene. In this chapter Predict asks at: {steps}.',
+  'tools.exercise.listSeparator': '; ',
+  'tools.exercise.wrongHint': 'Not quite. A hint:',
   'tools.exercise.none':
     'Nothing to predict at this step: its numbers are given, not computed. Steps that compute numbers ask; or practise with a new example.',
   'tools.exercise.tally': 'Solved here: {here} of {total}. Solved in this example: {solved}.',
@@ -825,6 +831,8 @@ export default {
     'Decoding token by token with the KV cache (the model after {step|# step|# steps}):',
   'ch3.ask.inductionNext':
     'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position will layer 2’s induction head attend to from the last token?',
+  'ch3.ask.waitTrained':
+    'Predict asks here once the model is trained: train it in the previous stage (“Train a tiny model live”), then come back.',
   'ch3.hint.inductionTitle': 'An induction head looks for the earlier copy of the current token.',
   'ch3.hint.inductionNext':
     'Find the earlier C; the head looks at the token right after it. Its position is ?',

@@ -494,7 +494,13 @@ export default {
   'tools.exercise.reset': '重置这个例子的进度',
   'tools.exercise.practice': '用新例子练习',
   'tools.exercise.tolerance':
-    '请根据屏幕上的数字计算。与答案相差不超过{relative}%（答案接近0时为±{absolute}）即算正确；被遮盖的分数是−∞（输入-inf）。',
+    '请根据屏幕上的数字计算。与答案相差不超过{relative}%（答案接近0时为±{absolute}）即算正确。',
+  'tools.exercise.toleranceMasked': '被遮盖的分数是−∞（输入-inf）。',
+  'tools.exercise.whole': '请根据图中的内容推算；答案是一个整数。',
+  'tools.exercise.noneHere':
+    '这一步没有问题：请看图中的数字。本章中“预测”在这些步骤提问：{steps}。',
+  'tools.exercise.listSeparator': '；',
+  'tools.exercise.wrongHint': '不太对。提示：',
   'tools.exercise.none':
     '这一步没有要预测的数：它的数字是给定的，不是计算出来的。计算数字的步骤会提问；也可以用新例子练习。',
   'tools.exercise.tally': '本步已答对：{here}/{total}。这个例子共答对：{solved}。',
@@ -773,6 +779,8 @@ export default {
   'ch3.heads.decoding': '用 KV 缓存逐个词元解码（训练了 {step} 步的模型）：',
   'ch3.ask.inductionNext':
     '在 ⟨s⟩ {sequence} 中（⟨s⟩ 为位置 0），第 2 层的归纳头会从最后一个词元看向哪个位置？',
+  'ch3.ask.waitTrained':
+    '模型训练好之后，“预测”会在这里提问：请先在上一阶段（“现场训练一个小模型”）训练，再回来。',
   'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
   'ch3.hint.inductionNext': '找到前面那个 C；这个头看的是紧跟在它后面的词元。它的位置是 ？',
   'ch3.train.loaded': '已载入一个训练了 {step} 步的模型：按“训练”继续。',

@@ -7,7 +7,15 @@
 import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { TOLERANCE, isRight, mistakeOf, parseAnswer, questionsOf } from './exercises.mjs';
+import { chapterOf } from '../stages/index.mjs';
+import {
+  TOLERANCE,
+  isRight,
+  maskApplies,
+  mistakeOf,
+  parseAnswer,
+  questionsOf,
+} from './exercises.mjs';
 import { panelToggle } from './panel-toggle.mjs';
 import { createProgress, solvedAmong } from './progress.mjs';
 
@@ -125,10 +133,29 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     element.hidden = !open;
     update({ keepQuestion: true });
     if (!open) scene.reveal();
-    if (open && !form.hidden) input.focus();
+    if (open && !form.hidden) focusAnswer();
   }
 
+  /**
+   * Into the answer field, with the scene above it on screen as well when both fit (the
+   * question is about the scene's numbers: a focus that scrolls only the field into view cut
+   * off the scene's top, its first matrices, on a 1366×768 laptop).
+   */
+  function focusAnswer() {
+    const top = sceneHost.getBoundingClientRect().top;
+    const bottom = element.getBoundingClientRect().bottom;
+    if (bottom - top <= window.innerHeight && (top < 0 || bottom > window.innerHeight)) {
+      window.scrollBy({ top: top - 8, behavior: 'instant' });
+    }
+    input.focus({ preventScroll: bottom - top <= window.innerHeight });
+  }
+
+  // A scene that learns later whether its question can be asked (a trained model arriving).
+  sceneHost.addEventListener('scene-ready', () => update({ keepQuestion: true }));
+
   const current = () => questions[index];
+  /** What the current question waits for (a trained model), as a text; null when askable. */
+  const waitingFor = () => current()?.wait?.(context().sceneElement) ?? null;
 
   /** New step, numbers or language: picks the first question not yet answered. */
   function update({ keepQuestion = false } = {}) {
@@ -150,13 +177,18 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   function render(tr) {
     const { exampleKey } = context();
     writeLabels(parts, tr);
-    const question = current();
+    const { steps, numbers, step } = context();
+    const waiting = waitingFor();
+    const question = waiting ? null : current();
     form.hidden = !question;
     tolerance.hidden = !question;
-    prompt.textContent = question ? question.prompt(tr) : tr('tools.exercise.none');
-    another.hidden = questions.length < 2;
+    tolerance.textContent = question ? toleranceText(question, numbers, tr) : '';
+    prompt.textContent =
+      waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestionText(step, steps, numbers, tr));
+    another.hidden = questions.length < 2 || Boolean(waiting);
+    // A new example of small whole numbers is chapter 1's; chapter 3's questions are others.
+    parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
     const done = progress.get(exampleKey);
-    const { steps, numbers } = context();
     // Only the page's own questions for this example count (stored progress can be edited).
     const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
     const solved = solvedAmong(
@@ -170,7 +202,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       solved,
     });
     element.dataset.outcome = outcome;
-    renderFeedback(parts, current(), { outcome, mistake }, tr);
+    renderFeedback(parts, question, { outcome, mistake }, tr);
     markScene();
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
@@ -181,14 +213,14 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       cell.classList.remove('is-predicting', 'is-source');
       cell.removeAttribute('aria-hidden');
     }
-    const question = current();
+    const question = waitingFor() ? null : current();
     marked = open && question?.cell ? markCells(sceneHost, question, outcome, context()) : [];
   }
 
   function onCheck(event) {
     event.preventDefault();
     const { tr, exampleKey } = context();
-    const question = current();
+    const question = waitingFor() ? null : current();
     if (!question) return;
     const given = parseAnswer(input.value);
     if (given === null) {
@@ -279,10 +311,36 @@ function writeLabels(parts, tr) {
   parts.another.textContent = tr('tools.exercise.another');
   parts.reset.textContent = tr('tools.exercise.reset');
   parts.practice.textContent = tr('tools.exercise.practice');
-  parts.tolerance.textContent = tr('tools.exercise.tolerance', {
+}
+
+/**
+ * How an answer is checked, as far as it applies: the tolerance (or "a whole number", for a
+ * sign or a position), and how to type −∞ only for a score the causal mask can hide.
+ */
+function toleranceText(question, numbers, tr) {
+  if (question.whole) return tr('tools.exercise.whole');
+  const text = tr('tools.exercise.tolerance', {
     absolute: TOLERANCE.absolute,
     relative: TOLERANCE.relative * 100,
   });
+  return maskApplies(numbers, question.cell)
+    ? `${text} ${tr('tools.exercise.toleranceMasked')}`
+    : text;
+}
+
+/**
+ * A step without a question: chapter 1's are given numbers; elsewhere the page names the
+ * steps of the chapter where Predict asks (a step there may compute numbers it cannot ask).
+ */
+function noQuestionText(step, steps, numbers, tr) {
+  if (!step || !numbers || chapterOf(step.stage) === 1) return tr('tools.exercise.none');
+  const chapter = chapterOf(step.stage);
+  const asking = steps.filter(
+    (s) => chapterOf(s.stage) === chapter && questionsOf(s, numbers).length > 0,
+  );
+  if (asking.length === 0) return tr('tools.exercise.none');
+  const titles = asking.map((s) => `“${s.title(tr, numbers.dims)}”`);
+  return tr('tools.exercise.noneHere', { steps: titles.join(tr('tools.exercise.listSeparator')) });
 }
 
 /** What the reader's answer earned: right, revealed, or wrong with the cell's arithmetic. */
@@ -299,7 +357,8 @@ function renderFeedback({ feedback, hint }, question, { outcome, mistake }, tr) 
   else {
     // A recognised slip is named first, then the whole calculation.
     const slip = mistake ? `${tr(`tools.mistake.${mistake}`)} ` : '';
-    feedback.textContent = `${slip}${tr('tools.exercise.wrong')}`;
+    // "The arithmetic of that cell" only for a cell; another question has its own hint.
+    feedback.textContent = `${slip}${tr(question.cell ? 'tools.exercise.wrong' : 'tools.exercise.wrongHint')}`;
     hint.replaceChildren(...question.hint(tr).map((line) => h('li', { text: line })));
   }
 }

@@ -9,7 +9,10 @@
 //   { id, prompt(tr), answer(numbers), hint(tr, numbers) -> string[] }   anything else (the
 //                                              size of a KV cache)
 // and hold: false when the scene may stay drawn while the question is open (its numbers are
-// not on show); otherwise the step is held at its start until the answer is in.
+// not on show); otherwise the step is held at its start until the answer is in. Optional:
+// whole: true for an answer that is a whole number (a sign, a position: no tolerance), and
+// wait(sceneElement) -> null when the question can be asked, else (tr) => why not yet (the
+// scene dispatches a bubbling "scene-ready" event when that may have changed).
 // Answers are read from the numbers trace() gave for the reader's own example, so edited
 // numbers, the scaling and the mask are all taken into account. Sizes too are read from the
 // numbers, never from the dims a step was built with: a step object outlives a change of
@@ -52,6 +55,16 @@ export function cellSymbol({ matrix, row, col, query }) {
 function isMasked(numbers, { matrix, row, col, head }) {
   if (Object.hasOwn(HEAD_MATRICES, matrix)) return numbers.layer.masked(head, row, col);
   return (matrix === 'scores' || matrix === 'weights') && numbers.masked(row, col);
+}
+
+/**
+ * Whether the causal mask applies to a score cell's matrix (the first query cannot see the
+ * last key): only then may an answer be −∞.
+ */
+export function maskApplies(numbers, cell) {
+  if (!cell || !/scores$/.test(cell.matrix)) return false;
+  const n = traceOf(numbers, cell).trace.scores.cols;
+  return n > 1 && isMasked(numbers, { ...cell, row: 0, col: n - 1 });
 }
 
 /** The field of a trace a chapter 1 matrix or a head's matrix is in, and that trace. */
@@ -108,6 +121,8 @@ export function resolveQuestion(question, numbers) {
     return {
       id: question.id,
       hold: question.hold !== false,
+      whole: question.whole === true,
+      wait: question.wait,
       prompt: question.prompt,
       answer: question.answer(numbers),
       hint: (tr) => question.hint(tr, numbers),

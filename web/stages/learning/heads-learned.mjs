@@ -141,6 +141,7 @@ function build(ctx) {
       decodedCells = [];
       heatFiles.update(null);
       element.dataset.ready = 'untrained';
+      told();
       return;
     }
     const found = analyse(model, parsed.tokens, tr);
@@ -162,8 +163,11 @@ function build(ctx) {
     element.dataset.ready = 'true';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');
     paint();
+    told();
   }
 
+  // Predict's question waits for a trained model (tools/exercises.mjs `wait`): told of each change.
+  const told = () => element.dispatchEvent(new Event('scene-ready', { bubbles: true }));
   let lastT = 1;
   const paint = () => {
     const p = progressOf(lastT);
@@ -230,6 +234,10 @@ const steps = () => [
         prompt: (tr) => tr('ch3.ask.inductionNext', { sequence: DEFAULT_SEQUENCE }),
         answer: () => inductionTarget(parseLetters(DEFAULT_SEQUENCE).tokens),
         hint: (tr) => [tr('ch3.hint.inductionTitle'), tr('ch3.hint.inductionNext')],
+        whole: true,
+        // Asked once a trained model's heads are on screen: an untrained one has no answer.
+        wait: (scene) =>
+          scene?.dataset.ready === 'true' ? null : (tr) => tr('ch3.ask.waitTrained'),
       },
     ],
   },
