@@ -200,12 +200,16 @@ function drawHeads(run, maps, heatFiles, tr) {
   });
 }
 
-/** A failing model told as failing (model/plateau.mjs), written only when the verdict changes. */
+/**
+ * A failing model told as failing (model/plateau.mjs), written only when the verdict changes;
+ * true when it did.
+ */
 function tellVerdict(run, element, verdict, tr) {
   const failed = plateauVerdict(run);
-  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return;
+  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return false;
   element.dataset.verdict = failed?.key ?? '';
   verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+  return true;
 }
 
 function build(ctx) {
@@ -288,10 +292,20 @@ function build(ctx) {
     }
     panel.update(run);
     files.update(run);
+    // What the heads did at the drop changes only with a new snapshot or drop.
+    const storyKey = `${run.dropStep}|${run.snapshots.length}`;
+    const cites = storyKey !== toldKey;
+    if (cites) {
+      toldKey = storyKey;
+      story.textContent = dropStory(run, tr);
+    }
+    element.dataset.dropStep = run.dropStep ?? '';
+    const verdictChanged = tellVerdict(run, element, verdict, tr);
     const now = performance.now();
-    // While steps are counting, the text changes at most once a second; anything else at once.
+    // While steps are counting, the text changes at most once a second; anything else at once,
+    // and so does a text citing a step (the drop, the verdict): the status is never behind it.
     const counting = run.status === 'running' && run.step > 0;
-    if (!counting || !wasCounting || now - statusAt >= STATUS_EVERY_MS) {
+    if (!counting || !wasCounting || cites || verdictChanged || now - statusAt >= STATUS_EVERY_MS) {
       status.textContent = statusText();
       statusAt = now;
     }
@@ -300,14 +314,6 @@ function build(ctx) {
     element.dataset.worker = run.probe ? 'ready' : '';
     element.dataset.step = String(run.step);
     curve.update(run, MAX_TRAINING_STEPS);
-    // What the heads did at the drop changes only with a new snapshot or drop.
-    const storyKey = `${run.dropStep}|${run.snapshots.length}`;
-    if (storyKey !== toldKey) {
-      toldKey = storyKey;
-      story.textContent = dropStory(run, tr);
-    }
-    element.dataset.dropStep = run.dropStep ?? '';
-    tellVerdict(run, element, verdict, tr);
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');

@@ -1,0 +1,53 @@
+// The train stage's words as a new learner reads them while it trains: the live status is
+// never behind a text that cites a step (when "The loss dropped at step N" appears, the status
+// already says step N or later); a switch that makes a new model says that the trained one is
+// gone; the link field appears only with a link; with one layer the red verdict and the
+// paragraph under it do not say the same thing twice, and the "why" suits every positions
+// choice; Chinese too.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { collectProblems, pageFixture, screenshot, waitForReady } from './helpers.mjs';
+
+const web = pageFixture();
+
+async function openTrain(options = {}, hash = 'step=train') {
+  const opened = await web.open(options);
+  await opened.page.goto(`${web.url}#${hash}`);
+  await waitForReady(opened.page);
+  await opened.page.waitForSelector('.scene-train[data-worker="ready"]', { timeout: 30_000 });
+  return opened;
+}
+
+test('the status is never behind the drop: it shows the drop step or later when the drop is told', async () => {
+  const { page, context, problems } = await openTrain();
+  // Every time the drop's text changes, the status at that moment.
+  await page.evaluate(() => {
+    window.__told = [];
+    const story = document.querySelector('.train-drop');
+    new MutationObserver(() => {
+      window.__told.push({
+        story: story.textContent,
+        status: document.querySelector('.train-status').textContent,
+      });
+    }).observe(story, { childList: true, characterData: true, subtree: true });
+  });
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.dropStep !== '',
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  await page.click('[data-control="train"]');
+  const told = await page.evaluate(() => window.__told);
+  assert.ok(told.length > 0);
+  for (const { story, status } of told) {
+    const drop = Number(/step (\d+)/.exec(story)[1]);
+    const shown = Number(/^step (\d+)/.exec(status)?.[1]);
+    assert.ok(shown >= drop, `"${story}" while the status says "${status}"`);
+  }
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
