@@ -51,3 +51,55 @@ test('the status is never behind the drop: it shows the drop step or later when 
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('a switch that makes a new model says the trained one is gone; the link field waits for a link', async () => {
+  const { page, context, problems } = await openTrain({ viewport: { width: 1366, height: 768 } });
+  // No empty text box under "Copy link to this trained model" before there is a link.
+  assert.equal(await page.isVisible('.train-files .share-field'), false);
+  assert.equal(await page.isVisible('.train-gone'), false);
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(
+    () => Number(document.querySelector('.scene-train').dataset.step) >= 50,
+  );
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.status === 'paused',
+  );
+  const steps = Number(await page.$eval('.scene-train', (e) => e.dataset.step));
+  // The speed keeps the model: nothing is said.
+  await page.selectOption('.scene-train select[data-control="speed"]', 'slow');
+  assert.equal(await page.isVisible('.train-gone'), false);
+  await page.selectOption('.scene-train select[data-control="positions"]', 'learned');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  assert.equal(
+    (await page.textContent('.train-gone')).trim(),
+    `A new model from the seed: the trained one (${steps} steps) is gone. To keep a model, copy its link or save its parameters before changing a switch.`,
+  );
+  await screenshot(page, 'ch3-train-gone');
+  // Train again: the note has been read.
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(() => !document.querySelector('.train-gone').textContent);
+  await page.click('[data-control="train"]');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('one layer: the "why" suits every positions choice, and the verdict is not said twice', async () => {
+  const { page, context, problems } = await openTrain({ locale: 'zh-CN' }, 'step=train');
+  await page.selectOption('.scene-train select[data-control="layers"]', '1');
+  const why = await page.textContent('.train-why');
+  assert.match(why, /一层学不会/);
+  assert.match(why, /RoPE、学习的位置或没有/);
+  await page.selectOption('.scene-train select[data-control="positions"]', 'learned');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.verdict, null, {
+    timeout: 90_000,
+  });
+  await page.click('[data-control="train"]');
+  assert.equal(await page.isVisible('.train-verdict'), true);
+  assert.equal(await page.isVisible('.train-why'), false, 'the verdict says why: not twice');
+  await screenshot(page, 'ch3-train-verdict-zh');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

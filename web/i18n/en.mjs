@@ -799,7 +799,9 @@ export default {
   'ch3.train.why.two':
     'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
   'ch3.train.why.oneLayer':
-    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
+    'One layer cannot learn it: an induction head looks for the key whose previous token is the current one, and a key carries its previous token only once a head of an earlier layer has copied it in. Positions (RoPE, learned or none) tell a head where a token is, not which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
+  'ch3.train.gone':
+    'A new model from the seed: the trained one ({step|# step|# steps}) is gone. To keep a model, copy its link or save its parameters before changing a switch.',
   'ch3.train.why.none':
     'Without positions attention cannot tell order (the first stage of this chapter): no head can look straight at “the token just before me”. A token can only roughly tell how far it is from the start (under the causal mask it sees how many tokens came before it), so the model learns slowly and only in part: no sudden drop.',
   'ch3.train.headsTitle':

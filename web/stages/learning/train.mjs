@@ -23,6 +23,7 @@ import {
   SPEEDS,
   headRoles,
   headWeights,
+  trainedSteps,
 } from '../../model/training.mjs';
 
 /** How often the live region's text may change (a screen reader reads every change). */
@@ -58,17 +59,32 @@ function choice({ label, value, options, text, onChange, key }) {
   return h('label', { class: 'train-field' }, h('span', { text: label }), select);
 }
 
-/** The buttons and switches; the switches change the state (actions), the run follows it. */
+/**
+ * The buttons and switches; the switches change the state (actions), the run follows it. A
+ * switch that makes a new model while one is trained says, under the switches, that the
+ * trained one is gone (its link or file keeps it).
+ */
 function controls(training, actions, tr) {
   const { settings } = training.run;
+  const gone = h('p', { class: 'train-gone', role: 'status' });
+  const setTraining = (patch) => {
+    const had = trainedSteps(training.run);
+    const changed = actions.setTraining(patch);
+    const { run } = training;
+    if (changed && had > 0 && trainedSteps(run) === 0)
+      gone.textContent = tr('ch3.train.gone', { step: had });
+    return changed;
+  };
   const train = h('button', {
     type: 'button',
     class: 'train-button',
     dataset: { focusKey: 'train', control: 'train' },
-    onclick: () =>
-      training.run.status === 'running' || training.run.status === 'starting'
+    onclick: () => {
+      gone.textContent = '';
+      return training.run.status === 'running' || training.run.status === 'starting'
         ? training.pause()
-        : training.start(),
+        : training.start();
+    },
   });
   const reset = h('button', {
     type: 'button',
@@ -84,8 +100,7 @@ function controls(training, actions, tr) {
     value: settings.seed,
     dataset: { focusKey: 'seed', control: 'seed' },
     onchange: () => {
-      if (!actions.setTraining({ seed: Number(seed.value) }))
-        seed.value = training.run.settings.seed;
+      if (!setTraining({ seed: Number(seed.value) })) seed.value = training.run.settings.seed;
     },
   });
   const fields = [
@@ -95,7 +110,7 @@ function controls(training, actions, tr) {
       value: settings.positions,
       options: POSITIONS,
       text: (p) => tr(`ch3.train.positions.${p}`),
-      onChange: (positions) => actions.setTraining({ positions }),
+      onChange: (positions) => setTraining({ positions }),
     }),
     choice({
       key: 'layers',
@@ -103,7 +118,7 @@ function controls(training, actions, tr) {
       value: settings.layers,
       options: LAYER_CHOICES,
       text: String,
-      onChange: (layers) => actions.setTraining({ layers: Number(layers) }),
+      onChange: (layers) => setTraining({ layers: Number(layers) }),
     }),
     choice({
       key: 'heads',
@@ -111,7 +126,7 @@ function controls(training, actions, tr) {
       value: settings.heads,
       options: HEAD_CHOICES,
       text: String,
-      onChange: (heads) => actions.setTraining({ heads: Number(heads) }),
+      onChange: (heads) => setTraining({ heads: Number(heads) }),
     }),
     h('label', { class: 'train-field' }, h('span', { text: tr('ch3.train.seed') }), seed),
     choice({
@@ -120,7 +135,7 @@ function controls(training, actions, tr) {
       value: settings.speed,
       options: SPEEDS,
       text: (s) => tr(`ch3.train.speed.${s}`),
-      onChange: (speed) => actions.setTraining({ speed }),
+      onChange: (speed) => setTraining({ speed }),
     }),
   ];
   const element = h(
@@ -128,6 +143,7 @@ function controls(training, actions, tr) {
     { class: 'train-controls', 'data-export': 'skip' },
     h('div', { class: 'train-buttons' }, train, reset),
     h('div', { class: 'train-fields' }, fields),
+    gone,
   );
   const update = (run) => {
     const busy = run.status === 'running' || run.status === 'starting';
@@ -301,6 +317,8 @@ function build(ctx) {
     }
     element.dataset.dropStep = run.dropStep ?? '';
     const verdictChanged = tellVerdict(run, element, verdict, tr);
+    // The verdict says why, at length: the short "why" under it would say it twice.
+    note.hidden = Boolean(element.dataset.verdict);
     const now = performance.now();
     // While steps are counting, the text changes at most once a second; anything else at once,
     // and so does a text citing a step (the drop, the verdict): the status is never behind it.
