@@ -2,7 +2,8 @@
 // honestly and names the chapter's steps that ask (its numbers are computed, not "given"); the
 // box shows only what applies (no −∞ typing where no score is masked, no practice example of
 // chapter 1's small whole numbers, no "arithmetic of that cell" for a question that is not a
-// cell); the heads-learned question waits for a trained model and says so; on a 1366×768
+// cell); the heads-learned question waits for a trained model and says so (and, trained, its
+// heatmaps name rows and columns with the sequence's letters); on a 1366×768
 // laptop, opening Predict keeps the scene's first matrices (Y, which the shuffle question
 // needs) on screen. English and Chinese.
 import assert from 'node:assert/strict';
@@ -77,6 +78,17 @@ test('the heads-learned question waits for a trained model and says so', async (
   );
   assert.equal(await page.isVisible('.exercise-form'), true);
   assert.match(await page.textContent('.exercise-tolerance'), /whole number/);
+  // Both heads' heatmaps name their rows (queries) and columns (keys) with the letters.
+  const letters = ['⟨s⟩', 'A', 'B', 'C', 'D', 'A', 'B', 'C'];
+  for (const axis of ['keys', 'queries']) {
+    const found = await page.$$eval(`.learned-head .heatmap-${axis}`, (rows) =>
+      rows.map((row) => [...row.children].map((s) => s.textContent)),
+    );
+    assert.deepEqual(found, [letters, letters], axis);
+  }
+  await page.locator('.learned-heads').screenshot({
+    path: 'test-results/screenshots/ch3-heads-labelled.png',
+  });
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -2,7 +2,7 @@
 // growing as the run reports), one head's attention as a heatmap (canvas: 25 × 25 cells,
 // redrawn at every snapshot), a row of tokens as letters, and BertViz-style token lines (each
 // token joined to the tokens it attends to, the line as thick as the weight).
-import { h, svg } from '../dom.mjs';
+import { h, setStyle, svg } from '../dom.mjs';
 import { tokenLabel } from '../model/training.mjs';
 
 const CURVE = { width: 560, height: 200, left: 44, right: 10, top: 10, bottom: 28 };
@@ -96,18 +96,46 @@ export function weightRgb(weight) {
   return [255 + (0x1c - 255) * w, 255 + (0x6f - 255) * w, 255 + (0xd1 - 255) * w];
 }
 
+/** Cells of a labelled heatmap are this many px, the map between 150 and 300 px wide. */
+const LABELLED_CELL = 16;
+
+/**
+ * The canvas with `tokens`' letters along its top (keys) and left side (queries), sized so
+ * that each cell has room for its letter.
+ */
+function tokenAxes(canvas, tokens) {
+  const letters = (axis) =>
+    h(
+      'div',
+      { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
+      Array.from(tokens, (id) => h('span', { text: tokenLabel(id) })),
+    );
+  const size = `${Math.min(300, Math.max(150, LABELLED_CELL * tokens.length))}px`;
+  setStyle(canvas, 'width', size);
+  setStyle(canvas, 'height', size);
+  return h(
+    'div',
+    { class: 'heatmap-labelled' },
+    h('span'),
+    letters('keys'),
+    letters('queries'),
+    canvas,
+  );
+}
+
 /**
  * One head's weights as a heatmap: { element, update(weights) } with weights [T][T] (rows
  * are queries). Darker is more weight; above the diagonal (future keys) stays blank. One
  * pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of every
- * head costs well under a millisecond.
+ * head costs well under a millisecond. With `tokens` (a short sequence the reader typed), the
+ * rows and columns are labelled with their letters.
  */
-export function headHeatmap(label, headClass) {
+export function headHeatmap(label, headClass, { tokens } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
-    canvas,
+    tokens ? tokenAxes(canvas, tokens) : canvas,
     h('figcaption', { text: label }),
   );
   function update(weights) {

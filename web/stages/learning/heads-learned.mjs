@@ -38,7 +38,7 @@ const DECODE_COUNT = 6;
 /** One head drawn twice: token lines and its heatmap, with a sentence saying what it does. */
 function headView(tokens, role, about, tr) {
   const name = tr('ch3.train.headName', { layer: role.layer + 1, head: role.head + 1 });
-  const map = headHeatmap(name, `head-${role.head + 1}`);
+  const map = headHeatmap(name, `head-${role.head + 1}`, { tokens });
   map.update(role.weights);
   return h(
     'section',
