@@ -3,7 +3,8 @@
 // already says step N or later); a switch that makes a new model says that the trained one is
 // gone; the link field appears only with a link; with one layer the red verdict and the
 // paragraph under it do not say the same thing twice, and the "why" suits every positions
-// choice; Chinese too.
+// choice; loading parameters is a button in the page's language (not the browser's "Choose
+// File"); Chinese too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -100,6 +101,27 @@ test('one layer: the "why" suits every positions choice, and the verdict is not 
   assert.equal(await page.isVisible('.train-verdict'), true);
   assert.equal(await page.isVisible('.train-why'), false, 'the verdict says why: not twice');
   await screenshot(page, 'ch3-train-verdict-zh');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('zh: loading parameters is a button in Chinese that opens the file chooser', async () => {
+  const { page, context, problems } = await openTrain({ locale: 'zh-CN' });
+  const load = page.locator('[data-train-export="load"]');
+  assert.equal((await load.textContent()).trim(), '载入参数（JSON）');
+  assert.equal(await load.isEnabled(), true, 'a file can be loaded before any training');
+  // The browser's own "Choose File" button is not on the page.
+  assert.equal(await page.isVisible('.scene-train input[type="file"]'), false);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), load.click()]);
+  await chooser.setFiles({
+    name: 'x.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{}'),
+  });
+  await page.waitForFunction(() =>
+    /^未载入/.test(document.querySelector('.train-files-status').textContent),
+  );
+  await screenshot(page, 'ch3-train-load-zh');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -135,6 +135,10 @@ export function trainingFiles(training, tr, curve, modelLink) {
     type: 'file',
     accept: 'application/json,.json',
     class: 'train-load-input',
+    hidden: true,
+    // Reached through the button below; out of the tab order, as it is out of sight.
+    tabindex: -1,
+    'aria-hidden': 'true',
     dataset: { trainLoad: '' },
     onchange: async () => {
       const chosen = file.files?.[0];
@@ -157,7 +161,20 @@ export function trainingFiles(training, tr, curve, modelLink) {
     { class: 'train-files', 'data-export': 'skip' },
     h('div', { class: 'tools-row' }, buttons),
     link.element,
-    h('label', { class: 'train-field' }, h('span', { text: tr('ch3.files.load') }), file),
+    // The browser's own file button speaks the browser's language ("Choose File" on a Chinese
+    // page): a button of the page's words opens the hidden input instead.
+    h(
+      'div',
+      { class: 'tools-row' },
+      h('button', {
+        type: 'button',
+        class: 'tools-button',
+        dataset: { trainExport: 'load' },
+        text: tr('ch3.files.load'),
+        onclick: () => file.click(),
+      }),
+      file,
+    ),
     status,
   );
   const update = (run) => {
