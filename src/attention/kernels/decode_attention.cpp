@@ -5,6 +5,7 @@
 #include <new>
 #include <xsimd/xsimd.hpp>
 
+#include "kernels/multiply_add.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/visibility.hpp"
 
@@ -17,6 +18,11 @@ namespace {
 // the last-level cache 5-15% faster and was as fast below it.
 constexpr std::size_t chunk_keys = 32;
 static_assert(chunk_keys % lanes == 0, "a chunk of scores holds whole vectors");
+
+// Keys of a chunk whose values are accumulated together when a kv head serves several query
+// rows (see accumulate_chunk): grouped-query decoding, 32 query heads over 8 kv heads at
+// D = 128, measured 1.2-1.4x faster than with whole chunks.
+constexpr std::size_t value_keys = 8;
 
 // The scratch of one call, in one allocation: per row a chunk of scores and the running
 // (unnormalised) output; and each row's running softmax statistics.
@@ -60,7 +66,7 @@ inline void score_keys(const float* const* q, const float* k, std::size_t k_stri
     for (std::size_t r = 0; r < Rows; ++r) x[r] = batch::load_unaligned(q[r] + c);
     for (std::size_t j = 0; j < Keys; ++j) {
       const batch key = batch::load_unaligned(k + j * k_stride + c);
-      for (std::size_t r = 0; r < Rows; ++r) acc[r][j] = xsimd::fma(x[r], key, acc[r][j]);
+      for (std::size_t r = 0; r < Rows; ++r) acc[r][j] = multiply_add(x[r], key, acc[r][j]);
     }
   }
   for (std::size_t r = 0; r < Rows; ++r) {
@@ -111,13 +117,13 @@ __attribute__((noinline)) void accumulate_values(const float* p, std::size_t key
       // One row: each value vector is used once, straight from its load.
       const batch x(p[j]);
       for (std::size_t i = 0; i < Vecs; ++i)
-        acc[0][i] = xsimd::fma(x, batch::load_unaligned(v + i * lanes), acc[0][i]);
+        acc[0][i] = multiply_add(x, batch::load_unaligned(v + i * lanes), acc[0][i]);
     } else {
       batch value[Vecs];
       for (std::size_t i = 0; i < Vecs; ++i) value[i] = batch::load_unaligned(v + i * lanes);
       for (std::size_t r = 0; r < Rows; ++r) {
         const batch x(p[r * chunk_keys + j]);
-        for (std::size_t i = 0; i < Vecs; ++i) acc[r][i] = xsimd::fma(x, value[i], acc[r][i]);
+        for (std::size_t i = 0; i < Vecs; ++i) acc[r][i] = multiply_add(x, value[i], acc[r][i]);
       }
     }
   }
@@ -198,15 +204,29 @@ class DecodeGroup {
     if (rescale != 1.0f) rescale_row(scratch_.outputs + r * dv_padded_, dv_padded_, rescale);
   }
 
-  // outputs += probabilities . v for the chunk: pairs of rows (then the odd one) times four
-  // vectors of value columns (then one vector at a time, then the scalar columns).
+  // outputs += probabilities . v for the chunk, value_keys keys at a time. The column blocks
+  // below sweep their keys one row after another; over a whole chunk that order jumps a row's
+  // length (512 bytes at Dv = 128) per load and leaves the memory stream out of address order
+  // (profiled: nearly half the value accumulation's time stalled on the first load of each
+  // row). Over value_keys keys, a block's bytes are all read within a short span instead.
+  // A single row (no grouped heads) keeps whole chunks: there the eight accumulators of each
+  // column block would be stored and reloaded every value_keys keys, and blocks measured
+  // 4-12% slower.
   void accumulate_chunk(const float* v, std::size_t keys) {
+    const std::size_t block = rows_ == 1 ? chunk_keys : value_keys;
+    for (std::size_t j = 0; j < keys; j += block)
+      accumulate_keys(v + j * a_.v_strides.seq, j, std::min(block, keys - j));
+  }
+
+  // outputs += probabilities [first .. first + keys) . v: pairs of rows (then the odd one)
+  // times four vectors of value columns (then one vector at a time, then the scalar columns).
+  void accumulate_keys(const float* v, std::size_t first, std::size_t keys) {
     const std::size_t stride = a_.v_strides.seq, dv = s_.v_head_size;
     const std::size_t body = dv - dv % lanes;
     const auto columns = [&](auto rows, std::size_t r) {
       // Eight accumulators: two rows x four vectors, or one row x eight vectors.
       constexpr std::size_t R = decltype(rows)::value, wide = 8 / R;
-      const float* p = scratch_.scores + r * chunk_keys;
+      const float* p = scratch_.scores + r * chunk_keys + first;
       float* out = scratch_.outputs + r * dv_padded_;
       std::size_t c = 0;
       for (; c + wide * lanes <= body; c += wide * lanes)
