@@ -56,12 +56,6 @@ std::size_t cache_bytes(const AttentionShape& s) {
   return bytes == 0 ? std::numeric_limits<std::size_t>::max() : bytes;
 }
 
-// Why touching pays above decode_touch_min_bytes only (Node, CPU time, interleaved against
-// the build without it, machine heavily loaded): 32q/8kv heads at D = 128, L = 2048 (16 and
-// 64 MiB) ran 1.1-1.35x faster; caches of 1-2 MiB, which stay in the core's own caches
-// between calls, ran 5-25% slower with it. One row per kv head (8 heads at D = 64) gained
-// nothing and lost up to 13%: it never touches.
-
 std::size_t group_rows(const AttentionShape& s) {
   return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
 }
@@ -202,7 +196,12 @@ class DecodeGroup {
   // Reads one word per 64-byte line of `rows` rows (`size` floats each, `stride` apart) in
   // address order and keeps nothing: WebAssembly has no prefetch, and this is its stand-in.
   // The chunk's lines are all requested back to back, as one sequential stream, before the
-  // scoring and accumulating loops (whose loads jump between rows) need them.
+  // scoring and accumulating loops (whose loads jump between rows) need them. Why only with
+  // several rows and above decode_touch_min_bytes (Node, CPU time, interleaved against the
+  // build without it, machine heavily loaded): 32q/8kv heads at D = 128, L = 2048 (16 and
+  // 64 MiB) ran 1.1-1.35x faster; caches of 1-2 MiB, which stay in the core's own caches
+  // between calls, ran 5-25% slower with it; one row per kv head (8 heads at D = 64) gained
+  // nothing and lost up to 13%.
   void touch_rows(const float* p, std::size_t rows, std::size_t stride, std::size_t size) {
     constexpr std::size_t line = 16;  // floats per 64-byte cache line
     std::uint32_t bits = 0;
