@@ -12,6 +12,9 @@
 // q·kᵀ and p·v 2·B·H·T·T·d each (dense, as if nothing were masked), the MLP 2·2·N·D·M, and the
 // unembedding 2·N·D·V; times 3 for forward + backward. tfjs's one-hot embedding product is not
 // counted (it is its workaround, not the model's work).
+// Then where our step's time goes, piece by piece (embedding, LayerNorm, QKV, attention, ...,
+// their backward, the optimiser): the core's own timer (model/step_profile.hpp), switched on
+// for separate rounds of steps on the raw module, so the ms/step above is never timed with it.
 //   node bench/train-node.mjs [--quick] --peak build/bench/simd_peak.wasm --out FILE.json --md FILE.md
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -20,9 +23,11 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
+import createAttentionModule from '../build/wasm/attention.mjs';
 import createAttention from '../dist/attention.mjs';
 import { createTfjsTransformer } from './common/train-tfjs.mjs';
 import { peakProbes } from './common/contenders.mjs';
+import { median } from './common/harness.mjs';
 import { createInductionTask } from '../src/js/induction-task.mjs';
 import { seededRandom } from '../tests/js/seeded-random.mjs';
 
@@ -47,6 +52,7 @@ const MODELS = [
     rounds: args.quick ? 5 : 15,
     // Steps per round and contender: each round's sample is about 0.1-1 s of work.
     steps: { ours: 50, tfjs: 3 },
+    profile: { rounds: args.quick ? 3 : 7, steps: 50 },
   },
   {
     name: 'larger',
@@ -54,6 +60,7 @@ const MODELS = [
     batch: 16,
     rounds: args.quick ? 3 : 7,
     steps: { ours: 3, tfjs: 1 },
+    profile: { rounds: args.quick ? 2 : 5, steps: 2 },
   },
 ];
 const LEARNING_RATE = 6e-3;
@@ -88,12 +95,6 @@ function batchesFor(model) {
   };
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /** ms per step of `steps` calls of trainStep on fresh batches (batch making not timed). */
 function timeSteps(trainer, nextBatch, steps) {
   const batches = Array.from({ length: steps }, nextBatch);
@@ -115,6 +116,55 @@ function samplePeak(probes) {
   return best;
 }
 
+/**
+ * ms per step of each piece of our training step: `rounds` rounds of `steps` steps with the
+ * core's piece timer on (the raw module's transformer entry points: the API object keeps its
+ * handle private), the median over rounds per piece. The pieces' sum runs a little above the
+ * un-timed ms/step: two clock reads per piece.
+ */
+function profilePieces(Module, model, nextBatch) {
+  const { config, batch } = model;
+  const T = config.context;
+  const { handle, error } = Module.transformerCreate({
+    ...config,
+    kvHeads: config.heads,
+    positions: Module.TransformerPositions.learned,
+    learningRate: LEARNING_RATE,
+    weightDecay: 0,
+    seed: 1,
+  });
+  if (error) throw new Error(`profile: ${error}`);
+  const bytes = batch * T * 4;
+  const tokensAt = Module._malloc(bytes);
+  const targetsAt = Module._malloc(bytes);
+  const step = ({ tokens, targets }) => {
+    Module.HEAP32.set(tokens, tokensAt >> 2);
+    Module.HEAP32.set(targets, targetsAt >> 2);
+    const result = Module.transformerTrainStep(handle, tokensAt, targetsAt, batch, T);
+    if (result.error) throw new Error(`profile: ${result.error}`);
+  };
+  const samples = {};
+  try {
+    for (let i = 0; i < Math.max(2, model.profile.steps); i++) step(nextBatch());
+    for (let round = 0; round < model.profile.rounds; round++) {
+      const batches = Array.from({ length: model.profile.steps }, nextBatch);
+      Module.transformerProfileSteps(handle, true);
+      for (const b of batches) step(b);
+      const { steps, seconds } = Module.transformerStepProfile(handle);
+      Module.transformerProfileSteps(handle, false);
+      for (const [piece, s] of Object.entries(seconds)) {
+        (samples[piece] ??= []).push((1000 * s) / steps);
+      }
+    }
+  } finally {
+    Module._free(tokensAt);
+    Module._free(targetsAt);
+    Module.transformerFree(handle);
+  }
+  // In the core's order; pieces this model does not have (RoPE, an MLP) stay at 0.
+  return Object.fromEntries(Object.entries(samples).map(([piece, ms]) => [piece, median(ms)]));
+}
+
 tfWasm.setWasmPaths(
   fileURLToPath(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)),
 );
@@ -122,6 +172,12 @@ tfWasm.setThreadsCount(1);
 if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
 const attn = await createAttention({ relaxedSimd: false });
 const haveOurs = typeof attn.createTinyTransformer === 'function';
+// The same SIMD128 build as a raw module, for the piece timer (build/wasm/ holds its glue).
+const Module = haveOurs
+  ? await createAttentionModule({
+      wasmBinary: await readFile(new URL('../dist/attention.wasm', import.meta.url)),
+    })
+  : null;
 if (!haveOurs) log('this build has no createTinyTransformer: measuring tfjs alone');
 const { instance: peakInstance } = await WebAssembly.instantiate(await readFile(args.peak), {});
 const probes = peakProbes(peakInstance.exports);
@@ -163,6 +219,10 @@ for (const model of MODELS) {
   );
   contenders.ours?.free();
   contenders.tfjs.dispose();
+  if (haveOurs) {
+    row.pieces = profilePieces(Module, model, nextBatch);
+    log(`${model.name}: pieces timed (${Object.keys(row.pieces).length})`);
+  }
   results.push(row);
 }
 
@@ -172,6 +232,36 @@ const cell = (r) =>
   r
     ? `${r.ms.toFixed(2)} ms (${r.gflops.toFixed(2)} GFLOP/s, ${(100 * r.share).toFixed(1)}% of peak)`
     : 'n/a';
+/** The per-piece table: one column per model, ms per step and its share of the pieces' sum. */
+function piecesTable(rows) {
+  const profiled = rows.filter((r) => r.pieces);
+  if (profiled.length === 0) return [];
+  // A piece no model ran (RoPE here) gets no row; one some model lacks shows "-" there.
+  const names = Object.keys(profiled[0].pieces).filter((name) =>
+    profiled.some((r) => r.pieces[name] > 0),
+  );
+  const sums = profiled.map((r) => Object.values(r.pieces).reduce((a, b) => a + b, 0));
+  const cellOf = (r, i, name) =>
+    !(r.pieces[name] > 0)
+      ? '-'
+      : `${r.pieces[name].toFixed(3)} ms (${((100 * r.pieces[name]) / sums[i]).toFixed(1)}%)`;
+  return [
+    '### Where our step goes, piece by piece',
+    '',
+    'ms per step of each piece (the piece timer of the core, median over separate rounds; forward',
+    'pieces first, then the backward in the order it runs). "layer norm" is every LayerNorm,',
+    '"MLP" both its products and the GELU, "optimiser" the finite-gradient check and AdamW.',
+    '',
+    `| piece | ${profiled.map((r) => r.model).join(' | ')} |`,
+    `| --- | ${profiled.map(() => '---').join(' | ')} |`,
+    ...names.map(
+      (name) => `| ${name} | ${profiled.map((r, i) => cellOf(r, i, name)).join(' | ')} |`,
+    ),
+    `| sum of the pieces | ${sums.map((sum) => `${sum.toFixed(3)} ms`).join(' | ')} |`,
+    '',
+  ];
+}
+
 const lines = [
   '## Training step: ours vs TensorFlow.js (wasm, 1 thread), Node, one pinned core',
   '',
@@ -186,6 +276,7 @@ const lines = [
       `| ${r.model} (V ${r.config.vocabSize}, D ${r.config.dModel}, L ${r.config.layers}, H ${r.config.heads}, MLP ${r.config.mlpSize}) | ${r.batch} x ${r.T} | ${(r.flops / 1e9).toFixed(3)} | ${cell(r.ours)} | ${cell(r.tfjs)} | ${r.ratio ? `${r.ratio.toFixed(1)}x` : 'n/a'} | ${r.peak.toFixed(1)} |`,
   ),
   '',
+  ...piecesTable(results),
 ];
 await writeFile(args.md, lines.join('\n'));
 log(`written to ${args.md}`);
