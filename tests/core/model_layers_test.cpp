@@ -45,7 +45,8 @@ void expect_close(const Floats& actual, const Vec& expected, double atol, double
 TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
   for (std::size_t rows : {1u, 3u, 4u, 7u})
     for (std::size_t inner : {1u, 5u, 16u})
-      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u}) {
+      // Past 3 vectors of the widest native SIMD too (16 lanes): every block width and a tail.
+      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u, 13u * 4u + 3u, 3u * 16u + 2u * 16u + 5u}) {
         const Floats a = random_floats(rows * inner, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
           Floats tuned = random_floats(rows * cols, 3), plain = tuned;
@@ -60,7 +61,7 @@ TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
 TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
   for (std::size_t rows : {1u, 4u, 6u})
     for (std::size_t inner : {1u, 7u})
-      for (std::size_t cols : {2u, 8u, 19u}) {
+      for (std::size_t cols : {2u, 8u, 19u, 3u * 16u + 2u * 16u + 5u}) {
         const Floats a = random_floats(inner * rows, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
           Floats tuned = random_floats(rows * cols, 3), plain = tuned;
