@@ -280,6 +280,8 @@ export default {
   'url.unknownKey': 'it has an unknown setting “{key}”',
   'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
   'url.badShape': 'the shape of {key} does not fit the other matrices',
+  'url.badTrained':
+    'The trained model in this link could not be loaded, so the model is as it was. ({reason})',
 
   // --- language switch ---
   'lang.en': 'English',
@@ -834,4 +836,38 @@ export default {
   'ch3.files.load': 'Load parameters (JSON)',
   'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
   'ch3.files.refused': 'Not loaded: {reason}',
+  'ch3.files.link': 'Copy link to this trained model',
+  'ch3.files.linkCopied':
+    'Link copied ({length|# character|# characters}): it opens the page with this model.',
+  'ch3.files.linkSelect':
+    'The link ({length|# character|# characters}) is selected: press Ctrl+C (⌘C) to copy it.',
+  'ch3.heads.loading': 'Loading the trained model from the link…',
+  'ch3.panels.title': 'This step’s numbers',
+  'ch3.panels.order':
+    'The order stage’s numbers: X in its own order and shuffled (X′) and their outputs, the position vectors P, and both again with P added. They come from your X and weights below.',
+  'ch3.panels.learn':
+    'The learning step’s numbers: the gradient of the loss for every matrix, from ∂L/∂O back to ∂L/∂W_Q, ∂L/∂W_K and ∂L/∂W_V, and the weights after the step. They come from your X, weights and target.',
+  'ch3.panels.block':
+    'The block’s numbers: chapter 2’s layer input X and output Y, the residual sum, LayerNorm, the MLP (its weights W₁ and W₂) and the block’s output. Edit the layer in chapter 2’s editors below.',
+  'ch3.panels.train':
+    'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, and on the token after the current token’s earlier copy). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
+  'ch3.tables.loss': 'loss',
+  'ch3.tables.lossColumn': 'loss',
+  'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
+  'ch3.tables.heads': 'each head’s mean weight, at step {step}',
+  'ch3.tables.previous': 'previous token',
+  'ch3.tables.induction': 'after the earlier copy',
+  'ch3.tables.noHeads': 'The heads’ weights come with the first snapshot of this model.',
+  'ch3.panels.heads':
+    'The trained heads are read on your sequence in the scene: where each token looks, the prediction and the decoded tokens. The model is the one trained (or loaded) in the previous stage; nothing here changes it.',
+  // ---- Chapter 3 · every head's heatmap as files (tools/export/heatmaps.mjs) ----
+  'ch3.files.heatmaps.png': 'Heatmaps (PNG)',
+  'ch3.files.heatmaps.svg': 'Heatmaps (SVG)',
+  'ch3.files.heatmaps.csv': 'Every head’s weights (CSV)',
+  'ch3.files.heatmaps.after': 'After {step|# training step|# training steps}',
+  // ---- Chapter 3 · the failing models told as failing (model/plateau.mjs) ----
+  'ch3.fail.oneLayer':
+    'After {step|# step|# steps} there has been no drop: the loss is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
+  'ch3.fail.none':
+    'After {step|# step|# steps} there has been no sudden drop: the loss has only crept down to {loss}, where the same two layers with RoPE or learned positions drop to almost 0 within several hundred steps. Without positions no head can ask for “the token just before me”. All a token can tell is roughly how far it is from the start (under the causal mask it sees how many tokens came before it): a blurred position, which the model learns slowly and only in part.',
 };

@@ -8,6 +8,8 @@ import { INDUCTION_LENGTH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, tokenLines, tokenStrip } from '../../draw/training-views.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { trainingFileBase } from '../../tools/export/training.mjs';
 import { itemAmount, progressOf } from '../../draw/timing.mjs';
 import {
   attendedKeys,
@@ -15,6 +17,7 @@ import {
   parseLetters,
   predictedToken,
   tokenLabel,
+  trainedSteps,
 } from '../../model/training.mjs';
 
 /**
@@ -87,6 +90,10 @@ function analyse(model, tokens, tr) {
     next,
     attendedKey: top.key,
     decoded,
+    heads: roles.heads.map((x) => ({
+      ...x,
+      name: tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 }),
+    })),
   };
 }
 
@@ -110,6 +117,12 @@ function build(ctx) {
   const decodedRow = h('div', { class: 'heads-decoded' });
   let decodedCells = [];
   let request = 0;
+  const heatFiles = heatmapFiles({
+    tr,
+    language: ctx.language,
+    fileBase: () => `${trainingFileBase(training.run.settings)}-sequence`,
+    hideEmpty: true,
+  });
 
   async function look() {
     const id = ++request;
@@ -120,9 +133,13 @@ function build(ctx) {
     const model = await training.trainedModel(attn).catch(() => null);
     if (id !== request) return;
     if (!model) {
-      result.replaceChildren(h('p', { class: 'heads-untrained', text: tr('ch3.heads.untrained') }));
+      // A model on its way from a link (or a file) is said to be; else, train one first.
+      const loading = training.run.status === 'starting';
+      const text = tr(loading ? 'ch3.heads.loading' : 'ch3.heads.untrained');
+      result.replaceChildren(h('p', { class: 'heads-untrained', text }));
       decodedRow.replaceChildren();
       decodedCells = [];
+      heatFiles.update(null);
       element.dataset.ready = 'untrained';
       return;
     }
@@ -133,9 +150,15 @@ function build(ctx) {
     );
     decodedCells = found.decoded.map((id) => h('li', { class: 'token token-new' }, tokenLabel(id)));
     decodedRow.replaceChildren(
-      h('p', { text: tr('ch3.heads.decoding', { step: training.run.step }) }),
+      h('p', { text: tr('ch3.heads.decoding', { step: trainedSteps(training.run) }) }),
       h('ol', { class: 'token-strip' }, [...tokenStrip(parsed.tokens).children], decodedCells),
     );
+    heatFiles.update({
+      title: tr('ch3.title.heads'),
+      caption: `${tr('ch3.files.heatmaps.after', { step: training.run.step })} · ${tr('app.title')}`,
+      tokens: parsed.tokens,
+      heads: found.heads,
+    });
     element.dataset.ready = 'true';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');
     paint();
@@ -161,13 +184,28 @@ function build(ctx) {
     h('p', { class: 'heads-help', id: helpId, text: tr('ch3.heads.help') }),
     problem,
     result,
+    heatFiles.element,
     decodedRow,
   );
-  let started = false;
+  // The run's status changing (a link's model loaded, a run paused) shows the model it has now.
+  let seenStatus = '';
+  let unsubscribe = null;
+  const follow = (run) => {
+    if (!element.isConnected) {
+      unsubscribe?.();
+      unsubscribe = null;
+      return;
+    }
+    const key = `${run.status}|${run.loadedStep}`;
+    if (key === seenStatus) return;
+    seenStatus = key;
+    look();
+  };
   const render = (t) => {
     lastT = t;
-    if (!started) {
-      started = true;
+    if (!unsubscribe) {
+      unsubscribe = training.subscribe(follow);
+      seenStatus = `${training.run.status}|${training.run.loadedStep}`;
       look();
     }
     paint();
@@ -197,4 +235,5 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.heads-learned', steps };
+// No table for the trained heads: the tables and "Your numbers" say where they are.
+export default { titleKey: 'stage.heads-learned', steps, panels: { note: 'ch3.panels.heads' } };

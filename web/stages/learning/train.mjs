@@ -9,9 +9,12 @@ import { createInductionTask } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
+import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
-import { trainingFiles } from '../../tools/export/training.mjs';
+import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { plateauVerdict } from '../../model/plateau.mjs';
 import {
   HEAD_CHOICES,
   LAYER_CHOICES,
@@ -55,7 +58,8 @@ function choice({ label, value, options, text, onChange, key }) {
   return h('label', { class: 'train-field' }, h('span', { text: label }), select);
 }
 
-function controls(training, tr) {
+/** The buttons and switches; the switches change the state (actions), the run follows it. */
+function controls(training, actions, tr) {
   const { settings } = training.run;
   const train = h('button', {
     type: 'button',
@@ -70,7 +74,7 @@ function controls(training, tr) {
     type: 'button',
     dataset: { focusKey: 'reset', control: 'reset' },
     text: tr('ch3.train.reset'),
-    onclick: () => training.reset(),
+    onclick: () => actions.resetTraining(),
   });
   const seed = h('input', {
     type: 'number',
@@ -80,7 +84,8 @@ function controls(training, tr) {
     value: settings.seed,
     dataset: { focusKey: 'seed', control: 'seed' },
     onchange: () => {
-      if (!training.set({ seed: Number(seed.value) })) seed.value = training.run.settings.seed;
+      if (!actions.setTraining({ seed: Number(seed.value) }))
+        seed.value = training.run.settings.seed;
     },
   });
   const fields = [
@@ -90,7 +95,7 @@ function controls(training, tr) {
       value: settings.positions,
       options: POSITIONS,
       text: (p) => tr(`ch3.train.positions.${p}`),
-      onChange: (positions) => training.set({ positions }),
+      onChange: (positions) => actions.setTraining({ positions }),
     }),
     choice({
       key: 'layers',
@@ -98,7 +103,7 @@ function controls(training, tr) {
       value: settings.layers,
       options: LAYER_CHOICES,
       text: String,
-      onChange: (layers) => training.set({ layers: Number(layers) }),
+      onChange: (layers) => actions.setTraining({ layers: Number(layers) }),
     }),
     choice({
       key: 'heads',
@@ -106,7 +111,7 @@ function controls(training, tr) {
       value: settings.heads,
       options: HEAD_CHOICES,
       text: String,
-      onChange: (heads) => training.set({ heads: Number(heads) }),
+      onChange: (heads) => actions.setTraining({ heads: Number(heads) }),
     }),
     h('label', { class: 'train-field' }, h('span', { text: tr('ch3.train.seed') }), seed),
     choice({
@@ -115,7 +120,7 @@ function controls(training, tr) {
       value: settings.speed,
       options: SPEEDS,
       text: (s) => tr(`ch3.train.speed.${s}`),
-      onChange: (speed) => training.set({ speed }),
+      onChange: (speed) => actions.setTraining({ speed }),
     }),
   ];
   const element = h(
@@ -129,6 +134,11 @@ function controls(training, tr) {
     train.textContent = tr(busy ? 'ch3.train.pause' : 'ch3.train.train');
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.step >= MAX_TRAINING_STEPS;
+    // The switches as the run has them (a link or Back may change them under this scene).
+    for (const control of element.querySelectorAll('[data-control]')) {
+      const value = run.settings[control.dataset.control];
+      if (value !== undefined && control.value !== String(value)) control.value = String(value);
+    }
   };
   return { element, update };
 }
@@ -165,15 +175,52 @@ function dropStory(run, tr) {
   });
 }
 
+/**
+ * Every head's heatmap from the run's latest snapshot (or the held-out row's attention at
+ * step 0), and what the heatmaps' files save. A snapshot of an earlier model (before a
+ * switch reset it) has other dims: not drawn, nothing to save.
+ */
+function drawHeads(run, maps, heatFiles, tr) {
+  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
+  const { layers, heads } = run.settings;
+  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads)
+    return heatFiles.update(null);
+  const shown = maps.map(({ layer, head, map }) => {
+    const weights = headWeights(latest, layer, head);
+    map.update(weights);
+    const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
+    return { layer, head, name, weights };
+  });
+  const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
+  heatFiles.update({
+    title: tr('ch3.train.headsTitle'),
+    caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
+    tokens: run.probe.tokens,
+    heads: shown,
+  });
+}
+
+/** A failing model told as failing (model/plateau.mjs), written only when the verdict changes. */
+function tellVerdict(run, element, verdict, tr) {
+  const failed = plateauVerdict(run);
+  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return;
+  element.dataset.verdict = failed?.key ?? '';
+  verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+}
+
 function build(ctx) {
-  const { tr, training } = ctx;
+  const { tr, training, actions } = ctx;
   const { run } = training;
-  const panel = controls(training, tr);
+  const panel = controls(training, actions, tr);
   const curve = lossCurve(tr);
-  const files = trainingFiles(training, tr, curve.element);
+  const files = trainingFiles(training, tr, curve.element, actions.trainedModelLink);
+  const fileBase = () => trainingFileBase(run.settings);
+  const heatFiles = heatmapFiles({ tr, language: ctx.language, fileBase });
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
   const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
   const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
+  // A failing model (1 layer, no positions) told as failing once it is long past the drop.
+  const verdict = h('p', { class: 'train-verdict', 'aria-live': 'polite' });
   const probe = h('div', { class: 'train-probe' });
   const rows = h('ol', { class: 'task-rows' });
   const mapGrid = h('div', { class: 'train-heads' });
@@ -206,6 +253,7 @@ function build(ctx) {
     rows,
     panel.element,
     status,
+    verdict,
     note,
     curve.element,
     story,
@@ -213,6 +261,7 @@ function build(ctx) {
     h('h3', { class: 'train-heads-title', text: tr('ch3.train.headsTitle') }),
     probe,
     mapGrid,
+    heatFiles.element,
   );
 
   let drawnSnapshots = 0;
@@ -258,18 +307,14 @@ function build(ctx) {
       story.textContent = dropStory(run, tr);
     }
     element.dataset.dropStep = run.dropStep ?? '';
+    tellVerdict(run, element, verdict, tr);
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
     }
     if (reshape(run.settings) || run.snapshots.length !== drawnSnapshots) {
       drawnSnapshots = run.snapshots.length;
-      const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
-      // A snapshot of an earlier model (before a switch reset it) has other dims: not drawn.
-      const { layers, heads } = run.settings;
-      const fits = latest && latest.dims[0] === layers && latest.dims[2] === heads;
-      if (fits)
-        maps.forEach(({ layer, head, map }) => map.update(headWeights(latest, layer, head)));
+      drawHeads(run, maps, heatFiles, tr);
     }
   }
   const schedule = () => {
@@ -300,4 +345,11 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.train', steps };
+/** The tables and "Your numbers" on this stage: the run's loss and heads, as it trains. */
+const panels = {
+  note: 'ch3.panels.train',
+  tables: (ctx) => [() => runLossView(ctx), () => runHeadsView(ctx)],
+  sidebar: (ctx) => [() => runHeadsView(ctx)],
+};
+
+export default { titleKey: 'stage.train', steps, panels };
