@@ -34,8 +34,9 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
 // Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators, each column
 // vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. 4 x 3 (12
 // accumulators, 3 vectors of b, a splat: about all of V8's 15 vector registers on x86-64)
-// made a training step 10% faster than 4 x 2 in Node (bench/train-node.mjs); more accumulators
-// than registers would spill.
+// made the larger benchmark model's training step 10% faster than 4 x 2 in Node (CPU time;
+// bench/train-node.mjs); the small induction model's did not move. More accumulators than
+// registers would spill.
 template <bool Transposed, std::size_t R, std::size_t V>
 void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool accumulate) {
   batch acc[R][V];
