@@ -758,7 +758,7 @@ export default {
   'ch3.inspect.block': 'This cell’s arithmetic',
   // ---- Chapter 3 · stage "train" (train a tiny model live) ----
   'stage.train': 'Train a tiny model live',
-  'ch3.title.train': 'Training a 2-layer model on the induction task',
+  'ch3.title.train': 'Training a tiny model on the induction task',
   'ch3.narrate.train':
     'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss sit on a plateau, then drop.',
   'ch3.train.explain':
@@ -793,9 +793,9 @@ export default {
   'ch3.train.why.two':
     'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
   'ch3.train.why.oneLayer':
-    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays on the plateau.',
+    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
   'ch3.train.why.none':
-    'Without positions attention cannot tell order (the first stage of this chapter): no head can find “the previous token”, so the induction head never forms and the loss stays high.',
+    'Without positions attention cannot tell order (the first stage of this chapter): no head can look straight at “the token just before me”. A token can only roughly tell how far it is from the start (under the causal mask it sees how many tokens came before it), so the model learns slowly and only in part: no sudden drop.',
   'ch3.train.headsTitle':
     'Every head’s attention on one held-out row (rows: queries, columns: keys)',
   'ch3.train.headName': 'Layer {layer} · head {head}',
