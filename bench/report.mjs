@@ -5,14 +5,17 @@
 //                         [--cores cores.json] [--decode decode-1.json --decode ...]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
-// --decode, repeated: the decode runs, see bench/report-decode.mjs. --doc FILE [--page P.md]
-// also writes the report as docs/benchmarks.md, with the page's section P.md after it.)
+// --decode, repeated: the decode runs, see bench/report-decode.mjs; --backward and --train,
+// repeated: round 3's Node and Chromium runs, see bench/report-learning.mjs; --page P.md: the
+// page's section (bench/page-metrics.mjs) after the report; --doc FILE also writes the whole
+// as docs/benchmarks.md.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
 import { benchmarksDocument } from './common/benchmarks-doc.mjs';
 import { median } from './common/harness.mjs';
 import { decodeSection } from './report-decode.mjs';
+import { backwardSection, trainSection } from './report-learning.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +25,8 @@ const { values: args } = parseArgs({
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
     decode: { type: 'string', multiple: true, default: [] },
+    backward: { type: 'string', multiple: true, default: [] },
+    train: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
     // docs/benchmarks.md: this report with the page's section (bench/page-metrics.mjs output)
@@ -573,10 +578,18 @@ out.push(
   '',
 );
 
-const text = out.join('\n');
-process.stdout.write(`${text}\n`);
-if (args.out) await writeFile(args.out, `${text}\n`);
-if (args.doc) {
-  const page = args.page ? await readFile(args.page, 'utf8') : '';
-  await writeFile(args.doc, benchmarksDocument({ report: text, page }));
+// Round 3: gradients and training, each environment's rows in one table.
+for (const [files, section] of [
+  [args.backward, backwardSection],
+  [args.train, trainSection],
+]) {
+  if (files.length) out.push(section(await Promise.all(files.map(readJson))), '');
 }
+
+const text = out.join('\n');
+// The page's section closes the report (and docs/benchmarks.md).
+const page = args.page ? (await readFile(args.page, 'utf8')).trim() : '';
+const withPage = page ? `${text}\n\n${page}` : text;
+process.stdout.write(`${withPage}\n`);
+if (args.out) await writeFile(args.out, `${withPage}\n`);
+if (args.doc) await writeFile(args.doc, benchmarksDocument({ report: text, page }));

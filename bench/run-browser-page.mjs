@@ -2,6 +2,8 @@
 // playwright-core, started by scripts/lib/chromium.mjs) with a fresh profile, and writes the
 // page's results as JSON.
 //   node bench/run-browser-page.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
+// Each of --out (the forward suite), --decode-out, --small-calls, --backward-out and --train-out
+// runs its table and writes it there; --decode-only is --decode-out alone (without --out).
 // scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,11 +20,14 @@ const { values: args } = parseArgs({
     'decode-out': { type: 'string' },
     'decode-only': { type: 'boolean', default: false },
     'small-calls': { type: 'string' },
+    'backward-out': { type: 'string' },
+    'train-out': { type: 'string' },
   },
 });
-if (!args.url || !(args.out || args['decode-only'] || args['small-calls']))
+const outputs = ['out', 'decode-out', 'small-calls', 'backward-out', 'train-out'];
+if (!args.url || !outputs.some((name) => args[name]))
   throw new Error(
-    'usage: node bench/run-browser-page.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE]',
+    'usage: node bench/run-browser-page.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE] [--backward-out FILE] [--train-out FILE]',
   );
 
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
@@ -63,6 +68,18 @@ try {
     });
     decode.environment.name = name;
     await writeFile(args['decode-out'], JSON.stringify(decode, null, 1));
+  }
+  for (const [option, entry] of [
+    ['backward-out', 'backward'],
+    ['train-out', 'train'],
+  ]) {
+    if (!args[option]) continue;
+    const result = await page.evaluate(
+      ([method, settings]) => window.bench[method](settings),
+      [entry, { quick: args.quick }],
+    );
+    result.environment.name = name;
+    await writeFile(args[option], JSON.stringify(result, null, 1));
   }
 } finally {
   await context?.close();

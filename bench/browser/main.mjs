@@ -4,34 +4,48 @@
 import * as ort from 'onnxruntime-web/wasm';
 import onnxProto from 'onnx-proto';
 import * as tf from '@tensorflow/tfjs-core';
+// The gradients (tfjs-core alone registers none): the backward and training tables need them.
+import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { wrapModule } from '../../src/js/api.mjs';
+import { runBackwardBench } from '../common/backward.mjs';
 import { runDecodeBench } from '../common/decode.mjs';
 import { runBench, runCores, runSmall } from '../common/harness.mjs';
-import { onnxruntime } from '../common/contenders.mjs';
+import { onnxruntime, peakProbes } from '../common/contenders.mjs';
 import { smallCallBreakdown } from '../common/small-calls.mjs';
+import { runTrainBench } from './train.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
 // specifier is a variable so that esbuild leaves this import to the browser.
 const oursUrl = '/dist/attention.mjs';
 
+// tfjs-backend-wasm, its wasm file from its own dist/ folder, at one thread.
+async function useTfjsWasm() {
+  tfWasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  tfWasm.setThreadsCount(1);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
+}
+
+/** The SIMD128 peak probe (bench/peak/simd_peak.c, built by scripts/bench). */
+async function peakInstance() {
+  const { instance } = await WebAssembly.instantiateStreaming(
+    fetch('/build/bench/simd_peak.wasm'),
+    {},
+  );
+  return instance;
+}
+
 async function run({ quick }) {
   const log = (line) => console.log(`[bench chromium] ${line}`);
   // Peers' wasm files from their own dist/ folders; one thread each.
   ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
-  tfWasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
-  tfWasm.setThreadsCount(1);
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
-
+  await useTfjsWasm();
   const { default: createAttention, hasRelaxedSimd } = await import(oursUrl);
   const attn = await createAttention({ relaxedSimd: false });
   const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
-  const { instance: peak } = await WebAssembly.instantiateStreaming(
-    fetch('/build/bench/simd_peak.wasm'),
-    {},
-  );
+  const peak = await peakInstance();
 
   const suite = await runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log });
   return {
@@ -126,5 +140,35 @@ async function smallCalls({ quick }) {
   return { environment: { kind: 'chromium', userAgent: navigator.userAgent }, results, small };
 }
 
-window.bench = { run, cores, runDecode, smallCalls };
+/** tfjs-backend-wasm set up, and the peak probe's functions. */
+async function tfjsAndPeak() {
+  await useTfjsWasm();
+  return peakProbes((await peakInstance()).exports);
+}
+
+// attentionBackward against tfjs's tf.grads (bench/common/backward.mjs), both in the page.
+async function backward({ quick }) {
+  const log = (line) => console.log(`[bench backward chromium] ${line}`);
+  const probes = await tfjsAndPeak();
+  const { default: createAttention } = await import(oursUrl);
+  const attn = await createAttention({ relaxedSimd: false });
+  const clock = (work) => {
+    const start = performance.now();
+    work();
+    return performance.now() - start;
+  };
+  const result = await runBackwardBench({ attn, tf, probes, clock, quick, log });
+  return { environment: { kind: 'chromium', clock: 'wall time' }, ...result };
+}
+
+// A training step, ours in a Worker against tfjs in the page (bench/browser/train.mjs).
+async function train({ quick }) {
+  const log = (line) => console.log(`[bench train chromium] ${line}`);
+  const probes = await tfjsAndPeak();
+  const workerUrl = '/build/bench/train-worker.js';
+  const result = await runTrainBench({ tf, probes, quick, log, workerUrl });
+  return { environment: { kind: 'chromium', ours: 'in a Worker' }, ...result };
+}
+
+window.bench = { run, cores, runDecode, smallCalls, backward, train };
 window.benchReady = true;

@@ -12,14 +12,18 @@ with Google Benchmark. Where the engine has Relaxed SIMD (Chromium; Node with
 the same rounds. Its cores table (bench/cores.mjs, unpinned) runs our pool with 1 and 2 workers
 against onnxruntime-web with 1 and 2 threads, in Node and in a cross-origin isolated Chromium
 page; its decode table times one generated token over a KV cache; its small-call table times
-N = 64 calls with and without \`attention()\`'s \`out\`. On AMD Zen cores, like this machine's,
-a fused multiply-add has the same throughput as a multiply plus an add, so the Relaxed SIMD
-build is expected to gain little there.
+N = 64 calls with and without \`attention()\`'s \`out\`; its gradient table times
+\`attentionBackward\` against tfjs's \`tf.grads\` of the same attention, and its training table
+a step of our tiny transformer against the same model in tfjs-wasm (in Chromium ours trains in
+a Worker, as the page does), both in Node and in Chromium. On AMD Zen cores, like this
+machine's, a fused multiply-add has the same throughput as a multiply plus an add, so the
+Relaxed SIMD build is expected to gain little there.
 
-This file is written by the last full \`scripts/bench\` run (\`--quick\` and \`--decode-only\`
-runs write only to \`build/bench/\`); the page's section comes from
-\`taskset -c 0 node bench/page-metrics.mjs\` in the same run. The machine is shared, so absolute
-numbers drift between runs; ratios from the same rounds drift much less.
+This file is written by the last full \`scripts/bench\` run (\`--quick\` and the \`--*-only\`
+runs write only to \`build/bench/\`); the page's section (load time, frames during playback and
+while chapter 3 trains) comes from \`taskset -c 0 node bench/page-metrics.mjs\` in the same
+run. The machine is shared, so absolute numbers drift between runs; ratios from the same rounds
+drift much less.
 `;
 
 /** The whole document from the report's markdown and the page's section (either may be ''). */

@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 
-import { createTrainer } from 'attention-explained';
+import { INDUCTION_BATCH, INDUCTION_MODEL, createTrainer } from 'attention-explained';
 
 /** The loss below which the model has found the trick. */
 export const DROP_LOSS = 0.1;
@@ -56,11 +56,11 @@ export function inductionScores({ tokens, targets, attention }) {
  */
 export async function trainInduction({
   seed = 1,
-  positions = 'learned',
-  layers = 2,
-  heads = 4,
+  positions = INDUCTION_MODEL.positions,
+  layers = INDUCTION_MODEL.layers,
+  heads = INDUCTION_MODEL.heads,
   steps = 2000,
-  batch = 32,
+  batch = INDUCTION_BATCH,
   untilAccuracy = Infinity, // stop early once a check's accuracy reaches it (and the loss fell)
   until = () => false, // or once until({ accuracy, scores, step }) says so
   checkEvery = 100,
@@ -70,15 +70,7 @@ export async function trainInduction({
   let timed = 0; // steps and milliseconds of trainStep, from the progress events
   let spent = 0;
   const trainer = await createTrainer({
-    config: {
-      vocabSize: 16,
-      context: 25,
-      dModel: 32,
-      layers,
-      heads,
-      positions,
-      learningRate: 6e-3,
-    },
+    config: { ...INDUCTION_MODEL, layers, heads, positions },
     seed,
     batch,
     onProgress({ step, losses, msPerStep }) {
@@ -132,9 +124,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({
     options: {
       seed: { type: 'string', default: '1' },
-      positions: { type: 'string', default: 'learned' },
-      layers: { type: 'string', default: '2' },
-      heads: { type: 'string', default: '4' },
+      positions: { type: 'string', default: INDUCTION_MODEL.positions },
+      layers: { type: 'string', default: String(INDUCTION_MODEL.layers) },
+      heads: { type: 'string', default: String(INDUCTION_MODEL.heads) },
       steps: { type: 'string', default: '2000' },
       'until-accuracy': { type: 'string', default: 'Infinity' },
     },

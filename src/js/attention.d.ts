@@ -1117,6 +1117,27 @@ export function createInductionTask(seed?: number): {
   batch(rows: number): InductionBatch;
 };
 
+/**
+ * The model the induction task was made for, as the page's chapter 3, the learning tests and
+ * the training benchmark train it: vocab 16, context 25, dModel 32, 2 attention-only layers of
+ * 4 heads (two layers are the fewest that can hold a previous-token head and an induction
+ * head), learned positions, AdamW at learning rate 6e-3. Frozen: spread it to try another,
+ * e.g. `createTinyTransformer({ ...INDUCTION_MODEL, layers: 1, seed: 3 })`.
+ */
+export const INDUCTION_MODEL: Readonly<{
+  vocabSize: 16;
+  context: 25;
+  dModel: 32;
+  layers: 2;
+  heads: 4;
+  positions: 'learned';
+  mlpSize: 0;
+  learningRate: 0.006;
+}>;
+
+/** Rows per training step for {@link INDUCTION_MODEL}: 32. */
+export const INDUCTION_BATCH: 32;
+
 /** Accuracy over counted targets (not -1), by the largest logit; accuracy is NaN if none. */
 export function inductionAccuracy(
   logits: { data: Float32Array; dims: number[] },

@@ -13,7 +13,12 @@ import { createAttentionWith } from './api.mjs';
 
 export { createAttentionPool } from './pool.mjs';
 export { createTrainer, TrainerError } from './trainer.mjs';
-export { createInductionTask, inductionAccuracy } from './induction-task.mjs';
+export {
+  INDUCTION_BATCH,
+  INDUCTION_MODEL,
+  createInductionTask,
+  inductionAccuracy,
+} from './induction-task.mjs';
 
 const isNode =
   typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';

@@ -28,6 +28,24 @@ export const BOS = 0;
 /** The segment's length n is uniform in MIN_SEGMENT..MAX_SEGMENT. */
 export const MIN_SEGMENT = 4;
 export const MAX_SEGMENT = 10;
+/**
+ * The model the task was made for, the one the page's chapter 3, the learning tests, the
+ * training benchmark and examples/node/train.mjs train: two attention-only layers of four
+ * heads (two layers are the fewest that can hold a previous-token head and an induction head),
+ * learned positions, AdamW at 6e-3. Try another with `{ ...INDUCTION_MODEL, layers: 1 }`.
+ */
+export const INDUCTION_MODEL = Object.freeze({
+  vocabSize: INDUCTION_VOCAB,
+  context: INDUCTION_LENGTH,
+  dModel: 32,
+  layers: 2,
+  heads: 4,
+  positions: 'learned',
+  mlpSize: 0,
+  learningRate: 6e-3,
+});
+/** Rows per training step for INDUCTION_MODEL. */
+export const INDUCTION_BATCH = 32;
 /** The most rows one batch() call makes (a guard against a typo'd batch of a billion rows). */
 export const MAX_BATCH = 65536;
 

@@ -126,6 +126,24 @@ export function inPageIsOn({ role, name }) {
   throw new Error(`inPageIsOn: no ${role} named like “${name}”`);
 }
 
+/**
+ * Chapter 3's training stage as a user sees it, or null when it is not on screen: its live
+ * text ("step 120 · loss 2.301", or what it says before the first step), whether its worker
+ * is ready, the step the sentence under the loss curve says the loss dropped at (or null),
+ * and how many heads' heatmaps are drawn.
+ */
+export function inPageTraining() {
+  const scene = document.querySelector('.scene-train');
+  if (!scene) return null;
+  const drop = scene.textContent.match(/The loss dropped at step (\d+)/);
+  return {
+    live: scene.querySelector('[role="status"]')?.textContent.trim() ?? '',
+    ready: scene.dataset.worker === 'ready',
+    dropStep: drop ? Number(drop[1]) : null,
+    heatmaps: scene.querySelectorAll('.train-head[data-filled="true"]').length,
+  };
+}
+
 /** The page's language, as its root element declares it. */
 export function inPageLanguage() {
   return document.documentElement.lang;
@@ -144,4 +162,6 @@ export const WORDS = {
   causal: 'Causal mask',
   inputs: 'inputs',
   valueWeights: 'value weights',
+  train: 'Train',
+  pause: 'Pause',
 };

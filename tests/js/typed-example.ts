@@ -272,6 +272,8 @@ kvCache.truncate(0);
 kvCache.free();
 resumed.free();
 void [newLength, decoded, present];
+// @ts-expect-error: the reference model is read-only
+INDUCTION_MODEL.layers = 1;
 
 // createTinyTransformer(): train, look, decode, save and load.
 const model = attn.createTinyTransformer({
@@ -304,6 +306,8 @@ void [stepLoss, seen, continued];
 
 // createTrainer: the tiny transformer trained in a worker on the induction task.
 import {
+  INDUCTION_BATCH,
+  INDUCTION_MODEL,
   createInductionTask,
   createTrainer,
   inductionAccuracy,
@@ -312,8 +316,9 @@ import {
 import type { Trainer, TrainerProgress } from 'attention-explained';
 const plotted: number[] = [];
 const trainer: Trainer = await createTrainer({
-  config: { vocabSize: 16, context: 25, dModel: 32, layers: 2, heads: 4, positions: 'rope' },
+  config: { ...INDUCTION_MODEL, positions: 'rope' },
   seed: 3,
+  batch: INDUCTION_BATCH,
   onProgress: (event: TrainerProgress) => plotted.push(...event.losses),
 });
 const ran: { step: number; stopped: boolean } = await trainer.train({

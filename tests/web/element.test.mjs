@@ -208,3 +208,62 @@ test('the example page on a phone, and in Chinese', async () => {
   assert.deepEqual(await collectProblems(page, realProblems()), []);
   await context.close();
 });
+
+test('chapter="3": the element opens chapter 3 and trains under the course page’s policy', async () => {
+  const { page, context, realProblems } = await openExample();
+  await page.evaluate(() => {
+    for (const [id, name, value] of [
+      ['chapter3', 'chapter', '3'],
+      ['training', 'step', 'train'],
+    ]) {
+      const element = document.createElement('attention-explainer');
+      element.id = id;
+      element.setAttribute(name, value);
+      element.setAttribute('controls', 'minimal');
+      document.querySelector('p.after').after(element);
+    }
+  });
+  const app = (id) => `#${id} >> .app`;
+  await page.waitForFunction(
+    () =>
+      ['chapter3', 'training'].every(
+        (id) =>
+          document.querySelector(`#${id}`).shadowRoot?.querySelector('.app')?.dataset.appState ===
+          'ready',
+      ),
+    null,
+    { timeout: 20_000 },
+  );
+  // Chapter 3 starts at its first step: the shuffled tokens, whose outputs are the same rows.
+  assert.equal(await page.getAttribute(app('chapter3'), 'data-step'), 'order-shuffle');
+  assert.match(
+    await page.textContent(`${app('chapter3')} .scene-title`),
+    /Shuffle the tokens: the outputs only move/,
+  );
+  // Train: the worker starts (from a blob: URL, which the page's worker-src allows), the
+  // live text counts steps and the loss drops.
+  const scene = `${app('training')} .scene-train`;
+  await page.waitForSelector(`${scene}[data-worker="ready"]`, { timeout: 30_000 });
+  await page.click(`${scene} .train-button`);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#training').shadowRoot.querySelector('.scene-train').dataset.dropStep,
+    null,
+    { timeout: 60_000 },
+  );
+  assert.match(
+    (await page.textContent(`${scene} .train-status`)).trim(),
+    /^step \d+ · loss \d\.\d{3}$/,
+  );
+  await page.click(`${scene} .train-button`); // Pause
+  assert.equal(
+    await page.$$eval(`${scene} .train-head[data-filled="true"]`, (all) => all.length),
+    8,
+  );
+  // The other explainers did not move.
+  assert.deepEqual((await steps(page)).slice(0, 2), ['scores-1', 'softmax-2']);
+  await page.$eval('#training', (element) => element.scrollIntoView());
+  await screenshot(page, 'element-chapter3-training');
+  assert.deepEqual(await collectProblems(page, realProblems()), []);
+  await context.close();
+});

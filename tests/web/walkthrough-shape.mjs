@@ -11,6 +11,9 @@ export const STEP_COUNT = STEPS.length;
 export const STAGE_COUNT = STAGES.length;
 /** Steps of the chapters after chapter 1 (their own examples: whatever chapter 1's dims). */
 export const LATER_STEP_COUNT = STEPS.filter((step) => chapterOf(step.stage) > 1).length;
+/** The ids of chapter `n`'s steps, in order. */
+export const chapterSteps = (n) =>
+  STEPS.filter((step) => chapterOf(step.stage) === n).map((step) => step.id);
 /** Where End goes: the last step of the last chapter. */
 export const LAST_STEP = STEPS.at(-1).id;
 

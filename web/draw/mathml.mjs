@@ -49,6 +49,9 @@ export const weightSymbol = (letter) => sub(mi('W'), mi(letter));
 /** ℝ^{rows×cols} */
 export const realSpace = (rows, cols) =>
   sup(mi('ℝ'), row(mn(String(rows)), mo('×'), mn(String(cols))));
+/** A matrix entry's symbol with its two indices: entry('a', 'i', 'j') is a_{i,j}. */
+export const entry = (letter, first, second) =>
+  sub(mi(letter), row(mi(first), mo(','), mi(second)));
 /** K^T */
 export const transposed = (letter) => sup(mi(letter), mi('T'));
 

@@ -90,6 +90,12 @@ export function lossCurve(tr) {
   return { element, update };
 }
 
+/** A weight's colour in a head's heatmap, [r, g, b]: white to the scores' blue (#1c6fd1). */
+export function weightRgb(weight) {
+  const w = Math.min(1, Math.max(0, weight));
+  return [255 + (0x1c - 255) * w, 255 + (0x6f - 255) * w, 255 + (0xd1 - 255) * w];
+}
+
 /**
  * One head's weights as a heatmap: { element, update(weights) } with weights [T][T] (rows
  * are queries). Darker is more weight; above the diagonal (future keys) stays blank. One
@@ -115,12 +121,8 @@ export function headHeatmap(label, headClass) {
     const { data } = image;
     for (let i = 0; i < T; i++) {
       for (let j = 0; j <= i; j++) {
-        // White to the scores' blue (#1c6fd1) by weight.
-        const w = Math.min(1, Math.max(0, weights[i][j]));
         const k = 4 * (i * T + j);
-        data[k] = 255 + (0x1c - 255) * w;
-        data[k + 1] = 255 + (0x6f - 255) * w;
-        data[k + 2] = 255 + (0xd1 - 255) * w;
+        data.set(weightRgb(weights[i][j]), k);
         data[k + 3] = 255;
       }
     }

@@ -32,9 +32,33 @@ const loadAttention = () => {
   return attention;
 };
 
-// Chapter 3's training: the package's trainer, its worker next to attention.mjs.
-const startTrainer = (options) =>
-  import('./attention.mjs').then((module) => module.createTrainer(options));
+// Chapter 3's training: the package's trainer, its worker (train-worker.mjs, next to
+// attention.mjs) started from a blob: URL. A course page's policy may allow workers from
+// blob: only (worker-src blob:, which the GIF export needs anyway), and a worker's static
+// imports count as workers too; a dynamic import() counts as a script, from beside this one,
+// which the page's script-src already allows. The messages that come before the worker's
+// code has loaded (the trainer's first, at once) wait and are then handed to it in order.
+// (The offline file cannot start module workers at all: it has a classic worker of its own.)
+const TRAIN_WORKER_BOOT = `const early = [];
+const keep = (event) => {
+  event.stopImmediatePropagation(); // the worker's own listener gets it once, below
+  early.push(event.data);
+};
+self.addEventListener('message', keep);
+import(WORKER).then(() => {
+  self.removeEventListener('message', keep);
+  for (const data of early) self.dispatchEvent(new MessageEvent('message', { data }));
+});
+`;
+let trainWorkerUrl = null;
+const startTrainer = async (options) => {
+  const module = await import('./attention.mjs');
+  const worker = JSON.stringify(new URL('./train-worker.mjs', import.meta.url).href);
+  trainWorkerUrl ??= URL.createObjectURL(
+    new Blob([TRAIN_WORKER_BOOT.replace('WORKER', worker)], { type: 'text/javascript' }),
+  );
+  return module.createTrainer({ ...options, workerUrl: trainWorkerUrl });
+};
 
 const CONTROLS = ['full', 'minimal', 'none'];
 

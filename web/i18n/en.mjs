@@ -834,4 +834,14 @@ export default {
   'ch3.files.load': 'Load parameters (JSON)',
   'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
   'ch3.files.refused': 'Not loaded: {reason}',
+  // ---- Chapter 3 · every head's heatmap as files (tools/export/heatmaps.mjs) ----
+  'ch3.files.heatmaps.png': 'Heatmaps (PNG)',
+  'ch3.files.heatmaps.svg': 'Heatmaps (SVG)',
+  'ch3.files.heatmaps.csv': 'Every head’s weights (CSV)',
+  'ch3.files.heatmaps.after': 'After {step|# training step|# training steps}',
+  // ---- Chapter 3 · the failing models told as failing (model/plateau.mjs) ----
+  'ch3.fail.oneLayer':
+    'After {step|# step|# steps} there has been no drop: the loss is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
+  'ch3.fail.none':
+    'After {step|# step|# steps} there has been no sudden drop: the loss has only crept down to {loss}, where the same two layers with RoPE or learned positions drop to almost 0 within several hundred steps. Without positions no head can ask for “the token just before me”. All a token can tell is roughly how far it is from the start (under the causal mask it sees how many tokens came before it): a blurred position, which the model learns slowly and only in part.',
 };

@@ -782,4 +782,14 @@ export default {
   'ch3.files.load': '载入参数（JSON）',
   'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
   'ch3.files.refused': '未载入：{reason}',
+  // ---- 第三章 · 每个头的热图存为文件（tools/export/heatmaps.mjs）----
+  'ch3.files.heatmaps.png': '热图（PNG）',
+  'ch3.files.heatmaps.svg': '热图（SVG）',
+  'ch3.files.heatmaps.csv': '每个头的权重（CSV）',
+  'ch3.files.heatmaps.after': '训练 {step} 步后',
+  // ---- 第三章 · 学不会的模型，说明它学不会（model/plateau.mjs）----
+  'ch3.fail.oneLayer':
+    '训练了 {step} 步，损失没有骤降，仍是 {loss}；两层的模型在几百步之内就降到几乎为 0。一层学不会这个任务：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后，才带着它前面的词元。一层的模型没有更早的层；它能学到的（哪些字母常见、哪些字母在这一行里出现过）只能让损失降下一部分。',
+  'ch3.fail.none':
+    '训练了 {step} 步，损失没有骤降，只是慢慢爬到 {loss}；同样的两层用 RoPE 或学习的位置，在几百步之内就降到几乎为 0。没有位置信息，没有头能直接找“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元）：这是模糊的位置，模型学得慢，也只学到一部分。',
 };

@@ -104,11 +104,7 @@ export function createLearningTools({ id, sceneHost, embedded, scene, context, o
     const { tr, link } = context();
     exportToggle.textContent = tr('tools.export');
     exportHeading.textContent = tr('tools.export.heading');
-    exportButtons.png.textContent = tr('tools.export.png');
-    exportButtons.svg.textContent = tr('tools.export.svg');
-    exportButtons.gif.textContent = tr('tools.export.gif');
-    exportButtons.json.textContent = tr('tools.export.json');
-    exportButtons.csv.textContent = tr('tools.export.csv');
+    for (const format of FORMATS) exportButtons[format].textContent = tr(`tools.export.${format}`);
     linkLabel.textContent = tr(embedded ? 'tools.share.markup' : 'tools.share.link');
     copyButton.textContent = tr('tools.share.copy');
     linkNote.textContent = tr(embedded ? 'tools.share.markupNote' : 'tools.share.note');

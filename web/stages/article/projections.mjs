@@ -7,6 +7,7 @@ import { h } from '../../dom.mjs';
 import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
 import { at, rowOf } from '../../model/matrix.mjs';
 import {
+  entry,
   formula,
   gap,
   mi,
@@ -19,15 +20,8 @@ import {
 import { fullMatrix, rowVector } from '../../draw/matrices.mjs';
 import { columnSweep, sweepFrame } from '../../draw/sweep.mjs';
 import { operator, termLine, termLines } from '../../draw/term-line.mjs';
-import {
-  activeItem,
-  duration,
-  itemAmount,
-  land,
-  progressOf,
-  ramp,
-  setActive,
-} from '../../draw/timing.mjs';
+import { productScene } from '../../draw/product-scene.mjs';
+import { duration, progressOf, ramp, setActive } from '../../draw/timing.mjs';
 import { PROJECTIONS, ROLES, symbolText } from '../../roles.mjs';
 
 const TERMS_FROM = 0.15;
@@ -122,10 +116,10 @@ function buildRow(ctx) {
         sub(mi('x'), mi('i')),
         weightSymbolFor(weight),
         gap(),
-        mrow(sub(mi(symbol), mrow(mi('i'), mo(','), mi('c')))),
+        mrow(entry(symbol, 'i', 'c')),
         mo('='),
         sumOver('m'),
-        sub(mi('x'), mrow(mi('i'), mo(','), mi('m'))),
+        entry('x', 'i', 'm'),
         mrow(weightSymbolFor(weight), mo('['), mi('m'), mo(','), mi('c'), mo(']')),
       ),
     },
@@ -142,51 +136,15 @@ const weightLabel = (weight) => symbolText(ROLES[weight].symbol);
 const weightSymbolFor = (weight) => weightSymbol(ROLES[weight].symbol[1]);
 
 function buildMatrix(ctx) {
-  const { numbers, tr, step } = ctx;
+  const { tr, step } = ctx;
   const { role } = step.params;
   const meta = ROLES[role];
   const { weight } = meta;
-  const { n } = numbers.dims;
-  const cols = numbers[role].cols;
-  const x = fullMatrix(ctx, 'x');
-  const weights = fullMatrix(ctx, weight);
-  const result = fullMatrix(ctx, role);
-  const element = h(
-    'div',
-    { class: 'scene scene-projection-matrix' },
-    h(
-      'div',
-      { class: 'equation' },
-      x.element,
-      operator('×'),
-      weights.element,
-      operator('='),
-      result.element,
-    ),
-  );
-  const count = n * cols;
-
-  function render(t) {
-    const p = progressOf(t);
-    const active = activeItem(p, count);
-    const activeRow = Math.floor(active / cols);
-    const activeCol = active % cols;
-    const running = p < 1;
-    for (let k = 0; k < count; k++) {
-      land(result.cell(Math.floor(k / cols), k % cols), itemAmount(p, count, k));
-    }
-    x.cells.forEach((row, r) =>
-      row.forEach((cell) => cell.classList.toggle('is-active', running && r === activeRow)),
-    );
-    weights.cells.forEach((row) =>
-      row.forEach((cell, c) => cell.classList.toggle('is-active', running && c === activeCol)),
-    );
-    result.cells.forEach((row, r) =>
-      row.forEach((cell, c) =>
-        cell.classList.toggle('is-current', running && r === activeRow && c === activeCol),
-      ),
-    );
-  }
+  const { element, render } = productScene('scene-projection-matrix', {
+    left: fullMatrix(ctx, 'x'),
+    right: fullMatrix(ctx, weight),
+    result: fullMatrix(ctx, role),
+  });
 
   const roleName = tr(`role.${meta.role}`);
   return {

@@ -5,7 +5,8 @@
 
 /**
  * @param {{ family: string, titleKey: string, duration: (dims) => number,
- *   build: (ctx) => object, questions: (i: number, numbers) => object[] }} stage
+ *   build: (ctx, i: number) => object, questions: (i: number, numbers) => object[] }} stage
+ *   build(ctx, i) draws query i's scene
  * @returns {{ queryStep: (i: number, dims) => object, stage: object }} the step of query i,
  *   and the stage (query 1's step) for its chapter's list
  */
@@ -16,7 +17,7 @@ export function perQuery({ family, titleKey, duration, build, questions }) {
     params: { query: i },
     duration: duration(dims),
     title: (tr) => tr(`title.${family}`, { i: i + 1 }),
-    build,
+    build: (ctx) => build(ctx, i),
     // Predict (tools/exercises.mjs)
     questions: (numbers) => questions(i, numbers),
   });

@@ -5,6 +5,7 @@ import { h } from '../../dom.mjs';
 import { formatExact, formatVector, operand, subscript } from '../../format.mjs';
 import { at, rowOf } from '../../model/matrix.mjs';
 import {
+  entry,
   formula,
   frac,
   gap,
@@ -25,9 +26,39 @@ import { duration, progressOf, setActive } from '../../draw/timing.mjs';
 import { ROLES } from '../../roles.mjs';
 import { perQuery, rowQuestions } from './query-step.mjs';
 
-function build(ctx) {
-  const { numbers, tr, step } = ctx;
-  const i = step.params.query;
+/**
+ * s_ij = q_i·k_j (over √d_k when scaled), and the row s_i = q_i Kᵀ. With the causal mask on,
+ * the formula says so: + m_ij, 0 for a key the query may see, −∞ after.
+ */
+function scoresFormula(tr, { scaled, causal }) {
+  const dot = mrow(sub(mi('q'), mi('i')), mo('·'), sub(mi('k'), mi('j')));
+  return formula(
+    [tr(scaled ? 'formula.scoresScaled' : 'formula.scores'), causal && tr('formula.mask')]
+      .filter(Boolean)
+      .join(' '),
+    entry('s', 'i', 'j'),
+    mo('='),
+    scaled ? frac(dot, sqrt(sub(mi('d'), mi('k')))) : dot,
+    ...(causal ? [mo('+'), entry('m', 'i', 'j')] : []),
+    gap(),
+    sub(mi('s'), mi('i')),
+    mo('='),
+    sub(mi('q'), mi('i')),
+    transposed('K'),
+    ...(causal ? [mo('+'), sub(mi('m'), mi('i'))] : []),
+    ...(causal
+      ? [
+          gap(),
+          entry('m', 'i', 'j'),
+          mo('='),
+          mrow(mn('0'), mo('('), mi('j'), mo('≤'), mi('i'), mo(')'), mo(','), mo('−∞')),
+        ]
+      : []),
+  );
+}
+
+function build(ctx, i) {
+  const { numbers, tr } = ctx;
   const { n, dK } = numbers.dims;
   const { scaled } = numbers.settings;
   const query = rowVector(ctx, 'queries', i);
@@ -124,36 +155,12 @@ function build(ctx) {
     : [tr('scores.dot', { i: i + 1 }), tr('scores.count', { i: i + 1, n })];
   if (i === 0 && n > 1) sentences.push(tr('scores.onlyFirst'));
   if (scaled) sentences.push(tr('scores.scaled', { dK }));
-  const dot = mrow(sub(mi('q'), mi('i')), mo('·'), sub(mi('k'), mi('j')));
   return {
     element,
     render,
     explanation: {
       sentences,
-      // With the causal mask on, the formula says so: + m_ij, 0 for a key it may see, −∞ after.
-      formula: formula(
-        [tr(scaled ? 'formula.scoresScaled' : 'formula.scores'), causal && tr('formula.mask')]
-          .filter(Boolean)
-          .join(' '),
-        sub(mi('s'), mrow(mi('i'), mo(','), mi('j'))),
-        mo('='),
-        scaled ? frac(dot, sqrt(sub(mi('d'), mi('k')))) : dot,
-        ...(causal ? [mo('+'), sub(mi('m'), mrow(mi('i'), mo(','), mi('j')))] : []),
-        gap(),
-        sub(mi('s'), mi('i')),
-        mo('='),
-        sub(mi('q'), mi('i')),
-        transposed('K'),
-        ...(causal ? [mo('+'), sub(mi('m'), mi('i'))] : []),
-        ...(causal
-          ? [
-              gap(),
-              sub(mi('m'), mrow(mi('i'), mo(','), mi('j'))),
-              mo('='),
-              mrow(mn('0'), mo('('), mi('j'), mo('≤'), mi('i'), mo(')'), mo(','), mo('−∞')),
-            ]
-          : []),
-      ),
+      formula: scoresFormula(tr, numbers.settings),
       notes: [...beforeAfter(ctx, i, 'scores'), { kind: 'slip', text: tr('note.articleSlip') }],
     },
     narration: tr('narrate.scores', { i: i + 1, vector: formatVector(rowOf(numbers.scores, i)) }),

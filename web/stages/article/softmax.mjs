@@ -4,7 +4,7 @@
 import { h, setStyle } from '../../dom.mjs';
 import { formatExact, formatVector, subscript } from '../../format.mjs';
 import { at, rowOf } from '../../model/matrix.mjs';
-import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
+import { entry, formula, frac, mi, mo, row as mrow, sumOver, sup } from '../../draw/mathml.mjs';
 import { beforeAfter } from '../../draw/before-after.mjs';
 import { enableGridNavigation } from '../../draw/matrix-view.mjs';
 import { cellText, indexed } from '../../draw/matrices.mjs';
@@ -50,9 +50,8 @@ function sumAndShares(tr, i, keys, total) {
   return { sum, segments, stacked };
 }
 
-function build(ctx) {
-  const { numbers, tr, step } = ctx;
-  const i = step.params.query;
+function build(ctx, i) {
+  const { numbers, tr } = ctx;
   const { n } = numbers.dims;
   const article = numbers.settings.rounding === 'article';
   const exponentials = rowOf(numbers.exponentials, i);
@@ -176,11 +175,11 @@ function build(ctx) {
       sentences,
       formula: formula(
         tr('formula.softmax'),
-        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
+        entry('a', 'i', 'j'),
         mo('='),
         frac(
-          sup(mi('e'), sub(mi('s'), mrow(mi('i'), mo(','), mi('j')))),
-          mrow(sumOver('l'), sup(mi('e'), sub(mi('s'), mrow(mi('i'), mo(','), mi('l'))))),
+          sup(mi('e'), entry('s', 'i', 'j')),
+          mrow(sumOver('l'), sup(mi('e'), entry('s', 'i', 'l'))),
         ),
       ),
       notes: [...beforeAfter(ctx, i, 'weights'), ...roundingNote(ctx, i)],

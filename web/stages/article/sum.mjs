@@ -3,7 +3,7 @@
 // sits under the weighted rows like a written addition.
 import { h } from '../../dom.mjs';
 import { formatGrid, formatVector, relation, subscript } from '../../format.mjs';
-import { formula, mi, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
+import { entry, formula, mi, mo, sub, sumOver } from '../../draw/mathml.mjs';
 import { beforeAfter } from '../../draw/before-after.mjs';
 import { enableGridNavigation } from '../../draw/matrix-view.mjs';
 import { symbolNode } from '../../draw/matrices.mjs';
@@ -14,9 +14,8 @@ import { roundingNote } from '../../draw/rounding-note.mjs';
 import { ROLES } from '../../roles.mjs';
 import { perQuery } from './query-step.mjs';
 
-function build(ctx) {
-  const { numbers, tr, step } = ctx;
-  const i = step.params.query;
+function build(ctx, i) {
+  const { numbers, tr } = ctx;
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
   const q = subscript(i + 1);
@@ -138,7 +137,7 @@ function build(ctx) {
         sub(mi('o'), mi('i')),
         mo('='),
         sumOver('j'),
-        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
+        entry('a', 'i', 'j'),
         sub(mi('v'), mi('j')),
       ),
       notes: [...beforeAfter(ctx, i, 'outputs'), ...roundingNote(ctx, i)],

@@ -10,7 +10,7 @@ import {
   subscript,
 } from '../../format.mjs';
 import { rowOf } from '../../model/matrix.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { entry, formula, mi, sub } from '../../draw/mathml.mjs';
 import { matrixView } from '../../draw/matrix-view.mjs';
 import { fullMatrix, indexed } from '../../draw/matrices.mjs';
 import { operator, termLines } from '../../draw/term-line.mjs';
@@ -27,9 +27,8 @@ import {
 import { ROLES } from '../../roles.mjs';
 import { perQuery } from './query-step.mjs';
 
-function build(ctx) {
-  const { numbers, tr, step } = ctx;
-  const i = step.params.query;
+function build(ctx, i) {
+  const { numbers, tr } = ctx;
   const { n, dV } = numbers.dims;
   const shown = numbers.shown;
   // Each matrix with the same decimals throughout (no "0" beside "0.000").
@@ -133,11 +132,7 @@ function build(ctx) {
     render,
     explanation: {
       sentences,
-      formula: formula(
-        tr('formula.weighted'),
-        sub(mi('a'), mrow(mi('i'), mo(','), mi('j'))),
-        sub(mi('v'), mi('j')),
-      ),
+      formula: formula(tr('formula.weighted'), entry('a', 'i', 'j'), sub(mi('v'), mi('j'))),
     },
     narration: tr('narrate.weighted', { i: i + 1, lines: lines.join('; ') }),
   };

@@ -7,6 +7,7 @@ import { formatVector, subscript } from '../../format.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { gridTexts, headBlocksMatrix, layerInput } from '../../draw/layer-views.mjs';
 import { matrixView } from '../../draw/matrix-view.mjs';
+import { productScene } from '../../draw/product-scene.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { activeItem, duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
 import { at } from '../../model/matrix.mjs';
@@ -122,47 +123,12 @@ function buildConcat(ctx) {
 function buildProjection(ctx) {
   const { numbers, tr } = ctx;
   const layer = numbers.layer;
-  const { n, dModel } = layer.dims;
-  const concat = concatView(ctx);
-  const wOut = layerInput(ctx, 'wOut');
-  const result = outputsView(ctx);
-  const element = h(
-    'div',
-    { class: 'scene scene-output-projection' },
-    h(
-      'div',
-      { class: 'equation' },
-      concat.element,
-      operator('×'),
-      wOut.element,
-      operator('='),
-      result.element,
-    ),
-  );
-  const count = n * dModel;
-
-  // As chapter 1's X·W: result cells land one by one; the row and column that make the
-  // current one are lit.
-  function render(t) {
-    const p = progressOf(t);
-    const active = activeItem(p, count);
-    const activeRow = Math.floor(active / dModel);
-    const activeCol = active % dModel;
-    const running = p < 1;
-    for (let k = 0; k < count; k++)
-      land(result.cell(Math.floor(k / dModel), k % dModel), itemAmount(p, count, k));
-    concat.cells.forEach((row, r) =>
-      row.forEach((cell) => cell.classList.toggle('is-active', running && r === activeRow)),
-    );
-    wOut.cells.forEach((row) =>
-      row.forEach((cell, c) => cell.classList.toggle('is-active', running && c === activeCol)),
-    );
-    result.cells.forEach((row, r) =>
-      row.forEach((cell, c) =>
-        cell.classList.toggle('is-current', running && r === activeRow && c === activeCol),
-      ),
-    );
-  }
+  const { dModel } = layer.dims;
+  const { element, render } = productScene('scene-output-projection', {
+    left: concatView(ctx),
+    right: layerInput(ctx, 'wOut'),
+    result: outputsView(ctx),
+  });
 
   return {
     element,

@@ -8,6 +8,8 @@ import { INDUCTION_LENGTH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, tokenLines, tokenStrip } from '../../draw/training-views.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { trainingFileBase } from '../../tools/export/training.mjs';
 import { itemAmount, progressOf } from '../../draw/timing.mjs';
 import {
   attendedKeys,
@@ -87,6 +89,10 @@ function analyse(model, tokens, tr) {
     next,
     attendedKey: top.key,
     decoded,
+    heads: roles.heads.map((x) => ({
+      ...x,
+      name: tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 }),
+    })),
   };
 }
 
@@ -110,6 +116,12 @@ function build(ctx) {
   const decodedRow = h('div', { class: 'heads-decoded' });
   let decodedCells = [];
   let request = 0;
+  const heatFiles = heatmapFiles({
+    tr,
+    language: ctx.language,
+    fileBase: () => `${trainingFileBase(training.run.settings)}-sequence`,
+    hideEmpty: true,
+  });
 
   async function look() {
     const id = ++request;
@@ -123,6 +135,7 @@ function build(ctx) {
       result.replaceChildren(h('p', { class: 'heads-untrained', text: tr('ch3.heads.untrained') }));
       decodedRow.replaceChildren();
       decodedCells = [];
+      heatFiles.update(null);
       element.dataset.ready = 'untrained';
       return;
     }
@@ -136,6 +149,12 @@ function build(ctx) {
       h('p', { text: tr('ch3.heads.decoding', { step: training.run.step }) }),
       h('ol', { class: 'token-strip' }, [...tokenStrip(parsed.tokens).children], decodedCells),
     );
+    heatFiles.update({
+      title: tr('ch3.title.heads'),
+      caption: `${tr('ch3.files.heatmaps.after', { step: training.run.step })} · ${tr('app.title')}`,
+      tokens: parsed.tokens,
+      heads: found.heads,
+    });
     element.dataset.ready = 'true';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');
     paint();
@@ -161,6 +180,7 @@ function build(ctx) {
     h('p', { class: 'heads-help', id: helpId, text: tr('ch3.heads.help') }),
     problem,
     result,
+    heatFiles.element,
     decodedRow,
   );
   let started = false;

@@ -11,7 +11,9 @@ import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
-import { trainingFiles } from '../../tools/export/training.mjs';
+import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
+import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
+import { plateauVerdict } from '../../model/plateau.mjs';
 import {
   HEAD_CHOICES,
   LAYER_CHOICES,
@@ -165,15 +167,52 @@ function dropStory(run, tr) {
   });
 }
 
+/**
+ * Every head's heatmap from the run's latest snapshot (or the held-out row's attention at
+ * step 0), and what the heatmaps' files save. A snapshot of an earlier model (before a
+ * switch reset it) has other dims: not drawn, nothing to save.
+ */
+function drawHeads(run, maps, heatFiles, tr) {
+  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
+  const { layers, heads } = run.settings;
+  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads)
+    return heatFiles.update(null);
+  const shown = maps.map(({ layer, head, map }) => {
+    const weights = headWeights(latest, layer, head);
+    map.update(weights);
+    const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
+    return { layer, head, name, weights };
+  });
+  const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
+  heatFiles.update({
+    title: tr('ch3.train.headsTitle'),
+    caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
+    tokens: run.probe.tokens,
+    heads: shown,
+  });
+}
+
+/** A failing model told as failing (model/plateau.mjs), written only when the verdict changes. */
+function tellVerdict(run, element, verdict, tr) {
+  const failed = plateauVerdict(run);
+  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return;
+  element.dataset.verdict = failed?.key ?? '';
+  verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+}
+
 function build(ctx) {
   const { tr, training } = ctx;
   const { run } = training;
   const panel = controls(training, tr);
   const curve = lossCurve(tr);
   const files = trainingFiles(training, tr, curve.element);
+  const fileBase = () => trainingFileBase(run.settings);
+  const heatFiles = heatmapFiles({ tr, language: ctx.language, fileBase });
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
   const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
   const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
+  // A failing model (1 layer, no positions) told as failing once it is long past the drop.
+  const verdict = h('p', { class: 'train-verdict', 'aria-live': 'polite' });
   const probe = h('div', { class: 'train-probe' });
   const rows = h('ol', { class: 'task-rows' });
   const mapGrid = h('div', { class: 'train-heads' });
@@ -206,6 +245,7 @@ function build(ctx) {
     rows,
     panel.element,
     status,
+    verdict,
     note,
     curve.element,
     story,
@@ -213,6 +253,7 @@ function build(ctx) {
     h('h3', { class: 'train-heads-title', text: tr('ch3.train.headsTitle') }),
     probe,
     mapGrid,
+    heatFiles.element,
   );
 
   let drawnSnapshots = 0;
@@ -258,18 +299,14 @@ function build(ctx) {
       story.textContent = dropStory(run, tr);
     }
     element.dataset.dropStep = run.dropStep ?? '';
+    tellVerdict(run, element, verdict, tr);
     if (run.probe !== drawnProbe) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
     }
     if (reshape(run.settings) || run.snapshots.length !== drawnSnapshots) {
       drawnSnapshots = run.snapshots.length;
-      const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
-      // A snapshot of an earlier model (before a switch reset it) has other dims: not drawn.
-      const { layers, heads } = run.settings;
-      const fits = latest && latest.dims[0] === layers && latest.dims[2] === heads;
-      if (fits)
-        maps.forEach(({ layer, head, map }) => map.update(headWeights(latest, layer, head)));
+      drawHeads(run, maps, heatFiles, tr);
     }
   }
   const schedule = () => {

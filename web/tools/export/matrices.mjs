@@ -104,28 +104,29 @@ const csvCell = (value) => {
   return Number.isFinite(value) ? String(value) : '';
 };
 
+/** One CSV line of values (numbers as csvCell writes them). Chapter 3's heatmaps use it too. */
+export const csvRow = (values) => values.map(csvCell).join(',');
+
 /** One line per entry: matrix, query (weighted values only), row, col (from 1), value. */
 export function matricesCsv(numbers) {
   const lines = ['matrix,query,row,col,value'];
   for (const name of EXPORTED) {
     const matrix = numbers[name];
     rowsOf(matrix).forEach((row, i) =>
-      row.forEach((value, j) => lines.push([name, '', i + 1, j + 1, value].map(csvCell).join(','))),
+      row.forEach((value, j) => lines.push(csvRow([name, '', i + 1, j + 1, value]))),
     );
   }
   const { n, dV } = numbers.dims;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++)
       for (let c = 0; c < dV; c++)
-        lines.push(
-          ['weighted', i + 1, j + 1, c + 1, numbers.weightedAt(i, j, c)].map(csvCell).join(','),
-        );
+        lines.push(csvRow(['weighted', i + 1, j + 1, c + 1, numbers.weightedAt(i, j, c)]));
   for (const [name, matrix] of [
     ...layerMatrices(numbers.layer),
     ...learningMatrices(numbers.learning),
   ]) {
     rowsOf(matrix).forEach((row, i) =>
-      row.forEach((value, j) => lines.push([name, '', i + 1, j + 1, value].map(csvCell).join(','))),
+      row.forEach((value, j) => lines.push(csvRow([name, '', i + 1, j + 1, value]))),
     );
   }
   return `${lines.join('\r\n')}\r\n`;

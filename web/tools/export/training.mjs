@@ -44,6 +44,10 @@ async function curvePng({ text, width, height }) {
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
 }
 
+/** The start of every file name of a run: "tiny-transformer-rope-seed1". */
+export const trainingFileBase = ({ positions, seed }) =>
+  `tiny-transformer-${positions}-seed${seed}`;
+
 /**
  * The row of buttons: { element, update(run) }.
  * @param training app/training.mjs's controller; curve the loss curve's <svg>
@@ -51,8 +55,7 @@ async function curvePng({ text, width, height }) {
 export function trainingFiles(training, tr, curve) {
   const status = h('p', { class: 'train-files-status', role: 'status' });
   const say = (key, params) => (status.textContent = tr(key, params));
-  const base = () =>
-    `tiny-transformer-${training.run.settings.positions}-seed${training.run.settings.seed}`;
+  const base = () => trainingFileBase(training.run.settings);
   const save = async (format) => {
     try {
       const { run } = training;

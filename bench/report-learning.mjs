@@ -1,0 +1,123 @@
+// Round 3's tables (attention that learns), from the JSON of the Node runs
+// (bench/backward-node.mjs, bench/train-node.mjs) and of the Chromium page's backward() and
+// train() (bench/browser/): attentionBackward against tfjs's tf.grads, and a training step of
+// our tiny transformer against the same model in tfjs-wasm, each environment's rows one under
+// the other in one table. bench/report.mjs appends both to the whole report; run alone
+// (scripts/bench --backward-only / --train-only) it prints the tables it is given:
+//   node bench/report-learning.mjs [--backward node.json --backward chromium.json]
+//                                  [--train node.json --train chromium.json] [--out FILE.md]
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/** The issue's targets per step: how many times faster than tfjs-wasm ours must be. */
+export const TRAIN_TARGETS = { induction: 10, larger: 5 };
+
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const gf = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const pct = (x) => `${(100 * x).toFixed(0)}%`;
+const ratio = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const table = (header, rows) =>
+  [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+const where = (run) => run.environment?.name ?? 'Node';
+
+/** attentionBackward vs tf.grads: a row per environment, size and mask. */
+export function backwardSection(runs) {
+  if (runs.length === 0) return '';
+  const rows = runs.flatMap((run) =>
+    run.rows.map(({ n, isCausal, flops, ours, tfjs, error }) => {
+      const rate = (t) => flops / t / 1e6;
+      return [
+        `${where(run)} (${run.environment?.clock ?? 'wall time'})`,
+        n,
+        isCausal ? 'causal' : 'none',
+        `${ms(ours)} ms · ${gf(rate(ours))}`,
+        pct(rate(ours) / run.peak),
+        `${ms(tfjs)} ms · ${gf(rate(tfjs))}`,
+        ratio(tfjs / ours),
+        gf(run.peak),
+        error.toExponential(1),
+      ];
+    }),
+  );
+  const { heads, D, rounds } = runs[0];
+  return [
+    `### Gradients: attentionBackward against tfjs-backend-wasm's tf.grads (1 thread), ${heads} heads, D = ${D}`,
+    '',
+    `ms per call · GFLOP/s, median of ${rounds} interleaved rounds per case, with the SIMD128 ` +
+      'peak probe in the same rounds (its best sample). GFLOP/s count the backward as 2.5 times ' +
+      'the forward’s 4·N²·D per head, half of that when causal. Node times CPU time, Chromium ' +
+      'wall time (the page has no CPU clock). “tfjs ÷ ours” is how many times faster ours is; ' +
+      'the last column is the largest gradient difference between the two.',
+    '',
+    table(
+      ['where', 'N', 'mask', 'ours', 'ours % of peak', 'tfjs-wasm', 'tfjs ÷ ours',
+        'peak GFLOP/s', 'max abs diff'],
+      rows,
+    ), // prettier-ignore
+    '',
+  ].join('\n');
+}
+
+const modelLabel = ({ model, config: c }) =>
+  `${model} (V ${c.vocabSize}, D ${c.dModel}, L ${c.layers}, H ${c.heads}, MLP ${c.mlpSize})`;
+
+/** A training step, ours vs tfjs-wasm: a row per environment and model, with its target. */
+export function trainSection(runs) {
+  if (runs.length === 0) return '';
+  const cell = (r) => (r ? `${ms(r.ms)} ms · ${gf(r.gflops)}` : '—');
+  const rows = runs.flatMap((run) =>
+    run.results.map((r) => {
+      const goal = TRAIN_TARGETS[r.model];
+      const met = r.ratio === undefined ? '—' : r.ratio >= goal ? 'yes' : '**no**';
+      return [
+        `${where(run)}${run.environment?.ours ? `, ours ${run.environment.ours}` : ''}`,
+        modelLabel(r),
+        `${r.batch} × ${r.T}`,
+        (r.flops / 1e9).toFixed(3),
+        cell(r.ours),
+        r.ours ? pct(r.ours.share) : '—',
+        cell(r.tfjs),
+        r.tfjs ? pct(r.tfjs.share) : '—',
+        r.ratio === undefined ? '—' : ratio(r.ratio),
+        `≥ ${goal}×: ${met}`,
+        gf(r.peak),
+      ];
+    }),
+  );
+  return [
+    '### Training step: our tiny transformer against the same model in tfjs-backend-wasm (1 thread)',
+    '',
+    'ms per trainStep (forward + backward + AdamW) · GFLOP/s, median of interleaved rounds, ' +
+      'the same batches for both; FLOPs count the matrix products only ' +
+      '(bench/common/train-bench.mjs says how); % of peak uses the SIMD128 peak probe timed in ' +
+      'the same rounds (last column). In Chromium ours trains in a Worker, as the page does, ' +
+      'and tfjs in the page.',
+    '',
+    table(
+      ['where', 'model', 'batch × T', 'GFLOP/step', 'ours', 'ours % of peak', 'tfjs-wasm',
+        'tfjs % of peak', 'tfjs ÷ ours', 'target', 'peak GFLOP/s'],
+      rows,
+    ), // prettier-ignore
+    '',
+  ].join('\n');
+}
+
+// Run alone: print (and write) the sections it is given.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values: args } = parseArgs({
+    options: {
+      backward: { type: 'string', multiple: true, default: [] },
+      train: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+    },
+  });
+  const read = (files) =>
+    Promise.all(files.map(async (f) => JSON.parse(await readFile(f, 'utf8'))));
+  const text = [backwardSection(await read(args.backward)), trainSection(await read(args.train))]
+    .filter(Boolean)
+    .join('\n');
+  console.log(text);
+  if (args.out) await writeFile(args.out, `${text}\n`);
+}

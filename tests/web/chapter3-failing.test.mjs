@@ -1,0 +1,108 @@
+// Chapter 3's failing models told as failing (web/model/plateau.mjs): the rule on made-up
+// loss curves; the promise it rests on, in Node (the page's 2-layer model with RoPE drops
+// long before VERDICT_AFTER steps); and the page: a 1-layer run trained past VERDICT_AFTER
+// says it has not dropped and why, in English and in Chinese.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
+import { VERDICT_AFTER, failureReason, plateauVerdict } from '../../web/model/plateau.mjs';
+import { TRAINING_DEFAULTS, findDrop, modelConfig } from '../../web/model/training.mjs';
+import { collectProblems, distDir, pageFixture, screenshot, waitForReady } from './helpers.mjs';
+
+const web = pageFixture();
+const ONE_LAYER = { ...TRAINING_DEFAULTS, layers: 1 };
+const NO_POSITIONS = { ...TRAINING_DEFAULTS, positions: 'none' };
+/** A loss curve on a plateau at 2.3 (after a fast start from ln 16), `steps` long. */
+const plateau = (steps) => Array.from({ length: steps }, (_, s) => (s < 100 ? 2.7 - s / 250 : 2.3));
+
+test('the rule: only a model that cannot learn, past VERDICT_AFTER steps, with no drop', () => {
+  assert.equal(failureReason(TRAINING_DEFAULTS), null);
+  assert.equal(failureReason({ ...TRAINING_DEFAULTS, positions: 'learned' }), null);
+  assert.equal(failureReason(ONE_LAYER), 'oneLayer');
+  assert.equal(failureReason(NO_POSITIONS), 'none');
+  // One layer fails with or without positions; it is named first.
+  assert.equal(failureReason({ ...ONE_LAYER, positions: 'none' }), 'oneLayer');
+
+  const long = plateau(VERDICT_AFTER + 200);
+  const run = (settings, losses, dropStep = null) => ({ settings, losses, dropStep });
+  assert.equal(plateauVerdict(run(ONE_LAYER, plateau(VERDICT_AFTER - 1))), null, 'too early');
+  assert.equal(plateauVerdict(run(TRAINING_DEFAULTS, long)), null, 'a model that can learn');
+  assert.equal(plateauVerdict(run(NO_POSITIONS, long, 900)), null, 'it dropped after all');
+  // The loss told is the mean of the 20 steps up to VERDICT_AFTER, not the latest step's.
+  const noisy = long.map((loss, s) => (s < VERDICT_AFTER ? loss + (s % 2 ? 0.1 : -0.1) : 9));
+  assert.deepEqual(plateauVerdict(run(ONE_LAYER, noisy)), {
+    key: 'ch3.fail.oneLayer',
+    params: { step: VERDICT_AFTER, loss: '2.300' },
+  });
+  assert.equal(plateauVerdict(run(NO_POSITIONS, long)).key, 'ch3.fail.none');
+});
+
+test('the promise behind VERDICT_AFTER: the page’s 2-layer model drops long before it (Node)', async () => {
+  const { default: createAttention } = await import(
+    pathToFileURL(join(distDir, 'attention.mjs')).href
+  );
+  const attn = await createAttention();
+  // The page's model and batches (the trainer's default: INDUCTION_BATCH rows a step, from
+  // the seed's task).
+  const model = attn.createTinyTransformer(modelConfig(TRAINING_DEFAULTS));
+  const task = createInductionTask(TRAINING_DEFAULTS.seed);
+  const losses = [];
+  let drop = null;
+  while (drop === null && losses.length < VERDICT_AFTER) {
+    const { tokens, targets } = task.batch(INDUCTION_BATCH);
+    losses.push(model.trainStep({ tokens, targets, batch: INDUCTION_BATCH }));
+    drop = findDrop(losses);
+  }
+  model.free();
+  assert.ok(drop !== null && drop < VERDICT_AFTER / 2, `the default model dropped at ${drop}`);
+  console.log(`2 layers, RoPE, seed 1: the loss dropped at step ${drop}`);
+});
+
+test('the page: a 1-layer run says, past 1500 steps, that it has not dropped and why', async () => {
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=train` });
+  await waitForReady(page);
+  await page.waitForSelector('.scene-train[data-worker="ready"]', { timeout: 30_000 });
+  await page.selectOption('.scene-train select[data-control="layers"]', '1');
+  await page.waitForFunction(
+    () => document.querySelectorAll('.scene-train .train-head').length === 4,
+  );
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('.scene-train').dataset.step) >= n - 100,
+    VERDICT_AFTER,
+    { timeout: 90_000 },
+  );
+  // Not yet: nothing is said before VERDICT_AFTER steps.
+  assert.equal(await page.isVisible('.scene-train .train-verdict'), false);
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.verdict === 'ch3.fail.oneLayer',
+    null,
+    { timeout: 30_000 },
+  );
+  await page.click('.scene-train .train-button'); // Pause
+  const said = await page.textContent('.scene-train .train-verdict');
+  assert.match(said, /^After 1500 steps there has been no drop: the loss is still (\d\.\d{3}),/);
+  assert.match(said, /One layer has no earlier layer/);
+  const loss = Number(said.match(/still (\d\.\d{3})/)[1]);
+  assert.ok(loss > 1, `the loss told (${loss}) is the plateau's, far from a dropped model's`);
+  assert.ok(await page.isVisible('.scene-train .train-verdict'));
+  await page.$eval('.scene-train .train-status', (e) => e.scrollIntoView());
+  await screenshot(page, 'ch3-train-one-layer-fails');
+  // In Chinese, the same verdict with the same numbers.
+  await page.click('.language-button[data-language="zh"]');
+  await page.waitForFunction(() =>
+    /训练了 1500 步，损失没有骤降/.test(
+      document.querySelector('.scene-train .train-verdict').textContent,
+    ),
+  );
+  assert.match(await page.textContent('.scene-train .train-verdict'), new RegExp(`仍是 ${loss}`));
+  // Two layers again: a new run, and nothing to say about it.
+  await page.selectOption('.scene-train select[data-control="layers"]', '2');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.verdict === '');
+  assert.equal(await page.isVisible('.scene-train .train-verdict'), false);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
