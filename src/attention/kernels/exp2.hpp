@@ -42,31 +42,30 @@ inline xsimd::batch<float> exp2_in_range(xsimd::batch<float> x) {
 // on WebAssembly xsimd's max and min are pmax and pmin (one instruction each), which return
 // their first operand when either is NaN; on x86 they are maxps and minps, which return their
 // second.
-inline xsimd::batch<float> at_least(xsimd::batch<float> x, xsimd::batch<float> lo) {
+template <class MaxOrMin>
+inline xsimd::batch<float> keeping_nan(MaxOrMin op, xsimd::batch<float> x, float bound) {
 #if defined(__wasm__)
-  return xsimd::max(x, lo);
+  return op(x, xsimd::batch<float>(bound));
 #else
-  return xsimd::max(lo, x);
+  return op(xsimd::batch<float>(bound), x);
 #endif
 }
-inline xsimd::batch<float> at_most(xsimd::batch<float> x, xsimd::batch<float> hi) {
-#if defined(__wasm__)
-  return xsimd::min(x, hi);
-#else
-  return xsimd::min(hi, x);
-#endif
+inline xsimd::batch<float> at_least(xsimd::batch<float> x, float lo) {
+  return keeping_nan([](auto a, auto b) { return xsimd::max(a, b); }, x, lo);
+}
+inline xsimd::batch<float> at_most(xsimd::batch<float> x, float hi) {
+  return keeping_nan([](auto a, auto b) { return xsimd::min(a, b); }, x, hi);
 }
 
 // 2^x for any x.
 inline xsimd::batch<float> exp2_fast(xsimd::batch<float> x) {
-  using batch = xsimd::batch<float>;
-  return exp2_in_range(at_most(at_least(x, batch(-127.0f)), batch(127.0f)));
+  return exp2_in_range(at_most(at_least(x, -127.0f), 127.0f));
 }
 
 // 2^x for x <= 127 (or NaN): the softmax's case, a score minus the row's maximum (<= 0);
 // one instruction fewer than exp2_fast.
 inline xsimd::batch<float> exp2_nonpositive(xsimd::batch<float> x) {
-  return exp2_in_range(at_least(x, xsimd::batch<float>(-127.0f)));
+  return exp2_in_range(at_least(x, -127.0f));
 }
 
 }  // namespace attention::kernels
