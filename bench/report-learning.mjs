@@ -63,6 +63,41 @@ export function backwardSection(runs) {
 const modelLabel = ({ model, config: c }) =>
   `${model} (V ${c.vocabSize}, D ${c.dModel}, L ${c.layers}, H ${c.heads}, MLP ${c.mlpSize})`;
 
+/**
+ * Where our step goes, from the runs whose rows carry `pieces` ({ piece: ms per step }, the
+ * core's piece timer; bench/train-node.mjs measures them): a column per run and model, each
+ * piece's ms and its share of the pieces' sum. A piece no model ran gets no row.
+ */
+function piecesTable(runs) {
+  const profiled = runs.flatMap((run) =>
+    run.results.filter((r) => r.pieces).map((r) => ({ ...r, where: where(run) })),
+  );
+  if (profiled.length === 0) return [];
+  const names = Object.keys(profiled[0].pieces).filter((name) =>
+    profiled.some((r) => r.pieces[name] > 0),
+  );
+  const sums = profiled.map((r) => Object.values(r.pieces).reduce((a, b) => a + b, 0));
+  const cellOf = (r, i, name) =>
+    r.pieces[name] > 0
+      ? `${r.pieces[name].toFixed(3)} ms (${((100 * r.pieces[name]) / sums[i]).toFixed(1)}%)`
+      : '—';
+  return [
+    'Where our step goes, piece by piece: ms per step of each piece (the core’s piece timer, ' +
+      'median over rounds of their own, so the times above never run with it; forward pieces ' +
+      'first, then the backward in the order it runs). “layer norm” is every LayerNorm, “MLP” ' +
+      'both its products and the GELU, “optimiser” the finite-gradient check and AdamW.',
+    '',
+    table(
+      ['piece', ...profiled.map((r) => `${r.model}, ${r.where}`)],
+      [
+        ...names.map((name) => [name, ...profiled.map((r, i) => cellOf(r, i, name))]),
+        ['sum of the pieces', ...sums.map((sum) => `${sum.toFixed(3)} ms`)],
+      ],
+    ),
+    '',
+  ];
+}
+
 /** A training step, ours vs tfjs-wasm: a row per environment and model, with its target. */
 export function trainSection(runs) {
   if (runs.length === 0) return '';
@@ -82,6 +117,7 @@ export function trainSection(runs) {
         r.tfjs ? pct(r.tfjs.share) : '—',
         r.ratio === undefined ? '—' : ratio(r.ratio),
         `≥ ${goal}×: ${met}`,
+        cell(r.oursPage),
         gf(r.peak),
       ];
     }),
@@ -93,14 +129,15 @@ export function trainSection(runs) {
       'the same batches for both; FLOPs count the matrix products only ' +
       '(bench/common/train-bench.mjs says how); % of peak uses the SIMD128 peak probe timed in ' +
       'the same rounds (last column). In Chromium ours trains in a Worker, as the page does, ' +
-      'and tfjs in the page.',
+      'and tfjs in the page; ours is timed on the page’s own thread too, in the same rounds.',
     '',
     table(
       ['where', 'model', 'batch × T', 'GFLOP/step', 'ours', 'ours % of peak', 'tfjs-wasm',
-        'tfjs % of peak', 'tfjs ÷ ours', 'target', 'peak GFLOP/s'],
+        'tfjs % of peak', 'tfjs ÷ ours', 'target', 'ours on the page’s thread', 'peak GFLOP/s'],
       rows,
     ), // prettier-ignore
     '',
+    ...piecesTable(runs),
   ].join('\n');
 }
 

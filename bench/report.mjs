@@ -583,7 +583,7 @@ for (const [files, section] of [
   [args.backward, backwardSection],
   [args.train, trainSection],
 ]) {
-  if (files.length) out.push(section(await Promise.all(files.map(readJson))), '');
+  if (files.length) out.push(section(await Promise.all(files.map(readJson))).trimEnd(), '');
 }
 
 const text = out.join('\n');

@@ -16,6 +16,7 @@ import { buildPage } from './app/page.mjs';
 import { createSceneStage } from './app/scenes.mjs';
 import { createState, initialState } from './app/state.mjs';
 import { createTraining } from './app/training.mjs';
+import { onParametersLoaded, trainingActions } from './app/training-state.mjs';
 import { createUrlWriter } from './app/url.mjs';
 import { setDocumentLanguage, showExplanation } from './app/views.mjs';
 import { createWidgets } from './app/widgets.mjs';
@@ -52,13 +53,18 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     numbers: null, // computeNumbers() of the state's example and settings (+ .layer)
     version: 0, // bumped with every new numbers: scenes built from older ones are stale
     shownVersion: 0, // the version the timeline, scene and panels show
+    shownPanels: null, // the chapter 3 stage's panels the panels show (views.mjs stagePanels)
     steps: [],
     traceError: null,
     wasPlaying: false,
     pendingAfterFrame: new Set(),
     inspector: null,
     url: null,
-    training: createTraining({ startTrainer }),
+    training: createTraining({
+      startTrainer,
+      onLoaded: (settings, source) => onParametersLoaded(app, settings, source),
+    }),
+    trainedLoaded: null, // the link text of the model the run was loaded from (training-state)
     change: (patch, reason) => app.state.change(patch, reason),
     // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads; its
     // cache calculator keeps the reader's model sizes.
@@ -74,6 +80,8 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
       },
     },
   };
+  // Chapter 3's training switches, Reset and the trained model's link (training-state.mjs).
+  Object.assign(app.actions, trainingActions(app));
   setDocumentLanguage(app);
   const loading = root.querySelector('[data-loading]');
   if (loading) loading.textContent = app.tr('app.loading');

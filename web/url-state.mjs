@@ -2,12 +2,17 @@
 //   #step=scores-1&scaled=1&causal=1&rounding=article&x=1,0;0,2&wk=..&wq=..&wv=..
 // and chapter 2's layer, when it is not the chapter's own example:
 //   &heads=4&kv=2&lx=..&lq=..&lk=..&lv=..&lo=..
+// and chapter 3's training switches that are not the defaults, and a trained model's
+// parameters (model/parameters-link.mjs: float16, deflate-raw, base64url; decoded by the app):
+//   &tpos=learned&tlayers=1&theads=2&tseed=7&tspeed=slow&trained=..
 // Links are shared, so the hash is untrusted input: it is parsed with bounded, linear checks
 // (no backtracking-prone patterns on long strings), every value is validated, and anything
 // unexpected rejects the whole hash. The caller then shows the article's example with a
 // notice that names the problem as plain text.
 import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model/example.mjs';
 import { LAYER_LIMITS, kvChoices } from './model/layer.mjs';
+import { MAX_LINK_LENGTH } from './model/parameters-link.mjs';
+import { TRAINING_DEFAULTS, trainingSettingsProblem } from './model/training.mjs';
 
 // A number in the hash is JavaScript's shortest round-trip text for it (String(value)), at
 // most 26 characters within ±1000 ("-0.0000012345678901234567", "-1.2345678901234567e-100").
@@ -19,10 +24,21 @@ const MAX_LAYER_CELLS = Math.max(
   LAYER_LIMITS.dModel * LAYER_LIMITS.maxHeads * LAYER_LIMITS.maxHeadSize,
 );
 const MAX_LAYER_MATRIX_TEXT = MAX_LAYER_CELLS * (MAX_NUMBER_LENGTH + 1);
-const MAX_HASH_LENGTH = 4 * (MAX_MATRIX_TEXT + 4) + 5 * (MAX_LAYER_MATRIX_TEXT + 4) + 160;
-const MAX_PARTS = 19;
+const MAX_HASH_LENGTH =
+  4 * (MAX_MATRIX_TEXT + 4) + 5 * (MAX_LAYER_MATRIX_TEXT + 4) + 160 + MAX_LINK_LENGTH + 100;
+const MAX_PARTS = 25;
 const MATRIX_KEYS = { x: 'x', wk: 'wKey', wq: 'wQuery', wv: 'wValue' };
 const LAYER_KEYS = { lx: 'x', lq: 'wQuery', lk: 'wKey', lv: 'wValue', lo: 'wOut' };
+// Chapter 3's switches (model/training.mjs): a number where the default is one.
+const TRAINING_KEYS = {
+  tpos: 'positions',
+  tlayers: 'layers',
+  theads: 'heads',
+  tseed: 'seed',
+  tspeed: 'speed',
+};
+const TRAINING_VALUE_PATTERN = /^[a-z0-9]{1,10}$/;
+const LINK_PATTERN = /^[A-Za-z0-9_-]+$/;
 // One shape rule for both chapters' matrices: at most this many rows and columns.
 const CHAPTER_1_BOUNDS = { rows: Math.max(LIMITS.maxDim, LIMITS.maxTokens), cols: LIMITS.maxDim };
 const LAYER_BOUNDS = {
@@ -110,7 +126,7 @@ function parseHeadCount(value) {
 /**
  * @param {string} hash location.hash, with or without the leading '#'
  * @returns {{ ok: true, state: object } | { ok: false, problem: { key, params } }}
- *   state: { step?, scaled?, causal?, rounding?, example?, layer? }
+ *   state: { step?, scaled?, causal?, rounding?, example?, layer?, training?, trained? }
  */
 export function parseHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -123,6 +139,7 @@ export function parseHash(hash) {
   const matrices = {};
   const layerMatrices = {};
   const headCounts = {};
+  const training = {};
   for (const part of parts) {
     const equals = part.indexOf('=');
     const rawKey = equals === -1 ? part : part.slice(0, equals);
@@ -162,9 +179,27 @@ export function parseHash(hash) {
       if (count === undefined || count > LAYER_LIMITS.maxHeads)
         return problem('url.badValue', { key, value: excerpt(value) });
       headCounts[key] = count;
+    } else if (Object.hasOwn(TRAINING_KEYS, key)) {
+      if (!TRAINING_VALUE_PATTERN.test(value))
+        return problem('url.badValue', { key, value: excerpt(value) });
+      const name = TRAINING_KEYS[key];
+      training[name] = typeof TRAINING_DEFAULTS[name] === 'number' ? Number(value) : value;
+    } else if (key === 'trained') {
+      if (value.length > MAX_LINK_LENGTH || !LINK_PATTERN.test(value))
+        return problem('url.badValue', { key, value: excerpt(value) });
+      state.trained = value;
     } else {
       return problem('url.unknownKey', { key: excerpt(key) });
     }
+  }
+  if (Object.keys(training).length > 0) {
+    const settings = { ...TRAINING_DEFAULTS, ...training };
+    const wrong = trainingSettingsProblem(settings);
+    if (wrong) {
+      const key = Object.keys(TRAINING_KEYS).find((k) => TRAINING_KEYS[k] === wrong.name);
+      return problem('url.badValue', { key, value: excerpt(String(settings[wrong.name])) });
+    }
+    state.training = settings;
   }
   const given = Object.keys(matrices).length;
   if (given > 0) {
@@ -196,8 +231,8 @@ const formatForUrl = (value) => String(value === 0 ? 0 : value);
 const matrixToText = (matrix) => matrix.map((row) => row.map(formatForUrl).join(',')).join(';');
 
 /**
- * The hash for a state; settings at their defaults and the article's own example are left
- * out, so the common link stays short: "#step=softmax-1".
+ * The hash for a state; settings and switches at their defaults and the article's own example
+ * are left out, so the common link stays short: "#step=softmax-1".
  */
 export function serializeHash({
   step,
@@ -208,6 +243,8 @@ export function serializeHash({
   isArticleExample,
   layer,
   isLayerExample = true,
+  training = TRAINING_DEFAULTS,
+  trained = null,
 }) {
   const parts = [`step=${encodeURIComponent(step)}`];
   if (scaled) parts.push('scaled=1');
@@ -224,5 +261,9 @@ export function serializeHash({
       parts.push(`${key}=${matrixToText(layer[name])}`);
     }
   }
+  for (const [key, name] of Object.entries(TRAINING_KEYS)) {
+    if (training[name] !== TRAINING_DEFAULTS[name]) parts.push(`${key}=${training[name]}`);
+  }
+  if (trained) parts.push(`trained=${trained}`);
   return `#${parts.join('&')}`;
 }

@@ -165,8 +165,10 @@ async function backward({ quick }) {
 async function train({ quick }) {
   const log = (line) => console.log(`[bench train chromium] ${line}`);
   const probes = await tfjsAndPeak();
+  const { default: createAttention } = await import(oursUrl);
+  const attn = await createAttention({ relaxedSimd: false });
   const workerUrl = '/build/bench/train-worker.js';
-  const result = await runTrainBench({ tf, probes, quick, log, workerUrl });
+  const result = await runTrainBench({ tf, attn, probes, quick, log, workerUrl });
   return { environment: { kind: 'chromium', ours: 'in a Worker' }, ...result };
 }
 

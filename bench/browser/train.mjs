@@ -1,7 +1,8 @@
 // The training benchmark in Chromium: ours in a Worker (bench/browser/train-worker.mjs), as
 // the page trains, against the same model in tfjs-backend-wasm in the page, the same batches
 // and rounds as in Node (bench/common/train-bench.mjs), with the SIMD128 peak probe in the
-// page in the same rounds. While the worker trains, the page only waits for its answer.
+// page in the same rounds. While the worker trains, the page only waits for its answer. Ours
+// is timed on the page's own thread too (oursPage), in the same rounds: what the Worker costs.
 import { createTfjsTransformer } from '../common/train-tfjs.mjs';
 import {
   batchesFor,
@@ -36,29 +37,33 @@ function openWorker(url) {
 }
 
 /**
- * Every model's row, as bench/train-node.mjs writes them. tf: tfjs with gradients registered
- * and its wasm backend set; probes: peakProbes() of the page's simd_peak.wasm.
+ * Every model's row, as bench/train-node.mjs writes them, with oursPage. tf: tfjs with
+ * gradients registered and its wasm backend set; attn: our module in the page; probes:
+ * peakProbes() of the page's simd_peak.wasm.
  */
-export async function runTrainBench({ tf, probes, quick, log, workerUrl }) {
+export async function runTrainBench({ tf, attn, probes, quick, log, workerUrl }) {
   const worker = openWorker(workerUrl);
   const results = [];
   try {
     for (const model of trainModels({ quick })) {
       const theirs = createTfjsTransformer(tf, trainConfig(model));
+      const inPage = attn.createTinyTransformer(trainConfig(model));
       await worker.ask('create', { model });
-      const nextBatch = batchesFor(model);
+      const [theirBatches, pageBatches] = [batchesFor(model), batchesFor(model)];
       const row = await trainRow(
-        model,
+        { ...model, steps: { ...model.steps, oursPage: model.steps.ours } },
         {
           ours: (steps) => worker.ask('time', { steps }),
-          tfjs: (steps) => timeSteps(theirs, nextBatch, steps),
+          oursPage: (steps) => timeSteps(inPage, pageBatches, steps),
+          tfjs: (steps) => timeSteps(theirs, theirBatches, steps),
         },
         probes,
       );
       await worker.ask('free');
+      inPage.free();
       theirs.dispose();
       log(
-        `${model.name}: ours ${row.ours.ms.toFixed(2)}, tfjs ${row.tfjs.ms.toFixed(2)} ms/step; peak ${row.peak.toFixed(1)} GFLOP/s`,
+        `${model.name}: ours ${row.ours.ms.toFixed(2)} (in the page ${row.oursPage.ms.toFixed(2)}), tfjs ${row.tfjs.ms.toFixed(2)} ms/step; peak ${row.peak.toFixed(1)} GFLOP/s`,
       );
       results.push(row);
     }

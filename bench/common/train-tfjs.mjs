@@ -5,8 +5,9 @@
 //   + residual], final LayerNorm, unembedding, mean next-token cross-entropy over the counted
 //   targets (-1 = not counted), Adam (beta1 0.9, beta2 0.999, eps 1e-8; weight decay 0 makes
 //   AdamW Adam).
-// The same initialisation scheme (embeddings uniform in [-1, 1), matrices in +-1/sqrt(rows),
-// gains 1, biases 0) from its own seeded numbers: the bench compares time per step, not bits.
+// The same initialisation scheme (token embeddings uniform in [-1, 1), positions the core's
+// sinusoids, matrices in +-1/sqrt(rows), gains 1, biases 0) from its own seeded numbers: the
+// bench compares time per step, not bits.
 //
 // The embedding is one-hot x E: tfjs's wasm backend has no gradient kernel for gather
 // (UnsortedSegmentSum). Only the functional forms (tf.add(x, y)) are used: the chained ones
@@ -28,7 +29,17 @@ function makeParameters(tf, { vocabSize: V, context: C, dModel: D, layers, mlpSi
   const matrix = (rows, cols) => uniform([rows, cols], 1 / Math.sqrt(rows));
   const ones = () => tf.variable(tf.ones([D]));
   const zeros = (n) => tf.variable(tf.zeros([n]));
-  const p = { wte: uniform([V, D], 1), wpe: uniform([C, D], 1), layers: [] };
+  // Learned positions start as the core's sinusoids (transformer.cpp, sinusoid_positions): row
+  // t is cos(t theta_i) in the first ceil(D / 2) columns and sin(t theta_i) in the rest,
+  // theta_i = base^(-2i / R), R = D rounded up to even, base = C^(R / (R - 2)).
+  const half = Math.ceil(D / 2);
+  const base = 2 * half > 2 ? C ** ((2 * half) / (2 * half - 2)) : 1;
+  const sinusoids = Float32Array.from({ length: C * D }, (_, n) => {
+    const [t, i] = [Math.floor(n / D), n % D];
+    const angle = t * base ** ((-2 * (i % half)) / (2 * half));
+    return i < half ? Math.cos(angle) : Math.sin(angle);
+  });
+  const p = { wte: uniform([V, D], 1), wpe: tf.variable(tf.tensor(sinusoids, [C, D])), layers: [] };
   for (let l = 0; l < layers; l++) {
     const layer = { g1: ones(), b1: zeros(D) };
     Object.assign(layer, {

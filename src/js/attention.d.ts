@@ -740,7 +740,8 @@ export interface TinyTransformerConfig {
   kvHeads?: number;
   /**
    * How the model knows where a token is: 'learned' (the default: a [C, D] table added to the
-   * token embedding), 'rope' (rotary embedding of every head's queries and keys, base 10000,
+   * token embedding, trained from sinusoids: row t holds cos(t θ_i) then sin(t θ_i), θ_i from 1
+   * radian per position down to 1 radian over the context), 'rope' (rotary embedding of every head's queries and keys, base 10000,
    * pairs (i, i + d / 2); needs an even head size) or 'none'.
    */
   positions?: 'learned' | 'rope' | 'none';

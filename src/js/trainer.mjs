@@ -6,7 +6,12 @@
 // Here: reading and checking the caller's options and arguments (each read once; a refused
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
 import { describe, isOptionBag } from './checks.mjs';
-import { INDUCTION_LENGTH, INDUCTION_VOCAB, MAX_BATCH } from './induction-task.mjs';
+import {
+  INDUCTION_BATCH,
+  INDUCTION_LENGTH,
+  INDUCTION_VOCAB,
+  MAX_BATCH,
+} from './induction-task.mjs';
 import {
   measuredBytes,
   measureTypedArray,
@@ -176,7 +181,7 @@ export async function createTrainer(options) {
     );
   }
   const seed = checkInteger(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
-  const batch = checkInteger(o.batch ?? 32, `${where}: batch`, 1, MAX_BATCH);
+  const batch = checkInteger(o.batch ?? INDUCTION_BATCH, `${where}: batch`, 1, MAX_BATCH);
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
   // setTimeout fires at once for a delay past 2^31 - 1 ms (Infinity too), so those are refused.
   if (typeof initTimeout !== 'number' || !(initTimeout > 0 && initTimeout <= MAX_TIMEOUT_MS)) {

@@ -83,6 +83,32 @@ TEST(ModelTransformer, NamesEveryParameterWithItsDims) {
   EXPECT_EQ(parameter_table(small_config(Positions::none, 0, 2)).size(), 1u + 2 * 6 + 3);
 }
 
+// Learned positions start as sinusoids, not random rows: row t is cos(t theta_i) in the first
+// half of the columns and sin(t theta_i) in the second, theta_i geometric from 1 radian per
+// position down to 1 radian over the context (theta_i = C^(-i / (D / 2 - 1))). The same for
+// every seed; an odd D gives the cosines the extra column.
+TEST(ModelTransformer, LearnedPositionsStartAsSinusoidsFromOneRadianPerPositionToOnePerContext) {
+  for (const std::uint32_t D : {8u, 7u}) {
+    Config c = small_config(Positions::learned, 0, 1);
+    c.d_model = D;
+    c.heads = 1;
+    auto model = make(c);
+    const Vec positions = named_parameters(*model)["embedding.positions"];
+    const std::size_t C = c.context, half = (D + 1) / 2;
+    for (std::size_t t = 0; t < C; ++t)
+      for (std::size_t i = 0; i < D; ++i) {
+        const std::size_t pair = i < half ? i : i - half;
+        const double theta =
+            std::pow(static_cast<double>(C), -static_cast<double>(pair) / (half - 1));
+        const double expected = i < half ? std::cos(t * theta) : std::sin(t * theta);
+        EXPECT_NEAR(positions[t * D + i], expected, 1e-6)
+            << "D " << D << ", row " << t << ", column " << i;
+      }
+    c.seed = 8;
+    EXPECT_EQ(named_parameters(*make(c))["embedding.positions"], positions);
+  }
+}
+
 TEST(ModelTransformer, RefusesConfigsThatCannotWork) {
   Config c = small_config(Positions::learned, 0, 2);
   c.heads = 3;

@@ -1,10 +1,10 @@
 // The tiny transformer learns induction (dist/attention.mjs's createTinyTransformer, trained
 // through createTrainer's worker by examples/node/train.mjs): with 2 layers and positions
-// (learned, or RoPE) the loss falls below 0.1 and the accuracy on the counted targets reaches
-// 99% within 2,000 steps, and a head of layer 2 puts at least 0.9 of its weight on the token
-// after the earlier occurrence (an induction head); with 1 layer it stays far from it. First, the
-// worker computes exactly what the model computes in-thread; last, the example itself, run as a
-// user runs it, and the trainer in a Chromium page (Web Workers).
+// (learned, or RoPE) the loss falls below 0.1 within 1,500 steps, the accuracy on the counted
+// targets reaches 99% within 2,000, and a head of layer 2 puts at least 0.9 of its weight on the
+// token after the earlier occurrence (an induction head); with 1 layer it stays far from it.
+// First, the worker computes exactly what the model computes in-thread; last, the example
+// itself, run as a user runs it, and the trainer in a Chromium page (Web Workers).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -17,8 +17,13 @@ import { useChromiumPage } from './chromium-page.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Seeds 1-5 of both position kinds are reported by examples/node/train.mjs (the README's
-// table); the suite checks two of each, to keep its time reasonable.
-const SEEDS = [1, 3];
+// table). The suite trains learned positions for all five (their starting sinusoids are what
+// makes every seed learn; random rows left seed 2 on the plateau) and RoPE for two, to keep
+// its time reasonable: a run stops at the first check where it has learned, 400-1,000 steps.
+const SEEDS = { learned: [1, 2, 3, 4, 5], rope: [1, 3] };
+// The loss falls below 0.1 within this many steps: the same model in TensorFlow.js drops at
+// steps 570-1,434 for seeds 1-5, and ours must do at least as well.
+const DROP_WITHIN = 1500;
 const quiet = () => {};
 
 test('the worker trains exactly as the model does in this thread: the same losses, bit for bit', async () => {
@@ -54,7 +59,7 @@ test('the worker trains exactly as the model does in this thread: the same losse
 
 describe('2 layers learn induction within 2,000 steps', () => {
   for (const positions of ['learned', 'rope']) {
-    for (const seed of SEEDS) {
+    for (const seed of SEEDS[positions]) {
       test(`${positions} positions, seed ${seed}`, async () => {
         // Stops at the first check (every 100 steps) where both hold.
         const run = await trainInduction({
@@ -65,7 +70,7 @@ describe('2 layers learn induction within 2,000 steps', () => {
           print: quiet,
         });
         assert.notEqual(run.dropStep, null, 'the loss never fell below 0.1');
-        assert.ok(run.dropStep <= 2000, `dropped at ${run.dropStep}`);
+        assert.ok(run.dropStep <= DROP_WITHIN, `dropped at step ${run.dropStep}`);
         assert.ok(run.accuracy >= 0.99, `accuracy ${run.accuracy} at step ${run.steps}`);
         const best = Math.max(...run.scores);
         assert.ok(best >= 0.9, `layer 2's best induction score ${best} (${run.scores})`);
@@ -76,7 +81,7 @@ describe('2 layers learn induction within 2,000 steps', () => {
 
 // One layer cannot look up "the token after the earlier occurrence of mine", but it can learn
 // a weaker rule: the next token is a segment symbol seen only once so far (and, of those, the
-// earliest). That rule alone gets about half the counted targets right (51% after 3,000 steps,
+// earliest). That rule alone gets about half the counted targets right (46% after 3,000 steps,
 // slowly rising), so the bound here is "far from 2 layers", not "near chance".
 test('1 layer stays far from it: no drop below 0.1, accuracy under 60% after 1,500 steps', async () => {
   const run = await trainInduction({ seed: 1, layers: 1, steps: 1500, print: quiet });

@@ -1,7 +1,8 @@
 // Chapter 3's failing models told as failing (web/model/plateau.mjs): the rule on made-up
 // loss curves; the promise it rests on, in Node (the page's 2-layer model with RoPE drops
 // long before VERDICT_AFTER steps); and the page: a 1-layer run trained past VERDICT_AFTER
-// says it has not dropped and why, in English and in Chinese.
+// says it has not dropped and why, in English and in Chinese, and so does a 2-layer run
+// without positions (its loss creeps down, with no sudden drop).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -61,7 +62,7 @@ test('the promise behind VERDICT_AFTER: the page’s 2-layer model drops long be
   console.log(`2 layers, RoPE, seed 1: the loss dropped at step ${drop}`);
 });
 
-test('the page: a 1-layer run says, past 1500 steps, that it has not dropped and why', async () => {
+test('the page: 1 layer, and no positions, say past 1500 steps that they have not dropped and why', async () => {
   const { page, context, problems } = await web.open({ url: `${web.url}#step=train` });
   await waitForReady(page);
   await page.waitForSelector('.scene-train[data-worker="ready"]', { timeout: 30_000 });
@@ -100,9 +101,24 @@ test('the page: a 1-layer run says, past 1500 steps, that it has not dropped and
   );
   assert.match(await page.textContent('.scene-train .train-verdict'), new RegExp(`仍是 ${loss}`));
   // Two layers again: a new run, and nothing to say about it.
+  await page.click('.language-button[data-language="en"]');
   await page.selectOption('.scene-train select[data-control="layers"]', '2');
   await page.waitForFunction(() => document.querySelector('.scene-train').dataset.verdict === '');
   assert.equal(await page.isVisible('.scene-train .train-verdict'), false);
+  // Two layers without positions: the loss creeps down, with no sudden drop, and is told so.
+  await page.selectOption('.scene-train select[data-control="positions"]', 'none');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.verdict === 'ch3.fail.none',
+    null,
+    { timeout: 120_000 },
+  );
+  await page.click('.scene-train .train-button'); // Pause
+  const none = await page.textContent('.scene-train .train-verdict');
+  assert.match(none, /^After 1500 steps there has been no sudden drop: the loss has only crept/);
+  assert.match(none, /Without positions no head can ask for “the token just before me”/);
+  assert.equal(await page.$eval('.scene-train', (e) => e.dataset.dropStep), '');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -1,9 +1,11 @@
 // Chapter 3's training model code in Node (web/model/training.mjs): reading a typed sequence,
 // finding the step where the loss dropped, and scoring what a head does; and its files
-// (web/model/training-export.mjs): the loss as CSV, the parameters as JSON and back.
+// (web/model/training-export.mjs): the loss as CSV, the parameters as JSON and back; and
+// chapter 3 in the link (web/url-state.mjs, web/model/parameters-link.mjs).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  TRAINING_DEFAULTS,
   findDrop,
   headRoles,
   inductionScore,
@@ -16,6 +18,8 @@ import {
   parametersJson,
   readParametersJson,
 } from '../../web/model/training-export.mjs';
+import { decodeParametersLink, encodeParametersLink } from '../../web/model/parameters-link.mjs';
+import { parseHash, serializeHash } from '../../web/url-state.mjs';
 
 describe('the chapter model (Node)', () => {
   test('parseLetters takes A..O with or without spaces, and names what it refuses', () => {
@@ -80,5 +84,73 @@ describe('the training files (Node)', () => {
       () => readParametersJson(file({ positions: 'rope', layers: 2, heads: 4, seed: -1 })),
       RangeError,
     );
+  });
+});
+
+describe('chapter 3 in the link (Node)', () => {
+  test('the switches round-trip through the hash; defaults are not written', () => {
+    const training = { positions: 'learned', layers: 1, heads: 2, seed: 7, speed: 'slow' };
+    const hash = serializeHash({ step: 'train', training });
+    assert.equal(hash, '#step=train&tpos=learned&tlayers=1&theads=2&tseed=7&tspeed=slow');
+    assert.deepEqual(parseHash(hash).state.training, training);
+    assert.equal(serializeHash({ step: 'train', training: TRAINING_DEFAULTS }), '#step=train');
+    // One switch given: the others are the defaults.
+    assert.deepEqual(parseHash('#step=train&theads=3').state.training, {
+      ...TRAINING_DEFAULTS,
+      heads: 3,
+    });
+  });
+  test('a switch outside its choices is refused by name, as the page says it', () => {
+    for (const [part, key, value] of [
+      ['tlayers=3', 'tlayers', '3'],
+      ['theads=0', 'theads', '0'],
+      ['tpos=sinusoidal', 'tpos', 'sinusoidal'],
+      ['tseed=4294967296', 'tseed', '4294967296'],
+      ['tspeed=Fast', 'tspeed', 'Fast'],
+    ]) {
+      const parsed = parseHash(`#step=train&${part}`);
+      assert.equal(parsed.ok, false, part);
+      assert.deepEqual(parsed.problem, { key: 'url.badValue', params: { key, value } }, part);
+    }
+    assert.equal(parseHash('#step=train&trained=a+b').ok, false);
+  });
+  test('a trained model as link text: float16 numbers, switches and step come back', async () => {
+    const data = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i) * 2);
+    const parameters = { embedding: { data, dims: [25, 40] }, unembedding: { data, dims: [1000] } };
+    const settings = { positions: 'none', layers: 1, heads: 3, seed: 9, speed: 'slow' };
+    const text = await encodeParametersLink({ settings, step: 700, parameters });
+    assert.match(text, /^[A-Za-z0-9_-]+$/);
+    assert.equal(parseHash(`#step=train&trained=${text}`).state.trained, text);
+    const read = await decodeParametersLink(text);
+    assert.deepEqual(read.settings, { ...settings, speed: 'fast' });
+    assert.equal(read.step, 700);
+    assert.deepEqual(read.parameters.embedding.dims, [25, 40]);
+    read.parameters.unembedding.data.forEach((value, i) => {
+      // float16: 11 significant bits, so within 2^-11 of the value (relative).
+      assert.ok(Math.abs(value - data[i]) <= Math.abs(data[i]) * 2 ** -11, `${i}`);
+    });
+  });
+  test('a cut-short, damaged or foreign link is refused with what is wrong', async () => {
+    const parameters = { a: { data: Float32Array.of(1, 2, 3, 4), dims: [4] } };
+    const settings = { positions: 'rope', layers: 2, heads: 4, seed: 1 };
+    const text = await encodeParametersLink({ settings, step: 1, parameters });
+    await assert.rejects(decodeParametersLink(text.slice(0, -8)), /cut short or damaged/);
+    await assert.rejects(decodeParametersLink('AAAA'), /cut short or damaged/);
+    await assert.rejects(decodeParametersLink('a*b'), /base64url characters only/);
+    const other = await encodeParametersLink({
+      settings: { ...settings, layers: 5 },
+      step: 1,
+      parameters,
+    });
+    await assert.rejects(decodeParametersLink(other), /settings\.layers must be one of 1, 2/);
+    // A deflate bomb stops at the bound instead of filling memory.
+    const zeros = new Uint8Array(2 ** 20);
+    const bomb = new Uint8Array(
+      await new Response(
+        new Blob([zeros]).stream().pipeThrough(new CompressionStream('deflate-raw')),
+      ).arrayBuffer(),
+    );
+    const bombText = Buffer.from(bomb).toString('base64url');
+    await assert.rejects(decodeParametersLink(bombText), /at most 262144 bytes inflated/);
   });
 });

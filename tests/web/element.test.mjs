@@ -205,6 +205,38 @@ test('the example page on a phone, and in Chinese', async () => {
   // Nothing wider than the phone's screen.
   const widest = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(widest <= 390, `page is ${widest} px wide`);
+  // Chapter 3's rows of 25 letters stay on one line, inside their box and each letter inside
+  // its own, in an element narrower than the phone.
+  await page.evaluate(() => {
+    const element = document.createElement('attention-explainer');
+    element.id = 'train';
+    element.setAttribute('step', 'train');
+    document.querySelector('p.after').after(element);
+  });
+  const rows = await page.waitForFunction(() => {
+    const strips = document
+      .querySelector('#train')
+      .shadowRoot?.querySelectorAll('.task-rows .token-strip');
+    if (!strips?.length) return null;
+    return [...strips].map((strip) => {
+      const tops = [...strip.children].map((token) =>
+        Math.round(token.getBoundingClientRect().top),
+      );
+      // A letter wider than its box would spill into the next one.
+      const spilled = [...strip.children].filter((token) => {
+        const text = document.createRange();
+        text.selectNodeContents(token);
+        return text.getBoundingClientRect().width > token.clientWidth + 0.5;
+      });
+      // The scene's box scrolls sideways when a row is wider than it.
+      const host = strip.closest('.scene-host');
+      const overflow = Math.max(0, host.scrollWidth - host.clientWidth);
+      return { lines: new Set(tops).size, spilled: spilled.length, overflow };
+    });
+  });
+  assert.deepEqual(await rows.jsonValue(), Array(3).fill({ lines: 1, spilled: 0, overflow: 0 }));
+  await page.$eval('#train', (element) => element.scrollIntoView());
+  await screenshot(page, 'element-phone-chapter3');
   assert.deepEqual(await collectProblems(page, realProblems()), []);
   await context.close();
 });

@@ -9,12 +9,14 @@ import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
+import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
 import {
   drawScene,
   narrate,
   refreshPanels,
   setDocumentLanguage,
+  stagePanels,
   updateChrome,
   writeUrl,
 } from './views.mjs';
@@ -22,6 +24,7 @@ import {
 /** Every change of the state lands here; what changed decides what is redrawn. */
 export function onStateChange(app, current, previous, reason) {
   if (!app.attn) return; // the module is not there yet: the link is applied once it is
+  followTraining(app, current, previous);
   const { timeline } = app;
   const previousSteps = app.steps;
   const dataChanged =
@@ -54,7 +57,11 @@ export function onStateChange(app, current, previous, reason) {
     timeline.setSteps(app.steps, index, timeline.t);
     drawScene(app);
   }
-  if (unseen || reason === 'language') refreshPanels(app);
+  // A chapter 3 stage has panels of its own: the panels follow the reader into and out of it.
+  const panels = stagePanels(app);
+  const panelsMoved = panels !== app.shownPanels;
+  app.shownPanels = panels;
+  if (unseen || reason === 'language' || panelsMoved) refreshPanels(app);
   if (unseen || reason === 'language' || current.step !== previous.step)
     app.widgets.tools.update({ keepQuestion: reason === 'language' });
   // Step changes come from the clock, which updates the controls itself.

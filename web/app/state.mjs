@@ -10,9 +10,14 @@
 //             of a real model, the reader's; kept across links and resets (not in the URL)
 //   learning  chapter 3's shuffled order, target and steps taken (model/learning.mjs); kept
 //             across links and resets (not in the URL)
+//   training  chapter 3's training switches { positions, layers, heads, seed, speed }
+//             (model/training.mjs); app/training.mjs's run follows them (in the URL)
+//   trained   the link text of a trained model the run was loaded from, or null (in the URL;
+//             model/parameters-link.mjs)
 import { articleExample } from '../model/example.mjs';
 import { MODEL_DEFAULTS, layerExample } from '../model/layer.mjs';
 import { LEARNING_DEFAULTS } from '../model/learning.mjs';
+import { TRAINING_DEFAULTS } from '../model/training.mjs';
 
 export const DEFAULT_SETTINGS = Object.freeze({ scaled: false, causal: false, rounding: 'exact' });
 
@@ -21,6 +26,8 @@ export const initialState = () => ({
   ...articleState(),
   modelSizes: MODEL_DEFAULTS,
   learning: LEARNING_DEFAULTS,
+  training: TRAINING_DEFAULTS,
+  trained: null,
 });
 
 /**

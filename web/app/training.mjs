@@ -6,12 +6,12 @@
 // again, so the same switches give the same run.
 import {
   ATTENTION_EVERY,
-  MAX_SEED,
   PROGRESS_EVERY,
   SPEED_CHUNKS,
   TRAINING_DEFAULTS,
   findDrop,
   modelConfig,
+  trainingSettingsProblem,
 } from '../model/training.mjs';
 
 /** A run stops by itself here: the drop comes long before, and the machine is shared. */
@@ -80,11 +80,14 @@ function createModelCopy() {
   };
 }
 
-/** The switches after `patch`, or null when its seed is not a whole number in [0, MAX_SEED]. */
-function nextSettings(settings, patch) {
+/** The switches after `patch`, or null when they break a rule (model/training.mjs). */
+export function nextSettings(settings, patch) {
   const next = { ...settings, ...patch };
-  return Number.isInteger(next.seed) && next.seed >= 0 && next.seed <= MAX_SEED ? next : null;
+  return trainingSettingsProblem(next) ? null : next;
 }
+
+/** True when going from switches `a` to `b` makes another model (anything but the speed). */
+export const remakesModel = (a, b) => Object.keys(b).some((k) => k !== 'speed' && a[k] !== b[k]);
 
 /** A parameters file's tensors into the worker's model; the run paused at the file's step. */
 async function loadParameters(trainer, run, { step, parameters }) {
@@ -94,12 +97,20 @@ async function loadParameters(trainer, run, { step, parameters }) {
   Object.assign(run, { loadedStep: step, status: 'paused' });
 }
 
+/** A run's status from now on; the time since it (re)started (at resumedAt) into runningMs. */
+function settle(run, status, resumedAt) {
+  if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
+  run.status = status;
+}
+
 /**
- * @param {{ startTrainer: (options: object) => Promise<object> }} options
+ * @param {{ startTrainer: (options: object) => Promise<object>,
+ *   onLoaded?: (settings: object, source: string | null) => void }} options
  *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
- *   offline file: a classic worker from a blob: URL)
+ *   offline file: a classic worker from a blob: URL); onLoaded is told the switches of
+ *   parameters being loaded, and where they came from (a link's text, null for a file)
  */
-export function createTraining({ startTrainer }) {
+export function createTraining({ startTrainer, onLoaded = () => {} }) {
   const listeners = new Set();
   let trainer = null; // a promise of the trainer, made at the first Train
   let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
@@ -139,12 +150,6 @@ export function createTraining({ startTrainer }) {
     return ready;
   }
 
-  /** Adds the time since the run (re)started to runningMs and sets the new status. */
-  function settle(status) {
-    if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
-    run.status = status;
-  }
-
   async function start() {
     if (run.status === 'running' || run.status === 'starting') return;
     if (run.step >= MAX_TRAINING_STEPS) return;
@@ -160,7 +165,7 @@ export function createTraining({ startTrainer }) {
       notify();
       await trainChunks(ready, run, () => id === loopId);
       if (id === loopId) {
-        settle('done');
+        settle(run, 'done', resumedAt);
         notify();
       }
     } catch (error) {
@@ -176,7 +181,8 @@ export function createTraining({ startTrainer }) {
     } catch (error) {
       return fail(error);
     }
-    settle('paused'); // only now, so the step shown after Pause (and exported) stays put
+    // Only now, so the step shown after Pause (and exported) stays put.
+    settle(run, 'paused', resumedAt);
     notify();
   }
 
@@ -203,12 +209,16 @@ export function createTraining({ startTrainer }) {
   /** Back to step 0 with the current switches (a new model from the seed). */
   const reset = () => restart();
 
-  /** Changes switches ({ positions, layers, heads, seed, speed }); all but speed restart. */
-  function set(patch) {
+  /**
+   * Changes switches ({ positions, layers, heads, seed, speed }); a change of any but the
+   * speed (or `restart`) starts a new model from the seed. False when they break a rule.
+   */
+  function set(patch, { restart: again = false } = {}) {
     const next = nextSettings(run.settings, patch);
     if (!next) return false;
+    const remade = again || remakesModel(run.settings, next);
     run.settings = next;
-    if (Object.keys(patch).some((key) => key !== 'speed')) reset();
+    if (remade) reset();
     else notify();
     return true;
   }
@@ -220,9 +230,8 @@ export function createTraining({ startTrainer }) {
     reset,
     set,
     /**
-     * Starts the worker ahead (the train stage is on screen): creating a worker costs the
-     * main thread a long moment, better spent before Train than in its first frames. A
-     * failure is left to Train, which tries again and says why.
+     * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
+     * thread a long moment, better spent before Train. A failure is left to Train to say.
      */
     prepare() {
       if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
@@ -239,12 +248,14 @@ export function createTraining({ startTrainer }) {
     /** The model as trained so far, in this thread, for reading its heads (or null). */
     trainedModel: (attn) => modelCopy(trainer, attn, run),
     /**
-     * A parameters file read back (model/training-export.mjs): its switches, then its
-     * parameters into a fresh model; the run starts from there (its loss history is not in the
-     * file). Refused parameters: the run fails with the model's message, naming the tensor.
+     * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs):
+     * its switches, then its parameters into a fresh model; the run starts from there (its
+     * loss history is not in the file). Refused parameters: the run fails with the model's
+     * message, naming the tensor.
      */
-    load({ settings, step, parameters }) {
+    load({ settings, step, parameters }, source = null) {
       run.settings = { ...run.settings, ...settings };
+      onLoaded(run.settings, source);
       return restart((ready) => loadParameters(ready, run, { step, parameters }).then(notify));
     },
   };

@@ -5,12 +5,16 @@ import { dimsOf, sameExample, articleExample } from '../model/example.mjs';
 import { layerDimsOf, layerExample, sameLayer } from '../model/layer.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { parseHash, serializeHash } from '../url-state.mjs';
+import { TRAINING_DEFAULTS } from '../model/training.mjs';
 import { DEFAULT_SETTINGS, articleState } from './state.mjs';
 
 /**
  * Decodes a hash into a complete state.
  * @returns {{ state: object, problem: { key: string, params: object } | null }} the
- *   article's example (and the problem) when the link cannot be used
+ *   article's example (and the problem) when the link cannot be used. Chapter 3's training
+ *   (switches and trained model) is in `state` only when the link names some of it: a link
+ *   without it (one written before the switches changed, which Back returns to) leaves the
+ *   run as it is.
  */
 export function stateFromUrl(hash) {
   const parsed = parseHash(hash);
@@ -32,7 +36,11 @@ export function stateFromUrl(hash) {
     causal: read.causal ?? DEFAULT_SETTINGS.causal,
     rounding: read.rounding ?? DEFAULT_SETTINGS.rounding,
   };
-  return { state: { example, layer, settings, step, status: null }, problem: null };
+  const training =
+    read.training || read.trained
+      ? { training: read.training ?? TRAINING_DEFAULTS, trained: read.trained ?? null }
+      : {};
+  return { state: { example, layer, settings, step, status: null, ...training }, problem: null };
 }
 
 /** The hash for a state: "#step=softmax-1", plus settings and numbers that differ. */
@@ -44,6 +52,8 @@ export function urlOf(state) {
     isArticleExample: sameExample(state.example, articleExample()),
     layer: state.layer,
     isLayerExample: sameLayer(state.layer, layerExample()),
+    training: state.training,
+    trained: state.trained,
   });
 }
 

@@ -5,7 +5,7 @@
 import { h } from '../dom.mjs';
 import { withGlossary } from '../draw/glossary.mjs';
 import { htmlLang } from '../i18n/index.mjs';
-import { chapterOf, stageTitle } from '../stages/index.mjs';
+import { STAGES, chapterOf, indexOfStep, stageTitle } from '../stages/index.mjs';
 import { badges, narration, statusText, windowTitle } from './narration.mjs';
 import { urlOf } from './url.mjs';
 
@@ -106,12 +106,26 @@ export function afterFrame(app, task) {
   pending.add(task);
 }
 
+/**
+ * The current step's stage's own panels (a chapter 3 stage's `panels`: what its numbers are
+ * in the tables and "Your numbers"), or null.
+ */
+export function stagePanels(app) {
+  const step = app.steps[indexOfStep(app.steps, app.state.current.step)];
+  return (step && STAGES[step.stage - 1].panels) ?? null;
+}
+
 /** The tables, "Your numbers" and the page's own words. */
 export function refreshPanels(app) {
   const { page, tr, id, language, numbers, widgets } = app;
   const { example, layer, settings, status } = app.state.current;
-  widgets.tables.update({ numbers, tr, language });
+  const panels = stagePanels(app);
+  // A chapter 3 stage's views may follow the training run.
+  widgets.tables.update({ numbers, tr, language, panels, training: app.training });
   widgets.workbench.update({
+    numbers,
+    panels,
+    training: app.training,
     example,
     layer,
     settings,

@@ -280,6 +280,8 @@ export default {
   'url.unknownKey': 'it has an unknown setting “{key}”',
   'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
   'url.badShape': 'the shape of {key} does not fit the other matrices',
+  'url.badTrained':
+    'The trained model in this link could not be loaded, so the model is as it was. ({reason})',
 
   // --- language switch ---
   'lang.en': 'English',
@@ -756,7 +758,7 @@ export default {
   'ch3.inspect.block': 'This cell’s arithmetic',
   // ---- Chapter 3 · stage "train" (train a tiny model live) ----
   'stage.train': 'Train a tiny model live',
-  'ch3.title.train': 'Training a 2-layer model on the induction task',
+  'ch3.title.train': 'Training a tiny model on the induction task',
   'ch3.narrate.train':
     'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss sit on a plateau, then drop.',
   'ch3.train.explain':
@@ -791,9 +793,9 @@ export default {
   'ch3.train.why.two':
     'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
   'ch3.train.why.oneLayer':
-    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays on the plateau.',
+    'One layer cannot learn it: its heads see the tokens only as they came in, so no key can say which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
   'ch3.train.why.none':
-    'Without positions attention cannot tell order (the first stage of this chapter): no head can find “the previous token”, so the induction head never forms and the loss stays high.',
+    'Without positions attention cannot tell order (the first stage of this chapter): no head can look straight at “the token just before me”. A token can only roughly tell how far it is from the start (under the causal mask it sees how many tokens came before it), so the model learns slowly and only in part: no sudden drop.',
   'ch3.train.headsTitle':
     'Every head’s attention on one held-out row (rows: queries, columns: keys)',
   'ch3.train.headName': 'Layer {layer} · head {head}',
@@ -834,6 +836,30 @@ export default {
   'ch3.files.load': 'Load parameters (JSON)',
   'ch3.files.loaded': 'Loaded: a model trained for {step|# step|# steps}.',
   'ch3.files.refused': 'Not loaded: {reason}',
+  'ch3.files.link': 'Copy link to this trained model',
+  'ch3.files.linkCopied':
+    'Link copied ({length|# character|# characters}): it opens the page with this model.',
+  'ch3.files.linkSelect':
+    'The link ({length|# character|# characters}) is selected: press Ctrl+C (⌘C) to copy it.',
+  'ch3.heads.loading': 'Loading the trained model from the link…',
+  'ch3.panels.title': 'This step’s numbers',
+  'ch3.panels.order':
+    'The order stage’s numbers: X in its own order and shuffled (X′) and their outputs, the position vectors P, and both again with P added. They come from your X and weights below.',
+  'ch3.panels.learn':
+    'The learning step’s numbers: the gradient of the loss for every matrix, from ∂L/∂O back to ∂L/∂W_Q, ∂L/∂W_K and ∂L/∂W_V, and the weights after the step. They come from your X, weights and target.',
+  'ch3.panels.block':
+    'The block’s numbers: chapter 2’s layer input X and output Y, the residual sum, LayerNorm, the MLP (its weights W₁ and W₂) and the block’s output. Edit the layer in chapter 2’s editors below.',
+  'ch3.panels.train':
+    'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, and on the token after the current token’s earlier copy). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
+  'ch3.tables.loss': 'loss',
+  'ch3.tables.lossColumn': 'loss',
+  'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
+  'ch3.tables.heads': 'each head’s mean weight, at step {step}',
+  'ch3.tables.previous': 'previous token',
+  'ch3.tables.induction': 'after the earlier copy',
+  'ch3.tables.noHeads': 'The heads’ weights come with the first snapshot of this model.',
+  'ch3.panels.heads':
+    'The trained heads are read on your sequence in the scene: where each token looks, the prediction and the decoded tokens. The model is the one trained (or loaded) in the previous stage; nothing here changes it.',
   // ---- Chapter 3 · every head's heatmap as files (tools/export/heatmaps.mjs) ----
   'ch3.files.heatmaps.png': 'Heatmaps (PNG)',
   'ch3.files.heatmaps.svg': 'Heatmaps (SVG)',

@@ -265,6 +265,7 @@ export default {
   'url.unknownKey': '它包含未知的设置“{key}”',
   'url.incompleteExample': '它只给出了x、wk、wq、wv中的部分矩阵',
   'url.badShape': '{key}的形状与其他矩阵不匹配',
+  'url.badTrained': '无法载入这个链接里的训练好的模型，模型保持原样。（{reason}）',
 
   // --- 语言切换 ---
   'lang.en': 'English',
@@ -712,7 +713,7 @@ export default {
   'ch3.inspect.block': '这个格子的算式',
   // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
   'stage.train': '现场训练一个小模型',
-  'ch3.title.train': '在归纳任务上训练一个两层模型',
+  'ch3.title.train': '在归纳任务上训练一个小模型',
   'ch3.narrate.train': '按“训练”：一个小模型学着接续一段重复的字母。看损失先停在平台上，然后骤降。',
   'ch3.train.explain':
     '每一行是：随机字母、一段字母、同一段字母再来一次、更多随机字母。在重复的那段里，下一个字母是可以预测的，但只能靠找到当前字母之前出现的位置，并抄下它后面的字母。训练就是本章的学习步骤一再重复：这里大约一千次，每次 32 行。',
@@ -734,7 +735,7 @@ export default {
   'ch3.train.speed.slow': '慢',
   'ch3.train.ready': '就绪：请按“训练”。',
   'ch3.train.starting': '正在启动 Worker…',
-  'ch3.train.status': 'step {step} · loss {loss}',
+  'ch3.train.status': '第 {step} 步 · 损失 {loss}',
   'ch3.train.failed': '训练停止：{reason}',
   'ch3.train.curveLabel': '每个训练步的损失',
   'ch3.train.axisSteps': '训练步数',
@@ -745,9 +746,9 @@ export default {
   'ch3.train.why.two':
     '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
   'ch3.train.why.oneLayer':
-    '一层学不会：它的头看到的词元只是输入时的样子，没有哪个键能说出它前面是哪个词元。损失一直停在平台上。',
+    '一层学不会：它的头看到的词元只是输入时的样子，没有哪个键能说出它前面是哪个词元。损失一直很高：一层能学到的（哪些字母常见、哪些字母在这一行里已经出现过）只能让损失降下一部分。',
   'ch3.train.why.none':
-    '没有位置信息，注意力分不清顺序（本章第一阶段）：没有头能找到“前一个词元”，所以归纳头永远不会形成，损失一直很高。',
+    '没有位置信息，注意力分不清顺序（本章第一阶段）：没有头能直接找到“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元），所以模型学得慢，也只学到一部分：没有骤降。',
   'ch3.train.headsTitle': '每个头在一行留出数据上的注意力（行：查询，列：键）',
   'ch3.train.headName': '第 {layer} 层 · 头 {head}',
   // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----
@@ -782,6 +783,28 @@ export default {
   'ch3.files.load': '载入参数（JSON）',
   'ch3.files.loaded': '已载入：一个训练了 {step} 步的模型。',
   'ch3.files.refused': '未载入：{reason}',
+  'ch3.files.link': '复制这个训练好的模型的链接',
+  'ch3.files.linkCopied': '链接已复制（{length} 个字符）：它会打开带有这个模型的页面。',
+  'ch3.files.linkSelect': '链接（{length} 个字符）已选中：按 Ctrl+C（⌘C）复制。',
+  'ch3.heads.loading': '正在从链接载入训练好的模型…',
+  'ch3.panels.title': '这一步的数字',
+  'ch3.panels.order':
+    '顺序阶段的数字：原顺序的 X 与打乱后的 X′ 及它们的输出、位置向量 P，以及加上 P 之后的两者。它们由下面你的 X 和权重算出。',
+  'ch3.panels.learn':
+    '学习步骤的数字：损失对每个矩阵的梯度，从 ∂L/∂O 一路回到 ∂L/∂W_Q、∂L/∂W_K 和 ∂L/∂W_V，以及这一步之后的权重。它们由你的 X、权重和目标算出。',
+  'ch3.panels.block':
+    '整个块的数字：第二章那一层的输入 X 和输出 Y、残差和、LayerNorm、MLP（权重 W₁ 和 W₂）以及块的输出。请在下面第二章的编辑器里修改这一层。',
+  'ch3.panels.train':
+    '训练过程中的数字：每 100 步的损失，以及最新快照里每个头在留出的那一行上做什么（它平均给前一个词元的权重，以及给当前词元上一次出现之后那个词元的权重）。开关在场景里；可以从场景里保存每一步的损失（CSV）和参数（JSON 或链接）。',
+  'ch3.tables.loss': '损失',
+  'ch3.tables.lossColumn': '损失',
+  'ch3.tables.noSteps': '还没有训练步：请在场景里按“训练”。',
+  'ch3.tables.heads': '每个头的平均权重，第 {step} 步',
+  'ch3.tables.previous': '前一个词元',
+  'ch3.tables.induction': '上一次出现之后',
+  'ch3.tables.noHeads': '头的权重会随这个模型的第一个快照出现。',
+  'ch3.panels.heads':
+    '训练好的头在场景里读你的序列：每个词元看向哪里、预测和解码出的词元。模型就是上一阶段训练（或载入）的那个；这里不会改变它。',
   // ---- 第三章 · 每个头的热图存为文件（tools/export/heatmaps.mjs）----
   'ch3.files.heatmaps.png': '热图（PNG）',
   'ch3.files.heatmaps.svg': '热图（SVG）',

@@ -1,13 +1,7 @@
 // Chapter 3's training as files: the loss curve as CSV, and the trained parameters as JSON
 // that the page reads back (a file chosen in the train stage) and that the package's
 // loadParameters() takes as it is (its `parameters` field). No DOM.
-import {
-  HEAD_CHOICES,
-  LAYER_CHOICES,
-  MAX_SEED,
-  POSITIONS,
-  TRAINING_DEFAULTS,
-} from './training.mjs';
+import { TRAINING_DEFAULTS, trainingSettingsProblem } from './training.mjs';
 
 /** Marks the page's parameter files (and their layout's version). */
 export const PARAMETERS_FORMAT = 'attention-explained/tiny-transformer@1';
@@ -42,41 +36,28 @@ export function readParametersJson(text) {
   } catch (error) {
     refuse(TypeError, `expected JSON, got text that does not parse (${error.message})`);
   }
+  return readParameters(file);
+}
+
+/** The checks of readParametersJson on the parsed object (a file's, or a link's). */
+export function readParameters(file) {
   if (file === null || typeof file !== 'object' || file.format !== PARAMETERS_FORMAT) {
     refuse(
       TypeError,
       `expected format "${PARAMETERS_FORMAT}", got ${JSON.stringify(file?.format)}`,
     );
   }
-  const { settings = {}, step, parameters } = file;
-  const pick = (name, allowed) => {
-    if (!allowed.includes(settings[name])) {
-      refuse(
-        RangeError,
-        `settings.${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(settings[name])}`,
-      );
-    }
-    return settings[name];
-  };
-  const seed = settings.seed;
-  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    refuse(RangeError, `settings.seed must be an integer from 0 to ${MAX_SEED}, got ${seed}`);
-  }
+  const { step, parameters } = file;
+  // A file has no speed: the page's default completes its switches.
+  const { positions, layers, heads, seed } = file.settings ?? {};
+  const settings = { ...TRAINING_DEFAULTS, positions, layers, heads, seed };
+  const problem = trainingSettingsProblem(settings);
+  if (problem) refuse(RangeError, `settings.${problem.text}`);
   if (!Number.isInteger(step) || step < 0) {
     refuse(RangeError, `step must be a whole number, got ${JSON.stringify(step)}`);
   }
   if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) {
     refuse(TypeError, 'parameters must be an object { name: { data, dims } }');
   }
-  return {
-    settings: {
-      ...TRAINING_DEFAULTS,
-      positions: pick('positions', POSITIONS),
-      layers: pick('layers', LAYER_CHOICES),
-      heads: pick('heads', HEAD_CHOICES),
-      seed,
-    },
-    step,
-    parameters,
-  };
+  return { settings, step, parameters };
 }

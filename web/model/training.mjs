@@ -5,7 +5,7 @@
 //
 // Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
 // induction task's own sizes (src/js/induction-task.mjs), read from it.
-import { INDUCTION_LENGTH, INDUCTION_VOCAB } from '../../src/js/induction-task.mjs';
+import { INDUCTION_LENGTH, INDUCTION_MODEL } from '../../src/js/induction-task.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
 export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
@@ -14,26 +14,46 @@ export const HEAD_CHOICES = Object.freeze([1, 2, 3, 4]);
 export const SPEEDS = Object.freeze(['fast', 'slow']);
 export const TRAINING_DEFAULTS = Object.freeze({
   positions: 'rope',
-  layers: 2,
-  heads: 4,
+  layers: INDUCTION_MODEL.layers,
+  heads: INDUCTION_MODEL.heads,
   seed: 1,
   speed: 'fast',
 });
 export const MAX_SEED = 0xffffffff;
+/** Each switch that is a choice, and its choices (the seed is any whole number up to MAX_SEED). */
+export const TRAINING_CHOICES = Object.freeze({
+  positions: POSITIONS,
+  layers: LAYER_CHOICES,
+  heads: HEAD_CHOICES,
+  speed: SPEEDS,
+});
 
-/** The model every run trains: the induction task's size, attention-only, AdamW lr 6e-3. */
-export function modelConfig({ positions, layers, heads, seed }) {
-  return {
-    vocabSize: INDUCTION_VOCAB,
-    context: INDUCTION_LENGTH,
-    dModel: 32,
-    layers,
-    heads,
-    positions,
-    learningRate: 6e-3,
-    seed,
-  };
+/**
+ * What is wrong with these switches: { name, text } (the switch, and "<switch> must be …, got
+ * …"), or null when the model can be made from them. The one rule for the page's switches, a
+ * link's and a parameters file's.
+ */
+export function trainingSettingsProblem(settings) {
+  const wrong = (name, expected) => ({
+    name,
+    text: `${name} must be ${expected}, got ${JSON.stringify(settings[name])}`,
+  });
+  for (const [name, allowed] of Object.entries(TRAINING_CHOICES)) {
+    if (!allowed.includes(settings[name])) return wrong(name, `one of ${allowed.join(', ')}`);
+  }
+  const { seed } = settings;
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED)
+    return wrong('seed', `an integer from 0 to ${MAX_SEED}`);
+  return null;
 }
+
+/** The model every run trains: the induction task's reference model with the learner's switches. */
+export function modelConfig({ positions, layers, heads, seed }) {
+  return { ...INDUCTION_MODEL, layers, heads, positions, seed };
+}
+
+/** The steps a run's model has been trained for: a loaded model's, and the run's since. */
+export const trainedSteps = (run) => run.step + (run.loadedStep ?? 0);
 
 /** Steps per chunk the page asks the worker for, and the pause after each (slow: watchable). */
 export const SPEED_CHUNKS = Object.freeze({

@@ -137,12 +137,19 @@ export function createTablesPanel() {
     if (element.open) build();
   }).observe(element, { attributes: true, attributeFilter: ['open'] });
 
+  /**
+   * @param ctx { numbers, tr, language, panels, training }: panels, a chapter 3 stage's own
+   *   (below), whose views may follow the training run
+   */
   function update(ctx) {
-    const { tr } = ctx;
+    const { tr, panels } = ctx;
     summary.textContent = tr('tables.title');
-    intro.textContent = tr('tables.intro');
-    builders = viewBuilders(ctx);
+    // A chapter 3 stage names its own numbers (stages/learning/*.mjs `panels`): its tables,
+    // or none, and a sentence saying what they are or what the step shows instead.
+    intro.textContent = tr(panels?.note ?? 'tables.intro');
+    builders = panels ? (panels.tables?.(ctx) ?? []) : viewBuilders(ctx);
     built = [];
+    if (builders.length === 0) grid.replaceChildren();
     if (element.open) build();
     else buildWhenIdle();
   }

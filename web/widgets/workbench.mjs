@@ -9,6 +9,7 @@ import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
 import { createLayerEditor } from './layer-editor.mjs';
+import { createStageNumbers } from './stage-numbers.mjs';
 
 let switchCount = 0;
 
@@ -223,6 +224,7 @@ export function createWorkbench({
   const intro = h('p', { class: 'panel-intro' });
   // Shown once the numbers are no longer the article's.
   const own = h('p', { class: 'workbench-own', role: 'status' });
+  const stageNumbers = createStageNumbers(); // a chapter 3 step's own numbers
 
   // --- editors ---
   const matricesTitle = h('h3', { class: 'group-title' });
@@ -250,6 +252,7 @@ export function createWorkbench({
     title,
     intro,
     own,
+    stageNumbers.element,
     h(
       'section',
       { class: 'group editors' },
@@ -263,8 +266,23 @@ export function createWorkbench({
     layerEditor.element,
   );
 
-  /** @param {{ example, layer, settings, tr, statusText?, error?, isArticleExample }} state */
-  function update({ example, layer, settings, tr, statusText, error, isArticleExample }) {
+  /**
+   * @param {{ example, layer, settings, tr, statusText?, error?, isArticleExample, numbers,
+   *   panels, training }} state  panels: a chapter 3 stage's own numbers (stage-numbers.mjs),
+   *   or null; training: chapter 3's run, which they may show
+   */
+  function update({
+    example,
+    layer,
+    settings,
+    tr,
+    statusText,
+    error,
+    isArticleExample,
+    numbers,
+    panels,
+    training,
+  }) {
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
     own.textContent = isArticleExample ? '' : tr('workbench.ownNumbers');
@@ -276,6 +294,7 @@ export function createWorkbench({
     traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
     random.update(tr, statusText);
     layerEditor.update(layer, tr);
+    stageNumbers.update(panels, { numbers, tr, training });
   }
 
   const clearEditorMessages = () => {

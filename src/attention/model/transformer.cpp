@@ -165,6 +165,30 @@ RopeLayout rope_layout(std::size_t B, std::size_t T, std::size_t heads, std::siz
   return {B, heads, T, d, d, false, stride(T * heads * d), stride(d), stride(heads * d)};
 }
 
+// Learned positions' starting values, positions [C, D]: row t holds cos(t theta_i) in its first
+// ceil(D / 2) columns and sin(t theta_i) in the rest, with RoPE's angles theta_i =
+// base^(-2i / R) (R = D rounded up to even), the sinusoids of "Attention Is All You Need". They
+// run from 1 radian per position down to 1 radian over the whole context: base = C^(R / (R - 2)),
+// as Vaswani et al.'s 10000 does for contexts of about 10000. Why not random rows: a
+// previous-token head (the first half of an induction head) needs one linear map taking each
+// position's vector to its predecessor's; sinusoids have it from the first step (a rotation of
+// each pair), random rows must first learn it, and on the induction task random rows left some
+// seeds on the plateau past 2,000 steps while layer 2 settled on a weaker same-token head. The
+// rows still train like any parameter. False when the scratch tables cannot be allocated.
+bool sinusoid_positions(float* positions, std::size_t C, std::size_t D) {
+  const std::size_t half = (D + 1) / 2, R = 2 * half;  // half cos columns, D - half sin ones
+  const double base = R > 2 ? std::pow(static_cast<double>(C), R / (R - 2.0)) : 1.0;
+  float* cos_table = static_cast<float*>(std::malloc(2 * C * half * sizeof(float)));
+  if (!cos_table) return false;
+  float* sin_table = cos_table + C * half;
+  rope_cache(C, R, base, cos_table, sin_table);
+  for (std::size_t t = 0; t < C; ++t)
+    for (std::size_t i = 0; i < D; ++i)
+      positions[t * D + i] = i < half ? cos_table[t * half + i] : sin_table[t * half + i - half];
+  std::free(cos_table);
+  return true;
+}
+
 template <typename T>
 T* allocate(std::size_t count) {
   return static_cast<T*>(std::malloc(std::max<std::size_t>(count, 1) * sizeof(T)));
@@ -289,9 +313,10 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
     model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
     rope_cache(config.context, d, rope_base, model->rope_cos_, model->rope_sin_);
   }
-  // Gains 1, biases 0; the embeddings uniform in [-1, 1); every matrix uniform in
-  // +-1 / sqrt(its rows), so a product keeps its input's scale (PyTorch's Linear default).
-  // Drawn tensor by tensor in table order, so a seed means the same numbers everywhere.
+  // Gains 1, biases 0; the token embeddings uniform in [-1, 1); learned positions start as
+  // sinusoids (sinusoid_positions); every matrix uniform in +-1 / sqrt(its rows), so a product
+  // keeps its input's scale (PyTorch's Linear default). Drawn tensor by tensor in table order,
+  // so a seed means the same numbers everywhere.
   SplitMix64 random(config.seed);
   for (const ParameterInfo& info : model->table_) {
     float* p = model->params_ + info.offset;
@@ -300,7 +325,12 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
       const std::size_t n = std::strlen(tail);
       return name.size() >= n && name.compare(name.size() - n, n, tail) == 0;
     };
-    if (ends_with(".gain")) {
+    if (name == "embedding.positions") {
+      if (!sinusoid_positions(p, config.context, config.d_model)) {
+        *error = "out of memory for the parameters";
+        return nullptr;
+      }
+    } else if (ends_with(".gain")) {
       std::fill(p, p + info.count, 1.0f);
     } else if (info.dims.size() == 1) {
       std::fill(p, p + info.count, 0.0f);

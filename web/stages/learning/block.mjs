@@ -3,44 +3,12 @@
 // where attention sits in a Transformer block and why blocks stack (the output has X's shape).
 import { h } from '../../dom.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
-import { messageScene, numberMatrix, revealedRow } from '../../draw/learning-views.mjs';
+import { messageScene, revealedRow } from '../../draw/learning-views.mjs';
+import { blockView, learningTableBuilders } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration } from '../../draw/timing.mjs';
 
-const ROLE = {
-  x: 'input',
-  y: 'output',
-  residual: 'input',
-  normed: 'input',
-  hidden: 'weighted',
-  mlp: 'weighted',
-  output: 'output',
-  w1: 'value',
-  w2: 'value',
-};
-const SYMBOL = {
-  x: 'X',
-  y: 'Y',
-  residual: 'R',
-  normed: 'N',
-  hidden: 'H',
-  mlp: 'M',
-  output: 'Z',
-  w1: ['W', '1'],
-  w2: ['W', '2'],
-};
-
-const view = (ctx, field) =>
-  numberMatrix({
-    matrix: `block-${field}`,
-    role: ROLE[field],
-    symbol: SYMBOL[field],
-    name: ctx.tr(`ch3.block.name.${field}`),
-    value: ctx.numbers.learning.block[field],
-    letter: field.startsWith('w') ? null : 'x',
-    // R, N and Z: their arithmetic on hover and focus (model/arithmetic-learning.mjs)
-    inspectable: ['residual', 'normed', 'output'].includes(field),
-  });
+const view = blockView;
 
 const op = (text) => ({ element: operator(text), operator: true });
 
@@ -142,4 +110,12 @@ const steps = () => [
   step('block-mlp', 4, buildMlp),
 ];
 
-export default { titleKey: 'stage.block', steps };
+/** The tables and "Your numbers" on this stage: the block's parts, the MLP's weights beside. */
+const panels = {
+  note: 'ch3.panels.block',
+  tables: (ctx) => learningTableBuilders(ctx, 'block'),
+  sidebar: (ctx) =>
+    ctx.numbers.learning.block ? ['w1', 'w2'].map((name) => () => blockView(ctx, name)) : [],
+};
+
+export default { titleKey: 'stage.block', steps, panels };

@@ -17,6 +17,7 @@ import {
   parseLetters,
   predictedToken,
   tokenLabel,
+  trainedSteps,
 } from '../../model/training.mjs';
 
 /**
@@ -132,7 +133,10 @@ function build(ctx) {
     const model = await training.trainedModel(attn).catch(() => null);
     if (id !== request) return;
     if (!model) {
-      result.replaceChildren(h('p', { class: 'heads-untrained', text: tr('ch3.heads.untrained') }));
+      // A model on its way from a link (or a file) is said to be; else, train one first.
+      const loading = training.run.status === 'starting';
+      const text = tr(loading ? 'ch3.heads.loading' : 'ch3.heads.untrained');
+      result.replaceChildren(h('p', { class: 'heads-untrained', text }));
       decodedRow.replaceChildren();
       decodedCells = [];
       heatFiles.update(null);
@@ -146,7 +150,7 @@ function build(ctx) {
     );
     decodedCells = found.decoded.map((id) => h('li', { class: 'token token-new' }, tokenLabel(id)));
     decodedRow.replaceChildren(
-      h('p', { text: tr('ch3.heads.decoding', { step: training.run.step }) }),
+      h('p', { text: tr('ch3.heads.decoding', { step: trainedSteps(training.run) }) }),
       h('ol', { class: 'token-strip' }, [...tokenStrip(parsed.tokens).children], decodedCells),
     );
     heatFiles.update({
@@ -183,11 +187,25 @@ function build(ctx) {
     heatFiles.element,
     decodedRow,
   );
-  let started = false;
+  // The run's status changing (a link's model loaded, a run paused) shows the model it has now.
+  let seenStatus = '';
+  let unsubscribe = null;
+  const follow = (run) => {
+    if (!element.isConnected) {
+      unsubscribe?.();
+      unsubscribe = null;
+      return;
+    }
+    const key = `${run.status}|${run.loadedStep}`;
+    if (key === seenStatus) return;
+    seenStatus = key;
+    look();
+  };
   const render = (t) => {
     lastT = t;
-    if (!started) {
-      started = true;
+    if (!unsubscribe) {
+      unsubscribe = training.subscribe(follow);
+      seenStatus = `${training.run.status}|${training.run.loadedStep}`;
       look();
     }
     paint();
@@ -217,4 +235,5 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.heads-learned', steps };
+// No table for the trained heads: the tables and "Your numbers" say where they are.
+export default { titleKey: 'stage.heads-learned', steps, panels: { note: 'ch3.panels.heads' } };

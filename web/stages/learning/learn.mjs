@@ -12,65 +12,16 @@ import {
   sceneButton,
   targetEditor,
 } from '../../draw/learning-views.mjs';
+import {
+  forwardView,
+  gradientView,
+  learningTableBuilders,
+  updatedView,
+} from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
-
-const MATRIX_ROLE = {
-  outputs: 'output',
-  weights: 'score',
-  scores: 'score',
-  queries: 'query',
-  keys: 'key',
-  values: 'value',
-  wQuery: 'query',
-  wKey: 'key',
-  wValue: 'value',
-};
-const SYMBOL = {
-  outputs: 'O',
-  weights: 'A',
-  scores: 'S',
-  queries: 'Q',
-  keys: 'K',
-  values: 'V',
-  wQuery: ['W', 'Q'],
-  wKey: ['W', 'K'],
-  wValue: ['W', 'V'],
-};
-
-/** ∂L/∂<field> as a matrix whose cells show their arithmetic on hover. */
-function gradView(ctx, field) {
-  const { numbers, tr } = ctx;
-  const step = numbers.learning.step;
-  const isWeight = field.startsWith('w');
-  return numberMatrix({
-    matrix: `grad-${field}`,
-    role: MATRIX_ROLE[field],
-    symbol: Array.isArray(SYMBOL[field])
-      ? [`∂L/∂${SYMBOL[field][0]}`, SYMBOL[field][1]]
-      : `∂L/∂${SYMBOL[field]}`,
-    name: tr('ch3.learn.gradient'),
-    value: step.before.grad[field],
-    letter: isWeight ? null : ({ outputs: 'o', keys: 'k', values: 'v' }[field] ?? 'q'),
-    className: 'grad-matrix',
-    inspectable: true,
-  });
-}
-
-/** A matrix of the forward pass (trace()'s, before the step), for reference. */
-function forwardView(ctx, field) {
-  const { numbers, tr } = ctx;
-  return numberMatrix({
-    matrix: `learn-${field}`,
-    role: MATRIX_ROLE[field],
-    symbol: SYMBOL[field],
-    name: tr(`ch3.learn.name.${field}`),
-    value: numbers.learning.step.before[field],
-    letter: { keys: 'k', values: 'v' }[field] ?? 'q',
-  });
-}
 
 const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
 
@@ -128,19 +79,19 @@ function buildTarget(ctx) {
 const gradSteps = [
   {
     id: 'learn-outputs',
-    fields: (ctx) => [gradView(ctx, 'outputs')],
+    fields: (ctx) => [gradientView(ctx, 'outputs')],
     keys: ['ch3.learn.gradOutputs', 'ch3.learn.backwards'],
     formula: () => [dL('o₁'), mo('='), mi('o₁'), mo('−'), mi('t')],
   },
   {
     id: 'learn-attention',
-    fields: (ctx) => [forwardView(ctx, 'values'), gradView(ctx, 'weights')],
+    fields: (ctx) => [forwardView(ctx, 'values'), gradientView(ctx, 'weights')],
     keys: ['ch3.learn.gradWeights'],
     formula: () => [dL('aᵢⱼ'), mo('='), dL('oᵢ'), mo('·'), sub(mi('v'), mi('j'))],
   },
   {
     id: 'learn-scores',
-    fields: (ctx) => [forwardView(ctx, 'weights'), gradView(ctx, 'scores')],
+    fields: (ctx) => [forwardView(ctx, 'weights'), gradientView(ctx, 'scores')],
     keys: ['ch3.learn.gradScores', 'ch3.learn.jacobian'],
     questions: (numbers) => [signQuestion(numbers)],
     formula: () => [
@@ -157,7 +108,7 @@ const gradSteps = [
   },
   {
     id: 'learn-qkv',
-    fields: (ctx) => ['queries', 'keys', 'values'].map((field) => gradView(ctx, field)),
+    fields: (ctx) => ['queries', 'keys', 'values'].map((field) => gradientView(ctx, field)),
     keys: ['ch3.learn.gradQkv'],
     formula: () => [
       dL('Q'),
@@ -173,7 +124,7 @@ const gradSteps = [
   },
   {
     id: 'learn-weights',
-    fields: (ctx) => ['wQuery', 'wKey', 'wValue'].map((field) => gradView(ctx, field)),
+    fields: (ctx) => ['wQuery', 'wKey', 'wValue'].map((field) => gradientView(ctx, field)),
     keys: ['ch3.learn.gradW'],
     formula: () => [dL('W_Q'), mo('='), sup(mi('X'), mi('T')), dL('Q')],
   },
@@ -200,17 +151,7 @@ function buildUpdate(ctx) {
   const { numbers, tr } = ctx;
   const step = numbers.learning.step;
   const names = ['wQuery', 'wKey', 'wValue'];
-  const views = names.map((name) =>
-    numberMatrix({
-      matrix: `learn-new-${name}`,
-      role: MATRIX_ROLE[name],
-      symbol: SYMBOL[name],
-      name: tr('ch3.learn.updated'),
-      value: step.weightsAfter[name],
-      letter: null,
-      inspectable: true,
-    }),
-  );
+  const views = names.map((name) => updatedView(ctx, name));
   const outputs = (trace, matrix) =>
     numberMatrix({
       matrix,
@@ -397,4 +338,11 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.learn', steps };
+/** The tables and "Your numbers" on this stage: the gradients, the weights' beside. */
+const panels = {
+  note: 'ch3.panels.learn',
+  tables: (ctx) => learningTableBuilders(ctx, 'learn'),
+  sidebar: (ctx) => ['wQuery', 'wKey', 'wValue'].map((name) => () => gradientView(ctx, name)),
+};
+
+export default { titleKey: 'stage.learn', steps, panels };

@@ -10,6 +10,7 @@ import {
   pairPicture,
   sceneButton,
 } from '../../draw/learning-views.mjs';
+import { learningTableBuilders, orderViews, positionsView } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, ease, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
@@ -19,23 +20,7 @@ import { at, fromRows } from '../../model/matrix.mjs';
 /** X and its outputs side by side, rows labelled by the token they hold. */
 function pairOfMatrices(ctx, run, rowTokens, suffix, symbols) {
   const { tr } = ctx;
-  const input = numberMatrix({
-    matrix: `order-x${suffix}`,
-    role: 'input',
-    symbol: symbols[0],
-    name: tr('ch3.order.inputs'),
-    value: run.x,
-    rowTokens,
-  });
-  const output = numberMatrix({
-    matrix: `order-y${suffix}`,
-    role: 'output',
-    symbol: symbols[1],
-    name: tr('ch3.order.outputs'),
-    value: run.outputs,
-    letter: 'y',
-    rowTokens,
-  });
+  const { input, output } = orderViews(ctx, run, rowTokens, suffix, symbols);
   const element = h(
     'div',
     { class: 'equation order-pair' },
@@ -113,16 +98,9 @@ function buildShuffle(ctx) {
 
 function buildPositions(ctx) {
   const { numbers, tr } = ctx;
-  const { order, positions, placed, placedShuffled, plain } = numbers.learning.order;
+  const { order, placed, placedShuffled, plain } = numbers.learning.order;
   const identity = order.map((_, k) => k);
-  const p = numberMatrix({
-    matrix: 'order-p',
-    role: 'input',
-    symbol: 'P',
-    name: tr('ch3.order.positions'),
-    value: fromRows(positions),
-    letter: 'p',
-  });
+  const p = positionsView(ctx);
   const before = pairOfMatrices(ctx, placed, identity, '-placed', ['X + P', 'Y']);
   const after = pairOfMatrices(ctx, placedShuffled, order, '-placed-shuffled', ['X′ + P', 'Y′']);
   const gap = permutationGap(placed.outputs, placedShuffled.outputs, order);
@@ -313,4 +291,11 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.order', steps };
+/** The tables and "Your numbers" on this stage: its own matrices, the positions beside. */
+const panels = {
+  note: 'ch3.panels.order',
+  tables: (ctx) => learningTableBuilders(ctx, 'order'),
+  sidebar: (ctx) => [() => positionsView(ctx)],
+};
+
+export default { titleKey: 'stage.order', steps, panels };

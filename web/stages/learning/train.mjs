@@ -9,6 +9,7 @@ import { createInductionTask } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
+import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
 import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
@@ -57,7 +58,8 @@ function choice({ label, value, options, text, onChange, key }) {
   return h('label', { class: 'train-field' }, h('span', { text: label }), select);
 }
 
-function controls(training, tr) {
+/** The buttons and switches; the switches change the state (actions), the run follows it. */
+function controls(training, actions, tr) {
   const { settings } = training.run;
   const train = h('button', {
     type: 'button',
@@ -72,7 +74,7 @@ function controls(training, tr) {
     type: 'button',
     dataset: { focusKey: 'reset', control: 'reset' },
     text: tr('ch3.train.reset'),
-    onclick: () => training.reset(),
+    onclick: () => actions.resetTraining(),
   });
   const seed = h('input', {
     type: 'number',
@@ -82,7 +84,8 @@ function controls(training, tr) {
     value: settings.seed,
     dataset: { focusKey: 'seed', control: 'seed' },
     onchange: () => {
-      if (!training.set({ seed: Number(seed.value) })) seed.value = training.run.settings.seed;
+      if (!actions.setTraining({ seed: Number(seed.value) }))
+        seed.value = training.run.settings.seed;
     },
   });
   const fields = [
@@ -92,7 +95,7 @@ function controls(training, tr) {
       value: settings.positions,
       options: POSITIONS,
       text: (p) => tr(`ch3.train.positions.${p}`),
-      onChange: (positions) => training.set({ positions }),
+      onChange: (positions) => actions.setTraining({ positions }),
     }),
     choice({
       key: 'layers',
@@ -100,7 +103,7 @@ function controls(training, tr) {
       value: settings.layers,
       options: LAYER_CHOICES,
       text: String,
-      onChange: (layers) => training.set({ layers: Number(layers) }),
+      onChange: (layers) => actions.setTraining({ layers: Number(layers) }),
     }),
     choice({
       key: 'heads',
@@ -108,7 +111,7 @@ function controls(training, tr) {
       value: settings.heads,
       options: HEAD_CHOICES,
       text: String,
-      onChange: (heads) => training.set({ heads: Number(heads) }),
+      onChange: (heads) => actions.setTraining({ heads: Number(heads) }),
     }),
     h('label', { class: 'train-field' }, h('span', { text: tr('ch3.train.seed') }), seed),
     choice({
@@ -117,7 +120,7 @@ function controls(training, tr) {
       value: settings.speed,
       options: SPEEDS,
       text: (s) => tr(`ch3.train.speed.${s}`),
-      onChange: (speed) => training.set({ speed }),
+      onChange: (speed) => actions.setTraining({ speed }),
     }),
   ];
   const element = h(
@@ -131,6 +134,11 @@ function controls(training, tr) {
     train.textContent = tr(busy ? 'ch3.train.pause' : 'ch3.train.train');
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.step >= MAX_TRAINING_STEPS;
+    // The switches as the run has them (a link or Back may change them under this scene).
+    for (const control of element.querySelectorAll('[data-control]')) {
+      const value = run.settings[control.dataset.control];
+      if (value !== undefined && control.value !== String(value)) control.value = String(value);
+    }
   };
   return { element, update };
 }
@@ -201,11 +209,11 @@ function tellVerdict(run, element, verdict, tr) {
 }
 
 function build(ctx) {
-  const { tr, training } = ctx;
+  const { tr, training, actions } = ctx;
   const { run } = training;
-  const panel = controls(training, tr);
+  const panel = controls(training, actions, tr);
   const curve = lossCurve(tr);
-  const files = trainingFiles(training, tr, curve.element);
+  const files = trainingFiles(training, tr, curve.element, actions.trainedModelLink);
   const fileBase = () => trainingFileBase(run.settings);
   const heatFiles = heatmapFiles({ tr, language: ctx.language, fileBase });
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
@@ -337,4 +345,11 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.train', steps };
+/** The tables and "Your numbers" on this stage: the run's loss and heads, as it trains. */
+const panels = {
+  note: 'ch3.panels.train',
+  tables: (ctx) => [() => runLossView(ctx), () => runHeadsView(ctx)],
+  sidebar: (ctx) => [() => runHeadsView(ctx)],
+};
+
+export default { titleKey: 'stage.train', steps, panels };

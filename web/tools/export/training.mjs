@@ -4,6 +4,7 @@
 // curve on screen: its SVG with the page's colours written into it.
 import { h, svg } from '../../dom.mjs';
 import { lossCsv, parametersJson, readParametersJson } from '../../model/training-export.mjs';
+import { trainedSteps } from '../../model/training.mjs';
 import { saveBlob } from './download.mjs';
 
 /** The curve's SVG as a file: the page's CSS classes become presentation attributes. */
@@ -49,10 +50,50 @@ export const trainingFileBase = ({ positions, seed }) =>
   `tiny-transformer-${positions}-seed${seed}`;
 
 /**
- * The row of buttons: { element, update(run) }.
- * @param training app/training.mjs's controller; curve the loss curve's <svg>
+ * "Copy link to this trained model": the link (made by `modelLink`) into a field, and to the
+ * clipboard when the page may write it.
  */
-export function trainingFiles(training, tr, curve) {
+function modelLinkEntry(modelLink, tr, say) {
+  const field = h('input', {
+    type: 'text',
+    readonly: true,
+    class: 'share-link',
+    dir: 'ltr',
+    'aria-label': tr('ch3.files.link'),
+  });
+  // In a share field, laid out as the Export panel's share link; shown once there is a link.
+  const element = h('label', { class: 'share-field' }, field);
+  element.hidden = true;
+  const button = h('button', {
+    type: 'button',
+    class: 'tools-button',
+    dataset: { trainExport: 'link' },
+    text: tr('ch3.files.link'),
+    onclick: async () => {
+      try {
+        field.value = await modelLink();
+        element.hidden = false;
+        try {
+          await navigator.clipboard.writeText(field.value);
+          say('ch3.files.linkCopied', { length: field.value.length });
+        } catch {
+          field.select(); // no clipboard access (permissions, file://): selected for Ctrl+C
+          say('ch3.files.linkSelect', { length: field.value.length });
+        }
+      } catch (error) {
+        say('tools.export.failed', { format: 'URL', reason: error.message });
+      }
+    },
+  });
+  return { button, element };
+}
+
+/**
+ * The row of buttons: { element, update(run) }.
+ * @param training app/training.mjs's controller; curve the loss curve's <svg>; modelLink
+ *   makes the address that opens the page with the trained model
+ */
+export function trainingFiles(training, tr, curve, modelLink) {
   const status = h('p', { class: 'train-files-status', role: 'status' });
   const say = (key, params) => (status.textContent = tr(key, params));
   const base = () => trainingFileBase(training.run.settings);
@@ -70,7 +111,7 @@ export function trainingFiles(training, tr, curve) {
         saveBlob(blob, `${base()}-loss.${format}`);
       } else {
         const parameters = await training.parameters();
-        const step = run.step + (run.loadedStep ?? 0);
+        const step = trainedSteps(run);
         const text = parametersJson({ settings: run.settings, step, parameters });
         saveBlob(new Blob([text], { type: 'application/json' }), `${base()}-step${step}.json`);
       }
@@ -88,6 +129,8 @@ export function trainingFiles(training, tr, curve) {
       onclick: () => save(format),
     }),
   );
+  const link = modelLinkEntry(modelLink, tr, say);
+  buttons.push(link.button);
   const file = h('input', {
     type: 'file',
     accept: 'application/json,.json',
@@ -113,6 +156,7 @@ export function trainingFiles(training, tr, curve) {
     'div',
     { class: 'train-files', 'data-export': 'skip' },
     h('div', { class: 'tools-row' }, buttons),
+    link.element,
     h('label', { class: 'train-field' }, h('span', { text: tr('ch3.files.load') }), file),
     status,
   );

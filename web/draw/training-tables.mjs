@@ -1,0 +1,101 @@
+// The training run's numbers as tables, for the tables panel and "Your numbers" on the train
+// stage: the loss every LOSS_EVERY steps (and the latest), and what each head does on the
+// held-out row of its latest attention snapshot (the mean weight on the previous token, and
+// on the token after the current token's earlier copy). Each view follows the run: it is
+// drawn again when a checkpoint, a snapshot or the run's status comes, and stops following
+// once it has left the page.
+import { h } from '../dom.mjs';
+import { formatExact } from '../format.mjs';
+import { headRoles, trainedSteps } from '../model/training.mjs';
+import { matrixView } from './matrix-view.mjs';
+
+/** Steps between the loss table's rows. */
+export const LOSS_EVERY = 100;
+
+/** The steps shown in the loss table: 1, 100, 200, … and the last one taken. */
+function lossSteps(count) {
+  const steps = count > 0 ? [1] : [];
+  for (let s = LOSS_EVERY; s <= count; s += LOSS_EVERY) steps.push(s);
+  if (count > 1 && steps.at(-1) !== count) steps.push(count);
+  return steps;
+}
+
+function lossTable(run, tr) {
+  const steps = lossSteps(run.losses.length);
+  if (steps.length === 0) return h('p', { class: 'panel-intro', text: tr('ch3.tables.noSteps') });
+  const before = run.loadedStep ?? 0; // a loaded model's steps come before the run's
+  return matrixView({
+    matrix: 'run-loss',
+    role: 'output',
+    symbol: 'L',
+    name: tr('ch3.tables.loss'),
+    rows: steps.length,
+    cols: 1,
+    rowLabels: steps.map((s) => String(before + s)),
+    colLabels: [tr('ch3.tables.lossColumn')],
+    text: (i) => run.losses[steps[i] - 1].toFixed(3),
+    shape: '',
+  }).element;
+}
+
+function headsTable(run, tr) {
+  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
+  const { layers, heads } = run.settings;
+  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads) {
+    return h('p', { class: 'panel-intro', text: tr('ch3.tables.noHeads') });
+  }
+  const roles = headRoles(latest, Array.from(run.probe.tokens)).heads;
+  return matrixView({
+    matrix: 'run-heads',
+    role: 'score',
+    symbol: 'A',
+    name: tr('ch3.tables.heads', { step: trainedSteps(run) }),
+    rows: roles.length,
+    cols: 2,
+    rowLabels: roles.map((x) => tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 })),
+    colLabels: [tr('ch3.tables.previous'), tr('ch3.tables.induction')],
+    text: (i, j) => {
+      const score = j === 0 ? roles[i].previous : roles[i].induction;
+      return score === null ? '–' : formatExact(score);
+    },
+    shape: '',
+  }).element;
+}
+
+/**
+ * A view that draws `draw(run, tr)` and draws it again as the run moves on: { element }.
+ * @param training app/training.mjs's controller (ctx.training)
+ */
+function followingView(training, tr, draw, key) {
+  const element = h('div', { class: 'run-table' });
+  let drawn = null;
+  let shown = false; // on the page once: leaving it then ends the following
+  const update = (run) => {
+    if (element.isConnected) shown = true;
+    else if (shown) return unsubscribe();
+    const next = key(run);
+    if (next === drawn) return;
+    drawn = next;
+    element.replaceChildren(draw(run, tr));
+  };
+  const unsubscribe = training.subscribe(update);
+  update(training.run);
+  return { element };
+}
+
+/** The loss table, drawn again at every checkpoint and when the run pauses or stops. */
+export const runLossView = ({ training, tr }) =>
+  followingView(training, tr, lossTable, (run) => {
+    const count = run.losses.length;
+    return `${Math.floor(count / LOSS_EVERY)}|${run.status}|${run.loadedStep}|${count === 0}`;
+  });
+
+/** The heads table, drawn again with every attention snapshot. */
+export const runHeadsView = ({ training, tr }) =>
+  followingView(
+    training,
+    tr,
+    headsTable,
+    (run) =>
+      `${run.snapshots.length}|${run.probe !== null}|${run.settings.layers}|${run.settings.heads}`,
+  );
