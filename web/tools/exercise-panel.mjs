@@ -133,21 +133,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     element.hidden = !open;
     update({ keepQuestion: true });
     if (!open) scene.reveal();
-    if (open && !form.hidden) focusAnswer();
-  }
-
-  /**
-   * Into the answer field, with the scene above it on screen as well when both fit (the
-   * question is about the scene's numbers: a focus that scrolls only the field into view cut
-   * off the scene's top, its first matrices, on a 1366×768 laptop).
-   */
-  function focusAnswer() {
-    const top = sceneHost.getBoundingClientRect().top;
-    const bottom = element.getBoundingClientRect().bottom;
-    if (bottom - top <= window.innerHeight && (top < 0 || bottom > window.innerHeight)) {
-      window.scrollBy({ top: top - 8, behavior: 'instant' });
-    }
-    input.focus({ preventScroll: bottom - top <= window.innerHeight });
+    if (open && !form.hidden) focusAnswer(sceneHost, element, input);
   }
 
   // A scene that learns later whether its question can be asked (a trained model arriving).
@@ -175,9 +161,8 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   }
 
   function render(tr) {
-    const { exampleKey } = context();
+    const { steps, numbers, step, exampleKey } = context();
     writeLabels(parts, tr);
-    const { steps, numbers, step } = context();
     const waiting = waitingFor();
     const question = waiting ? null : current();
     form.hidden = !question;
@@ -196,11 +181,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
       asked.map((q) => q.id),
     );
     const here = questions.filter((q) => done[q.id] === 'solved').length;
-    tally.textContent = tr('tools.exercise.tally', {
-      here,
-      total: questions.length,
-      solved,
-    });
+    tally.textContent = tr('tools.exercise.tally', { here, total: questions.length, solved });
     element.dataset.outcome = outcome;
     renderFeedback(parts, question, { outcome, mistake }, tr);
     markScene();
@@ -275,6 +256,21 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     sceneShown: markScene,
     open: () => setOpen(true),
   };
+}
+
+/**
+ * Into the answer field, with the scene above it on screen as well when both fit (the
+ * question is about the scene's numbers: a focus that scrolls only the field into view cut
+ * off the scene's top, its first matrices, on a 1366×768 laptop).
+ */
+function focusAnswer(sceneHost, panel, input) {
+  const top = sceneHost.getBoundingClientRect().top;
+  const bottom = panel.getBoundingClientRect().bottom;
+  const fits = bottom - top <= window.innerHeight;
+  if (fits && (top < 0 || bottom > window.innerHeight)) {
+    window.scrollBy({ top: top - 8, behavior: 'instant' });
+  }
+  input.focus({ preventScroll: fits });
 }
 
 /**
