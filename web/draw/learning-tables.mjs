@@ -33,9 +33,12 @@ const GRADIENT_FIELDS = ['outputs', 'weights', 'scores', 'queries', 'keys', 'val
 const WEIGHT_FIELDS = ['wQuery', 'wKey', 'wValue'];
 const BLOCK_FIELDS = ['x', 'y', 'residual', 'normed', 'hidden', 'mlp', 'output'];
 
-/** A chapter 3 matrix in its role's colour: `name` an i18n key, the rest numberMatrix's. */
-const view = (ctx, field, { name, letter = null, ...spec }) =>
-  numberMatrix({ ...MATRICES[field], ...spec, name: ctx.tr(name), letter });
+/**
+ * A chapter 3 matrix in its role's colour: `name` an i18n key (with `nameParams`), the rest
+ * numberMatrix's.
+ */
+const view = (ctx, field, { name, nameParams, letter = null, ...spec }) =>
+  numberMatrix({ ...MATRICES[field], ...spec, name: ctx.tr(name, nameParams), letter });
 
 /** ∂L/∂<field> of the learning step, its cells' arithmetic on hover. */
 export function gradientView(ctx, field) {
@@ -60,11 +63,12 @@ export const forwardView = (ctx, field) =>
     letter: ROW_LETTER[field] ?? 'q',
   });
 
-/** W_Q, W_K or W_V after the step taken (W − η·∂L/∂W), its cells' arithmetic on hover. */
+/** W_Q, W_K or W_V after the steps taken (W − η·∂L/∂W each), its cells' arithmetic on hover. */
 export const updatedView = (ctx, name) =>
   view(ctx, name, {
     matrix: `learn-new-${name}`,
-    name: 'ch3.learn.updated',
+    name: 'ch3.learn.after',
+    nameParams: { steps: ctx.numbers.learning.step.steps },
     value: ctx.numbers.learning.step.weightsAfter[name],
     inspectable: true,
   });

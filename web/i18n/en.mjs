@@ -645,9 +645,10 @@ export default {
   'ch3.narrate.learn-scores': 'Through the softmax to the scores.',
   'ch3.narrate.learn-qkv': 'To the queries, keys and values.',
   'ch3.narrate.learn-weights': 'To the weight matrices.',
-  'ch3.learn.updated': 'after one step',
   'ch3.learn.before': 'before',
-  'ch3.learn.after': 'after one step',
+  'ch3.learn.after': 'after {steps|one step|# steps}',
+  'ch3.learn.distance':
+    'Output 1 is now ‖o₁′ − t‖ = {distance} from its target (it started {start} away).',
   'ch3.learn.more': 'Take 10 more steps',
   'ch3.learn.reset': 'Back to one step',
   'ch3.learn.status': 'After {steps|# step|# steps}: loss {before} → {loss}.',
@@ -659,7 +660,7 @@ export default {
   'ch3.learn.repeat':
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
-  'ch3.narrate.update': 'After one step output 1 is {row}; the loss is {after}.',
+  'ch3.narrate.update': 'After {steps|one step|# steps} output 1 is {row}; the loss is {after}.',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': 'Positions added to X: now order matters',
@@ -755,6 +756,7 @@ export default {
   // Chapter 3: the cell inspector's titles
   'ch3.inspect.grad': 'A gradient, from the one after it',
   'ch3.inspect.learn': 'The weight after one step: w − η·∂L/∂w',
+  'ch3.inspect.later': 'after {steps} steps: {value}',
   'ch3.inspect.block': 'This cell’s arithmetic',
   // ---- Chapter 3 · stage "train" (train a tiny model live) ----
   'stage.train': 'Train a tiny model live',

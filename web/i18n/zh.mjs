@@ -608,9 +608,9 @@ export default {
   'ch3.narrate.learn-scores': '穿过 softmax 到分数。',
   'ch3.narrate.learn-qkv': '到查询、键和值。',
   'ch3.narrate.learn-weights': '到权重矩阵。',
-  'ch3.learn.updated': '一步之后',
   'ch3.learn.before': '之前',
-  'ch3.learn.after': '一步之后',
+  'ch3.learn.after': '{steps|一步之后|# 步之后}',
+  'ch3.learn.distance': '输出 1 现在离目标 ‖o₁′ − t‖ = {distance}（开始时为 {start}）。',
   'ch3.learn.more': '再走 10 步',
   'ch3.learn.reset': '回到一步',
   'ch3.learn.status': '{steps} 步之后：损失 {before} → {loss}。',
@@ -621,7 +621,7 @@ export default {
   'ch3.learn.repeat':
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
-  'ch3.narrate.update': '一步之后输出 1 为 {row}；损失为 {after}。',
+  'ch3.narrate.update': '{steps|一步之后|# 步之后}输出 1 为 {row}；损失为 {after}。',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
@@ -710,6 +710,7 @@ export default {
   // Chapter 3: the cell inspector's titles
   'ch3.inspect.grad': '一个梯度，由它后面的梯度算出',
   'ch3.inspect.learn': '一步之后的权重：w − η·∂L/∂w',
+  'ch3.inspect.later': '{steps} 步之后：{value}',
   'ch3.inspect.block': '这个格子的算式',
   // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
   'stage.train': '现场训练一个小模型',
