@@ -69,3 +69,48 @@ test('10 more steps: W_Q, W_K, W_V, o₁′ and its distance are those after 11 
   const loss = eleven.target.reduce((sum, t, c) => sum + (at(outputs, 0, c) - t) ** 2, 0) / 2;
   close(loss, eleven.losses[11], 1e-6, 'the exported weights’ loss is the loss after 11 steps');
 });
+
+test('the link keeps chapter 3’s shuffle, target and steps: a reload shows the same numbers', async () => {
+  const { page, context, problems } = await openStep('step=order-shuffle');
+  await page.click('.ch3-shuffle');
+  await page.waitForFunction(() => /[#&]order=2,1,3(&|$)/.test(location.hash));
+  await page.goto(`${web.url}#step=learn-target`);
+  await waitForStep(page, 'learn-target');
+  await page.fill('.target-input[data-col="0"]', '5');
+  await page.press('.target-input[data-col="0"]', 'Enter');
+  await page.waitForFunction(() => /[#&]target=5,2,3(&|$)/.test(location.hash));
+  await page.goto(`${web.url}#step=learn-update`);
+  await waitForStep(page, 'learn-update');
+  await page.click('.ch3-more-steps');
+  await page.waitForFunction(() => /[#&]steps=11(&|$)/.test(location.hash));
+  const hash = await page.evaluate(() => location.hash);
+  const shownUpdate = () =>
+    page.$eval('.scene-learn-update', (scene) => ({
+      status: scene.querySelector('.learn-status').textContent,
+      loss: scene.querySelector('.learn-status').dataset.loss,
+      cells: [...scene.querySelectorAll('td.cell')].map((cell) => cell.textContent),
+    }));
+  const before = await shownUpdate();
+  await page.reload();
+  await waitForReady(page);
+  await waitForStep(page, 'learn-update');
+  assert.equal(await page.evaluate(() => location.hash), hash);
+  assert.deepEqual(await shownUpdate(), before);
+  assert.match(before.status, /After 11 steps/);
+  // The model behind it: the reader's target [5, 2, 3], 11 steps.
+  const own = (await nodeNumbers({ order: [1, 0, 2], target: [5, 2, 3], steps: 11 })).step;
+  close(Number(before.loss), own.losses[11], 1e-9, 'loss after 11 steps for the target 5, 2, 3');
+  // A shared link opens the shuffled order too, in a fresh page.
+  const shared = await openStep(hash.slice(1).replace('step=learn-update', 'step=order-shuffle'));
+  assert.equal(
+    await shared.page.getAttribute(
+      '.scene-host td.cell[data-matrix="order-x-shuffled"][data-row="0"]',
+      'data-token',
+    ),
+    '1',
+  );
+  assert.deepEqual(await collectProblems(shared.page, shared.problems), []);
+  await shared.context.close();
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
