@@ -3,8 +3,16 @@
 // chapter's own state; RoPE's headings, legend and note; the row labels; Chinese punctuation
 // and terms. Each check is one the learner noticed missing; the screenshots are for looking.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
+import {
+  collectProblems,
+  pageFixture,
+  screenshot,
+  screenshotDir,
+  waitForReady,
+  waitForStep,
+} from './helpers.mjs';
 import { assertShown, at, close, nodeAttention, nodeNumbers } from './chapter3-numbers.mjs';
 import { LEARNING_DEFAULTS } from '../../web/model/learning.mjs';
 import { articleExample } from '../../web/model/example.mjs';
@@ -12,6 +20,10 @@ import { computeNumbers } from '../../web/model/numbers.mjs';
 import { matricesCsv } from '../../web/tools/export/matrices.mjs';
 
 const web = pageFixture();
+
+/** A picture of the scene alone (for looking at what changed). */
+const sceneShot = (page, name) =>
+  page.locator('.scene-host').screenshot({ path: join(screenshotDir, `${name}.png`) });
 
 async function openStep(hash, options = {}) {
   const opened = await web.open({
@@ -113,4 +125,37 @@ test('the link keeps chapter 3’s shuffle, target and steps: a reload shows the
   await shared.context.close();
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
+});
+
+/** The caption of a matrix view of the scene, and its box. */
+const captionOf = (page, view) =>
+  page.$eval(`.scene-host .matrix[data-view="${view}"] .matrix-caption`, (caption) => {
+    const box = caption.getBoundingClientRect();
+    return { text: caption.textContent, left: box.left, right: box.right, top: box.top };
+  });
+
+test('RoPE: the two headings apart, "columns 1–2", a legend, axes and the note on lengths (en, zh)', async () => {
+  for (const [locale, columns, legend, note] of [
+    ['en-US', /q₁columns 1–2, turned to position m/, /query 1.*key 2/, /Only the angle matters/],
+    ['zh-CN', /q₁第 1–2 列，转到位置 m/, /查询 1.*键 2/, /只有角度有意义/],
+  ]) {
+    const { page, context, problems } = await openStep('step=order-rope', { locale });
+    const q = await captionOf(page, 'rope-q');
+    const k = await captionOf(page, 'rope-k');
+    assert.match(q.text, columns);
+    assert.doesNotMatch(q.text + k.text, /\(1, 2\)/);
+    assert.ok(
+      k.top > q.top + 1 || k.left - q.right >= 12,
+      `headings apart: ${JSON.stringify({ q, k })}`,
+    );
+    assert.match(await page.textContent('.scene-host .pair-figure'), legend);
+    assert.match(await page.textContent('.scene-host .scene-rope'), note);
+    const axes = await page.$$eval('.scene-host .pair-picture .axis-label', (all) =>
+      all.map((label) => label.textContent),
+    );
+    assert.equal(axes.length, 2);
+    await sceneShot(page, `ch3-learner-rope-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
 });

@@ -125,9 +125,10 @@ export function lossPlot(losses, label) {
 
 /**
  * RoPE's 2-D picture: the query's and the key's first pair as arrows from the origin (their
- * directions: each at a fixed length), turned
- * to position m (the module's numbers for each m; faint dots where the other positions put
- * them). show(m) moves both arrows to position m.
+ * directions: each at a fixed length), turned to position m (the module's numbers for each m;
+ * faint dots where the other positions put them), on axes named by the columns they plot,
+ * with a legend (the scene says that the lengths are not the pairs'). show(m) moves both
+ * arrows.
  */
 export function pairPicture(rope, tr) {
   const size = 200;
@@ -162,7 +163,7 @@ export function pairPicture(rope, tr) {
     });
   const q = arrow('query');
   const k = arrow('key');
-  const label = svg('text', { x: 8, y: 18, class: 'pair-label' });
+  const label = svg('text', { x: 8, y: size - 8, class: 'pair-label' });
   const picture = svg(
     'svg',
     {
@@ -173,6 +174,19 @@ export function pairPicture(rope, tr) {
     },
     svg('line', { x1: 0, y1: centre, x2: size, y2: centre, class: 'axis' }),
     svg('line', { x1: centre, y1: 0, x2: centre, y2: size, class: 'axis' }),
+    svg('text', {
+      x: size - 4,
+      y: centre + 14,
+      'text-anchor': 'end',
+      class: 'pair-label axis-label',
+      text: tr('ch3.rope.axis', { c: 1 }),
+    }),
+    svg('text', {
+      x: centre + 6,
+      y: 12,
+      class: 'pair-label axis-label',
+      text: tr('ch3.rope.axis', { c: 2 }),
+    }),
     trail(rope.qTurned, 'query'),
     trail(rope.kTurned, 'key'),
     q.line,
@@ -197,7 +211,29 @@ export function pairPicture(rope, tr) {
     });
     label.textContent = tr('ch3.rope.position', { m });
   };
-  return { element: h('figure', { class: 'pair-figure' }, picture), show };
+  const caption = h('figcaption', { class: 'pair-caption' }, pairLegend(rope, tr));
+  return { element: h('figure', { class: 'pair-figure' }, picture, caption), show };
+}
+
+/** The picture's legend: each arrow's line and tip in its role's colour, and its name. */
+function pairLegend(rope, tr) {
+  const entries = [
+    ['query', tr('ch3.rope.legendQuery', { i: rope.query + 1 })],
+    ['key', tr('ch3.rope.legendKey', { j: rope.key + 1 })],
+  ];
+  const width = 200;
+  return svg(
+    'svg',
+    { class: 'pair-legend', width, height: 20, viewBox: `0 0 ${width} 20`, 'aria-hidden': 'true' },
+    entries.map(([role, text], k) => {
+      const x = (k * width) / 2;
+      return [
+        svg('line', { x1: x + 4, y1: 10, x2: x + 24, y2: 10, class: `arrow arrow-${role}` }),
+        svg('circle', { cx: x + 24, cy: 10, r: 3, class: `tip tip-${role}` }),
+        svg('text', { x: x + 32, y: 14, class: 'pair-label', text }),
+      ];
+    }),
+  );
 }
 
 /**

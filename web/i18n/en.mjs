@@ -678,7 +678,12 @@ export default {
   'ch3.formula.positions': 'Learned positions: a vector added to each input',
   'ch3.narrate.positions':
     'With positions added the shuffled outputs differ from the permuted ones by up to {gap}.',
-  'ch3.rope.turned': 'turned to position m',
+  'ch3.rope.turned': 'columns 1–2, turned to position m',
+  'ch3.rope.axis': 'column {c}',
+  'ch3.rope.legendQuery': 'query {i}',
+  'ch3.rope.legendKey': 'key {j}',
+  'ch3.rope.lengths':
+    'Only the angle matters: each arrow is drawn at a fixed length of its own (the key’s shorter), not the length of its pair.',
   'ch3.rope.picture':
     'The first pair of the query and of the key as arrows, each turned by its position times θ',
   'ch3.rope.position': 'position m = {m}',

@@ -637,7 +637,12 @@ export default {
     '在 GPT-2 这样的模型里，这些向量和其他权重一样是学出来的；页面为了易读，每个位置在一个特征上取 0.5。',
   'ch3.formula.positions': '学习的位置：给每个输入加一个向量',
   'ch3.narrate.positions': '加上位置后，打乱后的输出与换序后的输出最多相差 {gap}。',
-  'ch3.rope.turned': '转到位置 m',
+  'ch3.rope.turned': '第 1–2 列，转到位置 m',
+  'ch3.rope.axis': '第 {c} 列',
+  'ch3.rope.legendQuery': '查询 {i}',
+  'ch3.rope.legendKey': '键 {j}',
+  'ch3.rope.lengths':
+    '只有角度有意义：每个箭头按自己固定的长度画出（键的短一些），不是这对数的长度。',
   'ch3.rope.picture': '查询和键的第一对数画成箭头，各自按位置乘 θ 旋转',
   'ch3.rope.position': '位置 m = {m}',
   'ch3.rope.what':
