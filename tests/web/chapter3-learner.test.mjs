@@ -159,3 +159,48 @@ test('RoPE: the two headings apart, "columns 1–2", a legend, axes and the note
     await context.close();
   }
 });
+
+/** The row labels of a matrix view of the scene. */
+const rowLabels = (page, view) =>
+  page.$$eval(`.scene-host .matrix[data-view="${view}"] .row-label`, (all) =>
+    all.map((label) => label.textContent),
+  );
+
+test('labels: Y’s rows y₁…, o₁′’s row o₁′, the target named once, ∂L/∂A’s rows; the editor’s error under its row', async () => {
+  const { page, context, problems } = await openStep('step=block-residual');
+  assert.deepEqual(await rowLabels(page, 'block-y'), ['y₁', 'y₂', 'y₃', 'y₄']);
+  assert.deepEqual(await rowLabels(page, 'block-residual'), ['r₁', 'r₂', 'r₃', 'r₄']);
+  await page.goto(`${web.url}#step=learn-update`);
+  await waitForStep(page, 'learn-update');
+  assert.deepEqual(await rowLabels(page, 'learn-o1-after'), ['o₁′']);
+  assert.deepEqual(await rowLabels(page, 'learn-o1-before'), ['o₁']);
+  const caption = (part) =>
+    page.textContent(`.scene-host .matrix[data-view="learn-target-shown"] .matrix-${part}`);
+  assert.deepEqual([await caption('symbol'), await caption('name')], ['t', 'target']);
+  await page.goto(`${web.url}#step=learn-attention`);
+  await waitForStep(page, 'learn-attention');
+  assert.deepEqual(await rowLabels(page, 'grad-weights'), ['q₁', 'q₂', 'q₃']);
+  // A refused entry: the message under the row; o₁ → the editor stay on one line.
+  await page.goto(`${web.url}#step=learn-target`);
+  await waitForStep(page, 'learn-target');
+  await page.fill('.target-input[data-col="1"]', 'abc');
+  await page.press('.target-input[data-col="1"]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.target-message')?.textContent);
+  const boxes = await page.evaluate(() => {
+    const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
+    return {
+      output: box('.scene-host .matrix[data-view="learn-output-1"] .matrix-table'),
+      arrow: box('.scene-learn-target .operator'),
+      editor: box('.scene-host .target-editor'),
+      message: box('.scene-host .target-message'),
+    };
+  });
+  const middle = (b) => b.top + b.height / 2;
+  const { output, arrow, editor, message } = boxes;
+  assert.ok(Math.abs(middle(editor) - middle(output)) < output.height / 2, JSON.stringify(boxes));
+  assert.ok(arrow.left > output.right - 1 && editor.left > arrow.right - 1, JSON.stringify(boxes));
+  assert.ok(message.top >= Math.max(editor.bottom, output.bottom) - 1, JSON.stringify(boxes));
+  await sceneShot(page, 'ch3-learner-target-refused');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

@@ -13,13 +13,14 @@ import { at } from '../model/matrix.mjs';
 /**
  * A row-major matrix drawn with its role's colour.
  * @param {{ matrix: string, role: string, symbol: string, name: string, value: object,
- *   letter?: string, rowTokens?: number[], className?: string, inspectable?: boolean }} spec
- *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`,
- *   none when letter is null); inspectable: the cell inspector shows the arithmetic behind
- *   a cell on hover and focus (model/arithmetic-learning.mjs)
+ *   letter?: string, mark?: string, rowTokens?: number[], className?: string,
+ *   inspectable?: boolean }} spec
+ *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ${mark}`,
+ *   mark '′' for a row after a change; none when letter is null); inspectable: the cell
+ *   inspector shows the arithmetic behind a cell on hover and focus (arithmetic-learning.mjs)
  */
 export function numberMatrix(spec) {
-  const { value, letter = 'x', rowTokens } = spec;
+  const { value, letter = 'x', mark = '', rowTokens } = spec;
   const tokens = rowTokens ?? Array.from({ length: value.rows }, (_, i) => i);
   const view = matrixView({
     ...spec,
@@ -27,7 +28,7 @@ export function numberMatrix(spec) {
     rows: value.rows,
     cols: value.cols,
     text: gridTexts(value.rows, value.cols, (i, j) => at(value, i, j)),
-    rowLabels: letter ? tokens.map((k) => `${letter}${subscript(k + 1)}`) : undefined,
+    rowLabels: letter ? tokens.map((k) => `${letter}${subscript(k + 1)}${mark}`) : undefined,
     dataset: { token: 0 },
   });
   view.cells.forEach((row, i) =>
@@ -50,7 +51,9 @@ export const sceneButton = (key, text, onclick) =>
 
 /**
  * Output 1's target as one number field per column (a valid edit is written back through
- * ctx.actions, which recomputes the step), and a button back to the page's suggestion.
+ * ctx.actions, which recomputes the step), and a button back to the page's suggestion;
+ * `message` names a refused entry (placed by the scene under its row, so that a long one
+ * does not push the editor away from the arrow that points at it).
  */
 export function targetEditor(ctx, target, suggested) {
   const { tr } = ctx;
@@ -87,9 +90,8 @@ export function targetEditor(ctx, target, suggested) {
     h('span', { class: 'target-label', text: tr('ch3.learn.target') }),
     h('span', { class: 'target-fields' }, '[', fields, ']'),
     suggest,
-    message,
   );
-  return { element, fields };
+  return { element, fields, message };
 }
 
 /**

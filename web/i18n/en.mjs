@@ -608,6 +608,7 @@ export default {
   'ch3.learn.name.weights': 'attention weights',
   'ch3.learn.output1': 'output 1',
   'ch3.learn.target': 'target t',
+  'ch3.learn.targetName': 'target',
   'ch3.learn.targetEntry': 'Target, entry {c}',
   'ch3.learn.targetInvalid':
     'Target entry {c}: expected a number between −1000 and 1000, given “{given}”.',

@@ -573,6 +573,7 @@ export default {
   'ch3.learn.name.weights': '注意力权重',
   'ch3.learn.output1': '输出 1',
   'ch3.learn.target': '目标 t',
+  'ch3.learn.targetName': '目标',
   'ch3.learn.targetEntry': '目标，第 {c} 项',
   'ch3.learn.targetInvalid': '目标第 {c} 项：应为 −1000 到 1000 之间的数，实际输入“{given}”。',
   'ch3.learn.suggestion': '使用建议的目标',

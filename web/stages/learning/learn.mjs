@@ -52,6 +52,7 @@ function buildTarget(ctx) {
     'div',
     { class: 'scene scene-learn scene-learn-target' },
     h('div', { class: 'equation learn-row' }, output.element, operator('→'), editor.element),
+    editor.message,
     loss,
   );
   const render = (t) => {
@@ -157,6 +158,7 @@ function buildUpdate(ctx) {
       matrix,
       role: 'output',
       symbol: matrix === 'learn-o1-before' ? 'o₁' : 'o₁′',
+      mark: matrix === 'learn-o1-before' ? '' : '′',
       name: tr(matrix === 'learn-o1-before' ? 'ch3.learn.before' : 'ch3.learn.after', {
         steps: step.steps,
       }),
@@ -169,7 +171,7 @@ function buildUpdate(ctx) {
     matrix: 'learn-target-shown',
     role: 'output',
     symbol: 't',
-    name: tr('ch3.learn.target'),
+    name: tr('ch3.learn.targetName'),
     value: fromRows([step.target]),
     letter: 't',
   });
