@@ -97,8 +97,12 @@ export function targetEditor(ctx, target, suggested) {
 /**
  * The loss after each step as a line (step 0 = before any step), with its first and last
  * values written as text so the export and screen readers get the numbers.
+ * @param {number[]} losses
+ * @param {(key: string, params?: object) => string} tr its label and caption (the caption in
+ *   the language's punctuation)
  */
-export function lossPlot(losses, label) {
+export function lossPlot(losses, tr) {
+  const label = tr('ch3.learn.plot');
   const width = 320;
   const height = 120;
   const pad = 8;
@@ -120,7 +124,10 @@ export function lossPlot(losses, label) {
       ),
     ),
     h('figcaption', {
-      text: `${label}: ${formatExact(losses[0])} → ${formatExact(losses[last])}`,
+      text: tr('ch3.learn.plotCaption', {
+        first: formatExact(losses[0]),
+        last: formatExact(losses[last]),
+      }),
     }),
   );
 }

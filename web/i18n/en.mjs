@@ -654,6 +654,11 @@ export default {
   'ch3.learn.reset': 'Back to one step',
   'ch3.learn.status': 'After {steps|# step|# steps}: loss {before} → {loss}.',
   'ch3.learn.plot': 'Loss after each step',
+  'ch3.learn.plotCaption': 'Loss after each step: {first} → {last}',
+  // The weights' names in chapters 2 and 3 (their editors), in those chapters' words.
+  'matrix.later.wQuery': 'query weights',
+  'matrix.later.wKey': 'key weights',
+  'matrix.later.wValue': 'value weights',
   'ch3.learn.update':
     'Every weight moves a little against its gradient: η = {eta} times it. Hover over a weight to see its old value, its gradient and its new value.',
   'ch3.learn.moved':

@@ -614,8 +614,13 @@ export default {
   'ch3.learn.distance': '输出 1 现在离目标 ‖o₁′ − t‖ = {distance}（开始时为 {start}）。',
   'ch3.learn.more': '再走 10 步',
   'ch3.learn.reset': '回到一步',
-  'ch3.learn.status': '{steps} 步之后：损失 {before} → {loss}。',
+  'ch3.learn.status': '{steps|一步之后|# 步之后}：损失 {before} → {loss}。',
   'ch3.learn.plot': '每一步后的损失',
+  'ch3.learn.plotCaption': '每一步后的损失：{first} → {last}',
+  // The weights' names in chapters 2 and 3 (their editors), in those chapters' words.
+  'matrix.later.wQuery': '查询的权重',
+  'matrix.later.wKey': '键的权重',
+  'matrix.later.wValue': '值的权重',
   'ch3.learn.update':
     '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
   'ch3.learn.moved': '用新权重再做一次前向计算：输出 1 更接近目标，损失从 {before} 降到 {after}。',

@@ -203,7 +203,7 @@ function buildUpdate(ctx) {
       start: formatExact(distanceTo(step.before)),
     }),
   });
-  const plot = lossPlot(step.losses, tr('ch3.learn.plot'));
+  const plot = lossPlot(step.losses, tr);
   const element = h(
     'div',
     { class: 'scene scene-learn scene-learn-update' },
