@@ -3,7 +3,10 @@
 // model in TensorFlow.js's wasm backend at one thread (bench/common/train-tfjs.mjs), with the
 // SIMD128 peak probe timed in the same interleaved rounds. The models, their batches and how
 // FLOPs are counted: bench/common/train-bench.mjs (Chromium runs the same: bench/browser/).
-// Writes JSON; bench/report-learning.mjs makes the table.
+// Then where our step's time goes, piece by piece (embedding, LayerNorm, QKV, attention, ...,
+// their backward, the optimiser): the core's own timer (model/step_profile.hpp), switched on
+// for separate rounds of steps on the raw module, so ms/step is never timed with it on.
+// Writes JSON; bench/report-learning.mjs makes the tables.
 //   node bench/train-node.mjs [--quick] --peak build/bench/simd_peak.wasm --out FILE.json
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
+import createAttentionModule from '../build/wasm/attention.mjs';
 import createAttention from '../dist/attention.mjs';
 import { createTfjsTransformer } from './common/train-tfjs.mjs';
 import { peakProbes } from './common/contenders.mjs';
@@ -22,6 +26,7 @@ import {
   trainModels,
   trainRow,
 } from './common/train-bench.mjs';
+import { median } from './common/harness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +40,61 @@ if (!args.peak || !args.out) {
 }
 const log = (line) => process.stderr.write(`[bench train] ${line}\n`);
 
+/** Rounds x steps of the piece timer per model (each round about 0.1-1 s of steps). */
+const PROFILE = {
+  induction: { rounds: args.quick ? 3 : 7, steps: 50 },
+  larger: { rounds: args.quick ? 2 : 5, steps: 2 },
+};
+
+/**
+ * ms per step of each piece of our training step, in the core's order: rounds of steps with
+ * the core's piece timer on, through the raw module's entry points (the API object keeps its
+ * handle private), the median over rounds per piece; 0 for a piece the model lacks (RoPE, an
+ * MLP). The pieces' sum runs a little above the un-timed ms/step: two clock reads per piece.
+ */
+function profilePieces(Module, model) {
+  const { batch } = model;
+  const config = trainConfig(model);
+  const T = config.context;
+  const { handle, error } = Module.transformerCreate({
+    kvHeads: config.heads,
+    weightDecay: 0,
+    ...config,
+    positions: Module.TransformerPositions[config.positions],
+  });
+  if (error) throw new Error(`profile: ${error}`);
+  const nextBatch = batchesFor(model);
+  const bytes = batch * T * 4;
+  const tokensAt = Module._malloc(bytes);
+  const targetsAt = Module._malloc(bytes);
+  const step = ({ tokens, targets }) => {
+    Module.HEAP32.set(tokens, tokensAt >> 2);
+    Module.HEAP32.set(targets, targetsAt >> 2);
+    const result = Module.transformerTrainStep(handle, tokensAt, targetsAt, batch, T);
+    if (result.error) throw new Error(`profile: ${result.error}`);
+  };
+  const { rounds, steps } = PROFILE[model.name];
+  const samples = {};
+  try {
+    for (let i = 0; i < Math.max(2, steps); i++) step(nextBatch());
+    for (let round = 0; round < rounds; round++) {
+      const batches = Array.from({ length: steps }, nextBatch);
+      Module.transformerProfileSteps(handle, true);
+      for (const b of batches) step(b);
+      const profile = Module.transformerStepProfile(handle);
+      Module.transformerProfileSteps(handle, false);
+      for (const [piece, seconds] of Object.entries(profile.seconds)) {
+        (samples[piece] ??= []).push((1000 * seconds) / profile.steps);
+      }
+    }
+  } finally {
+    Module._free(tokensAt);
+    Module._free(targetsAt);
+    Module.transformerFree(handle);
+  }
+  return Object.fromEntries(Object.entries(samples).map(([piece, ms]) => [piece, median(ms)]));
+}
+
 tfWasm.setWasmPaths(
   fileURLToPath(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)),
 );
@@ -43,6 +103,12 @@ if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did 
 const attn = await createAttention({ relaxedSimd: false });
 const haveOurs = typeof attn.createTinyTransformer === 'function';
 if (!haveOurs) log('this build has no createTinyTransformer: measuring tfjs alone');
+// The same SIMD128 build as a raw module, for the piece timer (build/wasm/ holds its glue).
+const Module = haveOurs
+  ? await createAttentionModule({
+      wasmBinary: await readFile(new URL('../dist/attention.wasm', import.meta.url)),
+    })
+  : null;
 const { instance: peakInstance } = await WebAssembly.instantiate(await readFile(args.peak), {});
 const probes = peakProbes(peakInstance.exports);
 
@@ -65,6 +131,10 @@ for (const model of trainModels(args)) {
   );
   trainers.ours?.free();
   trainers.tfjs.dispose();
+  if (haveOurs) {
+    row.pieces = profilePieces(Module, model);
+    log(`${model.name}: the pieces of our step timed`);
+  }
   results.push(row);
 }
 

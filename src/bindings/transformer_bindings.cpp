@@ -37,6 +37,18 @@ std::string config_error(const Config& config) {
   return error ? error : "";
 }
 
+// The step profile as { steps, seconds: { piece name: seconds summed over the steps } }.
+em::val step_profile(std::uintptr_t handle) {
+  const attention::model::StepProfile profile = transformer_call::step_profile(handle);
+  em::val seconds = em::val::object();
+  for (std::size_t i = 0; i < attention::model::piece_count; ++i)
+    seconds.set(attention::model::piece_names[i], profile.seconds[i]);
+  em::val result = em::val::object();
+  result.set("steps", static_cast<double>(profile.steps));
+  result.set("seconds", seconds);
+  return result;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(tiny_transformer) {
@@ -76,4 +88,6 @@ EMSCRIPTEN_BINDINGS(tiny_transformer) {
   em::function("transformerGenerate", &transformer_call::generate);
   em::function("transformerParameterAddress", &transformer_call::parameter_address);
   em::function("transformerResetOptimizer", &transformer_call::reset_optimizer);
+  em::function("transformerProfileSteps", &transformer_call::profile_steps);
+  em::function("transformerStepProfile", &step_profile);
 }

@@ -46,4 +46,11 @@ std::uintptr_t parameter_address(std::uintptr_t handle) {
 
 void reset_optimizer(std::uintptr_t handle) { model(handle)->reset_optimizer(); }
 
+void profile_steps(std::uintptr_t handle, bool on) { model(handle)->profile_steps(on); }
+
+attention::model::StepProfile step_profile(std::uintptr_t handle) {
+  const attention::model::StepProfile* profile = model(handle)->step_profile();
+  return profile ? *profile : attention::model::StepProfile{};
+}
+
 }  // namespace transformer_call

@@ -44,4 +44,9 @@ std::uintptr_t parameter_address(std::uintptr_t handle);
 // After new parameters were written: the AdamW moments and step count start again.
 void reset_optimizer(std::uintptr_t handle);
 
+// The benchmark's per-piece timer of training steps (model/step_profile.hpp): on from zero, or
+// off; and the times so far (all zero when off).
+void profile_steps(std::uintptr_t handle, bool on);
+attention::model::StepProfile step_profile(std::uintptr_t handle);
+
 }  // namespace transformer_call

@@ -268,6 +268,21 @@ TEST(Kernels, DecodeGroupsOfQueryHeadsShareOneReadOfTheirKvHead) {
   }
 }
 
+TEST(Kernels, DecodeOfGroupsOverCachesBeyondTheTouchSizeMatchesTheReference) {
+  std::mt19937 rng(8);
+  // 4 query rows per kv head over 4500 keys of 128 + 127 floats: 9.2 MB of keys and values,
+  // so each chunk is touched first; a window keeps some chunks unread.
+  AttentionShape s{1, 8, 2, 1, 4500, 128, 127};
+  ASSERT_GT(s.kv_num_heads * s.kv_seq_len * (s.head_size + s.v_head_size) * sizeof(float),
+            kernels::decode_touch_min_bytes);
+  AttentionOptions o;
+  o.scale = 1.0f / std::sqrt(128.0f);
+  o.is_causal = true;
+  expect_decode_matches_reference(s, o, 4499, 4600, rng);
+  o.left_window = 1000;
+  expect_decode_matches_reference(s, o, 4499, 4600, rng);
+}
+
 TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {
   std::mt19937 rng(7);
   AttentionShape s{3, 6, 3, 2, 500, 24, 10};

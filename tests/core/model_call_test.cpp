@@ -72,4 +72,38 @@ TEST(ModelCall, RefusesWhatMemorySafetyNeedsWithAMessage) {
   transformer_call::free_model(created.handle);
 }
 
+TEST(ModelCall, TimesEachPieceOfAStepWithoutChangingTheLosses) {
+  using attention::model::Piece;
+  const auto seconds = [](const attention::model::StepProfile& p, Piece piece) {
+    return p.seconds[static_cast<std::size_t>(piece)];
+  };
+  const transformer_call::Created plain = transformer_call::create(tiny());
+  const transformer_call::Created timed = transformer_call::create(tiny());
+  transformer_call::profile_steps(timed.handle, true);
+  const std::vector<std::int32_t> tokens = {0, 1, 2, 3, 3, 2, 1, 0};
+  const std::vector<std::int32_t> targets = {1, 2, 3, -1, 2, 1, 0, -1};
+  for (int step = 0; step < 5; ++step) {
+    const double a = transformer_call::train_step(plain.handle, address(tokens.data()),
+                                                  address(targets.data()), 2, 4)
+                         .loss;
+    const double b = transformer_call::train_step(timed.handle, address(tokens.data()),
+                                                  address(targets.data()), 2, 4)
+                         .loss;
+    EXPECT_EQ(a, b) << "step " << step;
+  }
+  const attention::model::StepProfile profile = transformer_call::step_profile(timed.handle);
+  EXPECT_EQ(profile.steps, 5u);
+  for (Piece piece : {Piece::qkv, Piece::attention, Piece::attention_backward, Piece::optimiser})
+    EXPECT_GT(seconds(profile, piece), 0.0)
+        << attention::model::piece_names[static_cast<int>(piece)];
+  // Learned positions and no MLP: those pieces never ran.
+  EXPECT_EQ(seconds(profile, Piece::rope), 0.0);
+  EXPECT_EQ(seconds(profile, Piece::mlp_backward), 0.0);
+  EXPECT_EQ(transformer_call::step_profile(plain.handle).steps, 0u);
+  transformer_call::profile_steps(timed.handle, false);
+  EXPECT_EQ(transformer_call::step_profile(timed.handle).steps, 0u);
+  transformer_call::free_model(plain.handle);
+  transformer_call::free_model(timed.handle);
+}
+
 }  // namespace

@@ -45,7 +45,8 @@ void expect_close(const Floats& actual, const Vec& expected, double atol, double
 TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
   for (std::size_t rows : {1u, 3u, 4u, 7u})
     for (std::size_t inner : {1u, 5u, 16u})
-      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u}) {
+      // Past 3 vectors of the widest native SIMD too (16 lanes): every block width and a tail.
+      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u, 13u * 4u + 3u, 3u * 16u + 2u * 16u + 5u}) {
         const Floats a = random_floats(rows * inner, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
           Floats tuned = random_floats(rows * cols, 3), plain = tuned;
@@ -60,7 +61,7 @@ TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
 TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
   for (std::size_t rows : {1u, 4u, 6u})
     for (std::size_t inner : {1u, 7u})
-      for (std::size_t cols : {2u, 8u, 19u}) {
+      for (std::size_t cols : {2u, 8u, 19u, 3u * 16u + 2u * 16u + 5u}) {
         const Floats a = random_floats(inner * rows, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
           Floats tuned = random_floats(rows * cols, 3), plain = tuned;
@@ -310,6 +311,52 @@ TEST(ModelStages, GeluMatchesTheTanhFormAndItsBackwardFiniteDifferences) {
     return reference64::weighted_sum(widen(dout), reference64::gelu(v));
   };
   expect_close(dx, reference64::numerical_gradient(f, widen(x)), 1e-5, 1e-4, "dx");
+}
+
+TEST(ModelStages, GeluVectorBodyMatchesItsReferenceAcrossTheRange) {
+  // 37 numbers: nine vectors and a tail, from deep in the negative flat part (where 1 + tanh
+  // cancels) to the linear part.
+  const std::size_t count = 37;
+  Floats x(count);
+  for (std::size_t i = 0; i < count; ++i) x[i] = -9.0f + 0.5f * static_cast<float>(i);
+  const Floats dout = random_floats(count, 26);
+  Floats tuned(count), plain(count), tuned_dx(count, 0.5f), plain_dx(count, 0.5f);
+  gelu_forward(tuned.data(), x.data(), count);
+  gelu_forward_reference(plain.data(), x.data(), count);
+  gelu_backward(tuned_dx.data(), dout.data(), x.data(), count);
+  gelu_backward_reference(plain_dx.data(), dout.data(), x.data(), count);
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_NEAR(tuned[i], plain[i], 1e-6f + 1e-6f * std::abs(plain[i])) << "x = " << x[i];
+    // The reference's 1 - tanh^2 u cancels near |u| = 5: a few 1e-6 of its own error there.
+    EXPECT_NEAR(tuned_dx[i], plain_dx[i], 4e-6f + 1e-5f * std::abs(plain_dx[i])) << "x = " << x[i];
+  }
+}
+
+TEST(ModelStages, AdamWVectorPassMatchesTheScalarReference) {
+  const std::size_t count = 37;  // vectors and a tail
+  Floats p = random_floats(count, 27), m = random_floats(count, 28, 0.1f), v(count);
+  const Floats start_v = random_floats(count, 29, 0.01f);
+  for (std::size_t i = 0; i < count; ++i) v[i] = std::abs(start_v[i]);
+  Floats plain_p = p, plain_m = m, plain_v = v;
+  const AdamW hyper{0.01f, 0.9f, 0.999f, 1e-8f, 0.1f};
+  double b1 = 1.0, b2 = 1.0;
+  for (std::uint64_t step = 1; step <= 3; ++step) {
+    const Floats g = random_floats(count, 30 + step);
+    b1 *= 0.9, b2 *= 0.999;
+    adamw_update(p.data(), m.data(), v.data(), g.data(), count, hyper, b1, b2);
+    adamw_update_reference(plain_p.data(), plain_m.data(), plain_v.data(), g.data(), count, hyper,
+                           b1, b2);
+  }
+  // The same expression: the same bits on SIMD128 (no fused multiply-add); a native compiler
+  // may fuse a product into a sum in one of the two: a rounding of the larger term apart.
+  const auto close = [](float a, float b) {
+    return std::abs(a - b) <= 1e-7f + 1e-6f * std::abs(b);
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_PRED2(close, p[i], plain_p[i]) << i;
+    EXPECT_PRED2(close, m[i], plain_m[i]) << i;
+    EXPECT_PRED2(close, v[i], plain_v[i]) << i;
+  }
 }
 
 TEST(ModelStages, CrossEntropySkipsUncountedTargetsAndItsBackwardMatchesFiniteDifferences) {

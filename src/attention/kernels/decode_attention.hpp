@@ -15,6 +15,11 @@ namespace attention::kernels {
 // decode path runs; beyond, the tiled kernel's reuse of each packed block pays off.
 constexpr std::size_t decode_max_rows = 16;
 
+// Bytes of keys and values (all heads, all batches) above which a call with several query
+// rows per kv head reads each chunk's lines once in address order before using them: the
+// stand-in for the prefetch WebAssembly lacks (decode_attention.cpp says what was measured).
+constexpr std::size_t decode_touch_min_bytes = std::size_t{4} << 20;
+
 // True when the decode path computes these arguments: at most decode_max_rows rows per head
 // group and no attention mask. Masks go to the tiled kernel (flash_attention), which applies
 // them element by element; the decode path honours everything else (causal, windows, past

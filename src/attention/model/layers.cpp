@@ -77,6 +77,37 @@ void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, co
   }
 }
 
+namespace {
+
+// LayerNorm backward's two row sums, sum(g) and sum(g xhat) with g = dout * gain, over columns
+// [from, D) of one row, added to the running ones: the vector version's tail and the
+// reference's whole row.
+void layer_norm_backward_sums(const float* dout_row, const float* x_row, const float* gain,
+                              float mean, float rstd, std::size_t from, std::size_t D, float* g_sum,
+                              float* g_xhat_sum) {
+  for (std::size_t i = from; i < D; ++i) {
+    const float xhat = (x_row[i] - mean) * rstd;
+    const float g = dout_row[i] * gain[i];
+    *g_sum += g;
+    *g_xhat_sum += g * xhat;
+  }
+}
+
+// Its updates of columns [from, D): dbias, dgain and dx_row, from the two means.
+void layer_norm_backward_updates(float* dx_row, float* dgain, float* dbias, const float* dout_row,
+                                 const float* x_row, const float* gain, float mean, float rstd,
+                                 float g_mean, float g_xhat_mean, std::size_t from, std::size_t D) {
+  for (std::size_t i = from; i < D; ++i) {
+    const float xhat = (x_row[i] - mean) * rstd;
+    const float g = dout_row[i] * gain[i];
+    dbias[i] += dout_row[i];
+    dgain[i] += xhat * dout_row[i];
+    dx_row[i] += rstd * (g - g_mean - xhat * g_xhat_mean);
+  }
+}
+
+}  // namespace
+
 void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
                          const float* gain, const float* mean, const float* rstd, std::size_t N,
                          std::size_t D) {
@@ -97,12 +128,7 @@ void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dou
       g_xhat_sums += g * xhat;
     }
     float g_sum = xsimd::reduce_add(g_sums), g_xhat_sum = xsimd::reduce_add(g_xhat_sums);
-    for (std::size_t i = body; i < D; ++i) {
-      const float xhat = (x_row[i] - mean[n]) * rstd[n];
-      const float g = dout_row[i] * gain[i];
-      g_sum += g;
-      g_xhat_sum += g * xhat;
-    }
+    layer_norm_backward_sums(dout_row, x_row, gain, mean[n], rstd[n], body, D, &g_sum, &g_xhat_sum);
     const float g_mean = g_sum / static_cast<float>(D);
     const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
     const batch v_g_mean(g_mean), v_g_xhat_mean(g_xhat_mean);
@@ -115,13 +141,8 @@ void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dou
       (batch::load_unaligned(dx_row + i) + vs * (g - v_g_mean - xhat * v_g_xhat_mean))
           .store_unaligned(dx_row + i);
     }
-    for (std::size_t i = body; i < D; ++i) {
-      const float xhat = (x_row[i] - mean[n]) * rstd[n];
-      const float g = dout_row[i] * gain[i];
-      dbias[i] += dout_row[i];
-      dgain[i] += xhat * dout_row[i];
-      dx_row[i] += rstd[n] * (g - g_mean - xhat * g_xhat_mean);
-    }
+    layer_norm_backward_updates(dx_row, dgain, dbias, dout_row, x_row, gain, mean[n], rstd[n],
+                                g_mean, g_xhat_mean, body, D);
   }
 }
 
@@ -146,28 +167,14 @@ void layer_norm_forward_reference(float* out, float* mean, float* rstd, const fl
 void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const float* dout,
                                    const float* x, const float* gain, const float* mean,
                                    const float* rstd, std::size_t N, std::size_t D) {
-  // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N].
-  // With xhat = (x - mean) rstd and g = dout * gain:
-  // dx = rstd (g - mean(g) - xhat mean(g xhat)).
+  // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N]; the formula above.
   for (std::size_t n = 0; n < N; ++n) {
-    const float* dout_row = dout + n * D;
-    const float* x_row = x + n * D;
     float g_sum = 0.0f, g_xhat_sum = 0.0f;
-    for (std::size_t i = 0; i < D; ++i) {
-      const float xhat = (x_row[i] - mean[n]) * rstd[n];
-      const float g = dout_row[i] * gain[i];
-      g_sum += g;
-      g_xhat_sum += g * xhat;
-    }
-    const float g_mean = g_sum / static_cast<float>(D);
-    const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
-    for (std::size_t i = 0; i < D; ++i) {
-      const float xhat = (x_row[i] - mean[n]) * rstd[n];
-      const float g = dout_row[i] * gain[i];
-      dbias[i] += dout_row[i];
-      dgain[i] += xhat * dout_row[i];
-      dx[n * D + i] += rstd[n] * (g - g_mean - xhat * g_xhat_mean);
-    }
+    layer_norm_backward_sums(dout + n * D, x + n * D, gain, mean[n], rstd[n], 0, D, &g_sum,
+                             &g_xhat_sum);
+    layer_norm_backward_updates(dx + n * D, dgain, dbias, dout + n * D, x + n * D, gain, mean[n],
+                                rstd[n], g_sum / static_cast<float>(D),
+                                g_xhat_sum / static_cast<float>(D), 0, D);
   }
 }
 
@@ -215,6 +222,21 @@ struct HeadView {
 };
 HeadView head_view(std::size_t b, std::size_t h, std::size_t heads, std::size_t T, std::size_t d) {
   return {(b * T * heads + h) * d, heads * d};
+}
+
+// The walk both attention passes take: for each sequence b and kv head g, `group(kv)` once
+// (the kv head's view), then `head(kv, qy, weights)` for each query head h of the group, in
+// order (qy its view in q and out, weights the offset of its [T, T] in att).
+template <class Group, class Head>
+void for_each_head(std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
+                   Group&& group, Head&& head) {
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t g = 0; g < Hkv; ++g) {
+      const HeadView kv = head_view(b, g, Hkv, T, d);
+      group(kv);
+      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h)
+        head(kv, head_view(b, h, H, T, d), (b * H + h) * T * T);
+    }
 }
 
 }  // namespace
@@ -270,24 +292,21 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
   // K_g is transposed once per kv head into scratch.
   const float scale = score_scale(d);
   float* k_transposed = scratch;
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t g = 0; g < Hkv; ++g) {
-      const HeadView kv = head_view(b, g, Hkv, T, d);
-      transpose(k + kv.offset, k_transposed, T, d, kv.stride);
-      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
-        const HeadView qy = head_view(b, h, H, T, d);
-        float* weights = att + (b * H + h) * T * T;
-        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
-          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
-          matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys,
-                 false, {qy.stride, T, T});
-          for (std::size_t t = r0; t < r0 + rows; ++t)
-            causal_softmax_row(weights + t * T, t + 1, T, scale);
-          matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
-                 false, {T, kv.stride, qy.stride});
-        }
-      }
+  const auto transpose_keys = [&](HeadView kv) {
+    transpose(k + kv.offset, k_transposed, T, d, kv.stride);
+  };
+  for_each_head(B, T, H, Hkv, d, transpose_keys, [&](HeadView kv, HeadView qy, std::size_t at) {
+    float* weights = att + at;
+    for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+      const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+      matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys, false,
+             {qy.stride, T, T});
+      for (std::size_t t = r0; t < r0 + rows; ++t)
+        causal_softmax_row(weights + t * T, t + 1, T, scale);
+      matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
+             false, {T, kv.stride, qy.stride});
     }
+  });
 }
 
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
@@ -303,40 +322,37 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
   const float scale = score_scale(d);
   float* dscores = scratch;
   float* v_transposed = dscores + T * T;
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t g = 0; g < Hkv; ++g) {
-      const HeadView kv = head_view(b, g, Hkv, T, d);
-      transpose(v + kv.offset, v_transposed, T, d, kv.stride);
-      for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h) {
-        const HeadView qy = head_view(b, h, H, T, d);
-        const float* weights = att + (b * H + h) * T * T;
-        for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
-          const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
-          matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
-                 false, {qy.stride, T, T});
-          for (std::size_t t = r0; t < r0 + rows; ++t) {
-            const float* p = weights + t * T;
-            float* ds = dscores + t * T;
-            float dot = 0.0f;
-            for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
-            for (std::size_t s = 0; s <= t; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
-            std::fill(ds + t + 1, ds + T, 0.0f);
-          }
-          matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d,
-                 true, {T, kv.stride, qy.stride});
-        }
-        for (std::size_t s0 = 0; s0 < T; s0 += row_block) {
-          const std::size_t rows = rows_in_block(s0, T), queries = T - s0;
-          const std::size_t diagonal = s0 * T + s0;  // (t, s) = (s0, s0)
-          matmul_transposed_a(weights + diagonal, dout + qy.offset + s0 * qy.stride,
-                              dv + kv.offset + s0 * kv.stride, rows, queries, d, true,
-                              {T, qy.stride, kv.stride});
-          matmul_transposed_a(dscores + diagonal, q + qy.offset + s0 * qy.stride,
-                              dk + kv.offset + s0 * kv.stride, rows, queries, d, true,
-                              {T, qy.stride, kv.stride});
-        }
+  const auto transpose_values = [&](HeadView kv) {
+    transpose(v + kv.offset, v_transposed, T, d, kv.stride);
+  };
+  for_each_head(B, T, H, Hkv, d, transpose_values, [&](HeadView kv, HeadView qy, std::size_t at) {
+    const float* weights = att + at;
+    for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
+      const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
+      matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
+             false, {qy.stride, T, T});
+      for (std::size_t t = r0; t < r0 + rows; ++t) {
+        const float* p = weights + t * T;
+        float* ds = dscores + t * T;
+        float dot = 0.0f;
+        for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
+        for (std::size_t s = 0; s <= t; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
+        std::fill(ds + t + 1, ds + T, 0.0f);
       }
+      matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d, true,
+             {T, kv.stride, qy.stride});
     }
+    for (std::size_t s0 = 0; s0 < T; s0 += row_block) {
+      const std::size_t rows = rows_in_block(s0, T), queries = T - s0;
+      const std::size_t diagonal = s0 * T + s0;  // (t, s) = (s0, s0)
+      matmul_transposed_a(weights + diagonal, dout + qy.offset + s0 * qy.stride,
+                          dv + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                          {T, qy.stride, kv.stride});
+      matmul_transposed_a(dscores + diagonal, q + qy.offset + s0 * qy.stride,
+                          dk + kv.offset + s0 * kv.stride, rows, queries, d, true,
+                          {T, qy.stride, kv.stride});
+    }
+  });
 }
 
 void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
@@ -363,23 +379,60 @@ void attention_decode_row(float* out, const float* q, const float* keys, const f
 }
 
 namespace {
+
 constexpr float gelu_scale = 0.7978845608028654f;  // sqrt(2 / pi)
+constexpr float gelu_cubic = 0.044715f;
+
+// GELU's tanh form rewritten with the logistic function s(z) = 1 / (1 + e^-z):
+// 0.5 x (1 + tanh u) = x s(2u), and 1 - tanh^2 u = 4 s(2u) (1 - s(2u)). Unlike 1 + tanh u
+// near u = -inf, s(2u) loses no digits to cancellation, and e^-2u = 2^(-2u log2(e)) comes
+// from the fast exp2 (relative error below 2e-7; clamped at 2^127, so s -> 0, never NaN).
+batch logistic_of_twice(const batch& u) {
+  const batch e = kernels::exp2_fast(u * batch(-2.0f * 1.4426950408889634f));
+  return batch(1.0f) / (batch(1.0f) + e);
 }
 
+}  // namespace
+
 void gelu_forward(float* out, const float* x, std::size_t count) {
-  // out, x [count] (the MLP's hidden [N, M]).
+  // out, x [count] (the MLP's hidden [N, M]). Vectors of `lanes`, then the reference's loop.
+  const std::size_t body = vector_part(count);
+  for (std::size_t i = 0; i < body; i += lanes) {
+    const batch xi = batch::load_unaligned(x + i);
+    const batch u = batch(gelu_scale) * (xi + batch(gelu_cubic) * xi * xi * xi);
+    (xi * logistic_of_twice(u)).store_unaligned(out + i);
+  }
+  gelu_forward_reference(out + body, x + body, count - body);
+}
+
+void gelu_backward(float* dx, const float* dout, const float* x, std::size_t count) {
+  // dx, dout, x [count]. With s = s(2u): d/dx (x s(2u)) = s + 2 x s (1 - s) u'.
+  const std::size_t body = vector_part(count);
+  for (std::size_t i = 0; i < body; i += lanes) {
+    const batch xi = batch::load_unaligned(x + i);
+    const batch u = batch(gelu_scale) * (xi + batch(gelu_cubic) * xi * xi * xi);
+    const batch du = batch(gelu_scale) * (batch(1.0f) + batch(3.0f * gelu_cubic) * xi * xi);
+    const batch s = logistic_of_twice(u);
+    const batch local = s + batch(2.0f) * xi * s * (batch(1.0f) - s) * du;
+    (batch::load_unaligned(dx + i) + batch::load_unaligned(dout + i) * local)
+        .store_unaligned(dx + i);
+  }
+  gelu_backward_reference(dx + body, dout + body, x + body, count - body);
+}
+
+void gelu_forward_reference(float* out, const float* x, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
-    const float u = gelu_scale * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+    const float u = gelu_scale * (x[i] + gelu_cubic * x[i] * x[i] * x[i]);
     out[i] = 0.5f * x[i] * (1.0f + std::tanh(u));
   }
 }
 
-void gelu_backward(float* dx, const float* dout, const float* x, std::size_t count) {
-  // dx, dout, x [count]. d/dx of 0.5 x (1 + tanh u) = 0.5 (1 + tanh u) + 0.5 x sech^2(u) u'.
+void gelu_backward_reference(float* dx, const float* dout, const float* x, std::size_t count) {
+  // d/dx of 0.5 x (1 + tanh u) = 0.5 (1 + tanh u) + 0.5 x sech^2(u) u'.
   for (std::size_t i = 0; i < count; ++i) {
-    const float u = gelu_scale * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+    const float u = gelu_scale * (x[i] + gelu_cubic * x[i] * x[i] * x[i]);
     const float th = std::tanh(u);
-    const float du = gelu_scale * (1.0f + 3.0f * 0.044715f * x[i] * x[i]);
+    const float du = gelu_scale * (1.0f + 3.0f * gelu_cubic * x[i] * x[i]);
     dx[i] += dout[i] * (0.5f * (1.0f + th) + 0.5f * x[i] * (1.0f - th * th) * du);
   }
 }
@@ -434,19 +487,49 @@ void cross_entropy_backward(float* dlogits, const float* probs, const std::int32
   }
 }
 
+namespace {
+
+// AdamW's arithmetic on one parameter or one vector of them: the same expression for both, so
+// on SIMD128 (no fused multiply-add to contract into) the vector body and the scalar tail
+// round alike.
+template <class T>
+void adamw_one(T& p, T& m, T& v, const T& g, const AdamW& h, float m_correction,
+               float v_correction) {
+  using std::sqrt;  // float's own (not double's) for T = float; xsimd's by ADL for a batch
+  m = T(h.beta1) * m + T(1.0f - h.beta1) * g;
+  v = T(h.beta2) * v + T(1.0f - h.beta2) * g * g;
+  const T m_hat = m / T(m_correction);
+  const T v_hat = v / T(v_correction);
+  p = p - T(h.learning_rate) * (m_hat / (sqrt(v_hat) + T(h.epsilon)) + T(h.weight_decay) * p);
+}
+
+}  // namespace
+
 void adamw_update(float* params, float* m, float* v, const float* grads, std::size_t count,
                   const AdamW& hyper, double beta1_power, double beta2_power) {
+  // params, m, v, grads [count]: one pass, `lanes` parameters at a time.
   const float m_correction = static_cast<float>(1.0 - beta1_power);
   const float v_correction = static_cast<float>(1.0 - beta2_power);
-  for (std::size_t i = 0; i < count; ++i) {
-    const float g = grads[i];
-    m[i] = hyper.beta1 * m[i] + (1.0f - hyper.beta1) * g;
-    v[i] = hyper.beta2 * v[i] + (1.0f - hyper.beta2) * g * g;
-    const float m_hat = m[i] / m_correction;
-    const float v_hat = v[i] / v_correction;
-    params[i] -= hyper.learning_rate *
-                 (m_hat / (std::sqrt(v_hat) + hyper.epsilon) + hyper.weight_decay * params[i]);
+  const std::size_t body = vector_part(count);
+  for (std::size_t i = 0; i < body; i += lanes) {
+    batch p = batch::load_unaligned(params + i), mi = batch::load_unaligned(m + i),
+          vi = batch::load_unaligned(v + i);
+    adamw_one(p, mi, vi, batch::load_unaligned(grads + i), hyper, m_correction, v_correction);
+    p.store_unaligned(params + i);
+    mi.store_unaligned(m + i);
+    vi.store_unaligned(v + i);
   }
+  for (std::size_t i = body; i < count; ++i)
+    adamw_one(params[i], m[i], v[i], grads[i], hyper, m_correction, v_correction);
+}
+
+void adamw_update_reference(float* params, float* m, float* v, const float* grads,
+                            std::size_t count, const AdamW& hyper, double beta1_power,
+                            double beta2_power) {
+  const float m_correction = static_cast<float>(1.0 - beta1_power);
+  const float v_correction = static_cast<float>(1.0 - beta2_power);
+  for (std::size_t i = 0; i < count; ++i)
+    adamw_one(params[i], m[i], v[i], grads[i], hyper, m_correction, v_correction);
 }
 
 }  // namespace attention::model

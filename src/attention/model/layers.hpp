@@ -80,6 +80,11 @@ void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, floa
 void gelu_forward(float* out, const float* x, std::size_t count);
 // dx += dout * GELU'(x).
 void gelu_backward(float* dx, const float* dout, const float* x, std::size_t count);
+// The vector bodies compute x s(2u) with the logistic s and the fast exp2 (no tanh, no
+// cancellation); these plain loops with std::tanh are what the tests hold them to, and the
+// two run them on the last count % lanes numbers.
+void gelu_forward_reference(float* out, const float* x, std::size_t count);
+void gelu_backward_reference(float* dx, const float* dout, const float* x, std::size_t count);
 
 // out [count] = a + b (the residual stream). Its backward adds dout to both, done in place.
 void residual_forward(float* out, const float* a, const float* b, std::size_t count);
@@ -104,5 +109,9 @@ struct AdamW {
 // no pow() of a platform's libm enters the bits).
 void adamw_update(float* params, float* m, float* v, const float* grads, std::size_t count,
                   const AdamW& hyper, double beta1_power, double beta2_power);
+// One parameter at a time: the vector pass gives these bits exactly.
+void adamw_update_reference(float* params, float* m, float* v, const float* grads,
+                            std::size_t count, const AdamW& hyper, double beta1_power,
+                            double beta2_power);
 
 }  // namespace attention::model

@@ -31,9 +31,12 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
   return {a, b, c, s.a ? s.a : dense_a, s.b ? s.b : cols, s.c ? s.c : cols, inner};
 }
 
-// Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators (8 at most,
-// which stay in registers on wasm; more would spill), each column vector of b loaded once per
-// p and multiplied by a splat of each row's a[r][p].
+// Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators, each column
+// vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. 4 x 3 (12
+// accumulators, 3 vectors of b, a splat: about all of V8's 15 vector registers on x86-64)
+// made the larger benchmark model's training step 10% faster than 4 x 2 in Node (CPU time;
+// bench/train-node.mjs); the small induction model's did not move. More accumulators than
+// registers would spill.
 template <bool Transposed, std::size_t R, std::size_t V>
 void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool accumulate) {
   batch acc[R][V];
@@ -58,10 +61,12 @@ void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool acc
       acc[i][v].store_unaligned(o.c + (r + i) * o.ldc + j + v * lanes);
 }
 
-// Rows r .. r + R - 1 of c, every column: blocks of 2 vectors, then 1, then a scalar tail.
+// Rows r .. r + R - 1 of c, every column: blocks of 3 vectors, then 2, then 1, then a scalar
+// tail.
 template <bool Transposed, std::size_t R>
 void rows_of(const Operands<Transposed>& o, std::size_t r, std::size_t cols, bool accumulate) {
   std::size_t j = 0;
+  for (; j + 3 * lanes <= cols; j += 3 * lanes) block<Transposed, R, 3>(o, r, j, accumulate);
   for (; j + 2 * lanes <= cols; j += 2 * lanes) block<Transposed, R, 2>(o, r, j, accumulate);
   for (; j + lanes <= cols; j += lanes) block<Transposed, R, 1>(o, r, j, accumulate);
   for (; j < cols; ++j)

@@ -78,12 +78,16 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
     a.floats += count;
     return at;
   };
+  // A LayerNorm's output [N, D] and its statistics mean and rstd [N].
+  const auto take_norm = [&](float*& out, float*& mean, float*& rstd) {
+    out = take(N * D);
+    mean = take(N);
+    rstd = take(N);
+  };
   a.embedded = take(N * D);
   for (std::size_t l = 0; l < c.layers; ++l) {
     LayerActivations la{};
-    la.norm1 = take(N * D);
-    la.norm1_mean = take(N);
-    la.norm1_rstd = take(N);
+    take_norm(la.norm1, la.norm1_mean, la.norm1_rstd);
     la.q = take(N * D);
     la.k = take(N * KV);
     la.v = take(N * KV);
@@ -94,9 +98,7 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
     la.proj = take(N * D);
     la.mid = take(N * D);
     if (mlp) {
-      la.norm2 = take(N * D);
-      la.norm2_mean = take(N);
-      la.norm2_rstd = take(N);
+      take_norm(la.norm2, la.norm2_mean, la.norm2_rstd);
       la.hidden = take(N * M);
       la.gelu = take(N * M);
       la.mlp_out = take(N * D);
@@ -106,9 +108,7 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
     }
     a.layers.push_back(la);
   }
-  a.norm = take(N * D);
-  a.norm_mean = take(N);
-  a.norm_rstd = take(N);
+  take_norm(a.norm, a.norm_mean, a.norm_rstd);
   a.logits = take(N * V);
   a.probs = take(N * V);
   return a;
@@ -403,35 +403,66 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens) {
   const Parameters& p = views_->parameters;
   const Activations a = layout_activations(c, B, T, acts_);
   float* scratch = acts_ + acts_floats_ * (acts_training_ ? 2 : 1);
+  StepProfile* profile = profile_.get();
 
-  embedding_forward(a.embedded, tokens, p.tokens, p.positions, B, T, D);
+  {
+    PieceTimer timer(profile, Piece::embedding);
+    embedding_forward(a.embedded, tokens, p.tokens, p.positions, B, T, D);
+  }
   const float* x = a.embedded;
   for (std::size_t l = 0; l < c.layers; ++l) {
     const LayerParameters& lp = p.layers[l];
     const LayerActivations& la = a.layers[l];
-    layer_norm_forward(la.norm1, la.norm1_mean, la.norm1_rstd, x, lp.norm1_gain, lp.norm1_bias, N,
-                       D);
-    linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d);
-    linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV);
-    linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV);
+    {
+      PieceTimer timer(profile, Piece::layer_norm);
+      layer_norm_forward(la.norm1, la.norm1_mean, la.norm1_rstd, x, lp.norm1_gain, lp.norm1_bias, N,
+                         D);
+    }
+    {
+      PieceTimer timer(profile, Piece::qkv);
+      linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d);
+      linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV);
+      linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV);
+    }
     if (c.positions == Positions::rope) {
+      PieceTimer timer(profile, Piece::rope);
       rope_forward(rope_layout(B, T, H, d), la.q, rope_cos_, rope_sin_, positions_, la.q_rot);
       rope_forward(rope_layout(B, T, Hkv, d), la.k, rope_cos_, rope_sin_, positions_, la.k_rot);
     }
-    attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
-    linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D);
-    residual_forward(la.mid, x, la.proj, N * D);
+    {
+      PieceTimer timer(profile, Piece::attention);
+      attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
+    }
+    {
+      PieceTimer timer(profile, Piece::output_projection);
+      linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D);
+    }
+    {
+      PieceTimer timer(profile, Piece::residual);
+      residual_forward(la.mid, x, la.proj, N * D);
+    }
     if (M > 0) {
-      layer_norm_forward(la.norm2, la.norm2_mean, la.norm2_rstd, la.mid, lp.norm2_gain,
-                         lp.norm2_bias, N, D);
-      linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, N, D, M);
-      gelu_forward(la.gelu, la.hidden, N * M);
-      linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D);
+      {
+        PieceTimer timer(profile, Piece::layer_norm);
+        layer_norm_forward(la.norm2, la.norm2_mean, la.norm2_rstd, la.mid, lp.norm2_gain,
+                           lp.norm2_bias, N, D);
+      }
+      {
+        PieceTimer timer(profile, Piece::mlp);
+        linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, N, D, M);
+        gelu_forward(la.gelu, la.hidden, N * M);
+        linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D);
+      }
+      PieceTimer timer(profile, Piece::residual);
       residual_forward(la.out, la.mid, la.mlp_out, N * D);
     }
     x = la.out;
   }
-  layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D);
+  {
+    PieceTimer timer(profile, Piece::layer_norm);
+    layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D);
+  }
+  PieceTimer timer(profile, Piece::unembedding);
   linear_forward(a.logits, a.norm, p.unembedding, nullptr, N, D, c.vocab_size);
 }
 
@@ -445,42 +476,76 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   const Activations a = layout_activations(c, B, T, acts_);
   const Activations g = layout_activations(c, B, T, acts_ + acts_floats_);
   float* scratch = acts_ + 2 * acts_floats_;
-  std::fill(grads_, grads_ + parameter_count_, 0.0f);
-  zero_gradients(g, c, B, T);
-
-  cross_entropy_backward(g.logits, a.probs, targets, N, V);
-  linear_backward(g.norm, dp.unembedding, nullptr, g.logits, a.norm, p.unembedding, N, D, V,
-                  scratch);
+  StepProfile* profile = profile_.get();
+  {
+    PieceTimer timer(profile, Piece::zero_gradients);
+    std::fill(grads_, grads_ + parameter_count_, 0.0f);
+    zero_gradients(g, c, B, T);
+  }
+  {
+    PieceTimer timer(profile, Piece::loss_backward);
+    cross_entropy_backward(g.logits, a.probs, targets, N, V);
+  }
+  {
+    PieceTimer timer(profile, Piece::unembedding_backward);
+    linear_backward(g.norm, dp.unembedding, nullptr, g.logits, a.norm, p.unembedding, N, D, V,
+                    scratch);
+  }
   const std::size_t L = c.layers;
-  layer_norm_backward(g.layers[L - 1].out, dp.norm_gain, dp.norm_bias, g.norm, a.layers[L - 1].out,
-                      p.norm_gain, a.norm_mean, a.norm_rstd, N, D);
+  {
+    PieceTimer timer(profile, Piece::layer_norm_backward);
+    layer_norm_backward(g.layers[L - 1].out, dp.norm_gain, dp.norm_bias, g.norm,
+                        a.layers[L - 1].out, p.norm_gain, a.norm_mean, a.norm_rstd, N, D);
+  }
   for (std::size_t l = L; l-- > 0;) {
     const LayerParameters &lp = p.layers[l], &dlp = dp.layers[l];
     const LayerActivations &la = a.layers[l], &gl = g.layers[l];
     const float* x = l == 0 ? a.embedded : a.layers[l - 1].out;
     float* dx = l == 0 ? g.embedded : g.layers[l - 1].out;
     if (M > 0) {
-      residual_backward(gl.mid, gl.mlp_out, gl.out, N * D);
-      linear_backward(gl.gelu, dlp.w2, dlp.b2, gl.mlp_out, la.gelu, lp.w2, N, M, D, scratch);
-      gelu_backward(gl.hidden, gl.gelu, la.hidden, N * M);
-      linear_backward(gl.norm2, dlp.w1, dlp.b1, gl.hidden, la.norm2, lp.w1, N, D, M, scratch);
+      {
+        PieceTimer timer(profile, Piece::residual_backward);
+        residual_backward(gl.mid, gl.mlp_out, gl.out, N * D);
+      }
+      {
+        PieceTimer timer(profile, Piece::mlp_backward);
+        linear_backward(gl.gelu, dlp.w2, dlp.b2, gl.mlp_out, la.gelu, lp.w2, N, M, D, scratch);
+        gelu_backward(gl.hidden, gl.gelu, la.hidden, N * M);
+        linear_backward(gl.norm2, dlp.w1, dlp.b1, gl.hidden, la.norm2, lp.w1, N, D, M, scratch);
+      }
+      PieceTimer timer(profile, Piece::layer_norm_backward);
       layer_norm_backward(gl.mid, dlp.norm2_gain, dlp.norm2_bias, gl.norm2, la.mid, lp.norm2_gain,
                           la.norm2_mean, la.norm2_rstd, N, D);
     }
-    residual_backward(dx, gl.proj, gl.mid, N * D);
-    linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch);
-    attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
-                       H, Hkv, d, scratch);
+    {
+      PieceTimer timer(profile, Piece::residual_backward);
+      residual_backward(dx, gl.proj, gl.mid, N * D);
+    }
+    {
+      PieceTimer timer(profile, Piece::output_projection_backward);
+      linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch);
+    }
+    {
+      PieceTimer timer(profile, Piece::attention_backward);
+      attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
+                         H, Hkv, d, scratch);
+    }
     if (c.positions == Positions::rope) {
+      PieceTimer timer(profile, Piece::rope_backward);
       rope_backward(rope_layout(B, T, H, d), gl.q_rot, rope_cos_, rope_sin_, positions_, gl.q);
       rope_backward(rope_layout(B, T, Hkv, d), gl.k_rot, rope_cos_, rope_sin_, positions_, gl.k);
     }
-    linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch);
-    linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch);
-    linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch);
+    {
+      PieceTimer timer(profile, Piece::qkv_backward);
+      linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch);
+      linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch);
+      linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch);
+    }
+    PieceTimer timer(profile, Piece::layer_norm_backward);
     layer_norm_backward(dx, dlp.norm1_gain, dlp.norm1_bias, gl.norm1, x, lp.norm1_gain,
                         la.norm1_mean, la.norm1_rstd, N, D);
   }
+  PieceTimer timer(profile, Piece::embedding_backward);
   embedding_backward(dp.tokens, dp.positions, g.embedded, tokens, B, T, D);
 }
 
@@ -493,7 +558,10 @@ std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
     return "no target counts (every target is -1)";
   forward_pass(tokens);
   const Activations a = layout_activations(config_, B, T, acts_);
-  *loss = cross_entropy_forward(a.probs, a.logits, targets, B * T, config_.vocab_size);
+  {
+    PieceTimer timer(profile_.get(), Piece::loss);
+    *loss = cross_entropy_forward(a.probs, a.logits, targets, B * T, config_.vocab_size);
+  }
   backward_pass(tokens, targets);
   return "";
 }
@@ -503,6 +571,7 @@ std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::i
   double value = 0.0;
   if (std::string error = compute_gradients(tokens, targets, B, T, &value); !error.empty())
     return error;
+  PieceTimer timer(profile_.get(), Piece::optimiser);
   // Check before touching anything, so a refused step leaves parameters and moments as they were.
   if (!std::isfinite(value)) return "the loss is not finite (" + std::to_string(value) + ")";
   for (std::size_t i = 0; i < parameter_count_; ++i)
@@ -513,6 +582,7 @@ std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::i
   const AdamW hyper{config_.learning_rate, 0.9f, 0.999f, 1e-8f, config_.weight_decay};
   adamw_update(params_, moment1_, moment2_, grads_, parameter_count_, hyper, beta1_power_,
                beta2_power_);
+  if (profile_) ++profile_->steps;
   *loss = value;
   return "";
 }

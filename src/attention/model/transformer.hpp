@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/layers.hpp"
+#include "model/step_profile.hpp"
 
 namespace attention::model {
 
@@ -103,6 +104,12 @@ class TinyTransformer {
   // longer describe them, so they restart.
   void reset_optimizer();
 
+  // Times each piece of every training step from now on (step_profile.hpp), from zero; off
+  // again with false. Off by default; the losses are the same bits either way.
+  void profile_steps(bool on) { profile_.reset(on ? new StepProfile() : nullptr); }
+  // The times so far, or null when off.
+  const StepProfile* step_profile() const { return profile_.get(); }
+
  private:
   explicit TinyTransformer(const Config& config);
   std::string prepare(std::size_t B, std::size_t T, bool training);
@@ -131,8 +138,9 @@ class TinyTransformer {
   bool acts_training_ = false;
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;
-  std::int64_t* positions_ = nullptr;  // [B * T]: t of each row, rope only
-  float* cache_ = nullptr;             // decoding: keys and values [L, C, 2 Hkv d], and rows
+  std::int64_t* positions_ = nullptr;     // [B * T]: t of each row, rope only
+  float* cache_ = nullptr;                // decoding: keys and values [L, C, 2 Hkv d], and rows
+  std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)
 };
 
 }  // namespace attention::model
