@@ -58,6 +58,15 @@ test('10 more steps: W_Q, W_K, W_V, o₁′ and its distance are those after 11 
   );
   assert.ok(distance < 0.5, `output 1 arrives near its target (${distance})`);
   assert.match(await page.textContent('.learn-distance'), new RegExp(distance.toFixed(3)));
+  // A weight's arithmetic: the first step, then where the 11 steps took it.
+  await page.hover(
+    '.scene-host td.cell[data-matrix="learn-new-wValue"][data-row="0"][data-col="1"]',
+  );
+  const after11 = at(eleven.weightsAfter.wValue, 0, 1).toFixed(3).replace('-', '−');
+  assert.match(
+    await page.textContent('#cell-popover'),
+    new RegExp(`2 − 0\\.01·.* = 1\\.975; after 11 steps: ${after11}`),
+  );
   await screenshot(page, 'ch3-learner-update-11');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
