@@ -27,7 +27,7 @@ KvCache::Storage KvCache::allocate(std::size_t floats) {
   return Storage(static_cast<float*>(xsimd::aligned_malloc(floats * sizeof(float), alignment)));
 }
 
-std::size_t KvCache::bytes_for(const KvCacheShape& s, std::size_t capacity) {
+std::size_t KvCache::bytes_for(const AttentionShape& s, std::size_t capacity) {
   const std::size_t k =
       checked_product({s.batch, s.kv_num_heads, capacity, s.head_size, sizeof(float)});
   const std::size_t v =
@@ -36,12 +36,12 @@ std::size_t KvCache::bytes_for(const KvCacheShape& s, std::size_t capacity) {
   return k + v;
 }
 
-KvCache::KvCache(const KvCacheShape& shape, std::size_t capacity, Storage keys, Storage values)
+KvCache::KvCache(const AttentionShape& shape, std::size_t capacity, Storage keys, Storage values)
     : shape_(shape), capacity_(capacity), keys_(std::move(keys)), values_(std::move(values)) {}
 
 KvCache::~KvCache() = default;
 
-std::unique_ptr<KvCache> KvCache::create(const KvCacheShape& s, std::size_t capacity) {
+std::unique_ptr<KvCache> KvCache::create(const AttentionShape& s, std::size_t capacity) {
   if (s.head_size == 0 || s.v_head_size == 0 || bytes_for(s, capacity) == 0) return nullptr;
   const std::size_t rows = s.batch * s.kv_num_heads * capacity;
   Storage keys = allocate(rows * s.head_size);
@@ -85,8 +85,10 @@ const char* KvCache::append(const float* k, const float* v, std::size_t rows) {
 const char* KvCache::attend(const float* q, const KvAttendOptions& o, float* y) const {
   if (length_ == 0) return "the cache is empty";
   if (o.q_seq_len > length_) return "more queries than cached rows";
-  AttentionShape s{shape_.batch, o.q_num_heads,    shape_.kv_num_heads, o.q_seq_len,
-                   length_,      shape_.head_size, shape_.v_head_size};
+  AttentionShape s = shape_;
+  s.q_num_heads = o.q_num_heads;
+  s.q_seq_len = o.q_seq_len;
+  s.kv_seq_len = length_;
   if (const char* error = attention_shape_error(s)) return error;
   AttentionArgs a = contiguous_args(q, keys_.get(), values_.get(), {}, s, o.options, y);
   a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity_, s.head_size);

@@ -19,13 +19,6 @@
 
 namespace attention {
 
-struct KvCacheShape {
-  std::size_t batch = 1;
-  std::size_t kv_num_heads = 1;
-  std::size_t head_size = 1;
-  std::size_t v_head_size = 1;
-};
-
 // What attend() needs besides the queries: the query heads (a multiple of kv_num_heads) and
 // the options. The queries are the last q_seq_len positions of the cache (bottom-right
 // aligned: query i sits at position T - S + i), which is where a decoding step's new keys
@@ -39,8 +32,10 @@ struct KvAttendOptions {
 class KvCache {
  public:
   // An empty cache for `capacity` rows per head (at least 1), or nullptr when the shape is
-  // invalid or the memory cannot be allocated.
-  static std::unique_ptr<KvCache> create(const KvCacheShape& shape, std::size_t capacity);
+  // invalid or the memory cannot be allocated. A cache's shape is the key/value side of an
+  // AttentionShape: batch, kv_num_heads, head_size and v_head_size. Its query side is not
+  // read (each attend() brings the queries' heads and length; the cache knows its own T).
+  static std::unique_ptr<KvCache> create(const AttentionShape& shape, std::size_t capacity);
   ~KvCache();
   KvCache(const KvCache&) = delete;
   KvCache& operator=(const KvCache&) = delete;
@@ -74,21 +69,21 @@ class KvCache {
 
   std::size_t length() const { return length_; }
   std::size_t capacity() const { return capacity_; }
-  const KvCacheShape& shape() const { return shape_; }
+  const AttentionShape& shape() const { return shape_; }
 
   // Bytes of keys and values a cache of this shape holds for `capacity` rows, or 0 when that
   // does not fit in size_t.
-  static std::size_t bytes_for(const KvCacheShape& shape, std::size_t capacity);
+  static std::size_t bytes_for(const AttentionShape& shape, std::size_t capacity);
 
  private:
   struct Free {
     void operator()(float* p) const;
   };
   using Storage = std::unique_ptr<float[], Free>;
-  KvCache(const KvCacheShape& shape, std::size_t capacity, Storage keys, Storage values);
+  KvCache(const AttentionShape& shape, std::size_t capacity, Storage keys, Storage values);
   static Storage allocate(std::size_t floats);
 
-  KvCacheShape shape_;
+  AttentionShape shape_;
   std::size_t capacity_ = 0, length_ = 0;
   Storage keys_, values_;
 };

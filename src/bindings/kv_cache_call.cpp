@@ -8,8 +8,13 @@ attention::KvCache* cache_at(std::uintptr_t handle) {
 }
 const float* floats(std::uintptr_t address) { return reinterpret_cast<const float*>(address); }
 float* writable(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
-attention::KvCacheShape shape_of(const KvCacheSpec& s) {
-  return {s.batch, s.kv_num_heads, s.head_size, s.v_head_size};
+attention::AttentionShape shape_of(const KvCacheSpec& s) {
+  attention::AttentionShape shape;
+  shape.batch = s.batch;
+  shape.kv_num_heads = s.kv_num_heads;
+  shape.head_size = s.head_size;
+  shape.v_head_size = s.v_head_size;
+  return shape;
 }
 std::string message(const char* error) { return error ? error : ""; }
 

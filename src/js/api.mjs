@@ -15,6 +15,7 @@ import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { createTrace } from './trace.mjs';
 import { createWasmContext } from './wasm-context.mjs';
+import { warmUp } from './warm-up.mjs';
 
 /** The package version; tests check it against package.json. */
 export const VERSION = '0.1.0';
@@ -28,7 +29,7 @@ export function wrapModule(Module) {
   // { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits }
   const context = createWasmContext(Module);
   const simdArch = Module.simdArch();
-  return Object.freeze({
+  const api = Object.freeze({
     trace: createTrace(context),
     attention: createAttentionRun(context),
     attentionBackward: createAttentionBackward(context),
@@ -45,6 +46,8 @@ export function wrapModule(Module) {
       allocatedBytes: Module.heapBytesInUse(),
     }),
   });
+  warmUp(api.attention);
+  return api;
 }
 
 /** Instantiates an Emscripten factory with `moduleOptions` and wraps the result. */

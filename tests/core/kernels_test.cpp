@@ -9,6 +9,7 @@
 #include "kernels/exp2.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/matmul.hpp"
+#include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
 #include "reference64.hpp"
 
@@ -55,6 +56,11 @@ TEST(Kernels, Exp2FastGivesZeroForMinusInfinityAndNoOverflow) {
   EXPECT_TRUE(std::isfinite(kernels::exp2_fast(batch(500.0f)).get(0)));
   EXPECT_EQ(kernels::exp2_fast(batch(0.0f)).get(0), 1.0f);
   EXPECT_FLOAT_EQ(kernels::exp2_fast(batch(10.0f)).get(0), 1024.0f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(kernels::exp2_fast(batch(nan)).get(0)));
+  EXPECT_TRUE(std::isnan(kernels::exp2_nonpositive(batch(nan)).get(0)));
+  EXPECT_EQ(kernels::exp2_nonpositive(batch(-inf)).get(0), 0.0f);
+  EXPECT_FLOAT_EQ(kernels::exp2_nonpositive(batch(-3.0f)).get(0), 0.125f);
 }
 
 // Blocks of scores as the kernels hand them over: aligned, padded to whole vectors with -inf,
@@ -102,6 +108,73 @@ TEST(Kernels, OnlineSoftmaxUpdateOfHiddenRowsAndNaN) {
   row[0] = std::numeric_limits<float>::quiet_NaN();
   kernels::online_softmax_update(row.get(), kernels::lanes, stats);
   EXPECT_TRUE(std::isnan(stats.sum));
+  // A NaN among finite scores: the maximum passes it by, the sum takes it in.
+  kernels::RowStatistics finite;
+  std::fill(row.get(), row.get() + kernels::lanes, 1.0f);
+  row[kernels::lanes - 1] = std::numeric_limits<float>::quiet_NaN();
+  kernels::online_softmax_update(row.get(), kernels::lanes, finite);
+  EXPECT_EQ(finite.max, 1.0f);
+  EXPECT_TRUE(std::isnan(finite.sum));
+}
+
+TEST(Kernels, RegisterBlockMatchesScalarReference) {
+  using Block = kernels::RegisterBlock<2, 3>;
+  constexpr std::size_t columns = Block::columns;
+  std::mt19937 rng(9);
+  // (a_row, a_step): rows interleaved (the forward's queries), rows a block apart (its
+  // probabilities), and a second row before the first (the backward's rows of 3-D layouts).
+  const std::ptrdiff_t layouts[][2] = {{1, 2}, {80, 1}, {-80, 1}};
+  for (const auto& layout : layouts) {
+    for (std::size_t steps : {0u, 1u, 5u, 67u}) {
+      const std::ptrdiff_t a_row = layout[0];
+      const std::size_t a_step = std::size_t(layout[1]), b_step = columns + kernels::lanes;
+      const auto a = reference64::random_floats(rng, 2 * 80 + 2 * steps + 2);
+      kernels::AlignedFloats b = kernels::allocate_floats(steps * b_step + columns);
+      for (std::size_t i = 0; i < steps * b_step; ++i) b[i] = float(rng() % 2001) / 1000.0f - 1;
+      const float* a0 = a.data() + (a_row < 0 ? 80 : 0);
+      kernels::AlignedFloats prior = kernels::allocate_floats(2 * columns);
+      for (std::size_t i = 0; i < 2 * columns; ++i) prior[i] = float(i % 7) - 3.0f;
+      std::vector<float> slow(prior.get(), prior.get() + 2 * columns);
+      for (float& x : slow) x *= 0.5f;
+      kernels::multiply_add_steps_reference(a0, a_row, a_step, b.get(), b_step, steps, 2, columns,
+                                            slow.data(), columns);
+
+      Block block;
+      block.load({prior.get(), prior.get() + columns}, {0.5f, 0.5f});
+      block.multiply_add_steps(a0, a_row, a_step, b.get(), b_step, steps);
+      kernels::AlignedFloats fast = kernels::allocate_floats(2 * columns);
+      kernels::batch largest[2] = {kernels::batch(kernels::minus_infinity),
+                                   kernels::batch(kernels::minus_infinity)};
+      block.store({fast.get(), fast.get() + columns}, 2.0f, largest);
+      for (std::size_t r = 0; r < 2; ++r) {
+        float row_max = kernels::minus_infinity;
+        for (std::size_t c = 0; c < columns; ++c) {
+          const float x = fast[r * columns + c];
+          ASSERT_NEAR(x, 2.0f * slow[r * columns + c], 1e-5f * (steps + 1)) << steps;
+          row_max = std::max(row_max, x);
+        }
+        EXPECT_EQ(xsimd::reduce_max(largest[r]), row_max);
+      }
+    }
+  }
+}
+
+TEST(Kernels, PackPanelMatchesScalarReference) {
+  std::mt19937 rng(10);
+  for (std::size_t n : {1u, 3u, 4u, 5u, 16u, 67u}) {
+    for (std::size_t keys : {1u, 3u, 4u, 5u, 15u, 16u, 17u, 33u}) {
+      const std::size_t stride = n + 2, padded = kernels::round_up(keys, kernels::lanes);
+      const std::size_t width = padded + kernels::lanes;
+      const auto rows = reference64::random_floats(rng, keys * stride);
+      kernels::AlignedFloats fast = kernels::allocate_floats(n * width);
+      std::vector<float> slow(n * width, -7.0f);
+      std::fill(fast.get(), fast.get() + n * width, -7.0f);
+      kernels::pack_panel(rows.data(), stride, n, keys, padded, fast.get(), width);
+      kernels::pack_panel_reference(rows.data(), stride, n, keys, padded, slow.data(), width);
+      for (std::size_t i = 0; i < n * width; ++i)
+        ASSERT_EQ(fast[i], slow[i]) << "n=" << n << " keys=" << keys << " at " << i;
+    }
+  }
 }
 
 TEST(Kernels, SoftmaxFromStatisticsMatchesScalarReferenceAndSumsToOne) {

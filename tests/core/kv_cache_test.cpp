@@ -25,7 +25,11 @@ std::vector<float> rows_of(const std::vector<float>& x, std::size_t heads, std::
 
 TEST(KvCache, GrownStepByStepEqualsAttentionOverTheWholePrefix) {
   std::mt19937 rng(11);
-  const KvCacheShape shape{2, 2, 5, 3};  // batch 2, 2 kv heads, D = 5, Dv = 3
+  AttentionShape shape;  // the cache reads its key/value side: batch 2, 2 kv heads, D = 5, Dv = 3
+  shape.batch = 2;
+  shape.kv_num_heads = 2;
+  shape.head_size = 5;
+  shape.v_head_size = 3;
   const std::size_t q_heads = 6, total = 90, heads = shape.batch * shape.kv_num_heads;
   const auto k = reference64::random_floats(rng, heads * total * shape.head_size);
   const auto v = reference64::random_floats(rng, heads * total * shape.v_head_size);

@@ -6,7 +6,7 @@
 #include <new>
 #include <xsimd/xsimd.hpp>
 
-#include "kernels/multiply_add.hpp"
+#include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
@@ -14,14 +14,19 @@
 namespace attention::kernels {
 namespace {
 
-// A register tile is 2 rows x 4 vectors: 8 accumulators, 4 vectors of keys (or values) and a
-// splat fit the ~15 vector registers V8 has, and each splat feeds 4 multiply-adds. Measured in
-// Node against 4 rows x 2 vectors: 72-74% vs 70-72% of the SIMD128 peak; 12 accumulators
-// spill, and so does going two steps at a time (clang hoists the second step's loads).
-constexpr std::size_t tile_rows = 2;          // query rows in one register tile
-constexpr std::size_t tile_keys = 4 * lanes;  // keys (or value columns) in one register tile
-constexpr std::size_t block_keys = 64;        // keys per packed K/V block
-constexpr std::size_t block_rows = 128;       // query rows that reuse one packed K/V block
+// A register tile is 2 rows x 4 vectors (register_block.hpp): 8 accumulators, 4 vectors of
+// keys (or values), a splat and a product fit the ~15 vector registers V8 has, and each splat
+// feeds 4 multiply-adds. Measured in Node against 4 rows x 2 vectors: 72-74% vs 70-72% of the
+// SIMD128 peak; 12 accumulators spill, and so does going two steps at a time (clang hoists
+// the second step's loads).
+using Tile = RegisterBlock<2, 4>;
+constexpr std::size_t tile_rows = Tile::rows;     // query rows in one register tile
+constexpr std::size_t tile_keys = Tile::columns;  // keys (or value columns) in one register tile
+constexpr std::size_t block_keys = 64;            // keys per packed K/V block
+// Query rows that reuse one packed K/V block: each block is packed once per row block, and
+// 256 rows (64 KiB of queries and of outputs at head size 64, in L2) measured 1.5 points of
+// the SIMD128 peak above 128 at N = 256 in Node.
+constexpr std::size_t block_rows = 256;
 static_assert(block_keys % tile_keys == 0, "a key block holds whole register tiles");
 static_assert(block_rows % tile_rows == 0, "a row block holds whole register tiles");
 
@@ -31,29 +36,24 @@ using Buffer = AlignedFloats;
 // where rows = min(block_rows, the rows of one head group): decoding (S = 1) allocates and
 // packs for the few rows it has, not for a whole block.
 struct Scratch {
-  Buffer queries;        // rows x d: the block's query rows, tile by tile, interleaved
-  Buffer outputs;        // rows x dv_padded: running (unnormalised) softmax . values
-  Buffer keys;           // block_keys x d, packed as d x tile_keys panels, one per tile of keys
-  Buffer values;         // block_keys x dv_padded
-  Buffer scores;         // tile_rows x block_keys: scores, then probabilities, of one tile
-  Buffer probabilities;  // block_keys x tile_rows: the same probabilities, interleaved
+  Buffer queries;  // rows x d: the block's query rows, tile by tile, interleaved
+  Buffer outputs;  // rows x dv_padded: running (unnormalised) softmax . values
+  Buffer keys;     // block_keys x d, packed as d x tile_keys panels, one per tile of keys
+  Buffer values;   // block_keys x dv_padded
+  Buffer scores;   // tile_rows x block_keys: scores, then probabilities, of one tile
   std::unique_ptr<KeyRange[]> visible;         // rows: the keys each row may see by position
   std::unique_ptr<RowStatistics[]> row_stats;  // rows: each row's running softmax max and sum
 
   // Floats of each buffer, in the order above; one list serves allocation and the byte count.
-  static std::array<std::size_t, 6> sizes(std::size_t rows, std::size_t d, std::size_t dv_padded) {
-    return {rows * d,
-            rows * dv_padded,
-            block_keys * d,
-            block_keys * dv_padded,
-            tile_rows * block_keys,
-            block_keys * tile_rows};
+  static std::array<std::size_t, 5> sizes(std::size_t rows, std::size_t d, std::size_t dv_padded) {
+    return {rows * d, rows * dv_padded, block_keys * d, block_keys * dv_padded,
+            tile_rows * block_keys};
   }
 
   bool allocate_for(std::size_t rows, std::size_t d, std::size_t dv_padded) {
     const auto n = sizes(rows, d, dv_padded);
-    Buffer* buffers[6] = {&queries, &outputs, &keys, &values, &scores, &probabilities};
-    for (std::size_t i = 0; i < 6; ++i) {
+    Buffer* buffers[5] = {&queries, &outputs, &keys, &values, &scores};
+    for (std::size_t i = 0; i < 5; ++i) {
       *buffers[i] = allocate_floats(n[i]);
       if (!*buffers[i]) return false;
     }
@@ -69,92 +69,34 @@ std::size_t rows_per_block(const AttentionShape& s) {
   return std::min(block_rows, round_up(group_rows, tile_rows));
 }
 
-// Both micro-kernels read their splats from tiles stored interleaved, (element, row): the two
-// rows' values sit side by side, so one address serves both splats of a step.
-
 // scores (tile_rows x tile_keys, row stride block_keys) = queries . panel * scale, where
-// queries (d x tile_rows) is one interleaved tile of query rows and panel (d x tile_keys) one
-// packed tile of keys. Eight accumulators: two rows times four vectors of keys; each step
-// multiplies a splat of one query element by a vector of keys. The scale is applied to the
-// finished dot products, as the definition does, so no scaled intermediate can overflow where
-// the scores themselves would not.
-//
-// Kept out of line: inlined into process_tile, its eight accumulators and four key vectors
-// compete with the caller's values for V8's registers and spill: measured in Node, the whole
-// kernel ran far slower.
-__attribute__((noinline)) void score_tile(const float* queries, std::size_t d, const float* panel,
-                                          float scale, float* scores) {
-  batch s00(0.0f), s01(0.0f), s02(0.0f), s03(0.0f), s10(0.0f), s11(0.0f), s12(0.0f), s13(0.0f);
-  const auto step = [&](const float* k, const float* q) {
-    const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
-    const batch k2 = batch::load_aligned(k + 2 * lanes), k3 = batch::load_aligned(k + 3 * lanes);
-    batch x(q[0]);
-    s00 = multiply_add(x, k0, s00);
-    s01 = multiply_add(x, k1, s01);
-    s02 = multiply_add(x, k2, s02);
-    s03 = multiply_add(x, k3, s03);
-    x = batch(q[1]);
-    s10 = multiply_add(x, k0, s10);
-    s11 = multiply_add(x, k1, s11);
-    s12 = multiply_add(x, k2, s12);
-    s13 = multiply_add(x, k3, s13);
-  };
-  const float* q = queries;
-  const float* k = panel;
-  ATTENTION_NO_UNROLL
-  for (std::size_t c = 0; c < d; ++c, q += tile_rows, k += tile_keys) step(k, q);
-  const batch x(scale);
-  float* row1 = scores + block_keys;
-  (s00 * x).store_aligned(scores);
-  (s01 * x).store_aligned(scores + lanes);
-  (s02 * x).store_aligned(scores + 2 * lanes);
-  (s03 * x).store_aligned(scores + 3 * lanes);
-  (s10 * x).store_aligned(row1);
-  (s11 * x).store_aligned(row1 + lanes);
-  (s12 * x).store_aligned(row1 + 2 * lanes);
-  (s13 * x).store_aligned(row1 + 3 * lanes);
+// queries (d x tile_rows) is one tile of query rows stored interleaved, (element, row), and
+// panel (d x tile_keys) one packed tile of keys: each step a splat of one query element
+// times a vector of keys. The scale is applied to the finished dot products, as the
+// definition does, so no scaled intermediate can overflow where the scores themselves would
+// not. Each row's scores are also folded into largest[row] (for the softmax's maximum).
+void score_tile(const float* queries, std::size_t d, const float* panel, float scale, float* scores,
+                batch (&largest)[tile_rows]) {
+  Tile tile;
+  tile.zero();
+  tile.multiply_add_steps(queries, 1, tile_rows, panel, tile_keys, d);
+  tile.store({scores, scores + block_keys}, scale, largest);
 }
 
-// outputs (tile_rows x dv_padded) += probabilities . values, where probabilities (keys x
-// tile_rows) is interleaved and values is (keys x dv_padded); four vectors of value columns at
-// a time: eight accumulators, each step a splat of one probability times a vector of values.
-inline void accumulate_tile(const float* probabilities, std::size_t keys, const float* values,
-                            std::size_t dv_padded, float* outputs) {
-  float* o0 = outputs;
-  float* o1 = o0 + dv_padded;
+// outputs (tile_rows x dv_padded) = outputs * rescale + probabilities . values, where
+// probabilities (tile_rows x keys, row stride block_keys) are the tile's rows of
+// probabilities and values is (keys x dv_padded); tile_keys value columns at a time, each
+// step a splat of one probability times a vector of values. The rescale (the online
+// softmax's correction of what each row accumulated before its maximum moved) rides on the
+// load of the accumulators.
+void accumulate_tile(const float* probabilities, std::size_t keys, const float* values,
+                     std::size_t dv_padded, const float (&rescale)[tile_rows], float* outputs) {
   for (std::size_t c = 0; c < dv_padded; c += tile_keys) {
-    batch a00 = batch::load_aligned(o0 + c), a01 = batch::load_aligned(o0 + c + lanes);
-    batch a02 = batch::load_aligned(o0 + c + 2 * lanes);
-    batch a03 = batch::load_aligned(o0 + c + 3 * lanes);
-    batch a10 = batch::load_aligned(o1 + c), a11 = batch::load_aligned(o1 + c + lanes);
-    batch a12 = batch::load_aligned(o1 + c + 2 * lanes);
-    batch a13 = batch::load_aligned(o1 + c + 3 * lanes);
-    const auto step = [&](const float* v, const float* p) {
-      const batch v0 = batch::load_aligned(v), v1 = batch::load_aligned(v + lanes);
-      const batch v2 = batch::load_aligned(v + 2 * lanes), v3 = batch::load_aligned(v + 3 * lanes);
-      batch x(p[0]);
-      a00 = multiply_add(x, v0, a00);
-      a01 = multiply_add(x, v1, a01);
-      a02 = multiply_add(x, v2, a02);
-      a03 = multiply_add(x, v3, a03);
-      x = batch(p[1]);
-      a10 = multiply_add(x, v0, a10);
-      a11 = multiply_add(x, v1, a11);
-      a12 = multiply_add(x, v2, a12);
-      a13 = multiply_add(x, v3, a13);
-    };
-    const float* p = probabilities;
-    const float* v = values + c;
-    ATTENTION_NO_UNROLL
-    for (std::size_t j = 0; j < keys; ++j, p += tile_rows, v += dv_padded) step(v, p);
-    a00.store_aligned(o0 + c);
-    a01.store_aligned(o0 + c + lanes);
-    a02.store_aligned(o0 + c + 2 * lanes);
-    a03.store_aligned(o0 + c + 3 * lanes);
-    a10.store_aligned(o1 + c);
-    a11.store_aligned(o1 + c + lanes);
-    a12.store_aligned(o1 + c + 2 * lanes);
-    a13.store_aligned(o1 + c + 3 * lanes);
+    float* const rows[tile_rows] = {outputs + c, outputs + dv_padded + c};
+    Tile tile;
+    tile.load({rows[0], rows[1]}, rescale);
+    tile.multiply_add_steps(probabilities, block_keys, 1, values + c, dv_padded, keys);
+    tile.store(rows);
   }
 }
 
@@ -192,13 +134,20 @@ class HeadGroup {
       for (std::size_t key0 = keys_seen.begin; key0 < keys_seen.end; key0 += block_keys) {
         const std::size_t keys = std::min(block_keys, keys_seen.end - key0);
         pack_block(k_head + key0 * a_.k_strides.seq, v_head + key0 * a_.v_strides.seq, keys);
-        for (std::size_t t = 0; t < rows; t += tile_rows) process_tile(t, key0, keys);
+        for (std::size_t t = 0; t < rows; t += tile_rows) tile_step(*this, t, key0, keys);
       }
       finish_row_block();
     }
   }
 
  private:
+  // process_tile, called through a pointer the optimiser cannot see through (as attention()
+  // calls the kernels): wasm-opt would inline it into its one caller, and as a function of
+  // its own V8 moves it to its optimising tier after its first calls, so that the first large
+  // call runs its remaining tiles optimised. Inlined, the whole kernel is one function, and
+  // V8 keeps a running call in the baseline tier until it returns.
+  static void (*volatile const tile_step)(HeadGroup&, std::size_t, std::size_t, std::size_t);
+
   std::size_t query_index(std::size_t r) const { return (row0_ + r) % shape_.q_seq_len; }
   std::size_t query_head(std::size_t r) const {
     return first_q_head_ + (row0_ + r) / shape_.q_seq_len;
@@ -238,14 +187,9 @@ class HeadGroup {
     // keys: panels of d x tile_keys, zero-padded past the last key; values: rows padded to
     // dv_padded with zeros, so neither micro-kernel has a tail.
     const std::size_t padded_keys = round_up(keys, tile_keys);
-    for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys) {
-      float* panel = s_.keys.get() + kt * d_;
-      for (std::size_t jj = 0; jj < tile_keys; ++jj) {
-        const std::size_t j = kt + jj;
-        const float* src = j < keys ? k_block + j * a_.k_strides.seq : nullptr;
-        for (std::size_t c = 0; c < d_; ++c) panel[c * tile_keys + jj] = src ? src[c] : 0.0f;
-      }
-    }
+    for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
+      pack_panel(k_block + kt * a_.k_strides.seq, a_.k_strides.seq, d_,
+                 std::min(tile_keys, keys - kt), tile_keys, s_.keys.get() + kt * d_, tile_keys);
     for (std::size_t j = 0; j < keys; ++j) {
       float* dst = s_.values.get() + j * dv_padded_;
       const float* src = v_block + j * a_.v_strides.seq;
@@ -267,18 +211,27 @@ class HeadGroup {
     if (!any_sees) return;
     const std::size_t padded_keys = round_up(keys, tile_keys);
     float* scores = s_.scores.get();
+    batch largest[tile_rows];
+    for (batch& x : largest) x = batch(minus_infinity);
     for (std::size_t kt = 0; kt < padded_keys; kt += tile_keys)
       score_tile(s_.queries.get() + t * d_, d_, s_.keys.get() + kt * d_, options_.scale,
-                 scores + kt);
+                 scores + kt, largest);
 
+    // Online softmax (row_softmax.hpp): each row's block of scores becomes its probabilities,
+    // in place, folded into the row's statistics; accumulate_tile applies each row's rescale.
+    // The rows' maxima from score_tile hold unless scores were adjusted or padding was added.
     const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || straddles;
+    const bool maxima_hold = !adjust && keys == padded_keys;
+    float rescale[tile_rows];
     for (std::size_t r = 0; r < tile_rows; ++r) {
       float* row = scores + r * block_keys;
       if (adjust && r < real_rows) adjust_scores(row, t + r, key0, keys);
       std::fill(row + keys, row + padded_keys, minus_infinity);
-      update_row(t + r, row, padded_keys);
+      const float row_max =
+          maxima_hold ? xsimd::reduce_max(largest[r]) : block_max(row, padded_keys);
+      rescale[r] = online_softmax_update(row, padded_keys, row_max, s_.row_stats[t + r]);
     }
-    accumulate_tile(s_.probabilities.get(), keys, s_.values.get(), dv_padded_,
+    accumulate_tile(scores, keys, s_.values.get(), dv_padded_, rescale,
                     s_.outputs.get() + t * dv_padded_);
   }
 
@@ -288,16 +241,6 @@ class HeadGroup {
     const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
                                  query_index(r) * mask_.strides[2] + key0 * mask_.strides[3];
     hide_scores(row, keys, key0, s_.visible[r], mask_, mask_row);
-  }
-
-  // Online softmax (row_softmax.hpp): fold this block's scores into the row's statistics,
-  // rescale what the row has accumulated so far, and write its probabilities, interleaved,
-  // for accumulate_tile.
-  void update_row(std::size_t r, float* row, std::size_t padded_keys) {
-    const float rescale = online_softmax_update(row, padded_keys, s_.row_stats[r]);
-    float* interleaved = s_.probabilities.get() + r % tile_rows;
-    for (std::size_t j = 0; j < padded_keys; ++j) interleaved[j * tile_rows] = row[j];
-    if (rescale != 1.0f) rescale_row(s_.outputs.get() + r * dv_padded_, dv_padded_, rescale);
   }
 
   // y rows = outputs / row sum; a row that saw no key gets zeros. The statistics too, when
@@ -323,6 +266,11 @@ class HeadGroup {
   std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0, key_limit_ = 0;
   std::int64_t offset_ = 0;
 };
+
+void (*volatile const HeadGroup::tile_step)(HeadGroup&, std::size_t, std::size_t, std::size_t) =
+    [](HeadGroup& group, std::size_t t, std::size_t key0, std::size_t keys) {
+      group.process_tile(t, key0, keys);
+    };
 
 }  // namespace
 

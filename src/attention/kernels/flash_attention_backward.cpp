@@ -7,6 +7,7 @@
 
 #include "kernels/flash_attention.hpp"
 #include "kernels/multiply_add.hpp"
+#include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
@@ -17,7 +18,6 @@ namespace {
 // Keys per block of pass 2: the block's K, V, dK and dV rows (16 KiB each at D = 64) stay in
 // cache while every query row of the head group passes over them.
 constexpr std::size_t block_keys = 64;
-static_assert(block_keys % (4 * lanes) == 0, "a block holds whole register tiles of keys");
 // Query rows whose P and dS tiles (tile_rows x block_keys) are computed before dK and dV take
 // them: each dK / dV row is then loaded and stored once per tile, not once per query row.
 constexpr std::size_t tile_rows = 16;
@@ -43,40 +43,21 @@ inline void dot_keys(const float* a, const float* b, std::size_t stride, std::si
   }
 }
 
-// out0 [keys], out1 [keys] = a0 . panel, a1 . panel for two rows a0, a1 [n] and a panel
-// n x block_keys holding element c of every key in its row c (keys a multiple of 4 * lanes,
-// zeros past the last key): two rows times four vectors of keys, eight accumulators, each
-// step a splat of one element of each row times four vectors of keys, as the forward's
-// score_tile. No horizontal sums: each lane is a key.
+// out0 [keys], out1 [keys] = a0 . panel, a1 . panel for two rows a0, a1 [n] of one tensor
+// and a panel n x block_keys holding element c of every key in its row c (keys a multiple of
+// PanelTile::columns, zeros past the last key): the forward's register tile
+// (register_block.hpp), each step a splat of one element of each row times a row of keys. No
+// horizontal sums: each lane is a key.
+using PanelTile = RegisterBlock<2, 4>;
+static_assert(block_keys % PanelTile::columns == 0, "a block holds whole register tiles");
 __attribute__((noinline)) void dot_panel(const float* a0, const float* a1, const float* panel,
                                          std::size_t n, std::size_t keys, float* out0,
                                          float* out1) {
-  for (std::size_t j = 0; j < keys; j += 4 * lanes) {
-    batch s00(0.0f), s01(0.0f), s02(0.0f), s03(0.0f), s10(0.0f), s11(0.0f), s12(0.0f), s13(0.0f);
-    const float* k = panel + j;
-    ATTENTION_NO_UNROLL
-    for (std::size_t c = 0; c < n; ++c, k += block_keys) {
-      const batch k0 = batch::load_aligned(k), k1 = batch::load_aligned(k + lanes);
-      const batch k2 = batch::load_aligned(k + 2 * lanes), k3 = batch::load_aligned(k + 3 * lanes);
-      batch x(a0[c]);
-      s00 = multiply_add(x, k0, s00);
-      s01 = multiply_add(x, k1, s01);
-      s02 = multiply_add(x, k2, s02);
-      s03 = multiply_add(x, k3, s03);
-      x = batch(a1[c]);
-      s10 = multiply_add(x, k0, s10);
-      s11 = multiply_add(x, k1, s11);
-      s12 = multiply_add(x, k2, s12);
-      s13 = multiply_add(x, k3, s13);
-    }
-    s00.store_aligned(out0 + j);
-    s01.store_aligned(out0 + j + lanes);
-    s02.store_aligned(out0 + j + 2 * lanes);
-    s03.store_aligned(out0 + j + 3 * lanes);
-    s10.store_aligned(out1 + j);
-    s11.store_aligned(out1 + j + lanes);
-    s12.store_aligned(out1 + j + 2 * lanes);
-    s13.store_aligned(out1 + j + 3 * lanes);
+  for (std::size_t j = 0; j < keys; j += PanelTile::columns) {
+    PanelTile tile;
+    tile.zero();
+    tile.multiply_add_steps(a0, a1 - a0, 1, panel + j, block_keys, n);
+    tile.store({out0 + j, out1 + j});
   }
 }
 
@@ -232,8 +213,12 @@ class BackwardGroup {
                   &scratch_.delta[r]);
     for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
       const std::size_t keys = std::min(block_keys, seen.end - key0);
-      pack_panel(k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_, keys, scratch_.k_panel.get());
-      pack_panel(v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, scratch_.v_panel.get());
+      // Transposed (register_block.hpp), zeros past the last key up to a whole register tile.
+      const std::size_t padded = round_up(keys, PanelTile::columns);
+      pack_panel(k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_, keys, padded,
+                 scratch_.k_panel.get(), block_keys);
+      pack_panel(v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, padded,
+                 scratch_.v_panel.get(), block_keys);
       for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
         tile_gradients(r0, std::min(tile_rows, rows_ - r0), key0, keys);
     }
@@ -244,18 +229,6 @@ class BackwardGroup {
   std::size_t query_head(std::size_t r) const { return first_q_head_ + r / s_.q_seq_len; }
   std::size_t row_offset(const Strides& st, std::size_t r) const {
     return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
-  }
-
-  // panel [n x block_keys] = rows [keys x n] (`stride` floats apart) transposed, zeros past
-  // the last key up to a whole register tile.
-  static void pack_panel(const float* rows, std::size_t stride, std::size_t n, std::size_t keys,
-                         float* panel) {
-    const std::size_t padded = round_up(keys, 4 * lanes);
-    for (std::size_t c = 0; c < n; ++c) {
-      float* dst = panel + c * block_keys;
-      for (std::size_t j = 0; j < keys; ++j) dst[j] = rows[j * stride + c];
-      std::fill(dst + keys, dst + padded, 0.0f);
-    }
   }
 
   // scores [padded] = row r's dot products q.k against keys key0 .. key0 + keys (on entry)
@@ -293,7 +266,7 @@ class BackwardGroup {
     if (!any) return;
     // Dot products of the tile's rows, two at a time (an odd last row pairs with itself):
     // q.k into p, dO.v (dP) into ds.
-    const std::size_t padded = round_up(keys, 4 * lanes);
+    const std::size_t padded = round_up(keys, PanelTile::columns);
     for (std::size_t t = 0; t < count; t += 2) {
       const std::size_t u = t + 1 < count ? t + 1 : t;
       float* p = scratch_.p.get() + t * block_keys;

@@ -87,23 +87,30 @@ struct RowStatistics {
   float sum = 0.0f;
 };
 
+// The largest of a block of `padded` scores; -inf when every score is -inf. A NaN score may
+// be passed by (WebAssembly's pmax, xsimd's max there, keeps its first operand) or returned
+// (x86's maxps returns its second): online_softmax_update gives a NaN sum either way.
+inline float block_max(const float* row, std::size_t padded) {
+  batch m(minus_infinity);
+  for (std::size_t j = 0; j < padded; j += lanes) m = xsimd::max(m, batch::load_aligned(row + j));
+  return xsimd::reduce_max(m);
+}
+
 // The online softmax's step: folds one block of scores (`padded` of them, -inf where hidden
 // or padding) into the row's statistics and turns the block into e^(score - new max), in
-// place. Returns the factor the row's accumulated outputs must be rescaled by (1 when the
-// maximum did not move, 0 when nothing was seen before). A NaN score makes the sum NaN, so
-// the row's outputs come out NaN, as IEEE arithmetic would. All -inf: zeros, returns 1.
-inline float online_softmax_update(float* row, std::size_t padded, RowStatistics& stats) {
-  batch block_max(minus_infinity);
-  xsimd::batch_bool<float> nan_seen(false);
-  for (std::size_t j = 0; j < padded; j += lanes) {
-    const batch x = batch::load_aligned(row + j);
-    block_max = xsimd::max(block_max, x);
-    nan_seen = nan_seen || xsimd::isnan(x);
-  }
-  if (xsimd::any(nan_seen)) stats.sum = std::numeric_limits<float>::quiet_NaN();
+// place. `largest` is block_max of the block (a kernel may have it from the scores' own
+// computation). Returns the factor the row's accumulated outputs must be rescaled by (1 when
+// the maximum did not move, 0 when nothing was seen before). A NaN score makes the sum NaN,
+// so the row's outputs come out NaN, as IEEE arithmetic would: exp2_nonpositive carries the
+// NaN into the sum (a NaN `largest` leaves the maximum where it was), and only a block
+// without a finite score needs a search for one. All -inf: zeros, returns 1.
+inline float online_softmax_update(float* row, std::size_t padded, float largest,
+                                   RowStatistics& stats) {
   const float old_max = stats.max;
-  const float new_max = std::max(old_max, xsimd::reduce_max(block_max));
-  if (new_max == minus_infinity) {  // everything so far is hidden: nothing to add
+  const float new_max = std::max(old_max, largest);
+  if (new_max == minus_infinity) {  // everything so far is hidden (or NaN): nothing to add
+    if (std::any_of(row, row + padded, [](float x) { return std::isnan(x); }))
+      stats.sum = std::numeric_limits<float>::quiet_NaN();
     std::fill(row, row + padded, 0.0f);
     return 1.0f;
   }
@@ -111,14 +118,19 @@ inline float online_softmax_update(float* row, std::size_t padded, RowStatistics
   const batch shift(new_max), to_log2(log2e);
   batch sum(0.0f);
   for (std::size_t j = 0; j < padded; j += lanes) {
-    const batch p = exp2_fast((batch::load_aligned(row + j) - shift) * to_log2);
+    const batch p = exp2_nonpositive((batch::load_aligned(row + j) - shift) * to_log2);
     p.store_aligned(row + j);
     sum += p;
   }
-  const float rescale = std::exp(old_max - new_max);  // 0 when old_max is -inf
+  // 0 when old_max is -inf; the exp call is skipped in the common case of an unmoved maximum.
+  const float rescale = old_max == new_max ? 1.0f : std::exp(old_max - new_max);
   stats.sum = stats.sum * rescale + xsimd::reduce_add(sum);
   stats.max = new_max;
   return rescale;
+}
+
+inline float online_softmax_update(float* row, std::size_t padded, RowStatistics& stats) {
+  return online_softmax_update(row, padded, block_max(row, padded), stats);
 }
 
 // online_softmax_update, plainly: one score at a time, std::exp.
@@ -161,7 +173,8 @@ inline void softmax_from_statistics(float* row, std::size_t padded, const RowSta
   }
   const batch shift(stats.max), to_log2(log2e), inverse(1.0f / stats.sum);
   for (std::size_t j = 0; j < padded; j += lanes)
-    (exp2_fast((batch::load_aligned(row + j) - shift) * to_log2) * inverse).store_aligned(row + j);
+    (exp2_nonpositive((batch::load_aligned(row + j) - shift) * to_log2) * inverse)
+        .store_aligned(row + j);
 }
 
 // softmax_from_statistics, plainly.
