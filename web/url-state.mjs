@@ -5,12 +5,16 @@
 // and chapter 3's training switches that are not the defaults, and a trained model's
 // parameters (model/parameters-link.mjs: float16, deflate-raw, base64url; decoded by the app):
 //   &tpos=learned&tlayers=1&theads=2&tseed=7&tspeed=slow&trained=..
+// and chapter 3's own numbers when they are not the defaults (model/learning.mjs): the
+// shuffled order (tokens from 1), output 1's target and the learning steps taken:
+//   &order=3,1,2&target=5,2,3&steps=11
 // Links are shared, so the hash is untrusted input: it is parsed with bounded, linear checks
 // (no backtracking-prone patterns on long strings), every value is validated, and anything
 // unexpected rejects the whole hash. The caller then shows the article's example with a
 // notice that names the problem as plain text.
 import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model/example.mjs';
 import { LAYER_LIMITS, kvChoices } from './model/layer.mjs';
+import { MAX_STEPS } from './model/learning-step.mjs';
 import { MAX_LINK_LENGTH } from './model/parameters-link.mjs';
 import { TRAINING_DEFAULTS, trainingSettingsProblem } from './model/training.mjs';
 
@@ -24,9 +28,18 @@ const MAX_LAYER_CELLS = Math.max(
   LAYER_LIMITS.dModel * LAYER_LIMITS.maxHeads * LAYER_LIMITS.maxHeadSize,
 );
 const MAX_LAYER_MATRIX_TEXT = MAX_LAYER_CELLS * (MAX_NUMBER_LENGTH + 1);
+// Chapter 3's order ("8,7,…,1") and target (one row of numbers).
+const MAX_ORDER_TEXT = LIMITS.maxTokens * 2;
+const MAX_TARGET_TEXT = LIMITS.maxDim * (MAX_NUMBER_LENGTH + 1);
 const MAX_HASH_LENGTH =
-  4 * (MAX_MATRIX_TEXT + 4) + 5 * (MAX_LAYER_MATRIX_TEXT + 4) + 160 + MAX_LINK_LENGTH + 100;
-const MAX_PARTS = 25;
+  4 * (MAX_MATRIX_TEXT + 4) +
+  5 * (MAX_LAYER_MATRIX_TEXT + 4) +
+  160 +
+  MAX_LINK_LENGTH +
+  MAX_ORDER_TEXT +
+  MAX_TARGET_TEXT +
+  140;
+const MAX_PARTS = 28;
 const MATRIX_KEYS = { x: 'x', wk: 'wKey', wq: 'wQuery', wv: 'wValue' };
 const LAYER_KEYS = { lx: 'x', lq: 'wQuery', lk: 'wKey', lv: 'wValue', lo: 'wOut' };
 // Chapter 3's switches (model/training.mjs): a number where the default is one.
@@ -119,6 +132,33 @@ function checkLayerShapes(layer) {
   return null;
 }
 
+/** "3,1,2" -> [2, 0, 1]: a shuffled order of up to LIMITS.maxTokens tokens, or undefined. */
+function parseOrder(text) {
+  if (text.length > MAX_ORDER_TEXT || !/^[1-9](?:,[1-9])*$/.test(text)) return undefined;
+  const order = text.split(',').map((k) => Number(k) - 1);
+  const isPermutation =
+    order.length <= LIMITS.maxTokens &&
+    order.every((k, i) => order.indexOf(k) === i && k < order.length);
+  return isPermutation ? order : undefined;
+}
+
+/** The learning steps taken: a whole number from 1 to MAX_STEPS, or undefined. */
+function parseSteps(text) {
+  if (!/^\d{1,3}$/.test(text)) return undefined;
+  const steps = Number(text);
+  return steps >= 1 && steps <= MAX_STEPS ? steps : undefined;
+}
+
+/** Chapter 3's own numbers, each read by its rule (undefined: refused). */
+const LEARNING_PARSERS = {
+  order: parseOrder,
+  target: (text) =>
+    text.length > MAX_TARGET_TEXT
+      ? undefined
+      : parseMatrix(text, { rows: 1, cols: LIMITS.maxDim })?.[0],
+  steps: parseSteps,
+};
+
 function parseHeadCount(value) {
   return /^[1-9]$/.test(value) ? Number(value) : undefined;
 }
@@ -126,7 +166,8 @@ function parseHeadCount(value) {
 /**
  * @param {string} hash location.hash, with or without the leading '#'
  * @returns {{ ok: true, state: object } | { ok: false, problem: { key, params } }}
- *   state: { step?, scaled?, causal?, rounding?, example?, layer?, training?, trained? }
+ *   state: { step?, scaled?, causal?, rounding?, example?, layer?, training?, trained?,
+ *   learning? } (learning: the keys the hash names of { order, target, steps })
  */
 export function parseHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -140,6 +181,7 @@ export function parseHash(hash) {
   const layerMatrices = {};
   const headCounts = {};
   const training = {};
+  const learning = {};
   for (const part of parts) {
     const equals = part.indexOf('=');
     const rawKey = equals === -1 ? part : part.slice(0, equals);
@@ -184,6 +226,10 @@ export function parseHash(hash) {
         return problem('url.badValue', { key, value: excerpt(value) });
       const name = TRAINING_KEYS[key];
       training[name] = typeof TRAINING_DEFAULTS[name] === 'number' ? Number(value) : value;
+    } else if (Object.hasOwn(LEARNING_PARSERS, key)) {
+      const read = LEARNING_PARSERS[key](value);
+      if (read === undefined) return problem('url.badValue', { key, value: excerpt(value) });
+      learning[key] = read;
     } else if (key === 'trained') {
       if (value.length > MAX_LINK_LENGTH || !LINK_PATTERN.test(value))
         return problem('url.badValue', { key, value: excerpt(value) });
@@ -201,6 +247,7 @@ export function parseHash(hash) {
     }
     state.training = settings;
   }
+  if (Object.keys(learning).length > 0) state.learning = learning;
   const given = Object.keys(matrices).length;
   if (given > 0) {
     if (given !== 4) return problem('url.incompleteExample');
@@ -245,6 +292,7 @@ export function serializeHash({
   isLayerExample = true,
   training = TRAINING_DEFAULTS,
   trained = null,
+  learning = { order: null, target: null, steps: 1 },
 }) {
   const parts = [`step=${encodeURIComponent(step)}`];
   if (scaled) parts.push('scaled=1');
@@ -265,5 +313,8 @@ export function serializeHash({
     if (training[name] !== TRAINING_DEFAULTS[name]) parts.push(`${key}=${training[name]}`);
   }
   if (trained) parts.push(`trained=${trained}`);
+  if (learning.order) parts.push(`order=${learning.order.map((k) => k + 1).join(',')}`);
+  if (learning.target) parts.push(`target=${matrixToText([learning.target])}`);
+  if (learning.steps !== 1) parts.push(`steps=${learning.steps}`);
   return `#${parts.join('&')}`;
 }

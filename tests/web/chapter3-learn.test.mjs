@@ -5,18 +5,15 @@
 // every step, the offline file, phone and laptop layouts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import {
   collectProblems,
-  distDir,
   explainerFileUrl,
   pageFixture,
-  parseShown,
   screenshot,
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
+import { assertShown, at, close, nodeAttention, nodeNumbers } from './chapter3-numbers.mjs';
 import { articleExample } from '../../web/model/example.mjs';
 import { layerExample } from '../../web/model/layer.mjs';
 import { computeLayerNumbers } from '../../web/model/layer-numbers.mjs';
@@ -43,26 +40,6 @@ const CHAPTER_3_LEARN = [
   'block-norm',
   'block-mlp',
 ];
-
-const at = (m, i, j) => m.data[i * m.cols + j];
-const close = (a, b, tolerance, what) =>
-  assert.ok(Math.abs(a - b) <= tolerance, `${what}: ${a} vs ${b} (±${tolerance})`);
-
-let attnPromise;
-const nodeAttention = () => {
-  attnPromise ??= import(pathToFileURL(join(distDir, 'attention.mjs')).href).then((m) =>
-    m.default(),
-  );
-  return attnPromise;
-};
-
-/** The page's chapter 3 numbers for the article's example, computed in Node. */
-async function nodeNumbers(learning = LEARNING_DEFAULTS) {
-  const attn = await nodeAttention();
-  const settings = { scaled: false, causal: false, rounding: 'exact' };
-  const layer = computeLayerNumbers(attn, layerExample(), settings, true);
-  return computeLearningNumbers(attn, articleExample(), learning, layer);
-}
 
 // --- float64 references, written out independently of the page's code ----------------------
 const matmul = (a, b) =>
@@ -262,20 +239,6 @@ test('Export: chapter 3’s matrices in the JSON and the CSV', async () => {
   assert.match(csv, /\r\nch3-grad-scores,,1,2,3\.965/);
   assert.match(csv, /\r\nch3-rope-scores,,1,3,-5\.30/);
 });
-
-/** Every shown cell of a matrix equals expected(row, col) to the 3 decimals the page prints. */
-async function assertShown(page, matrix, expected) {
-  const cells = await page.$$eval(`.scene-host td.cell[data-matrix="${matrix}"]`, (all) =>
-    all.map((cell) => ({
-      row: Number(cell.dataset.row),
-      col: Number(cell.dataset.col),
-      text: cell.querySelector('.cell-value').textContent,
-    })),
-  );
-  assert.ok(cells.length > 0, `${matrix} is shown`);
-  for (const { row, col, text } of cells)
-    close(parseShown(text), expected(row, col), 0.0005 + 1e-6, `${matrix}[${row}][${col}]`);
-}
 
 test('the page: each scene shows the module’s numbers; Shuffle, the target and 10 more steps', async () => {
   const numbers = await nodeNumbers();

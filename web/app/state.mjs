@@ -9,7 +9,7 @@
 //   modelSizes  stage 12's cache calculator: { layers, heads, kvHeads, dHead, tokens, bytes }
 //             of a real model, the reader's; kept across links and resets (not in the URL)
 //   learning  chapter 3's shuffled order, target and steps taken (model/learning.mjs); kept
-//             across links and resets (not in the URL)
+//             across resets and links that do not name them (in the URL)
 //   training  chapter 3's training switches { positions, layers, heads, seed, speed }
 //             (model/training.mjs); app/training.mjs's run follows them (in the URL)
 //   trained   the link text of a trained model the run was loaded from, or null (in the URL;

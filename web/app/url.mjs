@@ -5,6 +5,7 @@ import { dimsOf, sameExample, articleExample } from '../model/example.mjs';
 import { layerDimsOf, layerExample, sameLayer } from '../model/layer.mjs';
 import { buildSteps, indexOfStep } from '../stages/index.mjs';
 import { parseHash, serializeHash } from '../url-state.mjs';
+import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 import { TRAINING_DEFAULTS } from '../model/training.mjs';
 import { DEFAULT_SETTINGS, articleState } from './state.mjs';
 
@@ -14,7 +15,7 @@ import { DEFAULT_SETTINGS, articleState } from './state.mjs';
  *   article's example (and the problem) when the link cannot be used. Chapter 3's training
  *   (switches and trained model) is in `state` only when the link names some of it: a link
  *   without it (one written before the switches changed, which Back returns to) leaves the
- *   run as it is.
+ *   run as it is; chapter 3's order, target and steps likewise.
  */
 export function stateFromUrl(hash) {
   const parsed = parseHash(hash);
@@ -40,7 +41,14 @@ export function stateFromUrl(hash) {
     read.training || read.trained
       ? { training: read.training ?? TRAINING_DEFAULTS, trained: read.trained ?? null }
       : {};
-  return { state: { example, layer, settings, step, status: null, ...training }, problem: null };
+  // Chapter 3's order, target and steps, as training: those the link names, the defaults for
+  // the rest; none named (a link from before the reader's steps, which Back returns to) keeps
+  // them as they are.
+  const learning = read.learning ? { learning: { ...LEARNING_DEFAULTS, ...read.learning } } : {};
+  return {
+    state: { example, layer, settings, step, status: null, ...training, ...learning },
+    problem: null,
+  };
 }
 
 /** The hash for a state: "#step=softmax-1", plus settings and numbers that differ. */
@@ -54,6 +62,7 @@ export function urlOf(state) {
     isLayerExample: sameLayer(state.layer, layerExample()),
     training: state.training,
     trained: state.trained,
+    learning: state.learning,
   });
 }
 

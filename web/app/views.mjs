@@ -115,6 +115,17 @@ export function stagePanels(app) {
   return (step && STAGES[step.stage - 1].panels) ?? null;
 }
 
+/**
+ * The name of an editable matrix of the reader's example: chapters 2 and 3 name the weights
+ * in their own words (zh 键的权重, as their scenes say 键), chapter 1 in the article's (zh
+ * key的权重).
+ */
+function matrixNamer(app) {
+  const step = app.steps[indexOfStep(app.steps, app.state.current.step)];
+  const later = step && chapterOf(step.stage) > 1;
+  return (name) => app.tr(later && name !== 'x' ? `matrix.later.${name}` : `matrix.${name}`);
+}
+
 /** The tables, "Your numbers" and the page's own words. */
 export function refreshPanels(app) {
   const { page, tr, id, language, numbers, widgets } = app;
@@ -130,6 +141,7 @@ export function refreshPanels(app) {
     layer,
     settings,
     tr,
+    matrixName: matrixNamer(app),
     statusText: statusText(status, tr),
     error: app.traceError,
     isArticleExample: numbers.isArticleExample,

@@ -5,6 +5,7 @@ import { h } from '../dom.mjs';
 import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, withDims, withEntry } from '../model/example.mjs';
 import { layerExample, withLayerEntry } from '../model/layer.mjs';
+import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 import { randomExample } from '../model/random.mjs';
 import { CHAPTERS, STAGES, buildSteps } from '../stages/index.mjs';
 import { createLearningTools } from '../tools/index.mjs';
@@ -113,8 +114,9 @@ function toolsContext(app) {
     steps,
     step: steps[app.timeline.index],
     hash,
-    // Progress is kept per example: its numbers and settings, whatever the step.
-    exampleKey: urlOf({ ...current, step: 'any' }),
+    // Progress is kept per example: its numbers and settings, whatever the step (and whatever
+    // chapter 3's shuffle, target and steps taken, which the link also carries).
+    exampleKey: urlOf({ ...current, step: 'any', learning: LEARNING_DEFAULTS }),
     link: embed ? elementMarkup(current, language) : `${location.href.split('#')[0]}${hash}`,
     sceneElement: app.scenes.current?.element ?? null,
     buildScene: (step) => step.build({ ...sceneContext(app), step }),

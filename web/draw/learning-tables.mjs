@@ -26,16 +26,29 @@ const MATRICES = Object.fromEntries(
     return [field, { role, symbol: text.includes('_') ? text.split('_') : text }];
   }),
 );
-/** The letter of a row's token label (q₁, k₂, …), by matrix. */
+/** The letter of a row's token label (q₁, k₂, …), by matrix: the query's where none is named. */
 const ROW_LETTER = { outputs: 'o', keys: 'k', values: 'v' };
+/** The block's: each matrix's own (y₁ is a row of Y), as its cells' arithmetic names them. */
+const BLOCK_ROW_LETTER = {
+  x: 'x',
+  y: 'y',
+  residual: 'r',
+  normed: 'n',
+  hidden: 'h',
+  mlp: 'm',
+  output: 'z',
+};
 
 const GRADIENT_FIELDS = ['outputs', 'weights', 'scores', 'queries', 'keys', 'values'];
 const WEIGHT_FIELDS = ['wQuery', 'wKey', 'wValue'];
 const BLOCK_FIELDS = ['x', 'y', 'residual', 'normed', 'hidden', 'mlp', 'output'];
 
-/** A chapter 3 matrix in its role's colour: `name` an i18n key, the rest numberMatrix's. */
-const view = (ctx, field, { name, letter = null, ...spec }) =>
-  numberMatrix({ ...MATRICES[field], ...spec, name: ctx.tr(name), letter });
+/**
+ * A chapter 3 matrix in its role's colour: `name` an i18n key (with `nameParams`), the rest
+ * numberMatrix's.
+ */
+const view = (ctx, field, { name, nameParams, letter = null, ...spec }) =>
+  numberMatrix({ ...MATRICES[field], ...spec, name: ctx.tr(name, nameParams), letter });
 
 /** ∂L/∂<field> of the learning step, its cells' arithmetic on hover. */
 export function gradientView(ctx, field) {
@@ -45,7 +58,7 @@ export function gradientView(ctx, field) {
     symbol: Array.isArray(symbol) ? [`∂L/∂${symbol[0]}`, symbol[1]] : `∂L/∂${symbol}`,
     name: 'ch3.learn.gradient',
     value: ctx.numbers.learning.step.before.grad[field],
-    letter: field.startsWith('w') ? null : (ROW_LETTER[field] ?? 'q'),
+    letter: WEIGHT_FIELDS.includes(field) ? null : (ROW_LETTER[field] ?? 'q'),
     className: 'grad-matrix',
     inspectable: true,
   });
@@ -60,11 +73,12 @@ export const forwardView = (ctx, field) =>
     letter: ROW_LETTER[field] ?? 'q',
   });
 
-/** W_Q, W_K or W_V after the step taken (W − η·∂L/∂W), its cells' arithmetic on hover. */
+/** W_Q, W_K or W_V after the steps taken (W − η·∂L/∂W each), its cells' arithmetic on hover. */
 export const updatedView = (ctx, name) =>
   view(ctx, name, {
     matrix: `learn-new-${name}`,
-    name: 'ch3.learn.updated',
+    name: 'ch3.learn.after',
+    nameParams: { steps: ctx.numbers.learning.step.steps },
     value: ctx.numbers.learning.step.weightsAfter[name],
     inspectable: true,
   });
@@ -75,7 +89,7 @@ export const blockView = (ctx, field) =>
     matrix: `block-${field}`,
     name: `ch3.block.name.${field}`,
     value: ctx.numbers.learning.block[field],
-    letter: field.startsWith('w') ? null : 'x',
+    letter: BLOCK_ROW_LETTER[field] ?? null,
     // R, N and Z: their arithmetic on hover and focus (model/arithmetic-learning.mjs)
     inspectable: ['residual', 'normed', 'output'].includes(field),
   });

@@ -13,13 +13,14 @@ import { at } from '../model/matrix.mjs';
 /**
  * A row-major matrix drawn with its role's colour.
  * @param {{ matrix: string, role: string, symbol: string, name: string, value: object,
- *   letter?: string, rowTokens?: number[], className?: string, inspectable?: boolean }} spec
- *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ`,
- *   none when letter is null); inspectable: the cell inspector shows the arithmetic behind
- *   a cell on hover and focus (model/arithmetic-learning.mjs)
+ *   letter?: string, mark?: string, rowTokens?: number[], className?: string,
+ *   inspectable?: boolean }} spec
+ *   value { rows, cols, data }; rowTokens[i] the token row i holds (labels `${letter}ₖ${mark}`,
+ *   mark '′' for a row after a change; none when letter is null); inspectable: the cell
+ *   inspector shows the arithmetic behind a cell on hover and focus (arithmetic-learning.mjs)
  */
 export function numberMatrix(spec) {
-  const { value, letter = 'x', rowTokens } = spec;
+  const { value, letter = 'x', mark = '', rowTokens } = spec;
   const tokens = rowTokens ?? Array.from({ length: value.rows }, (_, i) => i);
   const view = matrixView({
     ...spec,
@@ -27,7 +28,7 @@ export function numberMatrix(spec) {
     rows: value.rows,
     cols: value.cols,
     text: gridTexts(value.rows, value.cols, (i, j) => at(value, i, j)),
-    rowLabels: letter ? tokens.map((k) => `${letter}${subscript(k + 1)}`) : undefined,
+    rowLabels: letter ? tokens.map((k) => `${letter}${subscript(k + 1)}${mark}`) : undefined,
     dataset: { token: 0 },
   });
   view.cells.forEach((row, i) =>
@@ -50,7 +51,9 @@ export const sceneButton = (key, text, onclick) =>
 
 /**
  * Output 1's target as one number field per column (a valid edit is written back through
- * ctx.actions, which recomputes the step), and a button back to the page's suggestion.
+ * ctx.actions, which recomputes the step), and a button back to the page's suggestion;
+ * `message` names a refused entry (placed by the scene under its row, so that a long one
+ * does not push the editor away from the arrow that points at it).
  */
 export function targetEditor(ctx, target, suggested) {
   const { tr } = ctx;
@@ -87,16 +90,19 @@ export function targetEditor(ctx, target, suggested) {
     h('span', { class: 'target-label', text: tr('ch3.learn.target') }),
     h('span', { class: 'target-fields' }, '[', fields, ']'),
     suggest,
-    message,
   );
-  return { element, fields };
+  return { element, fields, message };
 }
 
 /**
  * The loss after each step as a line (step 0 = before any step), with its first and last
  * values written as text so the export and screen readers get the numbers.
+ * @param {number[]} losses
+ * @param {(key: string, params?: object) => string} tr its label and caption (the caption in
+ *   the language's punctuation)
  */
-export function lossPlot(losses, label) {
+export function lossPlot(losses, tr) {
+  const label = tr('ch3.learn.plot');
   const width = 320;
   const height = 120;
   const pad = 8;
@@ -118,16 +124,20 @@ export function lossPlot(losses, label) {
       ),
     ),
     h('figcaption', {
-      text: `${label}: ${formatExact(losses[0])} → ${formatExact(losses[last])}`,
+      text: tr('ch3.learn.plotCaption', {
+        first: formatExact(losses[0]),
+        last: formatExact(losses[last]),
+      }),
     }),
   );
 }
 
 /**
  * RoPE's 2-D picture: the query's and the key's first pair as arrows from the origin (their
- * directions: each at a fixed length), turned
- * to position m (the module's numbers for each m; faint dots where the other positions put
- * them). show(m) moves both arrows to position m.
+ * directions: each at a fixed length), turned to position m (the module's numbers for each m;
+ * faint dots where the other positions put them), on axes named by the columns they plot,
+ * with a legend (the scene says that the lengths are not the pairs'). show(m) moves both
+ * arrows.
  */
 export function pairPicture(rope, tr) {
   const size = 200;
@@ -162,7 +172,7 @@ export function pairPicture(rope, tr) {
     });
   const q = arrow('query');
   const k = arrow('key');
-  const label = svg('text', { x: 8, y: 18, class: 'pair-label' });
+  const label = svg('text', { x: 8, y: size - 8, class: 'pair-label' });
   const picture = svg(
     'svg',
     {
@@ -173,6 +183,19 @@ export function pairPicture(rope, tr) {
     },
     svg('line', { x1: 0, y1: centre, x2: size, y2: centre, class: 'axis' }),
     svg('line', { x1: centre, y1: 0, x2: centre, y2: size, class: 'axis' }),
+    svg('text', {
+      x: size - 4,
+      y: centre + 14,
+      'text-anchor': 'end',
+      class: 'pair-label axis-label',
+      text: tr('ch3.rope.axis', { c: 1 }),
+    }),
+    svg('text', {
+      x: centre + 6,
+      y: 12,
+      class: 'pair-label axis-label',
+      text: tr('ch3.rope.axis', { c: 2 }),
+    }),
     trail(rope.qTurned, 'query'),
     trail(rope.kTurned, 'key'),
     q.line,
@@ -197,7 +220,29 @@ export function pairPicture(rope, tr) {
     });
     label.textContent = tr('ch3.rope.position', { m });
   };
-  return { element: h('figure', { class: 'pair-figure' }, picture), show };
+  const caption = h('figcaption', { class: 'pair-caption' }, pairLegend(rope, tr));
+  return { element: h('figure', { class: 'pair-figure' }, picture, caption), show };
+}
+
+/** The picture's legend: each arrow's line and tip in its role's colour, and its name. */
+function pairLegend(rope, tr) {
+  const entries = [
+    ['query', tr('ch3.rope.legendQuery', { i: rope.query + 1 })],
+    ['key', tr('ch3.rope.legendKey', { j: rope.key + 1 })],
+  ];
+  const width = 200;
+  return svg(
+    'svg',
+    { class: 'pair-legend', width, height: 20, viewBox: `0 0 ${width} 20`, 'aria-hidden': 'true' },
+    entries.map(([role, text], k) => {
+      const x = (k * width) / 2;
+      return [
+        svg('line', { x1: x + 4, y1: 10, x2: x + 24, y2: 10, class: `arrow arrow-${role}` }),
+        svg('circle', { cx: x + 24, cy: 10, r: 3, class: `tip tip-${role}` }),
+        svg('text', { x: x + 32, y: 14, class: 'pair-label', text }),
+      ];
+    }),
+  );
 }
 
 /**

@@ -614,6 +614,7 @@ export default {
   'ch3.learn.name.weights': 'attention weights',
   'ch3.learn.output1': 'output 1',
   'ch3.learn.target': 'target t',
+  'ch3.learn.targetName': 'target',
   'ch3.learn.targetEntry': 'Target, entry {c}',
   'ch3.learn.targetInvalid':
     'Target entry {c}: expected a number between −1000 and 1000, given “{given}”.',
@@ -651,13 +652,19 @@ export default {
   'ch3.narrate.learn-scores': 'Through the softmax to the scores.',
   'ch3.narrate.learn-qkv': 'To the queries, keys and values.',
   'ch3.narrate.learn-weights': 'To the weight matrices.',
-  'ch3.learn.updated': 'after one step',
   'ch3.learn.before': 'before',
-  'ch3.learn.after': 'after one step',
+  'ch3.learn.after': 'after {steps|one step|# steps}',
+  'ch3.learn.distance':
+    'Output 1 is now ‖o₁′ − t‖ = {distance} from its target (it started {start} away).',
   'ch3.learn.more': 'Take 10 more steps',
   'ch3.learn.reset': 'Back to one step',
   'ch3.learn.status': 'After {steps|# step|# steps}: loss {before} → {loss}.',
   'ch3.learn.plot': 'Loss after each step',
+  'ch3.learn.plotCaption': 'Loss after each step: {first} → {last}',
+  // The weights' names in chapters 2 and 3 (their editors), in those chapters' words.
+  'matrix.later.wQuery': 'query weights',
+  'matrix.later.wKey': 'key weights',
+  'matrix.later.wValue': 'value weights',
   'ch3.learn.update':
     'Every weight moves a little against its gradient: η = {eta} times it. Hover over a weight to see its old value, its gradient and its new value.',
   'ch3.learn.moved':
@@ -665,7 +672,7 @@ export default {
   'ch3.learn.repeat':
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
-  'ch3.narrate.update': 'After one step output 1 is {row}; the loss is {after}.',
+  'ch3.narrate.update': 'After {steps|one step|# steps} output 1 is {row}; the loss is {after}.',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': 'Positions added to X: now order matters',
@@ -683,7 +690,12 @@ export default {
   'ch3.formula.positions': 'Learned positions: a vector added to each input',
   'ch3.narrate.positions':
     'With positions added the shuffled outputs differ from the permuted ones by up to {gap}.',
-  'ch3.rope.turned': 'turned to position m',
+  'ch3.rope.turned': 'columns 1–2, turned to position m',
+  'ch3.rope.axis': 'column {c}',
+  'ch3.rope.legendQuery': 'query {i}',
+  'ch3.rope.legendKey': 'key {j}',
+  'ch3.rope.lengths':
+    'Only the angle matters: each arrow is drawn at a fixed length of its own (the key’s shorter), not the length of its pair.',
   'ch3.rope.picture':
     'The first pair of the query and of the key as arrows, each turned by its position times θ',
   'ch3.rope.position': 'position m = {m}',
@@ -761,6 +773,7 @@ export default {
   // Chapter 3: the cell inspector's titles
   'ch3.inspect.grad': 'A gradient, from the one after it',
   'ch3.inspect.learn': 'The weight after one step: w − η·∂L/∂w',
+  'ch3.inspect.later': 'after {steps} steps: {value}',
   'ch3.inspect.block': 'This cell’s arithmetic',
   // ---- Chapter 3 · stage "train" (train a tiny model live) ----
   'stage.train': 'Train a tiny model live',

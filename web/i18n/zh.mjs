@@ -579,6 +579,7 @@ export default {
   'ch3.learn.name.weights': '注意力权重',
   'ch3.learn.output1': '输出 1',
   'ch3.learn.target': '目标 t',
+  'ch3.learn.targetName': '目标',
   'ch3.learn.targetEntry': '目标，第 {c} 项',
   'ch3.learn.targetInvalid': '目标第 {c} 项：应为 −1000 到 1000 之间的数，实际输入“{given}”。',
   'ch3.learn.suggestion': '使用建议的目标',
@@ -614,20 +615,25 @@ export default {
   'ch3.narrate.learn-scores': '穿过 softmax 到分数。',
   'ch3.narrate.learn-qkv': '到查询、键和值。',
   'ch3.narrate.learn-weights': '到权重矩阵。',
-  'ch3.learn.updated': '一步之后',
   'ch3.learn.before': '之前',
-  'ch3.learn.after': '一步之后',
+  'ch3.learn.after': '{steps|一步之后|# 步之后}',
+  'ch3.learn.distance': '输出 1 现在离目标 ‖o₁′ − t‖ = {distance}（开始时为 {start}）。',
   'ch3.learn.more': '再走 10 步',
   'ch3.learn.reset': '回到一步',
-  'ch3.learn.status': '{steps} 步之后：损失 {before} → {loss}。',
+  'ch3.learn.status': '{steps|一步之后|# 步之后}：损失 {before} → {loss}。',
   'ch3.learn.plot': '每一步后的损失',
+  'ch3.learn.plotCaption': '每一步后的损失：{first} → {last}',
+  // The weights' names in chapters 2 and 3 (their editors), in those chapters' words.
+  'matrix.later.wQuery': '查询的权重',
+  'matrix.later.wKey': '键的权重',
+  'matrix.later.wValue': '值的权重',
   'ch3.learn.update':
     '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
   'ch3.learn.moved': '用新权重再做一次前向计算：输出 1 更接近目标，损失从 {before} 降到 {after}。',
   'ch3.learn.repeat':
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
-  'ch3.narrate.update': '一步之后输出 1 为 {row}；损失为 {after}。',
+  'ch3.narrate.update': '{steps|一步之后|# 步之后}输出 1 为 {row}；损失为 {after}。',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
@@ -643,7 +649,12 @@ export default {
     '在 GPT-2 这样的模型里，这些向量和其他权重一样是学出来的；页面为了易读，每个位置在一个特征上取 0.5。',
   'ch3.formula.positions': '学习的位置：给每个输入加一个向量',
   'ch3.narrate.positions': '加上位置后，打乱后的输出与换序后的输出最多相差 {gap}。',
-  'ch3.rope.turned': '转到位置 m',
+  'ch3.rope.turned': '第 1–2 列，转到位置 m',
+  'ch3.rope.axis': '第 {c} 列',
+  'ch3.rope.legendQuery': '查询 {i}',
+  'ch3.rope.legendKey': '键 {j}',
+  'ch3.rope.lengths':
+    '只有角度有意义：每个箭头按自己固定的长度画出（键的短一些），不是这对数的长度。',
   'ch3.rope.picture': '查询和键的第一对数画成箭头，各自按位置乘 θ 旋转',
   'ch3.rope.position': '位置 m = {m}',
   'ch3.rope.what':
@@ -716,6 +727,7 @@ export default {
   // Chapter 3: the cell inspector's titles
   'ch3.inspect.grad': '一个梯度，由它后面的梯度算出',
   'ch3.inspect.learn': '一步之后的权重：w − η·∂L/∂w',
+  'ch3.inspect.later': '{steps} 步之后：{value}',
   'ch3.inspect.block': '这个格子的算式',
   // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
   'stage.train': '现场训练一个小模型',

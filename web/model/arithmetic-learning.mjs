@@ -51,11 +51,17 @@ export function gradientArithmetic(step, x) {
   return (matrix, i, j) => lines[matrix](i, j);
 }
 
-/** The line of an updated weight: w − η·∂L/∂w = new. */
-export function updateArithmetic(step, name, r, c) {
+/**
+ * The line of an updated weight: w − η·∂L/∂w = new for the first step, then (when more were
+ * taken) where the later steps, each from its own gradient, have moved it.
+ */
+export function updateArithmetic(step, name, r, c, tr) {
   const old = at(step.weightsBefore[name], r, c);
   const g = at(step.before.grad[name], r, c);
-  return `${formatExact(old)} − ${step.eta}·${f(g)} = ${formatExact(at(step.weightsAfter[name], r, c))}`;
+  const first = `${formatExact(old)} − ${step.eta}·${f(g)} = ${formatExact(at(step.weightsOneStep[name], r, c))}`;
+  if (step.steps === 1) return first;
+  const value = formatExact(at(step.weightsAfter[name], r, c));
+  return `${first}; ${tr('ch3.inspect.later', { steps: step.steps, value })}`;
 }
 
 /** R = X + Y, LayerNorm and Z = R + M: the line of a cell of the block. */
@@ -82,7 +88,7 @@ export function explainLearningCell(learning, cell, tr) {
   if (matrix.startsWith('grad-'))
     expression = gradientArithmetic(learning.step, learning.x)(matrix, row, col);
   else if (matrix.startsWith('learn-new-'))
-    expression = updateArithmetic(learning.step, matrix.slice('learn-new-'.length), row, col);
+    expression = updateArithmetic(learning.step, matrix.slice('learn-new-'.length), row, col, tr);
   else if (matrix.startsWith('block-') && learning.block)
     expression = blockArithmetic(learning.block, matrix, row, col);
   if (!expression) return null;

@@ -2,7 +2,7 @@
 // reader's target t, its gradient through every stage of chapter 1 backwards (trace() with
 // gradOutputs: row 1 is o₁ − t, the other rows 0), the step W ← W − η·∂L/∂W, and the forward
 // pass again. "Take 10 more steps" repeats the same step; the loss after each is kept for the
-// plot. Unscaled and without a mask, as chapter 1 by default.
+// plot, and the weights and the forward pass after the last are what the scene then shows. Unscaled and without a mask, as chapter 1 by default.
 import { fromRows, rowOf } from './matrix.mjs';
 
 /** η: small enough that the article's first step lowers its loss (12.39 to 4.60). */
@@ -39,10 +39,13 @@ function lossOf(outputs, target) {
  * @param example the reader's { x, wKey, wQuery, wValue }
  * @param {number[] | null} target output 1's target (null, or the wrong length: suggested)
  * @param {number} steps how many steps the reader has taken (1 … MAX_STEPS)
- * @returns {{ target: number[], suggested: number[], eta: number, loss: number,
- *   before: object, after: object, weightsAfter: object, losses: number[], last: object }}
- *   before: trace() with its grad; after: trace() after one step; losses[k] the loss after k
- *   steps (losses[0] = loss); last: trace() after every step taken
+ * @returns {{ target: number[], suggested: number[], eta: number, loss: number, steps: number,
+ *   before: object, after: object, weightsBefore: object, weightsOneStep: object,
+ *   weightsAfter: object, losses: number[] }}
+ *   before: trace() with its grad; steps: how many were taken; after and weightsAfter: the
+ *   trace() and W_Q, W_K, W_V after all of them (what the scene and the export show);
+ *   weightsOneStep: after the first (W − η·∂L/∂W, the arithmetic a cell explains);
+ *   losses[k] the loss after k steps (losses[0] = loss)
  */
 export function computeLearningStep(attn, example, target, steps) {
   const { x } = example;
@@ -71,25 +74,28 @@ export function computeLearningStep(attn, example, target, steps) {
   let weights = start;
   let trace = first;
   let before = null; // the first step's trace, with its gradients
-  let weightsAfter = null;
+  let weightsOneStep = null;
   const count = Math.min(MAX_STEPS, Math.max(1, Math.floor(steps)));
   for (let k = 0; k < count; k++) {
     const taken = step(weights, trace);
-    if (k === 0) [before, weightsAfter] = [taken.withGrad, taken.next];
+    if (k === 0) [before, weightsOneStep] = [taken.withGrad, taken.next];
     weights = taken.next;
     trace = run(weights);
     losses.push(lossOf(trace.outputs, goal).loss);
   }
+  const matrices = (rows) =>
+    Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(rows[name])]));
   return {
     target: goal,
     suggested,
     eta: LEARNING_RATE,
     loss: losses[0],
+    steps: count,
     before,
-    after: run(weightsAfter),
-    weightsBefore: Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(start[name])])),
-    weightsAfter: Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(weightsAfter[name])])),
+    after: trace,
+    weightsBefore: matrices(start),
+    weightsOneStep: matrices(weightsOneStep),
+    weightsAfter: matrices(weights),
     losses,
-    last: trace,
   };
 }

@@ -12,7 +12,7 @@ import { computeLearningStep } from './learning-step.mjs';
 import { computeOrderNumbers, firstOrder } from './order-numbers.mjs';
 import { computeRopeNumbers } from './rope-numbers.mjs';
 
-/** The chapter's part of the state as a page opens (kept across links, not in the URL). */
+/** The chapter's part of the state as a page opens (in the URL when it differs: url-state.mjs). */
 export const LEARNING_DEFAULTS = Object.freeze({ order: null, target: null, steps: 1 });
 
 /** The state's order if it still fits n tokens, else the first shuffled order. */

@@ -22,9 +22,9 @@ const SYMBOLS = {
 };
 const NAMES = {
   x: 'matrix.x',
-  wQuery: 'matrix.wQuery',
-  wKey: 'matrix.wKey',
-  wValue: 'matrix.wValue',
+  wQuery: 'matrix.later.wQuery',
+  wKey: 'matrix.later.wKey',
+  wValue: 'matrix.later.wValue',
   wOut: 'ch2.matrix.wOut',
 };
 

@@ -276,6 +276,7 @@ export function createWorkbench({
     layer,
     settings,
     tr,
+    matrixName,
     statusText,
     error,
     isArticleExample,
@@ -290,7 +291,7 @@ export function createWorkbench({
     settingsGroup.update(settings, tr);
     shape.update(dimsOf(example), tr);
     matricesTitle.textContent = tr('workbench.matrices');
-    for (const name of EDITABLE) editors[name].update(example[name], tr, tr(`matrix.${name}`));
+    for (const name of EDITABLE) editors[name].update(example[name], tr, matrixName(name));
     traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
     random.update(tr, statusText);
     layerEditor.update(layer, tr);

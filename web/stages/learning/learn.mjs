@@ -52,6 +52,7 @@ function buildTarget(ctx) {
     'div',
     { class: 'scene scene-learn scene-learn-target' },
     h('div', { class: 'equation learn-row' }, output.element, operator('→'), editor.element),
+    editor.message,
     loss,
   );
   const render = (t) => {
@@ -157,7 +158,10 @@ function buildUpdate(ctx) {
       matrix,
       role: 'output',
       symbol: matrix === 'learn-o1-before' ? 'o₁' : 'o₁′',
-      name: tr(matrix === 'learn-o1-before' ? 'ch3.learn.before' : 'ch3.learn.after'),
+      mark: matrix === 'learn-o1-before' ? '' : '′',
+      name: tr(matrix === 'learn-o1-before' ? 'ch3.learn.before' : 'ch3.learn.after', {
+        steps: step.steps,
+      }),
       value: fromRows([Array.from(trace.outputs.data.slice(0, trace.outputs.cols))]),
       letter: 'o',
     });
@@ -167,11 +171,11 @@ function buildUpdate(ctx) {
     matrix: 'learn-target-shown',
     role: 'output',
     symbol: 't',
-    name: tr('ch3.learn.target'),
+    name: tr('ch3.learn.targetName'),
     value: fromRows([step.target]),
     letter: 't',
   });
-  const taken = step.losses.length - 1;
+  const taken = step.steps;
   const more = sceneButton('more-steps', tr('ch3.learn.more'), () =>
     ctx.actions.setLearning({ steps: Math.min(MAX_STEPS, taken + 10) }),
   );
@@ -190,7 +194,16 @@ function buildUpdate(ctx) {
       loss: formatExact(step.losses[taken]),
     }),
   });
-  const plot = lossPlot(step.losses, tr('ch3.learn.plot'));
+  const distanceTo = (trace) => Math.hypot(...step.target.map((t, c) => trace.outputs.data[c] - t));
+  const distance = h('p', {
+    class: 'learn-distance',
+    dataset: { distance: String(distanceTo(step.after)) },
+    text: tr('ch3.learn.distance', {
+      distance: formatExact(distanceTo(step.after)),
+      start: formatExact(distanceTo(step.before)),
+    }),
+  });
+  const plot = lossPlot(step.losses, tr);
   const element = h(
     'div',
     { class: 'scene scene-learn scene-learn-update' },
@@ -210,6 +223,7 @@ function buildUpdate(ctx) {
     ),
     h('div', { class: 'learn-controls' }, more, again),
     status,
+    distance,
     plot,
   );
   // Each weight cell moves from its old value to its new one on the clock.
@@ -230,6 +244,7 @@ function buildUpdate(ctx) {
     );
     reveal(after.element, ramp(p, 0.5, 0.8), 8);
     reveal(status, ramp(p, 0.8, 1), 4);
+    reveal(distance, ramp(p, 0.8, 1), 4);
   };
   const moved = step.after.outputs;
   return {
@@ -255,7 +270,8 @@ function buildUpdate(ctx) {
       ),
     },
     narration: tr('ch3.narrate.update', {
-      after: formatExact(step.losses[1]),
+      steps: taken,
+      after: formatExact(step.losses[taken]),
       row: Array.from(moved.data.slice(0, moved.cols), formatExact).join(', '),
     }),
   };

@@ -148,7 +148,7 @@ function buildRope(ctx) {
     numberMatrix({
       matrix: `rope-${letter}`,
       role: letter === 'q' ? 'query' : 'key',
-      symbol: letter === 'q' ? `q${sub1(rope.query)} (1, 2)` : `k${sub1(rope.key)} (1, 2)`,
+      symbol: letter === 'q' ? `q${sub1(rope.query)}` : `k${sub1(rope.key)}`,
       name: tr('ch3.rope.turned'),
       value: fromRows(turned),
       letter: 'm',
@@ -159,7 +159,8 @@ function buildRope(ctx) {
   const element = h(
     'div',
     { class: 'scene scene-rope' },
-    h('div', { class: 'order-columns' }, picture.element, qView.element, kView.element),
+    h('div', { class: 'equation learn-row' }, picture.element, qView.element, kView.element),
+    h('p', { class: 'rope-note', text: tr('ch3.rope.lengths') }),
   );
   const render = (t) => {
     const m = Math.min(rope.qTurned.length - 1, Math.floor(progressOf(t) * rope.qTurned.length));
