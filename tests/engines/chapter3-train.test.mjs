@@ -43,11 +43,16 @@ for (const engine of ENGINES) {
     /** Opens #step=train at `url`; its live text before Train. */
     async function openTrain(url) {
       const page = await web.open();
-      await page.goto(url);
-      await waitForReady(page);
-      await waitForScene(page, 'train', []);
-      assert.equal((await page.evaluate(inPageTraining)).live, 'Ready: press Train.');
-      return page;
+      try {
+        await page.goto(url);
+        await waitForReady(page);
+        await waitForScene(page, 'train', []);
+        assert.equal((await page.evaluate(inPageTraining)).live, 'Ready: press Train.');
+        return page;
+      } catch (error) {
+        await page.close(); // a window left open would refuse the next test its own
+        throw error;
+      }
     }
 
     /** Paused: the live text shows the step it stopped at, at least `least`. */

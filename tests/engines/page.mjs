@@ -137,7 +137,8 @@ export function inPageTraining() {
   if (!scene) return null;
   const drop = scene.textContent.match(/The loss dropped at step (\d+)/);
   return {
-    live: scene.querySelector('[role="status"]')?.textContent.trim() ?? '',
+    // The live text is the status region that counts steps (another announces a discarded model).
+    live: scene.querySelector('.train-status[role="status"]')?.textContent.trim() ?? '',
     ready: scene.dataset.worker === 'ready',
     dropStep: drop ? Number(drop[1]) : null,
     heatmaps: scene.querySelectorAll('.train-head[data-filled="true"]').length,
