@@ -88,6 +88,10 @@ test('a switch that makes a new model says the trained one is gone; the link fie
 test('one layer: the "why" suits every positions choice, and the verdict is not said twice', async () => {
   const { page, context, problems } = await openTrain({ locale: 'zh-CN' }, 'step=train');
   await page.selectOption('.scene-train select[data-control="layers"]', '1');
+  // The stage redraws after the change: wait for the one-layer text, then read it.
+  await page.waitForFunction(() =>
+    /一层/.test(document.querySelector('.scene-train .train-why')?.textContent ?? ''),
+  );
   const why = await page.textContent('.train-why');
   assert.match(why, /一层学不会/);
   assert.match(why, /RoPE、学习的位置或没有/);
