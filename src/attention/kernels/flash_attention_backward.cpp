@@ -15,91 +15,129 @@
 namespace attention::kernels {
 namespace {
 
-// Keys per block of pass 2: the block's K, V, dK and dV rows (16 KiB each at D = 64) stay in
-// cache while every query row of the head group passes over them.
-constexpr std::size_t block_keys = 64;
-// Query rows whose P and dS tiles (tile_rows x block_keys) are computed before dK and dV take
-// them: each dK / dV row is then loaded and stored once per tile, not once per query row.
-constexpr std::size_t tile_rows = 16;
+// Query rows per tile: the tile's scores, P and dS (tile_rows x the keys it sees) are made in
+// one go, then every product takes them whole. dK and dV's accumulators are loaded and stored
+// once per tile and key pair, so a taller tile spends less on them; 32 keeps P and dS of a
+// tile (2 x 32 x 4 bytes per key) in the second-level cache up to several thousand keys.
+constexpr std::size_t tile_rows = 32;
 
-// out[j] = a . b_j for Keys rows b_j, `stride` floats apart, of n floats each: each vector of
-// a loaded feeds Keys multiply-adds. Vector body, then the n % lanes tail in scalar.
-template <std::size_t Keys>
-inline void dot_keys(const float* a, const float* b, std::size_t stride, std::size_t n,
-                     float* out) {
-  batch acc[Keys];
-  for (batch& x : acc) x = batch(0.0f);
-  const std::size_t body = n - n % lanes;
-  ATTENTION_NO_UNROLL
-  for (std::size_t c = 0; c < body; c += lanes) {
-    const batch x = batch::load_unaligned(a + c);
-    for (std::size_t j = 0; j < Keys; ++j)
-      acc[j] = multiply_add(x, batch::load_unaligned(b + j * stride + c), acc[j]);
-  }
-  for (std::size_t j = 0; j < Keys; ++j) {
-    float dot = xsimd::reduce_add(acc[j]);
-    for (std::size_t c = body; c < n; ++c) dot += a[c] * b[j * stride + c];
-    out[j] = dot;
-  }
-}
+// Every product of the pass runs on the forward's register tile (register_block.hpp): two
+// output rows, four vectors of columns, each step a splat of one element of each row times a
+// row of the other operand. Operands with rows of D or Dv floats are packed with their rows
+// padded to whole tiles (zeros), so the products have no column tail.
+using Tile = RegisterBlock<2, 4>;
+static_assert(tile_rows % Tile::rows == 0, "a tile holds whole pairs of rows");
 
-// out0 [keys], out1 [keys] = a0 . panel, a1 . panel for two rows a0, a1 [n] of one tensor
-// and a panel n x block_keys holding element c of every key in its row c (keys a multiple of
-// PanelTile::columns, zeros past the last key): the forward's register tile
-// (register_block.hpp), each step a splat of one element of each row times a row of keys. No
-// horizontal sums: each lane is a key.
-using PanelTile = RegisterBlock<2, 4>;
-static_assert(block_keys % PanelTile::columns == 0, "a block holds whole register tiles");
+// out0 [keys], out1 [keys] = a0 . panel, a1 . panel for two rows a0, a1 [n] and a panel
+// n x width holding element c of every key in its row c (register_block.hpp's pack_panel;
+// keys a multiple of Tile::columns): the scores and dP. No horizontal sums: each lane is a key.
 __attribute__((noinline)) void dot_panel(const float* a0, const float* a1, const float* panel,
-                                         std::size_t n, std::size_t keys, float* out0,
-                                         float* out1) {
-  for (std::size_t j = 0; j < keys; j += PanelTile::columns) {
-    PanelTile tile;
+                                         std::size_t width, std::size_t n, std::size_t keys,
+                                         float* out0, float* out1) {
+  for (std::size_t j = 0; j < keys; j += Tile::columns) {
+    Tile tile;
     tile.zero();
-    tile.multiply_add_steps(a0, a1 - a0, 1, panel + j, block_keys, n);
+    tile.multiply_add_steps(a0, a1 - a0, 1, panel + j, width, n);
     tile.store({out0 + j, out1 + j});
   }
 }
 
-// y [n] += sum over j of w[j] * row(j) [n], for `count` rows: four vectors of y held in
-// registers over every row, then one vector, then the scalar tail. `row` gives the address
-// of row j: rows a stride apart (keys) or a tile's rows across heads (queries).
-template <class Row>
-__attribute__((noinline)) void add_combination(float* y, Row row, const float* w, std::size_t count,
-                                               std::size_t n) {
-  const std::size_t body = n - n % lanes;
-  std::size_t c = 0;
-  for (; c + 4 * lanes <= body; c += 4 * lanes) {
-    batch a0 = batch::load_unaligned(y + c), a1 = batch::load_unaligned(y + c + lanes);
-    batch a2 = batch::load_unaligned(y + c + 2 * lanes);
-    batch a3 = batch::load_unaligned(y + c + 3 * lanes);
-    ATTENTION_NO_UNROLL
-    for (std::size_t j = 0; j < count; ++j) {
-      const float* x = row(j) + c;
-      const batch s(w[j]);
-      a0 = multiply_add(s, batch::load_unaligned(x), a0);
-      a1 = multiply_add(s, batch::load_unaligned(x + lanes), a1);
-      a2 = multiply_add(s, batch::load_unaligned(x + 2 * lanes), a2);
-      a3 = multiply_add(s, batch::load_unaligned(x + 3 * lanes), a3);
+// out [rows, width] (rows out_row floats apart, aligned; rows even, width a multiple of
+// Tile::columns) += A . B over `steps`: element i of A's row r at a[r * a_row + i * a_step],
+// B's row i at b + i * b_step (aligned). dV += P^T dO and dK += dS^T Q (A read down P's or
+// dS's columns: a_row 1, a_step their row length) and dQ += dS K (A along dS's rows).
+__attribute__((noinline)) void add_product(float* out, std::size_t out_row, std::size_t rows,
+                                           std::size_t width, const float* a,
+                                           std::ptrdiff_t a_row, std::size_t a_step,
+                                           const float* b, std::size_t b_step, std::size_t steps) {
+  for (std::size_t r = 0; r < rows; r += Tile::rows) {
+    float* const out_rows[2] = {out + r * out_row, out + (r + 1) * out_row};
+    for (std::size_t c = 0; c < width; c += Tile::columns) {
+      Tile tile;
+      tile.load({out_rows[0] + c, out_rows[1] + c}, {1.0f, 1.0f});
+      tile.multiply_add_steps(a + std::ptrdiff_t(r) * a_row, a_row, a_step, b + c, b_step, steps);
+      tile.store({out_rows[0] + c, out_rows[1] + c});
     }
-    a0.store_unaligned(y + c);
-    a1.store_unaligned(y + c + lanes);
-    a2.store_unaligned(y + c + 2 * lanes);
-    a3.store_unaligned(y + c + 3 * lanes);
-  }
-  for (; c < body; c += lanes) {
-    batch a = batch::load_unaligned(y + c);
-    ATTENTION_NO_UNROLL
-    for (std::size_t j = 0; j < count; ++j)
-      a = multiply_add(batch(w[j]), batch::load_unaligned(row(j) + c), a);
-    a.store_unaligned(y + c);
-  }
-  for (; c < n; ++c) {
-    float sum = 0.0f;
-    for (std::size_t j = 0; j < count; ++j) sum += w[j] * row(j)[c];
-    y[c] += sum;
   }
 }
+
+// The sum of p[j] * dp[j] over `padded` (a multiple of lanes, aligned): D_i, the row's
+// rowsum(P o dP), which equals dO_i . y_i.
+inline float row_delta(const float* p, const float* dp, std::size_t padded) {
+  batch sum(0.0f);
+  for (std::size_t j = 0; j < padded; j += lanes)
+    sum = multiply_add(batch::load_aligned(p + j), batch::load_aligned(dp + j), sum);
+  return xsimd::reduce_add(sum);
+}
+
+// rows [count, width] (aligned, zeros past n) = rows of n floats at `row(t)`.
+template <class Row>
+void pack_rows(Row row, std::size_t count, std::size_t n, float* out, std::size_t width) {
+  for (std::size_t t = 0; t < count; ++t) std::copy(row(t), row(t) + n, out + t * width);
+}
+
+// The memory of one call, sized for the longest key range a head group can see (kv_seq_len,
+// padded to whole register tiles): per group its packed keys and values and the dK, dV
+// accumulators of its keys; per tile of query rows its packed q, dO and dQ rows and its
+// scores, P and dS. O((kv_seq_len + tile_rows) * D), never the S x T matrix.
+struct Scratch {
+  std::size_t width = 0;  // floats per row of p and ds: kv_seq_len, padded
+  std::size_t d = 0;      // floats per packed row of q, K, dQ, dK: D, padded
+  std::size_t dv = 0;     // floats per packed row of dO, dV: Dv, padded
+  std::unique_ptr<KeyRange[]> visible;  // group rows: the keys each row may see
+  AlignedFloats k_panel;                // D x width: the group's keys, transposed
+  AlignedFloats v_panel;                // Dv x width: its values, transposed
+  AlignedFloats k_rows;                 // width x d: its keys as rows
+  AlignedFloats grad_k;                 // width x d: dK of its keys
+  AlignedFloats grad_v;                 // width x dv: dV of its keys
+  AlignedFloats p;                      // tile_rows x width: scores, then P
+  AlignedFloats ds;                     // tile_rows x width: dP, then scale * dS
+  AlignedFloats capped;                 // width: one row's softcapped scores, before masking
+  AlignedFloats q;                      // tile_rows x d: the tile's q rows
+  AlignedFloats grad_y;                 // tile_rows x dv: its dO rows
+  AlignedFloats grad_q;                 // tile_rows x d: its dQ rows
+
+  static std::size_t group_rows(const AttentionShape& s) {
+    return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
+  }
+  // visit(buffer, its floats) for every buffer above: the one list of their sizes.
+  template <class Visit>
+  static void each_buffer(const AttentionShape& s, Visit visit) {
+    const std::size_t w = round_up(s.kv_seq_len, Tile::columns);
+    const std::size_t d = round_up(s.head_size, Tile::columns);
+    const std::size_t dv = round_up(s.v_head_size, Tile::columns);
+    visit(&Scratch::k_panel, s.head_size * w);
+    visit(&Scratch::v_panel, s.v_head_size * w);
+    visit(&Scratch::k_rows, w * d);
+    visit(&Scratch::grad_k, w * d);
+    visit(&Scratch::grad_v, w * dv);
+    visit(&Scratch::p, tile_rows * w);
+    visit(&Scratch::ds, tile_rows * w);
+    visit(&Scratch::capped, w);
+    visit(&Scratch::q, tile_rows * d);
+    visit(&Scratch::grad_y, tile_rows * dv);
+    visit(&Scratch::grad_q, tile_rows * d);
+  }
+  static std::size_t bytes(const AttentionShape& s) {
+    std::size_t total = group_rows(s) * sizeof(KeyRange);
+    each_buffer(s, [&](AlignedFloats Scratch::*, std::size_t n) { total += allocated_bytes(n); });
+    return total;
+  }
+  bool allocate_for(const AttentionShape& s) {
+    width = round_up(s.kv_seq_len, Tile::columns);
+    d = round_up(s.head_size, Tile::columns);
+    dv = round_up(s.v_head_size, Tile::columns);
+    visible.reset(new (std::nothrow) KeyRange[group_rows(s)]);
+    bool ok = bool(visible);
+    each_buffer(s, [&](AlignedFloats Scratch::*buffer, std::size_t n) {
+      this->*buffer = allocate_floats(n);
+      ok = ok && this->*buffer;
+      // Zeros, so that the padding columns of packed rows (never written) add nothing.
+      if (this->*buffer) std::fill((this->*buffer).get(), (this->*buffer).get() + n, 0.0f);
+    });
+    return ok;
+  }
+};
 
 // Rows `stride` floats apart, from `first`.
 struct StridedRows {
@@ -108,72 +146,14 @@ struct StridedRows {
   const float* operator()(std::size_t j) const { return first + j * stride; }
 };
 
-// Rows listed by address.
-struct ListedRows {
-  const float* const* rows;
-  const float* operator()(std::size_t j) const { return rows[j]; }
-};
-
-// The memory of one call: every query row's softmax statistics (from the forward), y when the
-// caller did not ask for it, and per row of a head group its visible keys and D_i; one tile
-// of P and of dS, each also transposed; one block of softcapped scores.
-struct Scratch {
-  std::unique_ptr<RowStatistics[]> stats;  // [batch, q_num_heads, S]: max, sum of each row
-  AlignedFloats y;                         // [batch, q_num_heads, S, Dv], or null
-  std::unique_ptr<KeyRange[]> visible;     // group rows: the keys each row may see
-  AlignedFloats delta;                     // group rows: D_i = dO_i . y_i
-  AlignedFloats p;                         // tile_rows x block_keys: scores, then P
-  AlignedFloats ds;                        // tile_rows x block_keys: dP, then scale * dS
-  AlignedFloats p_t;                       // block_keys x tile_rows: P transposed
-  AlignedFloats ds_t;                      // block_keys x tile_rows: scale * dS transposed
-  AlignedFloats capped;                    // block_keys: softcapped scores, before masking
-  AlignedFloats k_panel;                   // D x block_keys: the block's keys, transposed
-  AlignedFloats v_panel;                   // Dv x block_keys: the block's values, transposed
-  AlignedFloats spare;                     // block_keys: the unused half of a pair of rows
-
-  static std::size_t query_rows(const AttentionShape& s) {
-    return s.batch * s.q_num_heads * s.q_seq_len;
-  }
-  static std::size_t group_rows(const AttentionShape& s) {
-    return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
-  }
-  // With room for y: the caller may not ask for it.
-  static std::size_t bytes(const AttentionShape& s) {
-    const std::size_t rows = group_rows(s);
-    return query_rows(s) * sizeof(RowStatistics) + allocated_bytes(query_rows(s) * s.v_head_size) +
-           rows * sizeof(KeyRange) + allocated_bytes(rows) +
-           4 * allocated_bytes(tile_rows * block_keys) + allocated_bytes(block_keys) +
-           flash_attention_working_bytes(s);
-  }
-  bool allocate_for(const AttentionShape& s, bool with_y) {
-    const std::size_t rows = group_rows(s);
-    stats.reset(new (std::nothrow) RowStatistics[query_rows(s)]);
-    if (with_y) y = allocate_floats(query_rows(s) * s.v_head_size);
-    visible.reset(new (std::nothrow) KeyRange[rows]);
-    delta = allocate_floats(rows);
-    p = allocate_floats(tile_rows * block_keys);
-    ds = allocate_floats(tile_rows * block_keys);
-    p_t = allocate_floats(tile_rows * block_keys);
-    ds_t = allocate_floats(tile_rows * block_keys);
-    capped = allocate_floats(block_keys);
-    k_panel = allocate_floats(s.head_size * block_keys);
-    v_panel = allocate_floats(s.v_head_size * block_keys);
-    spare = allocate_floats(block_keys);
-    return stats && (y || !with_y) && visible && delta && p && ds && p_t && ds_t && capped &&
-           k_panel && v_panel && spare;
-  }
-};
-
 // One kv head of one batch with the query heads it serves, as rows = group * S: row r is
-// query r % S of head first_q_head + r / S (as in the forward kernels).
+// query r % S of head first_q_head + r / S (as in the forward kernels). Its keys are those
+// some row may see, keys_ of them from first_key_; key j of the group is key first_key_ + j.
 class BackwardGroup {
  public:
-  // `forward` is args.forward with y where pass 1 wrote it (the caller's, or scratch).
-  BackwardGroup(const AttentionBackwardArgs& args, const AttentionArgs& forward, Scratch& scratch)
+  BackwardGroup(const AttentionBackwardArgs& args, Scratch& scratch)
       : g_(args),
         a_(args.forward),
-        y_(forward.y),
-        y_strides_(forward.y_strides),
         s_(args.forward.shape),
         scratch_(scratch),
         group_(s_.q_num_heads / s_.kv_num_heads),
@@ -186,10 +166,6 @@ class BackwardGroup {
     first_q_head_ = g * group_;
     const std::size_t k_head = b * a_.k_strides.batch + g * a_.k_strides.head;
     const std::size_t v_head = b * a_.v_strides.batch + g * a_.v_strides.head;
-    k_ = a_.k + k_head;
-    v_ = a_.v + v_head;
-    grad_k_ = g_.grad_k + k_head;
-    grad_v_ = g_.grad_v + v_head;
     const std::int64_t offset = query_offset(a_, b);
     const std::size_t limit = key_limit(a_, b);
     KeyRange seen{limit, 0};
@@ -200,28 +176,16 @@ class BackwardGroup {
         seen.begin = std::min(seen.begin, v.begin);
         seen.end = std::max(seen.end, v.end);
       }
-      std::fill(g_.grad_q + row_offset(a_.q_strides, r),
-                g_.grad_q + row_offset(a_.q_strides, r) + d_, 0.0f);
     }
-    for (std::size_t j = 0; j < s_.kv_seq_len; ++j) {
-      std::fill(grad_k_ + j * a_.k_strides.seq, grad_k_ + j * a_.k_strides.seq + d_, 0.0f);
-      std::fill(grad_v_ + j * a_.v_strides.seq, grad_v_ + j * a_.v_strides.seq + dv_, 0.0f);
-    }
-    stats_ = scratch_.stats.get() + (b * s_.q_num_heads + first_q_head_) * s_.q_seq_len;
-    for (std::size_t r = 0; r < rows_; ++r)
-      dot_keys<1>(g_.grad_y + row_offset(a_.y_strides, r), y_ + row_offset(y_strides_, r), 0, dv_,
-                  &scratch_.delta[r]);
-    for (std::size_t key0 = seen.begin; key0 < seen.end; key0 += block_keys) {
-      const std::size_t keys = std::min(block_keys, seen.end - key0);
-      // Transposed (register_block.hpp), zeros past the last key up to a whole register tile.
-      const std::size_t padded = round_up(keys, PanelTile::columns);
-      pack_panel(k_ + key0 * a_.k_strides.seq, a_.k_strides.seq, d_, keys, padded,
-                 scratch_.k_panel.get(), block_keys);
-      pack_panel(v_ + key0 * a_.v_strides.seq, a_.v_strides.seq, dv_, keys, padded,
-                 scratch_.v_panel.get(), block_keys);
-      for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
-        tile_gradients(r0, std::min(tile_rows, rows_ - r0), key0, keys);
-    }
+    first_key_ = seen.begin;
+    keys_ = seen.end > seen.begin ? seen.end - seen.begin : 0;
+    pack_keys(a_.k + k_head, a_.v + v_head);
+    for (std::size_t r0 = 0; r0 < rows_; r0 += tile_rows)
+      tile_gradients(r0, std::min(tile_rows, rows_ - r0));
+    write_key_gradients(g_.grad_k + k_head, a_.k_strides.seq, scratch_.grad_k.get(), scratch_.d,
+                        d_);
+    write_key_gradients(g_.grad_v + v_head, a_.v_strides.seq, scratch_.grad_v.get(), scratch_.dv,
+                        dv_);
   }
 
  private:
@@ -231,81 +195,115 @@ class BackwardGroup {
     return batch_ * st.batch + query_head(r) * st.head + query_index(r) * st.seq;
   }
 
-  // scores [padded] = row r's dot products q.k against keys key0 .. key0 + keys (on entry)
-  // made its scores: times scale, softcapped (kept in scratch capped when softcap is on),
-  // masked, -inf outside the row's visible keys and in the padding.
-  void adjust_scores(std::size_t r, std::size_t key0, std::size_t keys, float* scores) {
-    for (std::size_t j = 0; j < keys; ++j) scores[j] *= a_.options.scale;
+  // The group's keys and values packed for the products (zeros past the last key, up to a
+  // whole register tile), and its dK, dV accumulators zeroed.
+  void pack_keys(const float* k, const float* v) {
+    const std::size_t padded = round_up(keys_, Tile::columns), width = scratch_.width;
+    const float* k0 = k + first_key_ * a_.k_strides.seq;
+    pack_panel(k0, a_.k_strides.seq, d_, keys_, padded, scratch_.k_panel.get(), width);
+    pack_panel(v + first_key_ * a_.v_strides.seq, a_.v_strides.seq, dv_, keys_, padded,
+               scratch_.v_panel.get(), width);
+    float* k_rows = scratch_.k_rows.get();
+    pack_rows(StridedRows{k0, a_.k_strides.seq}, keys_, d_, k_rows, scratch_.d);
+    std::fill(k_rows + keys_ * scratch_.d, k_rows + padded * scratch_.d, 0.0f);
+    std::fill(scratch_.grad_k.get(), scratch_.grad_k.get() + padded * scratch_.d, 0.0f);
+    std::fill(scratch_.grad_v.get(), scratch_.grad_v.get() + padded * scratch_.dv, 0.0f);
+  }
+
+  // out's rows [kv_seq_len, n] (`stride` floats apart) = the accumulated rows (`width` floats
+  // apart) for the group's keys, zeros for the keys no row sees.
+  void write_key_gradients(float* out, std::size_t stride, const float* accumulated,
+                           std::size_t width, std::size_t n) const {
+    for (std::size_t j = 0; j < s_.kv_seq_len; ++j) {
+      float* row = out + j * stride;
+      if (j >= first_key_ && j < first_key_ + keys_) {
+        const float* from = accumulated + (j - first_key_) * width;
+        std::copy(from, from + n, row);
+      } else {
+        std::fill(row, row + n, 0.0f);
+      }
+    }
+  }
+
+  // The tile of `count` query rows from r0: its scores against every key one of its rows sees
+  // and dP, then each row's P and dS, then dV += P^T dO and dK += dS^T Q into the group's
+  // accumulators, and its dQ = dS K, written once.
+  void tile_gradients(std::size_t r0, std::size_t count) {
+    // The group's keys the tile sees, widened to whole register tiles.
+    KeyRange seen{keys_, 0};
+    for (std::size_t t = 0; t < count; ++t) {
+      const KeyRange v = scratch_.visible[r0 + t];
+      if (v.begin < v.end) {
+        seen.begin = std::min(seen.begin, v.begin - first_key_);
+        seen.end = std::max(seen.end, v.end - first_key_);
+      }
+    }
+    const std::size_t d = scratch_.d, dv = scratch_.dv, width = scratch_.width;
+    const std::size_t pairs = round_up(count, Tile::rows);
+    float* grad_q = scratch_.grad_q.get();
+    std::fill(grad_q, grad_q + pairs * d, 0.0f);
+    if (seen.begin < seen.end) {
+      const std::size_t begin = seen.begin - seen.begin % Tile::columns;
+      const std::size_t n = round_up(seen.end, Tile::columns) - begin;
+      float* q = scratch_.q.get();
+      float* grad_y = scratch_.grad_y.get();
+      pack_rows([&](std::size_t t) { return a_.q + row_offset(a_.q_strides, r0 + t); }, count, d_,
+                q, d);
+      pack_rows([&](std::size_t t) { return g_.grad_y + row_offset(a_.y_strides, r0 + t); },
+                count, dv_, grad_y, dv);
+      // Row t of the tile's scores (P) and dP (dS) at p + t * width, ds + t * width.
+      float* p = scratch_.p.get() + begin;
+      float* ds = scratch_.ds.get() + begin;
+      for (std::size_t t = 0; t < pairs; t += 2) {
+        dot_panel(q + t * d, q + (t + 1) * d, scratch_.k_panel.get() + begin, width, d_, n,
+                  p + t * width, p + (t + 1) * width);
+        dot_panel(grad_y + t * dv, grad_y + (t + 1) * dv, scratch_.v_panel.get() + begin, width,
+                  dv_, n, ds + t * width, ds + (t + 1) * width);
+      }
+      for (std::size_t t = 0; t < pairs; ++t) {
+        float* p_row = p + t * width;
+        float* ds_row = ds + t * width;
+        if (t < count && probabilities(r0 + t, begin, n, p_row)) {
+          scale_ds(p_row, ds_row, n, row_delta(p_row, ds_row, n));
+        } else {  // a row that sees nothing here (or the pair's spare row) passes nothing
+          std::fill(p_row, p_row + n, 0.0f);
+          std::fill(ds_row, ds_row + n, 0.0f);
+        }
+      }
+      add_product(scratch_.grad_v.get() + begin * dv, dv, n, dv, p, 1, width, grad_y, dv, count);
+      add_product(scratch_.grad_k.get() + begin * d, d, n, d, ds, 1, width, q, d, count);
+      add_product(grad_q, d, pairs, d, ds, std::ptrdiff_t(width), 1,
+                  scratch_.k_rows.get() + begin * d, d, n);
+    }
+    for (std::size_t t = 0; t < count; ++t)
+      std::copy(grad_q + t * d, grad_q + t * d + d_, g_.grad_q + row_offset(a_.q_strides, r0 + t));
+  }
+
+  // row [n] = the probabilities of row r for the group's keys begin .. begin + n (a span
+  // holding every key the row sees), from its dot products q.k on entry: times scale,
+  // softcapped (kept in scratch capped when softcap is on), masked, -inf outside the row's
+  // visible keys and past the group's last key, then the softmax. False (row unspecified)
+  // when the row sees no key, or only masked ones: then it passes no gradient.
+  bool probabilities(std::size_t r, std::size_t begin, std::size_t n, float* row) {
+    const KeyRange visible = scratch_.visible[r];
+    if (visible.begin >= visible.end) return false;
+    const std::size_t keys = std::min(n, keys_ - begin);
+    const std::size_t key0 = first_key_ + begin;
+    for (std::size_t j = 0; j < keys; ++j) row[j] *= a_.options.scale;
     if (a_.options.softcap > 0.0f) {
-      apply_softcap(scores, keys, a_.options.softcap);
-      std::copy(scores, scores + keys, scratch_.capped.get());
+      apply_softcap(row, keys, a_.options.softcap);
+      std::copy(row, row + keys, scratch_.capped.get());
     }
     const AttentionMask& m = a_.mask;
     const std::size_t mask_row = batch_ * m.strides[0] + query_head(r) * m.strides[1] +
                                  query_index(r) * m.strides[2] + key0 * m.strides[3];
-    hide_scores(scores, keys, key0, scratch_.visible[r], m, mask_row);
-    std::fill(scores + keys, scores + round_up(keys, lanes), minus_infinity);
-  }
-
-  // Pass 2 for the tile of `count` rows from r0 and the keys key0 .. key0 + keys: each row's
-  // P (from its statistics), dP and dS, then dV += P^T dO and dK += dS^T Q key by key, and
-  // dQ += dS K row by row. A row that sees none of these keys, or (sum 0) sees only masked
-  // keys, has zeros in P and dS.
-  void tile_gradients(std::size_t r0, std::size_t count, std::size_t key0, std::size_t keys) {
-    const float* q_rows[tile_rows];
-    const float* grad_y_rows[tile_rows];
-    bool sees[tile_rows], any = false;
-    for (std::size_t t = 0; t < count; ++t) {
-      const std::size_t r = r0 + t;
-      q_rows[t] = a_.q + row_offset(a_.q_strides, r);
-      grad_y_rows[t] = g_.grad_y + row_offset(a_.y_strides, r);
-      const KeyRange v = scratch_.visible[r];
-      sees[t] = v.begin < key0 + keys && v.end > key0 && stats_[r].sum != 0.0f;
-      any = any || sees[t];
-    }
-    if (!any) return;
-    // Dot products of the tile's rows, two at a time (an odd last row pairs with itself):
-    // q.k into p, dO.v (dP) into ds.
-    const std::size_t padded = round_up(keys, PanelTile::columns);
-    for (std::size_t t = 0; t < count; t += 2) {
-      const std::size_t u = t + 1 < count ? t + 1 : t;
-      float* p = scratch_.p.get() + t * block_keys;
-      float* ds = scratch_.ds.get() + t * block_keys;
-      float* p1 = t + 1 < count ? p + block_keys : scratch_.spare.get();
-      float* ds1 = t + 1 < count ? ds + block_keys : scratch_.spare.get();
-      dot_panel(q_rows[t], q_rows[u], scratch_.k_panel.get(), d_, padded, p, p1);
-      dot_panel(grad_y_rows[t], grad_y_rows[u], scratch_.v_panel.get(), dv_, padded, ds, ds1);
-    }
-    for (std::size_t t = 0; t < count; ++t) {
-      const std::size_t r = r0 + t;
-      float* p = scratch_.p.get() + t * block_keys;
-      float* ds = scratch_.ds.get() + t * block_keys;
-      if (!sees[t]) {
-        std::fill(p, p + keys, 0.0f);
-        std::fill(ds, ds + keys, 0.0f);
-        continue;
-      }
-      adjust_scores(r, key0, keys, p);
-      softmax_from_statistics(p, round_up(keys, lanes), stats_[r]);
-      scale_ds(p, ds, keys, scratch_.delta[r]);
-    }
-    if (!any) return;
-    // Transposed, so that a key's column of P (or dS) over the tile's rows is contiguous.
-    for (std::size_t t = 0; t < count; ++t)
-      for (std::size_t j = 0; j < keys; ++j) {
-        scratch_.p_t[j * tile_rows + t] = scratch_.p[t * block_keys + j];
-        scratch_.ds_t[j * tile_rows + t] = scratch_.ds[t * block_keys + j];
-      }
-    for (std::size_t j = 0; j < keys; ++j) {
-      add_combination(grad_v_ + (key0 + j) * a_.v_strides.seq, ListedRows{grad_y_rows},
-                      scratch_.p_t.get() + j * tile_rows, count, dv_);
-      add_combination(grad_k_ + (key0 + j) * a_.k_strides.seq, ListedRows{q_rows},
-                      scratch_.ds_t.get() + j * tile_rows, count, d_);
-    }
-    const StridedRows k_rows{k_ + key0 * a_.k_strides.seq, a_.k_strides.seq};
-    for (std::size_t t = 0; t < count; ++t)
-      add_combination(g_.grad_q + row_offset(a_.q_strides, r0 + t), k_rows,
-                      scratch_.ds.get() + t * block_keys, keys, d_);
+    hide_scores(row, keys, key0, visible, m, mask_row);
+    std::fill(row + keys, row + n, minus_infinity);
+    RowStatistics stats;
+    online_softmax_update(row, n, stats);
+    if (stats.sum == 0.0f) return false;
+    rescale_row(row, n, 1.0f / stats.sum);
+    return true;
   }
 
   // ds [keys] = scale * P o (dP - D_i), with dP in ds on entry, times the softcap's
@@ -324,17 +322,11 @@ class BackwardGroup {
 
   const AttentionBackwardArgs& g_;
   const AttentionArgs& a_;
-  const float* const y_;     // the forward's output, pass 1's
-  const Strides y_strides_;  // its layout (a_.y_strides are gradY's)
   const AttentionShape& s_;
   Scratch& scratch_;
   const std::size_t group_, rows_, d_, dv_;
   std::size_t batch_ = 0, first_q_head_ = 0;
-  const RowStatistics* stats_ = nullptr;  // the group's rows of scratch stats
-  const float* k_ = nullptr;
-  const float* v_ = nullptr;
-  float* grad_k_ = nullptr;
-  float* grad_v_ = nullptr;
+  std::size_t first_key_ = 0, keys_ = 0;
 };
 
 // Every row of a [batch, heads, seq, size] tensor laid out by `st`, zeroed.
@@ -362,23 +354,21 @@ const char* attention_backward_error(const AttentionBackwardArgs& args) {
 bool flash_attention_backward(const AttentionBackwardArgs& args) {
   const AttentionShape& s = args.forward.shape;
   Scratch scratch;
-  if (!scratch.allocate_for(s, args.forward.y == nullptr)) return false;
-  // Pass 1: the tuned forward kernel gives y and every row's statistics.
-  AttentionArgs forward = args.forward;
-  forward.scores = nullptr;
-  if (!forward.y) {
-    forward.y = scratch.y.get();
-    forward.y_strides = layout_strides(Layout::bhsd, s.q_num_heads, s.q_seq_len, s.v_head_size);
+  if (!scratch.allocate_for(s)) return false;
+  // The forward's y only when asked for: the gradients need no y (D_i comes from P and dP).
+  if (args.forward.y) {
+    AttentionArgs forward = args.forward;
+    forward.scores = nullptr;
+    if (!flash_attention(forward)) return false;
   }
-  if (!flash_attention_with_statistics(forward, scratch.stats.get())) return false;
-  BackwardGroup group(args, forward, scratch);
+  BackwardGroup group(args, scratch);
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
   return true;
 }
 
 std::size_t flash_attention_backward_working_bytes(const AttentionShape& shape) {
-  return Scratch::bytes(shape);
+  return Scratch::bytes(shape) + flash_attention_working_bytes(shape);
 }
 
 bool attention_backward_reference(const AttentionBackwardArgs& args) {
