@@ -225,58 +225,117 @@ class BackwardGroup {
     }
   }
 
-  // The tile of `count` query rows from r0: its scores against every key one of its rows sees
-  // and dP, then each row's P and dS, then dV += P^T dO and dK += dS^T Q into the group's
-  // accumulators, and its dQ = dS K, written once.
+  // The tile of `count` query rows from r0: each pair of rows' scores and dP against the keys
+  // the pair sees, then each row's P and dS (zeros at the tile's other keys), then its dQ =
+  // dS K, written once, and dV += P^T dO and dK += dS^T Q into the group's accumulators. Under
+  // a causal mask or a window the pairs' key spans differ, so the masked part of the tile is
+  // mostly neither computed nor multiplied.
   void tile_gradients(std::size_t r0, std::size_t count) {
-    // The group's keys the tile sees, widened to whole register tiles.
+    const std::size_t d = scratch_.d, width = scratch_.width;
+    const std::size_t pairs = round_up(count, Tile::rows);
+    KeyRange pair_keys[tile_rows / Tile::rows];
+    KeyRange span{keys_, 0};  // every key of the tile's pairs
+    for (std::size_t t = 0; t < pairs; t += Tile::rows) {
+      const KeyRange keys = keys_of_pair(r0, t, count);
+      pair_keys[t / Tile::rows] = keys;
+      if (keys.begin < keys.end) {
+        span.begin = std::min(span.begin, keys.begin);
+        span.end = std::max(span.end, keys.end);
+      }
+    }
+    float* grad_q = scratch_.grad_q.get();
+    std::fill(grad_q, grad_q + pairs * d, 0.0f);
+    if (span.begin < span.end) {
+      pack_rows([&](std::size_t t) { return a_.q + row_offset(a_.q_strides, r0 + t); }, count, d_,
+                scratch_.q.get(), d);
+      pack_rows([&](std::size_t t) { return g_.grad_y + row_offset(a_.y_strides, r0 + t); },
+                count, dv_, scratch_.grad_y.get(), scratch_.dv);
+      for (std::size_t t = 0; t < pairs; t += Tile::rows) {
+        const KeyRange keys = pair_keys[t / Tile::rows];
+        pair_ds(r0, t, count, keys, span);
+        if (keys.begin < keys.end)
+          add_product(grad_q + t * d, d, Tile::rows, d, scratch_.ds.get() + t * width + keys.begin,
+                      std::ptrdiff_t(width), 1, scratch_.k_rows.get() + keys.begin * d, d,
+                      keys.end - keys.begin);
+      }
+      key_gradients(span, pair_keys, count);
+    }
+    for (std::size_t t = 0; t < count; ++t)
+      std::copy(grad_q + t * d, grad_q + t * d + d_, g_.grad_q + row_offset(a_.q_strides, r0 + t));
+  }
+
+  // The group's keys that rows t and t + 1 of the tile from r0 see (t + 1 may be past count:
+  // the spare row of an odd tile), widened to whole register tiles; empty when neither sees one.
+  KeyRange keys_of_pair(std::size_t r0, std::size_t t, std::size_t count) const {
     KeyRange seen{keys_, 0};
-    for (std::size_t t = 0; t < count; ++t) {
-      const KeyRange v = scratch_.visible[r0 + t];
+    for (std::size_t u = t; u < std::min(t + Tile::rows, count); ++u) {
+      const KeyRange v = scratch_.visible[r0 + u];
       if (v.begin < v.end) {
         seen.begin = std::min(seen.begin, v.begin - first_key_);
         seen.end = std::max(seen.end, v.end - first_key_);
       }
     }
+    if (seen.begin >= seen.end) return {0, 0};
+    return {seen.begin - seen.begin % Tile::columns, round_up(seen.end, Tile::columns)};
+  }
+
+  // Rows t, t + 1 of the tile's P and dS (scratch p, ds; row t at t * width) over the keys
+  // `span`: the pair's scores and dP against its `keys`, then each row's P and scale * dS
+  // there; zeros elsewhere, and in a row that sees nothing (or the spare row).
+  void pair_ds(std::size_t r0, std::size_t t, std::size_t count, const KeyRange& keys,
+               const KeyRange& span) {
     const std::size_t d = scratch_.d, dv = scratch_.dv, width = scratch_.width;
-    const std::size_t pairs = round_up(count, Tile::rows);
-    float* grad_q = scratch_.grad_q.get();
-    std::fill(grad_q, grad_q + pairs * d, 0.0f);
-    if (seen.begin < seen.end) {
-      const std::size_t begin = seen.begin - seen.begin % Tile::columns;
-      const std::size_t n = round_up(seen.end, Tile::columns) - begin;
-      float* q = scratch_.q.get();
-      float* grad_y = scratch_.grad_y.get();
-      pack_rows([&](std::size_t t) { return a_.q + row_offset(a_.q_strides, r0 + t); }, count, d_,
-                q, d);
-      pack_rows([&](std::size_t t) { return g_.grad_y + row_offset(a_.y_strides, r0 + t); },
-                count, dv_, grad_y, dv);
-      // Row t of the tile's scores (P) and dP (dS) at p + t * width, ds + t * width.
-      float* p = scratch_.p.get() + begin;
-      float* ds = scratch_.ds.get() + begin;
-      for (std::size_t t = 0; t < pairs; t += 2) {
-        dot_panel(q + t * d, q + (t + 1) * d, scratch_.k_panel.get() + begin, width, d_, n,
-                  p + t * width, p + (t + 1) * width);
-        dot_panel(grad_y + t * dv, grad_y + (t + 1) * dv, scratch_.v_panel.get() + begin, width,
-                  dv_, n, ds + t * width, ds + (t + 1) * width);
+    float* p = scratch_.p.get() + t * width;
+    float* ds = scratch_.ds.get() + t * width;
+    const std::size_t n = keys.end - keys.begin;
+    if (n > 0) {
+      const float* q = scratch_.q.get() + t * d;
+      const float* grad_y = scratch_.grad_y.get() + t * dv;
+      dot_panel(q, q + d, scratch_.k_panel.get() + keys.begin, width, d_, n, p + keys.begin,
+                p + width + keys.begin);
+      dot_panel(grad_y, grad_y + dv, scratch_.v_panel.get() + keys.begin, width, dv_, n,
+                ds + keys.begin, ds + width + keys.begin);
+    }
+    for (std::size_t u = 0; u < Tile::rows; ++u, p += width, ds += width) {
+      float* p_row = p + keys.begin;
+      float* ds_row = ds + keys.begin;
+      const bool sees = n > 0 && t + u < count && probabilities(r0 + t + u, keys.begin, n, p_row);
+      if (sees) {
+        scale_ds(p_row, ds_row, n, row_delta(p_row, ds_row, n));
+      } else {
+        std::fill(p_row, p_row + n, 0.0f);
+        std::fill(ds_row, ds_row + n, 0.0f);
       }
-      for (std::size_t t = 0; t < pairs; ++t) {
-        float* p_row = p + t * width;
-        float* ds_row = ds + t * width;
-        if (t < count && probabilities(r0 + t, begin, n, p_row)) {
-          scale_ds(p_row, ds_row, n, row_delta(p_row, ds_row, n));
-        } else {  // a row that sees nothing here (or the pair's spare row) passes nothing
-          std::fill(p_row, p_row + n, 0.0f);
-          std::fill(ds_row, ds_row + n, 0.0f);
+      // The rest of the tile's span (what the key products read).
+      for (float* row : {p, ds}) {
+        std::fill(row + span.begin, row + std::max(span.begin, keys.begin), 0.0f);
+        std::fill(row + std::max(span.begin, keys.end), row + span.end, 0.0f);
+      }
+    }
+  }
+
+  // dV += P^T dO and dK += dS^T Q for the tile's keys `span`, a register tile of keys at a
+  // time, each over only the pairs of rows that see some of those keys.
+  void key_gradients(const KeyRange& span, const KeyRange (&pair_keys)[tile_rows / Tile::rows],
+                     std::size_t count) {
+    const std::size_t d = scratch_.d, dv = scratch_.dv, width = scratch_.width;
+    for (std::size_t j = span.begin; j < span.end; j += Tile::columns) {
+      std::size_t first = count, last = 0;  // rows first .. last - 1 see key tile j
+      for (std::size_t t = 0; t < count; t += Tile::rows) {
+        const KeyRange keys = pair_keys[t / Tile::rows];
+        if (keys.begin <= j && j < keys.end) {
+          first = std::min(first, t);
+          last = std::min(count, t + Tile::rows);
         }
       }
-      add_product(scratch_.grad_v.get() + begin * dv, dv, n, dv, p, 1, width, grad_y, dv, count);
-      add_product(scratch_.grad_k.get() + begin * d, d, n, d, ds, 1, width, q, d, count);
-      add_product(grad_q, d, pairs, d, ds, std::ptrdiff_t(width), 1,
-                  scratch_.k_rows.get() + begin * d, d, n);
+      if (first >= last) continue;
+      add_product(scratch_.grad_v.get() + j * dv, dv, Tile::columns, dv,
+                  scratch_.p.get() + first * width + j, 1, width, scratch_.grad_y.get() + first * dv,
+                  dv, last - first);
+      add_product(scratch_.grad_k.get() + j * d, d, Tile::columns, d,
+                  scratch_.ds.get() + first * width + j, 1, width, scratch_.q.get() + first * d, d,
+                  last - first);
     }
-    for (std::size_t t = 0; t < count; ++t)
-      std::copy(grad_q + t * d, grad_q + t * d + d_, g_.grad_q + row_offset(a_.q_strides, r0 + t));
   }
 
   // row [n] = the probabilities of row r for the group's keys begin .. begin + n (a span
