@@ -42,14 +42,23 @@ __attribute__((noinline)) void dot_panel(const float* a0, const float* a1, const
   }
 }
 
+// How A's elements lie in add_product: its rows are P's or dS's columns (dK, dV), or its rows
+// are theirs (dQ). The other stride is a template constant 1, which the register tile's
+// inlined loop folds into its load offsets.
+enum class ARows { down_columns, along_rows };
+
 // out [rows, width] (rows out_row floats apart, aligned; rows even, width a multiple of
-// Tile::columns) += A . B over `steps`: element i of A's row r at a[r * a_row + i * a_step],
-// B's row i at b + i * b_step (aligned). dV += P^T dO and dK += dS^T Q (A read down P's or
-// dS's columns: a_row 1, a_step their row length) and dQ += dS K (A along dS's rows).
+// Tile::columns) += A . B over `steps`: B's row i at b + i * b_step (aligned); A's row r,
+// element i at a[r + i * a_stride] (down_columns) or a[r * a_stride + i] (along_rows).
+// dV += P^T dO and dK += dS^T Q read A down P's or dS's columns; dQ += dS K along dS's rows.
+template <ARows Layout>
 __attribute__((noinline)) void add_product(float* out, std::size_t out_row, std::size_t rows,
                                            std::size_t width, const float* a,
-                                           std::ptrdiff_t a_row, std::size_t a_step,
-                                           const float* b, std::size_t b_step, std::size_t steps) {
+                                           std::size_t a_stride, const float* b,
+                                           std::size_t b_step, std::size_t steps) {
+  constexpr bool down = Layout == ARows::down_columns;
+  const std::ptrdiff_t a_row = down ? 1 : std::ptrdiff_t(a_stride);
+  const std::size_t a_step = down ? a_stride : 1;
   for (std::size_t r = 0; r < rows; r += Tile::rows) {
     float* const out_rows[2] = {out + r * out_row, out + (r + 1) * out_row};
     for (std::size_t c = 0; c < width; c += Tile::columns) {
@@ -254,9 +263,10 @@ class BackwardGroup {
         const KeyRange keys = pair_keys[t / Tile::rows];
         pair_ds(r0, t, count, keys, span);
         if (keys.begin < keys.end)
-          add_product(grad_q + t * d, d, Tile::rows, d, scratch_.ds.get() + t * width + keys.begin,
-                      std::ptrdiff_t(width), 1, scratch_.k_rows.get() + keys.begin * d, d,
-                      keys.end - keys.begin);
+          add_product<ARows::along_rows>(grad_q + t * d, d, Tile::rows, d,
+                                         scratch_.ds.get() + t * width + keys.begin, width,
+                                         scratch_.k_rows.get() + keys.begin * d, d,
+                                         keys.end - keys.begin);
       }
       key_gradients(span, pair_keys, count);
     }
@@ -329,12 +339,12 @@ class BackwardGroup {
         }
       }
       if (first >= last) continue;
-      add_product(scratch_.grad_v.get() + j * dv, dv, Tile::columns, dv,
-                  scratch_.p.get() + first * width + j, 1, width, scratch_.grad_y.get() + first * dv,
-                  dv, last - first);
-      add_product(scratch_.grad_k.get() + j * d, d, Tile::columns, d,
-                  scratch_.ds.get() + first * width + j, 1, width, scratch_.q.get() + first * d, d,
-                  last - first);
+      add_product<ARows::down_columns>(scratch_.grad_v.get() + j * dv, dv, Tile::columns, dv,
+                                       scratch_.p.get() + first * width + j, width,
+                                       scratch_.grad_y.get() + first * dv, dv, last - first);
+      add_product<ARows::down_columns>(scratch_.grad_k.get() + j * d, d, Tile::columns, d,
+                                       scratch_.ds.get() + first * width + j, width,
+                                       scratch_.q.get() + first * d, d, last - first);
     }
   }
 
