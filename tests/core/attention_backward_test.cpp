@@ -203,6 +203,23 @@ TEST(AttentionBackward, WindowsHideKeysFromTheGradientsToo) {
   expect_backward_matches(p, rng);
 }
 
+// Query tiles of 32 rows, pairs of rows with their own key spans and key tiles of 16 taken
+// only by the rows that see them: windows and causal masks over sequences of several tiles,
+// with tiles that straddle two query heads of a group.
+TEST(AttentionBackward, WindowsAndCausalOverManyTilesAcrossHeads) {
+  std::mt19937 rng(18);
+  Problem p = random_problem(rng, 1, 4, 2, 101, 150, 16, 12);
+  p.left = 37;
+  p.right = 5;
+  expect_backward_matches(p, rng);
+  p.left = -1;
+  p.right = -1;
+  p.causal = true;
+  expect_backward_matches(p, rng);
+  p.left = 21;
+  expect_backward_matches(p, rng);
+}
+
 TEST(AttentionBackward, Float64BackwardMatchesCentralFiniteDifferences) {
   // The yardstick checked on its own: L = sum(grad_y o y), each input nudged both ways.
   std::mt19937 rng(17);

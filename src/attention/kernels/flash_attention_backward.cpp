@@ -358,7 +358,7 @@ class BackwardGroup {
     if (visible.begin >= visible.end) return false;
     const std::size_t keys = std::min(n, keys_ - begin);
     const std::size_t key0 = first_key_ + begin;
-    for (std::size_t j = 0; j < keys; ++j) row[j] *= a_.options.scale;
+    rescale_row(row, n, a_.options.scale);
     if (a_.options.softcap > 0.0f) {
       apply_softcap(row, keys, a_.options.softcap);
       std::copy(row, row + keys, scratch_.capped.get());
@@ -375,18 +375,21 @@ class BackwardGroup {
     return true;
   }
 
-  // ds [keys] = scale * P o (dP - D_i), with dP in ds on entry, times the softcap's
-  // derivative 1 - tanh^2 (tanh = capped / cap) when it is on.
-  void scale_ds(const float* p, float* ds, std::size_t keys, float delta) const {
+  // ds [n] = scale * P o (dP - D_i), with dP in ds on entry (n whole vectors, aligned), times
+  // the softcap's derivative 1 - tanh^2 (tanh = capped / cap) when it is on.
+  void scale_ds(const float* p, float* ds, std::size_t n, float delta) const {
     const float scale = a_.options.scale, cap = a_.options.softcap;
-    for (std::size_t j = 0; j < keys; ++j) {
-      float x = p[j] * (ds[j] - delta);
-      if (cap > 0.0f) {
+    if (cap > 0.0f) {
+      for (std::size_t j = 0; j < n; ++j) {
         const float t = scratch_.capped[j] / cap;
-        x *= 1.0f - t * t;
+        ds[j] = p[j] * (ds[j] - delta) * (1.0f - t * t) * scale;
       }
-      ds[j] = x * scale;
+      return;
     }
+    const batch shift(delta), factor(scale);
+    for (std::size_t j = 0; j < n; j += lanes)
+      (batch::load_aligned(p + j) * (batch::load_aligned(ds + j) - shift) * factor)
+          .store_aligned(ds + j);
   }
 
   const AttentionBackwardArgs& g_;
