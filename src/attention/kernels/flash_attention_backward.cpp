@@ -53,9 +53,8 @@ enum class ARows { down_columns, along_rows };
 // dV += P^T dO and dK += dS^T Q read A down P's or dS's columns; dQ += dS K along dS's rows.
 template <ARows Layout>
 __attribute__((noinline)) void add_product(float* out, std::size_t out_row, std::size_t rows,
-                                           std::size_t width, const float* a,
-                                           std::size_t a_stride, const float* b,
-                                           std::size_t b_step, std::size_t steps) {
+                                           std::size_t width, const float* a, std::size_t a_stride,
+                                           const float* b, std::size_t b_step, std::size_t steps) {
   constexpr bool down = Layout == ARows::down_columns;
   const std::ptrdiff_t a_row = down ? 1 : std::ptrdiff_t(a_stride);
   const std::size_t a_step = down ? a_stride : 1;
@@ -90,9 +89,9 @@ void pack_rows(Row row, std::size_t count, std::size_t n, float* out, std::size_
 // accumulators of its keys; per tile of query rows its packed q, dO and dQ rows and its
 // scores, P and dS. O((kv_seq_len + tile_rows) * D), never the S x T matrix.
 struct Scratch {
-  std::size_t width = 0;  // floats per row of p and ds: kv_seq_len, padded
-  std::size_t d = 0;      // floats per packed row of q, K, dQ, dK: D, padded
-  std::size_t dv = 0;     // floats per packed row of dO, dV: Dv, padded
+  std::size_t width = 0;                // floats per row of p and ds: kv_seq_len, padded
+  std::size_t d = 0;                    // floats per packed row of q, K, dQ, dK: D, padded
+  std::size_t dv = 0;                   // floats per packed row of dO, dV: Dv, padded
   std::unique_ptr<KeyRange[]> visible;  // group rows: the keys each row may see
   AlignedFloats k_panel;                // D x width: the group's keys, transposed
   AlignedFloats v_panel;                // Dv x width: its values, transposed
@@ -257,16 +256,15 @@ class BackwardGroup {
     if (span.begin < span.end) {
       pack_rows([&](std::size_t t) { return a_.q + row_offset(a_.q_strides, r0 + t); }, count, d_,
                 scratch_.q.get(), d);
-      pack_rows([&](std::size_t t) { return g_.grad_y + row_offset(a_.y_strides, r0 + t); },
-                count, dv_, scratch_.grad_y.get(), scratch_.dv);
+      pack_rows([&](std::size_t t) { return g_.grad_y + row_offset(a_.y_strides, r0 + t); }, count,
+                dv_, scratch_.grad_y.get(), scratch_.dv);
       for (std::size_t t = 0; t < pairs; t += Tile::rows) {
         const KeyRange keys = pair_keys[t / Tile::rows];
         pair_ds(r0, t, count, keys, span);
         if (keys.begin < keys.end)
-          add_product<ARows::along_rows>(grad_q + t * d, d, Tile::rows, d,
-                                         scratch_.ds.get() + t * width + keys.begin, width,
-                                         scratch_.k_rows.get() + keys.begin * d, d,
-                                         keys.end - keys.begin);
+          add_product<ARows::along_rows>(
+              grad_q + t * d, d, Tile::rows, d, scratch_.ds.get() + t * width + keys.begin, width,
+              scratch_.k_rows.get() + keys.begin * d, d, keys.end - keys.begin);
       }
       key_gradients(span, pair_keys, count);
     }

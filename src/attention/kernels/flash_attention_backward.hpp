@@ -3,7 +3,7 @@
 // softcap, past and nonpad lengths, 3-D or 4-D strides).
 //
 // Per query row i (its scores s_j over the keys, P = softmax(s), y_i = P . V):
-//   D_i   = dO_i . y_i                   (= rowsum(dO o O), one number per row)
+//   D_i   = dO_i . y_i = sum_j P_ij dP_ij  (one number per row; the tuned kernel sums the latter)
 //   dV_j += P_ij dO_i                    dP_ij = dO_i . v_j
 //   dS_ij = P_ij (dP_ij - D_i)           (the softmax's Jacobian)
 //   dS_ij *= 1 - tanh^2(raw_ij / cap)    (softcap, by the chain rule: s = cap tanh(raw / cap))
@@ -32,13 +32,17 @@ struct AttentionBackwardArgs {
 // no scores requested. Neutral wording, as attention_error's.
 const char* attention_backward_error(const AttentionBackwardArgs& args);
 
-// FlashAttention-2 style: pass 1 is the tuned forward kernel, which also saves each row's
-// softmax statistics (max, sum), giving y and D_i; pass 2 walks blocks of keys and, within
-// each, tiles of query rows: it recomputes the tile's P from the statistics, then dP and dS,
-// and accumulates dV and dK (each key row loaded once per tile) and dQ in place. Working
-// memory is O(batch * q_num_heads * S * (Dv + 2)) for y and the statistics, never the S x T
-// matrix. Overwrites the three gradients. Returns false (having written nothing) when its
-// scratch cannot be allocated. Arguments must pass attention_backward_error.
+// One pass per head group (a kv head and its query heads), over tiles of query rows: each
+// tile computes its scores and dP against every key it sees, the exact softmax of its whole
+// rows, D_i as rowsum(P o dP) and dS; dQ = dS K is written once per tile, and dV += P^T dO,
+// dK += dS^T Q add into the group's accumulators, written when the group ends. All five
+// products run on the forward's register tile (register_block.hpp). Pairs of rows compute
+// only the keys they see, and dK, dV take only the rows that see a key tile, so a causal mask
+// or a window saves its hidden part. The forward runs (flash_attention) only when forward.y
+// is given: the gradients need no y. Work is the 5 products' 10 * S * T * D per head (half
+// of it causal); working memory is O((kv_seq_len + rows per tile) * (D + Dv)), never the
+// S x T matrix. Overwrites the three gradients. Returns false (having written nothing) when
+// its scratch cannot be allocated. Arguments must pass attention_backward_error.
 bool flash_attention_backward(const AttentionBackwardArgs& args);
 
 // Bytes flash_attention_backward allocates for this shape.
