@@ -121,6 +121,9 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
         'a 1-token call through Embind runAttention (the record converted)': () =>
           Module.runAttention(tiny),
         // Kept alive a while, as an app keeps its results: an array dropped at once costs less.
+        // Chromium hands out fresh zero pages, faulted in at the first write: there this row is
+        // near 0 and the next one carries the cost (about 1.5 µs per 4 KiB page on this VM),
+        // whichever way the array is made (new + set, slice, the constructor from a view).
         'result allocation (new Float32Array, 8 kept)': () => {
           kept[keptIndex++ & 7] = new Float32Array(length);
         },
