@@ -92,6 +92,22 @@ bool to_enum(std::int32_t number, Enum last, Enum& out) {
   return true;
 }
 
+// A call of this shape, every other field its default.
+attention_call::AttentionCall call_of_shape(std::uint32_t batch, std::uint32_t q_num_heads,
+                                            std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+                                            std::uint32_t kv_seq_len, std::uint32_t head_size,
+                                            std::uint32_t v_head_size) {
+  attention_call::AttentionCall call;
+  call.batch = batch;
+  call.q_num_heads = q_num_heads;
+  call.kv_num_heads = kv_num_heads;
+  call.q_seq_len = q_seq_len;
+  call.kv_seq_len = kv_seq_len;
+  call.head_size = head_size;
+  call.v_head_size = v_head_size;
+  return call;
+}
+
 }  // namespace
 
 extern "C" {
@@ -107,18 +123,12 @@ const char* attention_call_run(
     std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
     std::int32_t scores_mode) {
   using attention::Layout, attention::MaskKind, attention::MaskKeys, attention::ScoresMode;
-  attention_call::AttentionCall call;
+  attention_call::AttentionCall call = call_of_shape(batch, q_num_heads, kv_num_heads, q_seq_len,
+                                                     kv_seq_len, head_size, v_head_size);
   call.q = q;
   call.k = k;
   call.v = v;
   call.y = y;
-  call.batch = batch;
-  call.q_num_heads = q_num_heads;
-  call.kv_num_heads = kv_num_heads;
-  call.q_seq_len = q_seq_len;
-  call.kv_seq_len = kv_seq_len;
-  call.head_size = head_size;
-  call.v_head_size = v_head_size;
   if (!to_enum(q_layout, Layout::bshd, call.q_layout) ||
       !to_enum(kv_layout, Layout::bshd, call.kv_layout))
     return "unknown layout";
@@ -144,15 +154,8 @@ double attention_call_working_bytes(std::uint32_t batch, std::uint32_t q_num_hea
                                     std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
                                     std::uint32_t kv_seq_len, std::uint32_t head_size,
                                     std::uint32_t v_head_size) {
-  attention_call::AttentionCall call;
-  call.batch = batch;
-  call.q_num_heads = q_num_heads;
-  call.kv_num_heads = kv_num_heads;
-  call.q_seq_len = q_seq_len;
-  call.kv_seq_len = kv_seq_len;
-  call.head_size = head_size;
-  call.v_head_size = v_head_size;
-  return attention_call::working_bytes(call);
+  return attention_call::working_bytes(call_of_shape(batch, q_num_heads, kv_num_heads, q_seq_len,
+                                                     kv_seq_len, head_size, v_head_size));
 }
 
 }  // extern "C"
