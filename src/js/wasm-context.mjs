@@ -1,10 +1,11 @@
 // What every entry point needs of one instantiated module, built once by wrapModule (api.mjs)
 // and handed to each entry point's factory as one object:
-//   { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits, runAttentionCall,
-//     attentionWorkingBytes }
+//   { Module, memoryLimit, withAllocations, copyOut, checkFits,
+//     coreCall, runAttentionCall, attentionWorkingBytes }   (the last three: core-call.mjs)
 // so that installing a new entry point is one line in wrapModule: `name: createName(context)`.
 import { formatBytes } from './checks.mjs';
-import { bufferOf, measuredBytes, ownOr, setBytes } from './read-once.mjs';
+import { createCoreCalls } from './core-call.mjs';
+import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 
 /** Room kept free beside a call's data for the stack and the module's static data. */
 const RESERVE_BYTES = 4 * 1024 * 1024;
@@ -58,49 +59,6 @@ export function createWasmContext(Module) {
     new Type(new Type(bufferOf(Module.HEAPU8), pointer, length));
 
   /**
-   * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
-   * and options record (attention-options.mjs), every address 0 for the caller to fill.
-   * `mask` is { kind: 'boolean' | 'additive', dims } or null; the rest default to plain
-   * attention(): 4-D layouts, no past, a broadcast mask, raw scores.
-   */
-  function coreCall(shape, options, more = {}) {
-    // Own properties only: Object.prototype.pastLength must not become this call's.
-    const qLayout = ownOr(more, 'qLayout', 'bhsd');
-    const kvLayout = ownOr(more, 'kvLayout', 'bhsd');
-    const pastLength = ownOr(more, 'pastLength', 0);
-    const mask = ownOr(more, 'mask', null);
-    const maskKeys = ownOr(more, 'maskKeys', 'broadcast');
-    const scoresMode = ownOr(more, 'scoresMode', 'raw');
-    // One object literal with every field: built as `{ ...dims, more fields }` it took V8
-    // (Node 20) tens of us per call, as long as the whole 64-token kernel's overhead.
-    return {
-      q: 0,
-      k: 0,
-      v: 0,
-      y: 0,
-      batch: shape.batch,
-      qNumHeads: shape.qNumHeads,
-      kvNumHeads: shape.kvNumHeads,
-      qSeqLen: shape.qSeqLen,
-      kvSeqLen: shape.kvSeqLen,
-      headSize: shape.headSize,
-      vHeadSize: shape.vHeadSize,
-      qLayout: Module.Layout[qLayout],
-      kvLayout: Module.Layout[kvLayout],
-      options,
-      pastLength,
-      nonpadKvSeqlen: 0,
-      maskKind: Module.MaskKind[mask ? mask.kind : 'none'],
-      mask: 0,
-      maskDims: [0, 1, 2, 3].map((i) => (mask ? (mask.dims[i] ?? 0) : 0)),
-      maskRank: mask ? mask.dims.length : 0,
-      maskKeys: Module.MaskKeys[maskKeys],
-      scores: 0,
-      scoresMode: Module.ScoresMode[scoresMode],
-    };
-  }
-
-  /**
    * Checks that `dataBytes` of tensors, `kernelBytes` of the kernel's working memory (the
    * core's attentionWorkingBytes(call), or its twin's) and room for the stack fit in wasm
    * memory; else a RangeError: `${where}: ${what} need ...`. Returns kernelBytes.
@@ -114,68 +72,12 @@ export function createWasmContext(Module) {
     return kernelBytes;
   }
 
-  /**
-   * Runs a core call record (coreCall's, addresses filled in): '' on success, else the core's
-   * message. Through the plain wasm export, not Embind's runAttention: the same entry point
-   * without converting the record (attention_call.hpp says why).
-   */
-  function runAttentionCall(call) {
-    const { options, maskDims } = call;
-    const message = Module._attention_call_run(
-      call.q,
-      call.k,
-      call.v,
-      call.y,
-      call.batch,
-      call.qNumHeads,
-      call.kvNumHeads,
-      call.qSeqLen,
-      call.kvSeqLen,
-      call.headSize,
-      call.vHeadSize,
-      call.qLayout.value,
-      call.kvLayout.value,
-      options.scale,
-      options.isCausal,
-      options.softcap,
-      options.leftWindow,
-      options.rightWindow,
-      call.pastLength,
-      call.nonpadKvSeqlen,
-      call.maskKind.value,
-      call.mask,
-      maskDims[0],
-      maskDims[1],
-      maskDims[2],
-      maskDims[3],
-      call.maskRank,
-      call.maskKeys.value,
-      call.scores,
-      call.scoresMode.value,
-    );
-    return message === 0 ? '' : Module.UTF8ToString(message);
-  }
-
-  /** The core's working bytes for a call record's shape (Embind's attentionWorkingBytes). */
-  const attentionWorkingBytes = (call) =>
-    Module._attention_call_working_bytes(
-      call.batch,
-      call.qNumHeads,
-      call.kvNumHeads,
-      call.qSeqLen,
-      call.kvSeqLen,
-      call.headSize,
-      call.vHeadSize,
-    );
-
   return Object.freeze({
     Module,
     memoryLimit,
     withAllocations,
     copyOut,
-    coreCall,
     checkFits,
-    runAttentionCall,
-    attentionWorkingBytes,
+    ...createCoreCalls(Module),
   });
 }
