@@ -94,7 +94,10 @@ void accumulate_tile(const float* probabilities, std::size_t keys, const float* 
   for (std::size_t c = 0; c < dv_padded; c += tile_keys) {
     float* const rows[tile_rows] = {outputs + c, outputs + dv_padded + c};
     Tile tile;
-    tile.load({rows[0], rows[1]}, rescale);
+    if (rescale[0] == 1.0f && rescale[1] == 1.0f)
+      tile.load({rows[0], rows[1]});  // the common case once the maxima settle
+    else
+      tile.load({rows[0], rows[1]}, rescale);
     tile.multiply_add_steps(probabilities, block_keys, 1, values + c, dv_padded, keys);
     tile.store(rows);
   }
@@ -163,11 +166,14 @@ class HeadGroup {
     rows_ = rows;
     const std::size_t padded = round_up(rows, tile_rows);
     KeyRange seen{key_limit_, 0};
+    static_assert(tile_rows == 2, "a tile's query rows are packed as a pair");
+    for (std::size_t t = 0; t < padded; t += tile_rows) {
+      // Row t + lane is lane `lane` of its tile: element c at tile + c * tile_rows + lane.
+      interleave_pair(a_.q + row_offset(a_.q_strides, t),
+                      t + 1 < rows ? a_.q + row_offset(a_.q_strides, t + 1) : nullptr, d_,
+                      s_.queries.get() + t * d_);
+    }
     for (std::size_t r = 0; r < padded; ++r) {
-      // Row r is lane r % tile_rows of its tile: element c at tile + c * tile_rows + lane.
-      float* dst = s_.queries.get() + (r - r % tile_rows) * d_ + r % tile_rows;
-      const float* src = r < rows ? a_.q + row_offset(a_.q_strides, r) : nullptr;
-      for (std::size_t c = 0; c < d_; ++c) dst[c * tile_rows] = src ? src[c] : 0.0f;
       s_.row_stats[r] = RowStatistics();
       if (r < rows) {
         const KeyRange v = visible_keys(options_, offset_, key_limit_, query_index(r));

@@ -37,6 +37,12 @@ struct RegisterBlock {
         acc[r][v] = batch::load_aligned(in[r] + v * lanes) * batch(factor[r]);
   }
 
+  // acc[r] = in[r] [columns]: rows already accumulated, whose maximum did not move. Aligned.
+  void load(const float* const (&in)[Rows]) {
+    for (std::size_t r = 0; r < Rows; ++r)
+      for (std::size_t v = 0; v < Vectors; ++v) acc[r][v] = batch::load_aligned(in[r] + v * lanes);
+  }
+
   // out[r] [columns] = acc[r] * scale. Aligned.
   void store(float* const (&out)[Rows], float scale = 1.0f) const {
     for (std::size_t r = 0; r < Rows; ++r)
@@ -58,12 +64,15 @@ struct RegisterBlock {
 
   // acc[r] += sum over i < steps of a_r[i * a_step] * b [i * b_step .. + columns], where
   // a_r = a + r * a_row: row r of a has its elements a_step apart; b's rows (aligned) are
-  // b_step apart. Inlined, so that a caller's constant strides become load offsets.
+  // b_step apart. Inlined, so that a caller's constant strides become load offsets. The loop
+  // runs on b's address alone (no step counter): one scalar instruction fewer per step, in a
+  // body of about 27.
   __attribute__((always_inline)) void multiply_add_steps(const float* a, std::ptrdiff_t a_row,
                                                          std::size_t a_step, const float* b,
                                                          std::size_t b_step, std::size_t steps) {
+    const float* const b_end = b + steps * b_step;
     ATTENTION_NO_UNROLL
-    for (std::size_t i = 0; i < steps; ++i, a += a_step, b += b_step) {
+    for (; b != b_end; a += a_step, b += b_step) {
       batch x[Vectors];
       for (std::size_t v = 0; v < Vectors; ++v) x[v] = batch::load_aligned(b + v * lanes);
       for (std::size_t r = 0; r < Rows; ++r) {
@@ -102,6 +111,33 @@ inline void pack_panel(const float* rows, std::size_t stride, std::size_t n, std
         for (std::size_t c = 0; c < n; ++c) out[c * width + i] = row ? row[c] : 0.0f;
       }
     }
+  }
+}
+
+// out [n x 2] = the rows first [n] and second [n] interleaved: out[2c] = first[c],
+// out[2c + 1] = second[c]; zeros for a null second (a tile's padding row). The operand
+// layout of multiply_add_steps' a for a tile of 2 rows whose products run over n (a_row 1,
+// a_step 2). Nothing need be aligned (a tile of an odd n starts mid-vector).
+inline void interleave_pair(const float* first, const float* second, std::size_t n, float* out) {
+  const std::size_t body = n - n % lanes;
+  for (std::size_t c = 0; c < body; c += lanes) {
+    const batch x = batch::load_unaligned(first + c);
+    const batch y = second ? batch::load_unaligned(second + c) : batch(0.0f);
+    xsimd::zip_lo(x, y).store_unaligned(out + 2 * c);
+    xsimd::zip_hi(x, y).store_unaligned(out + 2 * c + lanes);
+  }
+  for (std::size_t c = body; c < n; ++c) {
+    out[2 * c] = first[c];
+    out[2 * c + 1] = second ? second[c] : 0.0f;
+  }
+}
+
+// interleave_pair, plainly.
+inline void interleave_pair_reference(const float* first, const float* second, std::size_t n,
+                                      float* out) {
+  for (std::size_t c = 0; c < n; ++c) {
+    out[2 * c] = first[c];
+    out[2 * c + 1] = second ? second[c] : 0.0f;
   }
 }
 
