@@ -148,9 +148,9 @@ class HeadGroup {
   // calls the kernels): wasm-opt would inline it into its one caller, and as a function of
   // its own V8 moves it to its optimising tier after its first calls, so that the first large
   // call runs its remaining blocks optimised. Inlined, the whole kernel is one function, and
-  // V8 keeps a running call in the baseline tier until it returns. One call per key block
-  // (not per tile, as before: about 1% of the time at N = 1024 went to the calls and to
-  // per-tile visibility checks that a block every row sees whole does not need).
+  // V8 keeps a running call in the baseline tier until it returns. One call per key block,
+  // not per tile: with the per-tile visibility checks that a block every row sees whole does
+  // not need, that measured 1% faster at N = 256 in Node (A/B in the same rounds).
   static void (*volatile const block_step)(HeadGroup&, std::size_t, std::size_t);
 
   std::size_t query_index(std::size_t r) const { return (row0_ + r) % shape_.q_seq_len; }
