@@ -171,24 +171,6 @@ TEST(Kernels, RegisterBlockLoadWithoutFactorKeepsTheRows) {
   for (std::size_t i = 0; i < 2 * columns; ++i) ASSERT_EQ(out[i], in[i]) << i;
 }
 
-TEST(Kernels, InterleavePairMatchesScalarReference) {
-  std::mt19937 rng(11);
-  for (std::size_t n : {1u, 3u, 4u, 5u, 8u, 67u}) {
-    const auto first = reference64::random_floats(rng, n + 1);
-    const auto second = reference64::random_floats(rng, n + 1);
-    for (const float* other : {second.data() + 1, static_cast<const float*>(nullptr)}) {
-      // One float past an aligned start: the rows and the output need not be aligned.
-      std::vector<float> fast(2 * n + 2, -7.0f), slow(2 * n + 2, -7.0f);
-      kernels::interleave_pair(first.data() + 1, other, n, fast.data() + 1);
-      kernels::interleave_pair_reference(first.data() + 1, other, n, slow.data() + 1);
-      for (std::size_t i = 0; i < fast.size(); ++i)
-        ASSERT_EQ(fast[i], slow[i]) << "n=" << n << (other ? "" : " (zeros)") << " at " << i;
-      EXPECT_EQ(fast[1], first[1]);
-      EXPECT_EQ(fast[2], other ? other[0] : 0.0f);
-    }
-  }
-}
-
 TEST(Kernels, PackPanelMatchesScalarReference) {
   std::mt19937 rng(10);
   for (std::size_t n : {1u, 3u, 4u, 5u, 16u, 67u}) {

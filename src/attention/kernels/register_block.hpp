@@ -114,33 +114,6 @@ inline void pack_panel(const float* rows, std::size_t stride, std::size_t n, std
   }
 }
 
-// out [n x 2] = the rows first [n] and second [n] interleaved: out[2c] = first[c],
-// out[2c + 1] = second[c]; zeros for a null second (a tile's padding row). The operand
-// layout of multiply_add_steps' a for a tile of 2 rows whose products run over n (a_row 1,
-// a_step 2). Nothing need be aligned (a tile of an odd n starts mid-vector).
-inline void interleave_pair(const float* first, const float* second, std::size_t n, float* out) {
-  const std::size_t body = n - n % lanes;
-  for (std::size_t c = 0; c < body; c += lanes) {
-    const batch x = batch::load_unaligned(first + c);
-    const batch y = second ? batch::load_unaligned(second + c) : batch(0.0f);
-    xsimd::zip_lo(x, y).store_unaligned(out + 2 * c);
-    xsimd::zip_hi(x, y).store_unaligned(out + 2 * c + lanes);
-  }
-  for (std::size_t c = body; c < n; ++c) {
-    out[2 * c] = first[c];
-    out[2 * c + 1] = second ? second[c] : 0.0f;
-  }
-}
-
-// interleave_pair, plainly.
-inline void interleave_pair_reference(const float* first, const float* second, std::size_t n,
-                                      float* out) {
-  for (std::size_t c = 0; c < n; ++c) {
-    out[2 * c] = first[c];
-    out[2 * c + 1] = second ? second[c] : 0.0f;
-  }
-}
-
 // pack_panel, plainly.
 inline void pack_panel_reference(const float* rows, std::size_t stride, std::size_t n,
                                  std::size_t keys, std::size_t padded, float* panel,
