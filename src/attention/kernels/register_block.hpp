@@ -64,9 +64,9 @@ struct RegisterBlock {
 
   // acc[r] += sum over i < steps of a_r[i * a_step] * b [i * b_step .. + columns], where
   // a_r = a + r * a_row: row r of a has its elements a_step apart; b's rows (aligned) are
-  // b_step apart. Inlined, so that a caller's constant strides become load offsets. The loop
-  // runs on b's address alone (no step counter): one scalar instruction fewer per step, in a
-  // body of about 27.
+  // b_step (> 0) apart. Inlined, so that a caller's constant strides become load offsets.
+  // The loop runs on b's address alone (no step counter): one scalar instruction fewer per
+  // step, in a body of about 27.
   __attribute__((always_inline)) void multiply_add_steps(const float* a, std::ptrdiff_t a_row,
                                                          std::size_t a_step, const float* b,
                                                          std::size_t b_step, std::size_t steps) {
