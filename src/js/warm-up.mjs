@@ -3,7 +3,7 @@
 //
 // V8 (Node, Chromium) starts every wasm function in its baseline compiler and moves one to
 // its optimising tier in the background once it has run a while; a call already running stays
-// where it started. The fused kernel calls its per-tile step as a function of its own
+// where it started. The fused kernel calls its per-key-block step as a function of its own
 // (kernels/flash_attention.cpp), so the step is optimised as soon as its compile is done; this
 // call starts that compile at load time, and an app whose first real call comes a moment
 // later finds it done. N = 256 at head size 64 (about 5 ms in the baseline tier) runs enough

@@ -159,6 +159,18 @@ TEST(Kernels, RegisterBlockMatchesScalarReference) {
   }
 }
 
+TEST(Kernels, RegisterBlockLoadWithoutFactorKeepsTheRows) {
+  using Block = kernels::RegisterBlock<2, 3>;
+  constexpr std::size_t columns = Block::columns;
+  kernels::AlignedFloats in = kernels::allocate_floats(2 * columns);
+  kernels::AlignedFloats out = kernels::allocate_floats(2 * columns);
+  for (std::size_t i = 0; i < 2 * columns; ++i) in[i] = float(i) * 0.25f - 3.0f;
+  Block block;
+  block.load({in.get(), in.get() + columns});
+  block.store({out.get(), out.get() + columns});
+  for (std::size_t i = 0; i < 2 * columns; ++i) ASSERT_EQ(out[i], in[i]) << i;
+}
+
 TEST(Kernels, PackPanelMatchesScalarReference) {
   std::mt19937 rng(10);
   for (std::size_t n : {1u, 3u, 4u, 5u, 16u, 67u}) {

@@ -37,6 +37,12 @@ struct RegisterBlock {
         acc[r][v] = batch::load_aligned(in[r] + v * lanes) * batch(factor[r]);
   }
 
+  // acc[r] = in[r] [columns]: rows already accumulated, whose maximum did not move. Aligned.
+  void load(const float* const (&in)[Rows]) {
+    for (std::size_t r = 0; r < Rows; ++r)
+      for (std::size_t v = 0; v < Vectors; ++v) acc[r][v] = batch::load_aligned(in[r] + v * lanes);
+  }
+
   // out[r] [columns] = acc[r] * scale. Aligned.
   void store(float* const (&out)[Rows], float scale = 1.0f) const {
     for (std::size_t r = 0; r < Rows; ++r)
@@ -58,12 +64,15 @@ struct RegisterBlock {
 
   // acc[r] += sum over i < steps of a_r[i * a_step] * b [i * b_step .. + columns], where
   // a_r = a + r * a_row: row r of a has its elements a_step apart; b's rows (aligned) are
-  // b_step apart. Inlined, so that a caller's constant strides become load offsets.
+  // b_step (> 0) apart. Inlined, so that a caller's constant strides become load offsets.
+  // The loop runs on b's address alone (no step counter): one scalar instruction fewer per
+  // step, in a body of about 27.
   __attribute__((always_inline)) void multiply_add_steps(const float* a, std::ptrdiff_t a_row,
                                                          std::size_t a_step, const float* b,
                                                          std::size_t b_step, std::size_t steps) {
+    const float* const b_end = b + steps * b_step;
     ATTENTION_NO_UNROLL
-    for (std::size_t i = 0; i < steps; ++i, a += a_step, b += b_step) {
+    for (; b != b_end; a += a_step, b += b_step) {
       batch x[Vectors];
       for (std::size_t v = 0; v < Vectors; ++v) x[v] = batch::load_aligned(b + v * lanes);
       for (std::size_t r = 0; r < Rows; ++r) {
