@@ -189,29 +189,6 @@ TEST(Kernels, PackPanelMatchesScalarReference) {
   }
 }
 
-TEST(Kernels, SoftmaxFromStatisticsMatchesScalarReferenceAndSumsToOne) {
-  std::mt19937 rng(8);
-  for (std::size_t keys : {1u, 5u, 16u, 37u}) {
-    const auto blocks = score_blocks(rng, keys);
-    kernels::RowStatistics stats;
-    for (std::vector<float> block : blocks)
-      kernels::online_softmax_update_reference(block.data(), keys, stats);
-    double total = 0;
-    for (const std::vector<float>& block : blocks) {
-      kernels::AlignedFloats row = kernels::allocate_floats(block.size());
-      std::copy(block.begin(), block.end(), row.get());
-      std::vector<float> slow = block;
-      kernels::softmax_from_statistics(row.get(), block.size(), stats);
-      kernels::softmax_from_statistics_reference(slow.data(), keys, stats);
-      for (std::size_t j = 0; j < keys; ++j) {
-        EXPECT_NEAR(row[j], slow[j], 1e-6f) << keys;
-        total += row[j];
-      }
-    }
-    EXPECT_NEAR(total, 1.0, 1e-5) << keys;
-  }
-}
-
 namespace {
 struct Case {
   AttentionShape shape;

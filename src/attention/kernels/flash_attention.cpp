@@ -108,7 +108,7 @@ void accumulate_tile(const float* probabilities, std::size_t keys, const float* 
 // all of them (grouped-query attention reads each kv head once per group).
 class HeadGroup {
  public:
-  HeadGroup(const AttentionArgs& args, Scratch& scratch, RowStatistics* stats_out)
+  HeadGroup(const AttentionArgs& args, Scratch& scratch)
       : a_(args),
         shape_(args.shape),
         options_(args.options),
@@ -118,8 +118,7 @@ class HeadGroup {
         dv_(shape_.v_head_size),
         dv_padded_(round_up(dv_, tile_keys)),
         group_(shape_.q_num_heads / shape_.kv_num_heads),
-        block_rows_(rows_per_block(shape_)),
-        stats_out_(stats_out) {}
+        block_rows_(rows_per_block(shape_)) {}
 
   // Batch b, kv head g: q and y rows of its query heads, keys and values of g.
   void run(std::size_t b, std::size_t g) {
@@ -261,17 +260,11 @@ class HeadGroup {
     hide_scores(row, keys, key0, s_.visible[r], mask_, mask_row);
   }
 
-  // y rows = outputs / row sum; a row that saw no key gets zeros. The statistics too, when
-  // asked for.
+  // y rows = outputs / row sum; a row that saw no key gets zeros.
   void finish_row_block() const {
-    for (std::size_t r = 0; r < rows_; ++r) {
+    for (std::size_t r = 0; r < rows_; ++r)
       normalise_row(s_.outputs.get() + r * dv_padded_, s_.row_stats[r].sum, dv_,
                     a_.y + row_offset(a_.y_strides, r));
-      if (stats_out_) {
-        const std::size_t row = (batch_ * shape_.q_num_heads + query_head(r)) * shape_.q_seq_len;
-        stats_out_[row + query_index(r)] = s_.row_stats[r];
-      }
-    }
   }
 
   const AttentionArgs& a_;
@@ -280,7 +273,6 @@ class HeadGroup {
   const AttentionMask& mask_;
   Scratch& s_;
   const std::size_t d_, dv_, dv_padded_, group_, block_rows_;
-  RowStatistics* const stats_out_;  // [batch, q_num_heads, S], or null
   std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0, key_limit_ = 0;
   KeyRange seen_by_all_{0, 0};  // the keys every row of the row block sees (may be empty)
   std::int64_t offset_ = 0;
@@ -292,15 +284,11 @@ void (*volatile const HeadGroup::block_step)(HeadGroup&, std::size_t, std::size_
 }  // namespace
 
 bool flash_attention(const AttentionArgs& args) {
-  return flash_attention_with_statistics(args, nullptr);
-}
-
-bool flash_attention_with_statistics(const AttentionArgs& args, RowStatistics* stats) {
   const AttentionShape& s = args.shape;
   Scratch scratch;
   if (!scratch.allocate_for(rows_per_block(s), s.head_size, round_up(s.v_head_size, tile_keys)))
     return false;
-  HeadGroup group(args, scratch, stats);
+  HeadGroup group(args, scratch);
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
   return true;

@@ -14,13 +14,6 @@ namespace attention::kernels {
 // scratch cannot be allocated.
 bool flash_attention(const AttentionArgs& args);
 
-struct RowStatistics;  // row_softmax.hpp
-
-// flash_attention, also writing each query row's final softmax statistics (its largest score
-// and the sum of e^(score - largest)) to stats [batch, q_num_heads, S], contiguous: what the
-// backward needs to recompute the probabilities without a second forward pass.
-bool flash_attention_with_statistics(const AttentionArgs& args, RowStatistics* stats);
-
 // Bytes flash_attention allocates for this shape.
 std::size_t flash_attention_working_bytes(const AttentionShape& shape);
 

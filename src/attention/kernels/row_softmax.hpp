@@ -163,29 +163,6 @@ inline void rescale_row(float* out, std::size_t padded, float factor) {
     (batch::load_aligned(out + c) * batch(factor)).store_aligned(out + c);
 }
 
-// The probabilities of one block of scores (`padded`, -inf where hidden) from the row's final
-// statistics: e^(score - max) / sum, in place. The backward recomputes P this way instead of
-// storing it. A row that saw nothing (sum 0) gets zeros; a NaN sum gives NaN.
-inline void softmax_from_statistics(float* row, std::size_t padded, const RowStatistics& stats) {
-  if (stats.sum == 0.0f || stats.max == minus_infinity) {
-    std::fill(row, row + padded, 0.0f);
-    return;
-  }
-  const batch shift(stats.max), to_log2(log2e), inverse(1.0f / stats.sum);
-  for (std::size_t j = 0; j < padded; j += lanes)
-    (exp2_nonpositive((batch::load_aligned(row + j) - shift) * to_log2) * inverse)
-        .store_aligned(row + j);
-}
-
-// softmax_from_statistics, plainly.
-inline void softmax_from_statistics_reference(float* row, std::size_t count,
-                                              const RowStatistics& stats) {
-  for (std::size_t j = 0; j < count; ++j)
-    row[j] = stats.sum == 0.0f || stats.max == minus_infinity
-                 ? 0.0f
-                 : std::exp(row[j] - stats.max) / stats.sum;
-}
-
 // y [n] = out / sum: the final normalisation of a row's accumulated outputs. A row that saw
 // no key has sum 0 and gets zeros; a NaN sum gives NaN.
 inline void normalise_row(const float* out, float sum, std::size_t n, float* y) {
