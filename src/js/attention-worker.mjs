@@ -3,11 +3,14 @@
 // worker_thread, answering the calls pool.mjs sends it.
 //
 // Messages in:  { type: 'init', options }            create the module (createAttention options)
-//               { id, method, args }                 call attn[method](...args)
+//               { id, method, args }                 call attn[method](...args), or with
+//                                                    method 'sharedAttention' run slices of
+//                                                    a shared arena (pool-shared.mjs)
 // Messages out: { type: 'ready', relaxedSimd }  or  { type: 'load-error', message }
 //               { id, ok: true, result }             result's buffers transferred, not copied
 //               { id, ok: false, error: { name, message } }
 import createAttention from './attention.mjs';
+import { runSharedSlices } from './pool-shared.mjs';
 import { buffersOf, errorMessage, listenInWorker } from './workers.mjs';
 
 let attn = null;
@@ -37,10 +40,14 @@ async function handle(message, post) {
   }
   const { id, method, args } = message;
   try {
-    if (typeof attn?.[method] !== 'function') {
+    const run =
+      method === 'sharedAttention'
+        ? attn && ((arena) => runSharedSlices((...call) => attn.attention(...call), arena))
+        : attn?.[method]?.bind(attn);
+    if (typeof run !== 'function') {
       throw new TypeError(`${method} is not provided by this build of the attention module`);
     }
-    const result = attn[method](...args);
+    const result = run(...args);
     post({ id, ok: true, result }, [...buffersOf(result)]);
   } catch (error) {
     post({ id, ok: false, error: errorMessage(error) });
