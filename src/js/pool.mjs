@@ -1,8 +1,14 @@
-// createAttentionPool(): every core without cross-origin isolation. Each worker (a Web Worker
-// in a browser, a worker_thread in Node) holds its own instance of the attention module; a
-// call is split into slices (pool-split.mjs) that wait in one queue, and each idle worker
-// takes the next. Data moves by postMessage: slices are fresh copies, transferred (not cloned)
-// to the worker, and outputs are transferred back.
+// createAttentionPool(): every core, with or without cross-origin isolation. Each worker (a
+// Web Worker in a browser, a worker_thread in Node) holds its own instance of the attention
+// module; a call is split into slices (pool-split.mjs) run by the workers. Data moves one of
+// two ways:
+// - shared memory (pool-shared.mjs), where a SharedArrayBuffer can be posted to a worker (Node;
+//   a cross-origin isolated page), for a large call without `transfer`: q, k, v are copied once
+//   into the pool's shared arena, and each worker reads its slices from it and writes its
+//   outputs into it; only the call's description goes by message;
+// - messages otherwise (most pages are not isolated; small calls; `transfer`): slices wait in
+//   one queue and each idle worker takes the next; slices are fresh copies, transferred (not
+//   cloned) to the worker, and outputs are transferred back.
 //
 // A worker that dies or is terminated (close(), an aborted call), or that sends anything but
 // the messages attention-worker.mjs sends (a result of the wrong kind included), rejects the
@@ -20,7 +26,7 @@
 import { readAttentionArgs, recordAsOptions } from './attention-args.mjs';
 import { describe, isOptionBag } from './checks.mjs';
 import { snapshotOnnxCall } from './onnx-attention.mjs';
-import { runShared, createArenas, sharedMemoryAvailable } from './pool-shared.mjs';
+import { createArenas, runShared, sharedMemoryAvailable } from './pool-shared.mjs';
 import { callWork, planSlices, placeSlice, sliceCall, SPLIT_MIN_WORK } from './pool-split.mjs';
 import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
 import { importNodeBuiltin, isNode, rebuildError, spawnWorker as spawn } from './workers.mjs';
