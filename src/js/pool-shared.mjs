@@ -71,7 +71,7 @@ function layoutOf({ lengths, mask }) {
 
 /**
  * Runs a validated call through the arena. `call` is readAttentionArgs' snapshot, `options`
- * the plain options for a worker (no attnMask), `inputs` { q, k, v, mask } the checked
+ * the plain options for a worker (every dimension given; no attnMask), `inputs` { q, k, v, mask } the checked
  * views (mask: its checked bytes, or null), `workers` the live worker count, `run(tasks)`
  * the pool's queue (pool.mjs), `arenas` the pool's createArenas(). Resolves to y, a fresh
  * Float32Array.
@@ -85,19 +85,10 @@ export async function runShared({ call, options, inputs, workers, run, arenas })
   new Float32Array(buffer, layout.k, lengths.k).set(inputs.k);
   new Float32Array(buffer, layout.v, lengths.v).set(inputs.v);
   if (inputs.mask) new Uint8Array(buffer, layout.mask, call.mask.bytes).set(inputs.mask);
-  const shape = {
-    batch: call.batch,
-    qNumHeads: call.qNumHeads,
-    kvNumHeads: call.kvNumHeads,
-    qSeqLen: call.qSeqLen,
-    kvSeqLen: call.kvSeqLen,
-    headSize: call.headSize,
-    vHeadSize: call.vHeadSize,
-  };
   const mask = call.mask
     ? { kind: call.mask.kind, bytes: call.mask.bytes, dims: call.mask.dims }
     : null;
-  const arena = { buffer, layout, lengths, shape, options, mask, slices };
+  const arena = { buffer, layout, lengths, options, mask, slices };
   const task = {
     method: 'sharedAttention',
     args: [arena],
@@ -127,7 +118,8 @@ export async function runShared({ call, options, inputs, workers, run, arenas })
  * module's attn.attention) until the counter passes the last; returns how many it ran.
  */
 export function runSharedSlices(attention, arena) {
-  const { buffer, layout, lengths, shape, slices } = arena;
+  const { buffer, layout, lengths, slices } = arena;
+  const shape = arena.options; // every dimension, given
   const floats = (name) => new Float32Array(buffer, layout[name], lengths[name]);
   const [q, k, v, y] = [floats('q'), floats('k'), floats('v'), floats('y')];
   const options = { ...arena.options };
