@@ -925,7 +925,8 @@ export interface PoolCallOptions {
  * results are those of {@link AttentionApi.attention}, bit for bit, from the same build.
  * Where workers can share memory (Node, and pages that are cross-origin isolated), a large
  * call's arrays are copied once into a SharedArrayBuffer the workers read and write, and the
- * workers share out its slices as they go; elsewhere each slice travels by message.
+ * workers share out its slices as they go; elsewhere each slice travels by message. The pool
+ * keeps that buffer (up to 64 MiB) for its next call; close() lets it go.
  */
 export interface AttentionPool {
   /**
