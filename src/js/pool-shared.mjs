@@ -71,10 +71,10 @@ function layoutOf({ lengths, mask }) {
 
 /**
  * Runs a validated call through the arena. `call` is readAttentionArgs' snapshot, `options`
- * the plain options for a worker (every dimension given; no attnMask), `inputs` { q, k, v, mask } the checked
- * views (mask: its checked bytes, or null), `workers` the live worker count, `run(tasks)`
- * the pool's queue (pool.mjs), `arenas` the pool's createArenas(). Resolves to y, a fresh
- * Float32Array.
+ * the plain options for a worker (every dimension given; no attnMask), `inputs` { q, k, v,
+ * mask } the checked views (mask: its checked bytes, or null), `workers` the live worker
+ * count, `run(tasks)` the pool's queue (pool.mjs: resolves to the tasks' results),
+ * `arenas` the pool's createArenas(). Resolves to y, a fresh Float32Array.
  */
 export async function runShared({ call, options, inputs, workers, run, arenas }) {
   const slices = planSlices(call, workers > 1 ? workers * SLICES_PER_WORKER : 1);
@@ -96,21 +96,45 @@ export async function runShared({ call, options, inputs, workers, run, arenas })
     expect: (done) => Number.isInteger(done) && done >= 0 && done <= slices.length,
     expected: `a count of at most ${slices.length} slices`,
   };
-  let counts;
+  // One task per worker, each queued on its own: the call is done once its slices are, and
+  // a worker that wakes late (a busy core) finds none left and is not waited for. The arena
+  // goes back to the pool only when every task has answered: no late worker can then write
+  // to it, or take a slice of the next call that gets it.
+  // At least one, even with no live worker: run() then rejects, saying why (pool closed...).
+  const count = Math.max(1, Math.min(workers, slices.length));
+  const tasks = Array.from({ length: count }, () => run([task]));
   try {
-    counts = await run(Array.from({ length: Math.min(workers, slices.length) }, () => task));
+    await slicesDone(tasks, slices.length);
   } catch (error) {
     // Workers still running this call stop after their slice; the arena is never reused.
     Atomics.store(new Int32Array(buffer, 0, 1), 0, slices.length);
     throw error;
   }
-  const ran = counts.reduce((sum, done) => sum + done, 0);
-  if (ran !== slices.length) {
-    throw new Error(`attention pool: the workers ran ${ran} of the call's ${slices.length} slices`);
-  }
   const y = new Float32Array(new Float32Array(buffer, layout.y, lengths.y));
-  arenas.give(buffer);
+  Promise.all(tasks).then(
+    () => arenas.give(buffer),
+    () => {}, // a task failed after the call was done: that arena is not kept
+  );
   return y;
+}
+
+// Resolves once the tasks' answers (each [slices it ran]) add up to `total`; rejects at the
+// first failure, or when every task has answered and they do not add up.
+function slicesDone(tasks, total) {
+  return new Promise((resolve, reject) => {
+    let ran = 0;
+    let answered = 0;
+    for (const task of tasks) {
+      task.then(([done]) => {
+        ran += done;
+        answered += 1;
+        if (ran === total) resolve();
+        else if (ran > total || answered === tasks.length) {
+          reject(new Error(`attention pool: the workers ran ${ran} of the call's ${total} slices`));
+        }
+      }, reject);
+    }
+  });
 }
 
 /**

@@ -149,6 +149,21 @@ describe('a pool of two workers in Node', () => {
     }
   });
 
+  test('a call does not wait for a worker busy with another: the idle one runs all its slices', async () => {
+    // onnxAttention goes whole to one worker; N = 2048 keeps it busy for a while.
+    const tensor = (data) => ({ type: 'float32', data, dims: [1, 4, 2048, 64] });
+    const x = random(4 * 2048 * 64);
+    const long = pool.onnxAttention({ Q: tensor(x), K: tensor(x), V: tensor(x) });
+    const order = [];
+    long.then(() => order.push('long'));
+    const args = call({ qNumHeads: 2, qSeqLen: 512, kvSeqLen: 512, headSize: 64 });
+    const y = await pool.attention(...args);
+    order.push('short');
+    assert.deepEqual(y, attn.attention(...args));
+    await long;
+    assert.deepEqual(order, ['short', 'long']);
+  });
+
   test('concurrent calls each get their own result', async () => {
     const calls = Object.values(SHAPES).flatMap((options) => [call(options), call(options)]);
     const results = await Promise.all(calls.map((args) => pool.attention(...args)));
