@@ -4,7 +4,8 @@
 // each count runs in a process (Node) or a page (Chromium) of its own; ours runs in both, and
 // every ratio compares contenders of the same interleaved rounds. The Chromium pages are
 // served with COOP/COEP headers: onnxruntime-web uses threads only in a cross-origin
-// isolated page (our pool needs no isolation, and gets none of its benefits).
+// isolated page (our pool needs no isolation; where it has it, as here, its workers share
+// memory: pool-shared.mjs).
 //   node bench/cores.mjs [--quick] --out build/bench/cores.json
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -919,10 +919,14 @@ export interface PoolCallOptions {
 
 /**
  * Several instances of the module, one per worker (Web Workers in a page, worker_threads in
- * Node), for every core without cross-origin isolation. Each call is split across batch x
- * heads (and blocks of query rows when there are fewer of those than workers; causal calls
- * are not split by rows); each worker computes its slice with the same kernel, so results are
- * those of {@link AttentionApi.attention}, bit for bit, from the same build.
+ * Node), for every core, with or without cross-origin isolation. Each call is split across
+ * batch x heads (and blocks of query rows when there are fewer of those than workers; causal
+ * calls are not split by rows); each worker computes its slices with the same kernel, so
+ * results are those of {@link AttentionApi.attention}, bit for bit, from the same build.
+ * Where workers can share memory (Node, and pages that are cross-origin isolated), a large
+ * call's arrays are copied once into a SharedArrayBuffer the workers read and write, and the
+ * workers share out its slices as they go; elsewhere each slice travels by message. The pool
+ * keeps that buffer (up to 64 MiB) for its next call; close() lets it go.
  */
 export interface AttentionPool {
   /**

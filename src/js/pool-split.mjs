@@ -18,15 +18,19 @@ export const SPLIT_MIN_WORK = 4 * 1024 * 1024;
 /** Query-row blocks hold at least this many rows (the kernel walks rows 128 at a time). */
 export const MIN_BLOCK_ROWS = 128;
 
+/** A call's multiply-adds (what SPLIT_MIN_WORK compares with). */
+export function callWork({ batch, qNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize }) {
+  return batch * qNumHeads * qSeqLen * kvSeqLen * (headSize + vHeadSize);
+}
+
 /**
  * The slices of a validated call `shape` (readAttentionArgs' result) for `workers` workers:
  * [{ b, h0, h1, g0, g1, s0, s1 }], in output order. A slice with b = -1 means "run it whole".
  */
 export function planSlices(shape, workers) {
-  const { batch, qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
+  const { batch, qNumHeads, kvNumHeads, qSeqLen } = shape;
   const whole = [{ b: -1, h0: 0, h1: qNumHeads, g0: 0, g1: kvNumHeads, s0: 0, s1: qSeqLen }];
-  const work = batch * qNumHeads * qSeqLen * kvSeqLen * (headSize + vHeadSize);
-  if (workers < 2 || work < SPLIT_MIN_WORK) return whole;
+  if (workers < 2 || callWork(shape) < SPLIT_MIN_WORK) return whole;
   const group = qNumHeads / kvNumHeads;
   const slices = [];
   if (batch * kvNumHeads >= workers) {
@@ -67,15 +71,42 @@ export function planSlices(shape, workers) {
  * attnMask { data: a view of the snapshot, shape } when there is a mask.
  */
 export function sliceCall(q, k, v, options, shape, slice) {
+  const args = cutSlice(q, k, v, options, shape, slice, (array, from, to) => array.slice(from, to));
+  const [qSlice, kSlice, vSlice, sliceOptions] = args;
+  const transfer = [qSlice.buffer, kSlice.buffer, vSlice.buffer];
+  if (sliceOptions.attnMask !== undefined) transfer.push(sliceOptions.attnMask.data.buffer);
+  return { args, transfer };
+}
+
+/**
+ * One slice as views where it can be (pool-shared.mjs: the worker reads straight from the
+ * shared buffer): q, k, v, options of a valid attention() call, and `out`, the view of y
+ * [B, H, S, Dv] the slice's output fills, or null when its rows are not one run of y (several
+ * heads, part of the rows: placeSlice then puts them in). A whole call (b = -1) is the views
+ * themselves.
+ */
+export function sliceViews(q, k, v, y, options, shape, slice) {
+  if (slice.b === -1) return { args: [q, k, v, options], out: y };
+  const args = cutSlice(q, k, v, options, shape, slice, (array, from, to) =>
+    array.subarray(from, to),
+  );
+  const { qNumHeads, qSeqLen, vHeadSize } = shape;
+  const { b, h0, h1, s0, s1 } = slice;
+  if (h1 - h0 > 1 && s1 - s0 !== qSeqLen) return { args, out: null };
+  const from = ((b * qNumHeads + h0) * qSeqLen + s0) * vHeadSize;
+  return { args, out: y.subarray(from, from + (h1 - h0) * (s1 - s0) * vHeadSize) };
+}
+
+// A slice's q, k, v and options, `take(array, from, to)` cutting each run it can (a copy or
+// a view); q rows that are not one run (several heads, part of the rows) are copied.
+function cutSlice(q, k, v, options, shape, slice, take) {
   const { qNumHeads, kvNumHeads, qSeqLen, kvSeqLen, headSize, vHeadSize } = shape;
   const { b, h0, h1, g0, g1, s0, s1 } = slice;
   const rows = s1 - s0;
   let qSlice;
-  if (rows === qSeqLen) {
-    qSlice = q.slice(
-      (b * qNumHeads + h0) * qSeqLen * headSize,
-      (b * qNumHeads + h1) * qSeqLen * headSize,
-    );
+  if (rows === qSeqLen || h1 - h0 === 1) {
+    const from = ((b * qNumHeads + h0) * qSeqLen + s0) * headSize;
+    qSlice = take(q, from, from + (h1 - h0) * rows * headSize);
   } else {
     qSlice = new Float32Array((h1 - h0) * rows * headSize);
     for (let h = h0; h < h1; h++) {
@@ -93,14 +124,10 @@ export function sliceCall(q, k, v, options, shape, slice) {
     qSeqLen: rows,
     kvSeqLen,
   };
-  const kSlice = k.slice(kvFrom * headSize, kvTo * headSize);
-  const vSlice = v.slice(kvFrom * vHeadSize, kvTo * vHeadSize);
-  const transfer = [qSlice.buffer, kSlice.buffer, vSlice.buffer];
-  if (options.attnMask !== undefined) {
-    sliceOptions.attnMask = sliceMask(options.attnMask, slice);
-    transfer.push(sliceOptions.attnMask.data.buffer);
-  }
-  return { args: [qSlice, kSlice, vSlice, sliceOptions], transfer };
+  const kSlice = take(k, kvFrom * headSize, kvTo * headSize);
+  const vSlice = take(v, kvFrom * vHeadSize, kvTo * vHeadSize);
+  if (options.attnMask !== undefined) sliceOptions.attnMask = sliceMask(options.attnMask, slice);
+  return [qSlice, kSlice, vSlice, sliceOptions];
 }
 
 // The part of a broadcast mask that the slice's [1, h1 - h0, s1 - s0, L] sees.

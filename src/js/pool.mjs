@@ -1,8 +1,14 @@
-// createAttentionPool(): every core without cross-origin isolation. Each worker (a Web Worker
-// in a browser, a worker_thread in Node) holds its own instance of the attention module; a
-// call is split into slices (pool-split.mjs) that wait in one queue, and each idle worker
-// takes the next. Data moves by postMessage: slices are fresh copies, transferred (not cloned)
-// to the worker, and outputs are transferred back.
+// createAttentionPool(): every core, with or without cross-origin isolation. Each worker (a
+// Web Worker in a browser, a worker_thread in Node) holds its own instance of the attention
+// module; a call is split into slices (pool-split.mjs) run by the workers. Data moves one of
+// two ways:
+// - shared memory (pool-shared.mjs), where a SharedArrayBuffer can be posted to a worker (Node;
+//   a cross-origin isolated page), for a large call without `transfer`: q, k, v are copied once
+//   into the pool's shared arena, and each worker reads its slices from it and writes its
+//   outputs into it; only the call's description goes by message;
+// - messages otherwise (most pages are not isolated; small calls; `transfer`): slices wait in
+//   one queue and each idle worker takes the next; slices are fresh copies, transferred (not
+//   cloned) to the worker, and outputs are transferred back.
 //
 // A worker that dies or is terminated (close(), an aborted call), or that sends anything but
 // the messages attention-worker.mjs sends (a result of the wrong kind included), rejects the
@@ -20,7 +26,8 @@
 import { readAttentionArgs, recordAsOptions } from './attention-args.mjs';
 import { describe, isOptionBag } from './checks.mjs';
 import { snapshotOnnxCall } from './onnx-attention.mjs';
-import { planSlices, placeSlice, sliceCall } from './pool-split.mjs';
+import { createArenas, runShared, sharedMemoryAvailable } from './pool-shared.mjs';
+import { callWork, planSlices, placeSlice, sliceCall, SPLIT_MIN_WORK } from './pool-split.mjs';
 import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
 import { importNodeBuiltin, isNode, rebuildError, spawnWorker as spawn } from './workers.mjs';
 
@@ -87,7 +94,19 @@ function maskCopy(mask) {
  */
 function poolState(url, moduleOptions, initTimeout) {
   // queue: tasks waiting for a worker { method, args, transfer, expect, call, resolve, reject }
-  return { url, moduleOptions, initTimeout, queue: [], slots: [], closed: false, nextId: 1 };
+  // arenas: the shared-memory path's buffers (pool-shared.mjs), null where memory cannot be
+  // shared with workers (a page that is not cross-origin isolated): messages carry the data.
+  const arenas = sharedMemoryAvailable() ? createArenas() : null;
+  return {
+    url,
+    moduleOptions,
+    initTimeout,
+    queue: [],
+    slots: [],
+    closed: false,
+    nextId: 1,
+    arenas,
+  };
 }
 
 /** True for a plain object (what every message of attention-worker.mjs is). */
@@ -397,8 +416,20 @@ export async function createAttentionPool(options = {}) {
       vHeadSize: call.vHeadSize,
       ...recordAsOptions(call.options),
     };
-    if (call.mask) options.attnMask = { data: maskCopy(call.mask), shape: call.mask.dims };
     const live = state.slots.filter((slot) => !slot.dead).length;
+    if (state.arenas && !transfer && callWork(call) >= SPLIT_MIN_WORK) {
+      // Shared memory: the checked bytes are copied into the pool's arena now (runShared
+      // copies before it first waits), so later writes by the caller change nothing.
+      const inputs = {
+        q: checkedFloats(call.q, lengths.q, 'q'),
+        k: checkedFloats(call.k, lengths.k, 'k'),
+        v: checkedFloats(call.v, lengths.v, 'v'),
+        mask: call.mask ? measuredBytes(call.mask.data, call.mask.bytes, 'attnMask.data') : null,
+      };
+      const tasks = (list) => run(state, 'attention', list, signal);
+      return runShared({ call, options, inputs, workers: live, run: tasks, arenas: state.arenas });
+    }
+    if (call.mask) options.attnMask = { data: maskCopy(call.mask), shape: call.mask.dims };
     const slices = planSlices(call, live);
     if (slices[0].b === -1) {
       // Whole: everything taken now, before this function first waits (takeInputs).
@@ -441,6 +472,7 @@ export async function createAttentionPool(options = {}) {
     for (const task of state.queue.splice(0))
       task.reject(new Error('attention pool: closed before the call ran'));
     for (const slot of state.slots) die(state, slot, 'the pool was closed', false);
+    state.arenas?.clear();
   }
 
   return Object.freeze({

@@ -14,15 +14,19 @@ const N = 256;
 const HEAD_SIZE = 64;
 
 /**
- * Runs the warm-up call through `attention` (the module's attn.attention). It is only for
- * speed: should the call be refused (a module that cannot spare the memory, or one whose core
- * gives a set answer, as a test builds), creating the module goes on all the same, and the
- * refused call has freed what it allocated.
+ * Runs the warm-up call `calls` times through `attention` (the module's attn.attention). It is
+ * only for speed: should the call be refused (a module that cannot spare the memory, or one
+ * whose core gives a set answer, as a test builds), creating the module goes on all the same,
+ * and the refused call has freed what it allocated. More calls give the background compile
+ * time to finish before a first large call that comes at once (a pool's worker, whose first
+ * call follows its "ready").
  */
-export function warmUp(attention) {
+export function warmUp(attention, calls = 1) {
   const x = new Float32Array(N * HEAD_SIZE);
   try {
-    attention(x, x, x, { batch: 1, qNumHeads: 1, headSize: HEAD_SIZE, qSeqLen: N, kvSeqLen: N });
+    for (let i = 0; i < calls; i++) {
+      attention(x, x, x, { batch: 1, qNumHeads: 1, headSize: HEAD_SIZE, qSeqLen: N, kvSeqLen: N });
+    }
   } catch {
     // Nothing to undo: every refused call leaves the module as it was.
   }

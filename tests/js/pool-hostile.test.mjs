@@ -144,6 +144,39 @@ describe('workers that send what ours never would', () => {
   });
 });
 
+describe('the shared-memory path (Node: workers share the arena)', () => {
+  // One head of 16 * m queries over 256 keys: large enough for the arena, 16 * m * 64 outputs.
+  const shared = (m) => {
+    const q = random(16 * m * 64, m);
+    const k = random(256 * 64, m + 1);
+    return [q, k, k.map((x) => x * x), { qNumHeads: 1, headSize: 64 }];
+  };
+
+  test('a worker that lies about its slices, or dies after running them, fails only that call', async () => {
+    const workerUrl = new URL('./fixtures/shared-lying-worker.mjs', import.meta.url);
+    const pool = await createAttentionPool({ workers: 2, workerUrl });
+    try {
+      await assert.rejects(within(pool.attention(...shared(13)), 'no slice run'), {
+        message: /^attention pool: the workers ran 0 of the call's 1 slices$/,
+      });
+      await assert.rejects(within(pool.attention(...shared(14)), 'a string'), {
+        message: /died \(it answered with .*all.*, not a count of at most 1 slices\)/,
+      });
+      await assert.rejects(within(pool.attention(...shared(15)), 'an exit'), {
+        message: /died \(it exited with code 7\)/,
+      });
+      for (const m of [12, 16]) {
+        const args = shared(m);
+        const y = await within(pool.attention(...args), `a later call (${m})`);
+        assert.deepEqual(y, attn.attention(...args));
+      }
+      assert.equal(pool.workers, 2);
+    } finally {
+      pool.close();
+    }
+  });
+});
+
 describe('transfer: true in a Chromium page', () => {
   const evaluate = useChromiumPage();
 

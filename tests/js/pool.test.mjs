@@ -139,6 +139,31 @@ describe('a pool of two workers in Node', () => {
     assert.equal(args[0].length, 0, 'q moved to the worker (detached)');
   });
 
+  test('a call copies its arrays when it is made: writes after it change nothing', async () => {
+    for (const options of [SHAPES['kv groups (GQA)'], SHAPES['query-row blocks']]) {
+      const args = call(options);
+      const expected = attn.attention(...args);
+      const pending = pool.attention(...args);
+      args.slice(0, 3).forEach((a) => a.fill(0.5));
+      assert.deepEqual(await pending, expected);
+    }
+  });
+
+  test('a call does not wait for a worker busy with another: the idle one runs all its slices', async () => {
+    // onnxAttention goes whole to one worker; N = 2048 keeps it busy for a while.
+    const tensor = (data) => ({ type: 'float32', data, dims: [1, 4, 2048, 64] });
+    const x = random(4 * 2048 * 64);
+    const long = pool.onnxAttention({ Q: tensor(x), K: tensor(x), V: tensor(x) });
+    const order = [];
+    long.then(() => order.push('long'));
+    const args = call({ qNumHeads: 2, qSeqLen: 512, kvSeqLen: 512, headSize: 64 });
+    const y = await pool.attention(...args);
+    order.push('short');
+    assert.deepEqual(y, attn.attention(...args));
+    await long;
+    assert.deepEqual(order, ['short', 'long']);
+  });
+
   test('concurrent calls each get their own result', async () => {
     const calls = Object.values(SHAPES).flatMap((options) => [call(options), call(options)]);
     const results = await Promise.all(calls.map((args) => pool.attention(...args)));
@@ -490,61 +515,96 @@ describe('workers that die, and close()', () => {
   });
 });
 
-describe('the pool in a Chromium page (Web Workers, strict CSP)', () => {
-  let browser;
-  let server;
-  let url;
+describe('a pool where memory cannot be shared with workers (messages carry the data)', () => {
+  let pool;
   before(async () => {
-    const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
-    ({ server, url } = await startServer({ root, headers: { 'Content-Security-Policy': csp } }));
+    // A browser page that is not cross-origin isolated has no SharedArrayBuffer to post;
+    // the pool decides when it starts, so hiding it then gives Node that pool.
+    const { SharedArrayBuffer } = globalThis;
+    globalThis.SharedArrayBuffer = undefined;
+    try {
+      pool = await createAttentionPool({ workers: 2 });
+    } finally {
+      globalThis.SharedArrayBuffer = SharedArrayBuffer;
+    }
+  });
+  after(() => pool?.close());
+
+  test('every way of splitting, and concurrent calls: the same numbers as attn.attention', async () => {
+    const calls = Object.values(SHAPES).map((options) => call(options));
+    const results = await Promise.all(calls.map((args) => pool.attention(...args)));
+    results.forEach((y, i) => assert.deepEqual(y, attn.attention(...calls[i])));
+  });
+});
+
+// Twice: a page that is not cross-origin isolated (messages carry the data) and one that is
+// (COOP/COEP headers: the workers share the arena, pool-shared.mjs).
+describe('the pool in a Chromium page (Web Workers, strict CSP)', () => {
+  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
+  const isolation = {
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+  };
+  let browser;
+  const servers = {};
+  before(async () => {
+    const csps = { 'Content-Security-Policy': csp };
+    servers.plain = await startServer({ root, headers: csps });
+    servers.isolated = await startServer({ root, headers: { ...csps, ...isolation } });
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
-    server?.close();
+    servers.plain?.server.close();
+    servers.isolated?.server.close();
   });
 
-  test('pool.attention equals attn.attention; an aborted call rejects, the pool goes on', async () => {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    try {
-      await page.goto(`${url}tests/js/fixtures/empty.html`);
-      const result = await page.evaluate(async () => {
-        const { default: createAttention, createAttentionPool } = await import('/dist/attention.mjs');
-        const attn = await createAttention();
-        const pool = await createAttentionPool({ workers: 2 });
-        const random = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37));
-        const options = { qNumHeads: 4, kvNumHeads: 2, qSeqLen: 300, kvSeqLen: 280, headSize: 32 };
-        const q = random(4 * 300 * 32);
-        const k = random(2 * 280 * 32).reverse();
-        const v = random(2 * 280 * 32).map((x) => x * x);
-        const y = await pool.attention(q, k, v, options);
-        const expected = attn.attention(q, k, v, options);
-        const controller = new AbortController();
-        const big = random(8 * 2048 * 64);
-        const aborted = pool.attention(big, big, big, { qNumHeads: 8, headSize: 64 }, {
-          signal: controller.signal,
-        });
-        setTimeout(() => controller.abort(), 20);
-        const abortError = await aborted.then(() => 'resolved', (error) => error.name);
-        const again = await pool.attention(q, k, v, options);
-        pool.close();
-        return {
-          same: y.length === expected.length && y.every((x, i) => x === expected[i]),
-          again: again.every((x, i) => x === expected[i]),
-          abortError,
-          relaxedSimd: [attn.relaxedSimd, pool.relaxedSimd],
-        };
-      }); // prettier-ignore
-      assert.deepEqual(problems, []);
-      assert.equal(result.same, true);
-      assert.equal(result.again, true);
-      assert.equal(result.abortError, 'AbortError');
-      // Chromium has Relaxed SIMD: page and workers load the relaxed build alike.
-      assert.deepEqual(result.relaxedSimd, [true, true]);
-    } finally {
-      await page.close();
-    }
-  });
+  for (const kind of ['plain', 'isolated']) {
+    test(`${kind} page: pool.attention equals attn.attention; an aborted call rejects, the pool goes on`, async () => {
+      const { url } = servers[kind];
+      const page = await browser.newPage();
+      const problems = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      try {
+        await page.goto(`${url}tests/js/fixtures/empty.html`);
+        const result = await page.evaluate(async () => {
+          const { default: createAttention, createAttentionPool } = await import('/dist/attention.mjs');
+          const attn = await createAttention();
+          const pool = await createAttentionPool({ workers: 2 });
+          const random = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37));
+          const options = { qNumHeads: 4, kvNumHeads: 2, qSeqLen: 300, kvSeqLen: 280, headSize: 32 };
+          const q = random(4 * 300 * 32);
+          const k = random(2 * 280 * 32).reverse();
+          const v = random(2 * 280 * 32).map((x) => x * x);
+          const y = await pool.attention(q, k, v, options);
+          const expected = attn.attention(q, k, v, options);
+          const controller = new AbortController();
+          const big = random(8 * 2048 * 64);
+          const aborted = pool.attention(big, big, big, { qNumHeads: 8, headSize: 64 }, {
+            signal: controller.signal,
+          });
+          setTimeout(() => controller.abort(), 20);
+          const abortError = await aborted.then(() => 'resolved', (error) => error.name);
+          const again = await pool.attention(q, k, v, options);
+          pool.close();
+          return {
+            same: y.length === expected.length && y.every((x, i) => x === expected[i]),
+            again: again.every((x, i) => x === expected[i]),
+            abortError,
+            relaxedSimd: [attn.relaxedSimd, pool.relaxedSimd],
+            isolated: self.crossOriginIsolated,
+          };
+        }); // prettier-ignore
+        assert.deepEqual(problems, []);
+        assert.equal(result.same, true);
+        assert.equal(result.again, true);
+        assert.equal(result.abortError, 'AbortError');
+        assert.equal(result.isolated, kind === 'isolated');
+        // Chromium has Relaxed SIMD: page and workers load the relaxed build alike.
+        assert.deepEqual(result.relaxedSimd, [true, true]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });
