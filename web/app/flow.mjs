@@ -7,7 +7,7 @@ import { layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
 import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
-import { buildSteps, indexOfStep } from '../stages/index.mjs';
+import { buildSteps, chapterOf, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
 import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
@@ -38,6 +38,11 @@ export function onStateChange(app, current, previous, reason) {
     // state, or to the article's if there is none.
     const fallback = app.numbers ? previous : articleState();
     app.change({ ...fallback, step: current.step }, reason);
+    return;
+  }
+  if (!dataChanged && learningRefused(app, current.step)) {
+    // Chapter 3's numbers, first asked for now, for numbers edited elsewhere: the article's.
+    app.change({ ...articleState(), step: current.step }, reason);
     return;
   }
   const index = indexOfStep(app.steps, current.step);
@@ -74,25 +79,59 @@ export function onStateChange(app, current, previous, reason) {
  * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
  * onnxAttention's KV cache); false (and a message) if refused.
  */
-function recompute(app, { example, layer, settings, learning }) {
+function recompute(app, { example, layer, settings, learning, step }) {
   const isArticle = sameExample(example, articleExample());
+  let computed;
+  let next;
   try {
-    const computed = computeNumbers(app.attn, example, settings, isArticle);
+    computed = computeNumbers(app.attn, example, settings, isArticle);
     const isLayerExample = sameLayer(layer, layerExample());
     computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
-    computed.learning = computeLearningNumbers(app.attn, example, learning, computed.layer);
-    app.numbers = computed;
-    app.traceError = null;
+    next = buildSteps(computed.dims, computed.layer.dims);
+    deferLearning(computed, () =>
+      computeLearningNumbers(app.attn, example, learning, computed.layer),
+    );
+    // On a chapter 3 step they are needed now, and a refusal is handled here like the rest.
+    const shown = next.find((s) => s.id === step);
+    if (shown && chapterOf(shown.stage) === 3) void computed.learning;
   } catch (error) {
     app.traceError = error.message;
     return false;
   }
+  app.numbers = computed;
+  app.traceError = null;
   app.version += 1;
-  const next = buildSteps(app.numbers.dims, app.numbers.layer.dims);
   const { steps } = app;
-  const same = next.length === steps.length && next.every((step, k) => step.id === steps[k].id);
+  const same = next.length === steps.length && next.every((s, k) => s.id === steps[k].id);
   if (!same) app.steps = next;
   return true;
+}
+
+/**
+ * Chapter 3's numbers (an order shuffled, RoPE, a learning step, the block) as
+ * `computed.learning`, computed the first time something reads them: a chapter 3 step, its
+ * panels or its questions. Elsewhere nothing does, and computing them at every change of the
+ * example would cost about a third of the module's time as the page opens.
+ */
+function deferLearning(computed, compute) {
+  let value = null;
+  Object.defineProperty(computed, 'learning', {
+    enumerable: true,
+    get: () => (value ??= compute()),
+  });
+}
+
+/** Whether the step is one of chapter 3's and the module refused its numbers (message kept). */
+function learningRefused(app, id) {
+  const step = app.steps.find((s) => s.id === id);
+  if (!step || chapterOf(step.stage) !== 3) return false;
+  try {
+    void app.numbers.learning;
+    return false;
+  } catch (error) {
+    app.traceError = error.message;
+    return true;
+  }
 }
 
 /** In the new steps: the last step of the family `previousId` had in the old steps. */

@@ -173,6 +173,16 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     another.hidden = questions.length < 2 || Boolean(waiting);
     // A new example of small whole numbers is chapter 1's; chapter 3's questions are others.
     parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
+    // The tally is inside the panel: counted when it can be seen (every step's questions, so
+    // every chapter's numbers: chapter 3's are otherwise computed only when asked for).
+    if (open) writeTally(tr, steps, numbers, exampleKey);
+    element.dataset.outcome = outcome;
+    renderFeedback(parts, question, { outcome, mistake }, tr);
+    markScene();
+    if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
+  }
+
+  function writeTally(tr, steps, numbers, exampleKey) {
     const done = progress.get(exampleKey);
     // Only the page's own questions for this example count (stored progress can be edited).
     const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
@@ -182,10 +192,6 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     );
     const here = questions.filter((q) => done[q.id] === 'solved').length;
     tally.textContent = tr('tools.exercise.tally', { here, total: questions.length, solved });
-    element.dataset.outcome = outcome;
-    renderFeedback(parts, question, { outcome, mistake }, tr);
-    markScene();
-    if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
 
   /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
