@@ -3,7 +3,7 @@
 // steps) and which views (app/views.mjs) are redrawn.
 import { translator, rememberLanguage } from '../i18n/index.mjs';
 import { articleExample, sameExample } from '../model/example.mjs';
-import { layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
+import { layerDimsOf, layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
 import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
@@ -40,8 +40,8 @@ export function onStateChange(app, current, previous, reason) {
     app.change({ ...fallback, step: current.step }, reason);
     return;
   }
-  if (!dataChanged && learningRefused(app, current.step)) {
-    // Chapter 3's numbers, first asked for now, for numbers edited elsewhere: the article's.
+  if (!dataChanged && chapterNumbersRefused(app, current.step)) {
+    // A later chapter's numbers, first read now, for numbers edited elsewhere: the article's.
     app.change({ ...articleState(), step: current.step }, reason);
     return;
   }
@@ -76,8 +76,9 @@ export function onStateChange(app, current, previous, reason) {
 }
 
 /**
- * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
- * onnxAttention's KV cache); false (and a message) if refused.
+ * Runs trace() for the state's example and settings, and sets up chapter 2's layer (trace()
+ * and onnxAttention's KV cache) and chapter 3's numbers to be computed when first read; false
+ * (and a message) if refused.
  */
 function recompute(app, { example, layer, settings, learning, step }) {
   const isArticle = sameExample(example, articleExample());
@@ -86,14 +87,14 @@ function recompute(app, { example, layer, settings, learning, step }) {
   try {
     computed = computeNumbers(app.attn, example, settings, isArticle);
     const isLayerExample = sameLayer(layer, layerExample());
-    computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
-    next = buildSteps(computed.dims, computed.layer.dims);
-    deferLearning(computed, () =>
+    whenRead(computed, 'layer', () =>
+      computeLayerNumbers(app.attn, layer, settings, isLayerExample),
+    );
+    whenRead(computed, 'learning', () =>
       computeLearningNumbers(app.attn, example, learning, computed.layer),
     );
-    // On a chapter 3 step they are needed now, and a refusal is handled here like the rest.
-    const shown = next.find((s) => s.id === step);
-    if (shown && chapterOf(shown.stage) === 3) void computed.learning;
+    next = buildSteps(computed.dims, layerDimsOf(layer));
+    readChapterNumbers(computed, next, step);
   } catch (error) {
     app.traceError = error.message;
     return false;
@@ -108,25 +109,39 @@ function recompute(app, { example, layer, settings, learning, step }) {
 }
 
 /**
- * Chapter 3's numbers (an order shuffled, RoPE, a learning step, the block) as
- * `computed.learning`, computed the first time something reads them: a chapter 3 step, its
- * panels or its questions. Elsewhere nothing does, and computing them at every change of the
- * example would cost about a third of the module's time as the page opens.
+ * `numbers[name]`, computed the first time something reads it: a step of its chapter, its
+ * panels, its questions, a cell inspected. Chapter 1's steps read neither chapter 2's layer
+ * nor chapter 3's numbers, and computing them as the page opens cost about half of the
+ * module's time before the first step was on screen.
  */
-function deferLearning(computed, compute) {
+function whenRead(numbers, name, compute) {
   let value = null;
-  Object.defineProperty(computed, 'learning', {
+  Object.defineProperty(numbers, name, {
     enumerable: true,
     get: () => (value ??= compute()),
   });
 }
 
-/** Whether the step is one of chapter 3's and the module refused its numbers (message kept). */
-function learningRefused(app, id) {
-  const step = app.steps.find((s) => s.id === id);
-  if (!step || chapterOf(step.stage) !== 3) return false;
+/** Which of the later chapters' numbers a step reads, by the first chapter that reads them. */
+const CHAPTER_NUMBERS = [
+  ['layer', 2],
+  ['learning', 3],
+];
+
+/**
+ * Computes the numbers the step `id` reads now (it is about to be drawn), so that a refusal
+ * is met here and not while its scene is built. Throws what the module threw.
+ */
+function readChapterNumbers(numbers, steps, id) {
+  const step = steps.find((s) => s.id === id);
+  const chapter = step ? chapterOf(step.stage) : 1;
+  for (const [name, first] of CHAPTER_NUMBERS) if (chapter >= first) void numbers[name];
+}
+
+/** The step's chapter's numbers, first read now, were refused (the message is kept). */
+function chapterNumbersRefused(app, id) {
   try {
-    void app.numbers.learning;
+    readChapterNumbers(app.numbers, app.steps, id);
     return false;
   } catch (error) {
     app.traceError = error.message;
