@@ -7,7 +7,7 @@ import { layerDimsOf, layerExample, sameLayer, withLayerDims } from '../model/la
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
 import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
-import { buildSteps, chapterOf, indexOfStep } from '../stages/index.mjs';
+import { STAGES, buildSteps, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
 import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
@@ -40,7 +40,7 @@ export function onStateChange(app, current, previous, reason) {
     app.change({ ...fallback, step: current.step }, reason);
     return;
   }
-  if (!dataChanged && chapterNumbersRefused(app, current.step)) {
+  if (!dataChanged && stageNumbersRefused(app, current.step)) {
     // A later chapter's numbers, first read now, for numbers edited elsewhere: the article's.
     app.change({ ...articleState(), step: current.step }, reason);
     return;
@@ -94,7 +94,7 @@ function recompute(app, { example, layer, settings, learning, step }) {
       computeLearningNumbers(app.attn, example, learning, computed.layer),
     );
     next = buildSteps(computed.dims, layerDimsOf(layer));
-    readChapterNumbers(computed, next, step);
+    readStageNumbers(computed, next, step);
   } catch (error) {
     app.traceError = error.message;
     return false;
@@ -122,26 +122,20 @@ function whenRead(numbers, name, compute) {
   });
 }
 
-/** Which of the later chapters' numbers a step reads, by the first chapter that reads them. */
-const CHAPTER_NUMBERS = [
-  ['layer', 2],
-  ['learning', 3],
-];
-
 /**
- * Computes the numbers the step `id` reads now (it is about to be drawn), so that a refusal
- * is met here and not while its scene is built. Throws what the module threw.
+ * Computes the later chapters' numbers the step `id` reads (its stage's `reads`) now, as it
+ * is about to be drawn, so that a refusal is met here and not while its scene is built.
+ * Throws what the module threw.
  */
-function readChapterNumbers(numbers, steps, id) {
+function readStageNumbers(numbers, steps, id) {
   const step = steps.find((s) => s.id === id);
-  const chapter = step ? chapterOf(step.stage) : 1;
-  for (const [name, first] of CHAPTER_NUMBERS) if (chapter >= first) void numbers[name];
+  for (const name of (step && STAGES[step.stage - 1].reads) ?? []) void numbers[name];
 }
 
-/** The step's chapter's numbers, first read now, were refused (the message is kept). */
-function chapterNumbersRefused(app, id) {
+/** The numbers the step reads, first read now, were refused (the message is kept). */
+function stageNumbersRefused(app, id) {
   try {
-    readChapterNumbers(app.numbers, app.steps, id);
+    readStageNumbers(app.numbers, app.steps, id);
     return false;
   } catch (error) {
     app.traceError = error.message;

@@ -168,8 +168,10 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     form.hidden = !question;
     tolerance.hidden = !question;
     tolerance.textContent = question ? toleranceText(question, numbers, tr) : '';
-    prompt.textContent =
-      waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestionText(step, steps, numbers, tr));
+    // Without a question the prompt names the chapter's steps that ask, which reads their
+    // numbers: only when the panel is open, as the tally.
+    const noQuestion = () => (open ? noQuestionText(step, steps, numbers, tr) : '');
+    prompt.textContent = waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestion());
     another.hidden = questions.length < 2 || Boolean(waiting);
     // A new example of small whole numbers is chapter 1's; chapter 3's questions are others.
     parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
