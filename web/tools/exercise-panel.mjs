@@ -177,23 +177,14 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
     // The tally is inside the panel: counted when it can be seen (every step's questions, so
     // every chapter's numbers: chapter 3's are otherwise computed only when asked for).
-    if (open) writeTally(tr, steps, numbers, exampleKey);
+    if (open) {
+      const done = progress.get(exampleKey);
+      tally.textContent = tallyText(tr, { steps, numbers, questions, done });
+    }
     element.dataset.outcome = outcome;
     renderFeedback(parts, question, { outcome, mistake }, tr);
     markScene();
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
-  }
-
-  function writeTally(tr, steps, numbers, exampleKey) {
-    const done = progress.get(exampleKey);
-    // Only the page's own questions for this example count (stored progress can be edited).
-    const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
-    const solved = solvedAmong(
-      done,
-      asked.map((q) => q.id),
-    );
-    const here = questions.filter((q) => done[q.id] === 'solved').length;
-    tally.textContent = tr('tools.exercise.tally', { here, total: questions.length, solved });
   }
 
   /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
@@ -330,6 +321,18 @@ function toleranceText(question, numbers, tr) {
   return maskApplies(numbers, question.cell)
     ? `${text} ${tr('tools.exercise.toleranceMasked')}`
     : text;
+}
+
+/** "Solved here: 1 of 3. Solved in this example: 5.": this step's questions, then every step's. */
+function tallyText(tr, { steps, numbers, questions, done }) {
+  // Only the page's own questions for this example count (stored progress can be edited).
+  const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
+  const solved = solvedAmong(
+    done,
+    asked.map((q) => q.id),
+  );
+  const here = questions.filter((q) => done[q.id] === 'solved').length;
+  return tr('tools.exercise.tally', { here, total: questions.length, solved });
 }
 
 /**

@@ -141,15 +141,10 @@ export function createStageList({ onJump, chapters, stages }) {
   // Both read the layout: done in the next frame, which lays the page out anyway, and not
   // here, where the reads would force a layout of the whole page in the middle of the update
   // (as the page opens, that layout alone is about a fifth of the time to ready).
-  let revealFrame = 0;
-  function revealLater() {
-    if (revealFrame) return;
-    revealFrame = requestAnimationFrame(() => {
-      revealFrame = 0;
-      revealCurrent();
-      revealCurrentStep();
-    });
-  }
+  const revealLater = oncePerFrame(() => {
+    revealCurrent();
+    revealCurrentStep();
+  });
 
   return {
     element,
@@ -157,5 +152,17 @@ export function createStageList({ onJump, chapters, stages }) {
       update(options);
       revealLater();
     },
+  };
+}
+
+/** `task` as a function that runs it in the next animation frame, once however often called. */
+function oncePerFrame(task) {
+  let frame = 0;
+  return () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      task();
+    });
   };
 }
