@@ -44,9 +44,6 @@ function timeStages(stages, { rounds, sampleMs }) {
   return Object.fromEntries(timed.map(({ name, samples }) => [name, median(samples)]));
 }
 
-/** The core call attention() would make for `args` (wasm-context.mjs builds it). */
-const callRecord = (Module, args) => createWasmContext(Module).coreCall(args, args.options);
-
 /**
  * The breakdown for every case: `attn` is the API (createAttention / wrapModule) over the raw
  * Emscripten module `Module`. Resolves to [{ n, heads, stages: { [stage]: µs } }].
@@ -68,7 +65,10 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
     const length = heads * n * HEAD_SIZE;
     const bytes = length * 4;
     const args = readAttentionArgs(q, k, v, options);
-    const call = callRecord(Module, args);
+    // attention()'s own helpers (wasm-context.mjs): the call record, the plain exports that
+    // run it, the copy out.
+    const context = createWasmContext(Module);
+    const call = context.coreCall(args, args.options);
     // Buffers held across the stages that need them, freed at the end.
     const pointers = [0, 1, 2, 3].map(() => Module._malloc(bytes));
     [call.q, call.k, call.v, call.y] = pointers;
@@ -81,22 +81,27 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
     let keptIndex = 0;
     // A 1-token, 1-wide call: the Embind conversion of the call record and the core's fixed
     // cost, with next to no arithmetic.
-    const tiny = callRecord(Module, {
-      ...args,
-      qNumHeads: 1,
-      kvNumHeads: 1,
-      qSeqLen: 1,
-      kvSeqLen: 1,
-      headSize: 1,
-      vHeadSize: 1,
-    });
+    const tiny = context.coreCall(
+      {
+        ...args,
+        qNumHeads: 1,
+        kvNumHeads: 1,
+        qSeqLen: 1,
+        kvSeqLen: 1,
+        headSize: 1,
+        vHeadSize: 1,
+      },
+      args.options,
+    );
     [tiny.q, tiny.k, tiny.v, tiny.y] = pointers;
     try {
       const stages = {
         'whole attention() call': () => attn.attention(q, k, v, options),
         'whole attention() call with out': () => attn.attention(q, k, v, withOut),
         'read + measure + validate (readAttentionArgs)': () => readAttentionArgs(q, k, v, options),
-        'attentionWorkingBytes (an Embind call)': () => Module.attentionWorkingBytes(call),
+        'attentionWorkingBytes (a plain export)': () => context.attentionWorkingBytes(call),
+        'attentionWorkingBytes through Embind (the record converted)': () =>
+          Module.attentionWorkingBytes(call),
         'malloc + free of q, k, v, y': () => {
           const p = [
             Module._malloc(bytes),
@@ -111,20 +116,19 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
           setBytes(Module.HEAPU8, measuredBytes(args.k, bytes, 'k'), call.k);
           setBytes(Module.HEAPU8, measuredBytes(args.v, bytes, 'v'), call.v);
         },
-        'runAttention (Embind + kernel)': () => Module.runAttention(call),
-        'runAttention of a 1-token call (Embind + fixed cost)': () => Module.runAttention(tiny),
+        'runAttentionCall (a plain export + kernel)': () => context.runAttentionCall(call),
+        'runAttentionCall of a 1-token call (fixed cost)': () => context.runAttentionCall(tiny),
+        'a 1-token call through Embind runAttention (the record converted)': () =>
+          Module.runAttention(tiny),
         // Kept alive a while, as an app keeps its results: an array dropped at once costs less.
+        // Chromium hands out fresh zero pages, faulted in at the first write: there this row is
+        // near 0 and the next one carries the cost (about 1.5 µs per 4 KiB page on this VM),
+        // whichever way the array is made (new + set, slice, the constructor from a view).
         'result allocation (new Float32Array, 8 kept)': () => {
           kept[keptIndex++ & 7] = new Float32Array(length);
         },
         'copy out into a fresh array (8 kept; without out)': () => {
-          const fresh = new Float32Array(length);
-          setBytes(
-            new Uint8Array(fresh.buffer),
-            new Uint8Array(Module.HEAPU8.buffer, call.y, bytes),
-            0,
-          );
-          kept[keptIndex++ & 7] = fresh;
+          kept[keptIndex++ & 7] = context.copyOut(call.y, length);
         },
         'copy out into a held array (with out)': () =>
           setBytes(

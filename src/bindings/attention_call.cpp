@@ -40,10 +40,14 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
   return attention::attention_error(args);
 }
 
-std::string run(const AttentionCall& call) {
+const char* run_message(const AttentionCall& call) {
   attention::AttentionArgs args;
   if (const char* error = to_args(call, args)) return error;
-  const char* error = attention::status_message(attention::attention(args), args);
+  return attention::status_message(attention::attention(args), args);
+}
+
+std::string run(const AttentionCall& call) {
+  const char* error = run_message(call);
   return error ? error : "";
 }
 
@@ -77,3 +81,81 @@ double working_bytes(const AttentionCall& call) {
 }
 
 }  // namespace attention_call
+
+namespace {
+
+// An enum's number from JS, when it names one of the enum's values (0 .. last).
+template <class Enum>
+bool to_enum(std::int32_t number, Enum last, Enum& out) {
+  if (number < 0 || number > static_cast<std::int32_t>(last)) return false;
+  out = static_cast<Enum>(number);
+  return true;
+}
+
+// A call of this shape, every other field its default.
+attention_call::AttentionCall call_of_shape(std::uint32_t batch, std::uint32_t q_num_heads,
+                                            std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+                                            std::uint32_t kv_seq_len, std::uint32_t head_size,
+                                            std::uint32_t v_head_size) {
+  attention_call::AttentionCall call;
+  call.batch = batch;
+  call.q_num_heads = q_num_heads;
+  call.kv_num_heads = kv_num_heads;
+  call.q_seq_len = q_seq_len;
+  call.kv_seq_len = kv_seq_len;
+  call.head_size = head_size;
+  call.v_head_size = v_head_size;
+  return call;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* attention_call_run(
+    std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y, std::uint32_t batch,
+    std::uint32_t q_num_heads, std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+    std::uint32_t kv_seq_len, std::uint32_t head_size, std::uint32_t v_head_size,
+    std::int32_t q_layout, std::int32_t kv_layout, float scale, bool is_causal, float softcap,
+    std::int32_t left_window, std::int32_t right_window, std::uint32_t past_length,
+    std::uintptr_t nonpad_kv_seqlen, std::int32_t mask_kind, std::uintptr_t mask,
+    std::uint32_t mask_dim0, std::uint32_t mask_dim1, std::uint32_t mask_dim2,
+    std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
+    std::int32_t scores_mode) {
+  using attention::Layout, attention::MaskKind, attention::MaskKeys, attention::ScoresMode;
+  attention_call::AttentionCall call = call_of_shape(batch, q_num_heads, kv_num_heads, q_seq_len,
+                                                     kv_seq_len, head_size, v_head_size);
+  call.q = q;
+  call.k = k;
+  call.v = v;
+  call.y = y;
+  if (!to_enum(q_layout, Layout::bshd, call.q_layout) ||
+      !to_enum(kv_layout, Layout::bshd, call.kv_layout))
+    return "unknown layout";
+  call.options.scale = scale;
+  call.options.is_causal = is_causal;
+  call.options.softcap = softcap;
+  call.options.left_window = left_window;
+  call.options.right_window = right_window;
+  call.past_length = past_length;
+  call.nonpad_kv_seqlen = nonpad_kv_seqlen;
+  if (!to_enum(mask_kind, MaskKind::additive, call.mask_kind)) return "unknown mask kind";
+  call.mask = mask;
+  call.mask_dims = {mask_dim0, mask_dim1, mask_dim2, mask_dim3};
+  call.mask_rank = mask_rank;
+  if (!to_enum(mask_keys, MaskKeys::pad, call.mask_keys)) return "unknown mask keys";
+  call.scores = scores;
+  if (!to_enum(scores_mode, ScoresMode::probabilities, call.scores_mode))
+    return "unknown scores mode";
+  return attention_call::run_message(call);
+}
+
+double attention_call_working_bytes(std::uint32_t batch, std::uint32_t q_num_heads,
+                                    std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+                                    std::uint32_t kv_seq_len, std::uint32_t head_size,
+                                    std::uint32_t v_head_size) {
+  return attention_call::working_bytes(call_of_shape(batch, q_num_heads, kv_num_heads, q_seq_len,
+                                                     kv_seq_len, head_size, v_head_size));
+}
+
+}  // extern "C"

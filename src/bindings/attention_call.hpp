@@ -83,6 +83,9 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args);
 // Runs the call: "" on success, else a neutral message saying what is wrong.
 std::string run(const AttentionCall& call);
 
+// The same, as nullptr on success, else the message (a static string, nothing to free).
+const char* run_message(const AttentionCall& call);
+
 // Bytes of working memory the kernel allocates for this call, beyond the caller's buffers.
 double working_bytes(const AttentionCall& call);
 
@@ -102,3 +105,30 @@ struct PresentCall {
 std::string concat_present(const PresentCall& call);
 
 }  // namespace attention_call
+
+// The same two calls as plain wasm exports (listed in CMakeLists.txt's EXPORTED_FUNCTIONS),
+// which JS calls without Embind: Embind converts an AttentionCall field by field through its
+// generic glue (the module is built without dynamic code, for a strict CSP), about 5 us per
+// conversion, and attention() converted one twice per call. The arguments are AttentionCall's
+// fields in its order, maskDims spelled out; the enums are their numbers (Module.Layout.bhsd
+// .value, ...), and a number that names no value is refused with a message. JS side:
+// src/js/wasm-context.mjs (runAttentionCall, attentionWorkingBytes).
+extern "C" {
+// attention_call::run_message of the call these fields make: nullptr on success.
+const char* attention_call_run(
+    std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y, std::uint32_t batch,
+    std::uint32_t q_num_heads, std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+    std::uint32_t kv_seq_len, std::uint32_t head_size, std::uint32_t v_head_size,
+    std::int32_t q_layout, std::int32_t kv_layout, float scale, bool is_causal, float softcap,
+    std::int32_t left_window, std::int32_t right_window, std::uint32_t past_length,
+    std::uintptr_t nonpad_kv_seqlen, std::int32_t mask_kind, std::uintptr_t mask,
+    std::uint32_t mask_dim0, std::uint32_t mask_dim1, std::uint32_t mask_dim2,
+    std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
+    std::int32_t scores_mode);
+
+// attention_call::working_bytes for a call of this shape.
+double attention_call_working_bytes(std::uint32_t batch, std::uint32_t q_num_heads,
+                                    std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+                                    std::uint32_t kv_seq_len, std::uint32_t head_size,
+                                    std::uint32_t v_head_size);
+}

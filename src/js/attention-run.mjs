@@ -6,7 +6,9 @@ import { formatBytes, isOutOfMemory } from './checks.mjs';
 import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
 
 /** The `attention` method for one module; `context` is wasm-context.mjs's. */
-export function createAttentionRun({ Module, withAllocations, copyOut, coreCall, checkFits }) {
+export function createAttentionRun(context) {
+  const { Module, withAllocations, copyOut, coreCall, checkFits } = context;
+  const { runAttentionCall, attentionWorkingBytes } = context;
   return function attention(q, k, v, options) {
     // Phases 1 to 3: read, measure, validate.
     const args = readAttentionArgs(q, k, v, options);
@@ -24,7 +26,7 @@ export function createAttentionRun({ Module, withAllocations, copyOut, coreCall,
     const kernelBytes = checkFits(
       'attention',
       dataBytes,
-      Module.attentionWorkingBytes(call),
+      attentionWorkingBytes(call),
       'q, k, v and the output',
     );
     return withAllocations('attention', (allocate, copyIn) => {
@@ -35,7 +37,7 @@ export function createAttentionRun({ Module, withAllocations, copyOut, coreCall,
       const py = allocate(yLength * 4, 'the output');
       call.y = py;
       if (mask) call.mask = copyIn(mask.data, mask.bytes, 'attnMask.data');
-      const error = Module.runAttention(call);
+      const error = runAttentionCall(call);
       if (error && isOutOfMemory(error)) {
         throw new RangeError(
           `attention: ${error} (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of q, k, v and the output)`,

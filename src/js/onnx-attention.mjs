@@ -182,7 +182,14 @@ export function snapshotOnnxCall(inputs, attributes, outputs) {
  * The `onnxAttention` method for one instantiated module. `withAllocations` and the memory
  * limit are wrapModule's (api.mjs), so every call frees what it allocated, even on error.
  */
-export function createOnnxAttention({ Module, withAllocations, coreCall, checkFits }) {
+export function createOnnxAttention({
+  Module,
+  withAllocations,
+  coreCall,
+  runAttentionCall,
+  attentionWorkingBytes,
+  checkFits,
+}) {
   return function onnxAttention(inputs, attributes, outputs) {
     const p = plan(readCall(inputs, attributes, outputs)); // read, measure, validate
     const call = onnxCoreCall(coreCall, p);
@@ -192,12 +199,7 @@ export function createOnnxAttention({ Module, withAllocations, coreCall, checkFi
         4 +
       sizes.mask * sizes.maskBytesPer;
     const what = `Q, K, V${p.pastKey ? ', the past' : ''}, Y${sizes.scores ? ', qk_matmul_output' : ''} (in float32)`;
-    const kernelBytes = checkFits(
-      'onnxAttention',
-      dataBytes,
-      Module.attentionWorkingBytes(call),
-      what,
-    );
+    const kernelBytes = checkFits('onnxAttention', dataBytes, attentionWorkingBytes(call), what);
     return withAllocations('onnxAttention', (allocate) => {
       // Assert every byte count right before the copies (read-once.mjs): what was validated.
       for (const t of [p.Q, p.K, p.V, p.pastKey, p.pastValue, p.mask]) {
@@ -220,7 +222,7 @@ export function createOnnxAttention({ Module, withAllocations, coreCall, checkFi
       }
       copyInputs(Module, p, call, staged);
 
-      const error = Module.runAttention(call);
+      const error = runAttentionCall(call);
       if (error) {
         const memory = isOutOfMemory(error)
           ? ` (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of tensors)`

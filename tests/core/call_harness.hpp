@@ -1,4 +1,5 @@
-// Runs a reference64::Problem through the JS layer's entry point (attention_call::run) with
+// Runs a reference64::Problem through the JS layer's entry point (attention_call::run, or the
+// plain export attention_call_run) with
 // its tensors in the 4-D or 3-D layout, and returns the outputs in canonical 4-D order.
 #pragma once
 
@@ -42,9 +43,25 @@ std::uintptr_t address(const std::vector<T>& v) {
   return reinterpret_cast<std::uintptr_t>(v.data());
 }
 
+// The call through the plain wasm export attention_call_run (attention_call.hpp), its fields
+// passed one by one as src/js/wasm-context.mjs passes them: "" on success, else the message.
+inline std::string run_exported(const attention_call::AttentionCall& c) {
+  const char* error = attention_call_run(
+      c.q, c.k, c.v, c.y, c.batch, c.q_num_heads, c.kv_num_heads, c.q_seq_len, c.kv_seq_len,
+      c.head_size, c.v_head_size, std::int32_t(c.q_layout), std::int32_t(c.kv_layout),
+      c.options.scale, c.options.is_causal, c.options.softcap, std::int32_t(c.options.left_window),
+      std::int32_t(c.options.right_window), c.past_length, c.nonpad_kv_seqlen,
+      std::int32_t(c.mask_kind), c.mask, c.mask_dims[0], c.mask_dims[1], c.mask_dims[2],
+      c.mask_dims[3], c.mask_rank, std::int32_t(c.mask_keys), c.scores,
+      std::int32_t(c.scores_mode));
+  return error ? error : "";
+}
+
 // q_3d: q and y in the 3-D layout; kv_3d: k and v too (with a past cache the caller has
 // concatenated past and new keys into one 4-D buffer, so kv_3d is false there).
-inline Outputs run(const reference64::Problem& p, bool q_3d, bool kv_3d, bool want_scores) {
+// through_export: by attention_call_run (what attention() in JS calls) instead of run().
+inline Outputs run(const reference64::Problem& p, bool q_3d, bool kv_3d, bool want_scores,
+                   bool through_export = false) {
   using attention::Layout;
   const auto q = q_3d ? relayout(p.q, p.batch, p.hq, p.s, p.d, true) : p.q;
   const auto k = kv_3d ? relayout(p.k, p.batch, p.hkv, p.t, p.d, true) : p.k;
@@ -90,7 +107,7 @@ inline Outputs run(const reference64::Problem& p, bool q_3d, bool kv_3d, bool wa
   c.scores = want_scores ? address(scores) : 0;
   c.scores_mode = attention::ScoresMode(p.qk_mode);
   Outputs out;
-  out.error = attention_call::run(c);
+  out.error = through_export ? run_exported(c) : attention_call::run(c);
   out.y = q_3d ? relayout(y, p.batch, p.hq, p.s, p.dv, false) : y;
   out.scores = scores;
   return out;

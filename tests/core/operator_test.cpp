@@ -91,6 +91,59 @@ TEST(Operator, RandomConfigurationsMatchFloat64InBothLayouts) {
   }
 }
 
+// attention() in JS calls the core through the plain export attention_call_run, fields one by
+// one: it must compute exactly what the call record does, every feature in play.
+TEST(Operator, PlainExportMatchesTheCallRecordBitForBit) {
+  std::mt19937 rng(12);
+  for (int round = 0; round < 40; ++round) {
+    const reference64::Problem p = random_problem(rng, round);
+    const bool q_3d = round % 2 == 1, kv_3d = round % 4 >= 2;
+    SCOPED_TRACE(testing::Message() << "round " << round);
+    const auto record = call_harness::run(p, q_3d, kv_3d, true);
+    const auto exported = call_harness::run(p, q_3d, kv_3d, true, true);
+    ASSERT_EQ(record.error, "");
+    ASSERT_EQ(exported.error, "");
+    ASSERT_EQ(exported.y, record.y);
+    ASSERT_EQ(exported.scores, record.scores);
+  }
+}
+
+// An enum's number that names no value (JS could pass any number) is refused, nothing written.
+TEST(Operator, PlainExportRefusesUnknownEnumNumbers) {
+  std::vector<float> q(4, 1.0f), y(4, -7.0f);
+  const auto a = call_harness::address(q), out = call_harness::address(y);
+  const auto run = [&](std::int32_t layout, std::int32_t mask_kind, std::int32_t mask_keys,
+                       std::int32_t scores_mode) {
+    const char* error =
+        attention_call_run(a, a, a, out, 1, 1, 1, 1, 1, 4, 4, layout, layout, 0.5f, false, 0.0f, -1,
+                           -1, 0, 0, mask_kind, 0, 0, 0, 0, 0, 0, mask_keys, 0, scores_mode);
+    return std::string(error ? error : "");
+  };
+  EXPECT_EQ(run(2, 0, 0, 0), "unknown layout");
+  EXPECT_EQ(run(-1, 0, 0, 0), "unknown layout");
+  EXPECT_EQ(run(0, 3, 0, 0), "unknown mask kind");
+  EXPECT_EQ(run(0, 0, 2, 0), "unknown mask keys");
+  EXPECT_EQ(run(0, 0, 0, 4), "unknown scores mode");
+  EXPECT_EQ(y, std::vector<float>(4, -7.0f));
+  EXPECT_EQ(run(0, 0, 0, 0), "");
+  EXPECT_EQ(y, std::vector<float>(4, 1.0f));  // softmax over one key: y = v
+}
+
+TEST(Operator, PlainExportWorkingBytesMatchTheCallRecord) {
+  attention_call::AttentionCall c;
+  c.batch = 2;
+  c.q_num_heads = 8;
+  c.kv_num_heads = 2;
+  c.q_seq_len = 300;
+  c.kv_seq_len = 70;
+  c.head_size = 64;
+  c.v_head_size = 48;
+  EXPECT_GT(attention_call::working_bytes(c), 0.0);
+  EXPECT_EQ(attention_call_working_bytes(2, 8, 2, 300, 70, 64, 48),
+            attention_call::working_bytes(c));
+  EXPECT_EQ(attention_call_working_bytes(2, 8, 3, 300, 70, 64, 48), 0.0);  // 3 does not divide 8
+}
+
 TEST(Operator, FusedKernelMatchesScalarReference) {
   std::mt19937 rng(11);
   for (int round = 0; round < 60; ++round) {

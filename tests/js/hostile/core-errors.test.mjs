@@ -12,12 +12,19 @@ useInstance();
 describe("the core's own errors", () => {
   // The JS layer validates first, so the core refusing a shape cannot be provoked through the
   // API; a module whose core answers with a given message shows how each kind is reported.
+  // The core answers attention() through the plain export attention_call_run: the address of
+  // a NUL-terminated message, here written into wasm memory before the API wraps the module
+  // (so it is part of what the module holds at load, not a leak of the call).
   async function withCoreAnswer(message) {
     const wasmBinary = readFileSync(new URL('../../../dist/attention.wasm', import.meta.url));
     return createAttentionWith(
       async (options) => {
         const Module = await createAttentionModule(options);
-        return Object.create(Module, { runAttention: { value: () => message } });
+        const bytes = new TextEncoder().encode(message);
+        const answer = Module._malloc(bytes.length + 1);
+        Module.HEAPU8.set(bytes, answer);
+        Module.HEAPU8[answer + bytes.length] = 0;
+        return Object.create(Module, { _attention_call_run: { value: () => answer } });
       },
       { wasmBinary },
     );
