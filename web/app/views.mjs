@@ -156,14 +156,18 @@ export function refreshPanels(app) {
   widgets.languageSwitch.update(language, tr);
 }
 
+/** How long after a step change during playback its URL is written (a step lasts seconds). */
+const URL_DELAY_MS = 400;
+
 /** The URL: pushed when the reader moved to another step, replaced otherwise. */
 export function writeUrl(app, reason) {
   const { url } = app;
   if (!url) return; // an embedded explainer keeps its state to itself
   const write = () => url.write(urlOf(app.state.current), reason === 'step' ? 'push' : 'replace');
-  // During playback the URL (a message to the browser process) waits for the frame, and so
-  // does the page's first: the step on screen before the address bar is tidied.
-  if (reason === 'tick') afterFrame(app, write);
+  // During playback the URL (a message to the browser process, which then works for several
+  // milliseconds on the core the page draws with) waits until the new step's first frames,
+  // the costliest of playback, are drawn; the page's first URL waits for its first frame.
+  if (reason === 'tick') setTimeout(() => afterFrame(app, write), URL_DELAY_MS);
   else if (reason === 'load') requestAnimationFrame(() => afterFrame(app, write));
   else write();
 }
