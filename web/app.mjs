@@ -58,6 +58,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     traceError: null,
     wasPlaying: false,
     pendingAfterFrame: new Set(),
+    pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     inspector: null,
     url: null,
     training: createTraining({

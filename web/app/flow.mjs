@@ -13,6 +13,7 @@ import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
 import {
   drawScene,
+  flushUrl,
   narrate,
   refreshPanels,
   setDocumentLanguage,
@@ -167,6 +168,7 @@ export function onClock(app, { stepChanged, reason }) {
   }
   const playStateChanged = timeline.playing !== app.wasPlaying;
   app.wasPlaying = timeline.playing;
+  if (!timeline.playing) flushUrl(app);
   if (stepChanged || !playing || playStateChanged) updateChrome(app, { deferTitle: playing });
   else app.widgets.transport.syncPosition();
   const settled = String(!timeline.animating && timeline.t >= 1);

@@ -167,9 +167,22 @@ export function writeUrl(app, reason) {
   // During playback the URL (a message to the browser process, which then works for several
   // milliseconds on the core the page draws with) waits until the new step's first frames,
   // the costliest of playback, are drawn; the page's first URL waits for its first frame.
-  if (reason === 'tick') setTimeout(() => afterFrame(app, write), URL_DELAY_MS);
-  else if (reason === 'load') requestAnimationFrame(() => afterFrame(app, write));
+  if (app.pendingUrl) clearTimeout(app.pendingUrl.timer);
+  app.pendingUrl = null;
+  if (reason === 'tick') {
+    const timer = setTimeout(() => afterFrame(app, () => flushUrl(app)), URL_DELAY_MS);
+    app.pendingUrl = { write, timer };
+  } else if (reason === 'load') requestAnimationFrame(() => afterFrame(app, write));
   else write();
+}
+
+/** Writes now the URL that playback left waiting, if any (playback stopped: the URL says so). */
+export function flushUrl(app) {
+  const pending = app.pendingUrl;
+  if (!pending) return;
+  clearTimeout(pending.timer);
+  app.pendingUrl = null;
+  pending.write();
 }
 
 /** <html lang> and the window title, or only the element's lang when embedded. */
