@@ -345,6 +345,21 @@ TEST(Kernels, DecodeOfGroupsOverCachesBeyondTheTouchSizeMatchesTheReference) {
   expect_decode_matches_reference(s, o, 4499, 4600, rng);
 }
 
+TEST(Kernels, DecodeOfSingleRowsOverCachesBeyondTheirTouchSizeMatchesTheReference) {
+  std::mt19937 rng(9);
+  // One query row per kv head over 9000 keys of 128 + 127 floats, 4 heads: 36.7 MB of keys
+  // and values, past the larger size from which single rows touch each chunk first.
+  AttentionShape s{1, 4, 4, 1, 9000, 128, 127};
+  ASSERT_GT(s.kv_num_heads * s.kv_seq_len * (s.head_size + s.v_head_size) * sizeof(float),
+            kernels::decode_touch_single_row_min_bytes);
+  AttentionOptions o;
+  o.scale = 1.0f / std::sqrt(128.0f);
+  o.is_causal = true;
+  expect_decode_matches_reference(s, o, 8999, 9050, rng);
+  o.left_window = 3000;
+  expect_decode_matches_reference(s, o, 8999, 9050, rng);
+}
+
 TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {
   std::mt19937 rng(7);
   AttentionShape s{3, 6, 3, 2, 500, 24, 10};
