@@ -51,6 +51,9 @@ function instrumentPage() {
   const observer = new MutationObserver(() => {
     if (document.documentElement?.dataset.appState === 'ready' && !window.__readyAt) {
       window.__readyAt = performance.now();
+      // And when the first frame after it is drawn (what the app leaves to that frame, such
+      // as the stage list's scroll position, shows here).
+      requestAnimationFrame(() => setTimeout(() => (window.__readyPaintedAt = performance.now())));
       observer.disconnect();
       window.__benchReady?.(); // tells the bench without it polling the page
     }
@@ -150,7 +153,14 @@ async function measureLoad(browser, url) {
   if (options.poll) await page.waitForFunction(() => window.__readyAt !== undefined);
   else await ready;
   // Let the first frame after ready paint before reading the paint timings.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const wait = () =>
+          window.__readyPaintedAt === undefined ? requestAnimationFrame(wait) : done();
+        requestAnimationFrame(() => setTimeout(wait));
+      }),
+  );
   const load = await page.evaluate(() => {
     const navigation = performance.getEntriesByType('navigation')[0];
     const received = (name) =>
@@ -160,6 +170,7 @@ async function measureLoad(browser, url) {
       performance.getEntriesByType('paint').find((entry) => entry.name === name)?.startTime ?? null;
     return {
       ready: window.__readyAt,
+      readyPainted: window.__readyPaintedAt,
       // The trainer's worker started before the page was ready (it should wait for chapter 3).
       trainerBeforeReady: window.__workers.some(
         (worker) => /train-worker/.test(worker.url) && worker.at <= window.__readyAt,
@@ -333,6 +344,7 @@ async function measure() {
         wasm: milestone('wasm'),
         firstContentfulPaint: milestone('firstContentfulPaint'),
         ready: milestone('ready'),
+        readyPainted: milestone('readyPainted'),
       },
       // Chapter 3: loads of #step=train, and the frames while it trains.
       train: {
@@ -423,6 +435,6 @@ if (options.json) {
 ${playbackRows}
 ${trainingRows}
 
-Loading, medians from navigation start: HTML received ${ms(milestones.html)}, app.js received ${ms(milestones.appJs)}, attention.wasm received ${ms(milestones.wasm)}, first contentful paint ${ms(milestones.firstContentfulPaint)}, ready ${ms(milestones.ready)}.
+Loading, medians from navigation start: HTML received ${ms(milestones.html)}, app.js received ${ms(milestones.appJs)}, attention.wasm received ${ms(milestones.wasm)}, first contentful paint ${ms(milestones.firstContentfulPaint)}, ready ${ms(milestones.ready)}, its first frame drawn ${ms(milestones.readyPainted)}.
 ${slowest}`);
 }

@@ -3,11 +3,11 @@
 // steps) and which views (app/views.mjs) are redrawn.
 import { translator, rememberLanguage } from '../i18n/index.mjs';
 import { articleExample, sameExample } from '../model/example.mjs';
-import { layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
+import { layerDimsOf, layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
 import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
-import { buildSteps, indexOfStep } from '../stages/index.mjs';
+import { STAGES, buildSteps, indexOfStep } from '../stages/index.mjs';
 import { articleState } from './state.mjs';
 import { followTraining } from './training-state.mjs';
 import { stateFromUrl } from './url.mjs';
@@ -38,6 +38,11 @@ export function onStateChange(app, current, previous, reason) {
     // state, or to the article's if there is none.
     const fallback = app.numbers ? previous : articleState();
     app.change({ ...fallback, step: current.step }, reason);
+    return;
+  }
+  if (!dataChanged && stageNumbersRefused(app, current.step)) {
+    // A later chapter's numbers, first read now, for numbers edited elsewhere: the article's.
+    app.change({ ...articleState(), step: current.step }, reason);
     return;
   }
   const index = indexOfStep(app.steps, current.step);
@@ -71,28 +76,71 @@ export function onStateChange(app, current, previous, reason) {
 }
 
 /**
- * Runs trace() for the state's example and settings, and chapter 2's layer (trace() and
- * onnxAttention's KV cache); false (and a message) if refused.
+ * Runs trace() for the state's example and settings, and sets up chapter 2's layer (trace()
+ * and onnxAttention's KV cache) and chapter 3's numbers to be computed when first read; false
+ * (and a message) if refused.
  */
-function recompute(app, { example, layer, settings, learning }) {
+function recompute(app, { example, layer, settings, learning, step }) {
   const isArticle = sameExample(example, articleExample());
+  let computed;
+  let next;
   try {
-    const computed = computeNumbers(app.attn, example, settings, isArticle);
+    computed = computeNumbers(app.attn, example, settings, isArticle);
     const isLayerExample = sameLayer(layer, layerExample());
-    computed.layer = computeLayerNumbers(app.attn, layer, settings, isLayerExample);
-    computed.learning = computeLearningNumbers(app.attn, example, learning, computed.layer);
-    app.numbers = computed;
-    app.traceError = null;
+    whenRead(computed, 'layer', () =>
+      computeLayerNumbers(app.attn, layer, settings, isLayerExample),
+    );
+    whenRead(computed, 'learning', () =>
+      computeLearningNumbers(app.attn, example, learning, computed.layer),
+    );
+    next = buildSteps(computed.dims, layerDimsOf(layer));
+    readStageNumbers(computed, next, step);
   } catch (error) {
     app.traceError = error.message;
     return false;
   }
+  app.numbers = computed;
+  app.traceError = null;
   app.version += 1;
-  const next = buildSteps(app.numbers.dims, app.numbers.layer.dims);
   const { steps } = app;
-  const same = next.length === steps.length && next.every((step, k) => step.id === steps[k].id);
+  const same = next.length === steps.length && next.every((s, k) => s.id === steps[k].id);
   if (!same) app.steps = next;
   return true;
+}
+
+/**
+ * `numbers[name]`, computed the first time something reads it: a step of its chapter, its
+ * panels, its questions, a cell inspected. Chapter 1's steps read neither chapter 2's layer
+ * nor chapter 3's numbers, and computing them as the page opens cost about half of the
+ * module's time before the first step was on screen.
+ */
+function whenRead(numbers, name, compute) {
+  let value = null;
+  Object.defineProperty(numbers, name, {
+    enumerable: true,
+    get: () => (value ??= compute()),
+  });
+}
+
+/**
+ * Computes the later chapters' numbers the step `id` reads (its stage's `reads`) now, as it
+ * is about to be drawn, so that a refusal is met here and not while its scene is built.
+ * Throws what the module threw.
+ */
+function readStageNumbers(numbers, steps, id) {
+  const step = steps.find((s) => s.id === id);
+  for (const name of (step && STAGES[step.stage - 1].reads) ?? []) void numbers[name];
+}
+
+/** The numbers the step reads, first read now, were refused (the message is kept). */
+function stageNumbersRefused(app, id) {
+  try {
+    readStageNumbers(app.numbers, app.steps, id);
+    return false;
+  } catch (error) {
+    app.traceError = error.message;
+    return true;
+  }
 }
 
 /** In the new steps: the last step of the family `previousId` had in the old steps. */

@@ -161,8 +161,10 @@ export function writeUrl(app, reason) {
   const { url } = app;
   if (!url) return; // an embedded explainer keeps its state to itself
   const write = () => url.write(urlOf(app.state.current), reason === 'step' ? 'push' : 'replace');
-  // During playback the URL (a message to the browser process) waits for the frame.
+  // During playback the URL (a message to the browser process) waits for the frame, and so
+  // does the page's first: the step on screen before the address bar is tidied.
   if (reason === 'tick') afterFrame(app, write);
+  else if (reason === 'load') requestAnimationFrame(() => afterFrame(app, write));
   else write();
 }
 

@@ -4,7 +4,7 @@
 import { h } from '../dom.mjs';
 import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, withDims, withEntry } from '../model/example.mjs';
-import { layerExample, withLayerEntry } from '../model/layer.mjs';
+import { layerDimsOf, layerExample, withLayerEntry } from '../model/layer.mjs';
 import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 import { randomExample } from '../model/random.mjs';
 import { CHAPTERS, STAGES, buildSteps } from '../stages/index.mjs';
@@ -127,7 +127,7 @@ function toolsContext(app) {
 function practise(app) {
   app.widgets.workbench.clearEditorMessages();
   const example = practiceExample(freshSeed());
-  const steps = buildSteps(dimsOf(example), app.numbers.layer.dims);
+  const steps = buildSteps(dimsOf(example), layerDimsOf(app.state.current.layer));
   const first = steps.find((step) => step.questions);
   app.change(
     { example, step: first.id, status: { key: 'tools.practice.status', params: {} } },

@@ -3,7 +3,9 @@
 // stage: its steps (ids for #step= links, durations, titles) and the scene that draws each
 // step, build(ctx) -> { element, render(t), explanation, narration }; its sentences are keys
 // in i18n/en.mjs and i18n/zh.mjs. A stage's number is its place in this list (it runs on
-// across chapters, so a number names one stage), stated nowhere else.
+// across chapters, so a number names one stage), stated nowhere else. A stage whose scenes,
+// panels or questions read a later chapter's numbers (numbers.layer, numbers.learning, which
+// are computed when first read: app/flow.mjs) names them in `reads`.
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
 import learning from './learning/index.mjs';

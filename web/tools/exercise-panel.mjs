@@ -168,20 +168,19 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     form.hidden = !question;
     tolerance.hidden = !question;
     tolerance.textContent = question ? toleranceText(question, numbers, tr) : '';
-    prompt.textContent =
-      waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestionText(step, steps, numbers, tr));
+    // Without a question the prompt names the chapter's steps that ask, which reads their
+    // numbers: only when the panel is open, as the tally.
+    const noQuestion = () => (open ? noQuestionText(step, steps, numbers, tr) : '');
+    prompt.textContent = waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestion());
     another.hidden = questions.length < 2 || Boolean(waiting);
     // A new example of small whole numbers is chapter 1's; chapter 3's questions are others.
     parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
-    const done = progress.get(exampleKey);
-    // Only the page's own questions for this example count (stored progress can be edited).
-    const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
-    const solved = solvedAmong(
-      done,
-      asked.map((q) => q.id),
-    );
-    const here = questions.filter((q) => done[q.id] === 'solved').length;
-    tally.textContent = tr('tools.exercise.tally', { here, total: questions.length, solved });
+    // The tally is inside the panel: counted when it can be seen (every step's questions, so
+    // every chapter's numbers: chapter 3's are otherwise computed only when asked for).
+    if (open) {
+      const done = progress.get(exampleKey);
+      tally.textContent = tallyText(tr, { steps, numbers, questions, done });
+    }
     element.dataset.outcome = outcome;
     renderFeedback(parts, question, { outcome, mistake }, tr);
     markScene();
@@ -322,6 +321,18 @@ function toleranceText(question, numbers, tr) {
   return maskApplies(numbers, question.cell)
     ? `${text} ${tr('tools.exercise.toleranceMasked')}`
     : text;
+}
+
+/** "Solved here: 1 of 3. Solved in this example: 5.": this step's questions, then every step's. */
+function tallyText(tr, { steps, numbers, questions, done }) {
+  // Only the page's own questions for this example count (stored progress can be edited).
+  const asked = numbers ? steps.flatMap((step) => questionsOf(step, numbers)) : [];
+  const solved = solvedAmong(
+    done,
+    asked.map((q) => q.id),
+  );
+  const here = questions.filter((q) => done[q.id] === 'solved').length;
+  return tr('tools.exercise.tally', { here, total: questions.length, solved });
 }
 
 /**

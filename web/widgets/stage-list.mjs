@@ -138,12 +138,31 @@ export function createStageList({ onJump, chapters, stages }) {
     row.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
   }
 
+  // Both read the layout: done in the next frame, which lays the page out anyway, and not
+  // here, where the reads would force a layout of the whole page in the middle of the update
+  // (as the page opens, that layout alone is about a fifth of the time to ready).
+  const revealLater = oncePerFrame(() => {
+    revealCurrent();
+    revealCurrentStep();
+  });
+
   return {
     element,
     update(options) {
       update(options);
-      revealCurrent();
-      revealCurrentStep();
+      revealLater();
     },
+  };
+}
+
+/** `task` as a function that runs it in the next animation frame, once however often called. */
+function oncePerFrame(task) {
+  let frame = 0;
+  return () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      task();
+    });
   };
 }

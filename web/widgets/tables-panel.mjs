@@ -106,12 +106,20 @@ export function createTablesPanel() {
   const grid = h('div', { class: 'tables-grid', dataset: { inspectRoot: '' } });
   const element = h('details', { class: 'tables-panel', id: 'tables' }, summary, intro, grid);
 
+  // The views are listed when building starts, not at update(): the list reads chapter 2's
+  // layer, whose numbers are computed when first read (app/flow.mjs), so not as the page opens.
+  let listFor = null; // the latest update's context, its views not listed yet
   let builders = []; // the views still to build for the latest numbers
   let built = [];
   let scheduled = false;
 
   /** Builds what is left (all of it, or as much as the idle deadline allows), then shows it. */
   function build(deadline) {
+    if (listFor) {
+      builders = listFor.panels ? (listFor.panels.tables?.(listFor) ?? []) : viewBuilders(listFor);
+      listFor = null;
+      if (builders.length === 0) grid.replaceChildren();
+    }
     while (builders.length > 0 && (!deadline || deadline.timeRemaining() > 2)) {
       built.push(builders.shift()().element);
     }
@@ -126,7 +134,7 @@ export function createTablesPanel() {
     scheduled = true;
     whenIdle((deadline) => {
       scheduled = false;
-      if (builders.length === 0) return;
+      if (builders.length === 0 && !listFor) return;
       build(deadline);
       if (builders.length > 0) buildWhenIdle();
     });
@@ -147,9 +155,9 @@ export function createTablesPanel() {
     // A chapter 3 stage names its own numbers (stages/learning/*.mjs `panels`): its tables,
     // or none, and a sentence saying what they are or what the step shows instead.
     intro.textContent = tr(panels?.note ?? 'tables.intro');
-    builders = panels ? (panels.tables?.(ctx) ?? []) : viewBuilders(ctx);
+    listFor = ctx;
+    builders = [];
     built = [];
-    if (builders.length === 0) grid.replaceChildren();
     if (element.open) build();
     else buildWhenIdle();
   }

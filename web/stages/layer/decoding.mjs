@@ -318,4 +318,4 @@ const steps = (dims, layerDims) =>
     ],
   }));
 
-export default { titleKey: 'stage.decoding', steps };
+export default { titleKey: 'stage.decoding', steps, reads: ['layer'] };

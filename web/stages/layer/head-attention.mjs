@@ -145,4 +145,4 @@ const steps = (dims, layerDims) => [
   },
 ];
 
-export default { titleKey: 'stage.headAttention', steps };
+export default { titleKey: 'stage.headAttention', steps, reads: ['layer'] };

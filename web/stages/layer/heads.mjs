@@ -100,4 +100,4 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.heads', steps };
+export default { titleKey: 'stage.heads', steps, reads: ['layer'] };

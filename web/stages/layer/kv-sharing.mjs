@@ -261,4 +261,4 @@ const steps = () => [
   },
 ];
 
-export default { titleKey: 'stage.kvSharing', steps };
+export default { titleKey: 'stage.kvSharing', steps, reads: ['layer'] };

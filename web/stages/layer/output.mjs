@@ -162,4 +162,4 @@ const steps = (dims, layerDims) => [
   },
 ];
 
-export default { titleKey: 'stage.output', steps };
+export default { titleKey: 'stage.output', steps, reads: ['layer'] };

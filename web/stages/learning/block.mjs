@@ -118,4 +118,4 @@ const panels = {
     ctx.numbers.learning.block ? ['w1', 'w2'].map((name) => () => blockView(ctx, name)) : [],
 };
 
-export default { titleKey: 'stage.block', steps, panels };
+export default { titleKey: 'stage.block', steps, panels, reads: ['learning'] };

@@ -361,4 +361,4 @@ const panels = {
   sidebar: (ctx) => ['wQuery', 'wKey', 'wValue'].map((name) => () => gradientView(ctx, name)),
 };
 
-export default { titleKey: 'stage.learn', steps, panels };
+export default { titleKey: 'stage.learn', steps, panels, reads: ['learning'] };

@@ -299,4 +299,4 @@ const panels = {
   sidebar: (ctx) => [() => positionsView(ctx)],
 };
 
-export default { titleKey: 'stage.order', steps, panels };
+export default { titleKey: 'stage.order', steps, panels, reads: ['learning'] };
