@@ -1,7 +1,9 @@
 // The resident key/value cache (src/attention/kv_cache.hpp) as the JS layer calls it
 // (src/js/kv-cache.mjs): plain structs of numbers and wasm addresses, registered by
-// bindings.cpp as Embind value objects. No Emscripten header, so the native tests drive these
-// same entry points. A cache is a handle: its address, a number JS keeps and passes back.
+// kv_cache_bindings.cpp (KvCacheSpec as an Embind value object; append's and attend's calls
+// as their fields, plain numbers in the order below). No Emscripten header, so the native tests
+// drive these same entry points. A cache is a handle: its address, a number JS keeps and passes
+// back.
 //
 // JS object         fields (all required)
 // KvCacheSpec       batch, kvNumHeads, headSize, vHeadSize, capacity: numbers (uint32)
@@ -10,7 +12,8 @@
 // KvAttendCall      cache; q, y: addresses of [batch, qNumHeads, qSeqLen, headSize] and
 //                   [batch, qNumHeads, qSeqLen, vHeadSize] float32; qNumHeads, qSeqLen;
 //                   options: AttentionOptions (attention_call.hpp), as for attention
-// KvAppendResult    error: "" or why the append was refused; length: rows now cached
+// KvAppendResult    error: "" or why the append was refused; length: rows now cached (JS
+//                   receives the error alone and asks kvCacheLength)
 //
 // Each call validates what memory safety needs and returns a neutral message ("" = success);
 // the JS layer checks the arguments first, in its users' words. Nothing here aborts.

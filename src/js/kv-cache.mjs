@@ -168,10 +168,10 @@ class KvCache {
     // not fit and appends them; either step refused leaves the cache as it was.
     const { Module, withAllocations } = this.#context;
     return withAllocations('KvCache.append', (allocate, copyIn) => {
-      const call = { cache: handle, k: 0, v: 0, rows };
-      call.k = copyIn(km, km.length * 4, 'k');
-      call.v = copyIn(vm, vLength * 4, 'v');
-      const { error, length } = Module.kvCacheAppend(call);
+      const kAt = copyIn(km, km.length * 4, 'k');
+      const vAt = copyIn(vm, vLength * 4, 'v');
+      const error = Module.kvCacheAppend(handle, kAt, vAt, rows);
+      const length = Module.kvCacheLength(handle); // refused: as it was
       if (error) throw new RangeError(`KvCache.append: ${this.#growthError(error, length + rows)}`);
       return length;
     });
@@ -228,13 +228,24 @@ class KvCache {
     const record = checkAttentionOptions(o, { headSize: this.#headSize, isCausal: true });
     const yLength = this.#batch * qNumHeads * rows * this.#vHeadSize;
     return withAllocations('KvCache.attend', (allocate, copyIn) => {
-      // Phase 4: q in, y out.
-      const call = { cache: handle, q: 0, y: 0, qNumHeads, qSeqLen: rows, options: record };
-      call.q = copyIn(qm, qm.length * 4, 'q');
-      call.y = allocate(yLength * 4, 'the output');
-      const error = Module.kvCacheAttend(call);
+      // Phase 4: q in, y out. The call's fields go as plain numbers (kv_cache_bindings.cpp).
+      const qAt = copyIn(qm, qm.length * 4, 'q');
+      const yAt = allocate(yLength * 4, 'the output');
+      const { scale, isCausal, softcap, leftWindow, rightWindow } = record;
+      const error = Module.kvCacheAttend(
+        handle,
+        qAt,
+        yAt,
+        qNumHeads,
+        rows,
+        scale,
+        isCausal,
+        softcap,
+        leftWindow,
+        rightWindow,
+      );
       if (error) throw new RangeError(`KvCache.attend: ${error}`);
-      return copyOut(call.y, yLength);
+      return copyOut(yAt, yLength);
     });
   }
 
@@ -399,10 +410,9 @@ export function createKvCacheFactory(context) {
         measuredBytes(past.pastKey.data, past.pastKey.count * 4, 'pastKey.data');
         measuredBytes(past.pastValue.data, past.pastValue.count * 4, 'pastValue.data');
         context.withAllocations('createKvCache', (allocate, copyIn) => {
-          const call = { cache: handle, k: 0, v: 0, rows: past.pastLength };
-          call.k = copyIn(past.pastKey.data, past.pastKey.count * 4, 'pastKey.data');
-          call.v = copyIn(past.pastValue.data, past.pastValue.count * 4, 'pastValue.data');
-          const { error } = Module.kvCacheAppend(call);
+          const kAt = copyIn(past.pastKey.data, past.pastKey.count * 4, 'pastKey.data');
+          const vAt = copyIn(past.pastValue.data, past.pastValue.count * 4, 'pastValue.data');
+          const error = Module.kvCacheAppend(handle, kAt, vAt, past.pastLength);
           if (error) throw new RangeError(`createKvCache: ${error}`);
         });
       } catch (error) {

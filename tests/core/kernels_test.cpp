@@ -330,19 +330,28 @@ TEST(Kernels, DecodeGroupsOfQueryHeadsShareOneReadOfTheirKvHead) {
   }
 }
 
-TEST(Kernels, DecodeOfGroupsOverCachesBeyondTheTouchSizeMatchesTheReference) {
+TEST(Kernels, DecodeOverCachesBeyondTheTouchSizesMatchesTheReference) {
   std::mt19937 rng(8);
-  // 4 query rows per kv head over 4500 keys of 128 + 127 floats: 9.2 MB of keys and values,
-  // so each chunk is touched first; a window keeps some chunks unread.
-  AttentionShape s{1, 8, 2, 1, 4500, 128, 127};
-  ASSERT_GT(s.kv_num_heads * s.kv_seq_len * (s.head_size + s.v_head_size) * sizeof(float),
-            kernels::decode_touch_min_bytes);
-  AttentionOptions o;
-  o.scale = 1.0f / std::sqrt(128.0f);
-  o.is_causal = true;
-  expect_decode_matches_reference(s, o, 4499, 4600, rng);
-  o.left_window = 1000;
-  expect_decode_matches_reference(s, o, 4499, 4600, rng);
+  // Keys of 128 floats and values of 127, so each chunk is touched first; a window keeps some
+  // chunks unread. 4 query rows per kv head over 4500 keys: 9.2 MB, past the size from which
+  // groups touch; one row per kv head, 4 heads over 9000 keys: 36.7 MB, past the larger size
+  // from which single rows do.
+  const struct {
+    AttentionShape shape;
+    std::size_t touch_bytes;
+  } cases[] = {{{1, 8, 2, 1, 4500, 128, 127}, kernels::decode_touch_min_bytes},
+               {{1, 4, 4, 1, 9000, 128, 127}, kernels::decode_touch_single_row_min_bytes}};
+  for (const auto& c : cases) {
+    const AttentionShape& s = c.shape;
+    ASSERT_GT(s.kv_num_heads * s.kv_seq_len * (s.head_size + s.v_head_size) * sizeof(float),
+              c.touch_bytes);
+    AttentionOptions o;
+    o.scale = 1.0f / std::sqrt(128.0f);
+    o.is_causal = true;
+    expect_decode_matches_reference(s, o, s.kv_seq_len - 1, s.kv_seq_len + 100, rng);
+    o.left_window = 1000;
+    expect_decode_matches_reference(s, o, s.kv_seq_len - 1, s.kv_seq_len + 100, rng);
+  }
 }
 
 TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {

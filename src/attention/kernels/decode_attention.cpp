@@ -153,7 +153,8 @@ class DecodeGroup {
         scratch_(scratch),
         rows_(group_rows(s_)),
         dv_padded_(round_up(s_.v_head_size, lanes)),
-        touch_(rows_ > 1 && cache_bytes(s_) > decode_touch_min_bytes) {}
+        touch_(cache_bytes(s_) >
+               (rows_ > 1 ? decode_touch_min_bytes : decode_touch_single_row_min_bytes)) {}
 
   void run(std::size_t b, std::size_t g) {
     const std::size_t group = s_.q_num_heads / s_.kv_num_heads;
@@ -196,12 +197,15 @@ class DecodeGroup {
   // Reads one word per 64-byte line of `rows` rows (`size` floats each, `stride` apart) in
   // address order and keeps nothing: WebAssembly has no prefetch, and this is its stand-in.
   // The chunk's lines are all requested back to back, as one sequential stream, before the
-  // scoring and accumulating loops (whose loads jump between rows) need them. Why only with
-  // several rows and above decode_touch_min_bytes (Node, CPU time, interleaved against the
-  // build without it, machine heavily loaded): 32q/8kv heads at D = 128, L = 2048 (16 and
-  // 64 MiB) ran 1.1-1.35x faster; caches of 1-2 MiB, which stay in the core's own caches
-  // between calls, ran 5-25% slower with it; one row per kv head (8 heads at D = 64) gained
-  // nothing and lost up to 13%.
+  // scoring and accumulating loops (whose loads jump between rows) need them. Why above
+  // decode_touch_min_bytes with several rows (Node, CPU time, interleaved against the build
+  // without it, machine heavily loaded): 32q/8kv heads at D = 128, L = 2048 (16 and 64 MiB)
+  // ran 1.1-1.35x faster; caches of 1-2 MiB, which stay in the core's own caches between
+  // calls, ran 5-25% slower with it. Why one row per kv head (8 heads at D = 64) waits for
+  // decode_touch_single_row_min_bytes (Node, pinned, two builds interleaved, four runs): at
+  // 64 and 128 MiB (B = 4 L = 4096, B = 1 L = 32768) it ran 1.08-1.55x faster; at 16 MiB
+  // (B = 1 L = 4096, B = 4 L = 1024) it was within the noise, up to 11% slower.
+  // Touching the next chunk instead of the current one measured 12-25% slower.
   void touch_rows(const float* p, std::size_t rows, std::size_t stride, std::size_t size) {
     constexpr std::size_t line = 16;  // floats per 64-byte cache line
     std::uint32_t bits = 0;

@@ -15,10 +15,13 @@ namespace attention::kernels {
 // decode path runs; beyond, the tiled kernel's reuse of each packed block pays off.
 constexpr std::size_t decode_max_rows = 16;
 
-// Bytes of keys and values (all heads, all batches) above which a call with several query
-// rows per kv head reads each chunk's lines once in address order before using them: the
-// stand-in for the prefetch WebAssembly lacks (decode_attention.cpp says what was measured).
+// Bytes of keys and values (all heads, all batches) above which a call reads each chunk's
+// lines once in address order before using them: the stand-in for the prefetch WebAssembly
+// lacks. With several query rows per kv head it pays from 4 MiB; with one row (no grouped
+// heads, S = 1) only once the cache is well past the core's own caches (decode_attention.cpp
+// says what was measured).
 constexpr std::size_t decode_touch_min_bytes = std::size_t{4} << 20;
+constexpr std::size_t decode_touch_single_row_min_bytes = std::size_t{32} << 20;
 
 // True when the decode path computes these arguments: at most decode_max_rows rows per head
 // group and no attention mask. Masks go to the tiled kernel (flash_attention), which applies
