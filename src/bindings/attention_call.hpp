@@ -112,7 +112,7 @@ std::string concat_present(const PresentCall& call);
 // conversion, and attention() converted one twice per call. The arguments are AttentionCall's
 // fields in its order, maskDims spelled out; the enums are their numbers (Module.Layout.bhsd
 // .value, ...), and a number that names no value is refused with a message. JS side:
-// src/js/wasm-context.mjs (runAttentionCall, attentionWorkingBytes).
+// src/js/core-call.mjs (runAttentionCall, attentionWorkingBytes).
 extern "C" {
 // attention_call::run_message of the call these fields make: nullptr on success.
 const char* attention_call_run(

@@ -57,7 +57,7 @@ export function createAttentionBackward(context) {
     const { q: qLength, k: kLength, v: vLength, y: yLength } = args.lengths;
     // q, k, v and their gradients, gradY, the mask.
     const dataBytes = (2 * (qLength + kLength + vLength) + yLength) * 4 + (mask ? mask.bytes : 0);
-    // The forward's AttentionCall, as attention() builds it (wasm-context.mjs).
+    // The forward's AttentionCall, as attention() builds it (core-call.mjs).
     const forward = coreCall(args, args.options, { mask });
     const call = { forward, gradY: 0, gradQ: 0, gradK: 0, gradV: 0 };
     const kernelBytes = checkFits(

@@ -42,7 +42,7 @@ function bufferSizes(p) {
   };
 }
 
-/** The core's AttentionCall (wasm-context.mjs) for plan `p`, addresses 0. */
+/** The core's AttentionCall (core-call.mjs) for plan `p`, addresses 0. */
 function onnxCoreCall(coreCall, p) {
   const { B, Hq, Hkv, S, P, T, D, Dv } = p.sizes;
   const { mask } = p;

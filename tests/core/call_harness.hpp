@@ -44,7 +44,7 @@ std::uintptr_t address(const std::vector<T>& v) {
 }
 
 // The call through the plain wasm export attention_call_run (attention_call.hpp), its fields
-// passed one by one as src/js/wasm-context.mjs passes them: "" on success, else the message.
+// passed one by one as src/js/core-call.mjs passes them: "" on success, else the message.
 inline std::string run_exported(const attention_call::AttentionCall& c) {
   const char* error = attention_call_run(
       c.q, c.k, c.v, c.y, c.batch, c.q_num_heads, c.kv_num_heads, c.q_seq_len, c.kv_seq_len,
