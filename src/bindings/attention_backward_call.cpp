@@ -28,7 +28,7 @@ double backward_working_bytes(const AttentionBackwardCall& call) {
   const attention::AttentionShape s{c.batch,      c.q_num_heads, c.kv_num_heads, c.q_seq_len,
                                     c.kv_seq_len, c.head_size,   c.v_head_size};
   if (attention::attention_shape_error(s)) return 0;
-  return double(attention::kernels::flash_attention_backward_working_bytes(s));
+  return attention::kernels::flash_attention_backward_working_bytes(s);
 }
 
 }  // namespace attention_call

@@ -171,6 +171,27 @@ test('getters that change between reads: each option read once, buffers measured
     assert.ok(Math.abs(got.gradQ[i] - want.gradQ[i]) < 1e-5);
 });
 
+test('working memory past 4 GiB is counted whole (not wrapped by wasm32) and refused up front', () => {
+  // One query against 9,336,896 keys of size 1: small tensors (36 MiB each), but the one-pass
+  // backward's scratch grows with the keys (its scores, P and dS tiles are 32 rows wide), to
+  // just past 2^32 bytes, where a 32-bit count wraps to a few KiB and would pass the fit check.
+  const keys = 9_336_896;
+  const k = new Float32Array(keys).fill(0.2);
+  const before = attn.memoryStats();
+  assert.throws(
+    () =>
+      attn.attentionBackward(new Float32Array([0.1]), k, k, new Float32Array([1]), {
+        qNumHeads: 1,
+        headSize: 1,
+      }),
+    (error) =>
+      error instanceof RangeError &&
+      /attentionBackward: .*\(plus [4-9]\.\d GiB of working memory\)/.test(error.message),
+  );
+  assert.deepEqual(attn.memoryStats(), before);
+  assertStillWorks();
+});
+
 test('a request past the wasm memory limit is refused up front, nothing allocated', () => {
   // One zeroed array of 80 Mi floats serves as q, k, v and gradY (its pages are never
   // touched): attention() would need 1.25 GiB for it, the backward 2.2 GiB with the gradients.

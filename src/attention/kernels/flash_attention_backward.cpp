@@ -1,6 +1,7 @@
 #include "kernels/flash_attention_backward.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <new>
 #include <xsimd/xsimd.hpp>
@@ -87,7 +88,10 @@ void pack_rows(Row row, std::size_t count, std::size_t n, float* out, std::size_
 // The memory of one call, sized for the longest key range a head group can see (kv_seq_len,
 // padded to whole register tiles): per group its packed keys and values and the dK, dV
 // accumulators of its keys; per tile of query rows its packed q, dO and dQ rows and its
-// scores, P and dS. O((kv_seq_len + tile_rows) * D), never the S x T matrix.
+// scores, P and dS: O(kv_seq_len * (tile_rows + D)) floats (about (2 * 32 + 5 * D) * 4 bytes
+// per key), never the S x T matrix. With K, V and their gradients beside it (1 KiB per key at
+// D = 64), 2 GiB of wasm memory holds about 800,000 keys at D = 64: the backward's longest
+// kv_seq_len (the forward has no such bound).
 struct Scratch {
   std::size_t width = 0;                // floats per row of p and ds: kv_seq_len, padded
   std::size_t d = 0;                    // floats per packed row of q, K, dQ, dK: D, padded
@@ -108,38 +112,45 @@ struct Scratch {
   static std::size_t group_rows(const AttentionShape& s) {
     return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
   }
-  // visit(buffer, its floats) for every buffer above: the one list of their sizes.
-  template <class Visit>
+  // visit(buffer, its floats) for every buffer above: the one list of their sizes, counted in
+  // Size (double to measure a shape whose sizes would wrap a 32-bit size_t, as wasm32's does).
+  template <class Size, class Visit>
   static void each_buffer(const AttentionShape& s, Visit visit) {
-    const std::size_t w = round_up(s.kv_seq_len, Tile::columns);
-    const std::size_t d = round_up(s.head_size, Tile::columns);
-    const std::size_t dv = round_up(s.v_head_size, Tile::columns);
-    visit(&Scratch::k_panel, s.head_size * w);
-    visit(&Scratch::v_panel, s.v_head_size * w);
+    const Size w = Size(round_up(s.kv_seq_len, Tile::columns));
+    const Size d = Size(round_up(s.head_size, Tile::columns));
+    const Size dv = Size(round_up(s.v_head_size, Tile::columns));
+    visit(&Scratch::k_panel, Size(s.head_size) * w);
+    visit(&Scratch::v_panel, Size(s.v_head_size) * w);
     visit(&Scratch::k_rows, w * d);
     visit(&Scratch::grad_k, w * d);
     visit(&Scratch::grad_v, w * dv);
-    visit(&Scratch::p, tile_rows * w);
-    visit(&Scratch::ds, tile_rows * w);
+    visit(&Scratch::p, Size(tile_rows) * w);
+    visit(&Scratch::ds, Size(tile_rows) * w);
     visit(&Scratch::capped, w);
-    visit(&Scratch::q, tile_rows * d);
-    visit(&Scratch::grad_y, tile_rows * dv);
-    visit(&Scratch::grad_q, tile_rows * d);
+    visit(&Scratch::q, Size(tile_rows) * d);
+    visit(&Scratch::grad_y, Size(tile_rows) * dv);
+    visit(&Scratch::grad_q, Size(tile_rows) * d);
   }
-  static std::size_t bytes(const AttentionShape& s) {
-    std::size_t total = group_rows(s) * sizeof(KeyRange);
-    each_buffer(s, [&](AlignedFloats Scratch::*, std::size_t n) { total += allocated_bytes(n); });
+  // Bytes allocate_for takes, as a double: it may be more than size_t can count.
+  static double bytes(const AttentionShape& s) {
+    double total = double(s.q_num_heads / s.kv_num_heads) * s.q_seq_len * sizeof(KeyRange);
+    each_buffer<double>(s, [&](AlignedFloats Scratch::*, double n) {
+      total += n * sizeof(float) + double(allocated_bytes(0));
+    });
     return total;
   }
   bool allocate_for(const AttentionShape& s) {
     width = round_up(s.kv_seq_len, Tile::columns);
     d = round_up(s.head_size, Tile::columns);
     dv = round_up(s.v_head_size, Tile::columns);
+    // A shape whose scratch size_t cannot count is refused before any allocation.
+    if (bytes(s) >= double(std::numeric_limits<std::size_t>::max())) return false;
     visible.reset(new (std::nothrow) KeyRange[group_rows(s)]);
     bool ok = bool(visible);
-    each_buffer(s, [&](AlignedFloats Scratch::*buffer, std::size_t n) {
+    each_buffer<std::size_t>(s, [&](AlignedFloats Scratch::*buffer, std::size_t n) {
+      if (!ok) return;  // the first allocation that fails ends the call: take no more
       this->*buffer = allocate_floats(n);
-      ok = ok && this->*buffer;
+      ok = bool(this->*buffer);
       // Zeros, so that the padding columns of packed rows (never written) add nothing.
       if (this->*buffer) std::fill((this->*buffer).get(), (this->*buffer).get() + n, 0.0f);
     });
@@ -437,8 +448,8 @@ bool flash_attention_backward(const AttentionBackwardArgs& args) {
   return true;
 }
 
-std::size_t flash_attention_backward_working_bytes(const AttentionShape& shape) {
-  return Scratch::bytes(shape) + flash_attention_working_bytes(shape);
+double flash_attention_backward_working_bytes(const AttentionShape& shape) {
+  return Scratch::bytes(shape) + double(flash_attention_working_bytes(shape));
 }
 
 bool attention_backward_reference(const AttentionBackwardArgs& args) {

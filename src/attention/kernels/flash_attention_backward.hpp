@@ -46,7 +46,7 @@ const char* attention_backward_error(const AttentionBackwardArgs& args);
 bool flash_attention_backward(const AttentionBackwardArgs& args);
 
 // Bytes flash_attention_backward allocates for this shape.
-std::size_t flash_attention_backward_working_bytes(const AttentionShape& shape);
+double flash_attention_backward_working_bytes(const AttentionShape& shape);
 
 // Straightforward: whole rows of probabilities (score_row), float math, the formulas above
 // one element at a time (D_i as sum_j P_ij dP_ij, the other form). Returns false when its row
