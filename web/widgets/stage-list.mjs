@@ -2,6 +2,7 @@
 // layer). The current stage opens to show its steps (e.g. each input's key, value and
 // query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
+import { oncePerFrame } from '../idle.mjs';
 
 /**
  * @param {{ onJump: (index: number) => void, chapters: object[], stages: object[] }} options
@@ -152,17 +153,5 @@ export function createStageList({ onJump, chapters, stages }) {
       update(options);
       revealLater();
     },
-  };
-}
-
-/** `task` as a function that runs it in the next animation frame, once however often called. */
-function oncePerFrame(task) {
-  let frame = 0;
-  return () => {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      task();
-    });
   };
 }

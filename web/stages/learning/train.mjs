@@ -7,7 +7,7 @@
 // computes attention.
 import { createInductionTask } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
-import { whenIdle } from '../../idle.mjs';
+import { oncePerFrame, whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
 import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
@@ -289,7 +289,6 @@ function build(ctx) {
   let statusAt = -Infinity;
   let wasCounting = false;
   let toldKey = '';
-  let frame = 0;
   let unsubscribe = null;
   const statusText = () => {
     if (run.status === 'failed') return tr('ch3.train.failed', { reason: run.error });
@@ -300,7 +299,6 @@ function build(ctx) {
   };
 
   function draw() {
-    frame = 0;
     if (!element.isConnected) {
       unsubscribe?.();
       unsubscribe = null;
@@ -341,9 +339,7 @@ function build(ctx) {
       drawHeads(run, maps, heatFiles, tr);
     }
   }
-  const schedule = () => {
-    if (!frame) frame = requestAnimationFrame(draw);
-  };
+  const schedule = oncePerFrame(draw);
 
   const render = (t) => {
     if (!unsubscribe) {
