@@ -150,10 +150,14 @@ function controls(training, actions, tr) {
     train.textContent = tr(busy ? 'ch3.train.pause' : 'ch3.train.train');
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.step >= MAX_TRAINING_STEPS;
-    // The switches as the run has them (a link or Back may change them under this scene).
+    // The switches as the run has them (a link or Back may change them under this scene),
+    // except a number the reader is typing (the seed): it counts once committed (its change
+    // event), and this runs at every frame of a run, which would undo each key pressed.
     for (const control of element.querySelectorAll('[data-control]')) {
       const value = run.settings[control.dataset.control];
-      if (value !== undefined && control.value !== String(value)) control.value = String(value);
+      const typing = control.tagName === 'INPUT' && control.matches(':focus');
+      if (value !== undefined && !typing && control.value !== String(value))
+        control.value = String(value);
     }
   };
   return { element, update };
