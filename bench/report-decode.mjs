@@ -34,7 +34,8 @@ export function decodeSection(runs) {
       'model. The bandwidth probe (bench/peak/bandwidth.c) streams as many bytes as the cache ' +
       'holds, in the same rounds: “% of bandwidth” = probe time ÷ resident time. ORT at 2 ' +
       'threads runs in its own process on both cores (ours stays one thread there and is timed ' +
-      'again in those rounds, for its ratio); in Chromium ORT gets threads only on a ' +
+      'again in those rounds, for its ratio, each of ORT’s samples followed by a 50 ms pause ' +
+      'while its threads stop spinning); in Chromium ORT gets threads only on a ' +
       'cross-origin-isolated page, which the bench page is not, like most sites.',
     '',
   ];

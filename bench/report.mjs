@@ -216,7 +216,10 @@ function coresSection() {
       'its flag), on the calling thread and through createAttentionPool with 1 and 2 workers. ' +
       'onnxruntime-web fixes its thread count per process or page, so each count ran in its ' +
       'own (Chromium pages cross-origin isolated for its threads); the ours columns come from ' +
-      'the 1-thread run, and each ratio compares numbers of the same run. ms/call · GFLOP/s.',
+      'the 1-thread run, and each ratio compares numbers of the same run. At 2 threads ' +
+      "onnxruntime-web's threads spin for about 20 ms after each run (measured), so each of its " +
+      'samples is followed by a 50 ms pause before the next contender, which would otherwise ' +
+      'share the cores with them. ms/call · GFLOP/s.',
     '',
   ];
   for (const kind of ['node', 'chromium']) {

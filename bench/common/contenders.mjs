@@ -115,6 +115,16 @@ export function attentionModel(onnx) {
  * holds for every session of the process or page, and more than one needs a page that is
  * cross-origin isolated).
  */
+/**
+ * onnxruntime-web's threads keep spinning a while after each run instead of sleeping at once:
+ * measured here (Node 20, 2 threads, N = 256, 8 heads), its process burned 1-1.6 cores for
+ * about 20 ms after a run, and our pool of 2 workers, timed right after a sample of it, ran
+ * 1.33-1.34x slower than 60 ms later (no change after ORT at 1 thread). In interleaved rounds
+ * the next contender would share the cores with that spin, so each sample of a multi-threaded
+ * ORT is followed by this pause, outside every timed sample.
+ */
+export const ORT_SPIN_SETTLE_MS = 50;
+
 export async function onnxruntime(ort, onnx, threads = 1) {
   ort.env.wasm.numThreads = threads;
   const session = await ort.InferenceSession.create(attentionModel(onnx), {
@@ -124,6 +134,7 @@ export async function onnxruntime(ort, onnx, threads = 1) {
   return {
     name: 'ort',
     label: threads === 1 ? 'onnxruntime-web' : `onnxruntime-web, ${threads} threads`,
+    settleMs: threads > 1 ? ORT_SPIN_SETTLE_MS : 0,
     prepare({ n, heads }, { q, k, v }) {
       const dims = [1, heads, n, HEAD_SIZE];
       return async () => {

@@ -9,7 +9,8 @@
 //              model, at the thread count the caller set (ortThreads)
 //   bandwidth  the probe of bench/peak/bandwidth.c streaming as many bytes as the cache holds
 //              (keys and values of L tokens): the memory floor under one step's time
-import { median, shortReason } from './harness.mjs';
+import { ORT_SPIN_SETTLE_MS } from './contenders.mjs';
+import { median, pause, shortReason } from './harness.mjs';
 import { seededRandom } from '../../tests/js/seeded-random.mjs';
 
 /** The decode workloads of the issue: S = 1; L from 256 to 32768; batch 1 and 4. */
@@ -177,13 +178,14 @@ export function decodeModel(onnx) {
  * to run without them ("does not support past_key provided and present_key being null"), and
  * an app needs them for its next step anyway.
  */
-export async function ortDecode(ort, onnx, name) {
+export async function ortDecode(ort, onnx, name, threads = 1) {
   const session = await ort.InferenceSession.create(decodeModel(onnx), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
   });
   return {
     name,
+    settleMs: threads > 1 ? ORT_SPIN_SETTLE_MS : 0, // its threads' spin (contenders.mjs)
     prepare({ batch, qHeads, kvHeads, d, L }, { pastKey, pastValue, q, k, v }) {
       const feeds = {
         Q: new ort.Tensor('float32', q, [batch, qHeads, 1, d]),
@@ -257,7 +259,8 @@ export async function runDecodeSuite({ contenders, probe, cases, settings, log =
           calls += 1;
         } while (performance.now() - warmStart < settings.warmupMs || calls < 3);
         const inner = Math.max(1, Math.ceil(settings.sampleMs / Math.max(last, 1e-3)));
-        timed.push({ name: contender.name, run, dispose, inner, samples: [], diff });
+        const settleMs = contender.settleMs ?? 0;
+        timed.push({ name: contender.name, run, dispose, inner, samples: [], diff, settleMs });
       } catch (error) {
         results[contender.name] = { status: 'fails', reason: shortReason(error?.message ?? error) };
       }
@@ -271,7 +274,10 @@ export async function runDecodeSuite({ contenders, probe, cases, settings, log =
       for (let i = 0; i < items.length; i++) {
         const item = items[(i + round) % items.length];
         if (item.probe) probeSamples.push(await timeSample(stream, probeInner));
-        else item.samples.push(await timeSample(item.run, item.inner));
+        else {
+          item.samples.push(await timeSample(item.run, item.inner));
+          if (item.settleMs > 0) await pause(item.settleMs);
+        }
       }
       await breathe();
     }
@@ -311,7 +317,7 @@ export async function runDecodeBench({ attn, ort, onnxProto, bandwidth, ortThrea
     contenders: [
       oursResident(attn),
       oursOnnx(attn),
-      await ortDecode(ort, onnxProto.onnx, `ort${ortThreads}t`),
+      await ortDecode(ort, onnxProto.onnx, `ort${ortThreads}t`, ortThreads),
     ],
     probe: bandwidthProbe(bandwidth.exports),
     cases: decodeCases({ quick }),

@@ -39,6 +39,7 @@ export function median(values) {
 
 // Lets a page's event loop run (and Node's timers) between rounds, never inside a sample.
 const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
+export const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function call(run) {
   const result = run();
@@ -121,7 +122,16 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
         const inner = Math.max(1, Math.ceil(settings.sampleMs / Math.max(last, 1e-3)));
         const affordable = Math.floor(settings.caseBudgetMs / (last * inner));
         const reps = Math.min(settings.reps, Math.max(settings.minReps, affordable));
-        timed.push({ name: contender.name, run, inner, reps, samples: [], maxAbsDiff: diff });
+        const settleMs = contender.settleMs ?? 0; // a pause after each of its samples
+        timed.push({
+          name: contender.name,
+          run,
+          inner,
+          reps,
+          samples: [],
+          maxAbsDiff: diff,
+          settleMs,
+        });
       } catch (error) {
         results[contender.name] = {
           status: 'fails',
@@ -150,6 +160,7 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
         } else {
           const ms = await timeSample(item.run, item.inner);
           item.samples.push(ms);
+          if (item.settleMs > 0) await pause(item.settleMs);
           // Calibrated on a warm-up call that ran slower (not yet optimised, or a noisy
           // moment): lengthen the next samples, or the browser's coarse timer shows.
           if (ms * item.inner < settings.sampleMs / 2) {
