@@ -76,6 +76,22 @@ function readCallOptions(callOptions, where) {
   return { signal, transfer };
 }
 
+/**
+ * A signal that aborts when `signal` does, until release() is called; { signal: undefined }
+ * without one. Aborted at once (with its reason) when `signal` already is.
+ */
+function followUntilSettled(signal) {
+  if (signal === undefined) return { signal: undefined, release: () => {} };
+  const follower = new AbortController();
+  if (signal.aborted) {
+    follower.abort(signal.reason);
+    return { signal: follower.signal, release: () => {} };
+  }
+  const forward = () => follower.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  return { signal: follower.signal, release: () => signal.removeEventListener('abort', forward) };
+}
+
 // Exactly the floats of a measured Float32Array that validation accepted, as a view.
 function checkedFloats(measured, count, name) {
   measuredBytes(measured, count * 4, name); // still exactly the bytes that were checked
@@ -426,8 +442,21 @@ export async function createAttentionPool(options = {}) {
         v: checkedFloats(call.v, lengths.v, 'v'),
         mask: call.mask ? measuredBytes(call.mask.data, call.mask.bytes, 'attnMask.data') : null,
       };
-      const tasks = (list) => run(state, 'attention', list, signal);
-      return runShared({ call, options, inputs, workers: live, run: tasks, arenas: state.arenas });
+      // The caller's abort reaches this call's tasks only until the call settles: a task
+      // still out after it (a worker that woke too late to find a slice) must not be stopped,
+      // and its worker restarted, by an abort that comes later, meant for nothing here.
+      const { signal: callSignal, release } = followUntilSettled(signal);
+      const tasks = (list) => run(state, 'attention', list, callSignal);
+      const y = runShared({
+        call,
+        options,
+        inputs,
+        workers: live,
+        run: tasks,
+        arenas: state.arenas,
+      });
+      y.then(release, release);
+      return y;
     }
     if (call.mask) options.attnMask = { data: maskCopy(call.mask), shape: call.mask.dims };
     const slices = planSlices(call, live);

@@ -5,6 +5,9 @@
 // a wedged pool fails its test instead of hanging it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
 import { useChromiumPage } from './chromium-page.mjs';
@@ -173,6 +176,33 @@ describe('the shared-memory path (Node: workers share the arena)', () => {
       assert.equal(pool.workers, 2);
     } finally {
       pool.close();
+    }
+  });
+});
+
+describe("a call's signal, aborted after the call resolved", () => {
+  test('stops no worker, though a task of that call is still out', async () => {
+    // Two heads of 128 queries over 256 keys: the shared path, two tasks (shared-late-worker).
+    const q = random(2 * 128 * 64, 21);
+    const k = random(2 * 256 * 64, 22);
+    const args = [q, k, k.map((x) => -x), { qNumHeads: 2, headSize: 64 }];
+    const starts = join(mkdtempSync(join(tmpdir(), 'pool-starts-')), 'starts');
+    writeFileSync(starts, '');
+    process.env.POOL_FIXTURE_STARTS = starts; // each worker's env: a copy as it starts
+    const workerUrl = new URL('./fixtures/shared-late-worker.mjs', import.meta.url);
+    const pool = await createAttentionPool({ workers: 2, workerUrl });
+    try {
+      const controller = new AbortController();
+      const y = await within(pool.attention(...args, { signal: controller.signal }), 'the call');
+      assert.deepEqual(y, attn.attention(...args));
+      controller.abort(); // while the late task waits its 400 ms
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const started = readFileSync(starts, 'utf8').split('\n').filter(Boolean).length;
+      assert.equal(started, 2, 'a worker was restarted');
+      assert.deepEqual(await within(pool.attention(...args), 'a later call'), y);
+    } finally {
+      pool.close();
+      delete process.env.POOL_FIXTURE_STARTS;
     }
   });
 });
