@@ -37,7 +37,7 @@ async function handle(message, post) {
   try {
     const run =
       method === 'sharedAttention'
-        ? attn && ((arena) => runSharedSlices((...call) => attn.attention(...call), arena))
+        ? attn && ((arena) => runSharedSlices(attn.attention, arena))
         : attn?.[method]?.bind(attn);
     if (typeof run !== 'function') {
       throw new TypeError(`${method} is not provided by this build of the attention module`);
