@@ -111,11 +111,6 @@ export function attentionModel(onnx) {
 }
 
 /**
- * onnxruntime-web's wasm backend, `threads` threads (set here, before the first session: it
- * holds for every session of the process or page, and more than one needs a page that is
- * cross-origin isolated).
- */
-/**
  * onnxruntime-web's threads keep spinning a while after each run instead of sleeping at once:
  * measured here (Node 20, 2 threads, N = 256, 8 heads), its process burned 1-1.6 cores for
  * about 20 ms after a run, and our pool of 2 workers, timed right after a sample of it, ran
@@ -125,6 +120,11 @@ export function attentionModel(onnx) {
  */
 export const ORT_SPIN_SETTLE_MS = 50;
 
+/**
+ * onnxruntime-web's wasm backend, `threads` threads (set here, before the first session: it
+ * holds for every session of the process or page, and more than one needs a page that is
+ * cross-origin isolated).
+ */
 export async function onnxruntime(ort, onnx, threads = 1) {
   ort.env.wasm.numThreads = threads;
   const session = await ort.InferenceSession.create(attentionModel(onnx), {
