@@ -31,7 +31,7 @@ startApp({
         new Error('the inlined WebAssembly module (createAttentionModuleSingleFile) is missing'),
       );
     }
-    return createAttentionWith(factory);
+    return createAttentionWith(factory, {}, { warmUp: false }); // small calls only
   },
   startTrainer: (options) =>
     createTrainer({ ...options, workerUrl: trainWorker(), workerType: 'classic' }),

@@ -7,9 +7,10 @@ startApp({
   root: document.getElementById('app'),
   loadAttention: async () => {
     const module = await import('./attention.mjs');
-    // Traces only: the Relaxed SIMD build would speed up nothing here, and attention.wasm is
-    // the file this page preloads.
-    return module.default({ relaxedSimd: false });
+    // Traces and small calls only: the Relaxed SIMD build would speed up nothing here, and
+    // attention.wasm is the file this page preloads; the warm-up call, which readies the
+    // kernel for large calls, would only delay the first step (~15 ms of the page's load).
+    return module.default({ relaxedSimd: false, warmUp: false });
   },
   // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker.
   startTrainer: async (options) => (await import('./attention.mjs')).createTrainer(options),

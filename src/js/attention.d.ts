@@ -868,6 +868,13 @@ export interface CreateAttentionOptions {
    * load the given file ({@link AttentionApi.relaxedSimd} then says which build it is).
    */
   relaxedSimd?: boolean;
+  /**
+   * Whether to make one small `attention` call as the module loads (N = 256, head size 64), so
+   * that the engine has optimised the kernel before your first large call (otherwise that
+   * call may run in the engine's baseline tier, slower). Defaults to true. False skips it, for
+   * an app whose calls are all small (it took about 15 ms of a page's load in Chromium).
+   */
+  warmUp?: boolean;
 }
 
 /**

@@ -51,20 +51,29 @@ async function readWasmInNode(file) {
 /**
  * Loads the WebAssembly module and resolves to the attention API.
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL,
- *   relaxedSimd?: boolean }} [options]
+ *   relaxedSimd?: boolean, warmUp?: boolean }} [options]
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`createAttention: options must be an object, got ${options}`);
   }
-  if (options.relaxedSimd !== undefined && typeof options.relaxedSimd !== 'boolean') {
-    throw new TypeError(
-      `createAttention: options.relaxedSimd must be a boolean, got ${typeof options.relaxedSimd}`,
-    );
+  // Each option read once.
+  const { wasmBinary, wasmUrl, relaxedSimd, warmUp } = options;
+  for (const [name, value] of [
+    ['relaxedSimd', relaxedSimd],
+    ['warmUp', warmUp],
+  ]) {
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(
+        `createAttention: options.${name} must be a boolean, got ${typeof value}`,
+      );
+    }
   }
-  if (options.wasmBinary !== undefined) return load({ wasmBinary: options.wasmBinary });
-  if (options.wasmUrl !== undefined) return load({ locateFile: () => String(options.wasmUrl) });
-  if (options.relaxedSimd !== false && hasRelaxedSimd()) {
+  const wrap = { warmUp: warmUp !== false };
+  const load = (moduleOptions) => createAttentionWith(createAttentionModule, moduleOptions, wrap);
+  if (wasmBinary !== undefined) return load({ wasmBinary });
+  if (wasmUrl !== undefined) return load({ locateFile: () => String(wasmUrl) });
+  if (relaxedSimd !== false && hasRelaxedSimd()) {
     try {
       return await load(
         isNode
@@ -81,8 +90,4 @@ export default async function createAttention(options = {}) {
     }
   }
   return load(isNode ? { wasmBinary: await readWasmInNode('./attention.wasm') } : {});
-}
-
-function load(moduleOptions) {
-  return createAttentionWith(createAttentionModule, moduleOptions);
 }

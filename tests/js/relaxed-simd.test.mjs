@@ -120,6 +120,17 @@ test('without Relaxed SIMD in the engine, createAttention loads the SIMD128 buil
   });
 });
 
+test('createAttention({ warmUp: false }) skips only the warm-up call: the same numbers', async () => {
+  const [warm, cold] = await Promise.all([createAttention(), createAttention({ warmUp: false })]);
+  const x = Float32Array.from({ length: 3 * 4 * 8 }, (_, i) => Math.sin(i));
+  const options = { batch: 1, qNumHeads: 4, headSize: 8 };
+  assert.deepEqual(cold.attention(x, x, x, options), warm.attention(x, x, x, options));
+  await assert.rejects(createAttention({ warmUp: 'no' }), {
+    name: 'TypeError',
+    message: /^createAttention: options\.warmUp must be a boolean, got string$/,
+  });
+});
+
 test('with Relaxed SIMD, the relaxed build loads and matches the SIMD128 build', () => {
   const script = `
     import createAttention, { createAttentionPool, hasRelaxedSimd }

@@ -28,7 +28,8 @@ function styleSheet() {
 // One module for every element of the page: it is compiled once.
 let attention = null;
 const loadAttention = () => {
-  attention ??= import('./attention.mjs').then((module) => module.default());
+  // Small calls only: no warm-up call (createAttention's warmUp) to delay the first step.
+  attention ??= import('./attention.mjs').then((module) => module.default({ warmUp: false }));
   return attention;
 };
 
