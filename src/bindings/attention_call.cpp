@@ -80,6 +80,17 @@ double working_bytes(const AttentionCall& call) {
   return double(attention::attention_working_bytes(s));
 }
 
+attention::AttentionOptions options_of(float scale, bool is_causal, float softcap,
+                                       std::int32_t left_window, std::int32_t right_window) {
+  attention::AttentionOptions options;
+  options.scale = scale;
+  options.is_causal = is_causal;
+  options.softcap = softcap;
+  options.left_window = left_window;
+  options.right_window = right_window;
+  return options;
+}
+
 }  // namespace attention_call
 
 namespace {
@@ -132,11 +143,7 @@ const char* attention_call_run(
   if (!to_enum(q_layout, Layout::bshd, call.q_layout) ||
       !to_enum(kv_layout, Layout::bshd, call.kv_layout))
     return "unknown layout";
-  call.options.scale = scale;
-  call.options.is_causal = is_causal;
-  call.options.softcap = softcap;
-  call.options.left_window = left_window;
-  call.options.right_window = right_window;
+  call.options = attention_call::options_of(scale, is_causal, softcap, left_window, right_window);
   call.past_length = past_length;
   call.nonpad_kv_seqlen = nonpad_kv_seqlen;
   if (!to_enum(mask_kind, MaskKind::additive, call.mask_kind)) return "unknown mask kind";

@@ -104,6 +104,11 @@ struct PresentCall {
 // missing buffer); nothing written then.
 std::string concat_present(const PresentCall& call);
 
+// AttentionOptions from its fields as the plain exports take them, in this order (the
+// attention_call_* exports below, and the KV cache's attend: kv_cache_bindings.cpp).
+attention::AttentionOptions options_of(float scale, bool is_causal, float softcap,
+                                       std::int32_t left_window, std::int32_t right_window);
+
 }  // namespace attention_call
 
 // The same two calls as plain wasm exports (listed in CMakeLists.txt's EXPORTED_FUNCTIONS),

@@ -2,6 +2,7 @@
 // and their fields are in kv_cache_call.hpp. AttentionOptions is registered in bindings.cpp.
 #include <emscripten/bind.h>
 
+#include "attention_call.hpp"
 #include "kv_cache_call.hpp"
 
 namespace {
@@ -17,8 +18,8 @@ std::string append_fields(std::uintptr_t cache, std::uintptr_t k, std::uintptr_t
   return kv_cache_call::append({cache, k, v, rows}).error;
 }
 
-// kv_cache_call::attend: KvAttendCall's fields, then AttentionOptions' (scale, isCausal,
-// softcap, leftWindow, rightWindow).
+// kv_cache_call::attend: KvAttendCall's fields, then AttentionOptions' (attention_call.hpp's
+// options_of).
 std::string attend_fields(std::uintptr_t cache, std::uintptr_t q, std::uintptr_t y,
                           std::uint32_t q_num_heads, std::uint32_t q_seq_len, float scale,
                           bool is_causal, float softcap, std::int32_t left_window,
@@ -29,11 +30,7 @@ std::string attend_fields(std::uintptr_t cache, std::uintptr_t q, std::uintptr_t
   call.y = y;
   call.q_num_heads = q_num_heads;
   call.q_seq_len = q_seq_len;
-  call.options.scale = scale;
-  call.options.is_causal = is_causal;
-  call.options.softcap = softcap;
-  call.options.left_window = left_window;
-  call.options.right_window = right_window;
+  call.options = attention_call::options_of(scale, is_causal, softcap, left_window, right_window);
   return kv_cache_call::attend(call);
 }
 
