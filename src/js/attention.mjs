@@ -69,8 +69,8 @@ export default async function createAttention(options = {}) {
       );
     }
   }
-  const wrap = { warmUp: warmUp !== false };
-  const load = (moduleOptions) => createAttentionWith(createAttentionModule, moduleOptions, wrap);
+  const load = (moduleOptions) =>
+    createAttentionWith(createAttentionModule, moduleOptions, { warmUp });
   if (wasmBinary !== undefined) return load({ wasmBinary });
   if (wasmUrl !== undefined) return load({ locateFile: () => String(wasmUrl) });
   if (relaxedSimd !== false && hasRelaxedSimd()) {

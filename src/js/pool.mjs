@@ -98,6 +98,15 @@ function checkedFloats(measured, count, name) {
   return new Float32ArrayIntrinsic(measured.buffer, measured.byteOffset, count);
 }
 
+// checkedFloats of a checked call's q, k and v: { q, k, v }.
+function checkedQkv({ q, k, v, lengths }) {
+  return {
+    q: checkedFloats(q, lengths.q, 'q'),
+    k: checkedFloats(k, lengths.k, 'k'),
+    v: checkedFloats(v, lengths.v, 'v'),
+  };
+}
+
 // A fresh copy of the checked mask bytes, as the kind of array the mask was.
 function maskCopy(mask) {
   const bytes = new Uint8ArrayIntrinsic(measuredBytes(mask.data, mask.bytes, 'attnMask.data'));
@@ -437,9 +446,7 @@ export async function createAttentionPool(options = {}) {
       // Shared memory: the checked bytes are copied into the pool's arena now (runShared
       // copies before it first waits), so later writes by the caller change nothing.
       const inputs = {
-        q: checkedFloats(call.q, lengths.q, 'q'),
-        k: checkedFloats(call.k, lengths.k, 'k'),
-        v: checkedFloats(call.v, lengths.v, 'v'),
+        ...checkedQkv(call),
         mask: call.mask ? measuredBytes(call.mask.data, call.mask.bytes, 'attnMask.data') : null,
       };
       // The caller's abort reaches this call's tasks only until the call settles: a task
@@ -469,9 +476,7 @@ export async function createAttentionPool(options = {}) {
       return y;
     }
     // Sliced: each slice a fresh copy, made now.
-    const qs = checkedFloats(call.q, lengths.q, 'q');
-    const ks = checkedFloats(call.k, lengths.k, 'k');
-    const vs = checkedFloats(call.v, lengths.v, 'v');
+    const { q: qs, k: ks, v: vs } = checkedQkv(call);
     const tasks = slices.map((slice) => {
       const sliced = sliceCall(qs, ks, vs, options, call, slice);
       const rows = slice.s1 - slice.s0;
