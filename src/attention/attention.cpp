@@ -169,9 +169,9 @@ const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
   return nullptr;
 }
 
-std::size_t attention_working_bytes(const AttentionShape& shape) {
+std::size_t attention_working_bytes(const AttentionShape& shape, std::size_t threads) {
   // Whether the decode path runs depends on the mask too: the larger of the two.
-  return std::max(kernels::flash_attention_working_bytes(shape),
+  return std::max(kernels::flash_attention_working_bytes(shape, threads),
                   kernels::decode_working_bytes(shape));
 }
 

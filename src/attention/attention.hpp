@@ -34,6 +34,8 @@
 
 namespace attention {
 
+class ThreadTeam;  // thread_team.hpp
+
 struct AttentionShape {
   std::size_t batch = 1;
   std::size_t q_num_heads = 1;
@@ -106,6 +108,9 @@ struct AttentionArgs {
   const std::int32_t* nonpad_kv_seqlen = nullptr;  // [batch] valid keys, or null
   float* scores = nullptr;  // [batch, q_num_heads, S, T], contiguous; written only when given
   ScoresMode scores_mode = ScoresMode::raw;
+  // Threads that share the tiled kernel's work with the caller (thread_team.hpp), or null:
+  // the calling thread alone. Results are the same either way, bit for bit.
+  ThreadTeam* team = nullptr;
 };
 
 // Arguments for contiguous 4-D tensors, the layout of attention()'s fast path.
@@ -128,9 +133,9 @@ const char* attention_error(const AttentionArgs& args);
 const char* broadcast_mask_strides(const std::size_t* dims, std::size_t rank,
                                    const AttentionShape& shape, MaskKeys keys, AttentionMask& mask);
 
-// Bytes of working memory the fused kernel allocates for one call (scratch only; q, k, v, y,
-// the mask and the scores are the caller's).
-std::size_t attention_working_bytes(const AttentionShape& shape);
+// Bytes of working memory the fused kernel allocates for one call on `threads` threads (a
+// team's size; scratch only: q, k, v, y, the mask and the scores are the caller's).
+std::size_t attention_working_bytes(const AttentionShape& shape, std::size_t threads = 1);
 
 enum class Status { ok, invalid_arguments, out_of_memory };
 

@@ -1,6 +1,33 @@
 #include "attention_call.hpp"
 
+#include <memory>
+
+#include "thread_team.hpp"
+
 namespace attention_call {
+namespace {
+
+// This instance's team, or null: the calling thread alone.
+std::unique_ptr<attention::ThreadTeam> team;
+
+}  // namespace
+
+const char* set_threads(std::uint32_t count) {
+  static_assert(attention::max_team_helpers + 1 == 64, "the message below names the bound");
+  if (count < 1 || count > attention::max_team_helpers + 1) return "threads must be from 1 to 64";
+  if (count > 1 && !attention::threads_available)
+    return "this build of the module has no threads (the wasm threads build has)";
+  if (count == threads()) return nullptr;
+  std::unique_ptr<attention::ThreadTeam> next;
+  if (count > 1) {
+    next = attention::ThreadTeam::start(count - 1);
+    if (!next) return "the helper threads could not be started";
+  }
+  team = std::move(next);
+  return nullptr;
+}
+
+std::uint32_t threads() { return team ? std::uint32_t(team->size()) : 1; }
 
 const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
   attention::AttentionShape& s = args.shape;
@@ -43,6 +70,7 @@ const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
 const char* run_message(const AttentionCall& call) {
   attention::AttentionArgs args;
   if (const char* error = to_args(call, args)) return error;
+  args.team = team.get();
   return attention::status_message(attention::attention(args), args);
 }
 
@@ -77,7 +105,7 @@ double working_bytes(const AttentionCall& call) {
                                     call.q_seq_len,  call.kv_seq_len,  call.head_size,
                                     call.v_head_size};
   if (attention::attention_shape_error(s)) return 0;
-  return double(attention::attention_working_bytes(s));
+  return double(attention::attention_working_bytes(s, threads()));
 }
 
 attention::AttentionOptions options_of(float scale, bool is_causal, float softcap,
@@ -155,6 +183,10 @@ const char* attention_call_run(
   if (!to_enum(scores_mode, ScoresMode::probabilities, call.scores_mode))
     return "unknown scores mode";
   return attention_call::run_message(call);
+}
+
+const char* attention_call_set_threads(std::uint32_t threads) {
+  return attention_call::set_threads(threads);
 }
 
 double attention_call_working_bytes(std::uint32_t batch, std::uint32_t q_num_heads,

@@ -86,8 +86,18 @@ std::string run(const AttentionCall& call);
 // The same, as nullptr on success, else the message (a static string, nothing to free).
 const char* run_message(const AttentionCall& call);
 
-// Bytes of working memory the kernel allocates for this call, beyond the caller's buffers.
+// Bytes of working memory the kernel allocates for this call, beyond the caller's buffers
+// (for every thread of the team, when set_threads gave it one).
 double working_bytes(const AttentionCall& call);
+
+// The threads run() computes with, for this module instance (one per wasm instance, or per
+// process natively): 1 by default, the caller alone; set_threads(n) starts n - 1 helpers
+// (thread_team.hpp) that share every later call's tiled kernel with the caller, and
+// set_threads(1) stops them. Returns why it cannot (a build without threads, n outside
+// 1..max_team_helpers + 1, the system refusing threads), or nullptr; refused, nothing changes.
+// Not to be called while a run() is under way on another thread.
+const char* set_threads(std::uint32_t threads);
+std::uint32_t threads();
 
 // ONNX's present_key (or present_value) = concat(past, new) along the sequence, as
 // [batch, heads, pastRows + rows, size] at `out`: the past [batch, heads, pastRows, size]
@@ -130,6 +140,9 @@ const char* attention_call_run(
     std::uint32_t mask_dim0, std::uint32_t mask_dim1, std::uint32_t mask_dim2,
     std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
     std::int32_t scores_mode);
+
+// attention_call::set_threads: nullptr, or why not.
+const char* attention_call_set_threads(std::uint32_t threads);
 
 // attention_call::working_bytes for a call of this shape.
 double attention_call_working_bytes(std::uint32_t batch, std::uint32_t q_num_heads,

@@ -10,6 +10,7 @@
 #include "kernels/row_softmax.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
+#include "thread_team.hpp"
 
 namespace attention::kernels {
 namespace {
@@ -32,9 +33,9 @@ static_assert(block_rows % tile_rows == 0, "a row block holds whole register til
 
 using Buffer = AlignedFloats;
 
-// All the memory one call needs: O(rows * (head_size + v_head_size)), whatever S and T are,
-// where rows = min(block_rows, the rows of one head group): decoding (S = 1) allocates and
-// packs for the few rows it has, not for a whole block.
+// All the memory one thread of a call needs: O(rows * (head_size + v_head_size)), whatever S
+// and T are, where rows = rows_per_block: decoding (S = 1) allocates and packs for the few
+// rows it has, not for a whole block.
 struct Scratch {
   Buffer queries;  // rows x d: the block's query rows, tile by tile, interleaved
   Buffer outputs;  // rows x dv_padded: running (unnormalised) softmax . values
@@ -63,10 +64,27 @@ struct Scratch {
   }
 };
 
-// Query rows per row block for this shape: a whole block, or the rows of one head group.
-std::size_t rows_per_block(const AttentionShape& s) {
-  const std::size_t group_rows = s.q_num_heads / s.kv_num_heads * s.q_seq_len;
-  return std::min(block_rows, round_up(group_rows, tile_rows));
+// Query rows per row block for this shape on `threads` threads: a whole block, or the rows of
+// one head group. A team shares the row blocks of every head group, so with several threads
+// the blocks are halved (down to min_shared_block_rows) until each thread has
+// blocks_per_thread of them: one head at N = 256 is one block alone, four of 64 rows on two
+// threads. Smaller blocks pack each key block more often (once per row block), a cost that
+// stays small beside the products down to 64 rows.
+constexpr std::size_t min_shared_block_rows = 64;
+constexpr std::size_t blocks_per_thread = 2;
+
+std::size_t group_rows(const AttentionShape& s) {
+  return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
+}
+
+std::size_t rows_per_block(const AttentionShape& s, std::size_t threads) {
+  std::size_t rows = std::min(block_rows, round_up(group_rows(s), tile_rows));
+  const auto blocks = [&](std::size_t r) {
+    return s.batch * s.kv_num_heads * ((group_rows(s) + r - 1) / r);
+  };
+  while (threads > 1 && rows > min_shared_block_rows && blocks(rows) < blocks_per_thread * threads)
+    rows = round_up(rows / 2, tile_rows);
+  return rows;
 }
 
 // scores (tile_rows x tile_keys, row stride block_keys) = queries . panel * scale, where
@@ -108,7 +126,7 @@ void accumulate_tile(const float* probabilities, std::size_t keys, const float* 
 // all of them (grouped-query attention reads each kv head once per group).
 class HeadGroup {
  public:
-  HeadGroup(const AttentionArgs& args, Scratch& scratch)
+  HeadGroup(const AttentionArgs& args, Scratch& scratch, std::size_t block_rows)
       : a_(args),
         shape_(args.shape),
         options_(args.options),
@@ -118,28 +136,30 @@ class HeadGroup {
         dv_(shape_.v_head_size),
         dv_padded_(round_up(dv_, tile_keys)),
         group_(shape_.q_num_heads / shape_.kv_num_heads),
-        block_rows_(rows_per_block(shape_)) {}
+        block_rows_(block_rows) {}
 
-  // Batch b, kv head g: q and y rows of its query heads, keys and values of g.
-  void run(std::size_t b, std::size_t g) {
+  // Batch b, kv head g: the row block of its query heads' rows that starts at row0 (of
+  // group * S), against the keys and values of g.
+  void run(std::size_t b, std::size_t g, std::size_t row0) {
     batch_ = b;
     first_q_head_ = g * group_;
     offset_ = query_offset(a_, b);
     key_limit_ = key_limit(a_, b);
     const float* k_head = a_.k + b * a_.k_strides.batch + g * a_.k_strides.head;
     const float* v_head = a_.v + b * a_.v_strides.batch + g * a_.v_strides.head;
-    const std::size_t total_rows = group_ * shape_.q_seq_len;
-    for (std::size_t row0 = 0; row0 < total_rows; row0 += block_rows_) {
-      const std::size_t rows = std::min(block_rows_, total_rows - row0);
-      const KeyRange keys_seen = start_row_block(row0, rows);
-      // Only the key blocks some row of this block can see are packed and computed.
-      for (std::size_t key0 = keys_seen.begin; key0 < keys_seen.end; key0 += block_keys) {
-        const std::size_t keys = std::min(block_keys, keys_seen.end - key0);
-        pack_block(k_head + key0 * a_.k_strides.seq, v_head + key0 * a_.v_strides.seq, keys);
-        block_step(*this, key0, keys);
-      }
-      finish_row_block();
+    const std::size_t rows = std::min(block_rows_, group_rows(shape_) - row0);
+    const KeyRange keys_seen = start_row_block(row0, rows);
+    // Only the key blocks some row of this block can see are packed and computed. Blocks
+    // start at multiples of block_keys, wherever a row block's keys begin (a window), so
+    // that each row's online softmax sums the same blocks, in the same order, however the
+    // rows are grouped into row blocks: one thread or a team, the same bits.
+    const std::size_t first_key = keys_seen.begin / block_keys * block_keys;
+    for (std::size_t key0 = first_key; key0 < keys_seen.end; key0 += block_keys) {
+      const std::size_t keys = std::min(block_keys, keys_seen.end - key0);
+      pack_block(k_head + key0 * a_.k_strides.seq, v_head + key0 * a_.v_strides.seq, keys);
+      block_step(*this, key0, keys);
     }
+    finish_row_block();
   }
 
  private:
@@ -285,21 +305,37 @@ void (*volatile const HeadGroup::block_step)(HeadGroup&, std::size_t, std::size_
 
 bool flash_attention(const AttentionArgs& args) {
   const AttentionShape& s = args.shape;
-  Scratch scratch;
-  if (!scratch.allocate_for(rows_per_block(s), s.head_size, round_up(s.v_head_size, tile_keys)))
-    return false;
-  HeadGroup group(args, scratch);
-  for (std::size_t b = 0; b < s.batch; ++b)
-    for (std::size_t g = 0; g < s.kv_num_heads; ++g) group.run(b, g);
+  const std::size_t threads = args.team ? args.team->size() : 1;
+  const std::size_t rows = rows_per_block(s, threads);
+  // One scratch per thread, all allocated here, on the calling thread: in the wasm threads
+  // build only the calling thread's JS reads wasm memory, and it must see any growth.
+  std::unique_ptr<Scratch[]> scratch(new (std::nothrow) Scratch[threads]);
+  if (!scratch) return false;
+  for (std::size_t t = 0; t < threads; ++t)
+    if (!scratch[t].allocate_for(rows, s.head_size, round_up(s.v_head_size, tile_keys)))
+      return false;
+  // Task i: batch b, kv head g, row block i % blocks (each writes its own rows of y).
+  const std::size_t blocks = (group_rows(s) + rows - 1) / rows;
+  const auto run_task = [&](std::size_t task, std::size_t thread) {
+    const std::size_t group_index = task / blocks;
+    HeadGroup(args, scratch[thread], rows)
+        .run(group_index / s.kv_num_heads, group_index % s.kv_num_heads, task % blocks * rows);
+  };
+  const std::size_t tasks = s.batch * s.kv_num_heads * blocks;
+  if (threads > 1) {
+    args.team->run(tasks, run_task);
+  } else {
+    for (std::size_t task = 0; task < tasks; ++task) run_task(task, 0);
+  }
   return true;
 }
 
-std::size_t flash_attention_working_bytes(const AttentionShape& s) {
-  const std::size_t rows = rows_per_block(s);
+std::size_t flash_attention_working_bytes(const AttentionShape& s, std::size_t threads) {
+  const std::size_t rows = rows_per_block(s, threads);
   std::size_t bytes = rows * (sizeof(KeyRange) + sizeof(RowStatistics));
   for (std::size_t floats : Scratch::sizes(rows, s.head_size, round_up(s.v_head_size, tile_keys)))
     bytes += allocated_bytes(floats);
-  return bytes;
+  return bytes * threads + threads * sizeof(Scratch);
 }
 
 bool attention_reference(const AttentionArgs& a) {
