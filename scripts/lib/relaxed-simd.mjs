@@ -8,8 +8,8 @@
 // so the rewrite changes no size or offset. It walks the code section as an engine does,
 // decoding every instruction with its immediates, so the same bytes inside an immediate, a
 // data segment or a custom section are left alone; anything it cannot decode (a malformed
-// body, an opcode outside MVP, sign-extension, bulk memory, reference types and SIMD) is an
-// error, never a guess.
+// body, an opcode outside MVP, sign-extension, bulk memory, reference types, SIMD and the
+// threads proposal's atomics) is an error, never a guess.
 //
 // Usage: node scripts/lib/relaxed-simd.mjs <in.wasm> <out.wasm>   (prints the count rewritten)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -97,6 +97,14 @@ function miscImmediates(r, op) {
   else r.fail(`unknown 0xfc opcode ${op}`);
 }
 
+// The immediates after 0xfe <opcode> (the threads proposal): atomic.fence has one zero
+// byte; every other atomic (notify, waits, loads, stores, read-modify-writes) a memarg.
+function atomicImmediates(r, op) {
+  if (op === 0x03) r.skip(1);
+  else if (op <= 0x4e) memarg(r);
+  else r.fail(`unknown 0xfe opcode ${op}`);
+}
+
 // Walks one function body's instructions; calls onPrototypeFma(offset) at each prototype fma,
 // offset being that of its opcode's LEB128 after the prefix.
 function walkBody(r, onPrototypeFma) {
@@ -136,6 +144,7 @@ function walkBody(r, onPrototypeFma) {
     else if (op === 0xd0)
       r.skip(1); // ref.null: a heap type
     else if (op === 0xfc) miscImmediates(r, r.uleb());
+    else if (op === 0xfe) atomicImmediates(r, r.uleb());
     else if (op === SIMD_PREFIX) {
       const at = r.pos;
       const simdOp = r.uleb();

@@ -19,7 +19,10 @@ constexpr std::uint64_t tagged(std::uint32_t call, std::uint32_t task) {
 }  // namespace
 
 std::unique_ptr<ThreadTeam> ThreadTeam::start(std::size_t helpers) {
-  if (!threads_available || helpers < 1 || helpers > max_team_helpers) return nullptr;
+  if (helpers < 1 || helpers > max_team_helpers) return nullptr;
+#if !ATTENTION_HAS_THREADS
+  return nullptr;  // creating a thread would abort; and the helpers' code stays out of the build
+#else
   std::unique_ptr<ThreadTeam> team(new ThreadTeam());
 #if defined(__cpp_exceptions)
   try {
@@ -33,6 +36,7 @@ std::unique_ptr<ThreadTeam> ThreadTeam::start(std::size_t helpers) {
   }
 #endif
   return team;
+#endif
 }
 
 ThreadTeam::~ThreadTeam() {

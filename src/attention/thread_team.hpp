@@ -24,10 +24,11 @@ namespace attention {
 // Whether this build can start threads: natively yes; a WebAssembly build only when
 // compiled with -pthread (the threads build; elsewhere thread creation would abort).
 #if !defined(__wasm__) || defined(__EMSCRIPTEN_PTHREADS__)
-inline constexpr bool threads_available = true;
+#define ATTENTION_HAS_THREADS 1
 #else
-inline constexpr bool threads_available = false;
+#define ATTENTION_HAS_THREADS 0
 #endif
+inline constexpr bool threads_available = ATTENTION_HAS_THREADS;
 
 // Helpers a team may have: a bound for the callers' checks, far above any core count a page
 // or a test machine offers.

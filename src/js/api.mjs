@@ -26,7 +26,8 @@ export const VERSION = '0.1.0';
  * (warm-up.mjs): for an app whose calls are all small, like the explainer's page, where it
  * only delays the start (about 15 ms of a page's load in Chromium).
  */
-export function wrapModule(Module, { warmUp: warm = true } = {}) {
+export function wrapModule(Module, { warmUp: warm = true, threads = 1 } = {}) {
+  if (threads !== 1) startThreads(Module, threads);
   Module.markLoaded(); // every Embind registration has run: what is allocated now stays
   // { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits }
   const context = createWasmContext(Module);
@@ -42,6 +43,8 @@ export function wrapModule(Module, { warmUp: warm = true } = {}) {
     simd: simdArch === 'wasm',
     // Asked of the module itself, so it is right for a caller's own wasmBinary / wasmUrl too.
     relaxedSimd: Module.relaxedSimd(),
+    // The threads attention() computes on: the caller's and the wasm threads build's helpers.
+    threads,
     version: VERSION,
     memoryStats: () => ({
       wasmMemoryBytes: Module.HEAPU8.length,
@@ -50,6 +53,19 @@ export function wrapModule(Module, { warmUp: warm = true } = {}) {
   });
   if (warm) warmUp(api.attention);
   return api;
+}
+
+/**
+ * Starts the wasm threads build's team: `threads` - 1 helpers that share every attention()
+ * call with the caller. Their Workers were made as the module loaded (attentionHelpers).
+ */
+function startThreads(Module, threads) {
+  const message = Module._attention_call_set_threads(threads);
+  if (message !== 0) {
+    throw new Error(
+      `createAttention: could not start ${threads} threads: ${Module.UTF8ToString(message)}`,
+    );
+  }
 }
 
 /**

@@ -8,8 +8,11 @@
 // f32x4.relaxed_madd. The second is loaded where the engine validates a tiny module using
 // that instruction (Chromium and Firefox ship it; Safari and Node 20 without
 // --experimental-wasm-relaxed-simd do not). Both share this glue: scripts/build checks that.
+// A third, attention-threads.mjs (SIMD128 with wasm threads, its own glue), loads only when
+// asked for with options.threads.
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { createAttentionWith } from './api.mjs';
+import { checkIntegerIn } from './checks.mjs';
 
 export { createAttentionPool } from './pool.mjs';
 export { createTrainer, TrainerError } from './trainer.mjs';
@@ -48,17 +51,84 @@ async function readWasmInNode(file) {
   return readFile(new URL(file, import.meta.url));
 }
 
+// The most threads createAttention({ threads }) starts; the core refuses more than this too
+// (attention_call::set_threads). Checked here, before the build and its Workers load.
+const MAX_THREADS = 64;
+
+/**
+ * load(await relaxed()) where Relaxed SIMD is wanted (relaxedSimd not false) and the engine
+ * validates it, else, or when that build's .wasm is missing where the app was deployed (an
+ * app that copied only the SIMD128 file), load(await plain()).
+ */
+async function preferRelaxed(relaxedSimd, load, relaxed, plain) {
+  if (relaxedSimd !== false && hasRelaxedSimd()) {
+    try {
+      return await load(await relaxed());
+    } catch {
+      // The Relaxed SIMD .wasm is missing: the SIMD128 build works everywhere.
+    }
+  }
+  return load(await plain());
+}
+
+// For the Relaxed SIMD file's fetch: a failure there is no error, the SIMD128 build follows.
+const quiet = () => {};
+
+/**
+ * The wasm threads build (attention-threads.mjs, its worker script and attention-threads.wasm
+ * or attention-threads-relaxed.wasm, beside this file) with `threads` - 1 helpers: where
+ * threads can share memory, which a page or Worker can only when cross-origin isolated.
+ */
+async function loadThreadsBuild(threads, warmUp, relaxedSimd) {
+  if (isNode) {
+    throw new RangeError(
+      'createAttention: options.threads above 1 needs wasm threads, built for browsers; in Node, createAttentionPool runs calls on worker threads',
+    );
+  }
+  if (globalThis.crossOriginIsolated !== true) {
+    throw new RangeError(
+      'createAttention: options.threads above 1 needs wasm threads, which a page and its Workers have only when cross-origin isolated (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); this one is not',
+    );
+  }
+  // A computed specifier: bundlers leave this build's own glue alone (it must stay a file
+  // beside its .wasm and its worker script, which imports it by URL).
+  const glue = new URL('./attention-threads.mjs', import.meta.url).href;
+  let factory;
+  try {
+    ({ default: factory } = await import(/* webpackIgnore: true */ glue));
+  } catch (error) {
+    throw new Error(`createAttention: could not load ${glue}: ${error?.message ?? error}`, {
+      cause: error,
+    });
+  }
+  const load = (moduleOptions) =>
+    createAttentionWith(
+      factory,
+      { attentionHelpers: threads - 1, ...moduleOptions },
+      { warmUp, threads },
+    );
+  // The glue asks locateFile for its .wasm and for the helpers' worker script, by file name.
+  const relaxed = () => ({
+    locateFile: (file) =>
+      file.endsWith('.wasm')
+        ? new URL('./attention-threads-relaxed.wasm', import.meta.url).href
+        : new URL(`./${file}`, import.meta.url).href,
+    printErr: quiet,
+  });
+  return preferRelaxed(relaxedSimd, load, relaxed, () => ({}));
+}
+
 /**
  * Loads the WebAssembly module and resolves to the attention API.
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL,
- *   relaxedSimd?: boolean, warmUp?: boolean }} [options]
+ *   relaxedSimd?: boolean, warmUp?: boolean, threads?: number }} [options]
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`createAttention: options must be an object, got ${options}`);
   }
   // Each option read once.
-  const { wasmBinary, wasmUrl, relaxedSimd, warmUp } = options;
+  const { wasmBinary, wasmUrl, relaxedSimd, warmUp, threads: threadsOption } = options;
   for (const [name, value] of [
     ['relaxedSimd', relaxedSimd],
     ['warmUp', warmUp],
@@ -69,25 +139,31 @@ export default async function createAttention(options = {}) {
       );
     }
   }
+  const threads =
+    threadsOption === undefined
+      ? 1
+      : checkIntegerIn(threadsOption, 'createAttention: options.threads', 1, MAX_THREADS);
+  if (threads > 1) {
+    if (wasmBinary !== undefined || wasmUrl !== undefined) {
+      throw new TypeError(
+        'createAttention: options.threads above 1 loads the threads build from beside attention.mjs: leave out wasmBinary and wasmUrl',
+      );
+    }
+    return loadThreadsBuild(threads, warmUp, relaxedSimd);
+  }
   const load = (moduleOptions) =>
     createAttentionWith(createAttentionModule, moduleOptions, { warmUp });
   if (wasmBinary !== undefined) return load({ wasmBinary });
   if (wasmUrl !== undefined) return load({ locateFile: () => String(wasmUrl) });
-  if (relaxedSimd !== false && hasRelaxedSimd()) {
-    try {
-      return await load(
-        isNode
-          ? { wasmBinary: await readWasmInNode('./attention-relaxed.wasm') }
-          : // A literal URL, so bundlers that follow new URL(…, import.meta.url) copy the file.
-            {
-              locateFile: () => new URL('./attention-relaxed.wasm', import.meta.url).href,
-              printErr: () => {}, // a failed fetch is not an error: the SIMD128 build follows
-            },
-      );
-    } catch {
-      // attention-relaxed.wasm missing where the app was deployed (an app that copied only
-      // attention.wasm): the SIMD128 build below works everywhere.
-    }
-  }
-  return load(isNode ? { wasmBinary: await readWasmInNode('./attention.wasm') } : {});
+  const relaxed = async () =>
+    isNode
+      ? { wasmBinary: await readWasmInNode('./attention-relaxed.wasm') }
+      : // A literal URL, so bundlers that follow new URL(…, import.meta.url) copy the file.
+        {
+          locateFile: () => new URL('./attention-relaxed.wasm', import.meta.url).href,
+          printErr: quiet,
+        };
+  const plain = async () =>
+    isNode ? { wasmBinary: await readWasmInNode('./attention.wasm') } : {};
+  return preferRelaxed(relaxedSimd, load, relaxed, plain);
 }

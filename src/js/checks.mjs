@@ -51,6 +51,17 @@ export function checkPositiveInteger(value, name) {
   return value;
 }
 
+/** An integer from `min` to `max`, or a TypeError / RangeError naming it. */
+export function checkIntegerIn(value, name, min, max) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  if (!isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
 /**
  * A number the core receives as a float32 (scale, softcap): it must stay what the caller
  * meant there. 1e39 is finite in JS but Infinity in float32; 1e-46 is positive in JS but 0 in

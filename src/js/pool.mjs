@@ -24,7 +24,7 @@
 // snapshot is sliced and posted, never the caller's objects, whose getters could answer
 // differently the second time.
 import { readAttentionArgs, recordAsOptions } from './attention-args.mjs';
-import { describe, isOptionBag } from './checks.mjs';
+import { checkIntegerIn, describe, isOptionBag } from './checks.mjs';
 import { snapshotOnnxCall } from './onnx-attention.mjs';
 import { createArenas, runShared, sharedMemoryAvailable } from './pool-shared.mjs';
 import { callWork, planSlices, placeSlice, sliceCall, SPLIT_MIN_WORK } from './pool-split.mjs';
@@ -307,17 +307,12 @@ async function readPoolOptions(options) {
     throw new TypeError(`createAttentionPool: options must be an object, got ${describe(options)}`);
   }
   const o = readOwnOptions(options, POOL_KEYS, 'createAttentionPool', 'options');
-  const count = o.workers ?? (await defaultWorkers());
-  if (typeof count !== 'number') {
-    throw new TypeError(
-      `createAttentionPool: workers must be a positive integer, got ${typeof count}`,
-    );
-  }
-  if (!Number.isInteger(count) || count < 1 || count > 256) {
-    throw new RangeError(
-      `createAttentionPool: workers must be an integer from 1 to 256, got ${count}`,
-    );
-  }
+  const count = checkIntegerIn(
+    o.workers ?? (await defaultWorkers()),
+    'createAttentionPool: workers',
+    1,
+    256,
+  );
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
   if (typeof initTimeout !== 'number' || !(initTimeout > 0)) {
     throw new RangeError(

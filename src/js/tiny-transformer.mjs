@@ -11,7 +11,7 @@
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy. A refused
 // call changes nothing: every check runs before the model is touched, and the core refuses a
 // step whose loss or gradients are not finite before it applies it.
-import { checkFloat32, describe, formatBytes, isOptionBag } from './checks.mjs';
+import { checkFloat32, checkIntegerIn, describe, formatBytes, isOptionBag } from './checks.mjs';
 import {
   measureTypedArray,
   measuredBytes,
@@ -41,17 +41,6 @@ const POSITIONS = ['learned', 'rope', 'none'];
  * what trains in a page, and below the core's size arithmetic limits). */
 const LIMITS = { vocabSize: 1 << 20, context: 1 << 14, width: 1 << 14, layers: 256 };
 const UINT32_MAX = 0xffffffff;
-
-/** An integer in [min, max], or a TypeError / RangeError naming it. */
-function checkIntegerIn(value, name, min, max) {
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
-  }
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
-  }
-  return value;
-}
 
 /** A float32 rate that must be finite and >= 0 (learningRate, weightDecay). */
 function checkRate(value, name) {

@@ -5,7 +5,7 @@
 //
 // Here: reading and checking the caller's options and arguments (each read once; a refused
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
-import { describe, isOptionBag } from './checks.mjs';
+import { checkIntegerIn, describe, isOptionBag } from './checks.mjs';
 import {
   INDUCTION_BATCH,
   INDUCTION_LENGTH,
@@ -48,16 +48,6 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const MAX_DIMS = 8;
 /** The most steps one train() call may ask for. */
 export const MAX_STEPS = 1e7;
-
-function checkInteger(value, name, lo, hi) {
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be an integer from ${lo} to ${hi}, got ${describe(value)}`);
-  }
-  if (!Number.isInteger(value) || value < lo || value > hi) {
-    throw new RangeError(`${name} must be an integer from ${lo} to ${hi}, got ${value}`);
-  }
-  return value;
-}
 
 /** Reads an option bag once (own properties only); undefined reads as empty. */
 function readBag(bag, keys, where, bagName) {
@@ -180,8 +170,8 @@ export async function createTrainer(options) {
       `${where}: task must be 'induction' (the only task), got ${describe(task)}`,
     );
   }
-  const seed = checkInteger(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
-  const batch = checkInteger(o.batch ?? INDUCTION_BATCH, `${where}: batch`, 1, MAX_BATCH);
+  const seed = checkIntegerIn(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
+  const batch = checkIntegerIn(o.batch ?? INDUCTION_BATCH, `${where}: batch`, 1, MAX_BATCH);
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
   // setTimeout fires at once for a delay past 2^31 - 1 ms (Infinity too), so those are refused.
   if (typeof initTimeout !== 'number' || !(initTimeout > 0 && initTimeout <= MAX_TIMEOUT_MS)) {
@@ -233,14 +223,14 @@ export async function createTrainer(options) {
     /** Trains `steps` more steps; resolves { step, loss, stopped } when they are done or stopped. */
     train(trainOptions) {
       const t = readBag(trainOptions, TRAIN_KEYS, 'train', 'options');
-      const steps = checkInteger(t.steps, 'train: steps', 1, MAX_STEPS);
-      const progressEvery = checkInteger(
+      const steps = checkIntegerIn(t.steps, 'train: steps', 1, MAX_STEPS);
+      const progressEvery = checkIntegerIn(
         t.progressEvery ?? 10,
         'train: progressEvery',
         1,
         MAX_STEPS,
       );
-      const attentionEvery = checkInteger(
+      const attentionEvery = checkIntegerIn(
         t.attentionEvery ?? 0,
         'train: attentionEvery',
         0,
@@ -254,7 +244,7 @@ export async function createTrainer(options) {
     /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
     evaluate(evaluateOptions) {
       const e = readBag(evaluateOptions, EVALUATE_KEYS, 'evaluate', 'options');
-      const rows = checkInteger(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
+      const rows = checkIntegerIn(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
       return request('evaluate', { batch: rows });
     },
     parameters: () => request('parameters'),
@@ -271,7 +261,7 @@ export async function createTrainer(options) {
       const r = readBag(resetOptions, RESET_KEYS, 'reset', 'options');
       const fields = {};
       if (r.config !== undefined) fields.config = readConfig(r.config, 'reset');
-      if (r.seed !== undefined) fields.seed = checkInteger(r.seed, 'reset: seed', 0, 0xffffffff);
+      if (r.seed !== undefined) fields.seed = checkIntegerIn(r.seed, 'reset: seed', 0, 0xffffffff);
       return request('reset', fields);
     },
     /** Ends the worker; pending and later calls reject with a TrainerError. */

@@ -10,17 +10,25 @@ import { startServer } from '../../scripts/lib/serve.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
 
+// What makes a page cross-origin isolated (SharedArrayBuffer, wasm threads).
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 /**
  * Call inside describe(): starts the server and the browser before its tests, stops them
  * after. Returns evaluate(fn, arg) -> { result, problems }: fn runs in a page at
  * /tests/js/fixtures/empty.html (so '/dist/attention.mjs' imports the build).
+ * `isolated`: the server sends the headers that make its pages cross-origin isolated.
  */
-export function useChromiumPage() {
+export function useChromiumPage({ isolated = false } = {}) {
   let browser;
   let server;
   let url;
   before(async () => {
-    ({ server, url } = await startServer({ root, headers: { 'Content-Security-Policy': CSP } }));
+    const headers = { 'Content-Security-Policy': CSP, ...(isolated ? ISOLATION : {}) };
+    ({ server, url } = await startServer({ root, headers }));
     browser = await launchChromium();
   });
   after(async () => {

@@ -101,12 +101,16 @@ async function serve(folder) {
 }
 
 describe('the packed package', () => {
-  test('npm pack ships the module (both builds), the pool worker and the trainer worker, its types, the <attention-explainer> element and nothing else', () => {
+  test('npm pack ships the module (its four builds), the pool worker and the trainer worker, its types, the <attention-explainer> element and nothing else', () => {
     const files = packInfo.files.map((file) => file.path).sort();
     assert.deepEqual(files, [
       'README.md',
       'dist/attention-explainer.mjs',
       'dist/attention-relaxed.wasm',
+      'dist/attention-threads-relaxed.wasm',
+      'dist/attention-threads.mjs',
+      'dist/attention-threads.wasm',
+      'dist/attention-threads.worker.js',
       'dist/attention-worker.mjs',
       'dist/attention.d.ts',
       'dist/attention.mjs',

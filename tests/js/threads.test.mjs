@@ -1,0 +1,184 @@
+// createAttention({ threads }): attention() on the wasm threads build, where the calling
+// thread and helper threads share one wasm memory (a cross-origin isolated Chromium page, or
+// a Worker of one): the same outputs as the one-thread SIMD128 build, bit for bit, call after
+// call; and the refusals where threads cannot run (Node, a page that is not isolated) or the
+// option is wrong, each before anything loads.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import createAttention from '../../dist/attention.mjs';
+import { useChromiumPage } from './chromium-page.mjs';
+
+describe('the threads option, refused in Node', () => {
+  test('a value that is not an integer from 1 to 64: TypeError or RangeError naming it', async () => {
+    await assert.rejects(createAttention({ threads: '2' }), {
+      name: 'TypeError',
+      message:
+        'createAttention: options.threads must be an integer from 1 to 64, got the string "2"',
+    });
+    for (const bad of [0, -1, 1.5, 65, NaN, Infinity]) {
+      await assert.rejects(createAttention({ threads: bad }), {
+        name: 'RangeError',
+        message: `createAttention: options.threads must be an integer from 1 to 64, got ${bad}`,
+      });
+    }
+    await assert.rejects(createAttention({ threads: 2, wasmBinary: new Uint8Array(8) }), {
+      name: 'TypeError',
+      message: /leave out wasmBinary and wasmUrl/,
+    });
+  });
+
+  test('threads above 1 in Node: a RangeError that points to createAttentionPool', async () => {
+    await assert.rejects(createAttention({ threads: 2 }), {
+      name: 'RangeError',
+      message: /built for browsers; in Node, createAttentionPool runs calls on worker threads/,
+    });
+  });
+
+  test('threads: 1 is the one-thread module, and says so; the option is read once', async () => {
+    let reads = 0;
+    const attn = await createAttention({
+      warmUp: false,
+      get threads() {
+        reads++;
+        return 1;
+      },
+    });
+    assert.equal(reads, 1);
+    assert.equal(attn.threads, 1);
+    assert.equal((await createAttention({ warmUp: false })).threads, 1);
+  });
+});
+
+describe('threads in a cross-origin isolated Chromium page', () => {
+  const evaluate = useChromiumPage({ isolated: true });
+
+  test('2 and 3 threads, either SIMD build: the one-thread build’s outputs, bit for bit, for every kind of call', async () => {
+    const { result, problems } = await evaluate(async () => {
+      const { default: createAttention } = await import('/dist/attention.mjs');
+      const relaxed = await createAttention();
+      const simd128 = await createAttention({ relaxedSimd: false });
+      // Each team beside the one-thread module of its SIMD build.
+      const pairs = [
+        [relaxed, await createAttention({ threads: 2 })],
+        [relaxed, await createAttention({ threads: 3 })],
+        [simd128, await createAttention({ threads: 2, relaxedSimd: false })],
+      ];
+      const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
+      // [q rows, kv rows, options]: one head split into row blocks, eight heads, causal,
+      // grouped queries with odd sizes, a mask with a softcap, batch 2.
+      const cases = [
+        [256, 256, { qNumHeads: 1, headSize: 64 }],
+        [256, 256, { qNumHeads: 8, headSize: 64 }],
+        [200, 200, { qNumHeads: 4, headSize: 32, isCausal: true }],
+        [130, 170, { qNumHeads: 6, kvNumHeads: 2, headSize: 24, vHeadSize: 40 }],
+        [97, 97, { qNumHeads: 2, headSize: 16, softcap: 3, attnMask: { data: random(97 * 97, 9), shape: [97, 97] } }],
+        [64, 80, { batch: 2, qNumHeads: 3, headSize: 8 }],
+      ];
+      const outcomes = cases.map(([s, t, options], i) => {
+        const b = options.batch ?? 1;
+        const kvHeads = options.kvNumHeads ?? options.qNumHeads;
+        const q = random(b * options.qNumHeads * s * options.headSize, i);
+        const k = random(b * kvHeads * t * options.headSize, i + 10);
+        const v = random(b * kvHeads * t * (options.vHeadSize ?? options.headSize), i + 20);
+        return pairs.map(([one, team]) => {
+          const expected = one.attention(q, k, v, options);
+          const y = team.attention(q, k, v, options);
+          const out = team.attention(q, k, v, { ...options, out: new Float32Array(y.length) });
+          return y.every((x, j) => x === expected[j]) && out.every((x, j) => x === expected[j]);
+        });
+      });
+      const inputs = {
+        Q: { data: random(2 * 40 * 16, 1), dims: [1, 2, 40, 16] },
+        K: { data: random(2 * 40 * 16, 2), dims: [1, 2, 40, 16] },
+        V: { data: random(2 * 40 * 16, 3), dims: [1, 2, 40, 16] },
+      };
+      const onnx = pairs.map(([one, team]) => {
+        const expected = one.onnxAttention(inputs, { is_causal: 1 }).Y.data;
+        return team.onnxAttention(inputs, { is_causal: 1 }).Y.data.every((x, j) => x === expected[j]);
+      });
+      return {
+        isolated: crossOriginIsolated,
+        threads: pairs.map(([, team]) => team.threads),
+        relaxedSimd: pairs.map(([one, team]) => [one.relaxedSimd, team.relaxedSimd]),
+        outcomes,
+        onnx,
+      };
+    }); // prettier-ignore
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, {
+      isolated: true,
+      threads: [2, 3, 2],
+      relaxedSimd: [
+        [true, true],
+        [true, true],
+        [false, false],
+      ], // Chromium has Relaxed SIMD
+      outcomes: Array.from({ length: 6 }, () => [true, true, true]),
+      onnx: [true, true, true],
+    });
+  });
+
+  test('call after call, mixed sizes: the same answers, and no memory kept', async () => {
+    const { result, problems } = await evaluate(async () => {
+      const { default: createAttention } = await import('/dist/attention.mjs');
+      const one = await createAttention(); // the team's SIMD build (Relaxed, in Chromium)
+      const attn = await createAttention({ threads: 2 });
+      const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
+      const shapes = [[1, 300], [8, 64], [2, 1], [4, 257], [1, 3]];
+      const calls = shapes.map(([heads, n], i) => {
+        const q = random(heads * n * 32, i);
+        const options = { qNumHeads: heads, headSize: 32, isCausal: i % 2 === 1 };
+        return { q, options, expected: one.attention(q, q, q, options) };
+      });
+      const before = attn.memoryStats().allocatedBytes;
+      let wrong = 0;
+      for (let round = 0; round < 40; round++) {
+        const { q, options, expected } = calls[round % calls.length];
+        const y = attn.attention(q, q, q, options);
+        if (!y.every((x, j) => x === expected[j])) wrong++;
+      }
+      return { wrong, kept: attn.memoryStats().allocatedBytes - before };
+    }); // prettier-ignore
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, { wrong: 0, kept: 0 });
+  });
+
+  test('in a module Worker of the page too', async () => {
+    const { result, problems } = await evaluate(
+      () =>
+        new Promise((resolve) => {
+          const worker = new Worker('/tests/js/fixtures/threads-worker.mjs', { type: 'module' });
+          worker.onmessage = (event) => resolve(event.data);
+          worker.onerror = (event) => resolve({ error: event.message ?? 'worker error' });
+        }),
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, { isolated: true, threads: 2, same: true });
+  });
+});
+
+describe('threads in a page that is not cross-origin isolated', () => {
+  const evaluate = useChromiumPage();
+
+  test('a RangeError that says what the page needs; one thread still loads', async () => {
+    const { result, problems } = await evaluate(async () => {
+      const { default: createAttention } = await import('/dist/attention.mjs');
+      let error;
+      try {
+        await createAttention({ threads: 2 });
+      } catch (e) {
+        error = { name: e.name, message: e.message };
+      }
+      return { isolated: crossOriginIsolated, error, one: (await createAttention()).threads };
+    });
+    assert.deepEqual(problems, []);
+    assert.equal(result.isolated, false);
+    assert.equal(result.error.name, 'RangeError');
+    assert.match(
+      result.error.message,
+      /Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/,
+    );
+    assert.equal(result.one, 1);
+  });
+});
