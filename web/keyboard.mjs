@@ -1,7 +1,10 @@
 // Page-wide keys: Space play/pause, ← → previous/next step, Home/End first/last step.
-// Space is play/pause even on a focused button (Enter still presses it). Keys typed into a
-// field stay with the field; a focused matrix grid keeps its arrow keys (it stops them before
-// they get here). On the Speed menu, ↑ ↓ change the speed and ← → still move between steps.
+// Space is play/pause even on a focused control of the walkthrough (transport, stage list;
+// Enter still presses it), but a button of the figure itself (Train, Shuffle, Take 10 more
+// steps) gets its Space, as any button does: a learner who tabs to Train and presses Space
+// means to train. Keys typed into a field stay with the field; a focused matrix grid keeps its
+// arrow keys (it stops them before they get here). On the Speed menu, ↑ ↓ change the speed
+// and ← → still move between steps.
 
 function isTyping(target) {
   return (
@@ -15,6 +18,12 @@ function isTyping(target) {
 }
 
 const isSpeedMenu = (target) => target instanceof Element && target.matches('select.speed');
+
+// A button (or link) drawn by the scene on screen, inside the scene host.
+const isFigureButton = (target) =>
+  target instanceof Element &&
+  Boolean(target.closest('.scene-host')) &&
+  Boolean(target.closest('button, a[href], summary, [role="button"]'));
 
 /**
  * @param timeline the app's Timeline
@@ -38,6 +47,7 @@ export function installKeyboard(timeline, root, { global = true } = {}) {
     if (!ours) return;
     const steppingFromSpeed = isSpeedMenu(target) && /^Arrow(Left|Right)$/.test(event.key);
     if (isTyping(target) && !steppingFromSpeed) return;
+    if (event.key === ' ' && isFigureButton(target)) return; // the button's own press
     switch (event.key) {
       case ' ':
         timeline.toggle();

@@ -285,11 +285,12 @@ test('the page: each scene shows the module’s numbers; Shuffle, the target and
   );
   assert.equal(await page.$$eval('.loss-plot circle', (all) => all.length), 12);
   await screenshot(page, 'ch3-15-learn-update-laptop');
-  // Shuffle by keyboard: the focused button reorders the tokens; Y′ is Y permuted.
+  // Shuffle by keyboard: the focused button reorders the tokens with Space, as any button
+  // does (Space is play/pause elsewhere); Y′ is Y permuted.
   await page.goto(`${web.url}#step=order-shuffle`);
   await waitForStep(page, 'order-shuffle');
   await page.focus('.ch3-shuffle');
-  await page.keyboard.press('Enter');
+  await page.keyboard.press('Space');
   await page.waitForFunction(
     () =>
       document.querySelector('.scene-host td.cell[data-matrix="order-x-shuffled"][data-row="0"]')
@@ -299,6 +300,11 @@ test('the page: each scene shows the module’s numbers; Shuffle, the target and
     await page.evaluate(() => document.activeElement?.dataset.focusKey),
     'shuffle',
     'focus stays on Shuffle',
+  );
+  assert.equal(
+    await page.getAttribute('.transport-button.is-play', 'aria-pressed'),
+    'false',
+    'Space pressed Shuffle, and did not start playing',
   );
   const shuffled = await nodeNumbers({ ...LEARNING_DEFAULTS, order: [1, 0, 2] });
   await waitForStep(page, 'order-shuffle');

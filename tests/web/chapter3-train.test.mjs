@@ -174,11 +174,29 @@ describe('the page trains the induction head live', () => {
     );
     assert.ok(found.lines > 7);
     await screenshot(page, 'ch3-heads-learned');
-    // A letter the model does not know is refused by name.
+    // Typing is enough (no Enter): the result follows the sequence a moment after the last key.
+    await page.click('.heads-input', { clickCount: 3 });
+    await page.keyboard.type('KIJOKIJ');
+    await page.waitForFunction(
+      () => document.querySelector('.heads-prediction')?.dataset.next === '15', // O
+      null,
+      { timeout: 5_000 },
+    );
+    // A last token never seen before: the prediction says it is a guess, and names no copy.
+    await page.fill('.heads-input', 'ABCDEFG');
+    await page.waitForFunction(() =>
+      /has not appeared before/.test(document.querySelector('.heads-prediction')?.textContent),
+    );
+    assert.doesNotMatch(await page.textContent('.heads-prediction'), /earlier copy/);
+    // A letter the model does not know is refused by name, and no result stays under it.
     await page.fill('.heads-input', 'A B Z');
     await page.press('.heads-input', 'Enter');
-    await page.dispatchEvent('.heads-input', 'change');
     assert.match(await page.textContent('.heads-problem'), /not “Z”/);
+    assert.equal(await page.$eval('.scene-heads-learned', (e) => e.dataset.ready), 'invalid');
+    assert.equal(
+      await page.$$eval('.heads-result > *, .heads-decoded > *', (all) => all.length),
+      0,
+    );
     assert.deepEqual(await collectProblems(page, problems), []);
     await session.context.close();
   });
@@ -210,6 +228,17 @@ test('switches: 1 layer and 2 heads reshape the heads; none explains why it fail
   await page.click('.scene-train .train-button');
   await page.click('.scene-train [data-control="reset"]');
   await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  assert.equal((await statusOf(page)).trim(), 'Ready: press Train.');
+  // A switch changed while the run goes on: the old model's last steps, still on their way
+  // from the worker, must not land in the new model's run.
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    () => Number(document.querySelector('.scene-train').dataset.step) >= 50,
+  );
+  await page.selectOption('.scene-train select[data-control="heads"]', '4');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  await page.waitForTimeout(1000); // what the worker had sent before its stop has arrived
+  assert.equal(await page.$eval('.scene-train', (e) => e.dataset.step), '0');
   assert.equal((await statusOf(page)).trim(), 'Ready: press Train.');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

@@ -97,6 +97,23 @@ async function loadParameters(trainer, run, { step, parameters }) {
   Object.assign(run, { loadedStep: step, status: 'paused' });
 }
 
+/**
+ * The trainer's model replaced by a new one from `settings`, at step 0, once the run it was
+ * on has stopped. Until stop's answer the worker may still send that run's last progress: it
+ * belongs to the old model, so onProgress drops it while gate.replacing is above 0.
+ */
+async function replaceModel(current, settings, gate) {
+  gate.replacing += 1;
+  let ready;
+  try {
+    ready = await current;
+    await ready.stop();
+  } finally {
+    gate.replacing -= 1;
+  }
+  await ready.reset({ config: modelConfig(settings), seed: settings.seed });
+}
+
 /** A run's status from now on; the time since it (re)started (at resumedAt) into runningMs. */
 function settle(run, status, resumedAt) {
   if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
@@ -115,11 +132,13 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
   let trainer = null; // a promise of the trainer, made at the first Train
   let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
   let resumedAt = 0; // performance.now() when the run last (re)started
+  const gate = { replacing: 0 }; // replaceModel's: progress of a model being replaced is dropped
   const modelCopy = createModelCopy();
   const run = { settings: { ...TRAINING_DEFAULTS }, ...freshRun() };
   const notify = () => listeners.forEach((listener) => listener(run));
 
   function onProgress(event) {
+    if (gate.replacing > 0) return;
     record(run, event, run.runningMs + performance.now() - resumedAt);
     notify();
   }
@@ -196,11 +215,7 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
     notify();
     try {
-      if (current) {
-        const ready = await current;
-        await ready.stop();
-        await ready.reset({ config: modelConfig(run.settings), seed: run.settings.seed });
-      }
+      if (current) await replaceModel(current, run.settings, gate);
       if (then) await then(await ensureTrainer());
     } catch (error) {
       fail(error);

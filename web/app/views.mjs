@@ -40,7 +40,8 @@ export function showExplanation(app, scene, step) {
       { class: 'explanation-text' },
       sentences.map((text) => h('p', {}, glossary(text))),
     ),
-    h('div', { class: 'formula' }, formula),
+    // No formula (chapter 3's training and heads): no empty formula box beside the text.
+    ...(formula ? [h('div', { class: 'formula' }, formula)] : []),
   );
   page.notes.replaceChildren(
     ...notes.map(

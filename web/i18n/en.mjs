@@ -781,7 +781,7 @@ export default {
   'ch3.narrate.train':
     'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss sit on a plateau, then drop.',
   'ch3.train.explain':
-    'Each row is random letters, a run of letters, the same run again, more random letters. Inside the repeat the next letter is predictable, but only by finding where the current letter came before and copying what followed it. Training is the learning step of this chapter repeated: here about a thousand times, on 32 rows each.',
+    'Each row is random letters, a run of letters, the same run again, more random letters. Inside the repeat the next letter is predictable, but only by finding where the current letter came before and copying what followed it. Training is the learning step of this chapter repeated: here up to {steps} times, on {batch} rows each.',
   'ch3.train.task':
     'The task, in letters: random letters, a run (underlined), the same run again (bold), more random letters. The run’s length and place change from row to row.',
   'ch3.train.rowLabel':
@@ -842,6 +842,8 @@ export default {
     'No letter repeats in your sequence, so there is nothing for an induction head to find.',
   'ch3.heads.prediction':
     'The model predicts {token} next. Layer {layer}’s head {head} explains it: from the last token it looks at {key} (position {position}, weight {weight}), the token after the earlier copy.',
+  'ch3.heads.predictionNoCopy':
+    'The model predicts {token} next. The last token, {last}, has not appeared before, so no head can copy what followed it: this prediction is a guess.',
   'ch3.heads.decoding':
     'Decoding token by token with the KV cache (the model after {step|# step|# steps}):',
   'ch3.ask.inductionNext':

@@ -34,6 +34,8 @@ export function inductionTarget(tokens) {
 export const DEFAULT_SEQUENCE = 'A B C D A B C';
 /** New tokens decoded after the reader's sequence (fewer when the context is nearly full). */
 const DECODE_COUNT = 6;
+/** How long typing pauses before the sequence is read again. */
+const TYPING_PAUSE_MS = 300;
 
 /** One head drawn twice: token lines and its heatmap, with a sentence saying what it does. */
 function headView(tokens, role, about, tr) {
@@ -79,14 +81,21 @@ function analyse(model, tokens, tr) {
         : tr('ch3.heads.induction', { score: formatExact(ind.induction) }),
       tr,
     ),
-    prediction: tr('ch3.heads.prediction', {
-      token: tokenLabel(next),
-      layer: ind.layer + 1,
-      head: ind.head + 1,
-      key: tokenLabel(tokens[top.key]),
-      position: top.key,
-      weight: formatExact(top.w),
-    }),
+    // Only a last token seen before has a copy whose successor a head can point at.
+    prediction:
+      inductionTarget(tokens) < 0
+        ? tr('ch3.heads.predictionNoCopy', {
+            token: tokenLabel(next),
+            last: tokenLabel(tokens[last]),
+          })
+        : tr('ch3.heads.prediction', {
+            token: tokenLabel(next),
+            layer: ind.layer + 1,
+            head: ind.head + 1,
+            key: tokenLabel(tokens[top.key]),
+            position: top.key,
+            weight: formatExact(top.w),
+          }),
     next,
     attendedKey: top.key,
     decoded,
@@ -129,19 +138,18 @@ function build(ctx) {
     training.sequence = input.value; // kept for the next build (a language switch, Back)
     const parsed = parseLetters(input.value, INDUCTION_LENGTH);
     problem.textContent = parsed.error ? tr(parsed.error.key, parsed.error.params) : '';
-    if (parsed.error) return;
+    if (parsed.error) {
+      // Nothing of the last good sequence stays under the message, as if it were this one's.
+      showNothing('invalid');
+      return;
+    }
     const model = await training.trainedModel(attn).catch(() => null);
     if (id !== request) return;
     if (!model) {
       // A model on its way from a link (or a file) is said to be; else, train one first.
       const loading = training.run.status === 'starting';
       const text = tr(loading ? 'ch3.heads.loading' : 'ch3.heads.untrained');
-      result.replaceChildren(h('p', { class: 'heads-untrained', text }));
-      decodedRow.replaceChildren();
-      decodedCells = [];
-      heatFiles.update(null);
-      element.dataset.ready = 'untrained';
-      told();
+      showNothing('untrained', h('p', { class: 'heads-untrained', text }));
       return;
     }
     const found = analyse(model, parsed.tokens, tr);
@@ -166,6 +174,17 @@ function build(ctx) {
     told();
   }
 
+  // No result on screen, only `message` if given; `why` ('untrained', 'invalid') goes to
+  // data-ready.
+  function showNothing(why, message = null) {
+    result.replaceChildren(...(message ? [message] : []));
+    decodedRow.replaceChildren();
+    decodedCells = [];
+    heatFiles.update(null);
+    element.dataset.ready = why;
+    told();
+  }
+
   // Predict's question waits for a trained model (tools/exercises.mjs `wait`): told of each change.
   const told = () => element.dispatchEvent(new Event('scene-ready', { bubbles: true }));
   let lastT = 1;
@@ -175,7 +194,16 @@ function build(ctx) {
       cell.hidden = itemAmount(p, decodedCells.length, k) <= 0;
     });
   };
-  input.addEventListener('change', look);
+  // As the reader types (a moment after the last key), and at once on Enter or leaving.
+  let typing = 0;
+  input.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(look, TYPING_PAUSE_MS);
+  });
+  input.addEventListener('change', () => {
+    clearTimeout(typing);
+    look();
+  });
   const element = h(
     'div',
     { class: 'scene scene-heads-learned' },

@@ -5,7 +5,7 @@
 // drops marked with what the heads do then. Switches: positions (RoPE, learned, none), 1 or 2
 // layers, 1-4 heads, the seed, the speed. The scene draws what the run holds; nothing here
 // computes attention.
-import { createInductionTask } from '../../../src/js/induction-task.mjs';
+import { createInductionTask, INDUCTION_BATCH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { oncePerFrame, whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
@@ -354,7 +354,10 @@ function build(ctx) {
     // Nothing moves with the clock: the run draws itself as it reports (reduced motion too).
     element.dataset.t = t >= 1 ? '1' : '0';
   };
-  const explanation = { sentences: [tr('ch3.train.explain')], formula: null };
+  const explanation = {
+    sentences: [tr('ch3.train.explain', { steps: MAX_TRAINING_STEPS, batch: INDUCTION_BATCH })],
+    formula: null,
+  };
   return { element, render, explanation, narration: tr('ch3.narrate.train') };
 }
 
