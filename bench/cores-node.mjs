@@ -1,6 +1,7 @@
 // One Node process of the cores table (bench/cores.mjs starts two): ours on this thread, our
-// pool with 1 and 2 workers, and onnxruntime-web with --ort-threads threads (fixed per
-// process at its first session). Writes JSON for bench/report.mjs.
+// pool with 1 and 2 workers, ours on 2 wasm threads (createAttention({ threads: 2 })), and
+// onnxruntime-web with --ort-threads threads (fixed per process at its first session).
+// Writes JSON for bench/report.mjs.
 //   node bench/cores-node.mjs --ort-threads 2 [--quick] --out build/bench/cores-node-2.json
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -24,12 +25,22 @@ const ortThreads = Number(args['ort-threads']);
 const log = (line) => process.stderr.write(`[bench cores node, ort ${ortThreads}t] ${line}\n`);
 
 const attn = await createAttention();
+const attnThreads = await createAttention({ threads: 2 });
 const pools = {
   1: await createAttentionPool({ workers: 1 }),
   2: await createAttentionPool({ workers: 2 }),
 };
 try {
-  const suite = await runCores({ attn, pools, ort, onnxProto, ortThreads, quick: args.quick, log });
+  const suite = await runCores({
+    attn,
+    attnThreads,
+    pools,
+    ort,
+    onnxProto,
+    ortThreads,
+    quick: args.quick,
+    log,
+  });
   const environment = {
     kind: 'node',
     name: `Node ${process.versions.node}`,

@@ -216,7 +216,9 @@ function coresSection() {
       'its flag), on the calling thread and through createAttentionPool with 1 and 2 workers. ' +
       'onnxruntime-web fixes its thread count per process or page, so each count ran in its ' +
       'own (Chromium pages cross-origin isolated for its threads); the ours columns come from ' +
-      'the 1-thread run, and each ratio compares numbers of the same run. At 2 threads ' +
+      'the 1-thread run, and each ratio compares numbers of the same run. Also our module on 2 ' +
+      'wasm threads, createAttention({ threads: 2 }): each call on the calling thread and one ' +
+      'helper sharing its memory (Node; the cross-origin isolated page). At 2 threads ' +
       "onnxruntime-web's threads spin for about 20 ms after each run (measured), so each of its " +
       'samples is followed by a 50 ms pause before the next contender, which would otherwise ' +
       'share the cores with them. ms/call · GFLOP/s.',
@@ -244,15 +246,18 @@ function coresSection() {
       '',
       table(
         ['N', 'heads', 'ours, 1 thread', 'pool, 1 worker', 'pool, 2 workers', '2 workers ÷ 1 thread',
-          'ORT 1 thread', 'ORT 2 threads', 'pool 2 ÷ ORT 1t', 'pool 2 ÷ ORT 2t'],
-        ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+          'ours, 2 wasm threads', 'ORT 1 thread', 'ORT 2 threads', 'pool 2 ÷ ORT 1t',
+          'pool 2 ÷ ORT 2t', '2 wasm threads ÷ ORT 2t'],
+        ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
         one.cases.map((c) => [
           c.n, c.heads, cell(c.results.ours), cell(c.results.pool1), cell(c.results.pool2),
           over(msOf(one, c, 'ours'), msOf(one, c, 'pool2')),
+          c.results.threads2 ? cell(c.results.threads2) : 'no wasm threads',
           cell(c.results.ort),
           cell(two.cases.find((x) => x.n === c.n && x.heads === c.heads)?.results.ort),
           over(msOf(one, c, 'ort'), msOf(one, c, 'pool2')),
           over(msOf(two, c, 'ort'), msOf(two, c, 'pool2')),
+          over(msOf(two, c, 'ort'), msOf(two, c, 'threads2')),
         ]),
       ), // prettier-ignore
       '',
@@ -546,11 +551,11 @@ function roundTwoRows() {
       (r) => r.environment.kind === kind && r.environment.ortThreads === 2,
     );
     if (!one || !two) continue;
-    const found = (run, filter, over) =>
+    const found = (run, filter, over, ours = 'pool2') =>
       run.cases
         .filter(filter)
         .map((c) => {
-          const p = c.results.pool2;
+          const p = c.results[ours];
           const o = c.results[over];
           return p?.status === 'ok' && o?.status === 'ok'
             ? { where: `N=${c.n} h=${c.heads}`, v: o.ms / p.ms }
@@ -571,6 +576,22 @@ function roundTwoRows() {
         1.2,
       ),
     ]);
+    if (two.cases.some((c) => c.results.threads2)) {
+      rows.push([
+        `${kind}: 2 wasm threads ≥ 1.8× ours on one thread, N ≥ 1024, 8 heads`,
+        ...verdict(
+          found(one, (c) => c.n >= 1024 && c.heads === 8, 'ours', 'threads2'),
+          1.8,
+        ),
+      ]);
+      rows.push([
+        `${kind}: 2 wasm threads (issue 20) ≥ 1.2× onnxruntime-web at 2 threads, N = 256…4096`,
+        ...verdict(
+          found(two, (c) => c.n >= 256, 'ort', 'threads2'),
+          1.2,
+        ),
+      ]);
+    }
   }
   return rows;
 }

@@ -69,12 +69,23 @@ async function cores({ quick, ortThreads }) {
   ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
   const { default: createAttention, createAttentionPool } = await import(oursUrl);
   const attn = await createAttention();
+  // The calling thread and one helper, on wasm threads (this page is cross-origin isolated).
+  const attnThreads = await createAttention({ threads: 2 });
   const pools = {
     1: await createAttentionPool({ workers: 1 }),
     2: await createAttentionPool({ workers: 2 }),
   };
   try {
-    const suite = await runCores({ attn, pools, ort, onnxProto, ortThreads, quick, log });
+    const suite = await runCores({
+      attn,
+      attnThreads,
+      pools,
+      ort,
+      onnxProto,
+      ortThreads,
+      quick,
+      log,
+    });
     return {
       environment: {
         kind: 'chromium',

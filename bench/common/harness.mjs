@@ -267,16 +267,28 @@ export function coresCases() {
 
 /**
  * The cores table as bench/cores.mjs runs it, in Node and in Chromium: ours on the calling
- * thread, our pool with 1 and 2 workers (`pools`: { 1, 2 }, already started), onnxruntime-web
- * with `ortThreads` threads (one value per process or page: onnxruntime-web fixes it at its
- * first session). No peak probe: it would measure one core of several busy ones.
+ * thread, our pool with 1 and 2 workers (`pools`: { 1, 2 }, already started), where the page
+ * has wasm threads our module with 2 threads (`attnThreads`, createAttention({ threads: 2 }),
+ * else null), onnxruntime-web with `ortThreads` threads (one value per process or page:
+ * onnxruntime-web fixes it at its first session). No peak probe: it would measure one core of
+ * several busy ones.
  */
-export async function runCores({ attn, pools, ort, onnxProto, ortThreads, quick, log }) {
+export async function runCores({
+  attn,
+  attnThreads,
+  pools,
+  ort,
+  onnxProto,
+  ortThreads,
+  quick,
+  log,
+}) {
   return runSuite({
     contenders: [
       ours(attn),
       oursPool(pools[1], 'pool1', 'ours, pool of 1 worker'),
       oursPool(pools[2], 'pool2', 'ours, pool of 2 workers'),
+      ...(attnThreads ? [ours(attnThreads, 'threads2', 'ours, 2 wasm threads')] : []),
       await onnxruntime(ort, onnxProto.onnx, ortThreads),
     ],
     probes: [],

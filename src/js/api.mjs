@@ -66,6 +66,8 @@ function startThreads(Module, threads) {
       `createAttention: could not start ${threads} threads: ${Module.UTF8ToString(message)}`,
     );
   }
+  // Node's glue only: the helpers' Workers must not keep the process alive.
+  Module.unrefHelperWorkers?.();
 }
 
 /**

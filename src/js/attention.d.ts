@@ -882,22 +882,22 @@ export interface CreateAttentionOptions {
   warmUp?: boolean;
   /**
    * How many threads `attention` and `onnxAttention` compute on (1 to 64; default 1). Above 1,
-   * the wasm threads build loads (attention-threads.mjs with its worker script and .wasm,
-   * beside attention.mjs; Relaxed SIMD as {@link CreateAttentionOptions.relaxedSimd} says):
-   * each call runs on the calling thread and `threads - 1` helper threads that share the
-   * module's memory, the way onnxruntime-web's threads do, and returns when all are done,
-   * with the same results, bit for bit, as one thread of the same SIMD build. A call blocks
-   * the calling thread for its (shorter) time, so call it from a Worker to keep a page
-   * responsive, or use {@link createAttentionPool}, which never blocks the page. The other
-   * entry points (trace, gradients, the KV cache, the tiny transformer) stay on the calling
-   * thread.
+   * the wasm threads build loads (attention-threads.wasm, or attention-threads-relaxed.wasm as
+   * {@link CreateAttentionOptions.relaxedSimd} says, with its glue and its helpers' worker
+   * script, all beside attention.mjs): each call runs on the calling thread and
+   * `threads - 1` helper threads that share the module's memory, the way onnxruntime-web's
+   * threads do, and returns when all are done, with the same results, bit for bit, as one
+   * thread of the same SIMD build. A call blocks the calling thread for its (shorter) time:
+   * in a page, call it from a Worker to keep the page responsive, or use
+   * {@link createAttentionPool}, which never blocks the page. The other entry points (trace,
+   * gradients, the KV cache, the tiny transformer) stay on the calling thread.
    *
-   * Needs wasm threads: a browser page, or a Worker of one, that is cross-origin isolated
-   * (served with `Cross-Origin-Opener-Policy: same-origin` and
-   * `Cross-Origin-Embedder-Policy: require-corp`). Elsewhere, and in Node, a RangeError says
-   * so (in Node, {@link createAttentionPool} runs calls on worker threads). Not a number is a
-   * TypeError, not an integer from 1 to 64 a RangeError; with `wasmBinary` or `wasmUrl`, a
-   * TypeError. The helpers' Workers start as the module loads.
+   * Needs wasm threads: Node (its `worker_threads`), or a browser page, or a Worker of one,
+   * that is cross-origin isolated (served with `Cross-Origin-Opener-Policy: same-origin` and
+   * `Cross-Origin-Embedder-Policy: require-corp`); elsewhere a RangeError says so. Not a
+   * number is a TypeError, not an integer from 1 to 64 a RangeError; with `wasmBinary` or
+   * `wasmUrl`, a TypeError. The helpers start as the module loads; in Node they do not keep
+   * the process alive.
    */
   threads?: number;
 }

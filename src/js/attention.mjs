@@ -8,11 +8,13 @@
 // f32x4.relaxed_madd. The second is loaded where the engine validates a tiny module using
 // that instruction (Chromium and Firefox ship it; Safari and Node 20 without
 // --experimental-wasm-relaxed-simd do not). Both share this glue: scripts/build checks that.
-// A third, attention-threads.mjs (SIMD128 with wasm threads, its own glue), loads only when
-// asked for with options.threads.
+// With options.threads, the wasm threads build loads instead (the same two .wasm variants,
+// attention-threads*.wasm, and a glue of their own: attention-threads.mjs in browsers,
+// attention-threads-node.cjs in Node), each with its helpers' worker script.
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { createAttentionWith } from './api.mjs';
 import { checkIntegerIn } from './checks.mjs';
+import { importNodeBuiltin, isNode } from './workers.mjs';
 
 export { createAttentionPool } from './pool.mjs';
 export { createTrainer, TrainerError } from './trainer.mjs';
@@ -22,9 +24,6 @@ export {
   createInductionTask,
   inductionAccuracy,
 } from './induction-task.mjs';
-
-const isNode =
-  typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 
 // (func (param v128) (result v128) local.get 0 local.get 0 local.get 0 f32x4.relaxed_madd)
 const RELAXED_SIMD_PROBE = new Uint8Array([
@@ -45,9 +44,7 @@ export function hasRelaxedSimd() {
 }
 
 async function readWasmInNode(file) {
-  // A computed specifier, so browser bundlers leave this Node-only import alone.
-  const fsModule = 'node:fs/promises';
-  const { readFile } = await import(/* webpackIgnore: true */ fsModule);
+  const { readFile } = await importNodeBuiltin('fs/promises');
   return readFile(new URL(file, import.meta.url));
 }
 
@@ -75,16 +72,36 @@ async function preferRelaxed(relaxedSimd, load, relaxed, plain) {
 const quiet = () => {};
 
 /**
- * The wasm threads build (attention-threads.mjs, its worker script and attention-threads.wasm
- * or attention-threads-relaxed.wasm, beside this file) with `threads` - 1 helpers: where
- * threads can share memory, which a page or Worker can only when cross-origin isolated.
+ * The wasm threads build with `threads` - 1 helpers, where threads can share memory: in Node
+ * (worker_threads), and in a page or Worker that is cross-origin isolated. Its glue and the
+ * helpers' worker script sit beside this file, with attention-threads.wasm and
+ * attention-threads-relaxed.wasm.
  */
 async function loadThreadsBuild(threads, warmUp, relaxedSimd) {
-  if (isNode) {
-    throw new RangeError(
-      'createAttention: options.threads above 1 needs wasm threads, built for browsers; in Node, createAttentionPool runs calls on worker threads',
+  const { factory, moduleOptions } = await (isNode ? threadsGlueInNode() : threadsGlueInPage());
+  const load = (more) =>
+    createAttentionWith(
+      factory,
+      { attentionHelpers: threads - 1, ...moduleOptions, ...more },
+      { warmUp, threads },
     );
-  }
+  const wasm = (file) =>
+    isNode ? async () => ({ wasmBinary: await readWasmInNode(file) }) : () => ({});
+  const relaxed = isNode
+    ? wasm('./attention-threads-relaxed.wasm')
+    : () => ({
+        // The glue asks locateFile for its .wasm and for the helpers' worker script.
+        locateFile: (file) =>
+          file.endsWith('.wasm')
+            ? new URL('./attention-threads-relaxed.wasm', import.meta.url).href
+            : new URL(`./${file}`, import.meta.url).href,
+        printErr: quiet,
+      });
+  return preferRelaxed(relaxedSimd, load, relaxed, wasm('./attention-threads.wasm'));
+}
+
+/** The browsers' glue, an ES module (needs a cross-origin isolated page or Worker). */
+async function threadsGlueInPage() {
   if (globalThis.crossOriginIsolated !== true) {
     throw new RangeError(
       'createAttention: options.threads above 1 needs wasm threads, which a page and its Workers have only when cross-origin isolated (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); this one is not',
@@ -93,29 +110,30 @@ async function loadThreadsBuild(threads, warmUp, relaxedSimd) {
   // A computed specifier: bundlers leave this build's own glue alone (it must stay a file
   // beside its .wasm and its worker script, which imports it by URL).
   const glue = new URL('./attention-threads.mjs', import.meta.url).href;
-  let factory;
   try {
-    ({ default: factory } = await import(/* webpackIgnore: true */ glue));
+    return { factory: (await import(/* webpackIgnore: true */ glue)).default, moduleOptions: {} };
   } catch (error) {
     throw new Error(`createAttention: could not load ${glue}: ${error?.message ?? error}`, {
       cause: error,
     });
   }
-  const load = (moduleOptions) =>
-    createAttentionWith(
-      factory,
-      { attentionHelpers: threads - 1, ...moduleOptions },
-      { warmUp, threads },
-    );
-  // The glue asks locateFile for its .wasm and for the helpers' worker script, by file name.
-  const relaxed = () => ({
-    locateFile: (file) =>
-      file.endsWith('.wasm')
-        ? new URL('./attention-threads-relaxed.wasm', import.meta.url).href
-        : new URL(`./${file}`, import.meta.url).href,
-    printErr: quiet,
-  });
-  return preferRelaxed(relaxedSimd, load, relaxed, () => ({}));
+}
+
+/**
+ * Node's glue, CommonJS (Emscripten 3.1.6's ES module glue calls require() there), and its
+ * helpers' worker script, by path.
+ */
+async function threadsGlueInNode() {
+  const [{ createRequire }, { fileURLToPath }] = await Promise.all([
+    importNodeBuiltin('module'),
+    importNodeBuiltin('url'),
+  ]);
+  const path = (file) => fileURLToPath(new URL(file, import.meta.url));
+  const worker = path('./attention-threads-node.worker.cjs');
+  return {
+    factory: createRequire(import.meta.url)(path('./attention-threads-node.cjs')),
+    moduleOptions: { locateFile: (file) => (file.endsWith('.worker.js') ? worker : path(file)) },
+  };
 }
 
 /**

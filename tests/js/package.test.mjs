@@ -107,6 +107,8 @@ describe('the packed package', () => {
       'README.md',
       'dist/attention-explainer.mjs',
       'dist/attention-relaxed.wasm',
+      'dist/attention-threads-node.cjs',
+      'dist/attention-threads-node.worker.cjs',
       'dist/attention-threads-relaxed.wasm',
       'dist/attention-threads.mjs',
       'dist/attention-threads.wasm',
@@ -136,9 +138,11 @@ describe('the packed package', () => {
         `attention.mjs ${sizes['attention.mjs'].raw} B (gzip ${sizes['attention.mjs'].gzip}), ` +
         `together ${(gzip / 1024).toFixed(1)} KiB gzipped`,
     );
-    // A guard against accidental bloat (a debug build, an embedded copy of the wasm): the
-    // point of the package is one small import instead of megabytes of onnxruntime-web.
-    assert.ok(gzip < 150 * 1024, `${gzip} bytes gzipped`);
+    // A guard against accidental bloat (a debug build, an embedded copy of the wasm, each
+    // 100 KiB or more): the point of the package is one small import instead of megabytes of
+    // onnxruntime-web. The module's own growth shows in README's Size table (checked within
+    // 5%): 150.1 KiB with the threads loader (the threads build itself is separate files).
+    assert.ok(gzip < 160 * 1024, `${gzip} bytes gzipped`);
   });
 
   test('a scratch project imports it in Node (ESM) and gets the article numbers', async () => {

@@ -1,15 +1,80 @@
 // createAttention({ threads }): attention() on the wasm threads build, where the calling
-// thread and helper threads share one wasm memory (a cross-origin isolated Chromium page, or
-// a Worker of one): the same outputs as the one-thread SIMD128 build, bit for bit, call after
-// call; and the refusals where threads cannot run (Node, a page that is not isolated) or the
-// option is wrong, each before anything loads.
+// thread and helper threads share one wasm memory (Node's worker_threads; a cross-origin
+// isolated Chromium page, or a Worker of one): the same outputs as the one-thread build of
+// the same SIMD kind, bit for bit, call after call; and the refusals where threads cannot run
+// (a page that is not isolated) or the option is wrong, each before anything loads.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 import createAttention from '../../dist/attention.mjs';
 import { useChromiumPage } from './chromium-page.mjs';
 
-describe('the threads option, refused in Node', () => {
+/**
+ * Teams of 2 and 3 threads (and 2 on the SIMD128 build) against the one-thread module of
+ * their SIMD build, on every kind of call: { threads, relaxedSimd, outcomes, onnx }, one
+ * entry per team. Self-contained: it runs in Node and, passed to page.evaluate, in a page.
+ */
+async function compareTeams(moduleUrl) {
+  const { default: createAttention } = await import(moduleUrl);
+  const relaxed = await createAttention();
+  const simd128 = await createAttention({ relaxedSimd: false });
+  const pairs = [
+    [relaxed, await createAttention({ threads: 2 })],
+    [relaxed, await createAttention({ threads: 3 })],
+    [simd128, await createAttention({ threads: 2, relaxedSimd: false })],
+  ];
+  const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
+  // [q rows, kv rows, options]: one head split into row blocks, eight heads, causal, grouped
+  // queries with odd sizes, a mask with a softcap, batch 2.
+  const cases = [
+    [256, 256, { qNumHeads: 1, headSize: 64 }],
+    [256, 256, { qNumHeads: 8, headSize: 64 }],
+    [200, 200, { qNumHeads: 4, headSize: 32, isCausal: true }],
+    [130, 170, { qNumHeads: 6, kvNumHeads: 2, headSize: 24, vHeadSize: 40 }],
+    [97, 97, { qNumHeads: 2, headSize: 16, softcap: 3, attnMask: { data: random(97 * 97, 9), shape: [97, 97] } }],
+    [64, 80, { batch: 2, qNumHeads: 3, headSize: 8 }],
+  ];
+  const outcomes = cases.map(([s, t, options], i) => {
+    const b = options.batch ?? 1;
+    const kvHeads = options.kvNumHeads ?? options.qNumHeads;
+    const q = random(b * options.qNumHeads * s * options.headSize, i);
+    const k = random(b * kvHeads * t * options.headSize, i + 10);
+    const v = random(b * kvHeads * t * (options.vHeadSize ?? options.headSize), i + 20);
+    return pairs.map(([one, team]) => {
+      const expected = one.attention(q, k, v, options);
+      const y = team.attention(q, k, v, options);
+      const out = team.attention(q, k, v, { ...options, out: new Float32Array(y.length) });
+      return y.every((x, j) => x === expected[j]) && out.every((x, j) => x === expected[j]);
+    });
+  });
+  const inputs = {
+    Q: { data: random(2 * 40 * 16, 1), dims: [1, 2, 40, 16] },
+    K: { data: random(2 * 40 * 16, 2), dims: [1, 2, 40, 16] },
+    V: { data: random(2 * 40 * 16, 3), dims: [1, 2, 40, 16] },
+  };
+  const onnx = pairs.map(([one, team]) => {
+    const expected = one.onnxAttention(inputs, { is_causal: 1 }).Y.data;
+    return team.onnxAttention(inputs, { is_causal: 1 }).Y.data.every((x, j) => x === expected[j]);
+  });
+  return {
+    threads: pairs.map(([, team]) => team.threads),
+    relaxedSimd: pairs.map(([one, team]) => [one.relaxedSimd, team.relaxedSimd]),
+    outcomes,
+    onnx,
+  };
+} // prettier-ignore
+
+/** compareTeams' result when every team matched, with this engine's Relaxed SIMD. */
+const allSame = (relaxed) => ({
+  threads: [2, 3, 2],
+  relaxedSimd: [[relaxed, relaxed], [relaxed, relaxed], [false, false]],
+  outcomes: Array.from({ length: 6 }, () => [true, true, true]),
+  onnx: [true, true, true],
+}); // prettier-ignore
+
+describe('threads in Node', () => {
   test('a value that is not an integer from 1 to 64: TypeError or RangeError naming it', async () => {
     await assert.rejects(createAttention({ threads: '2' }), {
       name: 'TypeError',
@@ -28,11 +93,27 @@ describe('the threads option, refused in Node', () => {
     });
   });
 
-  test('threads above 1 in Node: a RangeError that points to createAttentionPool', async () => {
-    await assert.rejects(createAttention({ threads: 2 }), {
-      name: 'RangeError',
-      message: /built for browsers; in Node, createAttentionPool runs calls on worker threads/,
-    });
+  test('2 and 3 threads on worker_threads: the one-thread outputs, bit for bit', async () => {
+    const result = await compareTeams(new URL('../../dist/attention.mjs', import.meta.url).href);
+    // Node 20 validates Relaxed SIMD only with its flag: both sides are SIMD128 without it.
+    const { hasRelaxedSimd } = await import('../../dist/attention.mjs');
+    assert.deepEqual(result, allSame(hasRelaxedSimd()));
+  });
+
+  test('a script that made a team exits by itself when it is done', async () => {
+    const script = `
+      import createAttention from ${JSON.stringify(new URL('../../dist/attention.mjs', import.meta.url).href)};
+      const attn = await createAttention({ threads: 2 });
+      const q = new Float32Array(4 * 300 * 16).fill(0.5);
+      console.log(attn.threads, attn.attention(q, q, q, { qNumHeads: 4, headSize: 16 }).length);`;
+    const started = Date.now();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { timeout: 30_000 },
+    );
+    assert.equal(stdout.trim(), `2 ${4 * 300 * 16}`);
+    assert.ok(Date.now() - started < 20_000, 'the helpers kept the process alive');
   });
 
   test('threads: 1 is the one-thread module, and says so; the option is read once', async () => {
@@ -53,70 +134,10 @@ describe('the threads option, refused in Node', () => {
 describe('threads in a cross-origin isolated Chromium page', () => {
   const evaluate = useChromiumPage({ isolated: true });
 
-  test('2 and 3 threads, either SIMD build: the one-thread build’s outputs, bit for bit, for every kind of call', async () => {
-    const { result, problems } = await evaluate(async () => {
-      const { default: createAttention } = await import('/dist/attention.mjs');
-      const relaxed = await createAttention();
-      const simd128 = await createAttention({ relaxedSimd: false });
-      // Each team beside the one-thread module of its SIMD build.
-      const pairs = [
-        [relaxed, await createAttention({ threads: 2 })],
-        [relaxed, await createAttention({ threads: 3 })],
-        [simd128, await createAttention({ threads: 2, relaxedSimd: false })],
-      ];
-      const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
-      // [q rows, kv rows, options]: one head split into row blocks, eight heads, causal,
-      // grouped queries with odd sizes, a mask with a softcap, batch 2.
-      const cases = [
-        [256, 256, { qNumHeads: 1, headSize: 64 }],
-        [256, 256, { qNumHeads: 8, headSize: 64 }],
-        [200, 200, { qNumHeads: 4, headSize: 32, isCausal: true }],
-        [130, 170, { qNumHeads: 6, kvNumHeads: 2, headSize: 24, vHeadSize: 40 }],
-        [97, 97, { qNumHeads: 2, headSize: 16, softcap: 3, attnMask: { data: random(97 * 97, 9), shape: [97, 97] } }],
-        [64, 80, { batch: 2, qNumHeads: 3, headSize: 8 }],
-      ];
-      const outcomes = cases.map(([s, t, options], i) => {
-        const b = options.batch ?? 1;
-        const kvHeads = options.kvNumHeads ?? options.qNumHeads;
-        const q = random(b * options.qNumHeads * s * options.headSize, i);
-        const k = random(b * kvHeads * t * options.headSize, i + 10);
-        const v = random(b * kvHeads * t * (options.vHeadSize ?? options.headSize), i + 20);
-        return pairs.map(([one, team]) => {
-          const expected = one.attention(q, k, v, options);
-          const y = team.attention(q, k, v, options);
-          const out = team.attention(q, k, v, { ...options, out: new Float32Array(y.length) });
-          return y.every((x, j) => x === expected[j]) && out.every((x, j) => x === expected[j]);
-        });
-      });
-      const inputs = {
-        Q: { data: random(2 * 40 * 16, 1), dims: [1, 2, 40, 16] },
-        K: { data: random(2 * 40 * 16, 2), dims: [1, 2, 40, 16] },
-        V: { data: random(2 * 40 * 16, 3), dims: [1, 2, 40, 16] },
-      };
-      const onnx = pairs.map(([one, team]) => {
-        const expected = one.onnxAttention(inputs, { is_causal: 1 }).Y.data;
-        return team.onnxAttention(inputs, { is_causal: 1 }).Y.data.every((x, j) => x === expected[j]);
-      });
-      return {
-        isolated: crossOriginIsolated,
-        threads: pairs.map(([, team]) => team.threads),
-        relaxedSimd: pairs.map(([one, team]) => [one.relaxedSimd, team.relaxedSimd]),
-        outcomes,
-        onnx,
-      };
-    }); // prettier-ignore
+  test('2 and 3 threads, either SIMD build: the one-thread outputs, bit for bit, for every kind of call', async () => {
+    const { result, problems } = await evaluate(compareTeams, '/dist/attention.mjs');
     assert.deepEqual(problems, []);
-    assert.deepEqual(result, {
-      isolated: true,
-      threads: [2, 3, 2],
-      relaxedSimd: [
-        [true, true],
-        [true, true],
-        [false, false],
-      ], // Chromium has Relaxed SIMD
-      outcomes: Array.from({ length: 6 }, () => [true, true, true]),
-      onnx: [true, true, true],
-    });
+    assert.deepEqual(result, allSame(true)); // Chromium has Relaxed SIMD
   });
 
   test('call after call, mixed sizes: the same answers, and no memory kept', async () => {
