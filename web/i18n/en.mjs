@@ -633,7 +633,7 @@ export default {
   'ch3.learn.backwards':
     'Now walk chapter 1’s stages in reverse. Hover over a cell (or Tab to it) to see its arithmetic.',
   'ch3.learn.gradWeights':
-    'Output 1 is a₁₁v₁ + a₁₂v₂ + a₁₃v₃, so raising a₁ⱼ moves it along vⱼ: the gradient of a₁ⱼ is ∂L/∂o₁ dotted with vⱼ. Positive means “give this key less weight”.',
+    'Output 1 is a₁₁v₁ + a₁₂v₂ + a₁₃v₃, so raising a₁ⱼ moves it along vⱼ: the gradient of a₁ⱼ is ∂L/∂o₁ dotted with vⱼ. Positive means “give this key less weight”; when all three are positive, only their differences count, since the weights must still sum to 1: the softmax, next, sorts that out.',
   'ch3.learn.gradScores':
     'The weights come from the scores through the softmax, and each weight depends on every score of its row (they share the sum).',
   'ch3.learn.jacobian':
@@ -668,7 +668,7 @@ export default {
   'ch3.learn.update':
     'Every weight moves a little against its gradient: η = {eta} times it. Hover over a weight to see its old value, its gradient and its new value.',
   'ch3.learn.moved':
-    'Run the forward pass again with the new weights: output 1 is nearer its target, and the loss falls from {before} to {after}.',
+    'Run the forward pass again with the new weights: output 1 is nearer its target, and after this one step the loss falls from {before} to {after}.',
   'ch3.learn.repeat':
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
@@ -746,7 +746,7 @@ export default {
   'ch3.block.second':
     'A second residual adds the MLP’s output to R: Z is the block’s output. Attention moves information between tokens; the MLP transforms each token on its own.',
   'ch3.block.stack':
-    'Z has exactly X’s shape, so it can be the next block’s X: that is why blocks stack, and chapter 3’s trained model uses two of them.',
+    'Z has exactly X’s shape, so it can be the next block’s X: that is why blocks stack, and the model trained later in this chapter uses two of them.',
   'ch3.block.noShape':
     'The rest of the block needs the layer’s output to have the inputs’ shape: give chapter 2’s layer W_O with d_model columns.',
   'ch3.formula.residual': 'The residual connection',
@@ -783,7 +783,7 @@ export default {
   'ch3.train.explain':
     'Each row is random letters, a run of letters, the same run again, more random letters. Inside the repeat the next letter is predictable, but only by finding where the current letter came before and copying what followed it. Training is the learning step of this chapter repeated: here up to {steps} times, on {batch} rows each.',
   'ch3.train.task':
-    'The task, in letters: random letters, a run (underlined), the same run again (bold), more random letters. The run’s length and place change from row to row.',
+    'The task, in letters: random letters, a run (underlined), the same run again (bold), more random letters. The run’s length and place change from row to row. Every row starts with ⟨s⟩, a start token that is no letter.',
   'ch3.train.rowLabel':
     'A row: a run of {n|# letter|# letters} after {p|# random letter|# random letters}, then the run again',
   'ch3.train.train': 'Train',
