@@ -629,7 +629,8 @@ export default {
   'matrix.later.wValue': '值的权重',
   'ch3.learn.update':
     '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
-  'ch3.learn.moved': '用新权重再做一次前向计算：输出 1 更接近目标，这一步之后损失从 {before} 降到 {after}。',
+  'ch3.learn.moved':
+    '用新权重再做一次前向计算：输出 1 更接近目标，这一步之后损失从 {before} 降到 {after}。',
   'ch3.learn.repeat':
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
