@@ -134,6 +134,31 @@ test('invalid entries are refused inline with a message and change nothing', asy
   await context.close();
 });
 
+test('a scene built ahead in an idle moment after tokens were removed uses the steps of then', async () => {
+  // The next step's scene is built when the page is idle. Tokens removed before that moment
+  // replace the steps and the numbers: the step to build must come from the new list (the old
+  // one names a token the numbers no longer have: "reading 'toFixed'" of undefined). Idle
+  // callbacks are held here and run after the edits, as a busy machine would.
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-3` });
+  await waitForReady(page);
+  await page.click('[aria-label="Add a token"]');
+  await page.evaluate(() => {
+    window.__held = [];
+    window.requestIdleCallback = (task) => window.__held.push(task);
+  });
+  await page.keyboard.press('ArrowRight'); // a new scene: the next one is prepared
+  for (let k = 0; k < 3; k++) await page.click('[aria-label="Remove the last token"]');
+  const ran = await page.evaluate(() => {
+    const held = window.__held.splice(0);
+    for (const task of held) task({ timeRemaining: () => 50, didTimeout: false });
+    return held.length;
+  });
+  assert.ok(ran > 0, 'no idle work was held');
+  assert.equal(await page.textContent('.tokens-value'), '1');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('tokens 1–8 and d_in, d_k, d_v change the shapes and recompute', async () => {
   const { page, context, problems } = await web.open({ url: `${web.url}#step=sum-3` });
   await waitForReady(page);

@@ -20,9 +20,11 @@ export function drawScene(app) {
   const { steps, timeline, scenes } = app;
   const step = steps[timeline.index];
   if (!scenes.show(step, sceneContext(app), timeline.t)) return;
-  // A new scene on screen: build the one after it in an idle moment.
+  // A new scene on screen: build the one after it in an idle moment, from the steps and the
+  // numbers of that moment. An edit in between (a token removed) replaces both: a step taken
+  // from the list of before would name a token the new numbers no longer have.
   scenes.prepare(() => {
-    const upcoming = steps[timeline.index + 1];
+    const upcoming = app.steps[app.timeline.index + 1];
     return upcoming ? { step: upcoming, ctx: sceneContext(app) } : null;
   });
 }
