@@ -63,9 +63,9 @@ class ThreadTeam {
   ThreadTeam() = default;
   void run_tasks(std::size_t tasks, TaskFunction function, void* context);
   void helper_loop(std::size_t thread);
-  // Claims and runs tasks of `call` (a call number) until none is left; false when the
-  // caller has moved on to a newer call (whose tasks this thread must not run with its copy
-  // of an older call's function).
+  // Claims and runs tasks of `call` (a call number) until none is left, or until the caller
+  // has moved on to a newer call (whose tasks this thread must not run with its copy of an
+  // older call's function).
   void work_on(std::uint32_t call, TaskFunction function, void* context, std::size_t tasks,
                std::size_t thread);
 
