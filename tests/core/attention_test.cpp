@@ -8,6 +8,7 @@
 #include <random>
 
 #include "article.hpp"
+#include "random_qkv.hpp"
 #include "reference64.hpp"
 #include "trace.hpp"
 
@@ -32,12 +33,7 @@ std::vector<double> expand_mask(const AttentionMask& mask, const AttentionShape&
 
 void check_against_float64(const AttentionShape& s, const AttentionOptions& o, std::mt19937& rng,
                            const AttentionMask& mask = {}) {
-  const auto q =
-      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
-  const auto k =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
-  const auto v =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
+  const auto [q, k, v] = random_qkv(rng, s);
   std::vector<float> y(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size);
   ASSERT_EQ(attention::attention(q.data(), k.data(), v.data(), mask, s, o, y.data()), Status::ok);
   const int kind = mask.kind == MaskKind::none ? 0 : mask.kind == MaskKind::boolean ? 1 : 2;

@@ -11,6 +11,7 @@
 #include "kernels/matmul.hpp"
 #include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
+#include "random_qkv.hpp"
 #include "reference64.hpp"
 
 using namespace attention;
@@ -198,12 +199,7 @@ struct Case {
 void expect_flash_matches_reference(const Case& c, std::mt19937& rng,
                                     const AttentionMask& mask = {}) {
   const auto& s = c.shape;
-  const auto q =
-      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
-  const auto k =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
-  const auto v =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
+  const auto [q, k, v] = random_qkv(rng, s);
   std::vector<float> fast(s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size, -1.0f);
   std::vector<float> slow(fast.size(), -2.0f);
   ASSERT_TRUE(kernels::flash_attention(

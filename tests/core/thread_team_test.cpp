@@ -13,6 +13,7 @@
 
 #include "attention.hpp"
 #include "attention_call.hpp"
+#include "random_qkv.hpp"
 #include "reference64.hpp"
 
 using namespace attention;
@@ -76,12 +77,7 @@ namespace {
 void expect_same_with_team(const AttentionShape& s, const AttentionOptions& o,
                            std::size_t threads) {
   std::mt19937 rng(unsigned(s.q_seq_len * 31 + s.q_num_heads * 7 + threads));
-  const auto q =
-      reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
-  const auto k =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.head_size);
-  const auto v =
-      reference64::random_floats(rng, s.batch * s.kv_num_heads * s.kv_seq_len * s.v_head_size);
+  const auto [q, k, v] = random_qkv(rng, s);
   const std::size_t n = s.batch * s.q_num_heads * s.q_seq_len * s.v_head_size;
   std::vector<float> alone(n), shared(n, -1.0f);
   AttentionArgs args = contiguous_args(q.data(), k.data(), v.data(), {}, s, o, alone.data());
