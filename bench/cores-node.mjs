@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-web';
 import onnxProto from 'onnx-proto';
 
-import createAttention, { createAttentionPool } from '../dist/attention.mjs';
+import * as ours from '../dist/attention.mjs';
 import { runCores } from './common/harness.mjs';
 
 const { values: args } = parseArgs({
@@ -24,32 +24,19 @@ if (!args.out)
 const ortThreads = Number(args['ort-threads']);
 const log = (line) => process.stderr.write(`[bench cores node, ort ${ortThreads}t] ${line}\n`);
 
-const attn = await createAttention();
-const attnThreads = await createAttention({ threads: 2 });
-const pools = {
-  1: await createAttentionPool({ workers: 1 }),
-  2: await createAttentionPool({ workers: 2 }),
+const { relaxedSimd, ...suite } = await runCores({
+  ours,
+  ort,
+  onnxProto,
+  ortThreads,
+  quick: args.quick,
+  log,
+});
+const environment = {
+  kind: 'node',
+  name: `Node ${process.versions.node}`,
+  engine: `V8 ${process.versions.v8}`,
+  relaxedSimd,
+  ortThreads,
 };
-try {
-  const suite = await runCores({
-    attn,
-    attnThreads,
-    pools,
-    ort,
-    onnxProto,
-    ortThreads,
-    quick: args.quick,
-    log,
-  });
-  const environment = {
-    kind: 'node',
-    name: `Node ${process.versions.node}`,
-    engine: `V8 ${process.versions.v8}`,
-    relaxedSimd: attn.relaxedSimd,
-    ortThreads,
-  };
-  await writeFile(args.out, JSON.stringify({ environment, ...suite }, null, 1));
-} finally {
-  pools[1].close();
-  pools[2].close();
-}
+await writeFile(args.out, JSON.stringify({ environment, ...suite }, null, 1));

@@ -67,39 +67,24 @@ async function run({ quick }) {
 async function cores({ quick, ortThreads }) {
   const log = (line) => console.log(`[bench cores chromium] ${line}`);
   ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
-  const { default: createAttention, createAttentionPool } = await import(oursUrl);
-  const attn = await createAttention();
-  // The calling thread and one helper, on wasm threads (this page is cross-origin isolated).
-  const attnThreads = await createAttention({ threads: 2 });
-  const pools = {
-    1: await createAttentionPool({ workers: 1 }),
-    2: await createAttentionPool({ workers: 2 }),
-  };
-  try {
-    const suite = await runCores({
-      attn,
-      attnThreads,
-      pools,
-      ort,
-      onnxProto,
+  const { relaxedSimd, ...suite } = await runCores({
+    ours: await import(oursUrl),
+    ort,
+    onnxProto,
+    ortThreads,
+    quick,
+    log,
+  });
+  return {
+    environment: {
+      kind: 'chromium',
+      relaxedSimd,
+      crossOriginIsolated: self.crossOriginIsolated,
       ortThreads,
-      quick,
-      log,
-    });
-    return {
-      environment: {
-        kind: 'chromium',
-        relaxedSimd: attn.relaxedSimd,
-        crossOriginIsolated: self.crossOriginIsolated,
-        ortThreads,
-        userAgent: navigator.userAgent,
-      },
-      ...suite,
-    };
-  } finally {
-    pools[1].close();
-    pools[2].close();
-  }
+      userAgent: navigator.userAgent,
+    },
+    ...suite,
+  };
 }
 
 // The decode table: ours resident, ours through onnxAttention, onnxruntime-web at one thread

@@ -266,34 +266,35 @@ export function coresCases() {
 }
 
 /**
- * The cores table as bench/cores.mjs runs it, in Node and in Chromium: ours on the calling
- * thread, our pool with 1 and 2 workers (`pools`: { 1, 2 }, already started), where the page
- * has wasm threads our module with 2 threads (`attnThreads`, createAttention({ threads: 2 }),
- * else null), onnxruntime-web with `ortThreads` threads (one value per process or page:
- * onnxruntime-web fixes it at its first session). No peak probe: it would measure one core of
- * several busy ones.
+ * The cores table as bench/cores.mjs runs it, in Node and in Chromium (a cross-origin isolated
+ * page): from `ours`, the package's exports, our module on the calling thread and on 2 wasm
+ * threads (createAttention({ threads: 2 })) and our pool with 1 and 2 workers, closed after;
+ * onnxruntime-web with `ortThreads` threads (one value per process or page: onnxruntime-web
+ * fixes it at its first session). No peak probe: it would measure one core of several busy
+ * ones. Returns the suite and whether our module is the Relaxed SIMD build.
  */
-export async function runCores({
-  attn,
-  attnThreads,
-  pools,
-  ort,
-  onnxProto,
-  ortThreads,
-  quick,
-  log,
-}) {
-  return runSuite({
-    contenders: [
-      ours(attn),
-      oursPool(pools[1], 'pool1', 'ours, pool of 1 worker'),
-      oursPool(pools[2], 'pool2', 'ours, pool of 2 workers'),
-      ...(attnThreads ? [ours(attnThreads, 'threads2', 'ours, 2 wasm threads')] : []),
-      await onnxruntime(ort, onnxProto.onnx, ortThreads),
-    ],
-    probes: [],
-    cases: coresCases(),
-    settings: quick ? QUICK : FULL,
-    log,
-  });
+export async function runCores({ ours: pkg, ort, onnxProto, ortThreads, quick, log }) {
+  const attn = await pkg.default();
+  const attnThreads = await pkg.default({ threads: 2 });
+  const pool1 = await pkg.createAttentionPool({ workers: 1 });
+  const pool2 = await pkg.createAttentionPool({ workers: 2 });
+  try {
+    const suite = await runSuite({
+      contenders: [
+        ours(attn),
+        oursPool(pool1, 'pool1', 'ours, pool of 1 worker'),
+        oursPool(pool2, 'pool2', 'ours, pool of 2 workers'),
+        ours(attnThreads, 'threads2', 'ours, 2 wasm threads'),
+        await onnxruntime(ort, onnxProto.onnx, ortThreads),
+      ],
+      probes: [],
+      cases: coresCases(),
+      settings: quick ? QUICK : FULL,
+      log,
+    });
+    return { relaxedSimd: attn.relaxedSimd, ...suite };
+  } finally {
+    pool1.close();
+    pool2.close();
+  }
 }
