@@ -923,4 +923,6 @@ export default {
   'ch3.learn.update.touch':
     'Every weight moves a little against its gradient: η = {eta} times it. Tap a weight to see its old value, its gradient and its new value.',
   'ch3.block.why.touch': 'Tap a cell of R to see its sum.',
+  'stages.toggle': 'Stage {stage} of {total}: {name}',
+  'transport.ticksOpen': 'Stages: open the list of stages',
 };

@@ -867,4 +867,6 @@ export default {
   'ch3.learn.update.touch':
     '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。轻点权重可看到旧值、梯度和新值。',
   'ch3.block.why.touch': '轻点 R 的格子可看到它的和。',
+  'stages.toggle': '第{stage}阶段，共{total}个阶段：{name}',
+  'transport.ticksOpen': '阶段：打开阶段列表',
 };
