@@ -56,6 +56,9 @@ const probes = peakProbes(
   await exportsOf(args.peak),
   attnRelaxed && args['fma-peak'] ? await exportsOf(args['fma-peak']) : null,
 );
+// Minor page faults per call: a result buffer the allocator hands back and faults in again on
+// the next call shows here.
+const minorFaults = () => process.resourceUsage().minorPageFault;
 const { quick } = args;
 const suite = await runBench({
   attn,
@@ -64,6 +67,7 @@ const suite = await runBench({
   onnxProto,
   tf,
   probes,
+  minorFaults,
   quick,
   log,
 });

@@ -68,8 +68,18 @@ export function shortReason(message) {
  *             | { status: 'fails' | 'capped', reason },
  * peak = { [chains]: GFLOP/s } the median of the mul + add probes in the case's rounds, and
  * fmaPeak the same of the FMA probes (only when there are FMA probes).
+ * `minorFaults` (Node: () => process.resourceUsage().minorPageFault), when given, is read
+ * before and after every sample, outside its timing: each ok Result then also has
+ * minorFaultsPerCall, the median over its samples of the minor page faults per call.
  */
-export async function runSuite({ contenders, probes, cases, settings, log = () => {} }) {
+export async function runSuite({
+  contenders,
+  probes,
+  cases,
+  settings,
+  minorFaults = null,
+  log = () => {},
+}) {
   const out = { settings, cases: [] };
   const history = []; // { name, n, heads, ms } of every case measured, to predict the next
 
@@ -131,6 +141,7 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
           inner,
           reps,
           samples: [],
+          faultsPerCall: [],
           maxAbsDiff: diff,
           settleMs,
         });
@@ -160,7 +171,9 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
             probeIters.set(item.probe, Math.ceil((iters * settings.probeMs) / Math.max(ms, 0.01)));
           }
         } else {
+          const faultsBefore = minorFaults?.();
           const ms = await timeSample(item.run, item.inner);
+          if (minorFaults) item.faultsPerCall.push((minorFaults() - faultsBefore) / item.inner);
           item.samples.push(ms);
           if (item.settleMs > 0) await pause(item.settleMs);
           // Calibrated on a warm-up call that ran slower (not yet optimised, or a noisy
@@ -173,10 +186,11 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
       await breathe();
     }
 
-    for (const { name, samples, inner, maxAbsDiff } of timed) {
+    for (const { name, samples, inner, maxAbsDiff, faultsPerCall } of timed) {
       const ms = median(samples);
       history.push({ name, n, heads, ms });
       results[name] = { status: 'ok', ms, gflops: flops / ms / 1e6, samples, inner, maxAbsDiff };
+      if (minorFaults) results[name].minorFaultsPerCall = median(faultsPerCall);
     }
     const peaks = { peak: {} };
     for (const [probe, samples] of probeSamples) {
@@ -195,9 +209,11 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
  * `attn`, and the Relaxed SIMD build `attnRelaxed` where the engine has it), naive JS,
  * onnxruntime-web and tfjs (the libraries as the caller loaded them; `onnxProto` is
  * onnx-proto's default export), `probes` (peakProbes() of simd_peak.wasm and, where the engine
- * has Relaxed SIMD, of fma_peak.wasm), every case of benchCases(), QUICK or FULL settings.
+ * has Relaxed SIMD, of fma_peak.wasm), every case of benchCases(), QUICK or FULL settings;
+ * `minorFaults` as runSuite's (Node only).
  */
-export async function runBench({ attn, attnRelaxed, ort, onnxProto, tf, probes, quick, log }) {
+export async function runBench(options) {
+  const { attn, attnRelaxed, ort, onnxProto, tf, probes, minorFaults = null, quick, log } = options;
   const relaxed = attnRelaxed ? [ours(attnRelaxed, 'oursRelaxed', 'ours, Relaxed SIMD')] : [];
   const ortContender = await onnxruntime(ort, onnxProto.onnx);
   const suite = await runSuite({
@@ -205,6 +221,7 @@ export async function runBench({ attn, attnRelaxed, ort, onnxProto, tf, probes, 
     probes,
     cases: benchCases(),
     settings: quick ? QUICK : FULL,
+    minorFaults,
     log,
   });
   const small = await runSmall({ attn, attnRelaxed, ortContender, quick, log });

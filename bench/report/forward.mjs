@@ -82,7 +82,12 @@ function peaksLines(env) {
   ];
 }
 
+// Minor page faults per call of ours, where the run counted them (Node): a result buffer that
+// the allocator gives back to the system and faults in again on the next call shows here.
+const faultsOf = (c) => c.results.ours?.minorFaultsPerCall;
+
 function speedTable(env) {
+  const faults = env.cases.some((c) => faultsOf(c) !== undefined);
   const rows = env.cases.map((c) => {
     const oursResult = c.results.ours;
     const ok = oursResult?.status === 'ok';
@@ -94,11 +99,17 @@ function speedTable(env) {
       cells.push(ok && peer?.status === 'ok' ? over(peer.ms, oursResult.ms) : '—');
     }
     cells.push(gf(casePeak(c, MUL_ADD)));
+    if (faults) cells.push(faultsOf(c) === undefined ? '—' : faultsOf(c).toFixed(1));
     return cells;
   });
+  const faultsNote = faults
+    ? ' “ours page faults/call”: minor page faults of the whole process per call of ours, ' +
+      'process.resourceUsage() read around each sample (median over samples).'
+    : '';
   return [
     'Speed: ms/call · GFLOP/s; “ours ÷ X” is how many times faster ours is; ours (the SIMD128 ' +
-      'build) is measured against the mul + add peak of the same rounds (last column).',
+      'build) is measured against the mul + add peak of the same rounds (last column' +
+      `${faults ? ' but one' : ''}).${faultsNote}`,
     '',
     table(
       [
@@ -109,8 +120,9 @@ function speedTable(env) {
         ...PEERS.map(([, label]) => label),
         ...PEERS.map(([name]) => `ours ÷ ${name}`),
         'mul + add peak GFLOP/s',
+        ...(faults ? ['ours page faults/call'] : []),
       ],
-      ['--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+      [...Array(11).fill('--:'), ...(faults ? ['--:'] : [])],
       rows,
     ),
     '',
