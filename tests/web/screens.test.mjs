@@ -184,16 +184,36 @@ test('the timeline: stage markers are not step numbers', async () => {
   await context.close();
 });
 
-test('keyboard: Space plays even on a focused button; ← → step from the Speed menu; the skip link keeps the stage label in view', async () => {
+test('keyboard: Space presses a focused button in every chapter, and plays with none; ← → step from the Speed menu; the skip link keeps the stage label in view', async () => {
   const { page, context, problems } = await open({
     url: `${web.url}#step=weights`,
     reducedMotion: 'no-preference',
   });
+  const playing = () => page.getAttribute('.transport-button.is-play', 'aria-pressed');
+  // Chapter 1: Space on Next steps on (it does not play); on Predict it opens the panel.
   await page.focus('.transport-button.is-next');
   await page.keyboard.press('Space');
-  assert.equal(await page.getAttribute('.transport-button.is-play', 'aria-pressed'), 'true');
+  await page.waitForFunction(() => document.body.dataset.step === 'keys-row-1');
+  assert.equal(await playing(), 'false', 'Space pressed Next, and did not play');
+  await page.focus('[data-tool="predict"]');
   await page.keyboard.press('Space');
-  assert.equal(await page.getAttribute('.transport-button.is-play', 'aria-pressed'), 'false');
+  assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'true');
+  assert.equal(await playing(), 'false', 'Space pressed Predict, and did not play');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'false');
+  // From chapter 2: a stage of the stage list (chapter 1's first).
+  await page.goto(`${web.url}#step=kv-sharing`);
+  await waitForStep(page, 'kv-sharing');
+  await page.focus('.stage-list button >> nth=0');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.body.dataset.step === 'inputs');
+  assert.equal(await playing(), 'false', 'Space pressed the stage, and did not play');
+  // With nothing focused, Space plays and pauses.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('Space');
+  assert.equal(await playing(), 'true');
+  await page.keyboard.press('Space');
+  assert.equal(await playing(), 'false');
   await page.goto(`${web.url}#step=weights`);
   await waitForStep(page, 'weights');
   await page.focus('select.speed');

@@ -332,6 +332,26 @@ test('Practice draws fresh small whole-number examples whose questions are check
     assert.equal(await outcome(page), 'right');
   }
   assert.notEqual(examples[0], examples[1]);
+  // The article's example was kept: the notice gives it back, at the step the reader left.
+  const back = '.notice[data-notice="practice"] .notice-action';
+  assert.equal((await page.textContent(back)).trim(), 'Back to the article’s example');
+  await page.click(back);
+  await page.waitForFunction(() => location.hash === '#step=inputs');
+  assert.equal(await page.$('.notice[data-notice="practice"]'), null);
+  // The reader's own numbers: kept too, and Back in the browser returns them as well.
+  await load(page, `${web.url}#step=scores-1&x=1,0,1,0;0,2,0,2;1,1,1,2`);
+  const own = await page.evaluate(() => location.hash);
+  await page.click('[data-tool="practice"]');
+  await page.waitForFunction((hash) => location.hash !== hash, own);
+  assert.match(await page.textContent(back), /Back to your numbers/);
+  await page.goBack();
+  await page.waitForFunction((hash) => location.hash === hash, own);
+  await page.waitForFunction(() => document.body.dataset.step === 'scores-1');
+  assert.equal(await page.$('.notice[data-notice="practice"]'), null, 'practice is over');
+  await page.click('[data-tool="practice"]');
+  await page.waitForFunction((hash) => location.hash !== hash, own);
+  await page.click(back);
+  await page.waitForFunction((hash) => location.hash === hash, own);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -166,7 +166,9 @@ const URL_DELAY_MS = 400;
 export function writeUrl(app, reason) {
   const { url } = app;
   if (!url) return; // an embedded explainer keeps its state to itself
-  const write = () => url.write(urlOf(app.state.current), reason === 'step' ? 'push' : 'replace');
+  // A new step, or practice's new example, is an entry of the history: Back returns.
+  const push = reason === 'step' || reason === 'practice';
+  const write = () => url.write(urlOf(app.state.current), push ? 'push' : 'replace');
   // During playback the URL (a message to the browser process, which then works for several
   // milliseconds on the core the page draws with) waits until the new step's first frames,
   // the costliest of playback, are drawn; the page's first URL waits for its first frame.

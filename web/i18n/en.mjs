@@ -560,6 +560,14 @@ export default {
   'tools.hint.cacheNumbers':
     '2 (key and value) × {tokens|# token|# tokens} × {kvHeads|# KV head|# KV heads} × {dHead|# number|# numbers} each = ?',
   'tools.practice.status': 'Practice: a new example of small whole numbers.',
+  // ---- Practice keeps the reader's numbers and gives them back ----
+  'tools.practice.kept':
+    'Practice: a new example of small whole numbers, at the first step that asks. Your own numbers are kept.',
+  'tools.practice.keptArticle':
+    'Practice: a new example of small whole numbers, at the first step that asks. The article’s example is kept.',
+  'tools.practice.back': 'Back to your numbers',
+  'tools.practice.backArticle': 'Back to the article’s example',
+  'tools.practice.left': 'Back from practice: your numbers, at the step you left.',
   'tools.export': 'Export',
   'tools.export.heading': 'Export this step',
   'tools.export.png': 'Image (PNG)',

@@ -529,6 +529,14 @@ export default {
   'tools.hint.cacheTitle': '缓存为每个KV头保存到目前为止每个token的一个键和一个值。',
   'tools.hint.cacheNumbers': '2（键和值）× {tokens}个token × {kvHeads}个KV头 × 每个{dHead}个数 = ?',
   'tools.practice.status': '练习：一个由小整数组成的新例子。',
+  // ---- 练习保留读者自己的数，并可以回去 ----
+  'tools.practice.kept':
+    '练习：一个由小整数组成的新例子，从第一个提问的步骤开始。你自己的数已保留。',
+  'tools.practice.keptArticle':
+    '练习：一个由小整数组成的新例子，从第一个提问的步骤开始。原文的例子已保留。',
+  'tools.practice.back': '回到你自己的数',
+  'tools.practice.backArticle': '回到原文的例子',
+  'tools.practice.left': '已结束练习：回到你自己的数和你离开时的步骤。',
   'tools.export': '导出',
   'tools.export.heading': '导出这一步',
   'tools.export.png': '图片（PNG）',
