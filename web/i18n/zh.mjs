@@ -205,7 +205,7 @@ export default {
   'transport.pause': '暂停',
   'transport.next': '下一步',
   'transport.timeline': '时间轴',
-  'transport.speed': '速度',
+  'transport.speed': '动画速度',
   'transport.position': '第{k}步，共{total}步',
   'narrate.step': '第{k}步，共{total}步：{title}。',
 
@@ -636,13 +636,23 @@ export default {
   'matrix.later.wKey': '键的权重',
   'matrix.later.wValue': '值的权重',
   'ch3.learn.update':
-    '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
+    '每一步都让每个权重逆着自己的梯度移动 η = {eta} 倍梯度（这里共 {steps} 步；显示的是最后一步之后的权重）。把鼠标移到权重上可看到旧值、梯度和新值。',
   'ch3.learn.moved':
-    '用新权重再做一次前向计算：输出 1 更接近目标，这一步之后损失从 {before} 降到 {after}。',
+    '用新权重再做一次前向计算：这 {steps} 步之后，输出 1 更接近目标，损失从 {before} 降到 {after}。',
   'ch3.learn.repeat':
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
   'ch3.narrate.update': '{steps|一步之后|# 步之后}输出 1 为 {row}；损失为 {after}。',
+  // ---- 第 3 章 · 学习步骤的损失图与发散 ----
+  'ch3.learn.plotSteps': '已走的步数',
+  'ch3.learn.plotLoss': '损失',
+  'ch3.learn.movedUp':
+    '用新权重再做一次前向计算：这 {steps} 步之后，损失没有下降，反而从 {before} 升到 {after}：步骤发散了（见按钮下方）。',
+  'ch3.learn.rising': '步骤发散了：从第 {step} 步起，损失不降反升。',
+  'ch3.learn.overflow':
+    '步骤发散了：从第 {step} 步起损失开始增大，直到下一步的数值超出浮点数的范围（∞，然后是 NaN），所以页面在那一步之前停下。',
+  'ch3.learn.divergedWhy':
+    '原因：对这样的梯度来说，每一步都太长了。这里 ‖∂L/∂W‖ = {gradient}，所以一步 η = {eta} 倍梯度会让权重移动 {length}，而权重本身只有 ‖W‖ = {weights}。一步跨过了损失最低的地方，落到梯度更大的地方，下一步跨得更远。更小的数（输入、目标）或更小的 η 能让步子变短。',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
@@ -697,8 +707,8 @@ export default {
   'ch3.block.name.hidden': '隐藏层（ReLU 之后）',
   'ch3.block.name.mlp': 'MLP 输出',
   'ch3.block.name.output': '块的输出',
-  'ch3.block.name.w1': 'MLP 权重',
-  'ch3.block.name.w2': 'MLP 权重',
+  'ch3.block.name.w1': 'MLP 输入权重（d → 隐藏）',
+  'ch3.block.name.w2': 'MLP 输出权重（隐藏 → d）',
   'ch3.block.where':
     '注意力只是 Transformer 块的一部分。这里用第二章的数：那一层的输出 Y 已经和 X 形状相同（W_O 把它带回了 d_model 列）。',
   'ch3.block.residual':
@@ -708,7 +718,7 @@ export default {
     'LayerNorm 把每个词元的一行缩放为均值 0、标准差 1（再乘以学习到的缩放、加上偏移，这里为 1 和 0），这样无论堆多少块，数值都保持在下一层能用的范围内。',
   'ch3.block.normWhy': 'GPT-2 等模型在每个部分之前做归一化（pre-norm）：这里是在 MLP 之前。',
   'ch3.block.mlp':
-    'MLP 对每个词元单独计算：从 {d} 个数得到 {hidden} 个隐藏数（真实模型用 d 的 4 倍），ReLU 保留正数，再回到 {d} 个。这里的权重是为易读而选的；模型会学习它们。',
+    'MLP 对每个词元单独计算：W₁ 把它的 {d} 个数变成 {hidden} 个隐藏数（实际模型用 d 的 4 倍），ReLU 保留其中的正数，W₂ 再把它们变回 {d} 个。两个权重矩阵都在这一行里；这里的取值是为了便于阅读而选的，模型会自己学出它们。',
   'ch3.block.second':
     '第二个残差把 MLP 的输出加到 R 上：Z 就是块的输出。注意力在词元之间搬运信息；MLP 则单独变换每个词元。',
   'ch3.block.stack':
@@ -757,9 +767,9 @@ export default {
   'ch3.train.layers': '层数',
   'ch3.train.heads': '每层头数',
   'ch3.train.seed': '种子',
-  'ch3.train.speed': '速度',
-  'ch3.train.speed.fast': '快',
-  'ch3.train.speed.slow': '慢',
+  'ch3.train.speed': '训练速度',
+  'ch3.train.speed.fast': '快：每 50 步重画一次',
+  'ch3.train.speed.slow': '慢：每 10 步暂停 ¼ 秒',
   'ch3.train.ready': '就绪：请按“训练”。',
   'ch3.train.starting': '正在启动 Worker…',
   'ch3.train.status': '第 {step} 步 · 损失 {loss}',
@@ -769,7 +779,7 @@ export default {
   'ch3.train.dropMark': '第 {step} 步骤降',
   'ch3.train.dropped': '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。',
   'ch3.train.droppedHeads':
-    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 1 层的头 {prevHead} 看前一个词元（占其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
+    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {prevLayer} 层的头 {prevHead} 看前一个词元（其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
   'ch3.train.why.two':
     '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
   'ch3.train.why.oneLayer':
@@ -778,15 +788,54 @@ export default {
     '已换成一个从种子开始的新模型：之前训练的模型（{step} 步）已丢弃。要保留模型，请在改开关之前复制它的链接或保存它的参数。',
   'ch3.train.why.none':
     '没有位置信息，注意力分不清顺序（本章第一阶段）：没有头能直接找到“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元），所以模型学得慢，也只学到一部分：没有骤降。',
-  'ch3.train.headsTitle': '每个头在一行留出数据上的注意力（行：查询，列：键）',
+  'ch3.train.headsTitle':
+    '每个头在一行留出数据上的注意力（行：查询，列：键；两边标有字母），以及每个头在做什么',
   'ch3.train.headName': '第 {layer} 层 · 头 {head}',
+  // ---- 第 3 章 · 一个头被读作什么（model/head-reading.mjs）、小模型及其损失 ----
+  'ch3.read.previous': '前一个词元：其权重的 {share} 落在紧挨着的前一个词元上',
+  'ch3.read.induction': '归纳：其权重的 {share} 落在当前词元上一次出现之后的那个词元上',
+  'ch3.read.copy': '上一次出现：其权重的 {share} 落在当前词元上一次出现的位置上',
+  'ch3.read.fixed': '固定词元：其权重的 {share} 落在 {token} 上，不管它在哪里',
+  'ch3.read.self': '自身：其权重的 {share} 落在当前词元自己身上',
+  'ch3.read.diffuse': '分散：分布在大约 {keys} 个词元上，没有偏向哪一个',
+  'ch3.read.mixed': '没有单一模式：每个查询大约看 {keys} 个词元，但看的不是同一类词元',
+  'ch3.kind.previous': '前一个词元',
+  'ch3.kind.induction': '归纳',
+  'ch3.kind.copy': '上一次出现',
+  'ch3.kind.fixed': '固定词元 {token}',
+  'ch3.kind.self': '自身',
+  'ch3.kind.diffuse': '分散',
+  'ch3.kind.mixed': '没有单一模式',
+  'ch3.tables.reads': '读作',
+  'ch3.train.droppedInduction':
+    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。在它下面的层里，没有哪个头读作前一词元头。',
+  'ch3.train.model':
+    '模型：{layers} 层自注意力，每层 {heads} 个头，d_model = {dModel}（每个头处理其中 {dHead} 个数），没有 MLP。它共有 {parameters} 个参数：{vocab} 个词元各自的嵌入，每层一个 LayerNorm 和 W_Q、W_K、W_V、W_O，最后一个 LayerNorm，以及把一行变回 {vocab} 个 logits 的反嵌入{positions}。',
+  'ch3.train.model.rope': '（RoPE 按位置旋转查询和键，不增加参数）',
+  'ch3.train.model.learned': '，外加 {context} 个位置各一个学到的位置向量',
+  'ch3.train.model.none': '（完全没有位置信息）',
+  'ch3.train.loss':
+    '训练降低的是下一个词元的交叉熵。在每个位置 t，模型给每个词元一个概率（它的 logits 经过 softmax）；损失是它给真正的下一个词元的概率取对数再取负，对 N 个计入的位置求平均（在重复段里，下一个字母是可以知道的）。对 16 个词元均匀瞎猜得 ln 16 ≈ 2.77；有把握地猜对得 0。',
+  'ch3.formula.crossEntropy': '下一个词元的交叉熵：每个真实下一个词元的对数概率的平均值取负',
+  'ch3.heads.noInductionHead':
+    '模型预测下一个是 {token}。这个模型没有归纳头：在上一阶段的留出行上，没有哪个头把大部分权重放在当前词元上一次出现之后的那个词元上。所以没有头去复制上一次出现之后的内容；这个预测来自这个模型学到的其他东西。',
+  'ch3.heads.relation.afterCopy': '上一个 {last} 之后的那个词元',
+  'ch3.heads.relation.copy': '上一个 {last} 本身，而不是它之后的词元',
+  'ch3.heads.relation.previous': '{last} 前面紧挨着的词元',
+  'ch3.heads.relation.self': '最后一个词元自己',
+  'ch3.heads.relation.start': '起始词元 ⟨s⟩',
+  'ch3.heads.relation.other': '既不是上一个 {last}，也不是它之后的词元',
+  'ch3.heads.copies': '预测的正是这个字母：模型复制了上一个 {last} 之后的内容。',
+  'ch3.heads.notCopied': '但模型预测的是 {token}，不是它看向的 {key}：这里不是这个头单独决定的。',
+  'ch3.heads.every':
+    '每个头在你的序列上的注意力，下面写着它在做什么（在留出行上读出，与上一阶段相同）',
   // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----
   'stage.heads-learned': '头学到了什么',
   'ch3.title.heads': '训练好的头看你的序列',
   'ch3.narrate.heads':
-    '输入一个序列：第 1 层的前一词元头和第 2 层的归纳头显示每个词元看向哪里，模型接着续写这个序列。',
+    '输入一个序列：上一阶段认出的前一词元头和归纳头显示每个词元看向哪里，模型接着续写这个序列。',
   'ch3.heads.explain':
-    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，保持它现在的样子。',
+    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，处于当前状态。哪个头做什么是在上一阶段的留出行上读出的，所以两个阶段说的是同一些头；这里它们读的是你的序列。',
   'ch3.heads.inputLabel': '你的序列（字母 A 到 O）',
   'ch3.heads.help': '例如 A B C D A B C：空格可有可无。',
   'ch3.heads.emptyInput': '请至少输入一个字母。',
@@ -798,12 +847,12 @@ export default {
     '归纳头：每个重复出现的词元平均把 {score} 的权重给它上一次出现之后的那个词元。',
   'ch3.heads.noRepeat': '你的序列里没有重复的字母，归纳头没有可找的东西。',
   'ch3.heads.prediction':
-    '模型预测下一个是 {token}。第 {layer} 层的头 {head} 解释了它：从最后一个词元看向 {key}（位置 {position}，权重 {weight}），也就是上一次出现之后的那个词元。',
+    '模型预测下一个是 {token}。它的归纳头——第 {layer} 层的头 {head}——从最后一个词元看向 {key}（位置 {position}，权重 {weight}）：{what}。',
   'ch3.heads.predictionNoCopy':
     '模型预测下一个是 {token}。最后一个词元 {last} 之前没有出现过，没有哪个头能照抄它后面的词元：这个预测只是猜测。',
   'ch3.heads.decoding': '用 KV 缓存逐个词元解码（训练了 {step} 步的模型）：',
   'ch3.ask.inductionNext':
-    '在 ⟨s⟩ {sequence} 中（⟨s⟩ 为位置 0），第 2 层的归纳头会从最后一个词元看向哪个位置？',
+    '在 ⟨s⟩ {sequence} 中，把 ⟨s⟩ 记为位置 0：归纳头从最后一个词元看向哪个位置？',
   'ch3.ask.waitTrained':
     '模型训练好之后，“预测”会在这里提问：请先在上一阶段（“现场训练一个小模型”）训练，再回来。',
   'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
@@ -828,7 +877,7 @@ export default {
   'ch3.panels.block':
     '整个块的数字：第二章那一层的输入 X 和输出 Y、残差和、LayerNorm、MLP（权重 W₁ 和 W₂）以及块的输出。请在下面第二章的编辑器里修改这一层。',
   'ch3.panels.train':
-    '训练过程中的数字：每 100 步的损失，以及最新快照里每个头在留出的那一行上做什么（它平均给前一个词元的权重，以及给当前词元上一次出现之后那个词元的权重）。开关在场景里；可以从场景里保存每一步的损失（CSV）和参数（JSON 或链接）。',
+    '训练过程中的数字：每 100 步的损失，以及在最新快照的留出行上每个头在做什么（它在前一个词元上的平均权重、在当前词元上一次出现之后那个词元上的平均权重，以及它被读作什么）。开关在场景里；每一步的损失（CSV）和参数（JSON 或链接）也从那里保存。',
   'ch3.tables.loss': '损失',
   'ch3.tables.lossColumn': '损失',
   'ch3.tables.noSteps': '还没有训练步：请在场景里按“训练”。',
