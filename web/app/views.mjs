@@ -33,7 +33,7 @@ export function drawScene(app) {
 export function showExplanation(app, scene, step) {
   const { page, tr, id, numbers } = app;
   app.inspector?.hide();
-  const { sentences, formula, notes = [] } = scene.explanation;
+  const { sentences, formula, notes = [], developer = [] } = scene.explanation;
   const glossarySeen = new Set();
   const glossary = (text) => withGlossary(text, tr, glossarySeen, id);
   page.explanation.replaceChildren(
@@ -41,6 +41,15 @@ export function showExplanation(app, scene, step) {
       'div',
       { class: 'explanation-text' },
       sentences.map((text) => h('p', {}, glossary(text))),
+      // How the page computed it, in the module's own names: folded away from the prose.
+      developer.length
+        ? h(
+            'details',
+            { class: 'developer-note' },
+            h('summary', { text: tr('explain.developers') }),
+            developer.map((text) => h('p', { text })),
+          )
+        : null,
     ),
     // No formula (chapter 3's training and heads): no empty formula box beside the text.
     ...(formula ? [h('div', { class: 'formula' }, formula)] : []),

@@ -156,7 +156,11 @@ export default {
   'formula.softmax': 'a i j equals e to the s i j over the sum over l of e to the s i l',
   'narrate.softmax': 'Weights of query {i} = {vector}.',
   'note.rounding':
-    'The article rounds the softmax to one decimal before multiplying (keeping the sum at 1): {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+    'The article rounds the softmax to one decimal before multiplying, and keeps each row’s sum at 1. Plain rounding would not: it turns {exactWeights} into {plainWeights}, which add up to {plainSum}. So the article first cuts each weight down to a tenth ({floors}), then gives the tenths still missing to the weights the cut took the most from. That is how {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+  'note.roundingPlain':
+    'The article rounds the softmax to one decimal before multiplying (here plain rounding already keeps the sum at 1): {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+  'softmax.addsToOneRounded':
+    'The shares always add up to 1. The weights printed beside them add up to {sum} only because each is rounded to three decimals.',
 
   // --- scene: weighted values ---
   'weighted.multiply':
@@ -474,6 +478,10 @@ export default {
     'Why would a decoder without a cache compute the earlier tokens again? A model is a stack of layers: the keys and values of layer 2 are made from layer 1’s outputs, and so on up. Unless they are kept, every new token means running every layer over the whole prefix again to get them back.',
   'ch2.decode.module':
     'Computed by the module’s onnxAttention with past_key / past_value in and present_key / present_value out; its output is checked against row t of the full causal attention from trace().',
+  // ---- The module's names, folded under the prose ("For developers") ----
+  'explain.developers': 'For developers',
+  'ch2.attention.module':
+    'Each head’s scores and weights are those of trace({ x, wQuery, wKey, wValue, heads, kvHeads, wOut }): its heads[h].scores and heads[h].weights.',
   'ch2.decode.count.title': 'Multiply-adds of step {t}',
   'ch2.decode.count.with': 'with the cache',
   'ch2.decode.count.without': 'recomputing the prefix',
@@ -505,8 +513,9 @@ export default {
   'arith2.concat': 'Row {i}, column {c}: head {head}’s output, its column {k}',
   'arith2.output': 'Layer output {i}, column {c}: row {i} of C dotted with column {c} of W_O',
   'arith2.decodeScore': 'Head {head}, token {t}: its query against cached key {j} (K/V head {g})',
-  'arith2.decodeOutput': 'Head {head}, token {t}, column {c}: onnxAttention’s output Y',
-  'arith2.decodeOutputEquals': 'Y = {y}; row {t} of full causal attention (trace()) = {full}',
+  'arith2.decodeOutput':
+    'Head {head}, token {t}, column {c}: the output Y of attention with the cache',
+  'arith2.decodeOutputEquals': 'Y = {y}; row {t} of full causal attention = {full}',
 
   // Learning tools
   'tools.predict': 'Predict',

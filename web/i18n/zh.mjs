@@ -150,7 +150,11 @@ export default {
   'formula.softmax': 'a i j等于e的s i j次方除以所有e的s i l次方之和',
   'narrate.softmax': 'query{i}的权重 = {vector}。',
   'note.rounding':
-    '原文在相乘之前把softmax的输出保留到小数点后1位（并保持和为1）：{exactWeights}变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+    '原文在相乘之前把softmax的输出保留到小数点后1位，并保持每行之和为1。普通的四舍五入做不到：它把{exactWeights}变成{plainWeights}，加起来是{plainSum}。所以原文先把每个权重向下截到十分位（{floors}），再把还差的几个0.1分给被截掉最多的权重。{exactWeights}就是这样变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+  'note.roundingPlain':
+    '原文在相乘之前把softmax的输出保留到小数点后1位（这里普通的四舍五入已经使和为1）：{exactWeights}变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+  'softmax.addsToOneRounded':
+    '各部分相加始终为1。旁边印出的权重加起来是{sum}，只是因为每个都四舍五入到了小数点后3位。',
 
   // --- 场景：加权值 ---
   'weighted.multiply':
@@ -452,6 +456,10 @@ export default {
     '没有缓存的解码器为什么要重新计算之前的token？模型是许多层叠起来的：第2层的key和value由第1层的输出算出，依此类推。如果不保存它们，每来一个新token，就得把每一层在整个前缀上重新算一遍才能得到它们。',
   'ch2.decode.module':
     '由模块的 onnxAttention 计算：输入 past_key / past_value，输出 present_key / present_value；它的输出与 trace() 的完整因果注意力第 t 行核对。',
+  // ---- 模块里的名字，折叠在正文下面（“给开发者”） ----
+  'explain.developers': '给开发者',
+  'ch2.attention.module':
+    '每个头的得分和权重来自 trace({ x, wQuery, wKey, wValue, heads, kvHeads, wOut })：它返回的 heads[h].scores 和 heads[h].weights。',
   'ch2.decode.count.title': '第 {t} 步的乘加次数',
   'ch2.decode.count.with': '用缓存',
   'ch2.decode.count.without': '重算前缀',
@@ -481,8 +489,8 @@ export default {
   'arith2.concat': '第 {i} 行第 {c} 列：头 {head} 的输出的第 {k} 列',
   'arith2.output': '该层输出 {i} 的第 {c} 列：C 的第 {i} 行与 W_O 第 {c} 列的点积',
   'arith2.decodeScore': '头 {head}，token {t}：其查询与缓存的键 {j}（K/V 头 {g}）',
-  'arith2.decodeOutput': '头 {head}，token {t}，第 {c} 列：onnxAttention 的输出 Y',
-  'arith2.decodeOutputEquals': 'Y = {y}；完整因果注意力（trace()）的第 {t} 行 = {full}',
+  'arith2.decodeOutput': '头 {head}，token {t}，第 {c} 列：带缓存的注意力的输出 Y',
+  'arith2.decodeOutputEquals': 'Y = {y}；完整因果注意力的第 {t} 行 = {full}',
 
   // Learning tools
   'tools.predict': '预测',
