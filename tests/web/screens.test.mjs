@@ -418,7 +418,7 @@ test('glossary pop-ups and the intuition for query, key and value, in English an
       '.app-subtitle .glossary-term, .page-footer .glossary-term',
       (els) => els.map((el) => el.textContent),
     );
-    assert.deepEqual(pageTerms, ['WebAssembly', 'trace()']);
+    assert.deepEqual(pageTerms, ['WebAssembly', 'trace()', 'softmax']);
     await page.goto(`${web.url}#step=scores-1&scaled=1`);
     await waitForStep(page, 'scores-1');
     assert.ok(

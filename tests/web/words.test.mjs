@@ -1,6 +1,8 @@
 // Words a learner knows, in headless Chromium: the module's names (onnxAttention, past_key,
 // trace(), onnxRotaryEmbedding) are not in the prose of stages 10, 13 and 14 but in a folded
-// "For developers" note under it, in English and Chinese.
+// "For developers" note under it; the terms a learner meets (softmax, d_k, KV cache, RoPE,
+// LayerNorm, MLP, induction head, logits, loss) open their definition where the explanation
+// first uses them; in English and Chinese.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -28,6 +30,42 @@ test('developer words sit in a "For developers" note, not in the prose (stages 1
       assert.equal(note.open, false, 'folded until asked for');
       assert.equal(note.summary, locale === 'en-US' ? 'For developers' : '给开发者');
       assert.match(note.text, DEVELOPER_WORDS, `${step}: the note names the module's calls`);
+    }
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
+
+/** A step whose explanation uses each term, and a word of its definition in each language. */
+const TERMS = [
+  ['softmax', 'softmax-1', /add up to 1/, /加起来为1/],
+  ['dk', 'order-rope', /columns of the queries and the keys/, /查询和键的列数/],
+  ['kvcache', 'kv-sharing', /keys and values of the tokens so far/, /保存在内存里/],
+  ['rope', 'order-rope', /rotary position embedding/, /旋转位置编码/],
+  ['layernorm', 'block-norm', /mean 0 and standard deviation 1/, /均值0、标准差1/],
+  ['mlp', 'block-norm', /multi-layer perceptron/, /多层感知机/],
+  ['induction', 'heads-learned', /copy what came next last time/, /复制上次接下来的内容/],
+  ['logits', 'train', /raw score for each possible next token/, /原始分数/],
+  ['loss', 'learn-target', /how wrong the model is/, /错得有多厉害/],
+];
+
+test('the glossary: each term a learner meets opens its definition where it appears', async () => {
+  for (const [locale, column] of [
+    ['en-US', 2],
+    ['zh-CN', 3],
+  ]) {
+    const { page, context, problems } = await web.open({ url: web.url, locale });
+    await waitForReady(page);
+    for (const term of TERMS) {
+      const [name, step] = term;
+      await page.goto(`${web.url}#step=${step}`);
+      await waitForStep(page, step);
+      const button = page.locator(`.explanation .glossary-term[data-term="${name}"]`);
+      assert.equal(await button.count(), 1, `${name} at ${step} (${locale})`);
+      await button.click();
+      const popup = page.locator('.glossary-popup:popover-open');
+      assert.match(await popup.textContent(), term[column], `${name} (${locale})`);
+      await page.keyboard.press('Escape');
     }
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();

@@ -348,6 +348,34 @@ export default {
   'glossary.embedding.match': 'token embedding',
   'glossary.embedding':
     'a token (a word or a piece of one) represented as a vector of numbers that a network learns, so that similar tokens get similar vectors.',
+  // ---- glossary: the terms a learner meets along the way ----
+  'glossary.softmax.match': 'softmax',
+  'glossary.softmax':
+    'turns a row of numbers into weights that are positive and add up to 1: e to each number, divided by the sum of them all. The largest number gets the largest weight.',
+  'glossary.dk.match': 'd_k',
+  'glossary.dk':
+    'the number of columns of the queries and the keys (k for key). Scores are their dot products, so both have it; scaled attention divides the scores by √d_k.',
+  'glossary.kvcache.match': 'KV cache',
+  'glossary.kvcache':
+    'while a model writes text token by token, the keys and values of the tokens so far, kept in memory so that each new token computes only its own (chapter 2, “Decoding with a KV cache”).',
+  'glossary.rope.match': 'RoPE',
+  'glossary.rope':
+    'rotary position embedding: each pair of numbers of a query and of a key is turned by an angle proportional to its position, so a score depends on how far apart the two tokens are (chapter 3).',
+  'glossary.layernorm.match': 'LayerNorm',
+  'glossary.layernorm':
+    'rescales each token’s row to mean 0 and standard deviation 1 (then a learned scale and shift), so the numbers stay in a usable range however many layers are stacked.',
+  'glossary.mlp.match': 'MLP',
+  'glossary.mlp':
+    'multi-layer perceptron: two weight matrices with a ReLU between them, applied to each token on its own; the other half of a Transformer block.',
+  'glossary.induction.match': 'induction head',
+  'glossary.induction':
+    'a head that, from the current token, looks at the token right after that token’s earlier occurrence, so the model can copy what came next last time. It needs a previous-token head in an earlier layer.',
+  'glossary.logits.match': 'logits',
+  'glossary.logits':
+    'the model’s raw score for each possible next token; the softmax of the logits gives their probabilities.',
+  'glossary.loss.match': 'loss',
+  'glossary.loss':
+    'one number that says how wrong the model is (here the squared distance to a target, or the cross-entropy of the next token); training changes the weights to make it smaller.',
 
   // Chapter 2
   'chapter.article': 'Chapter 1 · The article',
@@ -896,7 +924,7 @@ export default {
   'ch3.narrate.heads':
     'Type a sequence: the heads the previous stage names as the previous-token head and the induction head show where each token looks, and the model continues the sequence.',
   'ch3.heads.explain':
-    'A line joins each token (left) to the tokens it attends to (right); the thicker the line, the larger the weight. The model is the one trained in the previous stage, as it is now. Which head does what is read there, on its held-out row, so both stages name the same heads; here they read your sequence.',
+    'A line joins each token (left) to the tokens it attends to (right); the thicker the line, the larger the weight. The model is the one trained in the previous stage, as it is now. Which head does what is read there, on its held-out row, so both stages name the same previous-token head and the same induction head; here they read your sequence.',
   'ch3.heads.inputLabel': 'Your sequence (letters A to O)',
   'ch3.heads.help': 'For example A B C D A B C: spaces are optional.',
   'ch3.heads.emptyInput': 'Type at least one letter.',

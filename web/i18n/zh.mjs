@@ -331,6 +331,33 @@ export default {
   'glossary.embedding.match': 'token embedding',
   'glossary.embedding':
     '把一个token（一个词或词的一部分）表示成网络学到的数字向量，相近的token得到相近的向量。',
+  // ---- 术语表：学习路上遇到的词 ----
+  'glossary.softmax.match': 'softmax',
+  'glossary.softmax':
+    '把一行数变成都为正、加起来为1的权重：对每个数取e的幂，再除以它们的总和。最大的数得到最大的权重。',
+  'glossary.dk.match': 'd_k',
+  'glossary.dk':
+    '查询和键的列数（k 指 key，键）。得分是它们的点积，所以两者列数相同；缩放注意力把得分除以√d_k。',
+  'glossary.kvcache.match': 'KV 缓存|KV缓存',
+  'glossary.kvcache':
+    '模型逐个词元生成文本时，把已有词元的键和值保存在内存里，这样每个新词元只需计算它自己的（第2章“使用KV缓存解码”）。',
+  'glossary.rope.match': 'RoPE',
+  'glossary.rope':
+    '旋转位置编码：把查询和键的每一对数按与位置成正比的角度旋转，于是得分取决于两个词元相隔多远（第3章）。',
+  'glossary.layernorm.match': 'LayerNorm',
+  'glossary.layernorm':
+    '把每个词元的一行缩放到均值0、标准差1（再乘以学到的缩放、加上偏移），不管堆叠多少层，数值都保持在可用的范围内。',
+  'glossary.mlp.match': 'MLP',
+  'glossary.mlp':
+    '多层感知机：两个权重矩阵，中间夹一个ReLU，对每个词元单独计算；Transformer块的另一半。',
+  'glossary.induction.match': '归纳头',
+  'glossary.induction':
+    '这样一个头：从当前词元出发，看向这个词元上一次出现之后紧跟着的那个词元，于是模型能复制上次接下来的内容。它需要更早一层里有一个前一词元头。',
+  'glossary.logits.match': 'logits',
+  'glossary.logits': '模型给每个可能的下一个词元的原始分数；对logits做softmax就得到它们的概率。',
+  'glossary.loss.match': '损失',
+  'glossary.loss':
+    '一个数，说明模型错得有多厉害（这里是到目标的平方距离，或下一个词元的交叉熵）；训练就是改变权重让它变小。',
 
   // Chapter 2
   'chapter.article': '第一章 · 原文',
@@ -843,7 +870,7 @@ export default {
   'ch3.narrate.heads':
     '输入一个序列：上一阶段认出的前一词元头和归纳头显示每个词元看向哪里，模型接着续写这个序列。',
   'ch3.heads.explain':
-    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，处于当前状态。哪个头做什么是在上一阶段的留出行上读出的，所以两个阶段说的是同一些头；这里它们读的是你的序列。',
+    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，处于当前状态。哪个头做什么是在上一阶段的留出行上读出的，所以两个阶段说的是同一个前一词元头和同一个归纳头；这里它们读的是你的序列。',
   'ch3.heads.inputLabel': '你的序列（字母 A 到 O）',
   'ch3.heads.help': '例如 A B C D A B C：空格可有可无。',
   'ch3.heads.emptyInput': '请至少输入一个字母。',
