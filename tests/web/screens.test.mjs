@@ -92,7 +92,7 @@ test('with the causal mask, the words say which keys are seen, and why one masks
   assert.match(sum, /mixes the values of input 1 only/);
   // Chinese, too.
   await page.click('[data-language="zh"]');
-  assert.match(await page.textContent('.explanation-text'), /只混合了输入1的value/);
+  assert.match(await page.textContent('.explanation-text'), /只混合了输入1的值/);
   await page.click('[data-language="en"]');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
@@ -199,6 +199,7 @@ test('keyboard: Space presses a focused button in every chapter, and plays with 
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'true');
   assert.equal(await playing(), 'false', 'Space pressed Predict, and did not play');
+  await page.focus('[data-tool="predict"]'); // the open panel took the focus to its answer
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'false');
   // From chapter 2: a stage of the stage list (chapter 1's first).
@@ -399,7 +400,7 @@ test('phone (390×844): the walkthrough first, Previous/Next in reach, nothing p
 test('glossary pop-ups and the intuition for query, key and value, in English and Chinese', async () => {
   for (const [locale, intuition, definition] of [
     ['en-US', /a query is what a token is looking for/, /bell-shaped normal distribution/],
-    ['zh-CN', /query是一个token想要找的东西/, /钟形正态分布/],
+    ['zh-CN', /查询是一个词元想要找的东西/, /钟形正态分布/],
   ]) {
     const { page, context, problems } = await open({ url: `${web.url}#step=weights`, locale });
     assert.match(await page.textContent('.explanation-text'), intuition);
@@ -430,7 +431,7 @@ test('glossary pop-ups and the intuition for query, key and value, in English an
     await waitForStep(page, 'inputs');
     assert.deepEqual(
       await page.$$eval('.explanation .glossary-term', (els) => els.map((el) => el.textContent)),
-      ['token embedding'],
+      [locale === 'en-US' ? 'token embedding' : '词元嵌入'],
     );
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();

@@ -339,8 +339,14 @@ test('Practice draws fresh small whole-number examples whose questions are check
   await page.waitForFunction(() => location.hash === '#step=inputs');
   assert.equal(await page.$('.notice[data-notice="practice"]'), null);
   // The reader's own numbers: kept too, and Back in the browser returns them as well.
-  await load(page, `${web.url}#step=scores-1&x=1,0,1,0;0,2,0,2;1,1,1,2`);
+  await load(
+    page,
+    `${web.url}#step=scores-1&x=1,0,1,0;0,2,0,2;1,1,1,2` +
+      '&wk=0,0,1;1,1,0;0,1,0;1,1,0&wq=1,0,1;1,0,0;0,0,1;0,1,1&wv=0,2,0;0,3,0;1,0,3;1,1,0',
+  );
+  assert.match(await page.evaluate(() => location.hash), /x=1,0,1,0;0,2,0,2;1,1,1,2/);
   const own = await page.evaluate(() => location.hash);
+  await page.click('[data-tool="predict"]'); // Practice is in the Predict panel
   await page.click('[data-tool="practice"]');
   await page.waitForFunction((hash) => location.hash !== hash, own);
   assert.match(await page.textContent(back), /Back to your numbers/);
@@ -487,7 +493,7 @@ test('Export: the GIF of a stage in Chinese from the learner’s numbers; the sh
   assert.equal(gifFrames(gif.bytes).frames, 12 * 5);
   const svg = (await download(page, 'svg')).bytes.toString('utf8');
   assert.match(svg, /xml:lang="zh"/);
-  assert.match(svg, /<text[^>]*>计算输入2的key<\/text>/);
+  assert.match(svg, /<text[^>]*>计算输入2的键<\/text>/);
   // The share link: the page's URL with the edit in it, and a sentence saying so.
   const link = await page.inputValue('.share-link');
   assert.equal(link, await page.evaluate(() => location.href));

@@ -71,3 +71,20 @@ test('the glossary: each term a learner meets opens its definition where it appe
     await context.close();
   }
 });
+
+test('one Chinese term set: 键, 值, 查询 and 词元 in every chapter, the English in brackets where they are introduced', async () => {
+  const { default: zh } = await import('../../web/i18n/zh.mjs');
+  const english = /(?<![A-Za-z_{])(key|query|value|token)(?![A-Za-z_}])/;
+  // Where English may stand: in brackets after the term the first time, in the article's own
+  // words quoted, and where d_k's k is explained.
+  const allowed = (text) =>
+    text
+      .replace(/（(key|query|value|token)[，）]/g, '')
+      .replace(/（token embedding）/, '')
+      .replace(/“query和value”/g, '')
+      .replace(/英文 key/, '');
+  for (const [name, text] of Object.entries(zh))
+    assert.doesNotMatch(allowed(text), english, `${name}: ${text}`);
+  assert.match(zh['inputs.embeddings'], /词元嵌入（token embedding）：词元（token）/);
+  assert.match(zh['weights.three'], /键（key，橙色）、查询（query，红色）、值（value，紫色）/);
+});

@@ -129,8 +129,7 @@ export function stagePanels(app) {
 
 /**
  * The name of an editable matrix of the reader's example: chapters 2 and 3 name the weights
- * in their own words (zh 键的权重, as their scenes say 键), chapter 1 in the article's (zh
- * key的权重).
+ * in their own words, chapter 1 in the article's (Chinese says 键, 值, 查询 in every chapter).
  */
 function matrixNamer(app) {
   const step = app.steps[indexOfStep(app.steps, app.state.current.step)];
