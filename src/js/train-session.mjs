@@ -5,7 +5,10 @@
 // from, only the model's contract: trainStep, forward, parameters, loadParameters, free.
 //
 // Messages in (each with a numeric id, answered once by { id, ok, result | error }):
-//   { type: 'init', config, seed, batch }     create the model and the task; result { step: 0 }
+//   { type: 'init', config, seed, batch, task? }
+//                                             create the model and the task (task: absent for
+//                                             the induction task, { text } for the text task);
+//                                             result { step: 0 }
 //   { type: 'train', steps, progressEvery, attentionEvery }
 //                                             train `steps` more steps; result { step, loss,
 //                                             stopped } once done or stopped
@@ -13,7 +16,10 @@
 //   { type: 'stop' }                          ends the run (its train answers stopped: true)
 //   { type: 'evaluate', batch }               result { step, loss, accuracy, tokens, targets,
 //                                             attention } on held-out rows (their own seed,
-//                                             the same rows at every call)
+//                                             the same rows at every call); for the text task
+//                                             on the whole held-out tenth (batch unused), with
+//                                             counted, and the first held-out window's tokens,
+//                                             targets and attention
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
 //   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run
@@ -24,6 +30,7 @@
 //     every head on one fixed row ({ data, dims: [layers, 1, heads, T, T] }), when a multiple
 //     of attentionEvery was passed since the last event.
 import { createInductionTask, inductionAccuracy } from './induction-task.mjs';
+import { createTextTask } from './text-task.mjs';
 import { buffersOf, errorMessage } from './workers.mjs';
 
 /** The loop answers messages at least this often (ms) while it trains. */
@@ -50,6 +57,90 @@ function meanCrossEntropy({ data, dims }, targets) {
     counted++;
   }
   return sum / counted;
+}
+
+/**
+ * The induction task as the session uses it: batch(rows) for training, probe (the one row whose
+ * attention progress events show: held-out row 0) and evaluate(model, rows).
+ */
+function inductionTraining(seed) {
+  const task = createInductionTask(seed);
+  const heldOut = (rows) => createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(rows);
+  return {
+    batch: (rows) => task.batch(rows),
+    probe: heldOut(1),
+    evaluate(model, rows) {
+      // The same held-out rows at every call (for a seed and a batch size): evaluations over
+      // a run are comparable, and the probe row is their first.
+      const held = heldOut(rows);
+      const { logits, attention } = model.forward({ tokens: held.tokens, batch: held.batch });
+      const { accuracy } = inductionAccuracy(logits, held.targets);
+      const loss = meanCrossEntropy(logits, held.targets);
+      return { loss, accuracy, tokens: held.tokens, targets: held.targets, attention };
+    },
+  };
+}
+
+/** Held-out windows per forward call when the text task evaluates (bounds the memory). */
+const TEXT_EVALUATION_ROWS = 16;
+
+/**
+ * The text task (text-task.mjs) as the session uses it: windows of config.context characters
+ * of the first nine tenths; evaluate scores every character of the held-out tenth.
+ */
+function textTraining(text, { context, vocabSize }, seed) {
+  const task = createTextTask(text, { context, seed });
+  if (vocabSize < task.vocabSize) {
+    throw new RangeError(
+      `config.vocabSize must be at least the text's ${task.vocabSize} distinct characters, got ${vocabSize}`,
+    );
+  }
+  const held = task.heldOut();
+  const probe = {
+    tokens: held.tokens.subarray(0, context),
+    targets: held.targets.subarray(0, context),
+    batch: 1,
+  };
+  return {
+    batch: (rows) => task.batch(rows),
+    probe,
+    evaluate(model) {
+      let lossSum = 0;
+      let correct = 0;
+      let attention = null;
+      for (let b = 0; b < held.batch; b += TEXT_EVALUATION_ROWS) {
+        const rows = Math.min(TEXT_EVALUATION_ROWS, held.batch - b);
+        const targets = held.targets.subarray(b * context, (b + rows) * context);
+        const out = model.forward({
+          tokens: held.tokens.subarray(b * context, (b + rows) * context),
+          batch: rows,
+        });
+        const scored = inductionAccuracy(out.logits, targets);
+        lossSum += meanCrossEntropy(out.logits, targets) * scored.counted;
+        correct += scored.correct;
+        if (b === 0) attention = firstRowAttention(out.attention, rows);
+      }
+      return {
+        loss: lossSum / held.counted,
+        accuracy: correct / held.counted,
+        counted: held.counted,
+        tokens: probe.tokens.slice(),
+        targets: probe.targets.slice(),
+        attention,
+      };
+    },
+  };
+}
+
+/** Row 0's part of attention { data, dims: [L, B, H, T, T] }, as [L, 1, H, T, T]. */
+function firstRowAttention({ data, dims }, rows) {
+  const [layers, , heads, t] = dims;
+  const perRow = heads * t * t;
+  const out = new Float32Array(layers * perRow);
+  for (let l = 0; l < layers; l++) {
+    out.set(data.subarray(l * rows * perRow, l * rows * perRow + perRow), l * perRow);
+  }
+  return { data: out, dims: [layers, 1, heads, t, t] };
 }
 
 /**
@@ -94,8 +185,8 @@ function progressReporter(post, attentionNow) {
 export function createTrainSession({ createModel, post }) {
   let model = null;
   let config = null;
-  let task = null;
-  let probe = null; // the one row whose attention progress events show (held-out row 0)
+  let taskSpec = null; // the init message's task: undefined (induction) or { text }
+  let task = null; // inductionTraining or textTraining: batch, probe, evaluate
   let seed = 1;
   let batch = 0;
   let step = 0;
@@ -104,18 +195,22 @@ export function createTrainSession({ createModel, post }) {
   const answer = (id, result) => post({ id, ok: true, result }, [...buffersOf(result)]);
 
   function start(nextConfig, nextSeed) {
+    // The task first: a text too short for the context is refused before the model changes.
+    const nextTask =
+      taskSpec === undefined
+        ? inductionTraining(nextSeed)
+        : textTraining(taskSpec.text, nextConfig, nextSeed);
     const made = createModel({ seed: nextSeed, ...nextConfig });
     model?.free();
     model = made;
     config = nextConfig;
     seed = nextSeed;
-    task = createInductionTask(seed);
-    probe = createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(1);
+    task = nextTask;
     step = 0;
   }
 
   function attentionNow() {
-    return model.forward({ tokens: probe.tokens, batch: 1 }).attention;
+    return model.forward({ tokens: task.probe.tokens, batch: 1 }).attention;
   }
 
   // Ends the run now (its loop sees it is no longer the run and returns): the steps waiting
@@ -158,6 +253,7 @@ export function createTrainSession({ createModel, post }) {
   const requests = {
     init(message) {
       batch = message.batch;
+      taskSpec = message.task;
       start(message.config, message.seed);
       return { step };
     },
@@ -195,13 +291,7 @@ export function createTrainSession({ createModel, post }) {
       return { step };
     },
     evaluate(message) {
-      // The same held-out rows at every call (for a seed and a batch size): evaluations over
-      // a run are comparable, and the probe row is their first.
-      const rows = createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(message.batch);
-      const { logits, attention } = model.forward({ tokens: rows.tokens, batch: rows.batch });
-      const { accuracy } = inductionAccuracy(logits, rows.targets);
-      const loss = meanCrossEntropy(logits, rows.targets);
-      return { step, loss, accuracy, tokens: rows.tokens, targets: rows.targets, attention };
+      return { step, ...task.evaluate(model, message.batch) };
     },
     parameters() {
       return model.parameters();
