@@ -63,7 +63,9 @@ function analyse(model, tokens, tr) {
   const last = tokens.length - 1;
   const next = predictedToken(logits, last);
   const { inductionHead: ind, previousHead: prev } = roles;
-  const [top] = attendedKeys(ind.weights, last);
+  // The key it weighs most from the last token: always one, even where no weight reaches
+  // attendedKeys' threshold (25 tokens weighed evenly, 0.04 each) or none is a number.
+  const [top = { key: 0, w: ind.weights[last][0] }] = attendedKeys(ind.weights, last, 0);
   const count = Math.min(DECODE_COUNT, INDUCTION_LENGTH + 1 - tokens.length);
   const decoded = count > 0 ? Array.from(model.generate(tokens, count)) : [];
   return {
