@@ -25,6 +25,7 @@ export {
   createInductionTask,
   inductionAccuracy,
 } from './induction-task.mjs';
+export { TEXT_BATCH, TEXT_MODEL, createCharTokenizer, createTextTask } from './text-task.mjs';
 
 // (func (param v128) (result v128) local.get 0 local.get 0 local.get 0 f32x4.relaxed_madd)
 const RELAXED_SIMD_PROBE = new Uint8Array([

@@ -6,12 +6,7 @@
 // Here: reading and checking the caller's options and arguments (each read once; a refused
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
 import { checkIntegerIn, describe, finiteFloats, isOptionBag } from './checks.mjs';
-import {
-  INDUCTION_BATCH,
-  INDUCTION_LENGTH,
-  INDUCTION_VOCAB,
-  MAX_BATCH,
-} from './induction-task.mjs';
+import { INDUCTION_BATCH, MAX_BATCH } from './induction-task.mjs';
 import {
   measuredBytes,
   measureTypedArray,
@@ -23,6 +18,7 @@ import {
 // The model's config fields (the model validates their values; createTrainer their kinds).
 import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
+import { fitConfigToTask, readTask } from './trainer-task.mjs';
 import { spawnWorker } from './workers.mjs';
 
 export { TrainerError };
@@ -59,8 +55,8 @@ function readBag(bag, keys, where, bagName) {
   return readOwnOptions(bag, keys, where, bagName);
 }
 
-/** The model's config as a plain snapshot; the induction task needs vocab >= 16, context >= 25. */
-function readConfig(config, where) {
+/** The model's config as a plain snapshot, fitted to the task (trainer-task.mjs). */
+function readConfig(config, where, task) {
   if (!isOptionBag(config)) {
     throw new TypeError(`${where}: config must be an object, got ${describe(config)}`);
   }
@@ -75,17 +71,7 @@ function readConfig(config, where) {
     }
     snapshot[key] = value;
   }
-  for (const [key, least] of [
-    ['vocabSize', INDUCTION_VOCAB],
-    ['context', INDUCTION_LENGTH],
-  ]) {
-    if (typeof snapshot[key] === 'number' && snapshot[key] < least) {
-      throw new RangeError(
-        `${where}: config.${key} must be at least ${least} for the induction task, got ${snapshot[key]}`,
-      );
-    }
-  }
-  return snapshot;
+  return fitConfigToTask(snapshot, task, where);
 }
 
 /** More floats than one parameter of any model that fits in wasm memory could hold. */
@@ -212,13 +198,8 @@ export async function createTrainer(options) {
     );
   }
   const o = readOwnOptions(options, TRAINER_KEYS, where, 'options');
-  const config = readConfig(o.config, where);
-  const task = o.task ?? 'induction';
-  if (task !== 'induction') {
-    throw new RangeError(
-      `${where}: task must be 'induction' (the only task), got ${describe(task)}`,
-    );
-  }
+  const task = readTask(o.task, where);
+  const config = readConfig(o.config, where, task);
   const seed = checkIntegerIn(o.seed ?? 1, `${where}: seed`, 0, 0xffffffff);
   const batch = checkIntegerIn(o.batch ?? INDUCTION_BATCH, `${where}: batch`, 1, MAX_BATCH);
   const initTimeout = o.initTimeout ?? INIT_TIMEOUT_MS;
@@ -261,7 +242,8 @@ export async function createTrainer(options) {
   );
   let ready;
   try {
-    ready = await request('init', { options: moduleOptions, config, seed, batch });
+    const taskField = task === null ? {} : { task: { text: task.text } };
+    ready = await request('init', { options: moduleOptions, config, seed, batch, ...taskField });
   } catch (error) {
     fail(new TrainerError(`${where}: refused, so its worker was ended`));
     throw error;
@@ -301,9 +283,14 @@ export async function createTrainer(options) {
     pause: () => request('pause'),
     resume: () => request('resume'),
     stop: () => request('stop'),
-    /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
+    /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed); for a text, on its whole held-out tenth. */
     evaluate(evaluateOptions) {
       const e = readBag(evaluateOptions, EVALUATE_KEYS, 'evaluate', 'options');
+      if (task !== null && e.batch !== undefined) {
+        throw new TypeError(
+          `evaluate: batch is for the induction task; a text trainer scores its whole held-out tenth, got batch ${describe(e.batch)}`,
+        );
+      }
       const rows = checkIntegerIn(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
       return request('evaluate', { batch: rows });
     },
@@ -320,7 +307,7 @@ export async function createTrainer(options) {
     reset(resetOptions) {
       const r = readBag(resetOptions, RESET_KEYS, 'reset', 'options');
       const fields = {};
-      if (r.config !== undefined) fields.config = readConfig(r.config, 'reset');
+      if (r.config !== undefined) fields.config = readConfig(r.config, 'reset', task);
       if (r.seed !== undefined) fields.seed = checkIntegerIn(r.seed, 'reset: seed', 0, 0xffffffff);
       resetting += 1;
       shapes = null;
@@ -340,6 +327,8 @@ export async function createTrainer(options) {
     close() {
       fail(new TrainerError('the trainer was closed'));
     },
+    /** The text task's tokenizer (createCharTokenizer of its text); null for induction. */
+    tokenizer: task?.tokenizer ?? null,
     /** The last step the worker reported. */
     get step() {
       return channel.step;
