@@ -97,6 +97,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
   app.page = buildPage(app.widgets, app.id);
   app.scenes = createSceneStage({
     host: app.page.sceneHost,
+    cue: app.page.scrollCue,
     onShow: (scene, step) => showExplanation(app, scene, step),
   });
   // The state starts as the article's example and is replaced by the link's state once the

@@ -190,12 +190,20 @@ export function onClock(app, { stepChanged, reason }) {
 
 /** A link (on load, or Back/Forward): its whole state, shown finished, no animation. */
 export function openLink(app, hash, reason) {
-  const { state: linked, problem } = stateFromUrl(hash);
+  const { state: linked, problem, trainedProblem } = stateFromUrl(hash);
   if (problem) {
     app.widgets.notices.show({
       id: 'url',
       kind: 'warning',
       text: (t) => t('url.fallback', { reason: t(problem.key, problem.params) }),
+    });
+  }
+  if (trainedProblem) {
+    // The same notice as a model link that does not decode (app/training-state.mjs).
+    app.widgets.notices.show({
+      id: 'trained',
+      kind: 'warning',
+      text: (t) => t('url.badTrained', { reason: t(trainedProblem.key, trainedProblem.params) }),
     });
   }
   app.change(linked, reason);

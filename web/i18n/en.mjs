@@ -281,6 +281,10 @@ export default {
   'url.badValue': '“{value}” is not a valid value for {key}',
   'url.badMatrix':
     'the numbers for {key} are not a matrix of 1 to 8 rows and columns within ±1000: “{value}”',
+  'url.unknownChapter': 'there is no chapter “{value}” (the chapters are 1 to {count})',
+  'url.trainedTooLong':
+    'it is {length|# character|# characters} long, more than the {most} a model link may have',
+  'url.trainedNotText': 'it is not base64url text (letters, digits, - and _ only)',
   'url.unknownKey': 'it has an unknown setting “{key}”',
   'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
   'url.badShape': 'the shape of {key} does not fit the other matrices',
@@ -1023,4 +1027,5 @@ export default {
   'ch3.block.why.touch': 'Tap a cell of R to see its sum.',
   'stages.toggle': 'Stage {stage} of {total}: {name}',
   'transport.ticksOpen': 'Stages: open the list of stages',
+  'app.scrollCue': 'This scene is wider than the screen: swipe it sideways to see the rest →',
 };

@@ -264,6 +264,9 @@ export default {
   'url.unknownStep': '没有名为“{value}”的步骤',
   'url.badValue': '“{value}”不是{key}的有效取值',
   'url.badMatrix': '{key}的数字不是1到8行、1到8列且在±1000以内的矩阵：“{value}”',
+  'url.unknownChapter': '没有第“{value}”章（章节为 1 到 {count}）',
+  'url.trainedTooLong': '它长达{length}个字符，超过了模型链接最多允许的{most}个字符',
+  'url.trainedNotText': '它不是 base64url 文本（只能有字母、数字、- 和 _）',
   'url.unknownKey': '它包含未知的设置“{key}”',
   'url.incompleteExample': '它只给出了x、wk、wq、wv中的部分矩阵',
   'url.badShape': '{key}的形状与其他矩阵不匹配',
@@ -959,4 +962,5 @@ export default {
   'ch3.block.why.touch': '轻点 R 的格子可看到它的和。',
   'stages.toggle': '第{stage}阶段，共{total}个阶段：{name}',
   'transport.ticksOpen': '阶段：打开阶段列表',
+  'app.scrollCue': '这个场景比屏幕宽：左右滑动它可以看到其余部分 →',
 };

@@ -111,16 +111,28 @@ export const tokenLabel = (id) => (id === 0 ? BOS_LABEL : String.fromCharCode(64
  * @returns {{ tokens: number[] } | { error: { key: string, params: object } }}
  */
 export function parseLetters(text, maxTokens = INDUCTION_LENGTH) {
-  const letters = String(text)
-    .toUpperCase()
-    .replace(/[\s,·]+/g, '');
-  if (letters.length === 0) return { error: { key: 'ch3.heads.emptyInput', params: {} } };
-  const bad = [...letters].find((c) => c < 'A' || c > 'O');
-  if (bad !== undefined) return { error: { key: 'ch3.heads.badLetter', params: { letter: bad } } };
-  if (letters.length + 1 > maxTokens) {
+  // Each character as typed: upper-casing first would turn ß into SS and ﬁ into FI, so the
+  // letter refused would not be the one typed, or a ligature would pass as two letters.
+  const typed = [...String(text).replace(/[\s,·]+/g, '')];
+  if (typed.length === 0) return { error: { key: 'ch3.heads.emptyInput', params: {} } };
+  const bad = typed.find((c) => !/^[A-Oa-o]$/.test(c));
+  if (bad !== undefined) {
+    return { error: { key: 'ch3.heads.badLetter', params: { letter: visibleCharacter(bad) } } };
+  }
+  if (typed.length + 1 > maxTokens) {
     return { error: { key: 'ch3.heads.tooLong', params: { most: maxTokens - 1 } } };
   }
-  return { tokens: [0, ...[...letters].map((c) => c.charCodeAt(0) - 64)] };
+  return { tokens: [0, ...typed.map((c) => c.toUpperCase().charCodeAt(0) - 64)] };
+}
+
+/**
+ * A character as a message may show it: itself, or U+XXXX for one that shows nothing or
+ * changes the text around it (controls, zero-width and bidi formatting characters such as
+ * U+202E, which would reverse the rest of the sentence).
+ */
+function visibleCharacter(c) {
+  if (!/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(c)) return c;
+  return `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** Losses are averaged over this many steps before the drop is looked for (one step is noisy). */

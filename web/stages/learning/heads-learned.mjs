@@ -97,7 +97,9 @@ function predictionText(tokens, next, induction, tr) {
   if (inductionTarget(tokens) < 0) {
     return tr('ch3.heads.predictionNoCopy', { token, last: lastLabel });
   }
-  const [top] = attendedKeys(induction.typed, last);
+  // The key it weighs most from the last token: always one, even where no weight reaches
+  // attendedKeys' threshold (25 tokens weighed evenly, 0.04 each) or none is a number.
+  const [top = { key: 0, w: induction.typed[last][0] }] = attendedKeys(induction.typed, last, 0);
   const key = tokenLabel(tokens[top.key]);
   const looks = tr('ch3.heads.prediction', {
     token,
