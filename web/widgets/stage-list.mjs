@@ -77,62 +77,7 @@ export function createStageList({ onJump, chapters, stages }) {
       total: steps[steps.length - 1].stage,
       name: tr(stages.find((s) => s.number === current.stage).titleKey),
     });
-    const items = stages.flatMap(({ number: stage, chapter }, k) => {
-      const first = steps.findIndex((step) => step.stage === stage);
-      if (first === -1) return [];
-      const opensChapter = k === 0 || stages[k - 1].chapter !== chapter;
-      const chapterTitle = opensChapter
-        ? h('li', {
-            class: 'chapter-title',
-            dataset: { chapter },
-            text: tr(chapters.find((c) => c.number === chapter).titleKey),
-          })
-        : null;
-      const isCurrent = current.stage === stage;
-      const button = h(
-        'button',
-        {
-          type: 'button',
-          class: 'stage-button',
-          dataset: { target: first, stage },
-          'aria-current': isCurrent && first === index ? 'step' : null,
-          onclick: () => jump(first),
-        },
-        h('span', { class: 'stage-number', text: String(stage) }),
-        h('span', { class: 'stage-name', text: tr(stages[k].titleKey) }),
-      );
-      const children = steps
-        .map((step, k) => ({ step, k }))
-        .filter(({ step }) => step.stage === stage);
-      const sublist =
-        isCurrent && children.length > 1
-          ? h(
-              'ol',
-              { class: 'step-list' },
-              children.map(({ step, k }) =>
-                h(
-                  'li',
-                  {},
-                  h('button', {
-                    type: 'button',
-                    class: 'step-button',
-                    dataset: { target: k },
-                    'aria-current': k === index ? 'step' : null,
-                    text: step.title(tr, dims),
-                    onclick: () => jump(k),
-                  }),
-                ),
-              ),
-            )
-          : null;
-      const item = h(
-        'li',
-        { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
-        button,
-        sublist,
-      );
-      return chapterTitle ? [chapterTitle, item] : [item];
-    });
+    const items = stageItems({ stages, chapters, steps, index, tr, dims, jump });
     list.replaceChildren(...items);
     if (focusedTarget !== null) {
       // Keep keyboard focus in the list across the re-render.
@@ -194,4 +139,68 @@ export function createStageList({ onJump, chapters, stages }) {
       revealLater();
     },
   };
+}
+
+/**
+ * The list's items: each chapter's title before its first stage, each stage's button (to its
+ * first step), and under the current stage the buttons of its steps.
+ */
+function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
+  const current = steps[index];
+  return stages.flatMap(({ number: stage, chapter }, k) => {
+    const first = steps.findIndex((step) => step.stage === stage);
+    if (first === -1) return [];
+    const opensChapter = k === 0 || stages[k - 1].chapter !== chapter;
+    const chapterTitle = opensChapter
+      ? h('li', {
+          class: 'chapter-title',
+          dataset: { chapter },
+          text: tr(chapters.find((c) => c.number === chapter).titleKey),
+        })
+      : null;
+    const isCurrent = current.stage === stage;
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'stage-button',
+        dataset: { target: first, stage },
+        'aria-current': isCurrent && first === index ? 'step' : null,
+        onclick: () => jump(first),
+      },
+      h('span', { class: 'stage-number', text: String(stage) }),
+      h('span', { class: 'stage-name', text: tr(stages[k].titleKey) }),
+    );
+    const children = steps
+      .map((step, k) => ({ step, k }))
+      .filter(({ step }) => step.stage === stage);
+    const sublist =
+      isCurrent && children.length > 1
+        ? h(
+            'ol',
+            { class: 'step-list' },
+            children.map(({ step, k }) =>
+              h(
+                'li',
+                {},
+                h('button', {
+                  type: 'button',
+                  class: 'step-button',
+                  dataset: { target: k },
+                  'aria-current': k === index ? 'step' : null,
+                  text: step.title(tr, dims),
+                  onclick: () => jump(k),
+                }),
+              ),
+            ),
+          )
+        : null;
+    const item = h(
+      'li',
+      { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
+      button,
+      sublist,
+    );
+    return chapterTitle ? [chapterTitle, item] : [item];
+  });
 }
