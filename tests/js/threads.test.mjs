@@ -79,7 +79,7 @@ describe('threads in Node', () => {
     await assert.rejects(createAttention({ threads: '2' }), {
       name: 'TypeError',
       message:
-        "createAttention: options.threads must be an integer from 1 to 64 or 'auto', got the string \"2\"",
+        'createAttention: options.threads must be an integer from 1 to 64 or \'auto\', got the string "2"',
     });
     for (const bad of [0, -1, 1.5, 65, NaN, Infinity]) {
       await assert.rejects(createAttention({ threads: bad }), {

@@ -238,12 +238,29 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     return true;
   }
 
+  /**
+   * Ends the worker (an <attention-explainer> taken out of the page): the run goes back to
+   * step 0, and the next Train starts a new worker.
+   */
+  function close() {
+    loopId += 1;
+    const current = trainer;
+    trainer = null;
+    current?.then(
+      (ready) => ready.close(),
+      () => {},
+    );
+    Object.assign(run, freshRun());
+    notify();
+  }
+
   return {
     run,
     start,
     pause,
     reset,
     set,
+    close,
     /**
      * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
      * thread a long moment, better spent before Train. A failure is left to Train to say.
