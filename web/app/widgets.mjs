@@ -24,7 +24,7 @@ import { sceneContext } from './views.mjs';
 export function createWidgets(app) {
   const { timeline } = app;
   const sceneHost = h('div', { class: 'scene-host', dataset: { inspectRoot: '' } });
-  return {
+  const widgets = {
     languageSwitch: createLanguageSwitch({ onChange: (next) => setLanguage(app, next) }),
     notices: createNotices(app.tr),
     stageList: createStageList({
@@ -32,7 +32,7 @@ export function createWidgets(app) {
       chapters: CHAPTERS,
       stages: STAGES,
     }),
-    transport: createTransport({ timeline }),
+    transport: createTransport({ timeline, onStages: () => widgets.stageList.open() }),
     workbench: createWorkbench(workbenchHandlers(app)),
     tables: createTablesPanel(),
     sceneHost,
@@ -55,6 +55,7 @@ export function createWidgets(app) {
       onPractice: () => practise(app),
     }),
   };
+  return widgets;
 }
 
 /** "Your numbers": each edit is one change of the state. */

@@ -420,9 +420,9 @@ export default {
   'ch2.kv.kvHead': 'K/V head {g}',
   'ch2.kv.groups': 'Which query heads share each K/V head',
   'ch2.kv.saving':
-    'This example caches 2 × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead} = {cached|# number|# numbers}; with one K/V head per query head ({heads}) it would be {mha}. Saved: {saved|# number|# numbers}.',
+    'This example caches 2 (a key and a value) × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead|# number|# numbers} each = {cached|# number|# numbers}; with one K/V head per query head ({heads}) it would be {mha}. Saved: {saved|# number|# numbers}.',
   'ch2.kv.savingNone':
-    'This example caches 2 × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead} = {cached|# number|# numbers}: one K/V head per query head, nothing shared, nothing saved. Choose GQA or MQA to share.',
+    'This example caches 2 (a key and a value) × {n|# token|# tokens} × {kvHeads|# K/V head|# K/V heads} × {dHead|# number|# numbers} each = {cached|# number|# numbers}: one K/V head per query head, nothing shared, nothing saved. Choose GQA or MQA to share.',
   'ch2.kv.cacheWhy':
     'When a model writes text, the keys and values of every earlier token are kept (the KV cache, “Decoding with a KV cache”) so they are not recomputed. That cache, not the weights, is what fills memory on long texts.',
   'ch2.kv.explain.mha':
@@ -474,7 +474,7 @@ export default {
     'Why would a decoder without a cache compute the earlier tokens again? A model is a stack of layers: the keys and values of layer 2 are made from layer 1’s outputs, and so on up. Unless they are kept, every new token means running every layer over the whole prefix again to get them back.',
   'ch2.decode.module':
     'Computed by the module’s onnxAttention with past_key / past_value in and present_key / present_value out; its output is checked against row t of the full causal attention from trace().',
-  'ch2.decode.count.title': 'Multiply-adds of step {t}',
+  'ch2.decode.count.title': 'Multiply-adds of decoding step {t} of {n} (token {t})',
   'ch2.decode.count.with': 'with the cache',
   'ch2.decode.count.without': 'recomputing the prefix',
   'ch2.decode.count.projections': 'projections x·W_Q, x·W_K, x·W_V',
@@ -895,4 +895,34 @@ export default {
     'After {step|# step|# steps} there has been no drop: the loss is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
   'ch3.fail.none':
     'After {step|# step|# steps} there has been no sudden drop: the loss has only crept down to {loss}, where the same two layers with RoPE or learned positions drop to almost 0 within several hundred steps. Without positions no head can ask for “the token just before me”. All a token can tell is roughly how far it is from the start (under the causal mask it sees how many tokens came before it): a blurred position, which the model learns slowly and only in part.',
+  // --- Page layout, phones and cost (round 4): the real model named, the length slider, touch
+  'ch2.kv.calc.named': 'A real model’s KV cache: {name}',
+  'ch2.kv.calc.yours': 'A real model’s KV cache: your sizes (they started as {name}’s)',
+  'ch2.kv.calc.product':
+    '2 (a key and a value) × {layers} layers × {tokens} tokens × {kvHeads} K/V heads × {dHead} numbers each × {bytes} bytes a number ({type}) = {total} bytes',
+  'ch2.formula.keysValues': 'K and V',
+  'ch2.formula.bytesEach': 'per number: 2 in float16',
+  'ch2.length.title': 'How the cost grows with the length n',
+  'ch2.length.slider': 'Tokens n',
+  'ch2.length.tokens': '{n|# token|# tokens}',
+  'ch2.length.example':
+    'This layer: 1 layer, {heads} query heads and {kvHeads} K/V heads of {dHead}, float32 (4 bytes a number)',
+  'ch2.length.model':
+    '{name}: {layers} layers, d_model {dModel}, {heads} query heads sharing {kvHeads} K/V heads of {dHead}, bfloat16 (2 bytes a number)',
+  'ch2.length.attention': 'Attention (scores and weighted sums): {count} multiply-adds',
+  'ch2.length.cache': 'KV cache: {size} ({bytes} bytes)',
+  'ch2.length.growth': 'From {n} to {double} tokens: attention ×{attention}, the cache ×{cache}.',
+  'ch2.length.why':
+    'Attention grows with n²: each of the n tokens is compared with every token before it, 1 + 2 + … + n pairs per head and layer. The cache grows with n: one key and one value per token. Doubling the text nearly quadruples attention’s work and doubles the cache.',
+  'tables.intro.touch':
+    'Every matrix of the computation as a plain table. Tap a computed cell to see its arithmetic.',
+  'ch2.attention.onDemand.touch':
+    'Switch “Numbers” on to print every score and weight in its cell; tap a cell for the arithmetic behind it.',
+  'ch3.learn.backwards.touch':
+    'Now walk chapter 1’s stages in reverse. Tap a cell to see its arithmetic.',
+  'ch3.learn.update.touch':
+    'Every weight moves a little against its gradient: η = {eta} times it. Tap a weight to see its old value, its gradient and its new value.',
+  'ch3.block.why.touch': 'Tap a cell of R to see its sum.',
+  'stages.toggle': 'Stage {stage} of {total}: {name}',
+  'transport.ticksOpen': 'Stages: open the list of stages',
 };

@@ -400,9 +400,9 @@ export default {
   'ch2.kv.kvHead': 'K/V 头 {g}',
   'ch2.kv.groups': '哪些查询头共享每个 K/V 头',
   'ch2.kv.saving':
-    '这个例子缓存 2 × {n} 个 token × {kvHeads} 个 K/V 头 × {dHead} = {cached} 个数；若每个查询头（{heads} 个）都有自己的 K/V 头，则是 {mha} 个。节省：{saved} 个数。',
+    '这个例子缓存 2（一个键和一个值）× {n} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数；若每个查询头（{heads} 个）都有自己的 K/V 头，则是 {mha} 个。节省：{saved} 个数。',
   'ch2.kv.savingNone':
-    '这个例子缓存 2 × {n} 个 token × {kvHeads} 个 K/V 头 × {dHead} = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
+    '这个例子缓存 2（一个键和一个值）× {n} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
   'ch2.kv.cacheWhy':
     '模型写文本时，会保留之前每个 token 的键和值（KV 缓存，见“带 KV 缓存的解码”），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
   'ch2.kv.explain.mha': '多头注意力（MHA）：{heads} 个查询头各有自己的键/值头。',
@@ -452,7 +452,7 @@ export default {
     '没有缓存的解码器为什么要重新计算之前的token？模型是许多层叠起来的：第2层的key和value由第1层的输出算出，依此类推。如果不保存它们，每来一个新token，就得把每一层在整个前缀上重新算一遍才能得到它们。',
   'ch2.decode.module':
     '由模块的 onnxAttention 计算：输入 past_key / past_value，输出 present_key / present_value；它的输出与 trace() 的完整因果注意力第 t 行核对。',
-  'ch2.decode.count.title': '第 {t} 步的乘加次数',
+  'ch2.decode.count.title': '解码第 {t} 步（共 {n} 步，token {t}）的乘加次数',
   'ch2.decode.count.with': '用缓存',
   'ch2.decode.count.without': '重算前缀',
   'ch2.decode.count.projections': '投影 x·W_Q、x·W_K、x·W_V',
@@ -840,4 +840,33 @@ export default {
     '训练了 {step} 步，损失没有骤降，仍是 {loss}；两层的模型在几百步之内就降到几乎为 0。一层学不会这个任务：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后，才带着它前面的词元。一层的模型没有更早的层；它能学到的（哪些字母常见、哪些字母在这一行里出现过）只能让损失降下一部分。',
   'ch3.fail.none':
     '训练了 {step} 步，损失没有骤降，只是慢慢爬到 {loss}；同样的两层用 RoPE 或学习的位置，在几百步之内就降到几乎为 0。没有位置信息，没有头能直接找“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元）：这是模糊的位置，模型学得慢，也只学到一部分。',
+  // --- 页面布局、手机与成本（第四轮）：真实模型的名字、长度滑块、触屏
+  'ch2.kv.calc.named': '真实模型的 KV 缓存：{name}',
+  'ch2.kv.calc.yours': '真实模型的 KV 缓存：你的尺寸（起初是 {name} 的）',
+  'ch2.kv.calc.product':
+    '2（一个键和一个值）× {layers} 层 × {tokens} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 × 每个数 {bytes} 字节（{type}）= {total} 字节',
+  'ch2.formula.keysValues': 'K 和 V',
+  'ch2.formula.bytesEach': '每个数：float16 为 2',
+  'ch2.length.title': '成本如何随长度 n 增长',
+  'ch2.length.slider': 'token 数 n',
+  'ch2.length.tokens': '{n} 个 token',
+  'ch2.length.example':
+    '这一层：1 层，{heads} 个查询头和 {kvHeads} 个 K/V 头，每头 {dHead} 列，float32（每个数 4 字节）',
+  'ch2.length.model':
+    '{name}：{layers} 层，d_model {dModel}，{heads} 个查询头共享 {kvHeads} 个 K/V 头，每头 {dHead} 列，bfloat16（每个数 2 字节）',
+  'ch2.length.attention': '注意力（分数和加权和）：{count} 次乘加',
+  'ch2.length.cache': 'KV 缓存：{size}（{bytes} 字节）',
+  'ch2.length.growth': '从 {n} 个 token 到 {double} 个：注意力 ×{attention}，缓存 ×{cache}。',
+  'ch2.length.why':
+    '注意力随 n² 增长：n 个 token 中的每一个都要和它之前的每个 token 比较，每个头、每层共 1 + 2 + … + n 对。缓存随 n 增长：每个 token 一个键和一个值。文本加倍，注意力的计算量接近四倍，缓存加倍。',
+  'tables.intro.touch':
+    '计算中的每个矩阵都以普通表格列出。轻点计算得到的单元格，可以看到它的算式。',
+  'ch2.attention.onDemand.touch':
+    '打开“数字”开关可在每个格子里显示分数和权重；轻点一个格子可看它背后的算式。',
+  'ch3.learn.backwards.touch': '现在把第一章的各阶段倒过来走。轻点格子即可看到它的算式。',
+  'ch3.learn.update.touch':
+    '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。轻点权重可看到旧值、梯度和新值。',
+  'ch3.block.why.touch': '轻点 R 的格子可看到它的和。',
+  'stages.toggle': '第{stage}阶段，共{total}个阶段：{name}',
+  'transport.ticksOpen': '阶段：打开阶段列表',
 };

@@ -171,14 +171,27 @@ export function cloneLayer(layer) {
 }
 
 /**
- * The model sizes chapter 2's cache calculator starts with: a Llama-3-8B-like stack (32
- * layers, 32 query heads sharing 8 kv heads, heads of 128, 8192 tokens, 2-byte numbers).
+ * A real model the page sizes: Meta's Llama 3 8B (its published configuration: 32 layers,
+ * d_model 4096, 32 query heads sharing 8 K/V heads (GQA), heads of 128, a context of 8192
+ * tokens, weights and cache in bfloat16, 2 bytes a number).
  */
-export const MODEL_DEFAULTS = Object.freeze({
+export const LLAMA_3_8B = Object.freeze({
+  name: 'Llama 3 8B',
   layers: 32,
+  dModel: 4096,
   heads: 32,
   kvHeads: 8,
   dHead: 128,
-  tokens: 8192,
+  context: 8192,
   bytes: 2,
+});
+
+/** The model sizes chapter 2's cache calculator starts with: Llama 3 8B's, at its full context. */
+export const MODEL_DEFAULTS = Object.freeze({
+  layers: LLAMA_3_8B.layers,
+  heads: LLAMA_3_8B.heads,
+  kvHeads: LLAMA_3_8B.kvHeads,
+  dHead: LLAMA_3_8B.dHead,
+  tokens: LLAMA_3_8B.context,
+  bytes: LLAMA_3_8B.bytes,
 });
