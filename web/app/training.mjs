@@ -120,6 +120,9 @@ function settle(run, status, resumedAt) {
   run.status = status;
 }
 
+/** Ends a trainer's worker (a trainer that failed to start has none). */
+const endTrainer = (trainer) => trainer.then((ready) => ready.close(), () => {}); // prettier-ignore
+
 /**
  * @param {{ startTrainer: (options: object) => Promise<object>,
  *   onLoaded?: (settings: object, source: string | null) => void }} options
@@ -207,15 +210,18 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
 
   /**
    * A new model at step 0 from the switches (the worker's, once there is one), the run's
-   * history cleared; then `then(trainer)` if given (a loaded file's parameters).
+   * history cleared; then `then(trainer)` if given (a loaded file's parameters). `end`: the
+   * worker ends instead (an explainer taken out of the page); the next Train starts another.
    */
-  async function restart(then) {
+  async function restart(then, end = false) {
     loopId += 1;
     const current = trainer;
+    if (end) trainer = null;
     Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
     notify();
     try {
-      if (current) await replaceModel(current, run.settings, gate);
+      if (current && end) endTrainer(current);
+      else if (current) await replaceModel(current, run.settings, gate);
       if (then) await then(await ensureTrainer());
     } catch (error) {
       fail(error);
@@ -238,33 +244,14 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     return true;
   }
 
-  /**
-   * Ends the worker (an <attention-explainer> taken out of the page): the run goes back to
-   * step 0, and the next Train starts a new worker.
-   */
-  function close() {
-    loopId += 1;
-    const current = trainer;
-    trainer = null;
-    current?.then(
-      (ready) => ready.close(),
-      () => {},
-    );
-    Object.assign(run, freshRun());
-    notify();
-  }
-
   return {
     run,
     start,
     pause,
     reset,
     set,
-    close,
-    /**
-     * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
-     * thread a long moment, better spent before Train. A failure is left to Train to say.
-     */
+    close: () => restart(null, true), // back to step 0, the worker ended
+    /** Starts the worker ahead, as the train stage shows (Train then waits less; it reports failures). */
     prepare() {
       if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
     },
@@ -280,10 +267,9 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     /** The model as trained so far, in this thread, for reading its heads (or null). */
     trainedModel: (attn) => modelCopy(trainer, attn, run),
     /**
-     * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs):
-     * its switches, then its parameters into a fresh model; the run starts from there (its
-     * loss history is not in the file). Refused parameters: the run fails with the model's
-     * message, naming the tensor.
+     * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs): its
+     * switches, then its parameters into a fresh model, the run from there (no loss history).
+     * Refused parameters: the run fails with the model's message, naming the tensor.
      */
     load({ settings, step, parameters }, source = null) {
       run.settings = { ...run.settings, ...settings };
