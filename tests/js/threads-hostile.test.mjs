@@ -219,6 +219,21 @@ describe('threads in a cross-origin isolated Chromium page', () => {
     assert.ok(result.ms < 6000, `${result.ms} ms`);
   }); // prettier-ignore
 
+  test('the pool’s and the trainer’s worker scripts not there: each rejects naming its script and the 404', async () => {
+    const blocked = ['/dist/attention-worker.mjs', '/dist/train-worker.mjs'];
+    const { result, problems } = await inPage({ block: blocked }, async () => {
+      const { createAttentionPool, createTrainer } = await import('/dist/attention.mjs');
+      const message = (promise) => promise.then(() => 'started', (error) => error.message);
+      return Promise.all([
+        message(createAttentionPool({ workers: 1, initTimeout: 10_000 })),
+        message(createTrainer({ config: { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 2 }, initTimeout: 10_000 })),
+      ]);
+    });
+    assert.deepEqual(problems, []);
+    assert.match(result[0], /^createAttentionPool: a worker failed to start: its script http:\/\/127\.0\.0\.1:\d+\/dist\/attention-worker\.mjs did not load: HTTP 404 Not Found; pass workerUrl/);
+    assert.match(result[1], /its script http:\/\/127\.0\.0\.1:\d+\/dist\/train-worker\.mjs did not load: HTTP 404 Not Found/);
+  }); // prettier-ignore
+
   test('30 create/close cycles: no helper Worker left', async () => {
     let left;
     const { result, problems } = await inPage(
