@@ -183,7 +183,7 @@ class TinyTransformer {
   #readBatch(args, where, keys) {
     if (!isOptionBag(args)) {
       throw new TypeError(
-        `TinyTransformer.${where}: the argument must be an object { ${[...keys].join(', ')} }, got ${describe(args)}`,
+        `TinyTransformer.${where}: the argument must be an object { ${[...keys].filter((key) => key !== 'length' && key !== 'rows').join(', ')} }, got ${describe(args)}`,
       );
     }
     const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
