@@ -19,6 +19,7 @@ export {
   createInductionTask,
   inductionAccuracy,
 } from './induction-task.mjs';
+export { TEXT_BATCH, TEXT_MODEL, createCharTokenizer, createTextTask } from './text-task.mjs';
 
 const OPTION_KEYS = new Set([
   'wasmBinary',
