@@ -9,7 +9,8 @@
 //   dS_ij *= 1 - tanh^2(raw_ij / cap)    (softcap, by the chain rule: s = cap tanh(raw / cap))
 //   dQ_i += scale dS_ij k_j              dK_j += scale dS_ij q_i
 // Hidden keys have P = 0, so they pass no gradient; a row that sees no key (y = 0) gives
-// none. A group's query heads all add into their shared kv head's dK and dV.
+// none. A group's query heads all add into their shared kv head's dK and dV. The score step
+// and its derivative (softcap, mask) are score_step.hpp's.
 #pragma once
 
 #include "../attention.hpp"
