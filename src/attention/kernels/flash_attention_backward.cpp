@@ -72,11 +72,16 @@ __attribute__((noinline)) void add_product(float* out, std::size_t out_row, std:
 }
 
 // The sum of p[j] * dp[j] over `padded` (a multiple of lanes, aligned): D_i, the row's
-// rowsum(P o dP), which equals dO_i . y_i.
+// rowsum(P o dP), which equals dO_i . y_i. Keys with p[j] = 0 (hidden ones among them) add
+// nothing, whatever dp[j] is: a hidden key's value row may make dp[j] infinite, and 0 * inf
+// would make the row's D_i, and so every gradient of the row, NaN.
 inline float row_delta(const float* p, const float* dp, std::size_t padded) {
+  const batch zero(0.0f);
   batch sum(0.0f);
-  for (std::size_t j = 0; j < padded; j += lanes)
-    sum = multiply_add(batch::load_aligned(p + j), batch::load_aligned(dp + j), sum);
+  for (std::size_t j = 0; j < padded; j += lanes) {
+    const batch pj = batch::load_aligned(p + j);
+    sum += xsimd::select(pj != zero, pj * batch::load_aligned(dp + j), zero);
+  }
   return xsimd::reduce_add(sum);
 }
 
@@ -380,12 +385,14 @@ class BackwardGroup {
   }
 
   // ds [n] = scale * P o (dP - D_i), the softmax's Jacobian, with dP in ds on entry (n whole
-  // vectors, aligned).
+  // vectors, aligned). Keys with P = 0 get 0, whatever their dP (row_delta says why).
   void scale_ds(const float* p, float* ds, std::size_t n, float delta) const {
-    const batch shift(delta), factor(a_.options.scale);
-    for (std::size_t j = 0; j < n; j += lanes)
-      (batch::load_aligned(p + j) * (batch::load_aligned(ds + j) - shift) * factor)
-          .store_aligned(ds + j);
+    const batch shift(delta), factor(a_.options.scale), zero(0.0f);
+    for (std::size_t j = 0; j < n; j += lanes) {
+      const batch pj = batch::load_aligned(p + j);
+      const batch dsj = pj * (batch::load_aligned(ds + j) - shift) * factor;
+      xsimd::select(pj != zero, dsj, zero).store_aligned(ds + j);
+    }
   }
 
   const AttentionBackwardArgs& g_;
@@ -468,7 +475,7 @@ bool attention_backward_reference(const AttentionBackwardArgs& args) {
           const float* v = a.v + vv + j * a.v_strides.seq;
           dp[j] = 0.0f;
           for (std::size_t c = 0; c < s.v_head_size; ++c) dp[j] += grad_y[c] * v[c];
-          delta += p[j] * dp[j];
+          if (p[j] != 0.0f) delta += p[j] * dp[j];  // keys with P = 0 add nothing
           if (a.y) {
             float* y = a.y + yi;
             if (j == 0) std::fill(y, y + s.v_head_size, 0.0f);
@@ -476,7 +483,7 @@ bool attention_backward_reference(const AttentionBackwardArgs& args) {
           }
         }
         for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
-          float ds = p[j] * (dp[j] - delta) * scale;
+          float ds = p[j] == 0.0f ? 0.0f : p[j] * (dp[j] - delta) * scale;
           adjust_scores_backward_reference(&ds, &raw[j], 1, a.options);
           const float* k = a.k + kv + j * a.k_strides.seq;
           float* grad_k = args.grad_k + kv + j * a.k_strides.seq;

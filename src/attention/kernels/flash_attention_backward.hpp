@@ -8,9 +8,11 @@
 //   dS_ij = P_ij (dP_ij - D_i)           (the softmax's Jacobian)
 //   dS_ij *= 1 - tanh^2(raw_ij / cap)    (softcap, by the chain rule: s = cap tanh(raw / cap))
 //   dQ_i += scale dS_ij k_j              dK_j += scale dS_ij q_i
-// Hidden keys have P = 0, so they pass no gradient; a row that sees no key (y = 0) gives
-// none. A group's query heads all add into their shared kv head's dK and dV. The score step
-// and its derivative (softcap, mask) are score_step.hpp's.
+// Hidden keys have P = 0, so they pass no gradient: keys with P_ij = 0 are left out of D_i and
+// get dS_ij = 0 whatever dP_ij is (a hidden key's value row may make it infinite, and 0 * inf
+// would turn the whole row NaN). A row that sees no key (y = 0) gives none. A group's query
+// heads all add into their shared kv head's dK and dV. The score step and its derivative
+// (softcap, mask) are score_step.hpp's.
 #pragma once
 
 #include "../attention.hpp"
