@@ -78,12 +78,26 @@ struct AttentionMask {
   std::size_t key_columns = std::numeric_limits<std::size_t>::max();
 };
 
+// The options record: how attention is computed, one record for every entry point that attends
+// (attention(), the KV cache's attend, the backward). The JS layer writes it into wasm memory
+// where each_field says each field lies (src/bindings/call_layout.hpp describes it to JS).
 struct AttentionOptions {
+  static constexpr const char* name = "AttentionOptions";
   float scale = 1.0f;  // ONNX's default is 1/sqrt(head_size); callers resolve it
   bool is_causal = false;
   float softcap = 0.0f;            // 0 = off
   std::int64_t left_window = -1;   // -1 = unbounded
   std::int64_t right_window = -1;  // -1 = unbounded
+
+  // visit(name, member) for every field: the one list of them the layout is described from.
+  template <class Visit>
+  static void each_field(Visit&& visit) {
+    visit("scale", &AttentionOptions::scale);
+    visit("is_causal", &AttentionOptions::is_causal);
+    visit("softcap", &AttentionOptions::softcap);
+    visit("left_window", &AttentionOptions::left_window);
+    visit("right_window", &AttentionOptions::right_window);
+  }
 };
 
 // qk_matmul_output_mode 0..3: what the optional scores output holds.
