@@ -30,7 +30,8 @@
 //                                       pad: the last dim is <= T, keys beyond it hidden (ONNX)
 // scores           address              0, or a float32 [batch, qNumHeads, S, T] buffer for
 //                                       qk_matmul_output
-// scoresMode       ScoresMode (int32)   raw | softcapped | biased | probabilities (modes 0..3)
+// scoresMode       ScoresMode (int32)   what scores holds: qk_matmul_output_mode 0..3
+//                                       (attention.hpp's ScoresMode)
 //
 // Enums cross as their numbers (Module.Layout.bshd.value, ...; bindings.cpp registers them);
 // a number that names no value is refused with a message.

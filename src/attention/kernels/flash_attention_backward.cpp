@@ -110,7 +110,7 @@ struct Scratch {
   AlignedFloats grad_v;              // width x dv: dV of its keys
   AlignedFloats p;                   // tile_rows x width: scores, then P
   AlignedFloats ds;                  // tile_rows x width: dP, then scale * dS
-  AlignedFloats capped;              // width: one row's softcapped scores (adjust_scores)
+  AlignedFloats capped;              // width: what adjust_scores keeps for its derivative
   AlignedFloats q;                   // tile_rows x d: the tile's q rows
   AlignedFloats grad_y;              // tile_rows x dv: its dO rows
   AlignedFloats grad_q;              // tile_rows x d: its dQ rows
@@ -366,7 +366,7 @@ class BackwardGroup {
 
   // row [n] = the probabilities of row r for the group's keys begin .. begin + n (a span
   // holding every key the row sees), from its dot products q.k on entry: times scale, the
-  // score step (adjust_scores; the softcapped scores kept in scratch capped), -inf past the
+  // score step (adjust_scores, keeping in scratch capped what its derivative needs), -inf past the
   // group's last key, then the softmax. False (row unspecified) when the row sees no key, or
   // only masked ones: then it passes no gradient.
   bool probabilities(std::size_t r, std::size_t begin, std::size_t n, float* row) {
@@ -374,8 +374,7 @@ class BackwardGroup {
     if (at.visible.begin >= at.visible.end) return false;
     const std::size_t keys = std::min(n, keys_ - begin);
     rescale_row(row, n, a_.options.scale);
-    float* capped = a_.options.softcap > 0.0f ? scratch_.capped.get() : nullptr;
-    adjust_scores(row, first_key_ + begin, keys, a_.options, a_.mask, at, capped);
+    adjust_scores(row, first_key_ + begin, keys, a_.options, a_.mask, at, scratch_.capped.get());
     std::fill(row + keys, row + n, minus_infinity);
     RowStatistics stats;
     online_softmax_update(row, n, stats);
