@@ -192,7 +192,7 @@ export function readAttentionArgs(q, k, v, options) {
       `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${vm.length}`,
     );
   }
-  const record = checkAttentionOptions(o, { headSize });
+  const record = checkAttentionOptions(o, { headSize, qNumHeads });
   const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
   const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
   const out =

@@ -7,7 +7,7 @@
 // where the module says its fields lie. A new option is an entry here, a field there and its
 // effect in the score step (src/attention/kernels/score_step.hpp).
 import { checkBoolean, checkFloat32, describe } from './checks.mjs';
-import { ownOr } from './read-once.mjs';
+import { measureTypedArray, measuredBytes, ownOr, setBytes } from './read-once.mjs';
 
 const INT32_MAX = 0x7fffffff;
 
@@ -25,22 +25,51 @@ function checkWindow(value, name) {
 }
 
 /**
+ * ALiBi's option: true (the standard slopes), false (off), or a Float32Array of one slope per
+ * query head (`how.qNumHeads`), each a finite float32; the slopes are copied once, read once.
+ */
+function checkAlibi(value, name, how) {
+  if (value === true || value === false) return value;
+  const measured = measureTypedArray(value, name);
+  if (measured === null || measured.type !== 'Float32Array') {
+    throw new TypeError(
+      `${name} must be true (the standard slopes), false, or a Float32Array of one slope per query head, got ${describe(value)}`,
+    );
+  }
+  const heads = ownOr(how, 'qNumHeads', measured.length);
+  if (measured.length !== heads) {
+    throw new RangeError(
+      `${name} must hold one slope per query head (qNumHeads = ${heads}), got ${measured.length}`,
+    );
+  }
+  const slopes = new Float32Array(heads);
+  setBytes(new Uint8Array(slopes.buffer), measuredBytes(measured, heads * 4, name), 0);
+  for (let h = 0; h < heads; h++) {
+    if (!Number.isFinite(slopes[h])) {
+      throw new RangeError(`${name}[${h}] must be a finite slope, got ${slopes[h]}`);
+    }
+  }
+  return slopes;
+}
+
+/**
  * Each option of the record:
  *   name       its key, in the record and in the options bags of the entry points that take it
  *   takenBy    those entry points: 'attention' (attention(), attentionBackward, the pool) and
  *              'attend' (KvCache.attend); onnxAttention takes every one under ONNX's names
- *   dependsOn  'position' or 'head' when what it does to a query row depends on the row's
- *              position or head (a call split there would change it), else null
+ *   dependsOn  the axes, of 'position' and 'head', by which what it does to a query row
+ *              depends on the row (a call cut along one would change)
  *   fallback   its value when not given (`how`: checkAttentionOptions' second argument)
  *   check      the given value validated (a TypeError / RangeError naming it), as the core
  *              takes it
  *   active     whether a value does anything
+ *   core       (optional) more fields of the core's record that follow from the value
  */
 export const OPTION_FIELDS = Object.freeze([
   {
     name: 'scale',
     takenBy: ['attention', 'attend'],
-    dependsOn: null,
+    dependsOn: [],
     // 1 / sqrt(headSize); without a head size it stays undefined (withScale resolves it).
     fallback: (how) => {
       const headSize = ownOr(how, 'headSize', undefined);
@@ -52,7 +81,7 @@ export const OPTION_FIELDS = Object.freeze([
   {
     name: 'isCausal',
     takenBy: ['attention', 'attend'],
-    dependsOn: 'position',
+    dependsOn: ['position'],
     fallback: (how) => ownOr(how, 'isCausal', false),
     check: (value, name) => checkBoolean(value, name),
     active: (value) => value,
@@ -60,7 +89,7 @@ export const OPTION_FIELDS = Object.freeze([
   {
     name: 'softcap',
     takenBy: ['attention', 'attend'],
-    dependsOn: null,
+    dependsOn: [],
     fallback: () => 0,
     check: (value, name) => {
       const softcap = checkFloat32(value, name);
@@ -72,7 +101,7 @@ export const OPTION_FIELDS = Object.freeze([
   {
     name: 'leftWindow',
     takenBy: ['attend'],
-    dependsOn: 'position',
+    dependsOn: ['position'],
     fallback: () => -1,
     check: checkWindow,
     active: (value) => value >= 0,
@@ -80,10 +109,20 @@ export const OPTION_FIELDS = Object.freeze([
   {
     name: 'rightWindow',
     takenBy: [],
-    dependsOn: 'position',
+    dependsOn: ['position'],
     fallback: () => -1,
     check: checkWindow,
     active: (value) => value >= 0,
+  },
+  {
+    // ALiBi (BLOOM, MPT): slope_h * (key position - query position) added to head h's scores.
+    name: 'alibi',
+    takenBy: ['attention', 'attend'],
+    dependsOn: ['head', 'position'],
+    fallback: () => false,
+    check: checkAlibi,
+    active: (value) => value !== false,
+    core: (value) => ({ alibiSlopes: typeof value === 'boolean' ? null : value }),
   },
 ]);
 
@@ -96,7 +135,8 @@ export const optionNames = (entry) =>
  * TypeError / RangeError naming it as the caller did (`how.names` maps a field to the caller's
  * name, e.g. leftWindow to 'left_window_size'). An undefined value takes its default
  * (`how.headSize` gives the scale's; without it an unset scale stays undefined, and withScale()
- * resolves it once the head size is known; `how.isCausal` the causal default).
+ * resolves it once the head size is known; `how.isCausal` the causal default); `how.qNumHeads`
+ * is the count of per-head values (ALiBi's slopes).
  */
 export function checkAttentionOptions(given, how = {}) {
   // Own properties only, of `how`, `names` and `given` alike: a polluted Object.prototype
@@ -109,7 +149,8 @@ export function checkAttentionOptions(given, how = {}) {
     record[field.name] =
       value === undefined
         ? field.fallback(how)
-        : field.check(value, ownOr(names, field.name, field.name));
+        : field.check(value, ownOr(names, field.name, field.name), how);
+    if (field.core) Object.assign(record, field.core(record[field.name]));
   }
   return record;
 }
@@ -125,7 +166,7 @@ export const withScale = (options, headSize) =>
 export function dependsOn(record, axis) {
   for (let i = 0; i < OPTION_FIELDS.length; i++) {
     const field = OPTION_FIELDS[i];
-    if (field.dependsOn === axis && field.active(record[field.name])) return true;
+    if (field.dependsOn.includes(axis) && field.active(record[field.name])) return true;
   }
   return false;
 }

@@ -215,7 +215,11 @@ class KvCache {
     }
     const rows = qm.length / qRow;
     // The options record (attention-options.mjs); decoding is causal unless told otherwise.
-    const record = checkAttentionOptions(o, { headSize: this.#headSize, isCausal: true });
+    const record = checkAttentionOptions(o, {
+      headSize: this.#headSize,
+      isCausal: true,
+      qNumHeads,
+    });
     // Every argument read and checked: only now the handle. An option's getter may have
     // called free(), and a handle taken before it would then point at freed memory (or at
     // another cache that took it since).

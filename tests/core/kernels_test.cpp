@@ -131,7 +131,7 @@ TEST(Kernels, OnlineSoftmaxUpdateOfHiddenRowsAndNaN) {
 // The score step every kernel shares, against its one-score-at-a-time reference: rows that
 // start anywhere among the keys (a kernel's block or chunk), visible ranges inside, across or
 // outside them, both kinds of mask (a row of its own or broadcast over the keys), the softcap
-// on and off, and scores that are NaN or infinite.
+// on and off, ALiBi on and off, and scores that are NaN or infinite.
 TEST(Kernels, AdjustScoresMatchesScalarReference) {
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> uniform(-6.0f, 6.0f);
@@ -158,6 +158,8 @@ TEST(Kernels, AdjustScoresMatchesScalarReference) {
     at.visible.end = at.visible.begin + rng() % (total_keys - at.visible.begin + 1);
     at.position = std::int64_t(rng() % total_keys);
     at.mask_row = rng() % 2 * total_keys;
+    o.alibi = round % 4 != 1;
+    at.slope = round % 8 == 0 ? 0.0f : uniform(rng) / 8.0f;
     std::vector<float> row(keys);
     for (float& x : row) x = rng() % 10 == 0 ? special[rng() % 4] : uniform(rng);
     std::vector<float> fast = row, slow = row, fast_capped(keys), slow_capped(keys);
@@ -440,6 +442,38 @@ TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {
   o.is_causal = false;
   const std::int32_t nonpad[3] = {0, 1, 433};  // an empty sequence gives zeros, not NaN
   expect_decode_matches_reference(s, o, 0, 500, rng, nonpad);
+}
+
+// ALiBi in the tiled kernel (row blocks that cross heads, positions past the first block) and
+// in the decode path (a past length: the query's position is not its row), the standard
+// slopes and the caller's, against the scalar reference.
+TEST(Kernels, AlibiInTheTiledAndDecodeKernels) {
+  std::mt19937 rng(9);
+  Case c;
+  c.shape = {2, 6, 3, 130, 150, 16, 8};
+  c.options.scale = 0.25f;
+  c.options.alibi = true;
+  expect_flash_matches_reference(c, rng);
+  c.options.is_causal = true;
+  c.options.softcap = 3.0f;
+  expect_flash_matches_reference(c, rng);
+  const float slopes[6] = {0.5f, -0.25f, 0.0f, 1.0f, 0.01f, 2.0f};
+  c.options.alibi_slopes = slopes;
+  expect_flash_matches_reference(c, rng);
+  AttentionShape s{2, 6, 2, 2, 300, 24, 10};
+  expect_decode_matches_reference(s, c.options, 298, 320, rng);
+  c.options.alibi_slopes = nullptr;
+  expect_decode_matches_reference(s, c.options, 100, 300, rng);
+}
+
+// The standard slopes, as the paper's code makes them: 2^-1 .. 2^-8 for 8 heads; for 6, the
+// 4-head ones (2^-2 .. 2^-8), then every other one of the 8-head sequence (2^-1, 2^-3).
+TEST(Kernels, StandardAlibiSlopesAreThePapers) {
+  for (std::size_t h = 0; h < 8; ++h)
+    EXPECT_EQ(kernels::standard_alibi_slope(h, 8), std::exp2(-float(h + 1)));
+  const float six[6] = {0.25f, 0.0625f, 0.015625f, 0.00390625f, std::exp2(-1.0f), std::exp2(-3.0f)};
+  for (std::size_t h = 0; h < 6; ++h) EXPECT_EQ(kernels::standard_alibi_slope(h, 6), six[h]) << h;
+  EXPECT_EQ(kernels::standard_alibi_slope(0, 1), std::exp2(-8.0f));
 }
 
 TEST(Kernels, DecodeLeavesMasksAndLongQueriesToTheTiledKernel) {

@@ -166,7 +166,7 @@ TEST(Operator, CallLayoutsDescribeEveryRecordAsCompiled) {
   });
   EXPECT_LE(end, sizeof(attention::AttentionOptions));
   EXPECT_GT(end + 8, sizeof(attention::AttentionOptions));  // nothing unlisted at the end
-  EXPECT_EQ(fields, 5u);
+  EXPECT_EQ(fields, 7u);
 }
 
 TEST(Operator, PlainExportWorkingBytesMatchTheCallRecord) {
