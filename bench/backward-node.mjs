@@ -1,6 +1,6 @@
 // attn.attentionBackward against TensorFlow.js's gradient in Node (bench/common/backward.mjs
 // says what is measured and how), pinned to one core by scripts/bench. Times are this
-// process's CPU time (user + system). Writes JSON; bench/report-learning.mjs makes the table.
+// process's CPU time (user + system). Writes JSON; bench/report/learning.mjs makes the table.
 //   node bench/backward-node.mjs --peak build/bench/simd_peak.wasm [--quick] --out FILE.json
 // @tensorflow/tfjs, not tfjs-core alone: only the former registers the gradients.
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,9 +1,10 @@
 // The Node half of scripts/bench: loads every contender from node_modules and dist/, runs the
 // suite, then one n = 32768 call of ours in a fresh instance to see how far the wasm heap
 // grows. Writes JSON for bench/report.mjs.
-//   node bench/node.mjs [--quick] --peak build/bench/simd_peak.wasm --out build/bench/node.json
+//   node [--experimental-wasm-relaxed-simd] bench/node.mjs [--quick] --peak build/bench/simd_peak.wasm
+//        [--fma-peak build/bench/fma_peak.wasm] --out build/bench/node.json
+// (--fma-peak: the FMA probe, the Relaxed SIMD build's ruler, timed where Node has Relaxed SIMD.)
 import { readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +14,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import createAttention, { hasRelaxedSimd } from '../dist/attention.mjs';
+import { peakProbes } from './common/contenders.mjs';
 import { runBench } from './common/harness.mjs';
+import { hostCpu } from './common/host-cpu.mjs';
 import {
   HEAD_SIZE,
   SCALE,
@@ -27,11 +30,12 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     peak: { type: 'string' },
+    'fma-peak': { type: 'string' },
     out: { type: 'string' },
   },
 });
 if (!args.peak || !args.out)
-  throw new Error('usage: node bench/node.mjs [--quick] --peak FILE --out FILE');
+  throw new Error('usage: node bench/node.mjs [--quick] --peak FILE [--fma-peak FILE] --out FILE');
 const log = (line) => process.stderr.write(`[bench node] ${line}\n`);
 
 // tfjs: its wasm files from its own dist/ (a file path in Node), one thread.
@@ -45,16 +49,26 @@ if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did 
 // which scripts/bench passes).
 const attn = await createAttention({ relaxedSimd: false });
 const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
-const { instance: peak } = await WebAssembly.instantiate(await readFile(args.peak), {});
-
+const exportsOf = async (file) =>
+  (await WebAssembly.instantiate(await readFile(file), {})).instance.exports;
+// Each build's ruler: mul + add for SIMD128, FMA for Relaxed SIMD (where Node has it).
+const probes = peakProbes(
+  await exportsOf(args.peak),
+  attnRelaxed && args['fma-peak'] ? await exportsOf(args['fma-peak']) : null,
+);
+// Minor page faults per call: a result buffer the allocator hands back and faults in again on
+// the next call shows here.
+const minorFaults = () => process.resourceUsage().minorPageFault;
+const { quick } = args;
 const suite = await runBench({
   attn,
   attnRelaxed,
   ort,
   onnxProto,
   tf,
-  peak,
-  quick: args.quick,
+  probes,
+  minorFaults,
+  quick,
   log,
 });
 
@@ -100,7 +114,7 @@ const result = {
     kind: 'node',
     name: `Node ${process.versions.node}`,
     engine: `V8 ${process.versions.v8}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
+    ...hostCpu(),
     simd: attn.simd,
     relaxedSimd: Boolean(attnRelaxed),
     version: attn.version,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { launchChromium } from '../scripts/lib/chromium.mjs';
+import { hostCpu } from './common/host-cpu.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,7 +60,8 @@ try {
     });
     result.environment.name = name;
     result.environment.engine = `V8 ${v8Version}`;
-    result.environment.cpu = os.cpus()[0]?.model ?? 'unknown';
+    // The host's CPU, read here: the page cannot see its CPU's model.
+    Object.assign(result.environment, hostCpu());
     await writeFile(args.out, JSON.stringify(result, null, 1));
   }
   if (args['decode-out']) {

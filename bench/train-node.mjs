@@ -6,7 +6,7 @@
 // Then where our step's time goes, piece by piece (embedding, LayerNorm, QKV, attention, ...,
 // their backward, the optimiser): the core's own timer (model/step_profile.hpp), switched on
 // for separate rounds of steps on the raw module, so ms/step is never timed with it on.
-// Writes JSON; bench/report-learning.mjs makes the tables.
+// Writes JSON; bench/report/learning.mjs makes the tables.
 //   node bench/train-node.mjs [--quick] --peak build/bench/simd_peak.wasm --out FILE.json
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';

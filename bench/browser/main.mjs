@@ -28,12 +28,12 @@ async function useTfjsWasm() {
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
 }
 
-/** The SIMD128 peak probe (bench/peak/simd_peak.c, built by scripts/bench). */
-async function peakInstance() {
-  const { instance } = await WebAssembly.instantiateStreaming(
-    fetch('/build/bench/simd_peak.wasm'),
-    {},
-  );
+/**
+ * A peak probe built by scripts/bench from bench/peak/simd_peak.c: simd_peak.wasm (mul + add,
+ * the SIMD128 build's ruler) or fma_peak.wasm (f32x4.relaxed_madd, the Relaxed SIMD build's).
+ */
+async function peakInstance(file = 'simd_peak.wasm') {
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(`/build/bench/${file}`), {});
   return instance;
 }
 
@@ -45,9 +45,12 @@ async function run({ quick }) {
   const { default: createAttention, hasRelaxedSimd } = await import(oursUrl);
   const attn = await createAttention({ relaxedSimd: false });
   const attnRelaxed = hasRelaxedSimd() ? await createAttention() : null;
-  const peak = await peakInstance();
-
-  const suite = await runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log });
+  // Each build's ruler: mul + add for SIMD128, FMA for Relaxed SIMD (where the engine has it).
+  const probes = peakProbes(
+    (await peakInstance()).exports,
+    attnRelaxed ? (await peakInstance('fma_peak.wasm')).exports : null,
+  );
+  const suite = await runBench({ attn, attnRelaxed, ort, onnxProto, tf, probes, quick, log });
   return {
     environment: {
       kind: 'chromium',
@@ -56,6 +59,8 @@ async function run({ quick }) {
       version: attn.version,
       crossOriginIsolated: self.crossOriginIsolated,
       userAgent: navigator.userAgent,
+      // The page cannot see its CPU's model (bench/run-browser-page.mjs adds the host's).
+      hardwareConcurrency: navigator.hardwareConcurrency,
     },
     ...suite,
   };

@@ -178,15 +178,22 @@ export function tfjs(tf) {
 }
 
 /**
- * The SIMD128 peak probe (bench/peak/simd_peak.c, instantiated): one probe per chain count.
- * Each run() does `iters` iterations of `chains` f32x4 mul+add pairs: 8 flops apiece.
+ * The peak probes (bench/peak/simd_peak.c, instantiated): one probe per ruler and chain count.
+ * `mulAdd`: simd_peak.wasm's exports (peak8 …), chains of f32x4 mul then add, the SIMD128
+ * build's limit; `fma`: fma_peak.wasm's (fma8 …), chains of f32x4.relaxed_madd, the Relaxed SIMD
+ * build's limit, where the engine has Relaxed SIMD (else null). Each run() does `iters`
+ * iterations of `chains` chains, 8 flops per chain and iteration either way (a multiply and an
+ * add on 4 lanes, counted as the kernels' flops are).
  */
-export function peakProbes(exports) {
-  return Object.keys(exports)
-    .filter((name) => /^peak\d+$/.test(name))
-    .map((name) => {
-      const chains = Number(name.slice(4));
-      return { name, chains, flopsPerIter: 8 * chains, run: exports[name] };
-    })
-    .sort((a, b) => a.chains - b.chains);
+export function peakProbes(mulAdd, fma = null) {
+  const ofRuler = (ruler, exports, prefix) =>
+    Object.keys(exports ?? {})
+      .map((name) => ({ name, match: new RegExp(`^${prefix}(\\d+)$`).exec(name) }))
+      .filter(({ match }) => match)
+      .map(({ name, match }) => {
+        const chains = Number(match[1]);
+        return { name, ruler, chains, flopsPerIter: 8 * chains, run: exports[name] };
+      })
+      .sort((a, b) => a.chains - b.chains);
+  return [...ofRuler('mulAdd', mulAdd, 'peak'), ...ofRuler('fma', fma, 'fma')];
 }

@@ -8,7 +8,7 @@
 // A sample is enough back-to-back calls to last about `sampleMs` (timer resolution is coarse
 // in a browser); the median over samples is reported.
 // runBench() is the whole suite as both run it: every contender, every case.
-import { naive, onnxruntime, ours, oursOut, oursPool, peakProbes, tfjs } from './contenders.mjs';
+import { naive, onnxruntime, ours, oursOut, oursPool, tfjs } from './contenders.mjs';
 import { benchCases, flopsOf, makeInputs, maxAbsDiff, reference } from './workload.mjs';
 
 export const FULL = {
@@ -63,11 +63,23 @@ export function shortReason(message) {
 
 /**
  * Runs every case. `contenders` as in contenders.mjs, `probes` from peakProbes(). Resolves to
- * { settings, cases: [{ n, heads, flops, results: { [name]: Result }, peak: { [chains]: GFLOP/s } }] }
+ * { settings, cases: [{ n, heads, flops, results: { [name]: Result }, peak, fmaPeak? }] }
  * with Result = { status: 'ok', ms, gflops, samples, inner, maxAbsDiff }
- *             | { status: 'fails' | 'capped', reason }.
+ *             | { status: 'fails' | 'capped', reason },
+ * peak = { [chains]: GFLOP/s } the median of the mul + add probes in the case's rounds, and
+ * fmaPeak the same of the FMA probes (only when there are FMA probes).
+ * `minorFaults` (Node: () => process.resourceUsage().minorPageFault), when given, is read
+ * before and after every sample, outside its timing: each ok Result then also has
+ * minorFaultsPerCall, the median over its samples of the minor page faults per call.
  */
-export async function runSuite({ contenders, probes, cases, settings, log = () => {} }) {
+export async function runSuite({
+  contenders,
+  probes,
+  cases,
+  settings,
+  minorFaults = null,
+  log = () => {},
+}) {
   const out = { settings, cases: [] };
   const history = []; // { name, n, heads, ms } of every case measured, to predict the next
 
@@ -129,6 +141,7 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
           inner,
           reps,
           samples: [],
+          faultsPerCall: [],
           maxAbsDiff: diff,
           settleMs,
         });
@@ -158,7 +171,9 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
             probeIters.set(item.probe, Math.ceil((iters * settings.probeMs) / Math.max(ms, 0.01)));
           }
         } else {
+          const faultsBefore = minorFaults?.();
           const ms = await timeSample(item.run, item.inner);
+          if (minorFaults) item.faultsPerCall.push((minorFaults() - faultsBefore) / item.inner);
           item.samples.push(ms);
           if (item.settleMs > 0) await pause(item.settleMs);
           // Calibrated on a warm-up call that ran slower (not yet optimised, or a noisy
@@ -171,16 +186,20 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
       await breathe();
     }
 
-    for (const { name, samples, inner, maxAbsDiff } of timed) {
+    for (const { name, samples, inner, maxAbsDiff, faultsPerCall } of timed) {
       const ms = median(samples);
       history.push({ name, n, heads, ms });
       results[name] = { status: 'ok', ms, gflops: flops / ms / 1e6, samples, inner, maxAbsDiff };
+      if (minorFaults) results[name].minorFaultsPerCall = median(faultsPerCall);
     }
-    const peak = {};
-    for (const [probe, samples] of probeSamples) peak[probe.chains] = median(samples);
+    const peaks = { peak: {} };
+    for (const [probe, samples] of probeSamples) {
+      const key = probe.ruler === 'fma' ? 'fmaPeak' : 'peak';
+      (peaks[key] ??= {})[probe.chains] = median(samples);
+    }
     const ordered = Object.fromEntries(contenders.map(({ name }) => [name, results[name]]));
-    out.cases.push({ n, heads, flops, results: ordered, peak });
-    log(progressLine(shape, ordered, peak));
+    out.cases.push({ n, heads, flops, results: ordered, ...peaks });
+    log(progressLine(shape, ordered, peaks));
   }
   return out;
 }
@@ -189,17 +208,20 @@ export async function runSuite({ contenders, probes, cases, settings, log = () =
  * The whole suite as bench/node.mjs and bench/browser/main.mjs run it: ours (the SIMD128 build
  * `attn`, and the Relaxed SIMD build `attnRelaxed` where the engine has it), naive JS,
  * onnxruntime-web and tfjs (the libraries as the caller loaded them; `onnxProto` is
- * onnx-proto's default export), the peak probes of `peak` (the simd_peak.wasm instance),
- * every case of benchCases(), QUICK or FULL settings.
+ * onnx-proto's default export), `probes` (peakProbes() of simd_peak.wasm and, where the engine
+ * has Relaxed SIMD, of fma_peak.wasm), every case of benchCases(), QUICK or FULL settings;
+ * `minorFaults` as runSuite's (Node only).
  */
-export async function runBench({ attn, attnRelaxed, ort, onnxProto, tf, peak, quick, log }) {
+export async function runBench(options) {
+  const { attn, attnRelaxed, ort, onnxProto, tf, probes, minorFaults = null, quick, log } = options;
   const relaxed = attnRelaxed ? [ours(attnRelaxed, 'oursRelaxed', 'ours, Relaxed SIMD')] : [];
   const ortContender = await onnxruntime(ort, onnxProto.onnx);
   const suite = await runSuite({
     contenders: [ours(attn), ...relaxed, naive(), ortContender, tfjs(tf)],
-    probes: peakProbes(peak.exports),
+    probes,
     cases: benchCases(),
     settings: quick ? QUICK : FULL,
+    minorFaults,
     log,
   });
   const small = await runSmall({ attn, attnRelaxed, ortContender, quick, log });
@@ -246,13 +268,15 @@ function predict(history, name, { n, heads }) {
   return guess;
 }
 
-function progressLine({ n, heads }, results, peak) {
+function progressLine({ n, heads }, results, { peak, fmaPeak = {} }) {
   const parts = Object.entries(results).map(([name, r]) =>
     r.status === 'ok' ? `${name} ${r.gflops.toFixed(1)}` : `${name} ${r.status}`,
   );
-  const peaks = Object.values(peak);
-  const best = peaks.length ? `; peak ${Math.max(...peaks).toFixed(1)}` : '';
-  return `n=${n} heads=${heads}: ${parts.join(', ')} GFLOP/s${best}`;
+  const best = (label, byChains) => {
+    const values = Object.values(byChains);
+    return values.length ? `; ${label} ${Math.max(...values).toFixed(1)}` : '';
+  };
+  return `n=${n} heads=${heads}: ${parts.join(', ')} GFLOP/s${best('peak', peak)}${best('FMA peak', fmaPeak)}`;
 }
 
 /** The cases of the cores table: where more cores have enough work to pay for messages. */

@@ -738,7 +738,9 @@ export interface AttentionApi {
   readonly version: string;
   /**
    * Diagnostics: the size of the wasm memory and the bytes currently allocated in it. After
-   * any call returns or throws, `allocatedBytes` is back where it was.
+   * any call returns or throws, `allocatedBytes` is back where it was; what you hold (a
+   * {@link TinyTransformer}'s parameters, a KV cache) stays allocated until its `free()`, and a
+   * model's call gives back its working memory (activations, generate()'s cache) when it returns.
    */
   memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
 }
@@ -861,10 +863,11 @@ export interface TinyTransformer {
   parameters(): Record<string, TinyTransformerTensor>;
   /**
    * Replaces every parameter: the same names and dims as `parameters()` gives, each `data` a
-   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, or
-   * any wrong dims or length, refuses the whole set (TypeError / RangeError naming it) and
-   * changes nothing. Loading restarts AdamW (its moments and step count belong to the old
-   * parameters).
+   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, any
+   * wrong dims or length, or a value that is not finite as a float32 (NaN, +-Infinity, 1e39:
+   * such a model computes NaN everywhere) refuses the whole set (TypeError / RangeError naming
+   * the tensor, and the index of a bad value) and changes nothing. Loading restarts AdamW (its
+   * moments and step count belong to the old parameters).
    */
   loadParameters(
     parameters: Record<string, { data: Float32Array | readonly number[]; dims: readonly number[] }>,
@@ -873,7 +876,11 @@ export interface TinyTransformer {
   free(): void;
 }
 
-/** Options of {@link createAttention}; none are needed in a page, a Worker or Node. */
+/**
+ * Options of {@link createAttention}; none are needed in a page, a Worker or Node. Read once,
+ * own properties only: an unknown option, or one the object only inherits (from a prototype),
+ * is a TypeError naming it.
+ */
 export interface CreateAttentionOptions {
   /** The bytes of attention.wasm, if you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
@@ -1022,18 +1029,26 @@ export interface AttentionPool {
  */
 export function createAttentionPool(options?: AttentionPoolOptions): Promise<AttentionPool>;
 
-// ---- Training in a worker: createTrainer and the induction task -----------------------
+// ---- Training in a worker: createTrainer, the induction task and the text task ------------
 
 /** Options of {@link createTrainer}, read once, own properties only. */
 export interface TrainerOptions {
   /**
-   * The model's config, as {@link AttentionApi.createTinyTransformer} takes it, with vocabSize
-   * at least 16 and context at least 25 (the induction task's tokens and rows). Its seed
-   * defaults to this trainer's {@link TrainerOptions.seed}.
+   * The model's config, as {@link AttentionApi.createTinyTransformer} takes it. For the
+   * induction task, vocabSize at least 16 and context at least 25 (its tokens and rows); for
+   * a text, vocabSize may be left out (the text's distinct characters; at least those if
+   * given) and the text's first nine tenths must hold a window of context characters and
+   * one more (e.g. {@link TEXT_MODEL}). Its seed defaults to this trainer's
+   * {@link TrainerOptions.seed}.
    */
-  config: TinyTransformerConfig;
-  /** The workload; the induction task is the only one (default). */
-  task?: 'induction';
+  config:
+    TinyTransformerConfig | (Omit<TinyTransformerConfig, 'vocabSize'> & { vocabSize?: number });
+  /**
+   * The workload: 'induction' (the default; {@link createInductionTask}) or `{ text }`: next
+   * characters of any string, trained on its first nine tenths, its last tenth held out for
+   * {@link Trainer.evaluate} ({@link createTextTask}).
+   */
+  task?: 'induction' | { text: string };
   /** Seeds the training batches (and the model, unless config.seed is given). Default 1. */
   seed?: number;
   /** Rows per training step (default 32). */
@@ -1068,7 +1083,8 @@ export interface TrainerProgress {
   /** Mean time of those steps' trainStep calls alone, in milliseconds. */
   msPerStep: number;
   /**
-   * Every head's weights on one fixed induction row, when a multiple of `attentionEvery` was
+   * Every head's weights on one fixed held-out row (for a text: its first held-out window),
+   * when a multiple of `attentionEvery` was
    * reached since the previous event: dims [layers, 1, heads, T, T].
    */
   attention?: { data: Float32Array; dims: number[] };
@@ -1084,14 +1100,22 @@ export interface TrainOptions {
   attentionEvery?: number;
 }
 
-/** What {@link Trainer.evaluate} measures, on held-out rows (their own seeded sequence, not the training batches). */
+/**
+ * What {@link Trainer.evaluate} measures, on held-out rows (the induction task's: their own
+ * seeded sequence, not the training batches; a text's: its last tenth, never trained on).
+ */
 export interface TrainerEvaluation {
   step: number;
-  /** Mean cross-entropy over the counted targets. */
+  /** Mean cross-entropy over the counted targets (for a text: nats per character). */
   loss: number;
   /** Share of counted targets whose largest logit is the target. */
   accuracy: number;
-  /** The rows evaluated: Int32Array [batch, 25] each (targets -1 where not counted). */
+  /** For a text: how many held-out characters were scored (all of the last tenth but its first). */
+  counted?: number;
+  /**
+   * The rows evaluated: Int32Array [batch, 25] each (targets -1 where not counted); for a
+   * text, its first held-out window only, [1, context].
+   */
   tokens: Int32Array;
   targets: Int32Array;
   /** Every head's weights on those rows: dims [layers, batch, heads, T, T]. */
@@ -1117,18 +1141,30 @@ export interface Trainer {
   resume(): Promise<{ step: number }>;
   /** Ends the run; the model keeps what it learnt. */
   stop(): Promise<{ step: number }>;
-  /** Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same rows at every call until a reset with another seed). */
+  /**
+   * Loss, accuracy and every head's attention on `batch` held-out rows (default 64; the same
+   * rows at every call until a reset with another seed). A text trainer scores its whole
+   * held-out tenth and refuses `batch` (a TypeError).
+   */
   evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
   /** The model's parameters ({@link TinyTransformer.parameters}), for export. */
   parameters(): Promise<Record<string, TinyTransformerTensor>>;
-  /** Loads parameters of the same names and dims (data: Float32Array or number[]). */
+  /**
+   * Loads parameters of the same names and dims (data: Float32Array or number[]), refused
+   * whole as {@link TinyTransformer.loadParameters} refuses them. Names, dims and each data's
+   * length are checked against the model before any item is read (this runs on your thread):
+   * a wrong one throws at once; a value that is not finite, at once too, or the promise
+   * rejects with the model's RangeError naming it.
+   */
   loadParameters(
     parameters: Record<string, { data: Float32Array | number[]; dims: number[] }>,
   ): Promise<{ step: number }>;
-  /** A new model at step 0, with a new config and/or seed (the current ones by default). */
-  reset(options?: { config?: TinyTransformerConfig; seed?: number }): Promise<{ step: number }>;
+  /** A new model at step 0, with a new config and/or seed (the current ones by default; a text trainer keeps its text). */
+  reset(options?: { config?: TrainerOptions['config']; seed?: number }): Promise<{ step: number }>;
   /** Ends the worker. */
   close(): void;
+  /** A text trainer's tokenizer ({@link createCharTokenizer} of its text); null for induction. */
+  readonly tokenizer: CharTokenizer | null;
   /** The last step the worker reported. */
   readonly step: number;
   /** True once the worker is gone. */
@@ -1198,3 +1234,79 @@ export function inductionAccuracy(
   logits: { data: Float32Array; dims: number[] },
   targets: Int32Array,
 ): { correct: number; counted: number; accuracy: number };
+
+/** Characters to ids and back: {@link createCharTokenizer}. */
+export interface CharTokenizer {
+  /** How many distinct characters (code points) the text holds: the model's vocabSize. */
+  readonly vocabSize: number;
+  /** The vocabulary: characters[id] is the character of that id, in code-point order. */
+  readonly characters: readonly string[];
+  /**
+   * One id per character (code point) of `text`. A character outside the vocabulary is a
+   * RangeError naming it and its index (in characters); a non-string a TypeError.
+   */
+  encode(text: string): Int32Array;
+  /** The characters of `ids` joined; an id outside 0..vocabSize-1 is a RangeError naming its index. */
+  decode(ids: Int32Array | number[]): string;
+}
+
+/**
+ * A character tokenizer whose vocabulary is every distinct character (Unicode code point) of
+ * `text`, ids in code-point order. `text` must be a non-empty string.
+ */
+export function createCharTokenizer(text: string): CharTokenizer;
+
+/** A batch of text windows: Int32Array [batch, length] each. */
+export interface TextBatch {
+  tokens: Int32Array;
+  /** The next character of each position. */
+  targets: Int32Array;
+  batch: number;
+  length: number;
+  /** Where each row starts in the text, in characters. */
+  starts: Int32Array;
+}
+
+/**
+ * The text task: windows of `context` characters from the first nine tenths of `text`
+ * (floor(0.9 n) characters), with next-character targets; the last tenth is held out. The
+ * same seed (default 1) gives the same batches. A text too short for one window of context
+ * characters and one more, and two held-out characters, is a RangeError.
+ */
+export function createTextTask(
+  text: string,
+  options: { context: number; seed?: number },
+): {
+  readonly tokenizer: CharTokenizer;
+  readonly vocabSize: number;
+  readonly context: number;
+  /** Characters in the text, in its training part, in its held-out part. */
+  readonly length: number;
+  readonly trainLength: number;
+  readonly heldOutLength: number;
+  /** The next `rows` training windows (1 to 65536). */
+  batch(rows: number): TextBatch;
+  /**
+   * The held-out tenth in consecutive windows; each held-out character after the first is one
+   * target, `counted` in all; the last window is padded (tokens 0, targets -1).
+   */
+  heldOut(): Omit<TextBatch, 'starts'> & { counted: number };
+};
+
+/**
+ * The model for text (docs/text.md says how it was chosen): the largest of those measured
+ * that reaches the targets within a minute of one core from scratch. No vocabSize: it comes
+ * from the text (createTrainer fills it in; elsewhere spread `{ ...TEXT_MODEL, vocabSize }`).
+ */
+export const TEXT_MODEL: Readonly<{
+  context: 64;
+  dModel: 64;
+  layers: 2;
+  heads: 4;
+  positions: 'learned';
+  mlpSize: 256;
+  learningRate: 0.003;
+}>;
+
+/** Windows per training step for {@link TEXT_MODEL}: 16. */
+export const TEXT_BATCH: 16;

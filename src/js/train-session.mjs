@@ -1,11 +1,16 @@
-// The worker's side of the training protocol (trainer.mjs is the host's side): one model, the
-// induction task's batches, and a training loop that yields between slices of steps so that
+// The worker's side of the training protocol (trainer.mjs is the host's side): one model, its
+// task's batches (the induction task or a text: train-tasks.mjs), and a training loop that yields between slices of steps so that
 // pause, stop and every other request are answered while it runs. train-worker.mjs runs it
 // with the real model (attn.createTinyTransformer); it knows nothing of where the model comes
 // from, only the model's contract: trainStep, forward, parameters, loadParameters, free.
 //
 // Messages in (each with a numeric id, answered once by { id, ok, result | error }):
-//   { type: 'init', config, seed, batch }     create the model and the task; result { step: 0 }
+//   { type: 'init', config, seed, batch, task? }
+//                                             create the model and the task (task: absent for
+//                                             the induction task, { text } for the text task);
+//                                             result { step: 0, tensors }: the model's
+//                                             [name, dims] in order (the host checks
+//                                             loadParameters' sizes by them)
 //   { type: 'train', steps, progressEvery, attentionEvery }
 //                                             train `steps` more steps; result { step, loss,
 //                                             stopped } once done or stopped
@@ -13,44 +18,28 @@
 //   { type: 'stop' }                          ends the run (its train answers stopped: true)
 //   { type: 'evaluate', batch }               result { step, loss, accuracy, tokens, targets,
 //                                             attention } on held-out rows (their own seed,
-//                                             the same rows at every call)
+//                                             the same rows at every call); for the text task
+//                                             on the whole held-out tenth (batch unused), with
+//                                             counted, and the first held-out window's tokens,
+//                                             targets and attention
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
-//   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run
+//   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run;
+//                                             result { step: 0, tensors }, as init's
 // Messages out, besides the answers:
 //   { type: 'progress', step, loss, losses: Float32Array, msPerStep, attention? }
 //     every progressEvery steps of a run (losses: each step's loss since the last event;
 //     msPerStep: the mean time of those trainStep calls alone); attention, the weights of
 //     every head on one fixed row ({ data, dims: [layers, 1, heads, T, T] }), when a multiple
 //     of attentionEvery was passed since the last event.
-import { createInductionTask, inductionAccuracy } from './induction-task.mjs';
+import { inductionTraining, textTraining } from './train-tasks.mjs';
 import { buffersOf, errorMessage } from './workers.mjs';
 
 /** The loop answers messages at least this often (ms) while it trains. */
 const SLICE_MS = 15;
-// Evaluation rows come from their own sequence, never from the training batches.
-const EVALUATION_SEED_OFFSET = 0x9e3779b9;
 
 const now = () => performance.now();
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Mean cross-entropy over counted targets from logits { data, dims: [batch, T, vocab] }. */
-function meanCrossEntropy({ data, dims }, targets) {
-  const vocab = dims[2];
-  let sum = 0;
-  let counted = 0;
-  for (let i = 0; i < targets.length; i++) {
-    if (targets[i] < 0) continue;
-    const row = data.subarray(i * vocab, (i + 1) * vocab);
-    let max = -Infinity;
-    for (const x of row) max = Math.max(max, x);
-    let total = 0;
-    for (const x of row) total += Math.exp(x - max);
-    sum += Math.log(total) + max - row[targets[i]];
-    counted++;
-  }
-  return sum / counted;
-}
 
 /**
  * Collects a run's steps between two progress events: add(loss, ms, attentionDue) returns how
@@ -94,28 +83,34 @@ function progressReporter(post, attentionNow) {
 export function createTrainSession({ createModel, post }) {
   let model = null;
   let config = null;
-  let task = null;
-  let probe = null; // the one row whose attention progress events show (held-out row 0)
+  let taskSpec = null; // the init message's task: undefined (induction) or { text }
+  let task = null; // inductionTraining or textTraining: batch, probe, evaluate
   let seed = 1;
   let batch = 0;
   let step = 0;
   let run = null; // { id, until, progressEvery, attentionEvery, paused, lastLoss, wake, progress }
 
   const answer = (id, result) => post({ id, ok: true, result }, [...buffersOf(result)]);
+  /** The model's tensors as [name, dims] pairs, in the model's order. */
+  const tensors = () => Object.entries(model.parameters()).map(([name, { dims }]) => [name, dims]);
 
   function start(nextConfig, nextSeed) {
+    // The task first: a text too short for the context is refused before the model changes.
+    const nextTask =
+      taskSpec === undefined
+        ? inductionTraining(nextSeed)
+        : textTraining(taskSpec.text, nextConfig, nextSeed);
     const made = createModel({ seed: nextSeed, ...nextConfig });
     model?.free();
     model = made;
     config = nextConfig;
     seed = nextSeed;
-    task = createInductionTask(seed);
-    probe = createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(1);
+    task = nextTask;
     step = 0;
   }
 
   function attentionNow() {
-    return model.forward({ tokens: probe.tokens, batch: 1 }).attention;
+    return model.forward({ tokens: task.probe.tokens, batch: 1 }).attention;
   }
 
   // Ends the run now (its loop sees it is no longer the run and returns): the steps waiting
@@ -158,8 +153,9 @@ export function createTrainSession({ createModel, post }) {
   const requests = {
     init(message) {
       batch = message.batch;
+      taskSpec = message.task;
       start(message.config, message.seed);
-      return { step };
+      return { step, tensors: tensors() };
     },
     train({ id, steps, progressEvery, attentionEvery }) {
       if (run) throw new Error('train: a run is already going (stop it, or wait for it to end)');
@@ -195,13 +191,7 @@ export function createTrainSession({ createModel, post }) {
       return { step };
     },
     evaluate(message) {
-      // The same held-out rows at every call (for a seed and a batch size): evaluations over
-      // a run are comparable, and the probe row is their first.
-      const rows = createInductionTask((seed + EVALUATION_SEED_OFFSET) >>> 0).batch(message.batch);
-      const { logits, attention } = model.forward({ tokens: rows.tokens, batch: rows.batch });
-      const { accuracy } = inductionAccuracy(logits, rows.targets);
-      const loss = meanCrossEntropy(logits, rows.targets);
-      return { step, loss, accuracy, tokens: rows.tokens, targets: rows.targets, attention };
+      return { step, ...task.evaluate(model, message.batch) };
     },
     parameters() {
       return model.parameters();
@@ -215,7 +205,7 @@ export function createTrainSession({ createModel, post }) {
       if (run) {
         endRun(true, false);
       }
-      return { step };
+      return { step, tensors: tensors() };
     },
   };
 

@@ -25,6 +25,9 @@ export const sqrt = (...children) => node('msqrt', children.map(wrap));
 /** Σ with an index below it: sumOver('j') */
 export const sumOver = (index) => node('munder', [mo('∑'), wrap(index)]);
 
+/** A factor with what it stands for written small under it: labelled('2', 'K and V'). */
+export const labelled = (base, label) => node('munder', [wrap(base), mtext(label)]);
+
 /** Plain strings: digits become <mn>, one letter or a Greek letter <mi>, anything else <mo>. */
 function wrap(part) {
   if (typeof part !== 'string') return part;

@@ -10,11 +10,18 @@ const STORAGE_KEY = 'self-attention-explainer.language';
 // A count's noun agrees with it: {n|# token|# tokens} is "1 token" or "3 tokens" (# is the
 // number), chosen by the language's plural rules (Chinese has no plural: it writes {n} only,
 // or the two forms where one differs, such as a range of one: {i|输入1|输入1到#}).
-export function translator(language) {
+//
+// On a touch screen (no hover), a sentence that says "hover" has a twin that says "tap"
+// (`<key>.touch`), used instead: a tap on a cell shows what hovering shows.
+export function translator(language, { touch = isTouchScreen() } = {}) {
   const strings = LANGUAGES[language] ?? en;
   const plurals = new Intl.PluralRules(language === 'zh' ? 'zh' : 'en');
   return function tr(key, params = {}) {
-    const template = strings[key] ?? en[key] ?? key;
+    const template =
+      (touch ? (strings[`${key}.touch`] ?? en[`${key}.touch`]) : undefined) ??
+      strings[key] ??
+      en[key] ??
+      key;
     return template
       .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (match, name, one, other) => {
         if (!Object.hasOwn(params, name)) return match;
@@ -28,6 +35,9 @@ export function translator(language) {
       );
   };
 }
+
+/** A screen whose main pointer cannot hover (a phone, a tablet). */
+export const isTouchScreen = () => globalThis.matchMedia?.('(hover: none)').matches ?? false;
 
 /** The remembered choice, else the browser's preferred language (zh-* -> zh), else en. */
 export function initialLanguage(navigatorLanguages = []) {

@@ -44,6 +44,23 @@ export const cacheNumbers = ({ tokens, kvHeads, dHead, layers = 1 }) =>
   2 * layers * tokens * kvHeads * dHead;
 
 /**
+ * What a sequence of n tokens costs a model (stage 12's length slider): attention's multiply-
+ * adds, the scores q·k and weighted sums Σ a·v of the causal triangle, 1 + 2 + … + n pairs
+ * per head in every layer (the same counts as decoding without a cache), which grow with n²;
+ * and the KV cache that holds the n tokens' keys and values, which grows with n.
+ * @param {{ layers?, dModel, heads, kvHeads, dHead, bytes }} model
+ * @returns {{ attention: number, cacheBytes: number }}
+ */
+export function lengthCost(model, n) {
+  const { layers = 1, bytes } = model;
+  const { scores, sums } = multiplyAdds(model, n - 1).withoutCache;
+  return {
+    attention: layers * (scores + sums),
+    cacheBytes: cacheNumbers({ ...model, layers, tokens: n }) * bytes,
+  };
+}
+
+/**
  * Decoding the layer token by token: at step t the token's query, key and value (rows t of
  * the trace's heads, which the module projected) go to onnxAttention with the cache so far
  * as past_key / past_value; present_* (the cache grown by one row) is the next step's past.

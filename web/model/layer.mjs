@@ -122,7 +122,8 @@ function reblock(matrix, oldSize, newSize, blocks, pick) {
  * A copy of the layer with new dims ({ n, heads, kvHeads, dHead }, clamped). Heads that stay
  * keep their weights; new ones start at 0. When the kv heads change, kv head g of the new
  * layer takes the keys and values of the old kv head that served its first query head, so
- * MHA -> GQA keeps one head's K and V per group (and GQA -> MHA copies them back to each).
+ * MHA -> GQA keeps one head's K and V per group (and GQA -> MHA copies them back to each;
+ * withKvHeads brings back the ones there were).
  */
 export function withLayerDims(layer, changes) {
   const old = layerDimsOf(layer);
@@ -157,6 +158,19 @@ export function withLayerDims(layer, changes) {
   };
 }
 
+/**
+ * The layer with `kvHeads` K/V heads, where switching back restores what was there:
+ * `remembered` is the layer as it was before its K/V heads were shared (or null). While the
+ * layer is still that one with only its K/V heads shared (nothing edited since), the switch
+ * starts from it, so MHA -> MQA -> MHA gives every head its own keys and values back;
+ * otherwise from the layer as it is. Returns { layer, remembered } (the one to keep).
+ */
+export function withKvHeads(layer, kvHeads, remembered = null) {
+  const shared = remembered && withLayerDims(remembered, { kvHeads: layer.kvHeads });
+  const base = shared && sameLayer(shared, layer) ? remembered : layer;
+  return { layer: withLayerDims(base, { kvHeads }), remembered: base };
+}
+
 /** A copy with one entry of one matrix changed. */
 export function withLayerEntry(layer, name, row, col, value) {
   const copy = cloneLayer(layer);
@@ -171,14 +185,27 @@ export function cloneLayer(layer) {
 }
 
 /**
- * The model sizes chapter 2's cache calculator starts with: a Llama-3-8B-like stack (32
- * layers, 32 query heads sharing 8 kv heads, heads of 128, 8192 tokens, 2-byte numbers).
+ * A real model the page sizes: Meta's Llama 3 8B (its published configuration: 32 layers,
+ * d_model 4096, 32 query heads sharing 8 K/V heads (GQA), heads of 128, a context of 8192
+ * tokens, weights and cache in bfloat16, 2 bytes a number).
  */
-export const MODEL_DEFAULTS = Object.freeze({
+export const LLAMA_3_8B = Object.freeze({
+  name: 'Llama 3 8B',
   layers: 32,
+  dModel: 4096,
   heads: 32,
   kvHeads: 8,
   dHead: 128,
-  tokens: 8192,
+  context: 8192,
   bytes: 2,
+});
+
+/** The model sizes chapter 2's cache calculator starts with: Llama 3 8B's, at its full context. */
+export const MODEL_DEFAULTS = Object.freeze({
+  layers: LLAMA_3_8B.layers,
+  heads: LLAMA_3_8B.heads,
+  kvHeads: LLAMA_3_8B.kvHeads,
+  dHead: LLAMA_3_8B.dHead,
+  tokens: LLAMA_3_8B.context,
+  bytes: LLAMA_3_8B.bytes,
 });

@@ -12,7 +12,36 @@ import { oncePerFrame } from '../idle.mjs';
 export function createStageList({ onJump, chapters, stages }) {
   const heading = h('h2', { class: 'panel-title', id: 'stages-title' });
   const list = h('ol', { class: 'stage-list' });
-  const element = h('nav', { class: 'stages', 'aria-labelledby': 'stages-title' }, heading, list);
+  // Phones and narrow windows (layout.css): the list is closed behind a button that names the
+  // current stage, and opens as a column of every stage with its name (a row of numbers
+  // showed one name and a half).
+  const toggleText = h('span', { class: 'stages-toggle-text' });
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'stages-toggle',
+      'aria-expanded': 'false',
+      onclick: () => setOpen(!element.classList.contains('is-open')),
+    },
+    toggleText,
+    h('span', { class: 'stages-toggle-mark', 'aria-hidden': 'true' }),
+  );
+  const element = h(
+    'nav',
+    { class: 'stages', 'aria-labelledby': 'stages-title' },
+    heading,
+    toggle,
+    list,
+  );
+  function setOpen(open) {
+    element.classList.toggle('is-open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+  }
+  const jump = (index) => {
+    setOpen(false);
+    onJump(index);
+  };
 
   // What the list was last built for: moving to another step of the same stage only moves
   // aria-current (playback changes step every few seconds; the list need not be rebuilt).
@@ -43,6 +72,11 @@ export function createStageList({ onJump, chapters, stages }) {
       ? document.activeElement.dataset.target
       : null;
     heading.textContent = tr('stages.label');
+    toggleText.textContent = tr('stages.toggle', {
+      stage: current.stage,
+      total: steps[steps.length - 1].stage,
+      name: tr(stages.find((s) => s.number === current.stage).titleKey),
+    });
     const items = stages.flatMap(({ number: stage, chapter }, k) => {
       const first = steps.findIndex((step) => step.stage === stage);
       if (first === -1) return [];
@@ -62,7 +96,7 @@ export function createStageList({ onJump, chapters, stages }) {
           class: 'stage-button',
           dataset: { target: first, stage },
           'aria-current': isCurrent && first === index ? 'step' : null,
-          onclick: () => onJump(first),
+          onclick: () => jump(first),
         },
         h('span', { class: 'stage-number', text: String(stage) }),
         h('span', { class: 'stage-name', text: tr(stages[k].titleKey) }),
@@ -85,7 +119,7 @@ export function createStageList({ onJump, chapters, stages }) {
                     dataset: { target: k },
                     'aria-current': k === index ? 'step' : null,
                     text: step.title(tr, dims),
-                    onclick: () => onJump(k),
+                    onclick: () => jump(k),
                   }),
                 ),
               ),
@@ -149,6 +183,12 @@ export function createStageList({ onJump, chapters, stages }) {
 
   return {
     element,
+    /** Opens the list (where it is closed) and brings it on screen, its current stage focused. */
+    open() {
+      setOpen(true);
+      element.scrollIntoView({ block: 'start' });
+      list.querySelector('.stage-item.is-current > .stage-button')?.focus({ preventScroll: true });
+    },
     update(options) {
       update(options);
       revealLater();

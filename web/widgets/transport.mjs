@@ -21,7 +21,7 @@ const circled = (n) =>
       ? String.fromCodePoint(0x3250 + n - 20)
       : String(n);
 
-export function createTransport({ timeline }) {
+export function createTransport({ timeline, onStages = () => {} }) {
   const button = (name, action) => {
     const label = h('span', { class: 'button-label' });
     const element = h(
@@ -53,7 +53,9 @@ export function createTransport({ timeline }) {
     timeline.scrubTo((Number(scrubber.value) / 1000) * timeline.length),
   );
   const ticks = h('div', { class: 'scrubber-ticks', 'aria-hidden': 'true' });
-  const ticksLegend = h('span', { class: 'ticks-legend', 'aria-hidden': 'true' });
+  // The legend is a button to the stage list: on a phone it spans the whole strip of
+  // markers, a tap target of 24 px (the markers themselves stand closer than that).
+  const ticksLegend = h('button', { type: 'button', class: 'ticks-legend', onclick: onStages });
   const stageCounter = h('span', { class: 'stage-counter' });
   const counter = h('output', { class: 'step-counter' });
   const speedLabel = h('span', { class: 'speed-label' });
@@ -117,6 +119,7 @@ export function createTransport({ timeline }) {
     const stageCount = steps[steps.length - 1].stage;
     setText(stageCounter, tr('transport.stage', { stage, total: stageCount }));
     setText(ticksLegend, tr('transport.ticks'));
+    ticksLegend.setAttribute('aria-label', tr('transport.ticksOpen'));
     setText(speedLabel, tr('transport.speed'));
     if (ticksFor?.steps !== steps || ticksFor.tr !== tr) {
       ticksFor = { steps, tr };

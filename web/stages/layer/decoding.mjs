@@ -141,7 +141,7 @@ function headCard(ctx, hd, step) {
 }
 
 /** Multiply-adds of this step with and without the cache, part by part. */
-function countsTable(tr, t, counts, count) {
+function countsTable(tr, t, n, counts, count) {
   const countRows = ['projections', 'scores', 'sums', 'output', 'total'].map((part) =>
     h(
       'tr',
@@ -151,9 +151,11 @@ function countsTable(tr, t, counts, count) {
       h('td', { dataset: { count: `without-${part}` }, text: count(counts.withoutCache[part]) }),
     ),
   );
+  // Its caption counts the decoding steps ("step 4 of 4"): not the page's "Step 36 of 52".
   const countTable = h(
     'table',
-    { class: 'count-table', 'aria-label': tr('ch2.decode.count.title', { t: t + 1 }) },
+    { class: 'count-table' },
+    h('caption', { text: tr('ch2.decode.count.title', { t: t + 1, n }) }),
     h(
       'thead',
       {},
@@ -204,7 +206,7 @@ function build(ctx) {
   const perHead = Array.from({ length: heads }, (_, hd) => headCard(ctx, hd, step));
 
   const counts = multiplyAdds(layer.dims, t);
-  const countTable = countsTable(tr, t, counts, count);
+  const countTable = countsTable(tr, t, layer.dims.n, counts, count);
 
   const element = h(
     'div',
@@ -270,9 +272,9 @@ function build(ctx) {
           without: count(counts.withoutCache.total),
           saved: count(saved),
         }),
-        tr('ch2.decode.module'),
         tr('ch2.decode.whyRecompute'),
       ],
+      developer: [tr('ch2.decode.module')],
       formula: formula(
         tr('ch2.formula.decode'),
         sub(mi('o'), mi('t')),

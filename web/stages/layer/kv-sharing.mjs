@@ -3,26 +3,12 @@
 // the picture shows which query heads share which K/V head, and the numbers a KV cache holds
 // for this example and, for sizes the reader types in, for a real model.
 import { h } from '../../dom.mjs';
-import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
+import { formula, labelled, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { headChip } from '../../draw/layer-views.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
-import { kvChoices, sharingKind } from '../../model/layer.mjs';
+import { LLAMA_3_8B, MODEL_DEFAULTS, kvChoices, sharingKind } from '../../model/layer.mjs';
 import { cacheNumbers } from '../../model/layer-numbers.mjs';
-
-/** Bytes as text in binary units: "1 GiB", "3.5 MiB", "640 B". */
-export function formatBytes(bytes, language) {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const text = new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en', {
-    maximumFractionDigits: 2,
-  }).format(value);
-  return `${text} ${units[unit]}`;
-}
+import { formatBytes, lengthSlider } from '../../draw/length-cost.mjs';
 
 const formatCount = (value, language) =>
   new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
@@ -45,9 +31,26 @@ function calculator(ctx) {
     ['tokens', 1, 10_000_000],
   ];
   const result = h('p', { class: 'calc-result', role: 'status' });
+  // The sum written out, each factor named (the two 2s: keys and values; bytes a number).
+  const product = h('p', { class: 'calc-product' });
+  const title = h('h3', { class: 'group-title' });
+  const BYTE_TYPES = { 4: 'float32', 2: 'float16 / bfloat16', 1: 'int8' };
   const inputs = {};
   const update = () => {
     const { layers, heads, kvHeads, dHead, tokens, bytes } = sizes;
+    const named = Object.keys(MODEL_DEFAULTS).every((key) => sizes[key] === MODEL_DEFAULTS[key]);
+    title.textContent = named
+      ? tr('ch2.kv.calc.named', { name: LLAMA_3_8B.name })
+      : tr('ch2.kv.calc.yours', { name: LLAMA_3_8B.name });
+    product.textContent = tr('ch2.kv.calc.product', {
+      layers,
+      tokens: formatCount(tokens, language),
+      kvHeads,
+      dHead,
+      bytes,
+      type: BYTE_TYPES[bytes],
+      total: formatCount(cacheNumbers({ layers, tokens, kvHeads, dHead }) * bytes, language),
+    });
     if (heads % kvHeads !== 0) {
       result.textContent = tr('ch2.kv.calc.divide', { heads, kvHeads });
       result.dataset.saved = '';
@@ -93,13 +96,11 @@ function calculator(ctx) {
   const bytes = h(
     'select',
     { class: 'calc-input', dataset: { size: 'bytes' } },
-    [
-      [4, 'float32'],
-      [2, 'float16 / bfloat16'],
-      [1, 'int8'],
-    ].map(([value, name]) =>
-      h('option', { value: String(value), text: tr('ch2.kv.calc.bytesOption', { value, name }) }),
-    ),
+    Object.entries(BYTE_TYPES)
+      .sort(([a], [b]) => b - a)
+      .map(([value, name]) =>
+        h('option', { value: String(value), text: tr('ch2.kv.calc.bytesOption', { value, name }) }),
+      ),
   );
   bytes.value = String(sizes.bytes);
   bytes.addEventListener('change', () => keep('bytes', Number(bytes.value)));
@@ -107,7 +108,7 @@ function calculator(ctx) {
   return h(
     'section',
     { class: 'kv-calculator', 'aria-label': tr('ch2.kv.calc.title') },
-    h('h3', { class: 'group-title', text: tr('ch2.kv.calc.title') }),
+    title,
     h(
       'div',
       { class: 'calc-fields' },
@@ -119,6 +120,7 @@ function calculator(ctx) {
         bytes,
       ),
     ),
+    product,
     result,
   );
 }
@@ -203,6 +205,7 @@ function build(ctx) {
     h('ol', { class: 'kv-groups', 'aria-label': tr('ch2.kv.groups') }, groups),
     saving,
     calculator(ctx),
+    lengthSlider(ctx),
   );
 
   function render(t) {
@@ -227,7 +230,7 @@ function build(ctx) {
         tr('ch2.formula.cache'),
         mi('cache'),
         mo('='),
-        mi('2'),
+        labelled('2', tr('ch2.formula.keysValues')),
         mo('·'),
         mi('L'),
         mo('·'),
@@ -237,7 +240,7 @@ function build(ctx) {
         mo('·'),
         sub(mi('d'), mi('head')),
         mo('·'),
-        mrow(mi('bytes')),
+        labelled(mrow(mi('bytes')), tr('ch2.formula.bytesEach')),
       ),
     },
     narration: tr('ch2.narrate.kv', {

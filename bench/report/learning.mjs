@@ -1,23 +1,21 @@
-// Round 3's tables (attention that learns), from the JSON of the Node runs
+// The learning tables (attention that learns), from the JSON of the Node runs
 // (bench/backward-node.mjs, bench/train-node.mjs) and of the Chromium page's backward() and
 // train() (bench/browser/): attentionBackward against tfjs's tf.grads, and a training step of
 // our tiny transformer against the same model in tfjs-wasm, each environment's rows one under
 // the other in one table. bench/report.mjs appends both to the whole report; run alone
 // (scripts/bench --backward-only / --train-only) it prints the tables it is given:
-//   node bench/report-learning.mjs [--backward node.json --backward chromium.json]
+//   node bench/report/learning.mjs [--backward node.json --backward chromium.json]
 //                                  [--train node.json --train chromium.json] [--out FILE.md]
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { gf, pct, ratio, row } from './format.mjs';
+
 /** The issue's targets per step: how many times faster than tfjs-wasm ours must be. */
 export const TRAIN_TARGETS = { induction: 10, larger: 5 };
 
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const gf = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-const pct = (x) => `${(100 * x).toFixed(0)}%`;
-const ratio = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
-const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (header, rows) =>
   [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
 const where = (run) => run.environment?.name ?? 'Node';

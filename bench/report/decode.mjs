@@ -1,18 +1,17 @@
 // The decode table of the report, from the JSON of bench/decode-node.mjs (one run per ORT
 // thread count) and of the Chromium page's runDecode(). bench/report.mjs appends it to the
 // whole report; run alone (scripts/bench --decode-only) it prints just this table:
-//   node bench/report-decode.mjs --decode node-1t.json --decode node-2t.json
+//   node bench/report/decode.mjs --decode node-1t.json --decode node-2t.json
 //                                --decode chromium.json [--load "1.2 3.4"] [--out decode.md]
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { caseName } from './common/decode.mjs';
+import { caseName } from '../common/decode.mjs';
+import { ratio, row } from './format.mjs';
 
 const MiB = 2 ** 20;
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
-const ratio = (x) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
-const row = (cells) => `| ${cells.join(' | ')} |`;
 
 function cell(result) {
   if (!result) return '—';

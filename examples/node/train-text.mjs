@@ -1,0 +1,160 @@
+// Training a character model on a text, off the main thread, and sampling verse from it.
+//
+// createTrainer({ config: TEXT_MODEL, task: { text } }) trains a tiny transformer to predict
+// each next character of the text's first nine tenths, in a worker_thread (a Web Worker in a
+// page); evaluate() scores the held-out last tenth in nats per character. Every check prints
+// the held-out loss and accuracy and a sample drawn at a temperature from a copy of the model
+// in this thread; for verse, the share of its lines with five or seven characters between
+// punctuation marks.
+//   node examples/node/train-text.mjs [--text dist/texts/tang300.txt] [--steps 1000]
+//        [--check-every 250] [--seed 1] [--batch 16] [--config '{"dModel":96}']
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+
+import createAttention, {
+  TEXT_BATCH,
+  TEXT_MODEL,
+  createCharTokenizer,
+  createTrainer,
+} from 'attention-explained';
+
+/** Marks that end a line of verse: Chinese and ASCII punctuation, and the line break. */
+export const VERSE_BREAKS = /[，。？！；：、,.?!;:\n]/u;
+
+/** A small seeded generator (mulberry32), so that a sample is the same for a seed. */
+function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` characters after `prompt`, each drawn from softmax(logits / temperature) at the last
+ * position of the window (the last `context` characters). Returns the new text only.
+ */
+export function sampleText(model, tokenizer, prompt, count, { temperature = 0.8, seed = 1 } = {}) {
+  const { context, vocabSize } = model.config;
+  const random = seededRandom(seed);
+  const ids = [...tokenizer.encode(prompt)];
+  const made = [];
+  const weights = new Float64Array(vocabSize);
+  for (let n = 0; n < count; n++) {
+    const window = Int32Array.from(ids.slice(-context));
+    const { data } = model.forward({ tokens: window, batch: 1 }).logits;
+    const last = data.subarray((window.length - 1) * vocabSize, window.length * vocabSize);
+    let max = -Infinity;
+    for (const x of last) max = Math.max(max, x);
+    let total = 0;
+    for (let v = 0; v < vocabSize; v++) {
+      weights[v] = Math.exp((last[v] - max) / temperature);
+      total += weights[v];
+    }
+    let pick = random() * total;
+    let id = 0;
+    while (id < vocabSize - 1 && (pick -= weights[id]) > 0) id++;
+    ids.push(id);
+    made.push(id);
+  }
+  return tokenizer.decode(made);
+}
+
+/**
+ * The lines of generated verse between punctuation marks, leaving out the first (it may
+ * continue the prompt's) and the last (it may be unfinished) and empty ones (two marks in a
+ * row, as "。\n"): { lines, fiveOrSeven, share }.
+ */
+export function verseLineShare(text) {
+  const lines = text
+    .split(VERSE_BREAKS)
+    .slice(1, -1)
+    .filter((line) => line !== '');
+  const fiveOrSeven = lines.filter((line) => [...line].length === 5 || [...line].length === 7);
+  return {
+    lines: lines.length,
+    fiveOrSeven: fiveOrSeven.length,
+    share: lines.length === 0 ? NaN : fiveOrSeven.length / lines.length,
+  };
+}
+
+/**
+ * Trains on `text`; resolves to { steps, checks: [{ step, trainLoss, loss, accuracy, sample,
+ * verse }], msPerStep }. `print` receives each line of output.
+ */
+export async function trainText({
+  text,
+  config = TEXT_MODEL,
+  seed = 1,
+  batch = TEXT_BATCH,
+  steps = 1000,
+  checkEvery = 250,
+  sampleLength = 300,
+  print = console.log,
+}) {
+  let timed = 0; // steps and milliseconds of trainStep, from the progress events
+  let spent = 0;
+  const trainer = await createTrainer({
+    config,
+    task: { text },
+    seed,
+    batch,
+    onProgress({ losses, msPerStep }) {
+      timed += losses.length;
+      spent += msPerStep * losses.length;
+    },
+  });
+  const attn = await createAttention();
+  const tokenizer = createCharTokenizer(text);
+  const model = attn.createTinyTransformer({ ...config, vocabSize: tokenizer.vocabSize });
+  // The sample's prompt: the held-out tenth's first line (the model never trained on it).
+  const heldOut = [...text].slice(Math.floor(([...text].length * 9) / 10)).join('');
+  const prompt = heldOut.slice(heldOut.indexOf('\n') + 1).split('\n')[0];
+  const checks = [];
+  let done = 0;
+  try {
+    while (done < steps) {
+      const result = await trainer.train({ steps: Math.min(checkEvery, steps - done) });
+      done = result.step;
+      const { loss, accuracy } = await trainer.evaluate();
+      model.loadParameters(await trainer.parameters());
+      const sample = sampleText(model, tokenizer, prompt, sampleLength, { seed: done });
+      const verse = verseLineShare(sample);
+      checks.push({ step: done, trainLoss: result.loss, loss, accuracy, sample, verse });
+      print(
+        `step ${done} · train loss ${result.loss.toFixed(3)} · held-out ${loss.toFixed(3)} nats/char, accuracy ${(100 * accuracy).toFixed(1)}% · 5/7 lines ${verse.fiveOrSeven}/${verse.lines} · ${(spent / timed).toFixed(1)} ms/step`,
+      );
+      print(`  ${sample.slice(0, 120).replaceAll('\n', ' / ')}`);
+    }
+  } finally {
+    trainer.close();
+    model.free();
+  }
+  return { steps: done, checks, msPerStep: spent / timed };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: {
+      text: { type: 'string', default: 'dist/texts/tang300.txt' },
+      steps: { type: 'string', default: '1000' },
+      'check-every': { type: 'string', default: '250' },
+      seed: { type: 'string', default: '1' },
+      batch: { type: 'string', default: String(TEXT_BATCH) },
+      config: { type: 'string', default: '{}' },
+    },
+  });
+  const config = { ...TEXT_MODEL, ...JSON.parse(values.config) };
+  console.log(`config ${JSON.stringify(config)} · batch ${values.batch}`);
+  await trainText({
+    text: readFileSync(values.text, 'utf8'),
+    config,
+    seed: Number(values.seed),
+    batch: Number(values.batch),
+    steps: Number(values.steps),
+    checkEvery: Number(values['check-every']),
+  });
+}

@@ -1,0 +1,131 @@
+// A phone (390×844, a touch screen), as a learner found it: the control bar at the bottom took
+// a fifth of the screen, the stage marks under the timeline were 9 px numbers (too small to
+// read or tap), the stage list showed one name and a half, stage 13 had to be swiped sideways
+// with no cue, and the page said "hover" where there is no hover. Each is checked as a user
+// would notice it, in English and Chinese.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { collectProblems, pageFixture, screenshot, waitForReady, waitForStep } from './helpers.mjs';
+import { STAGE_COUNT, chapterSteps } from './walkthrough-shape.mjs';
+
+const web = pageFixture();
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
+
+for (const locale of ['en-US', 'zh-CN']) {
+  const zh = locale === 'zh-CN';
+  test(`phone, ${locale}: a compact control bar, a stage list with every name, marks a finger can use`, async () => {
+    const { page, context, problems } = await web.open({ ...PHONE, locale });
+    await page.goto(`${web.url}#step=decode-4`);
+    await waitForReady(page);
+    await waitForStep(page, 'decode-4');
+    // The control bar: at most an eighth of the screen, its buttons 24 px or more.
+    const bar = await page.$eval('.transport', (el) => {
+      const box = el.getBoundingClientRect();
+      return {
+        height: box.height,
+        bottom: box.bottom,
+        buttons: [...el.querySelectorAll('button')].map((b) => {
+          const r = b.getBoundingClientRect();
+          return { name: b.className, width: r.width, height: r.height };
+        }),
+      };
+    });
+    assert.ok(bar.height <= 844 / 8, `the control bar is ${Math.round(bar.height)} px tall`);
+    assert.ok(Math.abs(bar.bottom - 844) <= 1, 'the bar stays at the bottom of the screen');
+    for (const button of bar.buttons)
+      assert.ok(
+        button.width >= 24 && button.height >= 24,
+        `${button.name}: ${button.width}×${button.height}`,
+      );
+    // The strip of stage marks is one tap target (24 px or more) that opens the stage list.
+    const marks = await page.$eval('.scrubber-ticks', (el) => el.getBoundingClientRect().toJSON());
+    const legend = await page.$eval('.ticks-legend', (el) => el.getBoundingClientRect().toJSON());
+    assert.ok(legend.height >= 24, `the marks' tap target is ${legend.height} px tall`);
+    assert.ok(legend.left <= marks.left && legend.right >= marks.right, 'it covers every mark');
+    assert.ok(legend.top <= marks.top && legend.bottom >= marks.bottom);
+    // Closed, the stage list names the current stage.
+    assert.equal(
+      await page.textContent('.stages-toggle'),
+      zh
+        ? `第13阶段，共${STAGE_COUNT}个阶段：带 KV 缓存的解码`
+        : `Stage 13 of ${STAGE_COUNT}: Decoding with a KV cache`,
+    );
+    await page.tap('.ticks-legend');
+    await page.waitForSelector('.stages.is-open');
+    // Open: every stage's name on screen (scrolling the list), each a target of 24 px or more.
+    const stages = await page.$$eval('.stages .stage-button', (buttons) =>
+      buttons.map((b) => {
+        b.scrollIntoView({ block: 'nearest' });
+        const r = b.getBoundingClientRect();
+        const name = b.querySelector('.stage-name');
+        const n = name.getBoundingClientRect();
+        return {
+          height: r.height,
+          nameWidth: n.width,
+          nameHeight: n.height,
+          name: name.textContent,
+        };
+      }),
+    );
+    assert.equal(stages.length, STAGE_COUNT);
+    for (const stage of stages) {
+      assert.ok(stage.height >= 24, `${stage.name}: ${stage.height} px tall`);
+      assert.ok(stage.nameWidth > 20 && stage.nameHeight > 10, `${stage.name} is not shown`);
+    }
+    await screenshot(page, `phone-stage-list-${locale}`);
+    // A tap on a stage goes there and closes the list.
+    await page.tap('.stages .stage-button[data-stage="10"]');
+    await waitForStep(page, 'heads-attention');
+    assert.equal(await page.$('.stages.is-open'), null);
+    // Where the page says "hover", a touch screen reads "tap", and a tap shows the arithmetic.
+    const explanation = await page.textContent('.explanation');
+    assert.match(explanation, zh ? /轻点一个格子/ : /tap a cell/);
+    assert.doesNotMatch(explanation, zh ? /悬停/ : /hover/i);
+    await page.tap('.scene-host td.cell[data-matrix="head-weights"][data-row="3"][data-col="3"]');
+    await page.waitForSelector('.cell-popover:not([hidden])');
+    assert.match(await page.textContent('.cell-popover'), /0\.776/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+}
+
+test('phone: stage 13 fits the screen at every token, nothing to swipe sideways', async () => {
+  const { page, context, problems } = await web.open(PHONE);
+  const decoding = chapterSteps(2).filter((id) => id.startsWith('decode-'));
+  assert.equal(decoding.length, 4);
+  for (const id of decoding) {
+    await page.goto(`${web.url}#step=${id}`);
+    await waitForReady(page);
+    await waitForStep(page, id);
+    const host = await page.$eval('.scene-host', (el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+    }));
+    assert.ok(host.scroll <= host.client, `${id}: ${host.scroll - host.client} px to swipe`);
+  }
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('phone: a scene wider than the screen (a reader’s 8×8 numbers) says it scrolls sideways', async () => {
+  const { page, context, problems } = await web.open(PHONE);
+  const matrix = Array.from({ length: 8 }, () => Array(8).fill('12.5').join(',')).join(';');
+  const cue = () =>
+    page.$eval('.scroll-cue', (el) => ({ shown: !el.hidden, text: el.textContent }));
+  const overflow = () => page.$eval('.scene-host', (el) => el.scrollWidth - el.clientWidth);
+  await page.goto(`${web.url}#step=keys-matrix&x=${matrix}&wk=${matrix}&wq=${matrix}&wv=${matrix}`);
+  await waitForReady(page);
+  await waitForStep(page, 'keys-matrix');
+  assert.ok((await overflow()) > 0);
+  await page.waitForFunction(() => !document.querySelector('.scroll-cue').hidden);
+  assert.match((await cue()).text, /swipe it sideways/);
+  await screenshot(page, 'phone-scroll-cue');
+  // The article's 3×4 fits: no cue.
+  await page.goto(`${web.url}#step=keys-matrix`);
+  await waitForStep(page, 'keys-matrix');
+  await page.waitForFunction(() => document.querySelector('.scroll-cue').hidden);
+  assert.equal(await overflow(), 0);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
