@@ -273,6 +273,15 @@ export interface AttentionOptions {
    * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
    */
   softcap?: number;
+  /**
+   * ALiBi, the linear position bias of BLOOM and MPT: `slope_h * (j - i)` is added to query
+   * head h's score of key j for query i (after `softcap`, with `attnMask`). `true`: the
+   * standard slopes of the ALiBi paper, `2^(-8 (h + 1) / n)` for n heads (a power of two;
+   * for other counts the first n = the largest power of two below, then the odd steps of 2n's
+   * sequence); or a `Float32Array` of one finite slope per query head (copied when read).
+   * Default false. The same as passing those biases as an additive `attnMask`, without it.
+   */
+  alibi?: boolean | Float32Array;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
   /**
@@ -472,6 +481,11 @@ export interface KvAttendOptions {
   scale?: number;
   /** 0 (off, the default) or positive: scores become `softcap * tanh(score / softcap)`. */
   softcap?: number;
+  /**
+   * ALiBi, as {@link AttentionOptions.alibi}: query i of S at position T - S + i, so key j's
+   * bias is `slope_h * (j - (T - S + i))`. Default false.
+   */
+  alibi?: boolean | Float32Array;
   /**
    * Defaults to true: query i of S sits at position T - S + i and sees keys 0 .. T - S + i
    * (bottom-right aligned, as ONNX's `is_causal` with a past). false: every query sees every
