@@ -64,8 +64,12 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     training: createTraining({
       startTrainer,
       onLoaded: (settings, source) => onParametersLoaded(app, settings, source),
+      // A new model refused: the switches (and the link) go back to the one still loaded.
+      onRefused: (settings) => app.change({ training: settings }, 'training'),
     }),
     trainedLoaded: null, // the link text of the model the run was loaded from (training-state)
+    kvRemembered: null, // chapter 2's layer before its K/V heads were shared (flow.mjs)
+    practiceFrom: null, // the reader's { example, step } while practising (app/widgets.mjs)
     change: (patch, reason) => app.state.change(patch, reason),
     // What a scene may ask for: chapter 2's MHA/GQA/MQA switch changes the kv heads; its
     // cache calculator keeps the reader's model sizes.
@@ -93,6 +97,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
   app.page = buildPage(app.widgets, app.id);
   app.scenes = createSceneStage({
     host: app.page.sceneHost,
+    cue: app.page.scrollCue,
     onShow: (scene, step) => showExplanation(app, scene, step),
   });
   // The state starts as the article's example and is replaced by the link's state once the

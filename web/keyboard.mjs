@@ -1,10 +1,10 @@
 // Page-wide keys: Space play/pause, ← → previous/next step, Home/End first/last step.
-// Space is play/pause even on a focused control of the walkthrough (transport, stage list;
-// Enter still presses it), but a button of the figure itself (Train, Shuffle, Take 10 more
-// steps) gets its Space, as any button does: a learner who tabs to Train and presses Space
-// means to train. Keys typed into a field stay with the field; a focused matrix grid keeps its
-// arrow keys (it stops them before they get here). On the Speed menu, ↑ ↓ change the speed
-// and ← → still move between steps.
+// Space on a focused button (or link, checkbox, radio button, <summary>) presses it, as it
+// does anywhere else: a learner who tabs to Train, to "Take 10 more steps", to Predict or to
+// a stage in the list and presses Space means that button, in every chapter. With nothing
+// such focused, Space plays or pauses. Keys typed into a field stay with the field; a focused
+// matrix grid keeps its arrow keys (it stops them before they get here). On the Speed menu,
+// ↑ ↓ change the speed and ← → still move between steps.
 
 function isTyping(target) {
   return (
@@ -19,11 +19,14 @@ function isTyping(target) {
 
 const isSpeedMenu = (target) => target instanceof Element && target.matches('select.speed');
 
-// A button (or link) drawn by the scene on screen, inside the scene host.
-const isFigureButton = (target) =>
+// A control that Space presses: the browser's own press, not play/pause.
+const pressedBySpace = (target) =>
   target instanceof Element &&
-  Boolean(target.closest('.scene-host')) &&
-  Boolean(target.closest('button, a[href], summary, [role="button"]'));
+  Boolean(
+    target.closest(
+      'button, a[href], summary, [role="button"], [role="link"], [role="checkbox"], [role="radio"], [role="switch"], input[type="checkbox"], input[type="radio"]',
+    ),
+  );
 
 /**
  * @param timeline the app's Timeline
@@ -47,7 +50,7 @@ export function installKeyboard(timeline, root, { global = true } = {}) {
     if (!ours) return;
     const steppingFromSpeed = isSpeedMenu(target) && /^Arrow(Left|Right)$/.test(event.key);
     if (isTyping(target) && !steppingFromSpeed) return;
-    if (event.key === ' ' && isFigureButton(target)) return; // the button's own press
+    if (event.key === ' ' && pressedBySpace(target)) return; // the control's own press
     switch (event.key) {
       case ' ':
         timeline.toggle();

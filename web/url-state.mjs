@@ -8,10 +8,14 @@
 // and chapter 3's own numbers when they are not the defaults (model/learning.mjs): the
 // shuffled order (tokens from 1), output 1's target and the learning steps taken:
 //   &order=3,1,2&target=5,2,3&steps=11
+// A link may name a chapter instead of a step (`#chapter=3`: its first step; an embedded
+// explainer's chapter attribute becomes this).
 // Links are shared, so the hash is untrusted input: it is parsed with bounded, linear checks
 // (no backtracking-prone patterns on long strings), every value is validated, and anything
 // unexpected rejects the whole hash. The caller then shows the article's example with a
-// notice that names the problem as plain text.
+// notice that names the problem as plain text. The one exception is a trained model's link
+// that cannot be used (too long, not base64url): the rest of the hash still applies, and the
+// model's own notice says why it was not loaded (trainedProblem).
 import { dimsOf, LIMITS, MAX_ABS_ENTRY } from './model/example.mjs';
 import { LAYER_LIMITS, kvChoices } from './model/layer.mjs';
 import { MAX_STEPS } from './model/learning-step.mjs';
@@ -50,7 +54,9 @@ const TRAINING_KEYS = {
   tseed: 'seed',
   tspeed: 'speed',
 };
-const TRAINING_VALUE_PATTERN = /^[a-z0-9]{1,10}$/;
+// A word, or a number as the page writes it: a canonical integer (no 0x10, 1e3, 01 or 2e0,
+// which Number() would read as something the page never wrote).
+const TRAINING_VALUE_PATTERN = /^(?:[a-z]{1,10}|0|[1-9][0-9]{0,9})$/;
 const LINK_PATTERN = /^[A-Za-z0-9_-]+$/;
 // One shape rule for both chapters' matrices: at most this many rows and columns.
 const CHAPTER_1_BOUNDS = { rows: Math.max(LIMITS.maxDim, LIMITS.maxTokens), cols: LIMITS.maxDim };
@@ -165,9 +171,11 @@ function parseHeadCount(value) {
 
 /**
  * @param {string} hash location.hash, with or without the leading '#'
- * @returns {{ ok: true, state: object } | { ok: false, problem: { key, params } }}
- *   state: { step?, scaled?, causal?, rounding?, example?, layer?, training?, trained?,
- *   learning? } (learning: the keys the hash names of { order, target, steps })
+ * @returns {{ ok: true, state: object, trainedProblem?: { key, params } }
+ *   | { ok: false, problem: { key, params } }}
+ *   state: { step?, chapter?, scaled?, causal?, rounding?, example?, layer?, training?,
+ *   trained?, learning? } (learning: the keys the hash names of { order, target, steps });
+ *   trainedProblem: why a `trained=` value was left out (the rest of the hash applies)
  */
 export function parseHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -182,6 +190,7 @@ export function parseHash(hash) {
   const headCounts = {};
   const training = {};
   const learning = {};
+  let trainedProblem = null;
   for (const part of parts) {
     const equals = part.indexOf('=');
     const rawKey = equals === -1 ? part : part.slice(0, equals);
@@ -231,9 +240,10 @@ export function parseHash(hash) {
       if (read === undefined) return problem('url.badValue', { key, value: excerpt(value) });
       learning[key] = read;
     } else if (key === 'trained') {
-      if (value.length > MAX_LINK_LENGTH || !LINK_PATTERN.test(value))
-        return problem('url.badValue', { key, value: excerpt(value) });
-      state.trained = value;
+      trainedProblem = trainedLinkProblem(value);
+      if (!trainedProblem) state.trained = value;
+    } else if (key === 'chapter') {
+      state.chapter = value; // the app knows the chapters (app/url.mjs)
     } else {
       return problem('url.unknownKey', { key: excerpt(key) });
     }
@@ -266,7 +276,15 @@ export function parseHash(hash) {
     if (badKey) return problem('url.badShape', { key: badKey });
     state.layer = layer;
   }
-  return { ok: true, state };
+  return trainedProblem ? { ok: true, state, trainedProblem } : { ok: true, state };
+}
+
+/** Why a `trained=` value cannot be a model link ({ key, params }), or null when it may be. */
+function trainedLinkProblem(value) {
+  if (value.length > MAX_LINK_LENGTH)
+    return { key: 'url.trainedTooLong', params: { length: value.length, most: MAX_LINK_LENGTH } };
+  if (!LINK_PATTERN.test(value)) return { key: 'url.trainedNotText', params: {} };
+  return null;
 }
 
 /**

@@ -70,6 +70,7 @@ EMSCRIPTEN_BINDINGS(tiny_transformer) {
       .field("weightDecay", &Config::weight_decay)
       .field("seed", &Config::seed);
   using transformer_call::Created;
+  using transformer_call::LoadResult;
   using transformer_call::StepResult;
   em::value_object<Created>("TransformerCreated")
       .field("handle", &Created::handle)
@@ -77,6 +78,9 @@ EMSCRIPTEN_BINDINGS(tiny_transformer) {
   em::value_object<StepResult>("TransformerStep")
       .field("loss", &StepResult::loss)
       .field("error", &StepResult::error);
+  em::value_object<LoadResult>("TransformerLoad")
+      .field("error", &LoadResult::error)
+      .field("index", &LoadResult::index);
   em::function("transformerConfigError", &config_error);
   em::function("transformerParameterTable", &parameter_table);
   em::function("transformerModelBytes", &model_bytes);
@@ -87,7 +91,7 @@ EMSCRIPTEN_BINDINGS(tiny_transformer) {
   em::function("transformerForward", &transformer_call::forward);
   em::function("transformerGenerate", &transformer_call::generate);
   em::function("transformerParameterAddress", &transformer_call::parameter_address);
-  em::function("transformerResetOptimizer", &transformer_call::reset_optimizer);
+  em::function("transformerLoadParameters", &transformer_call::load_parameters);
   em::function("transformerProfileSteps", &transformer_call::profile_steps);
   em::function("transformerStepProfile", &step_profile);
 }

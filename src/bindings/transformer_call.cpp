@@ -44,7 +44,14 @@ std::uintptr_t parameter_address(std::uintptr_t handle) {
   return reinterpret_cast<std::uintptr_t>(model(handle)->parameter_data());
 }
 
-void reset_optimizer(std::uintptr_t handle) { model(handle)->reset_optimizer(); }
+LoadResult load_parameters(std::uintptr_t handle, std::uintptr_t values, std::uint32_t count) {
+  LoadResult result;
+  std::size_t bad = 0;
+  result.error =
+      model(handle)->load_parameters(reinterpret_cast<const float*>(values), count, &bad);
+  result.index = static_cast<std::uint32_t>(bad);
+  return result;
+}
 
 void profile_steps(std::uintptr_t handle, bool on) { model(handle)->profile_steps(on); }
 

@@ -22,6 +22,10 @@ struct StepResult {
   double loss = 0.0;
   std::string error;  // "" when the step was taken
 };
+struct LoadResult {
+  std::string error;        // "" when the parameters were loaded
+  std::uint32_t index = 0;  // when refused: the first value that is not finite (or the count)
+};
 
 // A model from `config` (its parameters drawn from config.seed).
 Created create(const attention::model::Config& config);
@@ -39,10 +43,11 @@ std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t
                      std::uint32_t count, std::uintptr_t out);
 
 // The parameter arena's address (tensors at the offsets of the model's parameter table, in
-// floats), for copying parameters out and, after validation, in.
+// floats), for copying parameters out.
 std::uintptr_t parameter_address(std::uintptr_t handle);
-// After new parameters were written: the AdamW moments and step count start again.
-void reset_optimizer(std::uintptr_t handle);
+// values: the address of `count` floats, every parameter in table order, loaded in place of
+// the model's (AdamW restarts); refused whole when count is wrong or a value is not finite.
+LoadResult load_parameters(std::uintptr_t handle, std::uintptr_t values, std::uint32_t count);
 
 // The benchmark's per-piece timer of training steps (model/step_profile.hpp): on from zero, or
 // off; and the times so far (all zero when off).

@@ -14,6 +14,7 @@ import { createOnnxAttention } from './onnx-attention.mjs';
 import { createRotaryEmbedding } from './onnx-rotary.mjs';
 import { createTinyTransformerFactory } from './tiny-transformer.mjs';
 import { createTrace } from './trace.mjs';
+import { ownOr } from './read-once.mjs';
 import { createWasmContext } from './wasm-context.mjs';
 import { warmUp } from './warm-up.mjs';
 
@@ -26,7 +27,10 @@ export const VERSION = '0.1.0';
  * (warm-up.mjs): for an app whose calls are all small, like the explainer's page, where it
  * only delays the start (about 15 ms of a page's load in Chromium).
  */
-export function wrapModule(Module, { warmUp: warm = true, threads = 1 } = {}) {
+export function wrapModule(Module, wrap = {}) {
+  // Own properties only: a polluted Object.prototype.threads must not start threads.
+  const warm = ownOr(wrap, 'warmUp', undefined) ?? true;
+  const threads = ownOr(wrap, 'threads', undefined) ?? 1;
   if (threads !== 1) startThreads(Module, threads);
   Module.markLoaded(); // every Embind registration has run: what is allocated now stays
   // { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits }

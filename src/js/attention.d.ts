@@ -724,7 +724,9 @@ export interface AttentionApi {
   readonly version: string;
   /**
    * Diagnostics: the size of the wasm memory and the bytes currently allocated in it. After
-   * any call returns or throws, `allocatedBytes` is back where it was.
+   * any call returns or throws, `allocatedBytes` is back where it was; what you hold (a
+   * {@link TinyTransformer}'s parameters, a KV cache) stays allocated until its `free()`, and a
+   * model's call gives back its working memory (activations, generate()'s cache) when it returns.
    */
   memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
 }
@@ -847,10 +849,11 @@ export interface TinyTransformer {
   parameters(): Record<string, TinyTransformerTensor>;
   /**
    * Replaces every parameter: the same names and dims as `parameters()` gives, each `data` a
-   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, or
-   * any wrong dims or length, refuses the whole set (TypeError / RangeError naming it) and
-   * changes nothing. Loading restarts AdamW (its moments and step count belong to the old
-   * parameters).
+   * Float32Array or an array of numbers. A missing, extra or inherited (prototype) name, any
+   * wrong dims or length, or a value that is not finite as a float32 (NaN, +-Infinity, 1e39:
+   * such a model computes NaN everywhere) refuses the whole set (TypeError / RangeError naming
+   * the tensor, and the index of a bad value) and changes nothing. Loading restarts AdamW (its
+   * moments and step count belong to the old parameters).
    */
   loadParameters(
     parameters: Record<string, { data: Float32Array | readonly number[]; dims: readonly number[] }>,
@@ -859,7 +862,11 @@ export interface TinyTransformer {
   free(): void;
 }
 
-/** Options of {@link createAttention}; none are needed in a page, a Worker or Node. */
+/**
+ * Options of {@link createAttention}; none are needed in a page, a Worker or Node. Read once,
+ * own properties only: an unknown option, or one the object only inherits (from a prototype),
+ * is a TypeError naming it.
+ */
 export interface CreateAttentionOptions {
   /** The bytes of attention.wasm, if you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
@@ -1128,7 +1135,13 @@ export interface Trainer {
   evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
   /** The model's parameters ({@link TinyTransformer.parameters}), for export. */
   parameters(): Promise<Record<string, TinyTransformerTensor>>;
-  /** Loads parameters of the same names and dims (data: Float32Array or number[]). */
+  /**
+   * Loads parameters of the same names and dims (data: Float32Array or number[]), refused
+   * whole as {@link TinyTransformer.loadParameters} refuses them. Names, dims and each data's
+   * length are checked against the model before any item is read (this runs on your thread):
+   * a wrong one throws at once; a value that is not finite, at once too, or the promise
+   * rejects with the model's RangeError naming it.
+   */
   loadParameters(
     parameters: Record<string, { data: Float32Array | number[]; dims: number[] }>,
   ): Promise<{ step: number }>;

@@ -13,7 +13,8 @@
 // attention-threads-node.cjs in Node), each with its helpers' worker script.
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import { createAttentionWith } from './api.mjs';
-import { checkIntegerIn } from './checks.mjs';
+import { checkIntegerIn, describe, isOptionBag } from './checks.mjs';
+import { readOwnOptions } from './read-once.mjs';
 import { importNodeBuiltin, isNode } from './workers.mjs';
 
 export { createAttentionPool } from './pool.mjs';
@@ -137,17 +138,34 @@ async function threadsGlueInNode() {
   };
 }
 
+const CREATE_OPTIONS = new Set(['wasmBinary', 'wasmUrl', 'relaxedSimd', 'warmUp', 'threads']);
+
+/**
+ * createAttention's options, each read once, own properties only: an option the object only
+ * inherits (a polluted Object.prototype.threads, say) is refused by name, never used, and an
+ * unknown one (a typo) too. Options left out read as none: nothing inherited stands in.
+ */
+function readCreateOptions(options) {
+  if (options === undefined) return { __proto__: null };
+  if (!isOptionBag(options)) {
+    throw new TypeError(`createAttention: options must be an object, got ${describe(options)}`);
+  }
+  return readOwnOptions(options, CREATE_OPTIONS, 'createAttention', 'options');
+}
+
 /**
  * Loads the WebAssembly module and resolves to the attention API.
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL,
  *   relaxedSimd?: boolean, warmUp?: boolean, threads?: number }} [options]
  */
-export default async function createAttention(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`createAttention: options must be an object, got ${options}`);
-  }
-  // Each option read once.
-  const { wasmBinary, wasmUrl, relaxedSimd, warmUp, threads: threadsOption } = options;
+export default async function createAttention(options) {
+  const {
+    wasmBinary,
+    wasmUrl,
+    relaxedSimd,
+    warmUp,
+    threads: threadsOption,
+  } = readCreateOptions(options);
   for (const [name, value] of [
     ['relaxedSimd', relaxedSimd],
     ['warmUp', warmUp],

@@ -83,6 +83,31 @@ export function checkFloat32(value, name) {
   return value;
 }
 
+/**
+ * The message refusing a weight that is not finite: NaN or +-Infinity, or a number past
+ * float32's range that becomes Infinity there (1e39). A model holding one computes NaN
+ * everywhere and can never train again. `shown` is the value as the caller gave it.
+ */
+export const nonFiniteWeight = (name, shown) =>
+  `${name} must be a finite number (weights are float32: NaN, Infinity and magnitudes past 3.4e38 are refused), got ${shown}`;
+
+/**
+ * Numbers read from a caller's array as a Float32Array of our own: a non-number is a TypeError
+ * and a value that is not finite as a float32 a RangeError, each naming `name[index]`.
+ */
+export function finiteFloats(items, name) {
+  const values = new Float32Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== 'number') {
+      throw new TypeError(`${name}[${i}] must be a number, got ${describe(item)}`);
+    }
+    values[i] = item;
+    if (!isFinite(values[i])) throw new RangeError(nonFiniteWeight(`${name}[${i}]`, item));
+  }
+  return values;
+}
+
 export function checkBoolean(value, name) {
   if (typeof value !== 'boolean') {
     throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);

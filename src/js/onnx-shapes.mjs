@@ -104,12 +104,14 @@ export function readInputsAndAttributes(op, inputs, attributes, names) {
     throw new TypeError(`${op}: inputs must be an object ${names.shape}, got ${describe(inputs)}`);
   }
   const given = readOwnOptions(inputs, names.inputs, op, 'inputs');
-  const tensors = {};
+  // Null prototypes: an input or attribute left out reads as undefined, never as a polluted
+  // Object.prototype.scale or .attn_mask (omitted attributes are not an object of the caller's).
+  const tensors = { __proto__: null };
   for (const name of names.inputs) {
     const value = given[name];
     if (value !== undefined && value !== null) tensors[name] = readTensor(value, name);
   }
-  let attrs = {};
+  let attrs = { __proto__: null };
   if (attributes !== undefined) {
     if (!isOptionBag(attributes)) {
       throw new TypeError(`${op}: attributes must be an object, got ${describe(attributes)}`);

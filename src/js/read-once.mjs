@@ -158,6 +158,20 @@ export function readArray(value, name, limit) {
   return items;
 }
 
+/**
+ * A real array's items when it holds exactly `length` of them, each read once; null for a
+ * non-array. Any other length is a RangeError naming `name` before a single item is read (a
+ * sparse array or a Proxy may claim millions). `what` names the items in that message.
+ */
+export function readArrayOfLength(value, name, length, what = 'items') {
+  if (!isArray(value)) return null;
+  const given = value.length;
+  if (given !== length) throw new RangeError(`${name} must hold ${length} ${what}, got ${given}`);
+  const items = new Array(length);
+  for (let i = 0; i < length; i++) items[i] = value[i];
+  return items;
+}
+
 const { hasOwn } = Object;
 
 /**

@@ -10,12 +10,23 @@
 //   parameters() / loadParameters(p): { name: { data, dims } }
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy. A refused
 // call changes nothing: every check runs before the model is touched, and the core refuses a
-// step whose loss or gradients are not finite before it applies it.
-import { checkFloat32, checkIntegerIn, describe, formatBytes, isOptionBag } from './checks.mjs';
+// step whose loss or gradients are not finite, and parameters that are not, before it applies
+// them. The model's handle is taken after the arguments are read: a getter in them may have
+// called free().
+import {
+  checkFloat32,
+  checkIntegerIn,
+  describe,
+  finiteFloats,
+  formatBytes,
+  isOptionBag,
+  nonFiniteWeight,
+} from './checks.mjs';
 import {
   measureTypedArray,
   measuredBytes,
   readArray,
+  readArrayOfLength,
   readOwnOptions,
   setBytes,
 } from './read-once.mjs';
@@ -155,6 +166,12 @@ class TinyTransformer {
     env.registry.register(this, handle, this);
   }
 
+  /**
+   * The handle, or a TypeError once free() has run. Each method asks at its start (a freed
+   * model refuses at once) and again after reading its arguments, and only then uses the
+   * handle: a getter or Proxy in them may have called free(), and another model may since
+   * hold that memory.
+   */
   #live(where) {
     if (this.#handle === 0) {
       throw new TypeError(
@@ -255,8 +272,9 @@ class TinyTransformer {
   }
 
   trainStep(args) {
-    const handle = this.#live('trainStep');
+    this.#live('trainStep');
     const { tokens, targets, batch, T } = this.#readBatch(args, 'trainStep', STEP_KEYS);
+    const handle = this.#live('trainStep');
     this.#checkMemory('trainStep', batch, T, true, tokens.length * 8);
     return this.#env.withAllocations('TinyTransformer.trainStep', (allocate, copyIn) => {
       const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
@@ -272,8 +290,9 @@ class TinyTransformer {
   }
 
   forward(args) {
-    const handle = this.#live('forward');
+    this.#live('forward');
     const { tokens, batch, T } = this.#readBatch(args, 'forward', FORWARD_KEYS);
+    const handle = this.#live('forward');
     const { vocabSize: V, layers: L, heads: H } = this.#config;
     const logitsLength = batch * T * V;
     const attentionLength = L * batch * H * T * T;
@@ -293,7 +312,7 @@ class TinyTransformer {
   }
 
   generate(prompt, count) {
-    const handle = this.#live('generate');
+    this.#live('generate');
     const items = readArray(prompt, 'prompt', LIMITS.context);
     const ids = items ?? snapshotTokens(prompt);
     const { vocabSize: V, context: C } = this.#config;
@@ -316,6 +335,7 @@ class TinyTransformer {
         `prompt (${tokens.length} tokens) and count (${n}) need ${tokens.length + n - 1} positions (every token but the last new one is fed back), more than the model's context ${C}`,
       );
     }
+    const handle = this.#live('generate');
     return this.#env.withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
       const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
       const po = allocate(n * 4, 'the new tokens');
@@ -335,7 +355,7 @@ class TinyTransformer {
   }
 
   loadParameters(parameters) {
-    const handle = this.#live('loadParameters');
+    this.#live('loadParameters');
     if (!isOptionBag(parameters)) {
       throw new TypeError(
         `TinyTransformer.loadParameters: the argument must be an object { name: { data, dims } } as parameters() returns, got ${describe(parameters)}`,
@@ -362,39 +382,26 @@ class TinyTransformer {
           `parameters['${name}'].dims must be an array, got ${describe(entry.dims)}`,
         );
       }
-      // An array longer than the tensor is refused before it is read (a Proxy may claim 2^32).
-      return { data: readArray(data, `parameters['${name}'].data`, count) ?? data, dims };
+      // An array of another length is refused before it is read (a Proxy may claim 2^32).
+      const items = readArrayOfLength(data, `parameters['${name}'].data`, count, 'numbers');
+      return { data: items ?? data, dims };
     });
     // Phases 2 and 3: every entry measured and checked before anything is written.
     const checked = this.#table.map(({ name, dims, count }, i) => {
-      const given = read[i];
+      const entry = read[i];
       const where = `parameters['${name}']`;
-      if (given.dims.length !== dims.length || given.dims.some((n, j) => n !== dims[j])) {
+      if (entry.dims.length !== dims.length || entry.dims.some((n, j) => n !== dims[j])) {
         throw new RangeError(
-          `${where}.dims must be [${dims.join(', ')}], got [${given.dims.map((n) => (typeof n === 'number' ? n : describe(n))).join(', ')}]`,
+          `${where}.dims must be [${dims.join(', ')}], got [${entry.dims.map((n) => (typeof n === 'number' ? n : describe(n))).join(', ')}]`,
         );
       }
-      if (Array.isArray(given.data)) {
-        if (given.data.length !== count) {
-          throw new RangeError(
-            `${where}.data must hold ${count} numbers, got ${given.data.length}`,
-          );
-        }
-        const values = new Float32Array(count);
-        for (let j = 0; j < count; j++) {
-          if (typeof given.data[j] !== 'number') {
-            throw new TypeError(
-              `${where}.data[${j}] must be a number, got ${describe(given.data[j])}`,
-            );
-          }
-          values[j] = given.data[j];
-        }
-        return measureTypedArray(values, `${where}.data`);
+      if (Array.isArray(entry.data)) {
+        return measureTypedArray(finiteFloats(entry.data, `${where}.data`), `${where}.data`);
       }
-      const measured = measureTypedArray(given.data, `${where}.data`);
+      const measured = measureTypedArray(entry.data, `${where}.data`);
       if (measured === null || measured.type !== 'Float32Array') {
         throw new TypeError(
-          `${where}.data must be a Float32Array or an array of numbers, got ${describe(given.data)}`,
+          `${where}.data must be a Float32Array or an array of numbers, got ${describe(entry.data)}`,
         );
       }
       if (measured.length !== count) {
@@ -402,16 +409,27 @@ class TinyTransformer {
       }
       return measured;
     });
-    // Phase 4: written straight into the parameter arena (nothing here can fail any more).
-    const address = this.#env.Module.transformerParameterAddress(handle);
-    this.#table.forEach(({ name, offset, count }, i) => {
-      setBytes(
-        this.#env.Module.HEAPU8,
-        measuredBytes(checked[i], count * 4, name),
-        address + offset * 4,
+    // Phase 4: the handle last (a getter above may have freed this model), then the values
+    // copied into wasm memory, where the core checks them whole (none may be NaN or
+    // +-Infinity) before it replaces the parameters.
+    const handle = this.#live('loadParameters');
+    const last = this.#table[this.#table.length - 1];
+    const total = last.offset + last.count;
+    const { Module, withAllocations, copyOut } = this.#env;
+    withAllocations('TinyTransformer.loadParameters', (allocate) => {
+      const staged = allocate(total * 4, 'the parameters');
+      this.#table.forEach(({ name, offset, count }, i) => {
+        setBytes(Module.HEAPU8, measuredBytes(checked[i], count * 4, name), staged + offset * 4);
+      });
+      const { error, index } = Module.transformerLoadParameters(handle, staged, total);
+      if (!error) return;
+      const entry = this.#table.find((e) => index >= e.offset && index < e.offset + e.count);
+      if (!entry) throw new RangeError(`TinyTransformer.loadParameters: ${error}`);
+      const value = copyOut(staged + index * 4, 1)[0];
+      throw new RangeError(
+        `TinyTransformer.loadParameters: ${nonFiniteWeight(`parameters['${entry.name}'].data[${index - entry.offset}]`, value)}; nothing was loaded`,
       );
     });
-    this.#env.Module.transformerResetOptimizer(handle);
   }
 
   /** Releases the model's wasm memory; later use is a TypeError. Calling it again is a no-op. */

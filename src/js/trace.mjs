@@ -10,7 +10,19 @@ import {
   formatBytes,
   isOptionBag,
 } from './checks.mjs';
-import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
+import { measureTypedArray, readOwnOptions } from './read-once.mjs';
+
+const { isArray } = Array;
+const { defineProperty, hasOwn } = Object;
+
+// A result is built of own properties only: `result.grad ??= {}` would take a polluted
+// Object.prototype.grad (or heads, or Array.prototype[0]) as already there, and every trace
+// would write into that one shared object; a plain assignment would call an inherited setter.
+const put = (object, key, value) =>
+  defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+/** object[key] when it is its own, else `fresh` put there. */
+const ownField = (object, key, fresh) =>
+  hasOwn(object, key) ? object[key] : (put(object, key, fresh), fresh);
 
 /**
  * The most numbers one trace may hold across all its intermediates, their gradients included
@@ -42,35 +54,45 @@ function packedBytes(layout) {
 }
 
 /**
- * Phase 1 (read) of one trace() matrix: number[][] is read cell by cell, once, into a fresh
- * Float32Array; { rows, cols, data } has its three fields read once, and `data` is measured
- * later, after every argument has been read. Ragged rows and non-numbers throw, naming `name`.
+ * Phase 1 (read) of one trace() matrix: number[][] is measured before it is read (its row
+ * count, then its first row's length, against TRACE_LIMIT numbers), then read cell by cell,
+ * once, into a fresh Float32Array; a later row of another length is refused before its cells
+ * are read. { rows, cols, data } has its three fields read once, and `data` is measured later,
+ * after every argument has been read. Ragged rows and non-numbers throw, naming `name`.
  */
 function readMatrix(value, name) {
-  const rowList = readArray(value, name, TRACE_LIMIT);
-  if (rowList) {
-    if (rowList.length === 0) throw new RangeError(`${name} must have at least one row, got none`);
-    const rows = rowList.length;
+  if (isArray(value)) {
+    const rows = value.length;
+    if (rows === 0) throw new RangeError(`${name} must have at least one row, got none`);
+    if (!(rows <= TRACE_LIMIT)) {
+      throw new RangeError(`${name} must have at most ${TRACE_LIMIT} rows, got ${rows}`);
+    }
     let cols = 0;
     let data = null;
     for (let i = 0; i < rows; i++) {
-      const row = readArray(rowList[i], `${name}[${i}]`, TRACE_LIMIT);
-      if (!row) {
+      const rowValue = value[i];
+      if (!isArray(rowValue)) {
         throw new TypeError(
-          `${name}[${i}] must be an array of numbers (a row), got ${describe(rowList[i])}`,
+          `${name}[${i}] must be an array of numbers (a row), got ${describe(rowValue)}`,
         );
       }
+      const length = rowValue.length;
       if (i === 0) {
-        cols = row.length;
+        cols = length;
         if (cols === 0) throw new RangeError(`${name} must have at least one column, got none`);
+        if (!(rows * cols <= TRACE_LIMIT)) {
+          throw new RangeError(
+            `${name} has ${rows} x ${cols} = ${rows * cols} numbers, more than the limit of ${TRACE_LIMIT} for one matrix of trace(); use attention() for large inputs`,
+          );
+        }
         data = new Float32Array(rows * cols);
-      } else if (row.length !== cols) {
+      } else if (length !== cols) {
         throw new RangeError(
-          `${name} is ragged: row 0 has ${cols} numbers but row ${i} has ${row.length}`,
+          `${name} is ragged: row 0 has ${cols} numbers but row ${i} has ${length}`,
         );
       }
       for (let j = 0; j < cols; j++) {
-        const cell = row[j];
+        const cell = rowValue[j];
         if (typeof cell !== 'number') {
           throw new TypeError(`${name}[${i}][${j}] must be a number, got ${describe(cell)}`);
         }
@@ -263,14 +285,11 @@ export function createTrace({ Module, withAllocations, copyOut }) {
       const start = pointer + offset;
       const data = copyOut(start, count, TRACE_ELEMENT_TYPES[element]);
       let into = result;
-      if (head !== undefined) {
-        result.heads ??= [];
-        into = result.heads[head] ??= {};
-      }
-      if (grad) into = into.grad ??= {};
-      if (shape.length === 1) into[name] = data;
-      else if (shape.length === 2) into[name] = { rows: shape[0], cols: shape[1], data };
-      else into[name] = { dims: shape, data };
+      if (head !== undefined) into = ownField(ownField(result, 'heads', []), head, {});
+      if (grad) into = ownField(into, 'grad', {});
+      if (shape.length === 1) put(into, name, data);
+      else if (shape.length === 2) put(into, name, { rows: shape[0], cols: shape[1], data });
+      else put(into, name, { dims: shape, data });
     }
     return result;
   }

@@ -8,7 +8,9 @@
 //   { type: 'init', config, seed, batch, task? }
 //                                             create the model and the task (task: absent for
 //                                             the induction task, { text } for the text task);
-//                                             result { step: 0 }
+//                                             result { step: 0, tensors }: the model's
+//                                             [name, dims] in order (the host checks
+//                                             loadParameters' sizes by them)
 //   { type: 'train', steps, progressEvery, attentionEvery }
 //                                             train `steps` more steps; result { step, loss,
 //                                             stopped } once done or stopped
@@ -22,7 +24,8 @@
 //                                             targets and attention
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
-//   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run
+//   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run;
+//                                             result { step: 0, tensors }, as init's
 // Messages out, besides the answers:
 //   { type: 'progress', step, loss, losses: Float32Array, msPerStep, attention? }
 //     every progressEvery steps of a run (losses: each step's loss since the last event;
@@ -88,6 +91,8 @@ export function createTrainSession({ createModel, post }) {
   let run = null; // { id, until, progressEvery, attentionEvery, paused, lastLoss, wake, progress }
 
   const answer = (id, result) => post({ id, ok: true, result }, [...buffersOf(result)]);
+  /** The model's tensors as [name, dims] pairs, in the model's order. */
+  const tensors = () => Object.entries(model.parameters()).map(([name, { dims }]) => [name, dims]);
 
   function start(nextConfig, nextSeed) {
     // The task first: a text too short for the context is refused before the model changes.
@@ -150,7 +155,7 @@ export function createTrainSession({ createModel, post }) {
       batch = message.batch;
       taskSpec = message.task;
       start(message.config, message.seed);
-      return { step };
+      return { step, tensors: tensors() };
     },
     train({ id, steps, progressEvery, attentionEvery }) {
       if (run) throw new Error('train: a run is already going (stop it, or wait for it to end)');
@@ -200,7 +205,7 @@ export function createTrainSession({ createModel, post }) {
       if (run) {
         endRun(true, false);
       }
-      return { step };
+      return { step, tensors: tensors() };
     },
   };
 

@@ -27,6 +27,18 @@ function isTensor(value, rank) {
   return dims.reduce((a, b) => a * b, 1) === value.data.length;
 }
 
+/** True for the model's tensors as init and reset give them: [name, dims] pairs. */
+const isTensorList = (value) =>
+  Array.isArray(value) &&
+  value.every(
+    (pair) =>
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      typeof pair[0] === 'string' &&
+      Array.isArray(pair[1]) &&
+      pair[1].every(isInt),
+  );
+
 /** Why a progress event is not one, or '' when it is. */
 function progressFault(message) {
   if (!isInt(own(message, 'step'))) return 'its step is not a count';
@@ -63,6 +75,9 @@ function answerFault(message, type) {
   }
   if (result === null || typeof result !== 'object' || !isInt(own(result, 'step'))) {
     return 'its result has no step';
+  }
+  if ((type === 'init' || type === 'reset') && !isTensorList(own(result, 'tensors'))) {
+    return 'its result has no list of tensors [name, dims]';
   }
   if (
     type === 'train' &&

@@ -5,12 +5,13 @@
 //
 // Here: reading and checking the caller's options and arguments (each read once; a refused
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
-import { checkIntegerIn, describe, isOptionBag } from './checks.mjs';
+import { checkIntegerIn, describe, finiteFloats, isOptionBag } from './checks.mjs';
 import { INDUCTION_BATCH, MAX_BATCH } from './induction-task.mjs';
 import {
   measuredBytes,
   measureTypedArray,
   readArray,
+  readArrayOfLength,
   readOwnOptions,
   setBytes,
 } from './read-once.mjs';
@@ -88,10 +89,14 @@ function readNumbers(value, name, limit) {
   return items;
 }
 
-/** One parameter's data as a Float32Array of our own: its bytes or its items, read once. */
-function snapshotData(data, name) {
-  const items = readNumbers(data, name, MAX_PARAMETER_FLOATS);
-  if (items !== null) return Float32Array.from(items);
+/**
+ * One parameter's data, `count` numbers, as a Float32Array of our own: its items or its bytes,
+ * read once, after its length was checked (a sparse array or a Proxy claiming 2^26 items is
+ * refused before one is read: this runs on the caller's thread, often a page's).
+ */
+function snapshotData(data, name, count) {
+  const items = readArrayOfLength(data, name, count, 'numbers');
+  if (items !== null) return finiteFloats(items, name);
   // Measured by the intrinsic getters and copied by bytes: an own Symbol.iterator, length
   // or a Proxy cannot make the copy differ from the array.
   const measured = measureTypedArray(data, name);
@@ -100,28 +105,62 @@ function snapshotData(data, name) {
       `${name} must be a Float32Array or an array of numbers, got ${describe(data)}`,
     );
   }
+  if (measured.length !== count) {
+    throw new RangeError(`${name} must hold ${count} numbers, got ${measured.length}`);
+  }
   const copy = new Float32Array(measured.length);
   setBytes(new Uint8Array(copy.buffer), measuredBytes(measured, measured.byteLength, name), 0);
   return copy;
 }
 
+/** The model's tensors as its worker reported them: name -> { dims, count }, in its order. */
+const shapesOf = (tensors) =>
+  new Map(tensors.map(([name, dims]) => [name, { dims, count: dims.reduce((a, b) => a * b, 1) }]));
+
+/** A tensor's count from its own dims, for when the model's sizes are not known yet. */
+function countOf(dims, where) {
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (!(Number.isInteger(count) && count >= 0 && count <= MAX_PARAMETER_FLOATS)) {
+    throw new RangeError(
+      `${where}.dims must be sizes of at most ${MAX_PARAMETER_FLOATS} numbers in all, got [${dims.join(', ')}]`,
+    );
+  }
+  return count;
+}
+
 /**
- * A plain copy of parameters { name: { data, dims } }: every own string key (an own
- * '__proto__' too, for the model to refuse by name), each entry's fields read once, floats
- * copied. The model in the worker checks names and dims.
+ * A plain copy of parameters { name: { data, dims } }: every own string key, each entry's
+ * fields read once, floats copied. `shapes` (shapesOf) are the model's tensors: names and dims
+ * are checked against them before any data is read, and each data's length before its items.
+ * While a reset is making a new model (shapes null) each data's length is checked against its
+ * own dims, and the model in the worker checks names and dims.
  */
-function snapshotParameters(parameters) {
+function snapshotParameters(parameters, shapes) {
   if (!isOptionBag(parameters)) {
     throw new TypeError(
       `loadParameters: parameters must be an object { name: { data, dims } }, got ${describe(parameters)}`,
     );
   }
+  // Index loops: a replaced Array iterator cannot make an own key go unread. Symbols cannot
+  // name a parameter; an own '__proto__' can, to be refused by name.
+  const keys = Reflect.ownKeys(parameters);
+  const names = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (typeof keys[i] === 'string') names[names.length] = keys[i];
+  }
+  if (shapes) {
+    const unknown = names.find((name) => !shapes.has(name));
+    if (unknown !== undefined) {
+      throw new TypeError(
+        `loadParameters: unknown parameter '${unknown}' (expected one of ${[...shapes.keys()].join(', ')})`,
+      );
+    }
+    const missing = [...shapes.keys()].find((name) => !names.includes(name));
+    if (missing !== undefined) throw new TypeError(`loadParameters: '${missing}' is missing`);
+  }
   const copy = { __proto__: null };
-  // An index loop: a replaced Array iterator cannot make an own key go unread.
-  const names = Reflect.ownKeys(parameters);
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (typeof name !== 'string') continue; // symbols cannot name a parameter
     const entry = parameters[name];
     const where = `loadParameters: parameters['${name}']`;
     if (entry === null || typeof entry !== 'object') {
@@ -132,7 +171,17 @@ function snapshotParameters(parameters) {
     if (dimsRead === null) {
       throw new TypeError(`${where}.dims must be an array, got ${describe(dims)}`);
     }
-    copy[name] = { data: snapshotData(data, `${where}.data`), dims: dimsRead };
+    const shape = shapes?.get(name);
+    if (
+      shape &&
+      (dimsRead.length !== shape.dims.length || dimsRead.some((n, j) => n !== shape.dims[j]))
+    ) {
+      throw new RangeError(
+        `${where}.dims must be [${shape.dims.join(', ')}], got [${dimsRead.join(', ')}]`,
+      );
+    }
+    const count = shape ? shape.count : countOf(dimsRead, where);
+    copy[name] = { data: snapshotData(data, `${where}.data`, count), dims: dimsRead };
   }
   return copy;
 }
@@ -191,15 +240,26 @@ export async function createTrainer(options) {
       ),
     initTimeout,
   );
+  let ready;
   try {
     const taskField = task === null ? {} : { task: { text: task.text } };
-    await request('init', { options: moduleOptions, config, seed, batch, ...taskField });
+    ready = await request('init', { options: moduleOptions, config, seed, batch, ...taskField });
   } catch (error) {
     fail(new TrainerError(`${where}: refused, so its worker was ended`));
     throw error;
   } finally {
     clearTimeout(timer);
   }
+
+  // The model's tensors, for loadParameters' checks: those of the model the worker holds
+  // (`confirmed`, as init and each reset answered), or null while a reset is under way.
+  let confirmed = shapesOf(ready.tensors);
+  let shapes = confirmed;
+  let resetting = 0;
+  const resetSettled = () => {
+    resetting -= 1;
+    if (resetting === 0) shapes = confirmed;
+  };
 
   return Object.freeze({
     /** Trains `steps` more steps; resolves { step, loss, stopped } when they are done or stopped. */
@@ -236,7 +296,7 @@ export async function createTrainer(options) {
     },
     parameters: () => request('parameters'),
     loadParameters(parameters) {
-      const copy = snapshotParameters(parameters);
+      const copy = snapshotParameters(parameters, shapes);
       return request(
         'loadParameters',
         { parameters: copy },
@@ -249,7 +309,19 @@ export async function createTrainer(options) {
       const fields = {};
       if (r.config !== undefined) fields.config = readConfig(r.config, 'reset', task);
       if (r.seed !== undefined) fields.seed = checkIntegerIn(r.seed, 'reset: seed', 0, 0xffffffff);
-      return request('reset', fields);
+      resetting += 1;
+      shapes = null;
+      return request('reset', fields).then(
+        (result) => {
+          confirmed = shapesOf(result.tensors);
+          resetSettled();
+          return { step: result.step };
+        },
+        (error) => {
+          resetSettled();
+          throw error;
+        },
+      );
     },
     /** Ends the worker; pending and later calls reject with a TrainerError. */
     close() {

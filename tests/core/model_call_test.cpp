@@ -2,7 +2,10 @@
 // the Embind bindings call them: addresses in, messages out, nothing thrown.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "transformer_call.hpp"
@@ -69,6 +72,57 @@ TEST(ModelCall, RefusesWhatMemorySafetyNeedsWithAMessage) {
   EXPECT_EQ(transformer_call::forward(created.handle, address(five.data()), 1, 5,
                                       address(logits.data()), 0),
             "T must be from 1 to context, B at least 1");
+  transformer_call::free_model(created.handle);
+}
+
+TEST(ModelCall, LoadsParametersWholeOrRefusesNonFiniteOnesChangingNothing) {
+  const transformer_call::Created created = transformer_call::create(tiny());
+  ASSERT_NE(created.handle, 0u) << created.error;
+  std::size_t count = 0;
+  for (const auto& info : attention::model::parameter_table(tiny())) count += info.count;
+  const auto* arena =
+      reinterpret_cast<const float*>(transformer_call::parameter_address(created.handle));
+  const std::vector<float> original(arena, arena + count);
+  const auto unchanged = [&] {
+    EXPECT_EQ(std::memcmp(arena, original.data(), count * sizeof(float)), 0);
+  };
+
+  std::vector<float> values(count, 0.5f);
+  for (const float bad :
+       {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::infinity()}) {
+    for (const std::size_t at : {std::size_t{0}, count / 2, count - 1}) {
+      std::vector<float> poisoned = values;
+      poisoned[at] = bad;
+      const transformer_call::LoadResult refused = transformer_call::load_parameters(
+          created.handle, address(poisoned.data()), static_cast<std::uint32_t>(count));
+      EXPECT_EQ(refused.error, "a parameter is not finite");
+      EXPECT_EQ(refused.index, at);
+      unchanged();
+    }
+  }
+  const transformer_call::LoadResult short_by_one = transformer_call::load_parameters(
+      created.handle, address(values.data()), static_cast<std::uint32_t>(count - 1));
+  EXPECT_NE(short_by_one.error, "");
+  EXPECT_EQ(short_by_one.index, count - 1);
+  unchanged();
+
+  // Accepted: every value in place, and the model trains from there.
+  values[count - 1] = std::numeric_limits<float>::max();
+  EXPECT_EQ(transformer_call::load_parameters(created.handle, address(values.data()),
+                                              static_cast<std::uint32_t>(count))
+                .error,
+            "");
+  EXPECT_EQ(std::memcmp(arena, values.data(), count * sizeof(float)), 0);
+  values[count - 1] = 0.5f;
+  transformer_call::load_parameters(created.handle, address(values.data()),
+                                    static_cast<std::uint32_t>(count));
+  const std::vector<std::int32_t> tokens = {0, 1, 2, 3};
+  const std::vector<std::int32_t> targets = {1, 2, 3, 0};
+  EXPECT_EQ(transformer_call::train_step(created.handle, address(tokens.data()),
+                                         address(targets.data()), 1, 4)
+                .error,
+            "");
   transformer_call::free_model(created.handle);
 }
 

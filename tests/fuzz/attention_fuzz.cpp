@@ -5,8 +5,10 @@
 // or out-of-bounds access fails; where the data is ordinary (finite, moderate), the fused
 // kernel must also agree with the scalar reference, and every head of the trace with
 // attention(). The trace with gradients goes through its JS entry point (trace_call::run),
-// which must refuse exactly the calls that break a rule, writing nothing. A quarter of the
-// inputs drive the RoPE entry point (attention_call::run_rope).
+// which must refuse exactly the calls that break a rule, writing nothing. Every attention call
+// also drives its backward (attention_backward_call); a fifth of the inputs drive the RoPE
+// entry point (attention_call::run_rope), and a fifth the tiny transformer's (trainStep,
+// forward, generate and loadParameters).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -529,7 +531,8 @@ void fuzz_rope(Bytes& in) {
 
 // The tiny transformer through its entry points (transformer_call): small configs that
 // sometimes break a rule, token and target ids sometimes outside the vocabulary, T sometimes
-// past the context, learning rates sometimes absurd. Buffers are exactly as large as the shape
+// past the context, learning rates sometimes absurd, parameters loaded with NaN or +-Inf among
+// them or the wrong count. Buffers are exactly as large as the shape
 // says, so any read or write past them is a sanitizer report. A refused call must change no
 // parameter; an accepted one must keep the rules, and generate() must give ids inside the
 // vocabulary.
@@ -598,6 +601,36 @@ void fuzz_transformer(Bytes& in) {
       unchanged(before, "transformer: forward changed a parameter");
       if (error.empty() != in_range)
         fail("transformer: forward accepted or refused wrongly", 0, 0, 0);
+    }
+  }
+  // loadParameters' entry point: values from the bytes (NaN, +-Inf among them), the count
+  // sometimes one off. Refused exactly when the count is wrong or a value is not finite,
+  // naming the first such value and changing nothing; else every value is in place.
+  {
+    const std::size_t given = count + (in.next() % 16 == 0 ? 1 : 0) - (in.next() % 16 == 0 ? 1 : 0);
+    bool unused = true;  // whether the values are moderate: the load must not care
+    std::vector<float> values(std::max<std::size_t>(given, 1));
+    for (auto& x : values) x = in.value(unused);
+    std::size_t first_bad = given;
+    if (given == count)
+      for (std::size_t i = 0; i < count; ++i)
+        if (!std::isfinite(values[i])) {
+          first_bad = i;
+          break;
+        }
+    const std::vector<float> before(parameters, parameters + count);
+    const transformer_call::LoadResult loaded = transformer_call::load_parameters(
+        created.handle, reinterpret_cast<std::uintptr_t>(values.data()), std::uint32_t(given));
+    if (first_bad < given || given != count) {
+      if (loaded.error.empty())
+        fail("transformer: loaded a count or a value it must refuse", 0, 0, 0);
+      if (loaded.index != first_bad)
+        fail("transformer: load named the wrong value", loaded.index, 0, float(first_bad));
+      unchanged(before, "transformer: a refused load changed a parameter");
+    } else {
+      if (!loaded.error.empty()) fail("transformer: refused a load of finite values", 0, 0, 0);
+      for (std::size_t i = 0; i < count; ++i)
+        if (parameters[i] != values[i]) fail("transformer: load", i, parameters[i], values[i]);
     }
   }
   const std::size_t length = in.pick(0, c.context), n = in.pick(0, c.context);

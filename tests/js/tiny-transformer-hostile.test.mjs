@@ -376,7 +376,9 @@ describe('loadParameters refuses a bad set whole', () => {
 test('a step whose loss is not finite is refused and leaves the model as it was', () => {
   const model = attn.createTinyTransformer(CONFIG);
   const parameters = model.parameters();
-  parameters.unembedding.data[0] = Infinity; // loaded as given: IEEE numbers are not an error
+  // Finite weights whose logits overflow float32 (Infinity itself is refused by loadParameters).
+  parameters.unembedding.data.fill(3e38);
+  parameters['norm.gain'].data.fill(3e38);
   model.loadParameters(parameters);
   const stored = snapshot(model);
   const batch = { tokens: Int32Array.from([0, 1, 2]), targets: Int32Array.from([1, 2, 3]) };

@@ -15,7 +15,12 @@ import {
   waitForReady,
   waitForStep,
 } from './helpers.mjs';
-import { layerExample, withLayerDims } from '../../web/model/layer.mjs';
+import {
+  layerExample,
+  withKvHeads,
+  withLayerDims,
+  withLayerEntry,
+} from '../../web/model/layer.mjs';
 import { LAST_STEP } from './walkthrough-shape.mjs';
 
 const web = pageFixture();
@@ -295,6 +300,47 @@ test('MHA → GQA → MQA: who shares which K/V head, the numbers saved, a real 
   assert.equal(await page.inputValue('.scene-host input[data-size="layers"]'), '80');
   assert.equal(await page.inputValue('.scene-host select[data-size="bytes"]'), '4');
   assert.equal((await result()).cacheBytes, String(2 * 80 * 8192 * 8 * 128 * 4));
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('sharing can be undone: MHA → MQA → MHA (or → GQA → MHA) gives every head its own K and V back', async () => {
+  // The model: back to more K/V heads from the layer before sharing, while nothing was edited.
+  const example = layerExample();
+  const mqa = withKvHeads(example, 1, null);
+  assert.deepEqual(withKvHeads(mqa.layer, 4, mqa.remembered).layer, example);
+  const gqa = withKvHeads(mqa.layer, 2, mqa.remembered);
+  assert.deepEqual(withKvHeads(gqa.layer, 4, gqa.remembered).layer, example);
+  // An entry edited while shared: that layer is the one switched (each head gets the copy).
+  const edited = withLayerEntry(mqa.layer, 'wKey', 0, 0, 5);
+  assert.deepEqual(
+    withKvHeads(edited, 4, mqa.remembered).layer,
+    withLayerDims(edited, { kvHeads: 4 }),
+  );
+
+  // The page: the switch and back leave the chapter's own example (nothing in the link).
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=kv-sharing` });
+  await waitForStep(page, 'kv-sharing');
+  const choose = async (kv) => {
+    await page.click(`.scene-host label:has(input[data-kv="${kv}"])`);
+    await page.waitForFunction(
+      (k) => document.querySelector(`.scene-host input[data-kv="${k}"]`)?.checked,
+      kv,
+    );
+  };
+  await choose(1);
+  assert.match(await page.evaluate(() => location.hash), /kv=1/);
+  await choose(4);
+  assert.equal(await page.evaluate(() => location.hash), '#step=kv-sharing');
+  await choose(2);
+  await choose(1);
+  await choose(4);
+  assert.equal(await page.evaluate(() => location.hash), '#step=kv-sharing');
+  // Every head attends as before: head 2 still finds token 2 (0.979 on itself).
+  await page.goto(`${web.url}#step=heads-attention`);
+  await waitForStep(page, 'heads-attention');
+  const head2 = await cells(page, 'head-weights', 1);
+  assert.equal(head2.find((c) => c.row === 1 && c.col === 1).text, '0.979');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -9,7 +9,12 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
-import { VERDICT_AFTER, failureReason, plateauVerdict } from '../../web/model/plateau.mjs';
+import {
+  VERDICT_AFTER,
+  VERDICT_EVERY,
+  failureReason,
+  plateauVerdict,
+} from '../../web/model/plateau.mjs';
 import { TRAINING_DEFAULTS, findDrop, modelConfig } from '../../web/model/training.mjs';
 import { collectProblems, distDir, pageFixture, screenshot, waitForReady } from './helpers.mjs';
 
@@ -32,12 +37,27 @@ test('the rule: only a model that cannot learn, past VERDICT_AFTER steps, with n
   assert.equal(plateauVerdict(run(ONE_LAYER, plateau(VERDICT_AFTER - 1))), null, 'too early');
   assert.equal(plateauVerdict(run(TRAINING_DEFAULTS, long)), null, 'a model that can learn');
   assert.equal(plateauVerdict(run(NO_POSITIONS, long, 900)), null, 'it dropped after all');
-  // The loss told is the mean of the 20 steps up to VERDICT_AFTER, not the latest step's.
+  // While it runs: the mean of the 20 steps up to VERDICT_AFTER (not the latest step's), the
+  // same text until the next VERDICT_EVERY steps.
   const noisy = long.map((loss, s) => (s < VERDICT_AFTER ? loss + (s % 2 ? 0.1 : -0.1) : 9));
-  assert.deepEqual(plateauVerdict(run(ONE_LAYER, noisy)), {
+  assert.deepEqual(plateauVerdict({ ...run(ONE_LAYER, noisy), status: 'running' }), {
     key: 'ch3.fail.oneLayer',
     params: { step: VERDICT_AFTER, loss: '2.300' },
   });
+  const longer = plateau(VERDICT_AFTER + VERDICT_EVERY + 30);
+  assert.equal(
+    plateauVerdict({ ...run(ONE_LAYER, longer), status: 'running' }).params.step,
+    VERDICT_AFTER + VERDICT_EVERY,
+  );
+  // Stopped (paused, or done at 2000): the step the status shows, and the loss up to it.
+  assert.deepEqual(plateauVerdict({ ...run(ONE_LAYER, plateau(2000)), status: 'done' }).params, {
+    step: 2000,
+    loss: '2.300',
+  });
+  assert.equal(
+    plateauVerdict({ ...run(ONE_LAYER, noisy), status: 'paused' }).params.step,
+    noisy.length,
+  );
   assert.equal(plateauVerdict(run(NO_POSITIONS, long)).key, 'ch3.fail.none');
 });
 
@@ -84,8 +104,19 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
     { timeout: 30_000 },
   );
   await page.click('.scene-train .train-button'); // Pause
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.status === 'paused',
+  );
+  // The verdict names the step the status shows (not 1500 beside "step 1530").
+  const step = Number(
+    (await page.textContent('.scene-train .train-status')).match(/^step (\d+)/)[1],
+  );
+  assert.ok(step >= VERDICT_AFTER, `paused at step ${step}`);
   const said = await page.textContent('.scene-train .train-verdict');
-  assert.match(said, /^After 1500 steps there has been no drop: the loss is still (\d\.\d{3}),/);
+  assert.match(
+    said,
+    new RegExp(`^After ${step} steps there has been no drop: the loss is still (\\d\\.\\d{3}),`),
+  );
   assert.match(said, /One layer has no earlier layer/);
   const loss = Number(said.match(/still (\d\.\d{3})/)[1]);
   assert.ok(loss > 1, `the loss told (${loss}) is the plateau's, far from a dropped model's`);
@@ -94,10 +125,12 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
   await screenshot(page, 'ch3-train-one-layer-fails');
   // In Chinese, the same verdict with the same numbers.
   await page.click('.language-button[data-language="zh"]');
-  await page.waitForFunction(() =>
-    /训练了 1500 步，损失没有骤降/.test(
-      document.querySelector('.scene-train .train-verdict').textContent,
-    ),
+  await page.waitForFunction(
+    (n) =>
+      new RegExp(`训练了 ${n} 步，损失没有骤降`).test(
+        document.querySelector('.scene-train .train-verdict').textContent,
+      ),
+    step,
   );
   assert.match(await page.textContent('.scene-train .train-verdict'), new RegExp(`仍是 ${loss}`));
   // Two layers again: a new run, and nothing to say about it.
@@ -115,8 +148,17 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
     { timeout: 120_000 },
   );
   await page.click('.scene-train .train-button'); // Pause
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train').dataset.status === 'paused',
+  );
+  const noneStep = Number(
+    (await page.textContent('.scene-train .train-status')).match(/^step (\d+)/)[1],
+  );
   const none = await page.textContent('.scene-train .train-verdict');
-  assert.match(none, /^After 1500 steps there has been no sudden drop: the loss has only crept/);
+  assert.match(
+    none,
+    new RegExp(`^After ${noneStep} steps there has been no sudden drop: the loss has only crept`),
+  );
   assert.match(none, /Without positions no head can ask for “the token just before me”/);
   assert.equal(await page.$eval('.scene-train', (e) => e.dataset.dropStep), '');
   assert.deepEqual(await collectProblems(page, problems), []);

@@ -214,7 +214,7 @@ test('labels: Y’s rows y₁…, o₁′’s row o₁′, the target named once
   await context.close();
 });
 
-test('zh: the loss plot’s caption in Chinese punctuation; the sidebar says 键 where chapter 3 does', async () => {
+test('zh: the loss plot’s caption in Chinese punctuation; the sidebar says 键 in every chapter', async () => {
   const { page, context, problems } = await openStep('step=learn-update', { locale: 'zh-CN' });
   const caption = await page.textContent('.scene-host .loss-plot figcaption');
   assert.match(caption, /^每一步后的损失：12\.391 → 4\.596$/);
@@ -227,10 +227,10 @@ test('zh: the loss plot’s caption in Chinese punctuation; the sidebar says 键
     [],
   );
   await page.screenshot({ path: join(screenshotDir, 'ch3-learner-update-zh.png'), fullPage: true });
-  // Chapter 1 keeps the article's words.
+  // Chapter 1 says 键 too: one set of Chinese terms in every chapter.
   await page.goto(`${web.url}#step=inputs`);
   await waitForStep(page, 'inputs');
-  assert.ok((await names()).includes('key的权重'));
+  assert.ok((await names()).includes('键的权重'));
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

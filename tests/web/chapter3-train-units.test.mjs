@@ -7,11 +7,10 @@ import { describe, test } from 'node:test';
 import {
   TRAINING_DEFAULTS,
   findDrop,
-  headRoles,
-  inductionScore,
   parseLetters,
-  previousTokenScore,
+  readAttention,
 } from '../../web/model/training.mjs';
+import { inductionScore, previousTokenScore, readHead } from '../../web/model/head-reading.mjs';
 import {
   PARAMETERS_FORMAT,
   lossCsv,
@@ -49,10 +48,66 @@ describe('the chapter model (Node)', () => {
     assert.equal(inductionScore(induction, tokens), 1);
     assert.equal(inductionScore(previous, tokens), 0);
     const data = new Float32Array([...previous.flat(), ...induction.flat()]);
-    const roles = headRoles({ data, dims: [2, 1, 1, T, T] }, tokens);
-    assert.equal(roles.previousHead.layer, 0);
-    assert.equal(roles.inductionHead.layer, 1);
-    assert.equal(roles.inductionHead.induction, 1);
+    const reading = readAttention({ data, dims: [2, 1, 1, T, T] }, tokens);
+    assert.equal(reading.previousHead.layer, 0);
+    assert.equal(reading.inductionHead.layer, 1);
+    assert.equal(reading.inductionHead.share, 1);
+  });
+  test('what a head reads as: one reader, from its weights', () => {
+    // ⟨s⟩ A B C D A B C (the heads-learned stage's sequence), T = 8.
+    const tokens = [0, 1, 2, 3, 4, 1, 2, 3];
+    const T = tokens.length;
+    const rows = (pick) =>
+      Array.from({ length: T }, (_, i) => {
+        const row = Array(T).fill(0);
+        const keys = i === 0 ? [0] : [pick(i)].flat();
+        for (const k of keys) row[k] += 1 / keys.length;
+        return row;
+      });
+    const earlier = (i) => tokens.lastIndexOf(tokens[i], i - 1);
+    const kindOf = (pick) => readHead(rows(pick), tokens).kind;
+    assert.equal(
+      kindOf((i) => i - 1),
+      'previous',
+    );
+    assert.equal(
+      kindOf((i) => (earlier(i) > 0 ? earlier(i) + 1 : 0)),
+      'induction',
+    );
+    assert.equal(
+      kindOf((i) => (earlier(i) > 0 ? earlier(i) : i)),
+      'copy',
+    );
+    assert.equal(
+      kindOf(() => 0),
+      'fixed',
+    );
+    assert.equal(
+      readHead(
+        rows(() => 0),
+        tokens,
+      ).token,
+      0,
+      'the fixed token is ⟨s⟩',
+    );
+    assert.equal(
+      kindOf((i) => i),
+      'self',
+    );
+    assert.equal(
+      kindOf((i) => Array.from({ length: i + 1 }, (_, k) => k)),
+      'diffuse',
+    );
+    // Sharp, but on no one of the patterns: two tokens back.
+    assert.equal(
+      kindOf((i) => Math.max(0, i - 2)),
+      'mixed',
+    );
+    // No head reads as an induction head: the reader says so (null), it does not pick one.
+    const data = new Float32Array([...rows((i) => i - 1).flat(), ...rows((i) => i).flat()]);
+    const reading = readAttention({ data, dims: [1, 1, 2, T, T] }, tokens);
+    assert.equal(reading.inductionHead, null);
+    assert.equal(reading.previousHead.head, 0);
   });
 });
 
@@ -95,15 +150,17 @@ describe('chapter 3 in the link (Node)', () => {
     assert.deepEqual(parseHash(hash).state.training, training);
     assert.equal(serializeHash({ step: 'train', training: TRAINING_DEFAULTS }), '#step=train');
     // One switch given: the others are the defaults.
-    assert.deepEqual(parseHash('#step=train&theads=3').state.training, {
+    assert.deepEqual(parseHash('#step=train&theads=1').state.training, {
       ...TRAINING_DEFAULTS,
-      heads: 3,
+      heads: 1,
     });
   });
   test('a switch outside its choices is refused by name, as the page says it', () => {
     for (const [part, key, value] of [
       ['tlayers=3', 'tlayers', '3'],
       ['theads=0', 'theads', '0'],
+      // 3 heads cannot split d_model = 32: no choice of the page, refused in a link too.
+      ['theads=3', 'theads', '3'],
       ['tpos=sinusoidal', 'tpos', 'sinusoidal'],
       ['tseed=4294967296', 'tseed', '4294967296'],
       ['tspeed=Fast', 'tspeed', 'Fast'],
@@ -112,12 +169,16 @@ describe('chapter 3 in the link (Node)', () => {
       assert.equal(parsed.ok, false, part);
       assert.deepEqual(parsed.problem, { key: 'url.badValue', params: { key, value } }, part);
     }
-    assert.equal(parseHash('#step=train&trained=a+b').ok, false);
+    // A model link that is not base64url is left out, said so, and the rest applies.
+    const notText = parseHash('#step=train&trained=a+b');
+    assert.equal(notText.ok, true);
+    assert.equal(notText.state.trained, undefined);
+    assert.equal(notText.trainedProblem.key, 'url.trainedNotText');
   });
   test('a trained model as link text: float16 numbers, switches and step come back', async () => {
     const data = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i) * 2);
     const parameters = { embedding: { data, dims: [25, 40] }, unembedding: { data, dims: [1000] } };
-    const settings = { positions: 'none', layers: 1, heads: 3, seed: 9, speed: 'slow' };
+    const settings = { positions: 'none', layers: 1, heads: 2, seed: 9, speed: 'slow' };
     const text = await encodeParametersLink({ settings, step: 700, parameters });
     assert.match(text, /^[A-Za-z0-9_-]+$/);
     assert.equal(parseHash(`#step=train&trained=${text}`).state.trained, text);

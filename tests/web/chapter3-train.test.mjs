@@ -167,7 +167,7 @@ describe('the page trains the induction head live', () => {
     console.log(found.prediction, '|', found.heads.map((x) => x.about).join(' | '));
     console.log('decoded after A B C D A B C:', found.decoded);
     assert.equal(found.next, 4, found.prediction); // D
-    assert.match(found.prediction, /looks at D \(position 4,/);
+    assert.match(found.prediction, /looks from the last token at D \(position 4,/);
     assert.deepEqual(
       found.heads.map((x) => x.layer),
       [0, 1],

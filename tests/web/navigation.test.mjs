@@ -102,7 +102,7 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.equal(await zh.page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(
     await zh.page.textContent('.explanation'),
-    /我们用它的query（红色）和所有输入的key（橙色）分别计算点积/,
+    /我们用它的查询（红色）和所有输入的键（橙色）分别计算点积/,
   );
   assert.match(await zh.page.textContent('.note-slip'), /原文此处写作“query和value”，是笔误/);
   await screenshot(zh.page, '41-zh-scores');
@@ -123,7 +123,7 @@ test('the language follows the browser, switches, and is remembered', async () =
   await waitForReady(en.page);
   assert.equal(await en.page.textContent('h1'), 'Self-attention, step by step');
   await en.page.click('.language-button[data-language="zh"]');
-  assert.equal(await en.page.textContent('.scene-title'), '输入：3个token即X的3行');
+  assert.equal(await en.page.textContent('.scene-title'), '输入：3个词元即X的3行');
   assert.equal(
     await en.page.getAttribute('.language-button[data-language="zh"]', 'aria-pressed'),
     'true',

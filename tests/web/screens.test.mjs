@@ -92,7 +92,7 @@ test('with the causal mask, the words say which keys are seen, and why one masks
   assert.match(sum, /mixes the values of input 1 only/);
   // Chinese, too.
   await page.click('[data-language="zh"]');
-  assert.match(await page.textContent('.explanation-text'), /只混合了输入1的value/);
+  assert.match(await page.textContent('.explanation-text'), /只混合了输入1的值/);
   await page.click('[data-language="en"]');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
@@ -184,16 +184,37 @@ test('the timeline: stage markers are not step numbers', async () => {
   await context.close();
 });
 
-test('keyboard: Space plays even on a focused button; ← → step from the Speed menu; the skip link keeps the stage label in view', async () => {
+test('keyboard: Space presses a focused button in every chapter, and plays with none; ← → step from the Speed menu; the skip link keeps the stage label in view', async () => {
   const { page, context, problems } = await open({
     url: `${web.url}#step=weights`,
     reducedMotion: 'no-preference',
   });
+  const playing = () => page.getAttribute('.transport-button.is-play', 'aria-pressed');
+  // Chapter 1: Space on Next steps on (it does not play); on Predict it opens the panel.
   await page.focus('.transport-button.is-next');
   await page.keyboard.press('Space');
-  assert.equal(await page.getAttribute('.transport-button.is-play', 'aria-pressed'), 'true');
+  await page.waitForFunction(() => document.body.dataset.step === 'keys-row-1');
+  assert.equal(await playing(), 'false', 'Space pressed Next, and did not play');
+  await page.focus('[data-tool="predict"]');
   await page.keyboard.press('Space');
-  assert.equal(await page.getAttribute('.transport-button.is-play', 'aria-pressed'), 'false');
+  assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'true');
+  assert.equal(await playing(), 'false', 'Space pressed Predict, and did not play');
+  await page.focus('[data-tool="predict"]'); // the open panel took the focus to its answer
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-tool="predict"]', 'aria-expanded'), 'false');
+  // From chapter 2: a stage of the stage list (chapter 1's first).
+  await page.goto(`${web.url}#step=kv-sharing`);
+  await waitForStep(page, 'kv-sharing');
+  await page.focus('.stage-list button >> nth=0');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.body.dataset.step === 'inputs');
+  assert.equal(await playing(), 'false', 'Space pressed the stage, and did not play');
+  // With nothing focused, Space plays and pauses.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('Space');
+  assert.equal(await playing(), 'true');
+  await page.keyboard.press('Space');
+  assert.equal(await playing(), 'false');
   await page.goto(`${web.url}#step=weights`);
   await waitForStep(page, 'weights');
   await page.focus('select.speed');
@@ -379,7 +400,7 @@ test('phone (390×844): the walkthrough first, Previous/Next in reach, nothing p
 test('glossary pop-ups and the intuition for query, key and value, in English and Chinese', async () => {
   for (const [locale, intuition, definition] of [
     ['en-US', /a query is what a token is looking for/, /bell-shaped normal distribution/],
-    ['zh-CN', /query是一个token想要找的东西/, /钟形正态分布/],
+    ['zh-CN', /查询是一个词元想要找的东西/, /钟形正态分布/],
   ]) {
     const { page, context, problems } = await open({ url: `${web.url}#step=weights`, locale });
     assert.match(await page.textContent('.explanation-text'), intuition);
@@ -398,7 +419,7 @@ test('glossary pop-ups and the intuition for query, key and value, in English an
       '.app-subtitle .glossary-term, .page-footer .glossary-term',
       (els) => els.map((el) => el.textContent),
     );
-    assert.deepEqual(pageTerms, ['WebAssembly', 'trace()']);
+    assert.deepEqual(pageTerms, ['WebAssembly', 'trace()', 'softmax']);
     await page.goto(`${web.url}#step=scores-1&scaled=1`);
     await waitForStep(page, 'scores-1');
     assert.ok(
@@ -410,7 +431,7 @@ test('glossary pop-ups and the intuition for query, key and value, in English an
     await waitForStep(page, 'inputs');
     assert.deepEqual(
       await page.$$eval('.explanation .glossary-term', (els) => els.map((el) => el.textContent)),
-      ['token embedding'],
+      [locale === 'en-US' ? 'token embedding' : '词元嵌入'],
     );
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();

@@ -39,6 +39,11 @@ test('article rounding shows [0.0, 0.5, 0.5] and [2.0, 7.0, 1.5]; exact shows 0.
   });
   await waitForReady(page);
   assert.deepEqual(await sceneRow(page, 'weights', 0), ['0.063', '0.468', '0.468']);
+  // Printed to three decimals they add up to 0.999, beside "always add up to 1": said to be rounding.
+  assert.match(
+    await page.textContent('.scene-host .stacked-caption'),
+    /add up to 1\. The weights printed beside them add up to 0\.999 only because each is rounded/,
+  );
   await page.click('.segment-option:has(input[value="article"])');
   assert.deepEqual(await sceneRow(page, 'weights', 0), ['0.0', '0.5', '0.5']);
   // The exact weights stay visible beside the article's, with the sentence on why they differ.
@@ -48,6 +53,17 @@ test('article rounding shows [0.0, 0.5, 0.5] and [2.0, 7.0, 1.5]; exact shows 0.
   assert.deepEqual(exact, ['0.063', '0.468', '0.468']);
   const note = await page.textContent('.note-rounding');
   assert.match(note, /\[0\.063, 0\.468, 0\.468\] becomes \[0\.0, 0\.5, 0\.5\]/);
+  // How: plain rounding would give 0.1 for 0.063 (a sum of 1.1); the article cuts to tenths
+  // and gives the missing tenths to the weights the cut took the most from.
+  assert.match(
+    note,
+    /Plain rounding would not: it turns \[0\.063, 0\.468, 0\.468\] into \[0\.1, 0\.5, 0\.5\], which add up to 1\.1/,
+  );
+  assert.match(note, /cuts each weight down to a tenth \(\[0\.0, 0\.4, 0\.4\]\)/);
+  assert.match(
+    await page.textContent('.scene-host .stacked-caption'),
+    /^The shares always add up to 1\.$/,
+  );
   assert.match(note, /from \[1\.937, 6\.683, 1\.595\] into \[2\.0, 7\.0, 1\.5\]/);
   assert.match(await page.textContent('.badges'), /Article’s rounding/);
   assert.match(await page.evaluate(() => location.hash), /rounding=article/);

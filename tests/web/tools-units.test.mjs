@@ -204,7 +204,8 @@ test('the element’s attributes become the page’s hash', () => {
   assert.equal(hashOf({ step: 'scores-1' }), '#step=scores-1');
   assert.equal(hashOf({ chapter: '1' }), '#step=inputs');
   assert.equal(hashOf({ chapter: '2' }), '#step=heads-split');
-  assert.equal(hashOf({ chapter: '9' }), '#'); // no such chapter: the first step
+  // No such chapter: the app refuses it by name (app/url.mjs), not a silent first step.
+  assert.equal(hashOf({ chapter: '9' }), '#chapter=9');
   assert.equal(hashOf({ step: 'sum-1', chapter: '1' }), '#step=sum-1');
   assert.equal(hashOf({ example: 'scaled=1&causal=1' }), '#scaled=1&causal=1');
   assert.equal(hashOf({ step: '3', example: '#scaled=1' }), '#step=3&scaled=1');

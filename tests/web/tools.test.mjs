@@ -332,6 +332,32 @@ test('Practice draws fresh small whole-number examples whose questions are check
     assert.equal(await outcome(page), 'right');
   }
   assert.notEqual(examples[0], examples[1]);
+  // The article's example was kept: the notice gives it back, at the step the reader left.
+  const back = '.notice[data-notice="practice"] .notice-action';
+  assert.equal((await page.textContent(back)).trim(), 'Back to the article’s example');
+  await page.click(back);
+  await page.waitForFunction(() => location.hash === '#step=inputs');
+  assert.equal(await page.$('.notice[data-notice="practice"]'), null);
+  // The reader's own numbers: kept too, and Back in the browser returns them as well.
+  await load(
+    page,
+    `${web.url}#step=scores-1&x=1,0,1,0;0,2,0,2;1,1,1,2` +
+      '&wk=0,0,1;1,1,0;0,1,0;1,1,0&wq=1,0,1;1,0,0;0,0,1;0,1,1&wv=0,2,0;0,3,0;1,0,3;1,1,0',
+  );
+  assert.match(await page.evaluate(() => location.hash), /x=1,0,1,0;0,2,0,2;1,1,1,2/);
+  const own = await page.evaluate(() => location.hash);
+  await page.click('[data-tool="predict"]'); // Practice is in the Predict panel
+  await page.click('[data-tool="practice"]');
+  await page.waitForFunction((hash) => location.hash !== hash, own);
+  assert.match(await page.textContent(back), /Back to your numbers/);
+  await page.goBack();
+  await page.waitForFunction((hash) => location.hash === hash, own);
+  await page.waitForFunction(() => document.body.dataset.step === 'scores-1');
+  assert.equal(await page.$('.notice[data-notice="practice"]'), null, 'practice is over');
+  await page.click('[data-tool="practice"]');
+  await page.waitForFunction((hash) => location.hash !== hash, own);
+  await page.click(back);
+  await page.waitForFunction((hash) => location.hash === hash, own);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
@@ -467,7 +493,7 @@ test('Export: the GIF of a stage in Chinese from the learner’s numbers; the sh
   assert.equal(gifFrames(gif.bytes).frames, 12 * 5);
   const svg = (await download(page, 'svg')).bytes.toString('utf8');
   assert.match(svg, /xml:lang="zh"/);
-  assert.match(svg, /<text[^>]*>计算输入2的key<\/text>/);
+  assert.match(svg, /<text[^>]*>计算输入2的键<\/text>/);
   // The share link: the page's URL with the edit in it, and a sentence saying so.
   const link = await page.inputValue('.share-link');
   assert.equal(link, await page.evaluate(() => location.href));

@@ -3,7 +3,13 @@
 // steps) and which views (app/views.mjs) are redrawn.
 import { translator, rememberLanguage } from '../i18n/index.mjs';
 import { articleExample, sameExample } from '../model/example.mjs';
-import { layerDimsOf, layerExample, sameLayer, withLayerDims } from '../model/layer.mjs';
+import {
+  layerDimsOf,
+  layerExample,
+  sameLayer,
+  withKvHeads,
+  withLayerDims,
+} from '../model/layer.mjs';
 import { computeLayerNumbers } from '../model/layer-numbers.mjs';
 import { computeLearningNumbers } from '../model/learning.mjs';
 import { computeNumbers } from '../model/numbers.mjs';
@@ -26,6 +32,12 @@ import {
 export function onStateChange(app, current, previous, reason) {
   if (!app.attn) return; // the module is not there yet: the link is applied once it is
   followTraining(app, current, previous);
+  // Back in the browser to the numbers practice kept: practice is over.
+  const practised = app.practiceFrom;
+  if (practised && reason === 'history' && sameExample(current.example, practised.example)) {
+    app.practiceFrom = null;
+    app.widgets.notices.hide('practice');
+  }
   const { timeline } = app;
   const previousSteps = app.steps;
   const dataChanged =
@@ -56,7 +68,8 @@ export function onStateChange(app, current, previous, reason) {
   // New numbers (here, or in the change that led here) are not on screen yet.
   const unseen = app.version !== app.shownVersion;
   app.shownVersion = app.version;
-  if (reason === 'load' || reason === 'history') {
+  // A link, Back/Forward, or practice (a new example, or back from it): shown finished.
+  if (reason === 'load' || reason === 'history' || reason === 'practice') {
     timeline.setSteps(app.steps, index, 1);
     timeline.goTo(index, { animate: false, reason });
   } else if (unseen) {
@@ -177,7 +190,7 @@ export function onClock(app, { stepChanged, reason }) {
 
 /** A link (on load, or Back/Forward): its whole state, shown finished, no animation. */
 export function openLink(app, hash, reason) {
-  const { state: linked, problem } = stateFromUrl(hash);
+  const { state: linked, problem, trainedProblem } = stateFromUrl(hash);
   if (problem) {
     app.widgets.notices.show({
       id: 'url',
@@ -185,12 +198,32 @@ export function openLink(app, hash, reason) {
       text: (t) => t('url.fallback', { reason: t(problem.key, problem.params) }),
     });
   }
+  if (trainedProblem) {
+    // The same notice as a model link that does not decode (app/training-state.mjs).
+    app.widgets.notices.show({
+      id: 'trained',
+      kind: 'warning',
+      text: (t) => t('url.badTrained', { reason: t(trainedProblem.key, trainedProblem.params) }),
+    });
+  }
   app.change(linked, reason);
 }
 
-/** Chapter 2's head counts, head size or tokens (the workbench, or the scene's switch). */
+/**
+ * Chapter 2's head counts, head size or tokens (the workbench, or the scene's switch). A
+ * change of the K/V heads alone can be undone: the layer before sharing is kept
+ * (app.kvRemembered), and switching back to more K/V heads restores their own weights.
+ */
 export function setLayerDims(app, changes) {
-  app.change({ layer: withLayerDims(app.state.current.layer, changes), status: null }, 'edit');
+  const { layer } = app.state.current;
+  const kvOnly = Object.keys(changes).every((name) => name === 'kvHeads');
+  let next;
+  if (kvOnly && changes.kvHeads !== undefined) {
+    const switched = withKvHeads(layer, changes.kvHeads, app.kvRemembered);
+    app.kvRemembered = switched.remembered;
+    next = switched.layer;
+  } else next = withLayerDims(layer, changes);
+  app.change({ layer: next, status: null }, 'edit');
 }
 
 export function setLanguage(app, next) {

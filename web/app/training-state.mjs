@@ -39,7 +39,7 @@ async function loadTrainedLink(app, text) {
     } finally {
       check.free();
     }
-    await app.training.load(read, text);
+    if (!(await app.training.load(read, text))) throw new Error(app.training.run.error);
   } catch (error) {
     app.widgets.notices.show({
       id: 'trained',

@@ -114,6 +114,18 @@ async function replaceModel(current, settings, gate) {
   await ready.reset({ config: modelConfig(settings), seed: settings.seed });
 }
 
+/**
+ * The heads at the run's own step when it stops between two snapshots (a pause): whatever
+ * reads the heads then (model/training.mjs runReading) reads the model as it is.
+ */
+async function snapshotNow(ready, run, isCurrent) {
+  const { step, snapshots } = run;
+  if (step === 0 || snapshots.at(-1)?.step === step) return;
+  const { attention } = await ready.evaluate({ batch: 1 });
+  // A reset in between made a new run (and model): this snapshot is not of it.
+  if (isCurrent() && run.snapshots === snapshots) snapshots.push({ step, attention });
+}
+
 /** A run's status from now on; the time since it (re)started (at resumedAt) into runningMs. */
 function settle(run, status, resumedAt) {
   if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
@@ -122,14 +134,17 @@ function settle(run, status, resumedAt) {
 
 /**
  * @param {{ startTrainer: (options: object) => Promise<object>,
- *   onLoaded?: (settings: object, source: string | null) => void }} options
+ *   onLoaded?: (settings: object, source: string | null) => void,
+ *   onRefused?: (settings: object) => void }} options
  *   startTrainer is createTrainer with the page's worker (served: dist/train-worker.mjs; the
  *   offline file: a classic worker from a blob: URL); onLoaded is told the switches of
- *   parameters being loaded, and where they came from (a link's text, null for a file)
+ *   parameters being loaded, and where they came from (a link's text, null for a file);
+ *   onRefused is told the switches of the model still loaded when a new one was refused
  */
-export function createTraining({ startTrainer, onLoaded = () => {} }) {
+export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = () => {} }) {
   const listeners = new Set();
   let trainer = null; // a promise of the trainer, made at the first Train
+  let held = null; // the switches of the model the trainer holds (null before it has one)
   let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
   let resumedAt = 0; // performance.now() when the run last (re)started
   const gate = { replacing: 0 }; // replaceModel's: progress of a model being replaced is dropped
@@ -152,14 +167,16 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
 
   async function ensureTrainer() {
     if (!trainer) {
+      const settings = { ...run.settings };
       trainer = startTrainer({
-        config: modelConfig(run.settings),
-        seed: run.settings.seed,
+        config: modelConfig(settings),
+        seed: settings.seed,
         onProgress,
       });
-      trainer.catch(() => {
-        trainer = null; // the next Train tries again
-      });
+      trainer.then(
+        () => (held = settings),
+        () => (trainer = null), // the next Train tries again
+      );
     }
     const ready = await trainer;
     if (!run.probe) {
@@ -183,6 +200,7 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
       run.status = 'running';
       notify();
       await trainChunks(ready, run, () => id === loopId);
+      if (id === loopId) await snapshotNow(ready, run, () => id === loopId);
       if (id === loopId) {
         settle(run, 'done', resumedAt);
         notify();
@@ -196,7 +214,10 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
     if (run.status !== 'running' && run.status !== 'starting') return;
     loopId += 1;
     try {
-      await (await trainer)?.stop(); // the run's last progress comes before stop's answer
+      const ready = await trainer;
+      await ready?.stop(); // the run's last progress comes before stop's answer
+      const id = loopId;
+      if (ready) await snapshotNow(ready, run, () => id === loopId);
     } catch (error) {
       return fail(error);
     }
@@ -207,18 +228,32 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
 
   /**
    * A new model at step 0 from the switches (the worker's, once there is one), the run's
-   * history cleared; then `then(trainer)` if given (a loaded file's parameters).
+   * history cleared; then `then(trainer)` if given (a loaded file's parameters). True when
+   * done; false when refused: the run says why, and the switches go back to the model the
+   * trainer still holds (onRefused), so that nothing names a model that is not there.
    */
   async function restart(then) {
     loopId += 1;
     const current = trainer;
+    const settings = { ...run.settings };
+    const previous = { ...run };
     Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
     notify();
     try {
-      if (current) await replaceModel(current, run.settings, gate);
+      if (current) {
+        await replaceModel(current, settings, gate);
+        held = settings;
+      }
       if (then) await then(await ensureTrainer());
+      return true;
     } catch (error) {
+      if (held && remakesModel(held, run.settings)) {
+        // The trainer still holds the model of before, trained as far as it was: so does the run.
+        Object.assign(run, previous, { settings: { ...held, speed: run.settings.speed } });
+        onRefused(run.settings);
+      }
       fail(error);
+      return false;
     }
   }
   /** Back to step 0 with the current switches (a new model from the seed). */
@@ -266,7 +301,7 @@ export function createTraining({ startTrainer, onLoaded = () => {} }) {
      * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs):
      * its switches, then its parameters into a fresh model; the run starts from there (its
      * loss history is not in the file). Refused parameters: the run fails with the model's
-     * message, naming the tensor.
+     * message, naming the tensor. Resolves true once loaded, false when refused.
      */
     load({ settings, step, parameters }, source = null) {
       run.settings = { ...run.settings, ...settings };

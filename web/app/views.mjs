@@ -33,7 +33,7 @@ export function drawScene(app) {
 export function showExplanation(app, scene, step) {
   const { page, tr, id, numbers } = app;
   app.inspector?.hide();
-  const { sentences, formula, notes = [] } = scene.explanation;
+  const { sentences, formula, notes = [], developer = [] } = scene.explanation;
   const glossarySeen = new Set();
   const glossary = (text) => withGlossary(text, tr, glossarySeen, id);
   page.explanation.replaceChildren(
@@ -41,6 +41,15 @@ export function showExplanation(app, scene, step) {
       'div',
       { class: 'explanation-text' },
       sentences.map((text) => h('p', {}, glossary(text))),
+      // How the page computed it, in the module's own names: folded away from the prose.
+      developer.length
+        ? h(
+            'details',
+            { class: 'developer-note' },
+            h('summary', { text: tr('explain.developers') }),
+            developer.map((text) => h('p', { text })),
+          )
+        : null,
     ),
     // No formula (chapter 3's training and heads): no empty formula box beside the text.
     ...(formula ? [h('div', { class: 'formula' }, formula)] : []),
@@ -120,8 +129,7 @@ export function stagePanels(app) {
 
 /**
  * The name of an editable matrix of the reader's example: chapters 2 and 3 name the weights
- * in their own words (zh 键的权重, as their scenes say 键), chapter 1 in the article's (zh
- * key的权重).
+ * in their own words, chapter 1 in the article's (Chinese says 键, 值, 查询 in every chapter).
  */
 function matrixNamer(app) {
   const step = app.steps[indexOfStep(app.steps, app.state.current.step)];
@@ -155,6 +163,7 @@ export function refreshPanels(app) {
   page.source.textContent = tr('app.source');
   page.skip.textContent = tr('app.skip');
   page.keysHint.textContent = tr('app.keysHint');
+  page.scrollCue.textContent = tr('app.scrollCue');
   page.footer.replaceChildren(...withGlossary(tr('app.footer'), tr, seen, id));
   widgets.languageSwitch.update(language, tr);
 }
@@ -166,7 +175,9 @@ const URL_DELAY_MS = 400;
 export function writeUrl(app, reason) {
   const { url } = app;
   if (!url) return; // an embedded explainer keeps its state to itself
-  const write = () => url.write(urlOf(app.state.current), reason === 'step' ? 'push' : 'replace');
+  // A new step, or practice's new example, is an entry of the history: Back returns.
+  const push = reason === 'step' || reason === 'practice';
+  const write = () => url.write(urlOf(app.state.current), push ? 'push' : 'replace');
   // During playback the URL (a message to the browser process, which then works for several
   // milliseconds on the core the page draws with) waits until the new step's first frames,
   // the costliest of playback, are drawn; the page's first URL waits for its first frame.

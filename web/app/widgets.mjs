@@ -3,7 +3,7 @@
 // the tables and the learning tools (Predict, Export, Practice).
 import { h } from '../dom.mjs';
 import { elementMarkup } from '../element/markup.mjs';
-import { articleExample, dimsOf, withDims, withEntry } from '../model/example.mjs';
+import { articleExample, dimsOf, sameExample, withDims, withEntry } from '../model/example.mjs';
 import { layerDimsOf, layerExample, withLayerEntry } from '../model/layer.mjs';
 import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 import { randomExample } from '../model/random.mjs';
@@ -124,14 +124,44 @@ function toolsContext(app) {
   };
 }
 
-/** Practice: a new example of small whole numbers, at the first step that asks questions. */
+/**
+ * Practice: a new example of small whole numbers, at the first step that asks questions. The
+ * reader's own numbers and step are kept (app.practiceFrom, the first press's; more presses
+ * draw other examples) and a notice offers them back; Back in the browser returns too (the
+ * practice example is a new entry of the history).
+ */
 function practise(app) {
   app.widgets.workbench.clearEditorMessages();
+  const { current } = app.state;
+  app.practiceFrom ??= { example: current.example, step: current.step };
+  const kept = app.practiceFrom;
   const example = practiceExample(freshSeed());
-  const steps = buildSteps(dimsOf(example), layerDimsOf(app.state.current.layer));
+  const steps = buildSteps(dimsOf(example), layerDimsOf(current.layer));
   const first = steps.find((step) => step.questions);
   app.change(
     { example, step: first.id, status: { key: 'tools.practice.status', params: {} } },
-    'history',
+    'practice',
+  );
+  const article = sameExample(kept.example, articleExample());
+  app.widgets.notices.show({
+    id: 'practice',
+    kind: 'info',
+    text: (t) => t(article ? 'tools.practice.keptArticle' : 'tools.practice.kept'),
+    action: {
+      label: (t) => t(article ? 'tools.practice.backArticle' : 'tools.practice.back'),
+      run: () => leavePractice(app),
+    },
+  });
+}
+
+/** Back from practice to the numbers and the step the reader had before it. */
+function leavePractice(app) {
+  const kept = app.practiceFrom;
+  if (!kept) return;
+  app.practiceFrom = null;
+  app.widgets.workbench.clearEditorMessages();
+  app.change(
+    { example: kept.example, step: kept.step, status: { key: 'tools.practice.left', params: {} } },
+    'practice',
   );
 }

@@ -1,9 +1,10 @@
 // Short explanations of the jargon the page uses (WebAssembly, trace(), Gaussian, Xavier,
-// Transformer, token embedding): the first time a term appears in a piece of text, it
-// becomes a button that opens a small pop-up (the HTML popover attribute: no script needed to
-// open, close on Escape or a click elsewhere). The terms and their definitions are i18n keys:
-// 'glossary.<term>.match' is the word as the sentence spells it in that language,
-// 'glossary.<term>' the definition.
+// Transformer, token embedding, and the terms a learner meets along the way: softmax, d_k,
+// KV cache, RoPE, LayerNorm, MLP, induction head, logits, loss): the first time a term appears
+// in a piece of text, it becomes a button that opens a small pop-up (the HTML popover
+// attribute: no script needed to open, close on Escape or a click elsewhere). The terms and
+// their definitions are i18n keys: 'glossary.<term>.match' is the word as the sentences spell
+// it in that language (spellings separated by "|", any case), 'glossary.<term>' the definition.
 import { h } from '../dom.mjs';
 
 export const GLOSSARY_TERMS = [
@@ -13,7 +14,38 @@ export const GLOSSARY_TERMS = [
   'xavier',
   'transformer',
   'embedding',
+  'softmax',
+  'dk',
+  'kvcache',
+  'rope',
+  'layernorm',
+  'mlp',
+  'induction',
+  'logits',
+  'loss',
 ];
+
+const isLetter = (c) => c !== undefined && /[A-Za-z]/.test(c);
+
+/** Where `text` first spells the term (any of its spellings, any case, a whole word): or null. */
+function findTerm(text, spellings) {
+  const lower = text.toLowerCase();
+  let found = null;
+  for (const spelling of spellings.split('|')) {
+    const word = spelling.toLowerCase();
+    let at = lower.indexOf(word);
+    // Not inside a longer word ("loss" in "lossless"): a Latin term stands alone, or with a
+    // plural s ("token embeddings").
+    const alone = (k) => {
+      const end = k + word.length;
+      const plural = text[end] === 's' && !isLetter(text[end + 1]);
+      return !isLetter(text[k - 1]) && (!isLetter(text[end]) || plural);
+    };
+    while (at !== -1 && !alone(at)) at = lower.indexOf(word, at + 1);
+    if (at !== -1 && (found === null || at < found.at)) found = { at, length: word.length };
+  }
+  return found;
+}
 
 /**
  * `text` as nodes, with each glossary term not yet in `seen` turned into a pop-up button.
@@ -26,15 +58,15 @@ export function withGlossary(text, tr, seen, id) {
   const found = [];
   for (const term of GLOSSARY_TERMS) {
     if (seen.has(term)) continue;
-    const match = tr(`glossary.${term}.match`);
-    const at = text.indexOf(match);
-    if (at !== -1) found.push({ term, at, match });
+    const place = findTerm(text, tr(`glossary.${term}.match`));
+    if (place) found.push({ term, ...place });
   }
   found.sort((a, b) => a.at - b.at);
   const nodes = [];
   let cursor = 0;
-  for (const { term, at, match } of found) {
+  for (const { term, at, length } of found) {
     if (at < cursor) continue; // overlaps a term already linked
+    const match = text.slice(at, at + length);
     nodes.push(text.slice(cursor, at));
     seen.add(term);
     const popupId = id(`glossary-${term}-${(glossaryCount = (glossaryCount + 1) % 1e9)}`);
@@ -44,6 +76,7 @@ export function withGlossary(text, tr, seen, id) {
         class: 'glossary-term',
         popovertarget: popupId,
         'aria-describedby': popupId,
+        dataset: { term },
         text: match,
       }),
       h(
@@ -54,7 +87,7 @@ export function withGlossary(text, tr, seen, id) {
         tr(`glossary.${term}`),
       ),
     );
-    cursor = at + match.length;
+    cursor = at + length;
   }
   nodes.push(text.slice(cursor));
   return nodes;

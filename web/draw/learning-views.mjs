@@ -95,31 +95,100 @@ export function targetEditor(ctx, target, suggested) {
 }
 
 /**
- * The loss after each step as a line (step 0 = before any step), with its first and last
- * values written as text so the export and screen readers get the numbers.
+ * Round numbers from 0 to at least `top` for an axis: 0 and 2 to 4 more, a step of 1, 2 or 5
+ * times a power of 10.
+ */
+export function axisTicks(top) {
+  if (!(top > 0) || !Number.isFinite(top)) return [0, 1];
+  const rough = top / 3;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+  const count = Math.ceil(top / step - 1e-9);
+  return Array.from({ length: count + 1 }, (_, k) => k * step);
+}
+
+/** A tick's number: plain up to 99,999, else as 2e6 (a diverging loss grows past that). */
+export function tickText(value) {
+  if (value === 0 || Math.abs(value) < 1e5) return formatExact(Number(value.toPrecision(6)));
+  const [mantissa, exponent] = value.toExponential().split('e');
+  return `${Number(Number(mantissa).toPrecision(3))}e${Number(exponent)}`;
+}
+
+/**
+ * The loss after each step as a line (step 0 = before any step), on axes with their numbers
+ * (steps along the bottom, the loss up the side), with its first and last values written as
+ * text so the export and screen readers get the numbers.
  * @param {number[]} losses
  * @param {(key: string, params?: object) => string} tr its label and caption (the caption in
  *   the language's punctuation)
  */
 export function lossPlot(losses, tr) {
   const label = tr('ch3.learn.plot');
-  const width = 320;
-  const height = 120;
-  const pad = 8;
-  const top = Math.max(...losses, 1e-9);
-  const x = (k) => pad + ((width - 2 * pad) * k) / Math.max(1, losses.length - 1);
-  const y = (loss) => height - pad - ((height - 2 * pad) * loss) / top;
-  const points = losses.map((loss, k) => `${x(k).toFixed(1)},${y(loss).toFixed(1)}`).join(' ');
+  const box = { width: 340, height: 150, left: 52, right: 10, top: 10, bottom: 34 };
+  const plotW = box.width - box.left - box.right;
+  const plotH = box.height - box.top - box.bottom;
   const last = losses.length - 1;
+  const finite = losses.filter(Number.isFinite);
+  const yTicks = axisTicks(Math.max(...finite, 1e-9));
+  const xTicks = axisTicks(Math.max(1, last)).filter((k) => Number.isInteger(k));
+  const yTop = yTicks.at(-1);
+  const xEnd = Math.max(1, xTicks.at(-1));
+  const x = (k) => box.left + (plotW * k) / xEnd;
+  const y = (loss) => box.top + plotH * (1 - Math.min(loss, yTop) / yTop);
+  const shown = losses.map((loss, k) => ({ k, loss })).filter(({ loss }) => Number.isFinite(loss));
+  const points = shown.map(({ k, loss }) => `${x(k).toFixed(1)},${y(loss).toFixed(1)}`).join(' ');
+  const bottom = box.top + plotH;
   return h(
     'figure',
     { class: 'loss-plot' },
     svg(
       'svg',
-      { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'loss-svg' },
-      svg('line', { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: 'axis' }),
+      {
+        viewBox: `0 0 ${box.width} ${box.height}`,
+        role: 'img',
+        'aria-label': label,
+        class: 'loss-svg',
+      },
+      yTicks.map((v) => [
+        svg('line', { x1: box.left, x2: box.width - box.right, y1: y(v), y2: y(v), class: 'grid' }),
+        svg(
+          'text',
+          { x: box.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'loss-tick' },
+          tickText(v),
+        ),
+      ]),
+      xTicks.map((k) =>
+        svg(
+          'text',
+          { x: x(k), y: bottom + 14, 'text-anchor': 'middle', class: 'loss-tick' },
+          String(k),
+        ),
+      ),
+      svg(
+        'text',
+        { x: box.left + plotW / 2, y: box.height - 4, 'text-anchor': 'middle', class: 'loss-axis' },
+        tr('ch3.learn.plotSteps'),
+      ),
+      svg(
+        'text',
+        {
+          x: 12,
+          y: box.top + plotH / 2,
+          'text-anchor': 'middle',
+          class: 'loss-axis',
+          transform: `rotate(-90 12 ${box.top + plotH / 2})`,
+        },
+        tr('ch3.learn.plotLoss'),
+      ),
+      svg('line', {
+        x1: box.left,
+        y1: bottom,
+        x2: box.width - box.right,
+        y2: bottom,
+        class: 'axis',
+      }),
       svg('polyline', { points, class: 'loss-line', fill: 'none' }),
-      losses.map((loss, k) =>
+      shown.map(({ k, loss }) =>
         svg('circle', { cx: x(k).toFixed(1), cy: y(loss).toFixed(1), r: 2.5, class: 'loss-dot' }),
       ),
     ),

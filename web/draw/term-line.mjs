@@ -33,13 +33,19 @@ export function termLine(lhs, terms, result, className = '') {
     /** terms: how many terms are shown (fractional = the next one fading in); result 0..1 */
     show(termsShown, resultAmount) {
       const latest = termsShown > 0 && resultAmount <= 0 ? Math.ceil(termsShown) - 1 : -1;
+      // Not shown yet is hidden, not only transparent: a screen reader does not read the
+      // result before the line reaches it (Predict asks for it).
+      const fade = (part, amount) => {
+        setStyle(part, 'opacity', String(amount));
+        setStyle(part, 'visibility', amount <= 0 ? 'hidden' : '');
+      };
       termElements.forEach((term, m) => {
-        const amount = String(Math.min(1, Math.max(0, termsShown - m)));
-        setStyle(term, 'opacity', amount);
+        const amount = Math.min(1, Math.max(0, termsShown - m));
+        fade(term, amount);
         term.classList.toggle('is-latest', m === latest);
-        if (m > 0) setStyle(plusSigns[m - 1], 'opacity', amount);
+        if (m > 0) fade(plusSigns[m - 1], amount);
       });
-      setStyle(resultElement, 'opacity', String(ease(resultAmount)));
+      fade(resultElement, ease(resultAmount));
       element.classList.toggle('is-pending', termsShown <= 0);
     },
   };

@@ -26,10 +26,15 @@ export const ease = (x) => (x < 0.5 ? 4 * x * x * x : 1 - (-2 * x + 2) ** 3 / 2)
 
 export const lerp = (a, b, x) => a + (b - a) * x;
 
-/** Fades and lifts an element in as `amount` goes from 0 to 1. */
+/**
+ * Fades and lifts an element in as `amount` goes from 0 to 1. Not yet started, it is hidden
+ * (visibility), not only transparent: what the scene has not shown yet (an answer Predict
+ * asks for) is not read out by a screen reader either, nor reached with Tab.
+ */
 export function reveal(element, amount, rise = 6) {
   const eased = ease(clamp01(amount));
   setStyle(element, 'opacity', String(eased));
+  setStyle(element, 'visibility', eased <= 0 ? 'hidden' : '');
   setStyle(
     element,
     'transform',
@@ -37,11 +42,12 @@ export function reveal(element, amount, rise = 6) {
   );
 }
 
-/** A result cell landing: its number fades in with a small pop. */
+/** A result cell landing: its number fades in with a small pop (hidden before, as reveal). */
 export function land(cell, amount) {
   const eased = ease(clamp01(amount));
   const value = cell.valueElement ?? cell;
   setStyle(value, 'opacity', String(eased));
+  setStyle(value, 'visibility', eased <= 0 ? 'hidden' : '');
   setStyle(value, 'transform', eased >= 1 ? '' : `scale(${(0.6 + 0.4 * eased).toFixed(3)})`);
   cell.classList.toggle('is-pending', eased <= 0);
 }

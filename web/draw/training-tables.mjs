@@ -6,7 +6,8 @@
 // once it has left the page.
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { headRoles, trainedSteps } from '../model/training.mjs';
+import { runReading } from '../model/training.mjs';
+import { kindName } from './training-views.mjs';
 import { matrixView } from './matrix-view.mjs';
 
 /** Steps between the loss table's rows. */
@@ -39,25 +40,24 @@ function lossTable(run, tr) {
 }
 
 function headsTable(run, tr) {
-  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
-  const { layers, heads } = run.settings;
-  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads) {
-    return h('p', { class: 'panel-intro', text: tr('ch3.tables.noHeads') });
-  }
-  const roles = headRoles(latest, Array.from(run.probe.tokens)).heads;
+  const reading = runReading(run);
+  if (!reading) return h('p', { class: 'panel-intro', text: tr('ch3.tables.noHeads') });
+  const heads = reading.heads;
+  const columns = [
+    (x) => formatExact(x.scores.previous),
+    (x) => (x.scores.induction === null ? '–' : formatExact(x.scores.induction)),
+    (x) => kindName(x, tr),
+  ];
   return matrixView({
     matrix: 'run-heads',
     role: 'score',
     symbol: 'A',
-    name: tr('ch3.tables.heads', { step: trainedSteps(run) }),
-    rows: roles.length,
-    cols: 2,
-    rowLabels: roles.map((x) => tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 })),
-    colLabels: [tr('ch3.tables.previous'), tr('ch3.tables.induction')],
-    text: (i, j) => {
-      const score = j === 0 ? roles[i].previous : roles[i].induction;
-      return score === null ? '–' : formatExact(score);
-    },
+    name: tr('ch3.tables.heads', { step: reading.step }),
+    rows: heads.length,
+    cols: columns.length,
+    rowLabels: heads.map((x) => tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 })),
+    colLabels: [tr('ch3.tables.previous'), tr('ch3.tables.induction'), tr('ch3.tables.reads')],
+    text: (i, j) => columns[j](heads[i]),
     shape: '',
   }).element;
 }

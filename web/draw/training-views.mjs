@@ -96,8 +96,10 @@ export function weightRgb(weight) {
   return [255 + (0x1c - 255) * w, 255 + (0x6f - 255) * w, 255 + (0xd1 - 255) * w];
 }
 
-/** Cells of a labelled heatmap are this many px, the map between 150 and 300 px wide. */
-const LABELLED_CELL = 16;
+/** Cells of a labelled heatmap are at least this many px (room for a letter), the map 150 to 300 px. */
+const LABELLED_CELL = 9;
+const MIN_MAP = 150;
+const MAX_MAP = 300;
 
 /**
  * The canvas with `tokens`' letters along its top (keys) and left side (queries), sized so
@@ -110,12 +112,14 @@ function tokenAxes(canvas, tokens) {
       { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
       Array.from(tokens, (id) => h('span', { text: tokenLabel(id) })),
     );
-  const size = `${Math.min(300, Math.max(150, LABELLED_CELL * tokens.length))}px`;
-  setStyle(canvas, 'width', size);
-  setStyle(canvas, 'height', size);
+  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * tokens.length));
+  setStyle(canvas, 'width', `${side}px`);
+  setStyle(canvas, 'height', `${side}px`);
+  // The letters a little smaller than their cells, so that neighbours never touch.
+  const letterPx = Math.min(11, Math.max(7, side / tokens.length - 1.5));
   return h(
     'div',
-    { class: 'heatmap-labelled' },
+    { class: 'heatmap-labelled', style: { fontSize: `${letterPx.toFixed(1)}px` } },
     h('span'),
     letters('keys'),
     letters('queries'),
@@ -124,19 +128,20 @@ function tokenAxes(canvas, tokens) {
 }
 
 /**
- * One head's weights as a heatmap: { element, update(weights) } with weights [T][T] (rows
- * are queries). Darker is more weight; above the diagonal (future keys) stays blank. One
- * pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of every
- * head costs well under a millisecond. With `tokens` (a short sequence the reader typed), the
- * rows and columns are labelled with their letters.
+ * One head's weights as a heatmap: { element, update(weights), read(text) } with weights
+ * [T][T] (rows are queries). Darker is more weight; above the diagonal (future keys) stays
+ * blank. One pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of
+ * every head costs well under a millisecond. With `tokens`, the rows and columns are labelled
+ * with their letters; read(text) writes the head's reading under its name.
  */
 export function headHeatmap(label, headClass, { tokens } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
+  const reading = h('span', { class: 'head-reading' });
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
     tokens ? tokenAxes(canvas, tokens) : canvas,
-    h('figcaption', { text: label }),
+    h('figcaption', {}, h('span', { class: 'head-name', text: label }), reading),
   );
   function update(weights) {
     const T = weights.length;
@@ -157,7 +162,39 @@ export function headHeatmap(label, headClass, { tokens } = {}) {
     g.putImageData(image, 0, 0);
     element.dataset.filled = 'true';
   }
-  return { element, update };
+  const read = (text, kind = '') => {
+    reading.textContent = text;
+    element.dataset.kind = kind;
+  };
+  return { element, update, read };
+}
+
+/** What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩". */
+export function kindName(head, tr) {
+  return tr(`ch3.kind.${head.kind}`, {
+    token: head.token === undefined ? '' : tokenLabel(head.token),
+  });
+}
+
+/** The kind and its share, short enough for a file's drawing: "previous token 0.87". */
+export function readingShort(head, tr) {
+  const name = kindName(head, tr);
+  return head.share > 0 ? `${name} ${shareText(head.share)}` : name;
+}
+
+/** Two decimals of a share of weight ("0.87"). */
+const shareText = (share) => share.toFixed(2);
+
+/**
+ * A head's reading (model/head-reading.mjs) in one line: "previous token: 0.87 of its weight
+ * on the token just before", "diffuse: spread over about 12 tokens".
+ */
+export function readingText(head, tr) {
+  return tr(`ch3.read.${head.kind}`, {
+    share: shareText(head.share),
+    keys: head.keys.toFixed(1),
+    token: head.token === undefined ? '' : tokenLabel(head.token),
+  });
 }
 
 /** A row of tokens as letters (BOS as ⟨s⟩); `marks` maps a position to a class. */

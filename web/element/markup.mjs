@@ -18,7 +18,11 @@ export function elementMarkup(state, language) {
   return `<attention-explainer lang="${language}" step="${attribute(step)}"${example}></attention-explainer>`;
 }
 
-/** The state's hash from the attributes: the example's settings and numbers, then the step. */
+/**
+ * The state's hash from the attributes: the example's settings and numbers, then the step (a
+ * chapter as its first step). A chapter that does not exist goes in as `chapter=`, which the
+ * app refuses by name in its notice (it does not silently start at the first step).
+ */
 export function hashOf({ step, chapter, example }) {
   const parts = example ? [example.replace(/^#/, '')] : [];
   let start = step;
@@ -29,6 +33,7 @@ export function hashOf({ step, chapter, example }) {
     const first = buildSteps(dimsOf(example), layerDimsOf(layer)).find(
       (s) => String(chapterOf(s.stage)) === chapter,
     );
+    if (!first) parts.unshift(`chapter=${encodeURIComponent(chapter)}`);
     start = first?.id;
   }
   if (start) parts.unshift(`step=${encodeURIComponent(start)}`);

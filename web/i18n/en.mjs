@@ -156,7 +156,11 @@ export default {
   'formula.softmax': 'a i j equals e to the s i j over the sum over l of e to the s i l',
   'narrate.softmax': 'Weights of query {i} = {vector}.',
   'note.rounding':
-    'The article rounds the softmax to one decimal before multiplying (keeping the sum at 1): {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+    'The article rounds the softmax to one decimal before multiplying, and keeps each row’s sum at 1. Plain rounding would not: it turns {exactWeights} into {plainWeights}, which add up to {plainSum}. So the article first cuts each weight down to a tenth ({floors}), then gives the tenths still missing to the weights the cut took the most from. That is how {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+  'note.roundingPlain':
+    'The article rounds the softmax to one decimal before multiplying (here plain rounding already keeps the sum at 1): {exactWeights} becomes {articleWeights}, which turns output {i} from {exactOutput} into {articleOutput}.',
+  'softmax.addsToOneRounded':
+    'The shares always add up to 1. The weights printed beside them add up to {sum} only because each is rounded to three decimals.',
 
   // --- scene: weighted values ---
   'weighted.multiply':
@@ -216,7 +220,7 @@ export default {
   'transport.pause': 'Pause',
   'transport.next': 'Next',
   'transport.timeline': 'Timeline',
-  'transport.speed': 'Speed',
+  'transport.speed': 'Animation speed',
   'transport.position': 'Step {k} of {total}',
   'narrate.step': 'Step {k} of {total}: {title}.',
 
@@ -277,6 +281,10 @@ export default {
   'url.badValue': '“{value}” is not a valid value for {key}',
   'url.badMatrix':
     'the numbers for {key} are not a matrix of 1 to 8 rows and columns within ±1000: “{value}”',
+  'url.unknownChapter': 'there is no chapter “{value}” (the chapters are 1 to {count})',
+  'url.trainedTooLong':
+    'it is {length|# character|# characters} long, more than the {most} a model link may have',
+  'url.trainedNotText': 'it is not base64url text (letters, digits, - and _ only)',
   'url.unknownKey': 'it has an unknown setting “{key}”',
   'url.incompleteExample': 'it gives only some of the matrices x, wk, wq, wv',
   'url.badShape': 'the shape of {key} does not fit the other matrices',
@@ -344,6 +352,34 @@ export default {
   'glossary.embedding.match': 'token embedding',
   'glossary.embedding':
     'a token (a word or a piece of one) represented as a vector of numbers that a network learns, so that similar tokens get similar vectors.',
+  // ---- glossary: the terms a learner meets along the way ----
+  'glossary.softmax.match': 'softmax',
+  'glossary.softmax':
+    'turns a row of numbers into weights that are positive and add up to 1: e to each number, divided by the sum of them all. The largest number gets the largest weight.',
+  'glossary.dk.match': 'd_k',
+  'glossary.dk':
+    'the number of columns of the queries and the keys (k for key). Scores are their dot products, so both have it; scaled attention divides the scores by √d_k.',
+  'glossary.kvcache.match': 'KV cache',
+  'glossary.kvcache':
+    'while a model writes text token by token, the keys and values of the tokens so far, kept in memory so that each new token computes only its own (chapter 2, “Decoding with a KV cache”).',
+  'glossary.rope.match': 'RoPE',
+  'glossary.rope':
+    'rotary position embedding: each pair of numbers of a query and of a key is turned by an angle proportional to its position, so a score depends on how far apart the two tokens are (chapter 3).',
+  'glossary.layernorm.match': 'LayerNorm',
+  'glossary.layernorm':
+    'rescales each token’s row to mean 0 and standard deviation 1 (then a learned scale and shift), so the numbers stay in a usable range however many layers are stacked.',
+  'glossary.mlp.match': 'MLP',
+  'glossary.mlp':
+    'multi-layer perceptron: two weight matrices with a ReLU between them, applied to each token on its own; the other half of a Transformer block.',
+  'glossary.induction.match': 'induction head',
+  'glossary.induction':
+    'a head that, from the current token, looks at the token right after that token’s earlier occurrence, so the model can copy what came next last time. It needs a previous-token head in an earlier layer.',
+  'glossary.logits.match': 'logits',
+  'glossary.logits':
+    'the model’s raw score for each possible next token; the softmax of the logits gives their probabilities.',
+  'glossary.loss.match': 'loss',
+  'glossary.loss':
+    'one number that says how wrong the model is (here the squared distance to a target, or the cross-entropy of the next token); training changes the weights to make it smaller.',
 
   // Chapter 2
   'chapter.article': 'Chapter 1 · The article',
@@ -474,6 +510,10 @@ export default {
     'Why would a decoder without a cache compute the earlier tokens again? A model is a stack of layers: the keys and values of layer 2 are made from layer 1’s outputs, and so on up. Unless they are kept, every new token means running every layer over the whole prefix again to get them back.',
   'ch2.decode.module':
     'Computed by the module’s onnxAttention with past_key / past_value in and present_key / present_value out; its output is checked against row t of the full causal attention from trace().',
+  // ---- The module's names, folded under the prose ("For developers") ----
+  'explain.developers': 'For developers',
+  'ch2.attention.module':
+    'Each head’s scores and weights are those of trace({ x, wQuery, wKey, wValue, heads, kvHeads, wOut }): its heads[h].scores and heads[h].weights.',
   'ch2.decode.count.title': 'Multiply-adds of decoding step {t} of {n} (token {t})',
   'ch2.decode.count.with': 'with the cache',
   'ch2.decode.count.without': 'recomputing the prefix',
@@ -505,8 +545,9 @@ export default {
   'arith2.concat': 'Row {i}, column {c}: head {head}’s output, its column {k}',
   'arith2.output': 'Layer output {i}, column {c}: row {i} of C dotted with column {c} of W_O',
   'arith2.decodeScore': 'Head {head}, token {t}: its query against cached key {j} (K/V head {g})',
-  'arith2.decodeOutput': 'Head {head}, token {t}, column {c}: onnxAttention’s output Y',
-  'arith2.decodeOutputEquals': 'Y = {y}; row {t} of full causal attention (trace()) = {full}',
+  'arith2.decodeOutput':
+    'Head {head}, token {t}, column {c}: the output Y of attention with the cache',
+  'arith2.decodeOutputEquals': 'Y = {y}; row {t} of full causal attention = {full}',
 
   // Learning tools
   'tools.predict': 'Predict',
@@ -560,6 +601,14 @@ export default {
   'tools.hint.cacheNumbers':
     '2 (key and value) × {tokens|# token|# tokens} × {kvHeads|# KV head|# KV heads} × {dHead|# number|# numbers} each = ?',
   'tools.practice.status': 'Practice: a new example of small whole numbers.',
+  // ---- Practice keeps the reader's numbers and gives them back ----
+  'tools.practice.kept':
+    'Practice: a new example of small whole numbers, at the first step that asks. Your own numbers are kept.',
+  'tools.practice.keptArticle':
+    'Practice: a new example of small whole numbers, at the first step that asks. The article’s example is kept.',
+  'tools.practice.back': 'Back to your numbers',
+  'tools.practice.backArticle': 'Back to the article’s example',
+  'tools.practice.left': 'Back from practice: your numbers, at the step you left.',
   'tools.export': 'Export',
   'tools.export.heading': 'Export this step',
   'tools.export.png': 'Image (PNG)',
@@ -666,13 +715,23 @@ export default {
   'matrix.later.wKey': 'key weights',
   'matrix.later.wValue': 'value weights',
   'ch3.learn.update':
-    'Every weight moves a little against its gradient: η = {eta} times it. Hover over a weight to see its old value, its gradient and its new value.',
+    'Every step moves every weight against its gradient, η = {eta} times it ({steps|one step|# steps} here; the weights shown are those after the last). Hover over a weight to see its old value, its gradient and its new value.',
   'ch3.learn.moved':
-    'Run the forward pass again with the new weights: output 1 is nearer its target, and after this one step the loss falls from {before} to {after}.',
+    'Run the forward pass again with the new weights: after {steps|this one step|these # steps} output 1 is nearer its target, and the loss falls from {before} to {after}.',
   'ch3.learn.repeat':
     'That is all training is: this step, repeated over millions of examples (a batch at a time), each nudging the weights a little.',
   'ch3.formula.update': 'Gradient descent: one step against the gradient',
   'ch3.narrate.update': 'After {steps|one step|# steps} output 1 is {row}; the loss is {after}.',
+  // ---- Chapter 3 · the learning step's loss chart and its divergence ----
+  'ch3.learn.plotSteps': 'steps taken',
+  'ch3.learn.plotLoss': 'loss',
+  'ch3.learn.movedUp':
+    'Run the forward pass again with the new weights: after {steps|this one step|these # steps} the loss has not fallen but risen, from {before} to {after}: the steps diverged (below the buttons).',
+  'ch3.learn.rising': 'The steps diverged: from step {step} on, the loss grows instead of falling.',
+  'ch3.learn.overflow':
+    'The steps diverged: the loss grew from step {step} on, until the next step’s numbers would no longer fit in a float (∞, then NaN), so the page stopped before it.',
+  'ch3.learn.divergedWhy':
+    'Why: each step is too long for this gradient. Here ‖∂L/∂W‖ = {gradient}, so one step of η = {eta} times it moves the weights by {length}, while the weights themselves measure ‖W‖ = {weights}. The step jumps far past the lowest loss, to where the gradient is larger still, and the next jump is longer. Smaller numbers (inputs, target) or a smaller η keep the steps short.',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': 'Positions added to X: now order matters',
@@ -730,8 +789,8 @@ export default {
   'ch3.block.name.hidden': 'hidden (after ReLU)',
   'ch3.block.name.mlp': 'MLP output',
   'ch3.block.name.output': 'block output',
-  'ch3.block.name.w1': 'MLP weights',
-  'ch3.block.name.w2': 'MLP weights',
+  'ch3.block.name.w1': 'MLP weights in (d → hidden)',
+  'ch3.block.name.w2': 'MLP weights out (hidden → d)',
   'ch3.block.where':
     'Attention is one part of a Transformer block. These are chapter 2’s numbers: its layer’s output Y already has X’s shape (W_O brought it back to d_model columns).',
   'ch3.block.residual':
@@ -742,7 +801,7 @@ export default {
   'ch3.block.normWhy':
     'Models such as GPT-2 normalise before each part (pre-norm): here, before the MLP.',
   'ch3.block.mlp':
-    'The MLP works on each token alone: {hidden} hidden numbers from {d} (real models use 4 times d), a ReLU that keeps the positive ones, and back to {d}. Its weights here are chosen to be readable; a model learns them.',
+    'The MLP works on each token alone: W₁ turns its {d} numbers into {hidden} hidden ones (real models use 4 times d), a ReLU keeps the positive ones, and W₂ brings them back to {d}. Both weight matrices are in the row; here they are chosen to be readable, a model learns them.',
   'ch3.block.second':
     'A second residual adds the MLP’s output to R: Z is the block’s output. Attention moves information between tokens; the MLP transforms each token on its own.',
   'ch3.block.stack':
@@ -796,9 +855,9 @@ export default {
   'ch3.train.layers': 'Layers',
   'ch3.train.heads': 'Heads per layer',
   'ch3.train.seed': 'Seed',
-  'ch3.train.speed': 'Speed',
-  'ch3.train.speed.fast': 'Fast',
-  'ch3.train.speed.slow': 'Slow',
+  'ch3.train.speed': 'Training speed',
+  'ch3.train.speed.fast': 'Fast: 50 steps between redraws',
+  'ch3.train.speed.slow': 'Slow: 10 steps, then a ¼ s pause',
   'ch3.train.ready': 'Ready: press Train.',
   'ch3.train.starting': 'Starting the worker…',
   'ch3.train.status': 'step {step} · loss {loss}',
@@ -808,7 +867,7 @@ export default {
   'ch3.train.dropMark': 'drop at step {step}',
   'ch3.train.dropped': 'The loss dropped at step {step}, {seconds} s after Train.',
   'ch3.train.droppedHeads':
-    'The loss dropped at step {step}, {seconds} s after Train. Then layer 1’s head {prevHead} looks at the previous token ({prev} of its weight), and layer {layer}’s head {head} at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. Together they are an induction head.',
+    'The loss dropped at step {step}, {seconds} s after Train. Now layer {prevLayer}’s head {prevHead} looks at the previous token ({prev} of its weight), and layer {layer}’s head {head} at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. Together they are an induction head.',
   'ch3.train.why.two':
     'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
   'ch3.train.why.oneLayer':
@@ -818,15 +877,58 @@ export default {
   'ch3.train.why.none':
     'Without positions attention cannot tell order (the first stage of this chapter): no head can look straight at “the token just before me”. A token can only roughly tell how far it is from the start (under the causal mask it sees how many tokens came before it), so the model learns slowly and only in part: no sudden drop.',
   'ch3.train.headsTitle':
-    'Every head’s attention on one held-out row (rows: queries, columns: keys)',
+    'Every head’s attention on one held-out row (rows: queries, columns: keys; letters along both edges), and what each head does',
   'ch3.train.headName': 'Layer {layer} · head {head}',
+  // ---- Chapter 3 · what a head reads as (model/head-reading.mjs), the tiny model, its loss ----
+  'ch3.read.previous': 'previous token: {share} of its weight on the token just before',
+  'ch3.read.induction':
+    'induction: {share} of its weight on the token after the earlier copy of the current one',
+  'ch3.read.copy': 'earlier copy: {share} of its weight on the earlier copy of the current token',
+  'ch3.read.fixed': 'fixed token: {share} of its weight on {token}, wherever it stands',
+  'ch3.read.self': 'itself: {share} of its weight on the current token',
+  'ch3.read.diffuse': 'diffuse: spread over about {keys} tokens, none of them favoured',
+  'ch3.read.mixed':
+    'no single pattern: each query looks at about {keys} tokens, but not the same kind of token',
+  'ch3.kind.previous': 'previous token',
+  'ch3.kind.induction': 'induction',
+  'ch3.kind.copy': 'earlier copy',
+  'ch3.kind.fixed': 'fixed token {token}',
+  'ch3.kind.self': 'itself',
+  'ch3.kind.diffuse': 'diffuse',
+  'ch3.kind.mixed': 'no single pattern',
+  'ch3.tables.reads': 'reads as',
+  'ch3.train.droppedInduction':
+    'The loss dropped at step {step}, {seconds} s after Train. Now layer {layer}’s head {head} looks at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. No head reads as a previous-token head in a layer below it.',
+  'ch3.train.model':
+    'The model: {layers|# layer|# layers} of self-attention with {heads|# head|# heads} each, d_model = {dModel} (each head works on {dHead} of those numbers), and no MLP. It holds {parameters} parameters: an embedding of each of its {vocab} tokens, per layer a LayerNorm and W_Q, W_K, W_V, W_O, a last LayerNorm, and the unembedding that turns a row into {vocab} logits{positions}.',
+  'ch3.train.model.rope': ' (RoPE turns queries and keys by position and adds no parameters)',
+  'ch3.train.model.learned': ', plus a learned position vector for each of its {context} places',
+  'ch3.train.model.none': ' (no positions at all)',
+  'ch3.train.loss':
+    'Training lowers the cross-entropy of the next token. At each place t the model gives every token a probability, the softmax of its logits; the loss is minus the log of the probability it gave the token that really comes next, averaged over the N places that count (inside the repeat, where the next letter can be known). A uniform guess over 16 tokens scores ln 16 ≈ 2.77; a sure right guess, 0.',
+  'ch3.formula.crossEntropy':
+    'Cross-entropy of the next token: minus the mean log-probability of each true next token',
+  'ch3.heads.noInductionHead':
+    'The model predicts {token} next. This model has no induction head: on the held-out row of the previous stage, no head puts most of its weight on the token after the earlier copy of the current one. So no head copies what followed an earlier copy; the prediction comes from what this model did learn.',
+  'ch3.heads.relation.afterCopy': 'the token after the earlier {last}',
+  'ch3.heads.relation.copy': 'the earlier {last} itself, not the token after it',
+  'ch3.heads.relation.previous': 'the token just before {last}',
+  'ch3.heads.relation.self': 'the last token itself',
+  'ch3.heads.relation.start': 'the start token ⟨s⟩',
+  'ch3.heads.relation.other': 'neither the earlier {last} nor the token after it',
+  'ch3.heads.copies':
+    'The prediction is that very letter: the model copies what followed the earlier {last}.',
+  'ch3.heads.notCopied':
+    'Yet the model predicts {token}, not the {key} it looks at: this head alone does not decide it.',
+  'ch3.heads.every':
+    'Every head on your sequence, each under what it does (read on the held-out row, as in the previous stage)',
   // ---- Chapter 3 · stage "heads-learned" (what the heads learned) ----
   'stage.heads-learned': 'What the heads learned',
   'ch3.title.heads': 'The trained heads on your sequence',
   'ch3.narrate.heads':
-    'Type a sequence: layer 1’s previous-token head and layer 2’s induction head show where each token looks, and the model continues the sequence.',
+    'Type a sequence: the heads the previous stage names as the previous-token head and the induction head show where each token looks, and the model continues the sequence.',
   'ch3.heads.explain':
-    'A line joins each token (left) to the tokens it attends to (right); the thicker the line, the larger the weight. The model is the one trained in the previous stage, as it is now.',
+    'A line joins each token (left) to the tokens it attends to (right); the thicker the line, the larger the weight. The model is the one trained in the previous stage, as it is now. Which head does what is read there, on its held-out row, so both stages name the same previous-token head and the same induction head; here they read your sequence.',
   'ch3.heads.inputLabel': 'Your sequence (letters A to O)',
   'ch3.heads.help': 'For example A B C D A B C: spaces are optional.',
   'ch3.heads.emptyInput': 'Type at least one letter.',
@@ -841,13 +943,13 @@ export default {
   'ch3.heads.noRepeat':
     'No letter repeats in your sequence, so there is nothing for an induction head to find.',
   'ch3.heads.prediction':
-    'The model predicts {token} next. Layer {layer}’s head {head} explains it: from the last token it looks at {key} (position {position}, weight {weight}), the token after the earlier copy.',
+    'The model predicts {token} next. Its induction head, layer {layer}’s head {head}, looks from the last token at {key} (position {position}, weight {weight}): {what}.',
   'ch3.heads.predictionNoCopy':
     'The model predicts {token} next. The last token, {last}, has not appeared before, so no head can copy what followed it: this prediction is a guess.',
   'ch3.heads.decoding':
     'Decoding token by token with the KV cache (the model after {step|# step|# steps}):',
   'ch3.ask.inductionNext':
-    'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position will layer 2’s induction head attend to from the last token?',
+    'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position does an induction head attend to from the last token?',
   'ch3.ask.waitTrained':
     'Predict asks here once the model is trained: train it in the previous stage (“Train a tiny model live”), then come back.',
   'ch3.hint.inductionTitle': 'An induction head looks for the earlier copy of the current token.',
@@ -875,7 +977,7 @@ export default {
   'ch3.panels.block':
     'The block’s numbers: chapter 2’s layer input X and output Y, the residual sum, LayerNorm, the MLP (its weights W₁ and W₂) and the block’s output. Edit the layer in chapter 2’s editors below.',
   'ch3.panels.train':
-    'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, and on the token after the current token’s earlier copy). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
+    'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, on the token after the current token’s earlier copy, and what it reads as). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
   'ch3.tables.loss': 'loss',
   'ch3.tables.lossColumn': 'loss',
   'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
@@ -925,4 +1027,5 @@ export default {
   'ch3.block.why.touch': 'Tap a cell of R to see its sum.',
   'stages.toggle': 'Stage {stage} of {total}: {name}',
   'transport.ticksOpen': 'Stages: open the list of stages',
+  'app.scrollCue': 'This scene is wider than the screen: swipe it sideways to see the rest →',
 };

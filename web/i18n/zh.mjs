@@ -27,24 +27,24 @@ export default {
   'stages.label': '步骤',
   'stage.inputs': '准备输入',
   'stage.weights': '初始化权重',
-  'stage.projections': '计算key、value和query',
+  'stage.projections': '计算键、值和查询',
   'stage.scores': '计算注意力得分',
   'stage.softmax': '计算softmax',
-  'stage.weighted': '将得分与value相乘',
+  'stage.weighted': '将得分与值相乘',
   'stage.sum': '对加权值求和',
-  'stage.everyQuery': '其余的query',
+  'stage.everyQuery': '其余的查询',
   'stage.number': '阶段{stage}',
 
   // --- 步骤标题 ---
-  'title.inputs': '输入：{n}个token即X的{n}行',
+  'title.inputs': '输入：{n}个词元即X的{n}行',
   'title.weights': '三个权重矩阵',
-  'title.row.keys': '计算输入{i}的key',
-  'title.row.values': '计算输入{i}的value',
-  'title.row.queries': '计算输入{i}的query',
-  'title.matrix.keys': '一次算出所有key：K = X·W_K',
-  'title.matrix.values': '一次算出所有value：V = X·W_V',
-  'title.matrix.queries': '一次算出所有query：Q = X·W_Q',
-  'title.scores': '输入{i}的query的注意力得分',
+  'title.row.keys': '计算输入{i}的键',
+  'title.row.values': '计算输入{i}的值',
+  'title.row.queries': '计算输入{i}的查询',
+  'title.matrix.keys': '一次算出所有键：K = X·W_K',
+  'title.matrix.values': '一次算出所有值：V = X·W_V',
+  'title.matrix.queries': '一次算出所有查询：Q = X·W_Q',
+  'title.scores': '输入{i}的查询的注意力得分',
   'title.softmax': '对输入{i}的得分做softmax',
   'title.weighted': '输入{i}的加权值',
   'title.sum': '输出{i}：加权值之和',
@@ -52,26 +52,26 @@ export default {
 
   // --- 角色与标签 ---
   'role.input': '输入',
-  'role.key': 'key',
-  'role.query': 'query',
-  'role.value': 'value',
+  'role.key': '键',
+  'role.query': '查询',
+  'role.value': '值',
   'role.score': '得分',
   'role.weighted': '加权值',
   'role.output': '输出',
   'label.input': '输入{i}',
-  'label.key': 'key{i}',
-  'label.query': 'query{i}',
-  'label.value': 'value{i}',
+  'label.key': '键{i}',
+  'label.query': '查询{i}',
+  'label.value': '值{i}',
   'label.output': '输出{i}',
-  'label.scoresOf': 'query{i}的得分',
+  'label.scoresOf': '查询{i}的得分',
   'matrix.x': '输入',
-  'matrix.wKey': 'key的权重',
-  'matrix.wQuery': 'query的权重',
-  'matrix.wValue': 'value的权重',
-  'matrix.queries': 'query',
-  'matrix.keys': 'key',
-  'matrix.keysTransposed': 'key的转置',
-  'matrix.values': 'value',
+  'matrix.wKey': '键的权重',
+  'matrix.wQuery': '查询的权重',
+  'matrix.wValue': '值的权重',
+  'matrix.queries': '查询',
+  'matrix.keys': '键',
+  'matrix.keysTransposed': '键的转置',
+  'matrix.values': '值',
   'matrix.scores': '注意力得分',
   'matrix.weights': 'softmax权重',
   'matrix.weighted': '加权值',
@@ -80,17 +80,17 @@ export default {
 
   // --- 场景：输入 ---
   'inputs.embeddings':
-    'self-attention的输入是单词嵌入向量（token embeddings），token embedding实质上就是单词的多维的数字向量表示。',
+    'self-attention的输入是词元嵌入（token embedding）：词元（token）是一个词或词的一部分，它的嵌入就是表示它的多维数字向量。',
   'inputs.example':
-    '假设我们有{n}个{d}维的token embedding作为self-attention的输入，也就是X的{n}行（绿色）。',
+    '假设我们有{n}个{d}维的词元嵌入作为self-attention的输入，也就是X的{n}行（绿色）。',
   'formula.inputs': 'X是{n}行{d}列的矩阵',
   'narrate.inputs': '{n}个{d}维的输入。{rows}。',
 
   // --- 场景：权重 ---
   'weights.three':
-    '我们需要将每个输入和三个权重矩阵分别相乘，进而得到我们的key（橙色）、query（红色）、value（紫色）。',
+    '我们需要将每个输入和三个权重矩阵分别相乘，进而得到我们的键（key，橙色）、查询（query，红色）、值（value，紫色）。',
   'weights.shapes':
-    '由于输入的shape为1×{dIn}，key和query的shape为1×{dK}，value的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
+    '由于输入的shape为1×{dIn}，键和查询的shape为1×{dK}，值的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
   'weights.random':
     '在神经网络中，这些权重通常是很小的浮点数，一般使用随机分布（如Gaussian、Xavier）来随机初始化。权重初始化放在训练之前，在训练过程中不断更新。',
   'formula.weights': 'W K和W Q是{dIn}乘{dK}的矩阵，W V是{dIn}乘{dV}的矩阵',
@@ -98,11 +98,11 @@ export default {
 
   // --- 场景：逐行计算 ---
   'projection.row.keys':
-    '针对输入{i}计算key：输入的这一行与{weight}的每一列做点积，得到key{i}的每一个元素。',
+    '针对输入{i}计算键：输入的这一行与{weight}的每一列做点积，得到键{i}的每一个元素。',
   'projection.row.values':
-    '针对输入{i}计算value：输入的这一行与{weight}的每一列做点积，得到value{i}的每一个元素。',
+    '针对输入{i}计算值：输入的这一行与{weight}的每一列做点积，得到值{i}的每一个元素。',
   'projection.row.queries':
-    '针对输入{i}计算query：输入的这一行与{weight}的每一列做点积，得到query{i}的每一个元素。',
+    '针对输入{i}计算查询：输入的这一行与{weight}的每一列做点积，得到查询{i}的每一个元素。',
   'projection.row.first': '请看方框扫过权重的每一列：每一列得到{role}的一个数字。',
   'projection.row.same': '接着使用同样的weight来为输入{i}计算对应的{role}。',
   'formula.projectionRow': '{role}{i}等于输入{i}乘以权重矩阵',
@@ -117,30 +117,29 @@ export default {
 
   // --- 场景：注意力得分 ---
   'scores.dot':
-    '为了获得输入{i}的注意力得分（蓝色），我们用它的query（红色）和所有输入的key（橙色）分别计算点积。',
-  'scores.count':
-    '因此针对输入{i}我们获得了{n}个注意力得分，分别表示它的query与每个key的匹配程度。',
+    '为了获得输入{i}的注意力得分（蓝色），我们用它的查询（红色）和所有输入的键（橙色）分别计算点积。',
+  'scores.count': '因此针对输入{i}我们获得了{n}个注意力得分，分别表示它的查询与每个键的匹配程度。',
   'scores.onlyFirst':
-    '请注意，这里我们只使用输入1中的query。针对其他输入的query，可以重复同样的步骤。',
+    '请注意，这里我们只使用输入1中的查询。针对其他输入的查询，可以重复同样的步骤。',
   'scores.scaled':
     '已缩放：与Transformer一样，每个得分都除以√d_k = √{dK}，以免向量较长时softmax过于尖锐。',
-  'scores.maskedTerm': '已屏蔽：key{j}在query{i}之后',
+  'scores.maskedTerm': '已屏蔽：键{j}在查询{i}之后',
   'formula.scores': 's i j等于q i与k j的点积',
-  'formula.mask': '加上m i j：key j不在i之后时为0，在i之后时为负无穷（因果掩码）',
+  'formula.mask': '加上m i j：键 j不在i之后时为0，在i之后时为负无穷（因果掩码）',
   'formula.scoresScaled': 's i j等于q i与k j的点积除以d k的平方根',
   'note.articleSlip':
-    '注意：由于计算注意力得分时使用的是点积，所以query和key的维度必须相同（原文此处写作“query和value”，是笔误）。value的维度可以不同，输出的维度与value保持一致。',
-  'narrate.scores': 'query{i}的得分 = {vector}。',
+    '注意：由于计算注意力得分时使用的是点积，所以查询和键的维度必须相同（原文此处写作“query和value”，是笔误）。值的维度可以不同，输出的维度与值保持一致。',
+  'narrate.scores': '查询{i}的得分 = {vector}。',
 
   // --- 场景：softmax ---
-  'softmax.table': 'query{i}得分的softmax',
+  'softmax.table': '查询{i}得分的softmax',
   'softmax.rowScores': '得分',
   'softmax.rowExp': 'e^(s − max)',
   'softmax.rowWeights': '权重',
   'softmax.rowWeightsArticle': '权重（原文的写法）',
   'softmax.rowExact': '精确权重',
   'softmax.rowBars': '占比',
-  'softmax.stackedLabel': 'query{i}的权重在一根条中所占的比例',
+  'softmax.stackedLabel': '查询{i}的权重在一根条中所占的比例',
   'softmax.addsToOne': '各部分相加始终为1。',
   'softmax.normalise': '我们使用softmax函数来执行归一化操作，使得各项为正且相加后和为1。',
   'softmax.how':
@@ -148,13 +147,17 @@ export default {
   'softmax.articleRounds':
     '与原文一样，为了便于阅读，softmax的输出四舍五入到小数点后1位：{weights}。',
   'formula.softmax': 'a i j等于e的s i j次方除以所有e的s i l次方之和',
-  'narrate.softmax': 'query{i}的权重 = {vector}。',
+  'narrate.softmax': '查询{i}的权重 = {vector}。',
   'note.rounding':
-    '原文在相乘之前把softmax的输出保留到小数点后1位（并保持和为1）：{exactWeights}变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+    '原文在相乘之前把softmax的输出保留到小数点后1位，并保持每行之和为1。普通的四舍五入做不到：它把{exactWeights}变成{plainWeights}，加起来是{plainSum}。所以原文先把每个权重向下截到十分位（{floors}），再把还差的几个0.1分给被截掉最多的权重。{exactWeights}就是这样变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+  'note.roundingPlain':
+    '原文在相乘之前把softmax的输出保留到小数点后1位（这里普通的四舍五入已经使和为1）：{exactWeights}变成了{articleWeights}，于是输出{i}从{exactOutput}变成了{articleOutput}。',
+  'softmax.addsToOneRounded':
+    '各部分相加始终为1。旁边印出的权重加起来是{sum}，只是因为每个都四舍五入到了小数点后3位。',
 
   // --- 场景：加权值 ---
   'weighted.multiply':
-    '接着将softmax之后的注意力得分（蓝色）乘以其相应的value（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为加权值。',
+    '接着将softmax之后的注意力得分（蓝色）乘以其相应的值（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为加权值。',
   'weighted.article':
     '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
   'weighted.approx':
@@ -162,25 +165,24 @@ export default {
   'numbers.decimals':
     '带三位小数的数字是为显示而四舍五入的（2.000可能是1.99999…）；不带小数的数字（如2）是精确的。',
   'formula.weighted': 'a i j乘以v j',
-  'narrate.weighted': 'query{i}的加权值：{lines}。',
+  'narrate.weighted': '查询{i}的加权值：{lines}。',
 
   // --- 场景：求和 ---
-  'sum.table': '把query{i}的加权值相加',
+  'sum.table': '把查询{i}的加权值相加',
   'sum.caption': '输出{i}',
   'sum.add': '我们将这{n}个加权值按元素相加，得到输出{i}（深绿色）。',
-  'sum.meaning':
-    '输出{i}表示以输入{i}的query与所有输入的key之间的注意力得分作为权重，对value求和。',
+  'sum.meaning': '输出{i}表示以输入{i}的查询与所有输入的键之间的注意力得分作为权重，对值求和。',
   'sum.approx':
     '“≈”表示打印出来的各项相加只是近似等于结果：每个加权值打印时都经过四舍五入，而输出是精确值之和。',
-  'sum.dimension': '输出的维度与value相同，d_v = {dV}。',
+  'sum.dimension': '输出的维度与值相同，d_v = {dV}。',
   'formula.sum': 'o i等于对j求和a i j乘以v j',
   'narrate.sum': '输出{i} = {vector}。',
 
   // --- 场景：完整结果 ---
-  'result.repeat': '对其余输入的query重复上述步骤，就得到了完整的结果：每个输入对应一行输出。',
+  'result.repeat': '对其余输入的查询重复上述步骤，就得到了完整的结果：每个输入对应一行输出。',
   'result.matrices': '写成矩阵：得分为Q·Kᵀ，权重为每一行的softmax，输出为权重·V。',
   'result.matricesScaled': '写成矩阵：得分为Q·Kᵀ / √d_k，权重为每一行的softmax，输出为权重·V。',
-  'result.heatmaps': '热力图展示每个query关注哪些key：颜色越深，数值越大。',
+  'result.heatmaps': '热力图展示每个查询关注哪些键：颜色越深，数值越大。',
   'heatmap.description': '颜色越深，数值越大。',
   'formula.result': 'O等于Q乘K的转置的softmax，再乘以V',
   'formula.resultScaled': 'O等于Q乘K的转置除以d k的平方根的softmax，再乘以V',
@@ -188,14 +190,14 @@ export default {
 
   // --- 单元格算式 ---
   'arith.projection': '{role}{i}的第{c}个元素：输入{i} · {weight}的第{c}列',
-  'arith.score': 'query{i}对key{j}的得分',
-  'arith.masked': '已屏蔽：key{j}在query{i}之后',
-  'arith.weight': 'query{i}给key{j}的权重（softmax）',
-  'arith.maskedWeight': '被屏蔽的key权重为0',
+  'arith.score': '查询{i}对键{j}的得分',
+  'arith.masked': '已屏蔽：键{j}在查询{i}之后',
+  'arith.weight': '查询{i}给键{j}的权重（softmax）',
+  'arith.maskedWeight': '被屏蔽的键权重为0',
   'arith.articleRounding': '原文的四舍五入',
-  'arith.exponential': 'query{i}的第{j}个得分的指数（减去该行最大得分）',
-  'arith.weighted': 'value{j}的第{c}个元素，乘以query{i}的权重',
-  'arith.output': '输出{i}的第{c}个元素：query{i}的权重 · value的第{c}列',
+  'arith.exponential': '查询{i}的第{j}个得分的指数（减去该行最大得分）',
+  'arith.weighted': '值{j}的第{c}个元素，乘以查询{i}的权重',
+  'arith.output': '输出{i}的第{c}个元素：查询{i}的权重 · 值的第{c}列',
 
   // --- 播放控制 ---
   'transport.label': '播放控制',
@@ -205,7 +207,7 @@ export default {
   'transport.pause': '暂停',
   'transport.next': '下一步',
   'transport.timeline': '时间轴',
-  'transport.speed': '速度',
+  'transport.speed': '动画速度',
   'transport.position': '第{k}步，共{total}步',
   'narrate.step': '第{k}步，共{total}步：{title}。',
 
@@ -219,14 +221,14 @@ export default {
   'workbench.scaled': '得分除以√d_k（与Transformer相同）',
   'workbench.causal': '因果掩码（不能看后面的输入）',
   'workbench.shape': '形状',
-  'workbench.tokens': 'token数 n',
-  'workbench.addToken': '增加一个token',
-  'workbench.removeToken': '删除最后一个token',
+  'workbench.tokens': '词元数 n',
+  'workbench.addToken': '增加一个词元',
+  'workbench.removeToken': '删除最后一个词元',
   'workbench.dIn': '输入维度 d_in',
-  'workbench.dK': 'query/key维度 d_k',
-  'workbench.dV': 'value维度 d_v',
+  'workbench.dK': '查询/键维度 d_k',
+  'workbench.dV': '值维度 d_v',
   'workbench.dkNote':
-    'query和key做点积，所以共用d_k（原文写作“query和value”，是笔误）；d_v可以不同。',
+    '查询和键做点积，所以共用d_k（原文写作“query和value”，是笔误）；d_v可以不同。',
   'workbench.matrices': '输入与权重',
   'workbench.random': '随机数',
   'workbench.scheme': '权重',
@@ -248,7 +250,7 @@ export default {
   'tables.title': '以表格查看所有数字',
   'tables.intro':
     '计算中的每个矩阵都以普通表格列出。将鼠标悬停或聚焦在计算得到的单元格上，可以看到它的算式。',
-  'tables.weightedFor': 'query{i}的加权值',
+  'tables.weightedFor': '查询{i}的加权值',
   'tables.exactWeights': '精确权重',
 
   // --- 提示 ---
@@ -262,6 +264,9 @@ export default {
   'url.unknownStep': '没有名为“{value}”的步骤',
   'url.badValue': '“{value}”不是{key}的有效取值',
   'url.badMatrix': '{key}的数字不是1到8行、1到8列且在±1000以内的矩阵：“{value}”',
+  'url.unknownChapter': '没有第“{value}”章（章节为 1 到 {count}）',
+  'url.trainedTooLong': '它长达{length}个字符，超过了模型链接最多允许的{most}个字符',
+  'url.trainedNotText': '它不是 base64url 文本（只能有字母、数字、- 和 _）',
   'url.unknownKey': '它包含未知的设置“{key}”',
   'url.incompleteExample': '它只给出了x、wk、wq、wv中的部分矩阵',
   'url.badShape': '{key}的形状与其他矩阵不匹配',
@@ -282,20 +287,20 @@ export default {
 
   // --- intuition, and why the switches exist ---
   'weights.intuition':
-    '一个直观的理解：query是一个token想要找的东西，key是它提供给别人来匹配的标签，value是它被找到后交出去的内容，就像一次检索：用问题去匹配标签，再取回内容。',
+    '一个直观的理解：查询是一个词元想要找的东西，键是它提供给别人来匹配的标签，值是它被找到后交出去的内容，就像一次检索：用问题去匹配标签，再取回内容。',
   'scores.dotCausal':
-    '输入{i}的注意力得分（蓝色）：它的query（红色）与{i|输入1|输入1到#}（包括它自己）的key（橙色）做点积；因果掩码遮住了之后所有的key。',
+    '输入{i}的注意力得分（蓝色）：它的查询（红色）与{i|输入1|输入1到#}（包括它自己）的键（橙色）做点积；因果掩码遮住了之后所有的键。',
   'scores.countCausal':
-    '这样输入{i}得到{visible}个得分，表示它的query与每个可见的key的匹配程度；之后的{hidden}个key得分为−∞。',
+    '这样输入{i}得到{visible}个得分，表示它的查询与每个可见的键的匹配程度；之后的{hidden}个键得分为−∞。',
   'scores.countCausalNone':
-    '这样输入{i}得到{visible}个得分：它是最后一个输入，之后没有key，因此没有被遮住的得分。',
+    '这样输入{i}得到{visible}个得分：它是最后一个输入，之后没有键，因此没有被遮住的得分。',
   'why.scaling':
     '为什么要缩放：点积是d_k个乘积之和，得分会随d_k变大；得分太大会使softmax趋于“全有或全无”（一个权重接近1，其余接近0），网络就难以学习。除以√d_k可以让得分保持适中。',
   'why.masking':
-    '为什么要掩码：生成文本的模型是从左到右一个token一个token地写的。计算第{i}个token时，后面的token还不存在，所以训练时也要用掩码遮住它们：第{i}个token只能看它自己和前面的token。',
+    '为什么要掩码：生成文本的模型是从左到右一个词元一个词元地写的。计算第{i}个词元时，后面的词元还不存在，所以训练时也要用掩码遮住它们：第{i}个词元只能看它自己和前面的词元。',
   'sum.meaningCausal':
-    '输出{i}只混合了{i|输入1|输入1到#}的value（掩码遮住了后面的），比例取决于各自的key与query {i}的匹配程度。',
-  'compare.title': '前后对比，query {i}',
+    '输出{i}只混合了{i|输入1|输入1到#}的值（掩码遮住了后面的），比例取决于各自的键与查询 {i}的匹配程度。',
+  'compare.title': '前后对比，查询 {i}',
   'compare.without.scaled': '不除以√d_k',
   'compare.with.scaled': '除以√{dK}',
   'compare.without.causal': '不加掩码',
@@ -315,7 +320,7 @@ export default {
     '一种紧凑的二进制格式，浏览器能以接近原生的速度运行它；这里是编译给浏览器的C++代码，负责计算每个数字。',
   'glossary.trace.match': 'trace()',
   'glossary.trace':
-    '模块中的一个函数：逐个阶段运行self-attention，并返回每个中间结果：query、key、value、得分、softmax的指数与和、权重、输出。',
+    '模块中的一个函数：逐个阶段运行self-attention，并返回每个中间结果：查询、键、值、得分、softmax的指数与和、权重、输出。',
   'glossary.gaussian.match': 'Gaussian',
   'glossary.gaussian': '服从钟形正态分布N(0, 1)的随机数：大多在0附近，很少远离0。',
   'glossary.xavier.match': 'Xavier',
@@ -324,9 +329,36 @@ export default {
   'glossary.transformer.match': 'Transformer',
   'glossary.transformer':
     '“Attention Is All You Need”（2017）提出的神经网络结构，由多层self-attention构成；今天的大语言模型都是Transformer。',
-  'glossary.embedding.match': 'token embedding',
+  'glossary.embedding.match': '词元嵌入',
   'glossary.embedding':
-    '把一个token（一个词或词的一部分）表示成网络学到的数字向量，相近的token得到相近的向量。',
+    '把一个词元（一个词或词的一部分）表示成网络学到的数字向量，相近的词元得到相近的向量。',
+  // ---- 术语表：学习路上遇到的词 ----
+  'glossary.softmax.match': 'softmax',
+  'glossary.softmax':
+    '把一行数变成都为正、加起来为1的权重：对每个数取e的幂，再除以它们的总和。最大的数得到最大的权重。',
+  'glossary.dk.match': 'd_k',
+  'glossary.dk':
+    '查询和键的列数（k 取自英文 key，即键）。得分是它们的点积，所以两者列数相同；缩放注意力把得分除以√d_k。',
+  'glossary.kvcache.match': 'KV 缓存|KV缓存',
+  'glossary.kvcache':
+    '模型逐个词元生成文本时，把已有词元的键和值保存在内存里，这样每个新词元只需计算它自己的（第2章“使用KV缓存解码”）。',
+  'glossary.rope.match': 'RoPE',
+  'glossary.rope':
+    '旋转位置编码：把查询和键的每一对数按与位置成正比的角度旋转，于是得分取决于两个词元相隔多远（第3章）。',
+  'glossary.layernorm.match': 'LayerNorm',
+  'glossary.layernorm':
+    '把每个词元的一行缩放到均值0、标准差1（再乘以学到的缩放、加上偏移），不管堆叠多少层，数值都保持在可用的范围内。',
+  'glossary.mlp.match': 'MLP',
+  'glossary.mlp':
+    '多层感知机：两个权重矩阵，中间夹一个ReLU，对每个词元单独计算；Transformer块的另一半。',
+  'glossary.induction.match': '归纳头',
+  'glossary.induction':
+    '这样一个头：从当前词元出发，看向这个词元上一次出现之后紧跟着的那个词元，于是模型能复制上次接下来的内容。它需要更早一层里有一个前一词元头。',
+  'glossary.logits.match': 'logits',
+  'glossary.logits': '模型给每个可能的下一个词元的原始分数；对logits做softmax就得到它们的概率。',
+  'glossary.loss.match': '损失',
+  'glossary.loss':
+    '一个数，说明模型错得有多厉害（这里是到目标的平方距离，或下一个词元的交叉熵）；训练就是改变权重让它变小。',
 
   // Chapter 2
   'chapter.article': '第一章 · 原文',
@@ -341,13 +373,13 @@ export default {
   'ch2.title.concat': '各头的输出并排',
   'ch2.title.output': '输出投影：Y = C·W_O',
   'ch2.title.kv': 'MHA、GQA、MQA：查询头共享 K/V 头',
-  'ch2.title.decode': '用 KV 缓存解码第 {t} 个 token',
+  'ch2.title.decode': '用 KV 缓存解码第 {t} 个词元',
   'ch2.head': '头 {h}',
   'ch2.matrix.wOut': '输出权重',
   'ch2.heads.legend': '每个头拥有哪些列',
   'ch2.heads.columns': 'Q 的第 {from}–{to} 列；读取 K/V 头 {g}',
   'ch2.heads.grown':
-    '同一个例子，稍微放大：原文的三个 token 再加第四个，共 {n} 个 token，每个 d_model = {dModel} 个数。Transformer 的一层不只算一次注意力，而是并排算好几次，称为“头”。',
+    '同一个例子，稍微放大：原文的三个词元再加第四个，共 {n} 个词元，每个 d_model = {dModel} 个数。Transformer 的一层不只算一次注意力，而是并排算好几次，称为“头”。',
   'ch2.heads.split':
     'W_Q 有 {width} 列：{heads} 个头，每个头 d_head = {dHead} 列。X·W_Q 与第一章一样计算；然后头 h 只取自己的那一块列（它的颜色）。键和值也同样切分。',
   'ch2.heads.kvSame': '这里每个查询头都有自己的键头和值头（各 {heads} 个）：多头注意力。',
@@ -359,18 +391,18 @@ export default {
   'ch2.attention.own':
     '每个头用自己的查询、键和值做第一章的注意力：自己的分数、自己的 softmax、自己的加权和。小热力图把每个头的分数和权重并排显示；颜色越深数越大。',
   'ch2.attention.exampleIntro':
-    '例子的权重是特意选的，让各个头看不同的东西：头 1 匹配特征 1 和 3，头 2 匹配特征 2 和 4，头 3 用特征 1 和 3 去找具有特征 2 和 4 的 token，头 4 什么也不问，只求平均。每张卡片写明它的头注意什么。',
+    '例子的权重是特意选的，让各个头看不同的东西：头 1 匹配特征 1 和 3，头 2 匹配特征 2 和 4，头 3 用特征 1 和 3 去找具有特征 2 和 4 的词元，头 4 什么也不问，只求平均。每张卡片写明它的头注意什么。',
   'ch2.attention.yours': '用你的数字时，每张卡片列出每个查询权重最大的键，取自模块算出的权重。',
   'ch2.attention.onDemand':
     '打开“数字”开关可在每个格子里显示分数和权重；悬停或聚焦一个格子可看它背后的算式。',
   'ch2.attention.example.1':
-    '头 1 注意与自己共享特征 1 和 3 的 token：token 1 和 3 平均分给 token 1、3、4，token 4 主要看自己，token 2（两者都没有）平均分给所有 token。',
+    '头 1 注意与自己共享特征 1 和 3 的词元：词元 1 和 3 平均分给词元 1、3、4，词元 4 主要看自己，词元 2（两者都没有）平均分给所有词元。',
   'ch2.attention.example.2':
-    '头 2 注意 token 2，也就是特征 2 和 4 很大的那个：token 2 把 0.98 给了自己，token 3 和 4 主要看 token 2，token 1（没有这些特征）平均分配。',
+    '头 2 注意词元 2，也就是特征 2 和 4 很大的那个：词元 2 把 0.98 给了自己，词元 3 和 4 主要看词元 2，词元 1（没有这些特征）平均分配。',
   'ch2.attention.example.3':
-    '头 3 跨特征连接 token：token 1、3、4（有特征 1 或 3）都看向具有特征 2 和 4 的 token 2；token 2 什么也不问，平均分配。',
+    '头 3 跨特征连接词元：词元 1、3、4（有特征 1 或 3）都看向具有特征 2 和 4 的词元 2；词元 2 什么也不问，平均分配。',
   'ch2.attention.example.4':
-    '头 4 的查询全为 0，所以每个分数都是 0、每个权重都是 1/4：它平等地注意每个 token，即值的平均。',
+    '头 4 的查询全为 0，所以每个分数都是 0、每个权重都是 1/4：它平等地注意每个词元，即值的平均。',
   'ch2.attention.even': 'q{i} 平均',
   'ch2.attention.readsKv': '读取 K/V 头 {g}',
   'ch2.attention.scores': '头 {h} 的分数',
@@ -381,7 +413,7 @@ export default {
   'ch2.concat.name': '各头并排',
   'ch2.concat.headOutput': '头 {h} 的输出',
   'ch2.concat.why':
-    '每个头为每个 token 给出一行输出，d_head = {dHead} 个数。把 {heads} 个头的输出并排放在一起，列块用各头的颜色：每个 token {width} 个数。',
+    '每个头为每个词元给出一行输出，d_head = {dHead} 个数。把 {heads} 个头的输出并排放在一起，列块用各头的颜色：每个词元 {width} 个数。',
   'ch2.concat.noMixing':
     '这里还没有相加：每一块正好是它那个头的输出。把各头的发现混合起来，是下一个矩阵 W_O 的工作。',
   'ch2.formula.concat': 'C：各头的输出并排',
@@ -400,18 +432,18 @@ export default {
   'ch2.kv.kvHead': 'K/V 头 {g}',
   'ch2.kv.groups': '哪些查询头共享每个 K/V 头',
   'ch2.kv.saving':
-    '这个例子缓存 2（一个键和一个值）× {n} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数；若每个查询头（{heads} 个）都有自己的 K/V 头，则是 {mha} 个。节省：{saved} 个数。',
+    '这个例子缓存 2（一个键和一个值）× {n} 个词元 × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数；若每个查询头（{heads} 个）都有自己的 K/V 头，则是 {mha} 个。节省：{saved} 个数。',
   'ch2.kv.savingNone':
-    '这个例子缓存 2（一个键和一个值）× {n} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
+    '这个例子缓存 2（一个键和一个值）× {n} 个词元 × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 = {cached} 个数：每个查询头一个 K/V 头，没有共享，也没有节省。选择 GQA 或 MQA 来共享。',
   'ch2.kv.cacheWhy':
-    '模型写文本时，会保留之前每个 token 的键和值（KV 缓存，见“带 KV 缓存的解码”），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
+    '模型写文本时，会保留之前每个词元的键和值（KV 缓存，见“带 KV 缓存的解码”），免得重新计算。长文本时占满内存的正是这个缓存，而不是权重。',
   'ch2.kv.explain.mha': '多头注意力（MHA）：{heads} 个查询头各有自己的键/值头。',
   'ch2.kv.explain.gqa':
     '分组查询注意力（GQA）：{heads} 个查询头分成 {kvHeads} 组，每组 {group} 个；同组的头读取相同的键和值，所以缓存只存 {kvHeads} 个 K/V 头而不是 {heads} 个。',
   'ch2.kv.explain.mqa':
     '多查询注意力（MQA）：全部 {heads} 个查询头读取同一个键/值头；缓存比 MHA 小 {group} 倍。',
   'ch2.kv.erases':
-    '共享是有代价的：头{readers}现在读取头{owners}的key和value，它们自己的key所关注的东西消失了，权重随共享的key而变。在本章的例子中，头2失去了对token 2的关注（“每个头各自注意”显示每个头的权重）。',
+    '共享是有代价的：头{readers}现在读取头{owners}的键和值，它们自己的键所关注的东西消失了，权重随共享的键而变。在本章的例子中，头2失去了对词元 2的关注（“每个头各自注意”显示每个头的权重）。',
   'ch2.kv.tradeoff':
     '同组的头仍然提出各自的问题（查询），但看的是相同的键，因此注意模式可能改变：切换前后比较“每个头各自注意”。共享时每组保留其第一个头的 K/V 权重。',
   'ch2.kv.calc.title': '真实模型的 KV 缓存',
@@ -419,20 +451,20 @@ export default {
   'ch2.kv.calc.heads': '查询头',
   'ch2.kv.calc.kvHeads': 'K/V 头',
   'ch2.kv.calc.dHead': '头大小',
-  'ch2.kv.calc.tokens': 'token 数',
+  'ch2.kv.calc.tokens': '词元数',
   'ch2.kv.calc.bytes': '每个数的字节数',
   'ch2.kv.calc.bytesOption': '{value}（{name}）',
   'ch2.kv.calc.result':
     'KV 缓存：每个序列 {cache}；若每个查询头一个 K/V 头则是 {mha}。共享节省 {saved}（小 {times} 倍）。',
   'ch2.kv.calc.divide': 'K/V 头数（{kvHeads}）必须整除查询头数（{heads}）。',
-  'ch2.formula.cache': '缓存大小：2（键和值）乘以层数、token 数、K/V 头数、头大小和字节数',
+  'ch2.formula.cache': '缓存大小：2（键和值）乘以层数、词元数、K/V 头数、头大小和字节数',
   'ch2.narrate.kv':
     '{kind}：{heads} 个查询头用 {kvHeads} 个键/值头。这里缓存 {cached} 个数，比 MHA 少 {saved} 个。',
-  'ch2.decode.token': 'token {t}',
-  'ch2.decode.new.queries': 'token {t} 的查询，所有头',
-  'ch2.decode.new.keys': 'token {t} 的键，所有 K/V 头',
-  'ch2.decode.new.values': 'token {t} 的值，所有 K/V 头',
-  'ch2.decode.cache.title': 'KV 缓存：{length} 个 token',
+  'ch2.decode.token': '词元 {t}',
+  'ch2.decode.new.queries': '词元 {t} 的查询，所有头',
+  'ch2.decode.new.keys': '词元 {t} 的键，所有 K/V 头',
+  'ch2.decode.new.values': '词元 {t} 的值，所有 K/V 头',
+  'ch2.decode.cache.title': 'KV 缓存：{length} 个词元',
   'ch2.decode.cache.keys': '缓存的键，K/V 头 {g}',
   'ch2.decode.cache.values': '缓存的值，K/V 头 {g}',
   'ch2.decode.scoresRow': '新的一行分数，头 {h}',
@@ -441,18 +473,22 @@ export default {
   'ch2.decode.equal': '= 完整因果注意力的第 {t} 行 {full}',
   'ch2.decode.different': '≠ 完整因果注意力的第 {t} 行 {full}',
   'ch2.decode.first':
-    'token 1 到来：计算它的查询、键和值，它的键和值成为缓存的开头（{length} 个 token）。',
+    '词元 1 到来：计算它的查询、键和值，它的键和值成为缓存的开头（{length} 个词元）。',
   'ch2.decode.arrives':
-    'token {t} 到来：只计算它自己的查询、键和值；它的键和值追加到缓存，缓存现在有 {length} 个 token。',
+    '词元 {t} 到来：只计算它自己的查询、键和值；它的键和值追加到缓存，缓存现在有 {length} 个词元。',
   'ch2.decode.oneRow':
-    '为什么只算新的一行分数而不是整个矩阵：之前 token 的那些行在之前的步骤已经算好，而且不会改变，因为因果掩码对之前的每个查询都隐藏了 token {t}；之前的键和值只取决于各自的 token，所以直接来自缓存。唯一新的分数是 token {t} 的查询与已有的键：因果三角形的第 {t} 行。',
+    '为什么只算新的一行分数而不是整个矩阵：之前词元的那些行在之前的步骤已经算好，而且不会改变，因为因果掩码对之前的每个查询都隐藏了词元 {t}；之前的键和值只取决于各自的词元，所以直接来自缓存。唯一新的分数是词元 {t} 的查询与已有的键：因果三角形的第 {t} 行。',
   'ch2.decode.counts':
     '这一步的乘加次数：用缓存 {with} 次，不用缓存重算整个前缀 {without} 次（节省 {saved} 次）。',
   'ch2.decode.whyRecompute':
-    '没有缓存的解码器为什么要重新计算之前的token？模型是许多层叠起来的：第2层的key和value由第1层的输出算出，依此类推。如果不保存它们，每来一个新token，就得把每一层在整个前缀上重新算一遍才能得到它们。',
+    '没有缓存的解码器为什么要重新计算之前的词元？模型是许多层叠起来的：第2层的键和值由第1层的输出算出，依此类推。如果不保存它们，每来一个新词元，就得把每一层在整个前缀上重新算一遍才能得到它们。',
   'ch2.decode.module':
     '由模块的 onnxAttention 计算：输入 past_key / past_value，输出 present_key / present_value；它的输出与 trace() 的完整因果注意力第 t 行核对。',
-  'ch2.decode.count.title': '解码第 {t} 步（共 {n} 步，token {t}）的乘加次数',
+  // ---- 模块里的名字，折叠在正文下面（“给开发者”） ----
+  'explain.developers': '给开发者',
+  'ch2.attention.module':
+    '每个头的得分和权重来自 trace({ x, wQuery, wKey, wValue, heads, kvHeads, wOut })：它返回的 heads[h].scores 和 heads[h].weights。',
+  'ch2.decode.count.title': '解码第 {t} 步（共 {n} 步，词元 {t}）的乘加次数',
   'ch2.decode.count.with': '用缓存',
   'ch2.decode.count.without': '重算前缀',
   'ch2.decode.count.projections': '投影 x·W_Q、x·W_K、x·W_V',
@@ -460,14 +496,14 @@ export default {
   'ch2.decode.count.sums': '加权和 Σ a·v',
   'ch2.decode.count.output': '输出投影 ·W_O',
   'ch2.decode.count.total': '合计',
-  'ch2.formula.decode': 'token t 的输出：其查询与缓存中键 1 到 t 的 softmax，乘以缓存中的值',
+  'ch2.formula.decode': '词元 t 的输出：其查询与缓存中键 1 到 t 的 softmax，乘以缓存中的值',
   'ch2.narrate.decode':
-    'token {t}：缓存有 {length} 个 token；只算新的一行分数。用缓存 {with} 次乘加，不用 {without} 次。头 1 的输出 {output}；{check}',
+    '词元 {t}：缓存有 {length} 个词元；只算新的一行分数。用缓存 {with} 次乘加，不用 {without} 次。头 1 的输出 {output}；{check}',
   'ch2.narrate.decodeEqual': '每个头都等于完整因果注意力。',
   'ch2.narrate.decodeDifferent': '有一个头与完整因果注意力不同。',
   'ch2.editor.title': '第二章：这一层',
   'ch2.editor.intro':
-    '第二章的这一层：它的 token、头和五个矩阵。d_model 为 4；改变 K/V 头数时，每组保留其第一个头的键和值。',
+    '第二章的这一层：它的词元、头和五个矩阵。d_model 为 4；改变 K/V 头数时，每组保留其第一个头的键和值。',
   'ch2.editor.matrix': '该层的{name}',
   'ch2.editor.heads': '查询头',
   'ch2.editor.kvHeads': 'K/V 头',
@@ -480,9 +516,9 @@ export default {
   'arith2.headOutput': '头 {head}：输出 {i} 的第 {c} 列，加权值之和',
   'arith2.concat': '第 {i} 行第 {c} 列：头 {head} 的输出的第 {k} 列',
   'arith2.output': '该层输出 {i} 的第 {c} 列：C 的第 {i} 行与 W_O 第 {c} 列的点积',
-  'arith2.decodeScore': '头 {head}，token {t}：其查询与缓存的键 {j}（K/V 头 {g}）',
-  'arith2.decodeOutput': '头 {head}，token {t}，第 {c} 列：onnxAttention 的输出 Y',
-  'arith2.decodeOutputEquals': 'Y = {y}；完整因果注意力（trace()）的第 {t} 行 = {full}',
+  'arith2.decodeScore': '头 {head}，词元 {t}：其查询与缓存的键 {j}（K/V 头 {g}）',
+  'arith2.decodeOutput': '头 {head}，词元 {t}，第 {c} 列：带缓存的注意力的输出 Y',
+  'arith2.decodeOutputEquals': 'Y = {y}；完整因果注意力的第 {t} 行 = {full}',
 
   // Learning tools
   'tools.predict': '预测',
@@ -510,7 +546,7 @@ export default {
   'tools.mistake.noExp': '这是得分除以得分之和：softmax要先对每个得分取e的幂。',
   'tools.mistake.noDivide': '这是e^(得分 − 最大值)，也就是分子：还要除以这一行所有指数之和。',
   'tools.mistake.noShift': '这是e^得分：既没有减去这一行的最大值，也没有除以总和。',
-  'tools.mistake.wrongRow': '这是行和列对调后的数：行是query，列是key。',
+  'tools.mistake.wrongRow': '这是行和列对调后的数：行是查询，列是键。',
   'tools.mistake.noScale': '这是缩放之前的得分：还要乘以1/√d_k。',
   'tools.exercise.notNumber': '请输入一个数，例如2、−1.5、0.25或1/4。',
   'tools.exercise.wasReset': '这个例子的进度已重置。',
@@ -525,10 +561,18 @@ export default {
   'tools.ask.outputs': '{symbol}是多少？即输出{i}的第{c}个分量。',
   'tools.ask.head-scores': '头{h}中的{symbol}是多少？即查询{i}对键{j}的分数。',
   'tools.ask.head-weights': '头{h}中的{symbol}是多少？即查询{i}给键{j}的权重。',
-  'tools.ask.cacheNumbers': '处理完第{t}个token后，这一层的KV缓存共存有多少个数（键和值合计）？',
-  'tools.hint.cacheTitle': '缓存为每个KV头保存到目前为止每个token的一个键和一个值。',
-  'tools.hint.cacheNumbers': '2（键和值）× {tokens}个token × {kvHeads}个KV头 × 每个{dHead}个数 = ?',
+  'tools.ask.cacheNumbers': '处理完第{t}个词元后，这一层的KV缓存共存有多少个数（键和值合计）？',
+  'tools.hint.cacheTitle': '缓存为每个KV头保存到目前为止每个词元的一个键和一个值。',
+  'tools.hint.cacheNumbers': '2（键和值）× {tokens}个词元 × {kvHeads}个KV头 × 每个{dHead}个数 = ?',
   'tools.practice.status': '练习：一个由小整数组成的新例子。',
+  // ---- 练习保留读者自己的数，并可以回去 ----
+  'tools.practice.kept':
+    '练习：一个由小整数组成的新例子，从第一个提问的步骤开始。你自己的数已保留。',
+  'tools.practice.keptArticle':
+    '练习：一个由小整数组成的新例子，从第一个提问的步骤开始。原文的例子已保留。',
+  'tools.practice.back': '回到你自己的数',
+  'tools.practice.backArticle': '回到原文的例子',
+  'tools.practice.left': '已结束练习：回到你自己的数和你离开时的步骤。',
   'tools.export': '导出',
   'tools.export.heading': '导出这一步',
   'tools.export.png': '图片（PNG）',
@@ -628,13 +672,23 @@ export default {
   'matrix.later.wKey': '键的权重',
   'matrix.later.wValue': '值的权重',
   'ch3.learn.update':
-    '每个权重都逆着自己的梯度移动一点：移动 η = {eta} 倍梯度。把鼠标移到权重上可看到旧值、梯度和新值。',
+    '每一步都让每个权重逆着自己的梯度移动 η = {eta} 倍梯度（这里共 {steps} 步；显示的是最后一步之后的权重）。把鼠标移到权重上可看到旧值、梯度和新值。',
   'ch3.learn.moved':
-    '用新权重再做一次前向计算：输出 1 更接近目标，这一步之后损失从 {before} 降到 {after}。',
+    '用新权重再做一次前向计算：这 {steps} 步之后，输出 1 更接近目标，损失从 {before} 降到 {after}。',
   'ch3.learn.repeat':
     '训练就是这么回事：把这一步在数百万个样本上（一次一批）重复，每次把权重推一点。',
   'ch3.formula.update': '梯度下降：逆着梯度走一步',
   'ch3.narrate.update': '{steps|一步之后|# 步之后}输出 1 为 {row}；损失为 {after}。',
+  // ---- 第 3 章 · 学习步骤的损失图与发散 ----
+  'ch3.learn.plotSteps': '已走的步数',
+  'ch3.learn.plotLoss': '损失',
+  'ch3.learn.movedUp':
+    '用新权重再做一次前向计算：这 {steps} 步之后，损失没有下降，反而从 {before} 升到 {after}：步骤发散了（见按钮下方）。',
+  'ch3.learn.rising': '步骤发散了：从第 {step} 步起，损失不降反升。',
+  'ch3.learn.overflow':
+    '步骤发散了：从第 {step} 步起损失开始增大，直到下一步的数值超出浮点数的范围（∞，然后是 NaN），所以页面在那一步之前停下。',
+  'ch3.learn.divergedWhy':
+    '原因：对这样的梯度来说，每一步都太长了。这里 ‖∂L/∂W‖ = {gradient}，所以一步 η = {eta} 倍梯度会让权重移动 {length}，而权重本身只有 ‖W‖ = {weights}。一步跨过了损失最低的地方，落到梯度更大的地方，下一步跨得更远。更小的数（输入、目标）或更小的 η 能让步子变短。',
 
   // Chapter 3, stage "Order and positions": positions and RoPE
   'ch3.title.positions': '给 X 加上位置：顺序开始起作用',
@@ -689,8 +743,8 @@ export default {
   'ch3.block.name.hidden': '隐藏层（ReLU 之后）',
   'ch3.block.name.mlp': 'MLP 输出',
   'ch3.block.name.output': '块的输出',
-  'ch3.block.name.w1': 'MLP 权重',
-  'ch3.block.name.w2': 'MLP 权重',
+  'ch3.block.name.w1': 'MLP 输入权重（d → 隐藏）',
+  'ch3.block.name.w2': 'MLP 输出权重（隐藏 → d）',
   'ch3.block.where':
     '注意力只是 Transformer 块的一部分。这里用第二章的数：那一层的输出 Y 已经和 X 形状相同（W_O 把它带回了 d_model 列）。',
   'ch3.block.residual':
@@ -700,7 +754,7 @@ export default {
     'LayerNorm 把每个词元的一行缩放为均值 0、标准差 1（再乘以学习到的缩放、加上偏移，这里为 1 和 0），这样无论堆多少块，数值都保持在下一层能用的范围内。',
   'ch3.block.normWhy': 'GPT-2 等模型在每个部分之前做归一化（pre-norm）：这里是在 MLP 之前。',
   'ch3.block.mlp':
-    'MLP 对每个词元单独计算：从 {d} 个数得到 {hidden} 个隐藏数（真实模型用 d 的 4 倍），ReLU 保留正数，再回到 {d} 个。这里的权重是为易读而选的；模型会学习它们。',
+    'MLP 对每个词元单独计算：W₁ 把它的 {d} 个数变成 {hidden} 个隐藏数（实际模型用 d 的 4 倍），ReLU 保留其中的正数，W₂ 再把它们变回 {d} 个。两个权重矩阵都在这一行里；这里的取值是为了便于阅读而选的，模型会自己学出它们。',
   'ch3.block.second':
     '第二个残差把 MLP 的输出加到 R 上：Z 就是块的输出。注意力在词元之间搬运信息；MLP 则单独变换每个词元。',
   'ch3.block.stack':
@@ -749,9 +803,9 @@ export default {
   'ch3.train.layers': '层数',
   'ch3.train.heads': '每层头数',
   'ch3.train.seed': '种子',
-  'ch3.train.speed': '速度',
-  'ch3.train.speed.fast': '快',
-  'ch3.train.speed.slow': '慢',
+  'ch3.train.speed': '训练速度',
+  'ch3.train.speed.fast': '快：每 50 步重画一次',
+  'ch3.train.speed.slow': '慢：每 10 步暂停 ¼ 秒',
   'ch3.train.ready': '就绪：请按“训练”。',
   'ch3.train.starting': '正在启动 Worker…',
   'ch3.train.status': '第 {step} 步 · 损失 {loss}',
@@ -761,7 +815,7 @@ export default {
   'ch3.train.dropMark': '第 {step} 步骤降',
   'ch3.train.dropped': '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。',
   'ch3.train.droppedHeads':
-    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 1 层的头 {prevHead} 看前一个词元（占其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
+    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {prevLayer} 层的头 {prevHead} 看前一个词元（其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
   'ch3.train.why.two':
     '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
   'ch3.train.why.oneLayer':
@@ -770,15 +824,54 @@ export default {
     '已换成一个从种子开始的新模型：之前训练的模型（{step} 步）已丢弃。要保留模型，请在改开关之前复制它的链接或保存它的参数。',
   'ch3.train.why.none':
     '没有位置信息，注意力分不清顺序（本章第一阶段）：没有头能直接找到“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元），所以模型学得慢，也只学到一部分：没有骤降。',
-  'ch3.train.headsTitle': '每个头在一行留出数据上的注意力（行：查询，列：键）',
+  'ch3.train.headsTitle':
+    '每个头在一行留出数据上的注意力（行：查询，列：键；两边标有字母），以及每个头在做什么',
   'ch3.train.headName': '第 {layer} 层 · 头 {head}',
+  // ---- 第 3 章 · 一个头被读作什么（model/head-reading.mjs）、小模型及其损失 ----
+  'ch3.read.previous': '前一个词元：其权重的 {share} 落在紧挨着的前一个词元上',
+  'ch3.read.induction': '归纳：其权重的 {share} 落在当前词元上一次出现之后的那个词元上',
+  'ch3.read.copy': '上一次出现：其权重的 {share} 落在当前词元上一次出现的位置上',
+  'ch3.read.fixed': '固定词元：其权重的 {share} 落在 {token} 上，不管它在哪里',
+  'ch3.read.self': '自身：其权重的 {share} 落在当前词元自己身上',
+  'ch3.read.diffuse': '分散：分布在大约 {keys} 个词元上，没有偏向哪一个',
+  'ch3.read.mixed': '没有单一模式：每个查询大约看 {keys} 个词元，但看的不是同一类词元',
+  'ch3.kind.previous': '前一个词元',
+  'ch3.kind.induction': '归纳',
+  'ch3.kind.copy': '上一次出现',
+  'ch3.kind.fixed': '固定词元 {token}',
+  'ch3.kind.self': '自身',
+  'ch3.kind.diffuse': '分散',
+  'ch3.kind.mixed': '没有单一模式',
+  'ch3.tables.reads': '读作',
+  'ch3.train.droppedInduction':
+    '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。在它下面的层里，没有哪个头读作前一词元头。',
+  'ch3.train.model':
+    '模型：{layers} 层自注意力，每层 {heads} 个头，d_model = {dModel}（每个头处理其中 {dHead} 个数），没有 MLP。它共有 {parameters} 个参数：{vocab} 个词元各自的嵌入，每层一个 LayerNorm 和 W_Q、W_K、W_V、W_O，最后一个 LayerNorm，以及把一行变回 {vocab} 个 logits 的反嵌入{positions}。',
+  'ch3.train.model.rope': '（RoPE 按位置旋转查询和键，不增加参数）',
+  'ch3.train.model.learned': '，外加 {context} 个位置各一个学到的位置向量',
+  'ch3.train.model.none': '（完全没有位置信息）',
+  'ch3.train.loss':
+    '训练降低的是下一个词元的交叉熵。在每个位置 t，模型给每个词元一个概率（它的 logits 经过 softmax）；损失是它给真正的下一个词元的概率取对数再取负，对 N 个计入的位置求平均（在重复段里，下一个字母是可以知道的）。对 16 个词元均匀瞎猜得 ln 16 ≈ 2.77；有把握地猜对得 0。',
+  'ch3.formula.crossEntropy': '下一个词元的交叉熵：每个真实下一个词元的对数概率的平均值取负',
+  'ch3.heads.noInductionHead':
+    '模型预测下一个是 {token}。这个模型没有归纳头：在上一阶段的留出行上，没有哪个头把大部分权重放在当前词元上一次出现之后的那个词元上。所以没有头去复制上一次出现之后的内容；这个预测来自这个模型学到的其他东西。',
+  'ch3.heads.relation.afterCopy': '上一个 {last} 之后的那个词元',
+  'ch3.heads.relation.copy': '上一个 {last} 本身，而不是它之后的词元',
+  'ch3.heads.relation.previous': '{last} 前面紧挨着的词元',
+  'ch3.heads.relation.self': '最后一个词元自己',
+  'ch3.heads.relation.start': '起始词元 ⟨s⟩',
+  'ch3.heads.relation.other': '既不是上一个 {last}，也不是它之后的词元',
+  'ch3.heads.copies': '预测的正是这个字母：模型复制了上一个 {last} 之后的内容。',
+  'ch3.heads.notCopied': '但模型预测的是 {token}，不是它看向的 {key}：这里不是这个头单独决定的。',
+  'ch3.heads.every':
+    '每个头在你的序列上的注意力，下面写着它在做什么（在留出行上读出，与上一阶段相同）',
   // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----
   'stage.heads-learned': '头学到了什么',
   'ch3.title.heads': '训练好的头看你的序列',
   'ch3.narrate.heads':
-    '输入一个序列：第 1 层的前一词元头和第 2 层的归纳头显示每个词元看向哪里，模型接着续写这个序列。',
+    '输入一个序列：上一阶段认出的前一词元头和归纳头显示每个词元看向哪里，模型接着续写这个序列。',
   'ch3.heads.explain':
-    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，保持它现在的样子。',
+    '每条线把一个词元（左）连到它关注的词元（右）；线越粗，权重越大。模型就是上一阶段训练的那个，处于当前状态。哪个头做什么是在上一阶段的留出行上读出的，所以两个阶段说的是同一个前一词元头和同一个归纳头；这里它们读的是你的序列。',
   'ch3.heads.inputLabel': '你的序列（字母 A 到 O）',
   'ch3.heads.help': '例如 A B C D A B C：空格可有可无。',
   'ch3.heads.emptyInput': '请至少输入一个字母。',
@@ -790,12 +883,12 @@ export default {
     '归纳头：每个重复出现的词元平均把 {score} 的权重给它上一次出现之后的那个词元。',
   'ch3.heads.noRepeat': '你的序列里没有重复的字母，归纳头没有可找的东西。',
   'ch3.heads.prediction':
-    '模型预测下一个是 {token}。第 {layer} 层的头 {head} 解释了它：从最后一个词元看向 {key}（位置 {position}，权重 {weight}），也就是上一次出现之后的那个词元。',
+    '模型预测下一个是 {token}。它的归纳头——第 {layer} 层的头 {head}——从最后一个词元看向 {key}（位置 {position}，权重 {weight}）：{what}。',
   'ch3.heads.predictionNoCopy':
     '模型预测下一个是 {token}。最后一个词元 {last} 之前没有出现过，没有哪个头能照抄它后面的词元：这个预测只是猜测。',
   'ch3.heads.decoding': '用 KV 缓存逐个词元解码（训练了 {step} 步的模型）：',
   'ch3.ask.inductionNext':
-    '在 ⟨s⟩ {sequence} 中（⟨s⟩ 为位置 0），第 2 层的归纳头会从最后一个词元看向哪个位置？',
+    '在 ⟨s⟩ {sequence} 中，把 ⟨s⟩ 记为位置 0：归纳头从最后一个词元看向哪个位置？',
   'ch3.ask.waitTrained':
     '模型训练好之后，“预测”会在这里提问：请先在上一阶段（“现场训练一个小模型”）训练，再回来。',
   'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
@@ -820,7 +913,7 @@ export default {
   'ch3.panels.block':
     '整个块的数字：第二章那一层的输入 X 和输出 Y、残差和、LayerNorm、MLP（权重 W₁ 和 W₂）以及块的输出。请在下面第二章的编辑器里修改这一层。',
   'ch3.panels.train':
-    '训练过程中的数字：每 100 步的损失，以及最新快照里每个头在留出的那一行上做什么（它平均给前一个词元的权重，以及给当前词元上一次出现之后那个词元的权重）。开关在场景里；可以从场景里保存每一步的损失（CSV）和参数（JSON 或链接）。',
+    '训练过程中的数字：每 100 步的损失，以及在最新快照的留出行上每个头在做什么（它在前一个词元上的平均权重、在当前词元上一次出现之后那个词元上的平均权重，以及它被读作什么）。开关在场景里；每一步的损失（CSV）和参数（JSON 或链接）也从那里保存。',
   'ch3.tables.loss': '损失',
   'ch3.tables.lossColumn': '损失',
   'ch3.tables.noSteps': '还没有训练步：请在场景里按“训练”。',
@@ -844,21 +937,21 @@ export default {
   'ch2.kv.calc.named': '真实模型的 KV 缓存：{name}',
   'ch2.kv.calc.yours': '真实模型的 KV 缓存：你的尺寸（起初是 {name} 的）',
   'ch2.kv.calc.product':
-    '2（一个键和一个值）× {layers} 层 × {tokens} 个 token × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 × 每个数 {bytes} 字节（{type}）= {total} 字节',
+    '2（一个键和一个值）× {layers} 层 × {tokens} 个词元 × {kvHeads} 个 K/V 头 × 每个 {dHead} 个数 × 每个数 {bytes} 字节（{type}）= {total} 字节',
   'ch2.formula.keysValues': 'K 和 V',
   'ch2.formula.bytesEach': '每个数：float16 为 2',
   'ch2.length.title': '成本如何随长度 n 增长',
-  'ch2.length.slider': 'token 数 n',
-  'ch2.length.tokens': '{n} 个 token',
+  'ch2.length.slider': '词元数 n',
+  'ch2.length.tokens': '{n} 个词元',
   'ch2.length.example':
     '这一层：1 层，{heads} 个查询头和 {kvHeads} 个 K/V 头，每头 {dHead} 列，float32（每个数 4 字节）',
   'ch2.length.model':
     '{name}：{layers} 层，d_model {dModel}，{heads} 个查询头共享 {kvHeads} 个 K/V 头，每头 {dHead} 列，bfloat16（每个数 2 字节）',
   'ch2.length.attention': '注意力（分数和加权和）：{count} 次乘加',
   'ch2.length.cache': 'KV 缓存：{size}（{bytes} 字节）',
-  'ch2.length.growth': '从 {n} 个 token 到 {double} 个：注意力 ×{attention}，缓存 ×{cache}。',
+  'ch2.length.growth': '从 {n} 个词元到 {double} 个：注意力 ×{attention}，缓存 ×{cache}。',
   'ch2.length.why':
-    '注意力随 n² 增长：n 个 token 中的每一个都要和它之前的每个 token 比较，每个头、每层共 1 + 2 + … + n 对。缓存随 n 增长：每个 token 一个键和一个值。文本加倍，注意力的计算量接近四倍，缓存加倍。',
+    '注意力随 n² 增长：n 个词元中的每一个都要和它之前的每个词元比较，每个头、每层共 1 + 2 + … + n 对。缓存随 n 增长：每个词元一个键和一个值。文本加倍，注意力的计算量接近四倍，缓存加倍。',
   'tables.intro.touch':
     '计算中的每个矩阵都以普通表格列出。轻点计算得到的单元格，可以看到它的算式。',
   'ch2.attention.onDemand.touch':
@@ -869,4 +962,5 @@ export default {
   'ch3.block.why.touch': '轻点 R 的格子可看到它的和。',
   'stages.toggle': '第{stage}阶段，共{total}个阶段：{name}',
   'transport.ticksOpen': '阶段：打开阶段列表',
+  'app.scrollCue': '这个场景比屏幕宽：左右滑动它可以看到其余部分 →',
 };

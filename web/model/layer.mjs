@@ -122,7 +122,8 @@ function reblock(matrix, oldSize, newSize, blocks, pick) {
  * A copy of the layer with new dims ({ n, heads, kvHeads, dHead }, clamped). Heads that stay
  * keep their weights; new ones start at 0. When the kv heads change, kv head g of the new
  * layer takes the keys and values of the old kv head that served its first query head, so
- * MHA -> GQA keeps one head's K and V per group (and GQA -> MHA copies them back to each).
+ * MHA -> GQA keeps one head's K and V per group (and GQA -> MHA copies them back to each;
+ * withKvHeads brings back the ones there were).
  */
 export function withLayerDims(layer, changes) {
   const old = layerDimsOf(layer);
@@ -155,6 +156,19 @@ export function withLayerDims(layer, changes) {
     wValue: blocksOf(layer.wValue, kvHeads, kvPick),
     wOut: wOutRows,
   };
+}
+
+/**
+ * The layer with `kvHeads` K/V heads, where switching back restores what was there:
+ * `remembered` is the layer as it was before its K/V heads were shared (or null). While the
+ * layer is still that one with only its K/V heads shared (nothing edited since), the switch
+ * starts from it, so MHA -> MQA -> MHA gives every head its own keys and values back;
+ * otherwise from the layer as it is. Returns { layer, remembered } (the one to keep).
+ */
+export function withKvHeads(layer, kvHeads, remembered = null) {
+  const shared = remembered && withLayerDims(remembered, { kvHeads: layer.kvHeads });
+  const base = shared && sameLayer(shared, layer) ? remembered : layer;
+  return { layer: withLayerDims(base, { kvHeads }), remembered: base };
 }
 
 /** A copy with one entry of one matrix changed. */

@@ -40,9 +40,12 @@ function lossOf(outputs, target) {
  * @param {number[] | null} target output 1's target (null, or the wrong length: suggested)
  * @param {number} steps how many steps the reader has taken (1 … MAX_STEPS)
  * @returns {{ target: number[], suggested: number[], eta: number, loss: number, steps: number,
- *   before: object, after: object, weightsBefore: object, weightsOneStep: object,
- *   weightsAfter: object, losses: number[] }}
- *   before: trace() with its grad; steps: how many were taken; after and weightsAfter: the
+ *   asked: number, diverged: object | null, before: object, after: object,
+ *   weightsBefore: object, weightsOneStep: object, weightsAfter: object, losses: number[] }}
+ *   before: trace() with its grad; steps: how many were taken (asked: how many were asked
+ *   for; fewer when the next would overflow); diverged: null, or { step, gradient, length,
+ *   weights, overflow }: the first step whose loss rose, ‖∂L/∂W‖ there, the step's length
+ *   η·‖∂L/∂W‖ and ‖W‖ before it, and whether the steps stopped at an overflow; after and weightsAfter: the
  *   trace() and W_Q, W_K, W_V after all of them (what the scene and the export show);
  *   weightsOneStep: after the first (W − η·∂L/∂W, the arithmetic a cell explains);
  *   losses[k] the loss after k steps (losses[0] = loss)
@@ -75,27 +78,63 @@ export function computeLearningStep(attn, example, target, steps) {
   let trace = first;
   let before = null; // the first step's trace, with its gradients
   let weightsOneStep = null;
-  const count = Math.min(MAX_STEPS, Math.max(1, Math.floor(steps)));
-  for (let k = 0; k < count; k++) {
+  let rose = null; // the first step whose loss rose, with its sizes
+  let overflow = false;
+  const asked = Math.min(MAX_STEPS, Math.max(1, Math.floor(steps)));
+  let count = 0;
+  while (count < asked) {
     const taken = step(weights, trace);
-    if (k === 0) [before, weightsOneStep] = [taken.withGrad, taken.next];
+    const next = run(taken.next);
+    const loss = lossOf(next.outputs, goal).loss;
+    const sizes = stepSizes(weights, taken.withGrad.grad);
+    // A step into numbers a float cannot hold is not taken: the page stops before it.
+    if (!Number.isFinite(loss) || !finiteWeights(taken.next)) {
+      overflow = true;
+      rose ??= { step: count + 1, ...sizes };
+      break;
+    }
+    if (count === 0) [before, weightsOneStep] = [taken.withGrad, taken.next];
+    if (loss > losses[count]) rose ??= { step: count + 1, ...sizes };
     weights = taken.next;
-    trace = run(weights);
-    losses.push(lossOf(trace.outputs, goal).loss);
+    trace = next;
+    losses.push(loss);
+    count += 1;
   }
   const matrices = (rows) =>
     Object.fromEntries(WEIGHTS.map((name) => [name, fromRows(rows[name])]));
+  // Diverged: the steps made the loss larger than it started, or the next one overflows.
+  const diverged = overflow || losses[count] > losses[0] ? { ...rose, overflow } : null;
   return {
     target: goal,
     suggested,
     eta: LEARNING_RATE,
     loss: losses[0],
     steps: count,
-    before,
+    asked,
+    diverged,
+    before: before ?? first,
     after: trace,
     weightsBefore: matrices(start),
-    weightsOneStep: matrices(weightsOneStep),
+    weightsOneStep: matrices(weightsOneStep ?? start),
     weightsAfter: matrices(weights),
     losses,
+  };
+}
+
+/** Every weight a finite number. */
+const finiteWeights = (weights) =>
+  WEIGHTS.every((name) => weights[name].every((row) => row.every(Number.isFinite)));
+
+/**
+ * How big a step is against the weights it moves: ‖∂L/∂W‖ (the gradient of W_Q, W_K and W_V
+ * together), the step's length η·‖∂L/∂W‖, and ‖W‖ before it.
+ */
+function stepSizes(weights, grad) {
+  const norm = (values) => Math.sqrt(values.reduce((sum, v) => sum + v * v, 0));
+  const gradient = norm(WEIGHTS.flatMap((name) => Array.from(grad[name].data)));
+  return {
+    gradient,
+    length: LEARNING_RATE * gradient,
+    weights: norm(WEIGHTS.flatMap((name) => weights[name].flat())),
   };
 }

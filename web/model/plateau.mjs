@@ -30,21 +30,30 @@ export function failureReason({ layers, positions }) {
   return null;
 }
 
+/** While a run goes on, the verdict's step moves on in steps of this many (a live region reads every change). */
+export const VERDICT_EVERY = 500;
+
 /**
  * What the page says about a run: null while there is nothing to say (a model that can
  * learn, fewer than VERDICT_AFTER steps, or a loss that has dropped after all), else the
- * i18n key and its parameters: "after N steps no drop, the loss is X; why". X is
- * the mean loss of the SMOOTHING steps up to step N (one step's loss is noisy), so the text
- * is said once and stays the same while the run goes on (a live region reads every change).
- * @param {{ settings, losses: ArrayLike<number>, dropStep: number | null }} run
+ * i18n key and its parameters: "after N steps no drop, the loss is X; why". N is the run's
+ * step once it has stopped (paused, done), so the text names the step the status shows;
+ * while it runs, the last multiple of VERDICT_EVERY from VERDICT_AFTER on, so the text
+ * changes only every VERDICT_EVERY steps. X is the mean loss of the SMOOTHING steps up to
+ * step N (one step's loss is noisy).
+ * @param {{ settings, losses: ArrayLike<number>, dropStep: number | null, status?: string }} run
  */
-export function plateauVerdict({ settings, losses, dropStep }) {
+export function plateauVerdict({ settings, losses, dropStep, status }) {
   const reason = failureReason(settings);
   if (reason === null || losses.length < VERDICT_AFTER || dropStep !== null) return null;
+  const running = status === 'running' || status === 'starting';
+  const step = running
+    ? VERDICT_AFTER + Math.floor((losses.length - VERDICT_AFTER) / VERDICT_EVERY) * VERDICT_EVERY
+    : losses.length;
   let sum = 0;
-  for (let s = VERDICT_AFTER - SMOOTHING; s < VERDICT_AFTER; s++) sum += losses[s];
+  for (let s = step - SMOOTHING; s < step; s++) sum += losses[s];
   return {
     key: `ch3.fail.${reason}`,
-    params: { step: VERDICT_AFTER, loss: (sum / SMOOTHING).toFixed(3) },
+    params: { step, loss: (sum / SMOOTHING).toFixed(3) },
   };
 }

@@ -5,6 +5,12 @@ import { TRAINING_DEFAULTS, trainingSettingsProblem } from './training.mjs';
 
 /** Marks the page's parameter files (and their layout's version). */
 export const PARAMETERS_FORMAT = 'attention-explained/tiny-transformer@1';
+/**
+ * The most steps a file or link may say its model was trained for: a run stops at 2,000 and a
+ * loaded model trains on from its step, so far more than any reader reaches, and far less
+ * than "1e+300 steps".
+ */
+export const MAX_TRAINED_STEPS = 1_000_000_000;
 
 /** "step,loss" and one line per step, losses as their float32 values print. */
 export function lossCsv(losses) {
@@ -53,8 +59,11 @@ export function readParameters(file) {
   const settings = { ...TRAINING_DEFAULTS, positions, layers, heads, seed };
   const problem = trainingSettingsProblem(settings);
   if (problem) refuse(RangeError, `settings.${problem.text}`);
-  if (!Number.isInteger(step) || step < 0) {
-    refuse(RangeError, `step must be a whole number, got ${JSON.stringify(step)}`);
+  if (!Number.isInteger(step) || step < 0 || step > MAX_TRAINED_STEPS) {
+    refuse(
+      RangeError,
+      `step must be a whole number from 0 to ${MAX_TRAINED_STEPS}, got ${JSON.stringify(step)}`,
+    );
   }
   if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) {
     refuse(TypeError, 'parameters must be an object { name: { data, dims } }');

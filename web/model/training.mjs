@@ -6,11 +6,23 @@
 // Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
 // induction task's own sizes (src/js/induction-task.mjs), read from it.
 import { INDUCTION_LENGTH, INDUCTION_MODEL } from '../../src/js/induction-task.mjs';
+import { readHeads } from './head-reading.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
 export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
 export const LAYER_CHOICES = Object.freeze([1, 2]);
-export const HEAD_CHOICES = Object.freeze([1, 2, 3, 4]);
+/**
+ * Heads per layer the page offers: those that build. Each head takes dModel / heads numbers,
+ * so heads must divide dModel, and RoPE turns pairs of them, so that share must be even
+ * (dModel 32: 1, 2 and 4 heads; 3 cannot be made).
+ */
+export const MAX_HEADS = 4;
+export const HEAD_CHOICES = Object.freeze(
+  Array.from({ length: MAX_HEADS }, (_, k) => k + 1).filter((heads) => {
+    const size = INDUCTION_MODEL.dModel / heads;
+    return Number.isInteger(size) && size % 2 === 0;
+  }),
+);
 export const SPEEDS = Object.freeze(['fast', 'slow']);
 export const TRAINING_DEFAULTS = Object.freeze({
   positions: 'rope',
@@ -52,6 +64,32 @@ export function modelConfig({ positions, layers, heads, seed }) {
   return { ...INDUCTION_MODEL, layers, heads, positions, seed };
 }
 
+const parameterCounts = new WeakMap(); // the module's API -> Map(config without seed -> count)
+
+/**
+ * How many numbers (parameters) the model these switches make holds, as the module counts
+ * them: a model is made, its parameters() added up, and freed (once per shape).
+ */
+export function parameterCount(attn, settings) {
+  const { seed, ...config } = modelConfig(settings);
+  let counts = parameterCounts.get(attn);
+  if (!counts) parameterCounts.set(attn, (counts = new Map()));
+  const key = JSON.stringify(config);
+  if (!counts.has(key)) {
+    const model = attn.createTinyTransformer({ ...config, seed });
+    try {
+      const tensors = Object.values(model.parameters());
+      counts.set(
+        key,
+        tensors.reduce((sum, tensor) => sum + tensor.data.length, 0),
+      );
+    } finally {
+      model.free();
+    }
+  }
+  return counts.get(key);
+}
+
 /** The steps a run's model has been trained for: a loaded model's, and the run's since. */
 export const trainedSteps = (run) => run.step + (run.loadedStep ?? 0);
 
@@ -73,16 +111,28 @@ export const tokenLabel = (id) => (id === 0 ? BOS_LABEL : String.fromCharCode(64
  * @returns {{ tokens: number[] } | { error: { key: string, params: object } }}
  */
 export function parseLetters(text, maxTokens = INDUCTION_LENGTH) {
-  const letters = String(text)
-    .toUpperCase()
-    .replace(/[\s,·]+/g, '');
-  if (letters.length === 0) return { error: { key: 'ch3.heads.emptyInput', params: {} } };
-  const bad = [...letters].find((c) => c < 'A' || c > 'O');
-  if (bad !== undefined) return { error: { key: 'ch3.heads.badLetter', params: { letter: bad } } };
-  if (letters.length + 1 > maxTokens) {
+  // Each character as typed: upper-casing first would turn ß into SS and ﬁ into FI, so the
+  // letter refused would not be the one typed, or a ligature would pass as two letters.
+  const typed = [...String(text).replace(/[\s,·]+/g, '')];
+  if (typed.length === 0) return { error: { key: 'ch3.heads.emptyInput', params: {} } };
+  const bad = typed.find((c) => !/^[A-Oa-o]$/.test(c));
+  if (bad !== undefined) {
+    return { error: { key: 'ch3.heads.badLetter', params: { letter: visibleCharacter(bad) } } };
+  }
+  if (typed.length + 1 > maxTokens) {
     return { error: { key: 'ch3.heads.tooLong', params: { most: maxTokens - 1 } } };
   }
-  return { tokens: [0, ...[...letters].map((c) => c.charCodeAt(0) - 64)] };
+  return { tokens: [0, ...typed.map((c) => c.toUpperCase().charCodeAt(0) - 64)] };
+}
+
+/**
+ * A character as a message may show it: itself, or U+XXXX for one that shows nothing or
+ * changes the text around it (controls, zero-width and bidi formatting characters such as
+ * U+202E, which would reverse the rest of the sentence).
+ */
+function visibleCharacter(c) {
+  if (!/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(c)) return c;
+  return `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** Losses are averaged over this many steps before the drop is looked for (one step is noisy). */
@@ -123,61 +173,45 @@ export function headWeights(attention, layer, head, b = 0) {
   );
 }
 
-/** The mean weight a head puts on the previous token (rows 1..T-1): 1 for a previous-token head. */
-export function previousTokenScore(weights) {
-  let sum = 0;
-  for (let i = 1; i < weights.length; i++) sum += weights[i][i - 1];
-  return weights.length > 1 ? sum / (weights.length - 1) : 0;
+/** Every head of attention [L, B, H, T, T] read on `tokens` (batch row 0): model/head-reading.mjs. */
+export function readAttention(attention, tokens) {
+  const [layers, , heads] = attention.dims;
+  return readHeads(
+    { layers, heads, weightsOf: (layer, head) => headWeights(attention, layer, head) },
+    Array.from(tokens),
+  );
 }
 
 /**
- * The mean weight a head puts, from each token that occurred before, on the token right after
- * that earlier occurrence (where an induction head looks); null when no token repeats.
+ * The run's latest attention on its held-out row, { step, attention } (step: trained steps,
+ * a loaded model's counted), or null: no model yet, or a snapshot of a model with other dims
+ * (a switch has just made a new one).
  */
-export function inductionScore(weights, tokens) {
-  let sum = 0;
-  let counted = 0;
-  for (let t = 1; t < tokens.length; t++) {
-    const earlier = tokens.lastIndexOf(tokens[t], t - 1);
-    if (earlier < 1 || earlier + 1 >= t) continue;
-    sum += weights[t][earlier + 1];
-    counted += 1;
-  }
-  return counted ? sum / counted : null;
+export function runAttention(run) {
+  const latest =
+    run.snapshots.at(-1) ?? (run.probe ? { step: 0, attention: run.probe.attention } : null);
+  const { layers, heads } = run.settings;
+  if (!latest || latest.attention.dims[0] !== layers || latest.attention.dims[2] !== heads)
+    return null;
+  return { step: latest.step + (run.loadedStep ?? 0), attention: latest.attention };
 }
 
+const readings = new WeakMap();
+
 /**
- * Every head's role on these tokens: { layer, head, previous, induction } scores, and the best
- * previous-token head of layer 1 and the best induction head of the last layer.
+ * Which head does what in the run's model as it is now: every head read on the held-out row
+ * (the one reader the train stage, the tables, the heads-learned stage and the files share);
+ * null when runAttention() has nothing. Read once per snapshot.
  */
-export function headRoles(attention, tokens) {
-  const [L, , H] = attention.dims;
-  const heads = [];
-  for (let l = 0; l < L; l++) {
-    for (let hd = 0; hd < H; hd++) {
-      const weights = headWeights(attention, l, hd);
-      heads.push({
-        layer: l,
-        head: hd,
-        weights,
-        previous: previousTokenScore(weights),
-        induction: inductionScore(weights, tokens),
-      });
-    }
+export function runReading(run) {
+  const latest = runAttention(run);
+  if (!latest || !run.probe) return null;
+  let reading = readings.get(latest.attention);
+  if (!reading) {
+    reading = readAttention(latest.attention, run.probe.tokens);
+    readings.set(latest.attention, reading);
   }
-  const best = (list, key) =>
-    list.reduce((a, b) => ((b[key] ?? -1) > (a[key] ?? -1) ? b : a), list[0]);
-  return {
-    heads,
-    previousHead: best(
-      heads.filter((x) => x.layer === 0),
-      'previous',
-    ),
-    inductionHead: best(
-      heads.filter((x) => x.layer === L - 1),
-      'induction',
-    ),
-  };
+  return { ...reading, step: latest.step };
 }
 
 /** The index of the largest entry of logits row t ([1, T, V]): the predicted next token. */

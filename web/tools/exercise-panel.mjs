@@ -187,14 +187,30 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
 
-  /** The asked cell shows "?" until answered; after a wrong answer its sources light up. */
+  /**
+   * The asked cell shows "?" until answered; after a wrong answer its sources light up; the
+   * cells of this step already answered show their numbers. While a cell is asked, the
+   * scene's own highlight of the moment it is held at (a column of its sweep) is put away:
+   * only the hint's outlines point anywhere.
+   */
   function markScene() {
     for (const cell of marked) {
-      cell.classList.remove('is-predicting', 'is-source');
+      cell.classList.remove('is-predicting', 'is-source', 'is-solved');
       cell.removeAttribute('aria-hidden');
     }
     const question = waitingFor() ? null : current();
-    marked = open && question?.cell ? markCells(sceneHost, question, outcome, context()) : [];
+    const asking = open && Boolean(question?.cell);
+    sceneHost.classList.toggle(
+      'is-asking',
+      asking && (outcome === 'asking' || outcome === 'wrong'),
+    );
+    if (!open) return (marked = []);
+    const done = progress.get(context().exampleKey);
+    const answered = questions.filter((q) => q !== question && q.cell && done[q.id]);
+    marked = [
+      ...(asking ? markCells(sceneHost, question, outcome, context()) : []),
+      ...answered.flatMap((q) => markAnswered(sceneHost, q)),
+    ];
   }
 
   function onCheck(event) {
@@ -294,6 +310,13 @@ function markCells(sceneHost, question, outcome, { numbers, tr }) {
     for (const source of sources) mark(cellSelector(source), 'is-source');
   }
   return marked;
+}
+
+/** A cell of the step already solved (or revealed): its number shows while the step is held. */
+function markAnswered(sceneHost, question) {
+  const cells = [...sceneHost.querySelectorAll(cellSelector(question.cell))];
+  for (const cell of cells) cell.classList.add('is-solved');
+  return cells;
 }
 
 /** The panel's fixed words in the current language. */

@@ -19,27 +19,52 @@ export function createNotices(translate) {
             dataset: { notice: notice.id },
           },
           h('p', { class: 'notice-text', text: notice.text(tr) }),
-          h('button', {
-            type: 'button',
-            class: 'notice-dismiss',
-            text: tr('notice.dismiss'),
-            onclick: () => {
-              notices = notices.filter((_, other) => other !== k);
-              render();
-            },
-          }),
+          h(
+            'span',
+            { class: 'notice-buttons' },
+            notice.action
+              ? h('button', {
+                  type: 'button',
+                  class: 'notice-action',
+                  text: notice.action.label(tr),
+                  onclick: () => {
+                    hide(notice.id);
+                    notice.action.run();
+                  },
+                })
+              : null,
+            h('button', {
+              type: 'button',
+              class: 'notice-dismiss',
+              text: tr('notice.dismiss'),
+              onclick: () => {
+                notices = notices.filter((_, other) => other !== k);
+                render();
+              },
+            }),
+          ),
         ),
       ),
     );
   }
 
+  function hide(id) {
+    notices = notices.filter((other) => other.id !== id);
+    render();
+  }
+
   return {
     element,
-    /** @param {{ id: string, kind: 'warning' | 'error', text: (tr) => string }} notice */
+    /**
+     * @param {{ id: string, kind: 'warning' | 'error' | 'info', text: (tr) => string,
+     *   action?: { label: (tr) => string, run: () => void } }} notice  action: a button that
+     *   runs it and closes the notice
+     */
     show(notice) {
       notices = [...notices.filter((other) => other.id !== notice.id), notice];
       render();
     },
+    hide,
     setTranslator(translate) {
       tr = translate;
       render();

@@ -282,10 +282,8 @@ TinyTransformer::TinyTransformer(const Config& config)
 
 TinyTransformer::~TinyTransformer() {
   std::free(params_);
-  std::free(acts_);
   std::free(rope_cos_);
-  std::free(positions_);
-  std::free(cache_);
+  release();
 }
 
 std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, std::string* error) {
@@ -343,43 +341,59 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
   return model;
 }
 
-void TinyTransformer::reset_optimizer() {
+std::string TinyTransformer::load_parameters(const float* values, std::size_t count,
+                                             std::size_t* bad) {
   const std::size_t P = parameter_count_;
+  if (count != P) {
+    *bad = count;
+    return "the parameters must be " + std::to_string(P) + " numbers, got " + std::to_string(count);
+  }
+  // Checked whole before anything is written: a refused load changes nothing.
+  for (std::size_t i = 0; i < P; ++i) {
+    if (!std::isfinite(values[i])) {
+      *bad = i;
+      return "a parameter is not finite";
+    }
+  }
+  std::copy_n(values, P, params_);
   std::fill(moment1_, moment1_ + 2 * P, 0.0f);
   step_ = 0;
   beta1_power_ = beta2_power_ = 1.0;
+  return "";
+}
+
+// Frees the working memory of the call it guards when that call returns, whichever way.
+struct TinyTransformer::CallMemory {
+  TinyTransformer& model;
+  ~CallMemory() { model.release(); }
+};
+
+void TinyTransformer::release() {
+  std::free(acts_);
+  std::free(positions_);
+  std::free(cache_);
+  acts_ = nullptr;
+  positions_ = nullptr;
+  cache_ = nullptr;
 }
 
 std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training) {
   if (B < 1 || T < 1 || T > config_.context) return "T must be from 1 to context, B at least 1";
   if (activation_floats(config_, static_cast<double>(B), static_cast<double>(T)) * 2 > max_floats)
     return "the activations of this batch would not fit in memory";
-  if (acts_ && B == batch_ && T == tokens_ && (acts_training_ || !training)) return "";
-  // A call of another shape reuses the arena when it fits (training and a forward() for a
-  // picture may alternate), else replaces it; on failure the old one stays.
   const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
-  const std::size_t scratch = scratch_floats(config_, T);
-  const std::size_t total = floats * (training ? 2 : 1) + scratch;
+  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
   const bool rope = config_.positions == Positions::rope;
-  if (total > acts_capacity_ || (rope && B * T > positions_capacity_)) {
-    float* acts = allocate<float>(total);
-    std::int64_t* positions = rope ? allocate<std::int64_t>(B * T) : nullptr;
-    if (!acts || (rope && !positions)) {
-      std::free(acts);
-      std::free(positions);
-      return "out of memory for the activations";
-    }
-    std::free(acts_);
-    std::free(positions_);
-    acts_ = acts;
-    positions_ = positions;
-    acts_capacity_ = total;
-    positions_capacity_ = rope ? B * T : 0;
+  acts_ = allocate<float>(total);
+  positions_ = rope ? allocate<std::int64_t>(B * T) : nullptr;
+  if (!acts_ || (rope && !positions_)) {
+    release();
+    return "out of memory for the activations";
   }
   acts_floats_ = floats;
   batch_ = B;
   tokens_ = T;
-  acts_training_ = 2 * floats + scratch <= acts_capacity_;
+  training_ = training;
   if (rope)
     for (std::size_t n = 0; n < B * T; ++n) positions_[n] = static_cast<std::int64_t>(n % T);
   return "";
@@ -402,7 +416,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens) {
   const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
   const Parameters& p = views_->parameters;
   const Activations a = layout_activations(c, B, T, acts_);
-  float* scratch = acts_ + acts_floats_ * (acts_training_ ? 2 : 1);
+  float* scratch = acts_ + acts_floats_ * (training_ ? 2 : 1);
   StepProfile* profile = profile_.get();
 
   {
@@ -553,6 +567,7 @@ std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
                                                const std::int32_t* targets, std::size_t B,
                                                std::size_t T, double* loss) {
   if (std::string error = prepare(B, T, true); !error.empty()) return error;
+  CallMemory call{*this};
   if (std::string error = check_tokens(tokens, targets, B, T); !error.empty()) return error;
   if (std::none_of(targets, targets + B * T, [](std::int32_t t) { return t >= 0; }))
     return "no target counts (every target is -1)";
@@ -590,6 +605,7 @@ std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::i
 std::string TinyTransformer::forward(const std::int32_t* tokens, std::size_t B, std::size_t T,
                                      float* logits, float* attention) {
   if (std::string error = prepare(B, T, false); !error.empty()) return error;
+  CallMemory call{*this};
   if (std::string error = check_tokens(tokens, nullptr, B, T); !error.empty()) return error;
   forward_pass(tokens);
   const Activations a = layout_activations(config_, B, T, acts_);
@@ -663,10 +679,9 @@ std::string TinyTransformer::generate(const std::int32_t* prompt, std::size_t le
   if (length > config_.context) return "the prompt must fit in the context";
   if (std::string error = check_tokens(prompt, nullptr, 1, length); !error.empty()) return error;
   if (count == 0) return "";
-  if (!cache_) {
-    cache_ = allocate<float>(decode_floats(config_));
-    if (!cache_) return "out of memory for the key/value cache";
-  }
+  cache_ = allocate<float>(decode_floats(config_));
+  if (!cache_) return "out of memory for the key/value cache";
+  CallMemory call{*this};
   std::int32_t next = 0;
   for (std::size_t t = 0; t < length; ++t) decode(prompt[t], t, &next);
   for (std::size_t i = 0; i < count; ++i) {

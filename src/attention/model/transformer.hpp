@@ -5,6 +5,10 @@
 // moments each live in one arena; the activations the backward needs live in another, laid out
 // for the (B, T) of the call. The stages and their shapes are in layers.hpp.
 //
+// Between calls a model holds its parameter arena (and RoPE's tables) only: a call's working
+// memory (activations, their gradients, generate()'s key/value cache) is allocated for the call
+// and freed when it returns, so one large forward() pins nothing that a later call may need.
+//
 // Nothing here throws or aborts: every fallible call returns "" or a message saying what was
 // wrong, and a refused call changes nothing.
 #pragma once
@@ -59,9 +63,9 @@ struct ParameterInfo {
 // unembedding [D, V].
 std::vector<ParameterInfo> parameter_table(const Config& config);
 
-// Bytes the model holds once created (parameters, gradients, two moments), and the most bytes
-// one call with B sequences of T tokens (T <= context) adds (activations, and for training
-// their gradients).
+// Bytes the model holds once created (parameters, gradients, two moments) plus generate()'s
+// key/value cache, and the most bytes one call with B sequences of T tokens (T <= context)
+// adds while it runs (activations, and for training their gradients).
 double model_bytes(const Config& config);
 double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training);
 
@@ -100,9 +104,12 @@ class TinyTransformer {
   std::string generate(const std::int32_t* prompt, std::size_t length, std::size_t count,
                        std::int32_t* out);
 
-  // New parameters were written into parameter_data(): the AdamW moments and step count no
-  // longer describe them, so they restart.
-  void reset_optimizer();
+  // Replaces every parameter with `values` (parameter_count() floats, in table order) and
+  // restarts AdamW (its moments and step count described the old parameters). Refused, with
+  // nothing changed, when `count` is not parameter_count() or a value is not finite (NaN or
+  // +-Inf: such a model computes NaN everywhere and never trains again); *bad is then the index
+  // of the first such value (count when the count is wrong).
+  std::string load_parameters(const float* values, std::size_t count, std::size_t* bad);
 
   // Times each piece of every training step from now on (step_profile.hpp), from zero; off
   // again with false. Off by default; the losses are the same bits either way.
@@ -112,7 +119,12 @@ class TinyTransformer {
 
  private:
   explicit TinyTransformer(const Config& config);
+  // Allocates the working memory of one call on B sequences of T tokens (for training, the
+  // activations' gradients too); release() frees it. Every call that prepares releases
+  // before it returns (CallMemory).
   std::string prepare(std::size_t B, std::size_t T, bool training);
+  void release();
+  struct CallMemory;
   std::string check_tokens(const std::int32_t* tokens, const std::int32_t* targets, std::size_t B,
                            std::size_t T) const;
   void forward_pass(const std::int32_t* tokens);
@@ -131,15 +143,14 @@ class TinyTransformer {
   std::size_t step_ = 0;
   double beta1_power_ = 1.0, beta2_power_ = 1.0;
 
-  // Activations (and, when training, their gradients) for the current (B, T).
+  // The call in progress: its activations (and, when training, their gradients) for (B, T).
   float* acts_ = nullptr;
   std::size_t acts_floats_ = 0, batch_ = 0, tokens_ = 0;
-  std::size_t acts_capacity_ = 0, positions_capacity_ = 0;  // floats and ids allocated
-  bool acts_training_ = false;
+  bool training_ = false;
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;
   std::int64_t* positions_ = nullptr;     // [B * T]: t of each row, rope only
-  float* cache_ = nullptr;                // decoding: keys and values [L, C, 2 Hkv d], and rows
+  float* cache_ = nullptr;                // generate(): keys and values [L, C, 2 Hkv d], and rows
   std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)
 };
 

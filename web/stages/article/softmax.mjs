@@ -22,8 +22,17 @@ import { roundingNote } from '../../draw/rounding-note.mjs';
 import { ROLES } from '../../roles.mjs';
 import { perQuery, rowQuestions } from './query-step.mjs';
 
-/** The row's sum of exponentials, and its weights as shares of one stacked bar. */
-function sumAndShares(tr, i, keys, total) {
+/**
+ * The row's sum of exponentials, and its weights as shares of one stacked bar, whose caption
+ * says that they add up to 1, and, when the weights printed beside it do not (0.063 + 0.468 +
+ * 0.468 = 0.999), that this is their rounding.
+ */
+function sumAndShares(tr, i, keys, total, printed) {
+  const printedSum = printed.reduce((sum, text) => sum + Number(text.replace('\u2212', '-')), 0);
+  const rounded = Math.abs(printedSum - 1) > 1e-9;
+  const caption = rounded
+    ? tr('softmax.addsToOneRounded', { sum: formatExact(Number(printedSum.toFixed(6))) })
+    : tr('softmax.addsToOne', { i: i + 1 });
   const sum = h(
     'p',
     { class: 'softmax-sum' },
@@ -45,7 +54,7 @@ function sumAndShares(tr, i, keys, total) {
       { class: 'stacked-bar', role: 'img', 'aria-label': tr('softmax.stackedLabel', { i: i + 1 }) },
       segments,
     ),
-    h('figcaption', { class: 'stacked-caption', text: tr('softmax.addsToOne', { i: i + 1 }) }),
+    h('figcaption', { class: 'stacked-caption', text: caption }),
   );
   return { sum, segments, stacked };
 }
@@ -130,7 +139,8 @@ function build(ctx, i) {
   );
   enableGridNavigation(table, [scoreCells, expCells, weightCells]);
 
-  const { sum, segments, stacked } = sumAndShares(tr, i, keys, total);
+  const printed = weightCells.map((td) => td.valueElement.textContent);
+  const { sum, segments, stacked } = sumAndShares(tr, i, keys, total, printed);
   const element = h(
     'div',
     { class: 'scene scene-softmax' },

@@ -272,9 +272,9 @@ function build(ctx) {
           without: count(counts.withoutCache.total),
           saved: count(saved),
         }),
-        tr('ch2.decode.module'),
         tr('ch2.decode.whyRecompute'),
       ],
+      developer: [tr('ch2.decode.module')],
       formula: formula(
         tr('ch2.formula.decode'),
         sub(mi('o'), mi('t')),

@@ -104,6 +104,7 @@ function build(ctx) {
         tr(isExample ? 'ch2.attention.exampleIntro' : 'ch2.attention.yours'),
         tr('ch2.attention.onDemand'),
       ],
+      developer: [tr('ch2.attention.module')],
       formula: formula(
         tr('ch2.formula.head'),
         sub(mi('O'), mi('h')),

@@ -60,11 +60,16 @@ function buildMlp(ctx) {
   if (!block) return noBlock(ctx);
   return revealedRow(
     'scene-block block-mlp',
+    // N·W₁, through the ReLU, is H; H·W₂ is M; R + M is Z: both weight matrices in the row.
     [
       view(ctx, 'normed'),
+      op('·'),
+      view(ctx, 'w1'),
       op('→'),
       view(ctx, 'hidden'),
-      op('→'),
+      op('·'),
+      view(ctx, 'w2'),
+      op('='),
       view(ctx, 'mlp'),
       op('→'),
       view(ctx, 'output'),

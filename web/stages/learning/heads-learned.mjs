@@ -1,21 +1,33 @@
 // Chapter 3, "What the heads learned" (#step=heads-learned): the reader types a sequence
 // ("A B C D A B C"); the model trained in the previous stage reads it (forward(), in this
-// thread, on a copy of the worker's parameters). Layer 1's previous-token head and the last
-// layer's induction head are drawn as token lines (BertViz-style) and heatmaps; the model's
-// prediction for the next token and the head that explains it follow; then the model decodes
-// token by token with its KV cache (generate()), one new token revealed at a time by the clock.
+// thread, on a copy of the worker's parameters). Which head does what is the run's reading
+// (model/head-reading.mjs, on the held-out row), the train stage's: its previous-token head
+// and its induction head are drawn on the reader's sequence as token lines (BertViz-style)
+// and heatmaps, and so is every head, under its reading. The model's prediction for the next
+// token follows, said only as far as the weights show it (a model without an induction head
+// is said to have none); then the model decodes token by token with its KV cache (generate()),
+// one new token revealed at a time by the clock.
 import { INDUCTION_LENGTH } from '../../../src/js/induction-task.mjs';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
-import { headHeatmap, tokenLines, tokenStrip } from '../../draw/training-views.mjs';
+import {
+  headHeatmap,
+  kindName,
+  readingShort,
+  readingText,
+  tokenLines,
+  tokenStrip,
+} from '../../draw/training-views.mjs';
 import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
 import { trainingFileBase } from '../../tools/export/training.mjs';
 import { itemAmount, progressOf } from '../../draw/timing.mjs';
+import { inductionScore, previousTokenScore } from '../../model/head-reading.mjs';
 import {
   attendedKeys,
-  headRoles,
+  headWeights,
   parseLetters,
   predictedToken,
+  runReading,
   tokenLabel,
   trainedSteps,
 } from '../../model/training.mjs';
@@ -37,73 +49,139 @@ const DECODE_COUNT = 6;
 /** How long typing pauses before the sequence is read again. */
 const TYPING_PAUSE_MS = 300;
 
-/** One head drawn twice: token lines and its heatmap, with a sentence saying what it does. */
-function headView(tokens, role, about, tr) {
-  const name = tr('ch3.train.headName', { layer: role.layer + 1, head: role.head + 1 });
-  const map = headHeatmap(name, `head-${role.head + 1}`, { tokens });
-  map.update(role.weights);
+/** Where a key stands against the last token: what a sentence may call it. */
+function relationOf(tokens, key) {
+  const last = tokens.length - 1;
+  const earlier = tokens.lastIndexOf(tokens[last], last - 1);
+  if (key === last) return 'self';
+  if (earlier >= 1 && key === earlier + 1) return 'afterCopy';
+  if (earlier >= 1 && key === earlier) return 'copy';
+  if (key === last - 1) return 'previous';
+  if (key === 0) return 'start';
+  return 'other';
+}
+
+/**
+ * One head drawn twice on the reader's sequence: token lines and its heatmap, under its name
+ * and reading (the held-out row's), with a sentence on what it does on this sequence.
+ */
+function featuredHead(tokens, head, about, tr) {
+  const name = tr('ch3.train.headName', { layer: head.layer + 1, head: head.head + 1 });
+  const weights = head.typed;
+  const map = headHeatmap(name, `head-${head.head + 1}`, { tokens });
+  map.update(weights);
+  map.read(readingText(head, tr), head.kind);
   return h(
     'section',
-    { class: 'learned-head', dataset: { layer: role.layer, head: role.head } },
-    h('h3', { text: name }),
+    { class: 'learned-head', dataset: { layer: head.layer, head: head.head, kind: head.kind } },
+    h('h3', { text: `${name} · ${kindName(head, tr)}` }),
     h('p', { text: about }),
     h(
       'div',
       { class: 'learned-head-views' },
-      tokenLines(tokens, role.weights, { label: name, headClass: `head-${role.head + 1}` }),
+      tokenLines(tokens, weights, { label: name, headClass: `head-${head.head + 1}` }),
       map.element,
     ),
   );
 }
 
-/** Everything the model says about `tokens`: the two heads, the prediction, the decoding. */
-function analyse(model, tokens, tr) {
-  const { logits, attention } = model.forward({ tokens: Int32Array.from(tokens) });
-  const roles = headRoles(attention, tokens);
+/**
+ * What the model predicts after `tokens`, said only as far as the weights show it: the
+ * induction head (if the model has one) and where it looks from the last token.
+ */
+function predictionText(tokens, next, induction, tr) {
   const last = tokens.length - 1;
-  const next = predictedToken(logits, last);
-  const { inductionHead: ind, previousHead: prev } = roles;
-  const [top] = attendedKeys(ind.weights, last);
+  const token = tokenLabel(next);
+  const lastLabel = tokenLabel(tokens[last]);
+  if (!induction) return tr('ch3.heads.noInductionHead', { token });
+  if (inductionTarget(tokens) < 0) {
+    return tr('ch3.heads.predictionNoCopy', { token, last: lastLabel });
+  }
+  // The key it weighs most from the last token: always one, even where no weight reaches
+  // attendedKeys' threshold (25 tokens weighed evenly, 0.04 each) or none is a number.
+  const [top = { key: 0, w: induction.typed[last][0] }] = attendedKeys(induction.typed, last, 0);
+  const key = tokenLabel(tokens[top.key]);
+  const looks = tr('ch3.heads.prediction', {
+    token,
+    layer: induction.layer + 1,
+    head: induction.head + 1,
+    key,
+    position: top.key,
+    weight: formatExact(top.w),
+    what: tr(`ch3.heads.relation.${relationOf(tokens, top.key)}`, { last: lastLabel }),
+  });
+  const copied = tokens[top.key] === next;
+  const then = tr(copied ? 'ch3.heads.copies' : 'ch3.heads.notCopied', {
+    token,
+    key,
+    last: lastLabel,
+  });
+  return `${looks} ${then}`;
+}
+
+/**
+ * Everything the model says about `tokens`: the prediction, the previous-token head and the
+ * induction head the run's reading names (model/head-reading.mjs, on the held-out row, as the
+ * train stage names them), every head on this sequence, and the decoding.
+ */
+function analyse(model, tokens, reading, tr) {
+  const { logits, attention } = model.forward({ tokens: Int32Array.from(tokens) });
+  // Each head as the reading names it, with its weights on this sequence.
+  const heads = reading.heads.map((x) => ({
+    ...x,
+    typed: headWeights(attention, x.layer, x.head),
+    name: tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 }),
+  }));
+  const find = (x) => x && heads.find((y) => y.layer === x.layer && y.head === x.head);
+  const prev = find(reading.previousHead);
+  const ind = find(reading.inductionHead);
+  const next = predictedToken(logits, tokens.length - 1);
   const count = Math.min(DECODE_COUNT, INDUCTION_LENGTH + 1 - tokens.length);
   const decoded = count > 0 ? Array.from(model.generate(tokens, count)) : [];
-  return {
-    prev: headView(
-      tokens,
-      prev,
-      tr('ch3.heads.previous', { score: formatExact(prev.previous) }),
-      tr,
-    ),
-    ind: headView(
-      tokens,
-      ind,
-      ind.induction === null
+  const featured = [];
+  if (prev) {
+    const score = formatExact(previousTokenScore(prev.typed));
+    featured.push(featuredHead(tokens, prev, tr('ch3.heads.previous', { score }), tr));
+  }
+  if (ind) {
+    const score = inductionScore(ind.typed, tokens);
+    const about =
+      score === null
         ? tr('ch3.heads.noRepeat')
-        : tr('ch3.heads.induction', { score: formatExact(ind.induction) }),
-      tr,
-    ),
-    // Only a last token seen before has a copy whose successor a head can point at.
-    prediction:
-      inductionTarget(tokens) < 0
-        ? tr('ch3.heads.predictionNoCopy', {
-            token: tokenLabel(next),
-            last: tokenLabel(tokens[last]),
-          })
-        : tr('ch3.heads.prediction', {
-            token: tokenLabel(next),
-            layer: ind.layer + 1,
-            head: ind.head + 1,
-            key: tokenLabel(tokens[top.key]),
-            position: top.key,
-            weight: formatExact(top.w),
-          }),
+        : tr('ch3.heads.induction', { score: formatExact(score) });
+    featured.push(featuredHead(tokens, ind, about, tr));
+  }
+  return {
+    prediction: predictionText(tokens, next, ind, tr),
+    featured,
     next,
-    attendedKey: top.key,
     decoded,
-    heads: roles.heads.map((x) => ({
-      ...x,
-      name: tr('ch3.train.headName', { layer: x.layer + 1, head: x.head + 1 }),
-    })),
+    heads: heads.map((x) => ({ ...x, weights: x.typed })),
   };
+}
+
+/** Every head's heatmap on the reader's sequence, each under its name and reading. */
+function everyHead(tokens, heads, tr) {
+  const layers = [...new Set(heads.map((x) => x.layer))];
+  return h(
+    'section',
+    { class: 'learned-every' },
+    h('h3', { text: tr('ch3.heads.every') }),
+    layers.map((layer) =>
+      h(
+        'div',
+        { class: 'train-layer' },
+        heads
+          .filter((x) => x.layer === layer)
+          .map((x) => {
+            const map = headHeatmap(x.name, `head-${x.head + 1}`, { tokens });
+            map.update(x.weights);
+            map.read(readingText(x, tr), x.kind);
+            return map.element;
+          }),
+      ),
+    ),
+  );
 }
 
 let scenes = 0;
@@ -145,17 +223,19 @@ function build(ctx) {
     }
     const model = await training.trainedModel(attn).catch(() => null);
     if (id !== request) return;
-    if (!model) {
+    const reading = runReading(training.run);
+    if (!model || !reading) {
       // A model on its way from a link (or a file) is said to be; else, train one first.
       const loading = training.run.status === 'starting';
       const text = tr(loading ? 'ch3.heads.loading' : 'ch3.heads.untrained');
       showNothing('untrained', h('p', { class: 'heads-untrained', text }));
       return;
     }
-    const found = analyse(model, parsed.tokens, tr);
+    const found = analyse(model, parsed.tokens, reading, tr);
     result.replaceChildren(
       h('p', { class: 'heads-prediction', dataset: { next: found.next }, text: found.prediction }),
-      h('div', { class: 'learned-heads' }, found.prev, found.ind),
+      h('div', { class: 'learned-heads' }, found.featured),
+      everyHead(parsed.tokens, found.heads, tr),
     );
     decodedCells = found.decoded.map((id) => h('li', { class: 'token token-new' }, tokenLabel(id)));
     decodedRow.replaceChildren(
@@ -164,9 +244,10 @@ function build(ctx) {
     );
     heatFiles.update({
       title: tr('ch3.title.heads'),
+      // Each head under its name and what it reads as, in short.
       caption: `${tr('ch3.files.heatmaps.after', { step: training.run.step })} · ${tr('app.title')}`,
       tokens: parsed.tokens,
-      heads: found.heads,
+      heads: found.heads.map((x) => ({ ...x, reading: readingShort(x, tr) })),
     });
     element.dataset.ready = 'true';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');

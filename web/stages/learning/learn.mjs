@@ -2,12 +2,13 @@
 // through chapter 1's stages in reverse with trace()'s gradients (outputs, weights, scores
 // through the softmax's row Jacobian, queries/keys/values, then W_Q, W_K, W_V), the step
 // W ← W − η·∂L/∂W and the forward pass again; "Take 10 more steps" and the loss curve.
-import { h, setText } from '../../dom.mjs';
+import { h, setStyle, setText } from '../../dom.mjs';
 import { formatExact, subscript } from '../../format.mjs';
 import { formula, mi, mo, mn, frac, sub, sup } from '../../draw/mathml.mjs';
 import {
   lossPlot,
   numberMatrix,
+  tickText,
   revealedRow,
   sceneButton,
   targetEditor,
@@ -176,14 +177,16 @@ function buildUpdate(ctx) {
     letter: 't',
   });
   const taken = step.steps;
+  const { diverged } = step;
+  // Counted from the steps asked for: "10 more" after an overflow would change nothing.
   const more = sceneButton('more-steps', tr('ch3.learn.more'), () =>
-    ctx.actions.setLearning({ steps: Math.min(MAX_STEPS, taken + 10) }),
+    ctx.actions.setLearning({ steps: Math.min(MAX_STEPS, step.asked + 10) }),
   );
-  more.disabled = taken >= MAX_STEPS;
+  more.disabled = step.asked >= MAX_STEPS || Boolean(diverged?.overflow);
   const again = sceneButton('one-step', tr('ch3.learn.reset'), () =>
     ctx.actions.setLearning({ steps: 1 }),
   );
-  again.disabled = taken === 1;
+  again.disabled = step.asked === 1;
   const status = h('p', {
     class: 'learn-status',
     role: 'status',
@@ -204,6 +207,7 @@ function buildUpdate(ctx) {
     }),
   });
   const plot = lossPlot(step.losses, tr);
+  const divergence = divergenceNote(step, tr);
   const element = h(
     'div',
     { class: 'scene scene-learn scene-learn-update' },
@@ -223,39 +227,46 @@ function buildUpdate(ctx) {
     ),
     h('div', { class: 'learn-controls' }, more, again),
     status,
+    divergence,
     distance,
     plot,
   );
-  // Each weight cell moves from its old value to its new one on the clock.
+  // Each weight cell goes from its old value to its new one on the clock: the old number
+  // fades out, the new one fades in. Only real values are ever printed, never one between.
   const moving = names.flatMap((name, k) =>
     views[k].cells.flatMap((row, r) =>
       row.map((cell, c) => ({
         text: cell.querySelector('.cell-value'),
-        from: at(step.weightsBefore[name], r, c),
-        to: at(step.weightsAfter[name], r, c),
+        from: formatExact(at(step.weightsBefore[name], r, c)),
+        to: formatExact(at(step.weightsAfter[name], r, c)),
       })),
     ),
   );
   const render = (t) => {
     const p = progressOf(t);
     const move = ramp(p, 0, 0.5);
-    moving.forEach(({ text, from, to }) =>
-      setText(text, formatExact(move >= 1 ? to : from + (to - from) * move)),
-    );
+    const fade = String(Math.abs(1 - 2 * move).toFixed(3));
+    moving.forEach(({ text, from, to }) => {
+      setText(text, move < 0.5 ? from : to);
+      setStyle(text, 'opacity', from === to || move >= 1 ? '' : fade);
+    });
     reveal(after.element, ramp(p, 0.5, 0.8), 8);
     reveal(status, ramp(p, 0.8, 1), 4);
+    if (divergence) reveal(divergence, ramp(p, 0.8, 1), 4);
     reveal(distance, ramp(p, 0.8, 1), 4);
   };
   const moved = step.after.outputs;
+  const lossAfter = step.losses[taken];
   return {
     element,
     render,
     explanation: {
       sentences: [
-        tr('ch3.learn.update', { eta: step.eta }),
-        tr('ch3.learn.moved', {
+        tr('ch3.learn.update', { eta: step.eta, steps: taken }),
+        tr(lossAfter > step.losses[0] ? 'ch3.learn.movedUp' : 'ch3.learn.moved', {
+          steps: taken,
           before: formatExact(step.losses[0]),
-          after: formatExact(step.losses[1]),
+          after: formatExact(lossAfter),
         }),
         tr('ch3.learn.repeat'),
       ],
@@ -275,6 +286,29 @@ function buildUpdate(ctx) {
       row: Array.from(moved.data.slice(0, moved.cols), formatExact).join(', '),
     }),
   };
+}
+
+/**
+ * When the steps diverged (the loss grew, or the next step would overflow a float): what
+ * happened and why, the step's length against the weights it moves; null otherwise.
+ */
+function divergenceNote(step, tr) {
+  const { diverged } = step;
+  if (!diverged) return null;
+  const params = {
+    step: diverged.step,
+    eta: step.eta,
+    gradient: tickText(diverged.gradient),
+    length: tickText(diverged.length),
+    weights: formatExact(diverged.weights),
+  };
+  return h(
+    'p',
+    { class: 'learn-diverged', role: 'alert', dataset: { step: String(diverged.step) } },
+    tr(diverged.overflow ? 'ch3.learn.overflow' : 'ch3.learn.rising', params),
+    ' ',
+    tr('ch3.learn.divergedWhy', params),
+  );
 }
 
 // Predict (tools/exercises.mjs): answers are signs, typed as 1 or −1.

@@ -175,7 +175,8 @@ function buildRope(ctx) {
     element,
     render,
     explanation: {
-      sentences: [tr('ch3.rope.what'), tr('ch3.rope.pair'), tr('ch3.rope.module')],
+      sentences: [tr('ch3.rope.what'), tr('ch3.rope.pair')],
+      developer: [tr('ch3.rope.module')],
       formula: formula(
         tr('ch3.formula.rope'),
         mi('q′'),

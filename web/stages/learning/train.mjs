@@ -10,7 +10,14 @@ import { h } from '../../dom.mjs';
 import { oncePerFrame, whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
-import { headHeatmap, lossCurve, tokenStrip } from '../../draw/training-views.mjs';
+import { formula, frac, mi, mn, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
+import {
+  headHeatmap,
+  lossCurve,
+  readingShort,
+  readingText,
+  tokenStrip,
+} from '../../draw/training-views.mjs';
 import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
 import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
 import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
@@ -21,8 +28,10 @@ import {
   MAX_SEED,
   POSITIONS,
   SPEEDS,
-  headRoles,
-  headWeights,
+  modelConfig,
+  parameterCount,
+  readAttention,
+  runReading,
   trainedSteps,
 } from '../../model/training.mjs';
 
@@ -170,51 +179,63 @@ function switchNote(settings, tr) {
   return tr('ch3.train.why.two');
 }
 
-/** What the heads did at the drop: the snapshots just before and after it, on the probe row. */
+/**
+ * What the heads did at the drop: the heads the reader names now (model/head-reading.mjs, on
+ * the held-out row), and the induction head's share just before the drop and just after it.
+ */
 function dropStory(run, tr) {
   if (run.dropStep === null || !run.probe) return '';
+  const told = { step: run.dropStep, seconds: run.dropSeconds.toFixed(1) };
   const before = [...run.snapshots].reverse().find((s) => s.step < run.dropStep);
   const after = run.snapshots.find((s) => s.step >= run.dropStep);
-  if (!after)
-    return tr('ch3.train.dropped', { step: run.dropStep, seconds: run.dropSeconds.toFixed(1) });
-  const tokens = Array.from(run.probe.tokens);
-  const now = headRoles(after.attention, tokens);
-  const then = headRoles((before ?? { attention: run.probe.attention }).attention, tokens);
-  const inductionThen = then.heads.find(
-    (x) => x.layer === now.inductionHead.layer && x.head === now.inductionHead.head,
-  );
+  const reading = runReading(run);
+  const induction = reading?.inductionHead;
+  if (!after || !induction) return tr('ch3.train.dropped', told);
+  const tokens = run.probe.tokens;
+  const shareAt = (snapshot) => {
+    const then = readAttention(snapshot.attention, tokens).heads.find(
+      (x) => x.layer === induction.layer && x.head === induction.head,
+    );
+    return formatExact(then.scores.induction ?? 0);
+  };
+  const heads = {
+    ...told,
+    layer: induction.layer + 1,
+    head: induction.head + 1,
+    before: shareAt(before ?? { attention: run.probe.attention }),
+    after: shareAt(after),
+  };
+  const previous = reading.previousHead;
+  if (!previous) return tr('ch3.train.droppedInduction', heads);
   return tr('ch3.train.droppedHeads', {
-    step: run.dropStep,
-    seconds: run.dropSeconds.toFixed(1),
-    prevHead: now.previousHead.head + 1,
-    prev: formatExact(now.previousHead.previous),
-    layer: now.inductionHead.layer + 1,
-    head: now.inductionHead.head + 1,
-    before: formatExact(inductionThen.induction ?? 0),
-    after: formatExact(now.inductionHead.induction ?? 0),
+    ...heads,
+    prevLayer: previous.layer + 1,
+    prevHead: previous.head + 1,
+    prev: formatExact(previous.share),
   });
 }
 
 /**
  * Every head's heatmap from the run's latest snapshot (or the held-out row's attention at
- * step 0), and what the heatmaps' files save. A snapshot of an earlier model (before a
- * switch reset it) has other dims: not drawn, nothing to save.
+ * step 0), each with its reading, and what the heatmaps' files save. A snapshot of an earlier
+ * model (before a switch reset it) has other dims: not drawn, nothing to save.
  */
 function drawHeads(run, maps, heatFiles, tr) {
-  const latest = run.snapshots.at(-1)?.attention ?? run.probe?.attention;
-  const { layers, heads } = run.settings;
-  if (!latest || latest.dims[0] !== layers || latest.dims[2] !== heads)
-    return heatFiles.update(null);
+  const reading = runReading(run);
+  if (!reading) return heatFiles.update(null);
   const shown = maps.map(({ layer, head, map }) => {
-    const weights = headWeights(latest, layer, head);
-    map.update(weights);
+    const read = reading.heads.find((x) => x.layer === layer && x.head === head);
+    const text = readingText(read, tr);
+    map.update(read.weights);
+    map.read(text, read.kind);
     const name = tr('ch3.train.headName', { layer: layer + 1, head: head + 1 });
-    return { layer, head, name, weights };
+    return { ...read, name, reading: readingShort(read, tr) };
   });
-  const step = (run.snapshots.at(-1)?.step ?? 0) + (run.loadedStep ?? 0);
+  // An untrained model's heads are drawn, but there is nothing trained to save yet.
+  if (trainedSteps(run) === 0) return heatFiles.update(null);
   heatFiles.update({
     title: tr('ch3.train.headsTitle'),
-    caption: `${tr('ch3.files.heatmaps.after', { step })} · ${tr('app.title')}`,
+    caption: `${tr('ch3.files.heatmaps.after', { step: reading.step })} · ${tr('app.title')}`,
     tokens: run.probe.tokens,
     heads: shown,
   });
@@ -226,11 +247,44 @@ function drawHeads(run, maps, heatFiles, tr) {
  */
 function tellVerdict(run, element, verdict, tr) {
   const failed = plateauVerdict(run);
-  if ((failed?.key ?? '') === (element.dataset.verdict ?? '')) return false;
+  const text = failed ? tr(failed.key, failed.params) : '';
+  if (text === verdict.textContent) return false;
   element.dataset.verdict = failed?.key ?? '';
-  verdict.textContent = failed ? tr(failed.key, failed.params) : '';
+  verdict.textContent = text;
   return true;
 }
+
+/** What the tiny model is: its layers, heads, d_model and parameters (counted by the module). */
+function modelSentence({ tr, attn }, settings) {
+  const config = modelConfig(settings);
+  return tr('ch3.train.model', {
+    layers: config.layers,
+    heads: config.heads,
+    dModel: config.dModel,
+    dHead: config.dModel / config.heads,
+    parameters: parameterCount(attn, settings).toLocaleString('en-US'),
+    vocab: config.vocabSize,
+    positions: tr(`ch3.train.model.${settings.positions}`, { context: config.context }),
+  });
+}
+
+/** The loss training lowers: the cross-entropy of the next token, over the N places that count. */
+const crossEntropyFormula = (tr) =>
+  formula(
+    tr('ch3.formula.crossEntropy'),
+    mi('L'),
+    mo('='),
+    mo('−'),
+    frac(mn('1'), mi('N')),
+    sumOver(mi('t')),
+    mi('log'),
+    sub(mi('p'), mi('θ')),
+    mo('('),
+    sub(mi('x'), mrow(mi('t'), mo('+'), mn('1'))),
+    mo('|'),
+    sub(mi('x'), mrow(mn('1'), mo('…'), mi('t'))),
+    mo(')'),
+  );
 
 function build(ctx) {
   const { tr, training, actions } = ctx;
@@ -243,6 +297,8 @@ function build(ctx) {
   const status = h('p', { class: 'train-status', role: 'status', 'aria-live': 'polite' });
   const story = h('p', { class: 'train-drop', 'aria-live': 'polite' });
   const note = h('p', { class: 'train-why', text: switchNote(run.settings, tr) });
+  // What the model is, under the switches that make it.
+  const about = h('p', { class: 'train-model' });
   // A failing model (1 layer, no positions) told as failing once it is long past the drop.
   const verdict = h('p', { class: 'train-verdict', 'aria-live': 'polite' });
   const probe = h('div', { class: 'train-probe' });
@@ -250,9 +306,12 @@ function build(ctx) {
   const mapGrid = h('div', { class: 'train-heads' });
   let maps = [];
   let shape = '';
-  /** The example rows (by seed) and one heatmap per head of each layer, for the switches. */
-  function reshape({ seed, layers, heads, positions }) {
-    const next = `${seed}|${layers}|${heads}|${positions}`;
+  /**
+   * The example rows (by seed) and one heatmap per head of each layer, for the switches, the
+   * held-out row's letters along their edges once the worker has given it.
+   */
+  function reshape({ seed, layers, heads, positions }, probeTokens) {
+    const next = `${seed}|${layers}|${heads}|${positions}|${probeTokens ? 'probe' : ''}`;
     if (shape === next) return false;
     shape = next;
     rows.replaceChildren(...exampleRows(seed, tr));
@@ -260,7 +319,7 @@ function build(ctx) {
     const layerRows = Array.from({ length: layers }, (_, l) => {
       const row = Array.from({ length: heads }, (_, hd) => {
         const name = tr('ch3.train.headName', { layer: l + 1, head: hd + 1 });
-        const map = headHeatmap(name, `head-${hd + 1}`);
+        const map = headHeatmap(name, `head-${hd + 1}`, { tokens: probeTokens });
         maps.push({ layer: l, head: hd, map });
         return map.element;
       });
@@ -268,6 +327,7 @@ function build(ctx) {
     });
     mapGrid.replaceChildren(...layerRows);
     note.textContent = switchNote(run.settings, tr);
+    about.textContent = modelSentence(ctx, run.settings);
     return true;
   }
   const element = h(
@@ -276,6 +336,7 @@ function build(ctx) {
     h('p', { class: 'train-task', text: tr('ch3.train.task') }),
     rows,
     panel.element,
+    about,
     status,
     verdict,
     note,
@@ -338,7 +399,7 @@ function build(ctx) {
       drawnProbe = run.probe;
       probe.replaceChildren(run.probe ? tokenStrip(run.probe.tokens) : '');
     }
-    if (reshape(run.settings) || run.snapshots.length !== drawnSnapshots) {
+    if (reshape(run.settings, run.probe?.tokens) || run.snapshots.length !== drawnSnapshots) {
       drawnSnapshots = run.snapshots.length;
       drawHeads(run, maps, heatFiles, tr);
     }
@@ -355,8 +416,11 @@ function build(ctx) {
     element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
-    sentences: [tr('ch3.train.explain', { steps: MAX_TRAINING_STEPS, batch: INDUCTION_BATCH })],
-    formula: null,
+    sentences: [
+      tr('ch3.train.explain', { steps: MAX_TRAINING_STEPS, batch: INDUCTION_BATCH }),
+      tr('ch3.train.loss'),
+    ],
+    formula: crossEntropyFormula(tr),
   };
   return { element, render, explanation, narration: tr('ch3.narrate.train') };
 }

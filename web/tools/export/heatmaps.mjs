@@ -23,14 +23,16 @@ const LABELS_FROM = 12;
 const GAP = 24;
 const NAME_SIZE = 13;
 const LABEL_SIZE = 10;
+const READING_SIZE = 10;
 const INK = 'rgb(27, 33, 48)';
 const GRID = 'rgb(214, 219, 228)';
 
 /**
  * Every head's heatmap as a drawing ({ width, height, items }, capture.mjs's form): one row
- * of H heads per layer, each named, its cells coloured as on the page, the tokens' letters
- * along the top (keys) and the left (queries) when there is room.
- * @param {{ tokens: ArrayLike<number>, heads: { layer, head, name, weights }[] }} source
+ * of H heads per layer, each named with its reading under the name (model/head-reading.mjs,
+ * as the page words it), its cells coloured as on the page, the tokens' letters along the top
+ * (keys) and the left (queries) when there is room.
+ * @param {{ tokens: ArrayLike<number>, heads: { layer, head, name, reading?, weights }[] }} source
  */
 export function heatmapDrawing({ tokens, heads }, font) {
   const T = tokens.length;
@@ -40,7 +42,9 @@ export function heatmapDrawing({ tokens, heads }, font) {
   const side = edge + T * cell;
   const layers = Math.max(...heads.map((x) => x.layer)) + 1;
   const perLayer = Math.max(...heads.map((x) => x.head)) + 1;
-  const panelH = NAME_SIZE + 8 + side;
+  const read = heads.some((x) => x.reading);
+  const nameH = NAME_SIZE + 8 + (read ? READING_SIZE + 6 : 0);
+  const panelH = nameH + side;
   const items = [];
   const text = (x, y, value, size, weight = '400') =>
     items.push({
@@ -52,12 +56,13 @@ export function heatmapDrawing({ tokens, heads }, font) {
       color: INK,
       opacity: 1,
     });
-  for (const { layer, head, name, weights } of heads) {
+  for (const { layer, head, name, reading, weights } of heads) {
     const left = head * (side + GAP);
     const top = layer * (panelH + GAP);
     text(left, top + NAME_SIZE / 2, name, NAME_SIZE, '700');
+    if (reading) text(left, top + NAME_SIZE + 6 + READING_SIZE / 2, reading, READING_SIZE);
     const x0 = left + edge;
-    const y0 = top + NAME_SIZE + 8 + edge;
+    const y0 = top + nameH + edge;
     for (let t = 0; labelled && t < T; t++) {
       const label = tokenLabel(tokens[t]);
       text(x0 + t * cell + cell / 2 - LABEL_SIZE / 3, y0 - LABEL_SIZE, label, LABEL_SIZE);
@@ -97,12 +102,15 @@ export function heatmapDrawing({ tokens, heads }, font) {
 
 /**
  * Every weight of every head, one line each: layer, head, query and key (positions from 1,
- * as the heatmaps' rows and columns), the two tokens as letters, the weight. Keys after the
- * query (the causal mask's) are there too, with their weight 0.
+ * as the heatmaps' rows and columns), the two tokens as letters, the weight, and what the
+ * head reads as (model/head-reading.mjs's kind: previous, induction, copy, fixed, self,
+ * diffuse, mixed). Keys after the query (the causal mask's) are there too, with their weight 0.
  */
 export function heatmapCsv({ tokens, heads }) {
-  const lines = [csvRow(['layer', 'head', 'query', 'key', 'query_token', 'key_token', 'weight'])];
-  for (const { layer, head, weights } of heads) {
+  const lines = [
+    csvRow(['layer', 'head', 'query', 'key', 'query_token', 'key_token', 'weight', 'head_reads']),
+  ];
+  for (const { layer, head, weights, kind = '' } of heads) {
     weights.forEach((row, i) =>
       row.forEach((w, j) =>
         lines.push(
@@ -114,6 +122,7 @@ export function heatmapCsv({ tokens, heads }) {
             tokenLabel(tokens[i]),
             tokenLabel(tokens[j]),
             w,
+            kind,
           ]),
         ),
       ),

@@ -1,0 +1,151 @@
+// Chapter 3 says what the model did, every time (web/model/head-reading.mjs): one reader of
+// "which head does what" serves the train stage's heatmaps, its heatmaps' file and the
+// heads-learned stage, so they name the same heads; every heatmap has its letters along both
+// edges and a one-line reading; and the heads-learned stage says only what the weights show:
+// a model with one layer, or without positions, is told to have no induction head instead of
+// being "explained" by one. The models are trained here, in Node, and opened from their links.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
+import { encodeParametersLink } from '../../web/model/parameters-link.mjs';
+import { TRAINING_DEFAULTS, modelConfig } from '../../web/model/training.mjs';
+import { collectProblems, distDir, pageFixture, screenshot, waitForReady } from './helpers.mjs';
+
+const web = pageFixture();
+
+/** A model of these switches trained for `steps` steps in Node, as a page link's text. */
+async function trainedLink(attn, settings, steps) {
+  const model = attn.createTinyTransformer(modelConfig(settings));
+  const task = createInductionTask(settings.seed);
+  for (let s = 0; s < steps; s++) {
+    const { tokens, targets } = task.batch(INDUCTION_BATCH);
+    model.trainStep({ tokens, targets, batch: INDUCTION_BATCH });
+  }
+  const parameters = model.parameters();
+  model.free();
+  return encodeParametersLink({ settings, step: steps, parameters });
+}
+
+const links = {};
+before(async () => {
+  const { default: createAttention } = await import(
+    pathToFileURL(join(distDir, 'attention.mjs')).href
+  );
+  const attn = await createAttention();
+  // The default model has its induction head by step 600 (its loss drops near step 364).
+  links.twoLayers = await trainedLink(attn, TRAINING_DEFAULTS, 600);
+  links.oneLayer = await trainedLink(attn, { ...TRAINING_DEFAULTS, layers: 1 }, 300);
+  links.noPositions = await trainedLink(attn, { ...TRAINING_DEFAULTS, positions: 'none' }, 300);
+});
+
+async function open(hash, locale = 'en-US') {
+  const opened = await web.open({ url: `${web.url}#${hash}`, locale });
+  await waitForReady(opened.page);
+  return opened;
+}
+
+/** Every heatmap of the train stage: its name, what it reads as, and its edges' letters. */
+const trainHeads = (page) =>
+  page.$$eval('.scene-train .train-heads .train-head', (all) =>
+    all.map((figure) => ({
+      name: figure.querySelector('.head-name').textContent,
+      kind: figure.dataset.kind,
+      reading: figure.querySelector('.head-reading').textContent,
+      keys: figure.querySelectorAll('.heatmap-keys span').length,
+      queries: figure.querySelectorAll('.heatmap-queries span').length,
+    })),
+  );
+
+describe('one reader of which head does what', () => {
+  test('the train stage, its file and the heads-learned stage name the same heads', async () => {
+    const { page, context, problems } = await open(`step=train&trained=${links.twoLayers}`);
+    await page.waitForSelector('.scene-train .train-head[data-filled="true"]', {
+      timeout: 60_000,
+    });
+    const heads = await trainHeads(page);
+    assert.equal(heads.length, 8);
+    for (const head of heads) {
+      // The held-out row's 25 tokens along the top (keys) and the left side (queries).
+      assert.equal(head.keys, 25, head.name);
+      assert.equal(head.queries, 25, head.name);
+      assert.ok(head.reading.length > 10, `${head.name} has a reading: "${head.reading}"`);
+    }
+    const kindOf = Object.fromEntries(heads.map((x) => [x.name, x.kind]));
+    assert.ok(heads.some((x) => x.kind === 'previous' && x.name.startsWith('Layer 1')));
+    assert.ok(heads.some((x) => x.kind === 'induction' && x.name.startsWith('Layer 2')));
+    // The heatmaps' CSV: what each head reads as, the same as on the page.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('.scene-train [data-heatmap-export="csv"]'),
+    ]);
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    assert.equal(lines[0], 'layer,head,query,key,query_token,key_token,weight,head_reads');
+    for (const line of lines.slice(1)) {
+      const [layer, head, , , , , , reads] = line.split(',');
+      assert.equal(reads, kindOf[`Layer ${layer} · head ${head}`], line);
+    }
+    await screenshot(page, 'ch3-heads-reading-train');
+
+    // The next stage: the heads it features are the ones the train stage named.
+    await page.click('[data-action="next"]');
+    await page.waitForSelector('.scene-heads-learned[data-ready="true"]', { timeout: 60_000 });
+    const featured = await page.$$eval('.learned-head', (all) =>
+      all.map((x) => ({ title: x.querySelector('h3').textContent, kind: x.dataset.kind })),
+    );
+    assert.deepEqual(
+      featured.map((x) => x.kind),
+      ['previous', 'induction'],
+    );
+    for (const { title, kind } of featured) {
+      const name = title.split(' · ').slice(0, 2).join(' · ');
+      assert.equal(kindOf[name], kind, `${title}: the train stage reads ${name} as ${kind}`);
+    }
+    // Every head on the typed sequence, under the same reading.
+    const every = await page.$$eval('.learned-every .train-head', (all) =>
+      all.map((x) => [x.querySelector('.head-name').textContent, x.dataset.kind]),
+    );
+    assert.deepEqual(Object.fromEntries(every), kindOf);
+    // The prediction names the featured induction head, and what it really looks at.
+    const prediction = await page.textContent('.heads-prediction');
+    const induction = featured[1].title.match(/Layer (\d) · head (\d)/);
+    assert.match(
+      prediction,
+      new RegExp(`Its induction head, layer ${induction[1]}’s head ${induction[2]}, looks`),
+    );
+    assert.match(prediction, /the token after the earlier C/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
+  for (const [name, settings] of [
+    ['oneLayer', 'one layer'],
+    ['noPositions', 'no positions'],
+  ]) {
+    test(`a model with ${settings} is told to have no induction head, in en and zh`, async () => {
+      const { page, context, problems } = await open(`step=heads-learned&trained=${links[name]}`);
+      await page.waitForSelector('.scene-heads-learned[data-ready="true"]', { timeout: 60_000 });
+      const prediction = await page.textContent('.heads-prediction');
+      assert.match(prediction, /This model has no induction head/);
+      // Nothing "explains" the prediction by a head the weights do not show.
+      assert.doesNotMatch(prediction, /explains|Its induction head/);
+      assert.equal((await page.$$eval('.learned-head', (all) => all.length)) <= 1, true);
+      const kinds = await page.$$eval('.learned-every .train-head', (all) =>
+        all.map((x) => x.dataset.kind),
+      );
+      assert.ok(!kinds.includes('induction'), `kinds: ${kinds}`);
+      await screenshot(page, `ch3-heads-reading-${name}`);
+      await page.click('.language-button[data-language="zh"]');
+      await page.waitForFunction(() =>
+        /这个模型没有归纳头/.test(document.querySelector('.heads-prediction')?.textContent),
+      );
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    });
+  }
+});
