@@ -27,6 +27,18 @@ const BAD_OPTION_VALUES = {
   scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
   softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
   isCausal: [...JUNK, 0, 1, 'true', true, false],
+  // No valid slopes but `false` (off): the oracle's reference has no ALiBi (alibi.test.mjs).
+  alibi: [
+    ...JUNK.filter((value) => value !== true),
+    false,
+    1,
+    'true',
+    [0.5],
+    new Float64Array(6),
+    new Float32Array(0),
+    new Float32Array(7),
+    Float32Array.of(NaN, 1, 1, 1, 1, 1),
+  ],
 };
 for (const name of OPTIONS) {
   if (!BAD_OPTION_VALUES[name]) throw new Error(`the hostile suite has no bad values for ${name}`);
@@ -300,8 +312,12 @@ export function judgeAttention(args) {
   const vLength = batch * kvNumHeads * kvSeqLen * vHeadSize;
   const yLength = batch * qNumHeads * qSeqLen * vHeadSize;
   if (q.length !== qLength || k.length !== kLength || v.length !== vLength) return invalid;
-  const { scale, isCausal, softcap, attnMask } = options;
+  const { scale, isCausal, softcap, alibi, attnMask } = options;
   if (scale !== undefined && !isFloat32(scale)) return invalid;
+  if (alibi !== undefined && alibi !== false) {
+    const slopes = alibi instanceof Float32Array && alibi.length === qNumHeads;
+    if (alibi !== true && !(slopes && alibi.every(Number.isFinite))) return invalid;
+  }
   if (isCausal !== undefined && typeof isCausal !== 'boolean') return invalid;
   if (softcap !== undefined && !(isFloat32(softcap) && softcap >= 0)) return invalid;
   let maskBytes = 0;
