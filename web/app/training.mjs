@@ -132,6 +132,9 @@ function settle(run, status, resumedAt) {
   run.status = status;
 }
 
+/** Ends a trainer's worker (a trainer that failed to start has none). */
+const endTrainer = (trainer) => trainer.then((ready) => ready.close(), () => {}); // prettier-ignore
+
 /**
  * The trainer (a promise, made at the first need) and the switches of the model it holds:
  * { current(), held(), hold(settings), ensure(settings) }. A trainer that fails to start is
@@ -143,14 +146,22 @@ function trainerHolder(startTrainer, onProgress) {
   return {
     current: () => trainer,
     held: () => held,
+    /** Lets go of the trainer and its switches; returns the trainer that was held. */
+    forget() {
+      const was = trainer;
+      [trainer, held] = [null, null];
+      return was;
+    },
     hold: (settings) => (held = settings),
     ensure(settings) {
       if (!trainer) {
         const made = { ...settings };
-        trainer = startTrainer({ config: modelConfig(made), seed: made.seed, onProgress });
-        trainer.then(
-          () => (held = made),
-          () => (trainer = null),
+        const started = startTrainer({ config: modelConfig(made), seed: made.seed, onProgress });
+        trainer = started;
+        // A trainer let go of (forget) in the meantime changes nothing when it settles.
+        started.then(
+          () => trainer === started && (held = made),
+          () => trainer === started && (trainer = null),
         );
       }
       return trainer;
@@ -163,16 +174,19 @@ function trainerHolder(startTrainer, onProgress) {
  * history cleared; then `then(trainer)` if given (a loaded file's parameters). True when
  * done; false when refused: the run says why (fail), and the run and its switches go back to
  * the model the trainer still holds, trained as far as it was (onRefused is told them), so
- * that nothing names a model that is not there.
+ * that nothing names a model that is not there. `end`: the worker ends instead of taking the
+ * new model.
  */
-async function restartRun({ run, trainers, gate, notify, fail, ensureTrainer, onRefused }, then) {
-  const current = trainers.current();
+async function restartRun(context, then, end) {
+  const { run, trainers, gate, notify, fail, ensureTrainer, onRefused } = context;
+  const current = end ? trainers.forget() : trainers.current();
   const settings = { ...run.settings };
   const previous = { ...run };
   Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
   notify();
   try {
-    if (current) {
+    if (current && end) endTrainer(current);
+    else if (current) {
       await replaceModel(current, settings, gate);
       trainers.hold(settings);
     }
@@ -270,11 +284,14 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     notify();
   }
 
-  /** A new model (restartRun), once the run that was going has been told to end. */
-  function restart(then) {
+  /**
+   * A new model (restartRun), once the run that was going has been told to end. `end`: the
+   * worker ends instead (an explainer taken out of the page); the next Train starts one.
+   */
+  function restart(then, end = false) {
     loopId += 1;
     const context = { run, trainers, gate, notify, fail, ensureTrainer, onRefused };
-    return restartRun(context, then);
+    return restartRun(context, then, end);
   }
   /** Back to step 0 with the current switches (a new model from the seed). */
   const reset = () => restart();
@@ -299,10 +316,8 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     pause,
     reset,
     set,
-    /**
-     * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
-     * thread a long moment, better spent before Train. A failure is left to Train to say.
-     */
+    close: () => restart(null, true), // back to step 0, the worker ended
+    /** Starts the worker ahead, as the train stage shows (Train then waits less; it reports failures). */
     prepare() {
       if (!trainers.current() && run.status === 'idle') ensureTrainer().then(notify, () => {});
     },
