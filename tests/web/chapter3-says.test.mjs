@@ -29,7 +29,13 @@ async function open(hash, options = {}) {
   return opened;
 }
 
-const explanation = (page) => page.textContent('.explanation-text');
+/** The explanation as it reads, without the glossary's (closed) pop-ups. */
+const explanation = (page) =>
+  page.$eval('.explanation-text', (element) => {
+    const copy = element.cloneNode(true);
+    copy.querySelectorAll('.glossary-popup').forEach((popup) => popup.remove());
+    return copy.textContent;
+  });
 
 test('the learning step: only real weights mid-animation; 10 more steps told as such; the loss chart’s axes', async () => {
   const { step } = await nodeNumbers();
