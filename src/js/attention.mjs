@@ -78,12 +78,16 @@ async function threadsOf(value) {
  *   relaxedSimd?: boolean, warmUp?: boolean, threads?: number | 'auto',
  *   initTimeout?: number, baseUrl?: string | URL }} [options]
  */
-export default async function createAttention(options = {}) {
-  if (!isOptionBag(options)) {
+export default async function createAttention(options) {
+  if (options !== undefined && !isOptionBag(options)) {
     throw new TypeError(`createAttention: options must be an object, got ${describe(options)}`);
   }
-  // Own properties, each read once: an Object.prototype.threads is no option of this call.
-  const o = readOwnOptions(options, OPTION_KEYS, 'createAttention', 'options');
+  // Own properties, each read once: an Object.prototype.threads is no option of this call
+  // (refused by name when given an object; with none given, nothing inherited stands in).
+  const o =
+    options === undefined
+      ? { __proto__: null }
+      : readOwnOptions(options, OPTION_KEYS, 'createAttention', 'options');
   for (const name of ['relaxedSimd', 'warmUp']) {
     if (o[name] !== undefined && typeof o[name] !== 'boolean') {
       throw new TypeError(
