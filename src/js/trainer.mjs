@@ -202,16 +202,10 @@ function spawnTrainWorker(workerUrl, workerType) {
 }
 
 /**
- * Starts a worker, loads the module there and builds the model; resolves to the trainer once
- * the model is ready. See attention.d.ts for every option and method.
+ * createTrainer's options, read once and checked: { task, config, seed, batch, initTimeout,
+ * onProgress, moduleOptions, url, workerType }.
  */
-export async function createTrainer(options) {
-  const where = 'createTrainer';
-  if (!isOptionBag(options)) {
-    throw new TypeError(
-      `${where}: options must be an object { config, ... }, got ${describe(options)}`,
-    );
-  }
+function readTrainerOptions(options, where) {
   const o = readOwnOptions(options, TRAINER_KEYS, where, 'options');
   const task = readTask(o.task, where);
   const config = readConfig(o.config, where, task);
@@ -243,6 +237,22 @@ export async function createTrainer(options) {
       `${where}: workerType must be 'module' or 'classic', got ${describe(workerType)}`,
     );
   }
+  return { task, config, seed, batch, initTimeout, onProgress, moduleOptions, url, workerType };
+}
+
+/**
+ * Starts a worker, loads the module there and builds the model; resolves to the trainer once
+ * the model is ready. See attention.d.ts for every option and method.
+ */
+export async function createTrainer(options) {
+  const where = 'createTrainer';
+  if (!isOptionBag(options)) {
+    throw new TypeError(
+      `${where}: options must be an object { config, ... }, got ${describe(options)}`,
+    );
+  }
+  const { task, config, seed, batch, initTimeout, onProgress, moduleOptions, url, workerType } =
+    readTrainerOptions(options, where);
 
   const channel = openChannel(await spawnTrainWorker(url, workerType), onProgress);
   const { request, fail } = channel;
