@@ -97,6 +97,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
   app.page = buildPage(app.widgets, app.id);
   app.scenes = createSceneStage({
     host: app.page.sceneHost,
+    cue: app.page.scrollCue,
     onShow: (scene, step) => showExplanation(app, scene, step),
   });
   // The state starts as the article's example and is replaced by the link's state once the
@@ -117,7 +118,15 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
   openLink(app, embed ? embed.hash : location.hash, 'load');
   (embed ? root : document.documentElement).dataset.appState = 'ready';
   if (embed?.autoplay) app.timeline.play();
-  return { state: app.state, timeline: app.timeline };
+  return {
+    state: app.state,
+    timeline: app.timeline,
+    /** Stops what runs on its own: playback and chapter 3's training worker. */
+    stop() {
+      if (app.timeline.playing) app.timeline.pause();
+      app.training.close();
+    },
+  };
 }
 
 /** Once the page is on screen: the cell inspector, keys, reduced motion and the URL. */

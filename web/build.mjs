@@ -175,6 +175,10 @@ async function main() {
   const [offline] = await bundle({
     entryPoints: [join(web, 'main-offline.mjs')],
     format: 'iife',
+    // The trainer's code names the package's own worker and .wasm by new URL(…,
+    // import.meta.url), which a classic script cannot: unused here (the offline page passes its
+    // classic worker, whose module is inlined), and wasmFilesForWorkers finds no URL.
+    logOverride: { 'empty-import-meta': 'silent' },
     outfile: 'offline.js',
     define: { ...define, TRAIN_WORKER_SOURCE: JSON.stringify(trainWorker.text) },
   });

@@ -100,8 +100,6 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
         'whole attention() call with out': () => attn.attention(q, k, v, withOut),
         'read + measure + validate (readAttentionArgs)': () => readAttentionArgs(q, k, v, options),
         'attentionWorkingBytes (a plain export)': () => context.attentionWorkingBytes(call),
-        'attentionWorkingBytes through Embind (the record converted)': () =>
-          Module.attentionWorkingBytes(call),
         'malloc + free of q, k, v, y': () => {
           const p = [
             Module._malloc(bytes),
@@ -116,10 +114,9 @@ export function smallCallBreakdown({ attn, Module, quick, log = () => {} }) {
           setBytes(Module.HEAPU8, measuredBytes(args.k, bytes, 'k'), call.k);
           setBytes(Module.HEAPU8, measuredBytes(args.v, bytes, 'v'), call.v);
         },
-        'runAttentionCall (a plain export + kernel)': () => context.runAttentionCall(call),
+        'runAttentionCall (the record into wasm memory, a plain export + kernel)': () =>
+          context.runAttentionCall(call),
         'runAttentionCall of a 1-token call (fixed cost)': () => context.runAttentionCall(tiny),
-        'a 1-token call through Embind runAttention (the record converted)': () =>
-          Module.runAttention(tiny),
         // Kept alive a while, as an app keeps its results: an array dropped at once costs less.
         // Chromium hands out fresh zero pages, faulted in at the first write: there this row is
         // near 0 and the next one carries the cost (about 1.5 µs per 4 KiB page on this VM),

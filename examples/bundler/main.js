@@ -1,24 +1,114 @@
-// A browser app that bundles the package with esbuild. Build it from your app's folder:
-//
-//   npm install attention-explained
-//   npx esbuild main.js --bundle --format=esm --loader:.wasm=file --outdir=public
-//
-// `--loader:.wasm=file` copies attention.wasm into public/ and turns the import below into its
-// URL, which createAttention() is told about. (Alternatively copy
-// node_modules/attention-explained/dist/attention.wasm next to the bundle yourself: the module
-// looks for it beside the file that contains it.)
-import createAttention from 'attention-explained';
-import wasmUrl from 'attention-explained/attention.wasm';
+// An app built with a bundler: the package imported by name, as from npm, and nothing
+// bundler-specific. Vite, webpack 5, esbuild and Rollup build this same file (README.md,
+// "Bundlers", gives each one's recipe), and importmap.html runs it with no bundler at all;
+// tests/apps builds all five and runs them in Chromium.
+import createAttention, {
+  createAttentionPool,
+  createTrainer,
+  INDUCTION_MODEL,
+} from 'attention-explained';
+import 'attention-explained/attention-explainer.mjs'; // defines <attention-explainer>
 
-const attn = await createAttention({ wasmUrl: new URL(wasmUrl, import.meta.url) });
+// The article's example: three tokens of 4 numbers, and its three weight matrices.
+const article = {
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wQuery: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 0, 1],
+    [0, 1, 1],
+  ],
+  wKey: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+  ],
+  wValue: [
+    [0, 2, 0],
+    [0, 3, 0],
+    [1, 0, 3],
+    [1, 1, 0],
+  ],
+};
 
-// The article's example through the ONNX-style fast path: its queries, keys and values
-// (x . wQuery, x . wKey, x . wValue) as one head; the article does not scale, so scale = 1.
-const q = new Float32Array([1, 0, 2, 2, 2, 2, 2, 1, 3]);
-const k = new Float32Array([0, 1, 1, 4, 4, 0, 2, 3, 1]);
-const v = new Float32Array([1, 2, 3, 2, 8, 0, 2, 6, 3]);
-const y = attn.attention(q, k, v, { qNumHeads: 1, headSize: 3, scale: 1 });
+// The page: what each part gave, and two explainers (the article's result, and chapter 3's
+// training, which runs in the element's own worker).
+const out = document.createElement('pre');
+document.body.append(out);
+for (const [id, step] of [
+  ['result', 'result'],
+  ['train', 'train'],
+]) {
+  const explainer = document.createElement('attention-explainer');
+  Object.assign(explainer, { id });
+  explainer.setAttribute('step', step);
+  explainer.setAttribute('controls', 'minimal');
+  document.body.append(explainer);
+}
 
-const out = document.getElementById('out');
-out.textContent = `attention(): ${Array.from(y.subarray(0, 3), (x) => x.toFixed(6)).join(', ')}`;
-globalThis.attentionResult = { simd: attn.simd, version: attn.version, y: Array.from(y) };
+const results = {}; // what each part gave (read by tests/apps too)
+const show = () => (out.textContent = JSON.stringify(results, null, 1));
+
+/** Runs one part of the app; a part that fails says why, and the others still run. */
+async function part(name, run) {
+  try {
+    results[name] = await run();
+  } catch (error) {
+    results[name] = { error: `${error.name}: ${error.message}` };
+  }
+  show();
+}
+
+let attn;
+await part('attention', async () => {
+  attn = await createAttention();
+  const t = attn.trace(article);
+  const q = t.queries.data;
+  const y = attn.attention(q, t.keys.data, t.values.data, { qNumHeads: 1, headSize: 3, scale: 1 });
+  // From the page's start: loading the module, compiling it, and the first call.
+  const firstCallMs = performance.now();
+  return { output: Array.from(t.outputs.data.subarray(0, 3)), y: Array.from(y), firstCallMs };
+});
+
+const q = Float32Array.from({ length: 4 * 256 * 32 }, (_, i) => Math.sin(i * 0.37));
+const options = { qNumHeads: 4, headSize: 32, isCausal: true };
+const sameAsOneThread = (y) => {
+  const expected = attn.attention(q, q, q, options);
+  return y.length === expected.length && y.every((value, i) => value === expected[i]);
+};
+
+await part('threads', async () => {
+  // Wasm threads where the page is cross-origin isolated; one thread elsewhere.
+  const auto = await createAttention({ threads: 'auto' });
+  const result = { isolated: crossOriginIsolated, auto: auto.threads };
+  result.autoSame = sameAsOneThread(auto.attention(q, q, q, options));
+  auto.close();
+  if (crossOriginIsolated) {
+    const team = await createAttention({ threads: 2 });
+    result.threads = team.threads;
+    result.same = sameAsOneThread(team.attention(q, q, q, options));
+    team.close();
+  }
+  return result;
+});
+
+await part('pool', async () => {
+  const pool = await createAttentionPool({ workers: 2 });
+  const y = await pool.attention(q, q, q, options);
+  pool.close();
+  return { workers: 2, same: sameAsOneThread(y) };
+});
+
+await part('trainer', async () => {
+  const trainer = await createTrainer({ config: { ...INDUCTION_MODEL }, seed: 1 });
+  const { step, loss } = await trainer.train({ steps: 800 });
+  trainer.close();
+  return { step, loss };
+});
+
+globalThis.appResult = results;

@@ -21,9 +21,17 @@ const MIME_TYPES = {
 
 /**
  * Serves `root`; resolves to { server, url } once listening. Port 0 picks a free port.
- * `headers` go with every response; paths in `block` answer 404 (tests of failed loads).
+ * `headers` go with every response, or `headersFor(pathname)`'s where given (tests of a file
+ * served without the page's headers); paths in `block` answer 404 (tests of failed loads).
  */
-export function startServer({ root, port = 0, host = '127.0.0.1', headers = {}, block = [] }) {
+export function startServer({
+  root,
+  port = 0,
+  host = '127.0.0.1',
+  headers = {},
+  headersFor = () => headers,
+  block = [],
+}) {
   const base = resolve(root);
   const server = createServer((request, response) => {
     let pathname;
@@ -58,7 +66,7 @@ export function startServer({ root, port = 0, host = '127.0.0.1', headers = {}, 
       'Content-Length': stats.size,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
-      ...headers,
+      ...headersFor(pathname),
     });
     if (request.method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);

@@ -115,15 +115,9 @@ const char* attention_error(const AttentionArgs& a) {
       return "unknown mask kind";
   }
   if (a.scores) {
-    switch (a.scores_mode) {
-      case ScoresMode::raw:
-      case ScoresMode::softcapped:
-      case ScoresMode::biased:
-      case ScoresMode::probabilities:
-        break;
-      default:
-        return "unknown scores mode";
-    }
+    if (static_cast<int>(a.scores_mode) < 0 ||
+        static_cast<int>(a.scores_mode) > static_cast<int>(ScoresMode::probabilities))
+      return "unknown scores mode";
     if (!checked_product({s.batch, s.q_num_heads, s.q_seq_len, s.kv_seq_len, sizeof(float)}))
       return "the scores are larger than the address space";
   }

@@ -18,8 +18,9 @@
 //
 // Positions: query i sits at absolute position p = i + offset among the keys, where offset is
 // past_length, or nonpad_kv_seqlen[b] - S with an external cache (may be negative).
-// Per head: s = scale * q.k^T; s = softcap * tanh(s / softcap) when softcap > 0; then the
-// bias: -inf where key j is hidden, i.e. where any of these holds
+// Per head h: s = scale * q.k^T; s = softcap * tanh(s / softcap) when softcap > 0; then the
+// bias: with ALiBi slope_h * (j - p) (alibi_slope), plus -inf where key j is hidden, i.e.
+// where any of these holds
 //   is_causal and j > p (bottom-right aligned);  left_window >= 0 and j < p - left_window;
 //   right_window >= 0 and j > p + right_window;  j >= nonpad_kv_seqlen[b];
 //   j >= the mask's key columns;  a boolean mask says 0 (selected, never multiplied);
@@ -78,12 +79,33 @@ struct AttentionMask {
   std::size_t key_columns = std::numeric_limits<std::size_t>::max();
 };
 
+// The options record: how attention is computed, one record for every entry point that attends
+// (attention(), the KV cache's attend, the backward). The JS layer writes it into wasm memory
+// where each_field says each field lies (src/bindings/call_layout.hpp describes it to JS).
 struct AttentionOptions {
+  static constexpr const char* name = "AttentionOptions";
   float scale = 1.0f;  // ONNX's default is 1/sqrt(head_size); callers resolve it
   bool is_causal = false;
   float softcap = 0.0f;            // 0 = off
   std::int64_t left_window = -1;   // -1 = unbounded
   std::int64_t right_window = -1;  // -1 = unbounded
+  // ALiBi (BLOOM, MPT): slope_h * (key position - query position) added to query head h's
+  // scores, with the mask. alibi_slopes: one slope per query head, or null for the standard
+  // slopes of the ALiBi paper (alibi_slope).
+  bool alibi = false;
+  const float* alibi_slopes = nullptr;
+
+  // visit(name, member) for every field: the one list of them the layout is described from.
+  template <class Visit>
+  static void each_field(Visit&& visit) {
+    visit("scale", &AttentionOptions::scale);
+    visit("is_causal", &AttentionOptions::is_causal);
+    visit("softcap", &AttentionOptions::softcap);
+    visit("left_window", &AttentionOptions::left_window);
+    visit("right_window", &AttentionOptions::right_window);
+    visit("alibi", &AttentionOptions::alibi);
+    visit("alibi_slopes", &AttentionOptions::alibi_slopes);
+  }
 };
 
 // qk_matmul_output_mode 0..3: what the optional scores output holds.

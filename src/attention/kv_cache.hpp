@@ -26,7 +26,7 @@ namespace attention {
 struct KvAttendOptions {
   std::size_t q_num_heads = 1;
   std::size_t q_seq_len = 1;
-  AttentionOptions options;  // scale, causal, softcap, windows
+  AttentionOptions options;  // the options record (attention.hpp)
 };
 
 class KvCache {

@@ -4,7 +4,7 @@
 
 namespace attention_call {
 
-std::string run_backward(const AttentionBackwardCall& call) {
+const char* run_backward_message(const AttentionBackwardCall& call) {
   namespace kernels = attention::kernels;
   kernels::AttentionBackwardArgs args;
   // to_args checks the forward as attention() would, and that wants a y: the backward's y is
@@ -20,15 +20,33 @@ std::string run_backward(const AttentionBackwardCall& call) {
   if (const char* error = kernels::attention_backward_error(args)) return error;
   if (kernels::attention_backward(args) == attention::Status::out_of_memory)
     return "out of memory for the kernel's working memory";
-  return "";
+  return nullptr;
 }
 
-double backward_working_bytes(const AttentionBackwardCall& call) {
-  const AttentionCall& c = call.forward;
-  const attention::AttentionShape s{c.batch,      c.q_num_heads, c.kv_num_heads, c.q_seq_len,
-                                    c.kv_seq_len, c.head_size,   c.v_head_size};
+std::string run_backward(const AttentionBackwardCall& call) {
+  const char* error = run_backward_message(call);
+  return error ? error : "";
+}
+
+double backward_working_bytes(const attention::AttentionShape& s) {
   if (attention::attention_shape_error(s)) return 0;
   return attention::kernels::flash_attention_backward_working_bytes(s);
 }
 
 }  // namespace attention_call
+
+extern "C" {
+
+const char* attention_call_run_backward(const attention_call::AttentionBackwardCall* call) {
+  return attention_call::run_backward_message(*call);
+}
+
+double attention_call_backward_working_bytes(std::uint32_t batch, std::uint32_t q_num_heads,
+                                             std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
+                                             std::uint32_t kv_seq_len, std::uint32_t head_size,
+                                             std::uint32_t v_head_size) {
+  return attention_call::backward_working_bytes(
+      {batch, q_num_heads, kv_num_heads, q_seq_len, kv_seq_len, head_size, v_head_size});
+}
+
+}  // extern "C"

@@ -2,6 +2,9 @@
 
 #include <memory>
 
+#include "attention_backward_call.hpp"
+#include "call_layout.hpp"
+#include "kv_cache_call.hpp"
 #include "thread_team.hpp"
 
 namespace attention_call {
@@ -9,6 +12,12 @@ namespace {
 
 // This instance's team, or null: the calling thread alone.
 std::unique_ptr<attention::ThreadTeam> team;
+
+// True when `value` names one of Enum's values (0 .. last): JS may write any number there.
+template <class Enum>
+bool known(Enum value, Enum last) {
+  return static_cast<int>(value) >= 0 && static_cast<int>(value) <= static_cast<int>(last);
+}
 
 }  // namespace
 
@@ -30,6 +39,12 @@ const char* set_threads(std::uint32_t count) {
 std::uint32_t threads() { return team ? std::uint32_t(team->size()) : 1; }
 
 const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
+  using attention::Layout, attention::MaskKind, attention::MaskKeys, attention::ScoresMode;
+  if (!known(call.q_layout, Layout::bshd) || !known(call.kv_layout, Layout::bshd))
+    return "unknown layout";
+  if (!known(call.mask_kind, MaskKind::additive)) return "unknown mask kind";
+  if (!known(call.mask_keys, MaskKeys::pad)) return "unknown mask keys";
+  if (!known(call.scores_mode, ScoresMode::probabilities)) return "unknown scores mode";
   attention::AttentionShape& s = args.shape;
   s = {call.batch,      call.q_num_heads, call.kv_num_heads, call.q_seq_len,
        call.kv_seq_len, call.head_size,   call.v_head_size};
@@ -108,28 +123,14 @@ double working_bytes(const AttentionCall& call) {
   return double(attention::attention_working_bytes(s, threads()));
 }
 
-attention::AttentionOptions options_of(float scale, bool is_causal, float softcap,
-                                       std::int32_t left_window, std::int32_t right_window) {
-  attention::AttentionOptions options;
-  options.scale = scale;
-  options.is_causal = is_causal;
-  options.softcap = softcap;
-  options.left_window = left_window;
-  options.right_window = right_window;
-  return options;
+std::string layouts() {
+  return call_layout::describe_layouts<attention::AttentionOptions, AttentionCall,
+                                       AttentionBackwardCall, kv_cache_call::KvAttendCall>();
 }
 
 }  // namespace attention_call
 
 namespace {
-
-// An enum's number from JS, when it names one of the enum's values (0 .. last).
-template <class Enum>
-bool to_enum(std::int32_t number, Enum last, Enum& out) {
-  if (number < 0 || number > static_cast<std::int32_t>(last)) return false;
-  out = static_cast<Enum>(number);
-  return true;
-}
 
 // A call of this shape, every other field its default.
 attention_call::AttentionCall call_of_shape(std::uint32_t batch, std::uint32_t q_num_heads,
@@ -151,38 +152,8 @@ attention_call::AttentionCall call_of_shape(std::uint32_t batch, std::uint32_t q
 
 extern "C" {
 
-const char* attention_call_run(
-    std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y, std::uint32_t batch,
-    std::uint32_t q_num_heads, std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
-    std::uint32_t kv_seq_len, std::uint32_t head_size, std::uint32_t v_head_size,
-    std::int32_t q_layout, std::int32_t kv_layout, float scale, bool is_causal, float softcap,
-    std::int32_t left_window, std::int32_t right_window, std::uint32_t past_length,
-    std::uintptr_t nonpad_kv_seqlen, std::int32_t mask_kind, std::uintptr_t mask,
-    std::uint32_t mask_dim0, std::uint32_t mask_dim1, std::uint32_t mask_dim2,
-    std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
-    std::int32_t scores_mode) {
-  using attention::Layout, attention::MaskKind, attention::MaskKeys, attention::ScoresMode;
-  attention_call::AttentionCall call = call_of_shape(batch, q_num_heads, kv_num_heads, q_seq_len,
-                                                     kv_seq_len, head_size, v_head_size);
-  call.q = q;
-  call.k = k;
-  call.v = v;
-  call.y = y;
-  if (!to_enum(q_layout, Layout::bshd, call.q_layout) ||
-      !to_enum(kv_layout, Layout::bshd, call.kv_layout))
-    return "unknown layout";
-  call.options = attention_call::options_of(scale, is_causal, softcap, left_window, right_window);
-  call.past_length = past_length;
-  call.nonpad_kv_seqlen = nonpad_kv_seqlen;
-  if (!to_enum(mask_kind, MaskKind::additive, call.mask_kind)) return "unknown mask kind";
-  call.mask = mask;
-  call.mask_dims = {mask_dim0, mask_dim1, mask_dim2, mask_dim3};
-  call.mask_rank = mask_rank;
-  if (!to_enum(mask_keys, MaskKeys::pad, call.mask_keys)) return "unknown mask keys";
-  call.scores = scores;
-  if (!to_enum(scores_mode, ScoresMode::probabilities, call.scores_mode))
-    return "unknown scores mode";
-  return attention_call::run_message(call);
+const char* attention_call_run(const attention_call::AttentionCall* call) {
+  return attention_call::run_message(*call);
 }
 
 const char* attention_call_set_threads(std::uint32_t threads) {

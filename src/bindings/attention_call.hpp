@@ -1,46 +1,40 @@
-// The one call the JS layer makes to run attention, as plain numbers: bindings.cpp registers
-// AttentionCall as an Embind value_object (a JS object with the fields below), and the enums
-// Layout, MaskKind, MaskKeys and ScoresMode as Embind enums (Module.Layout.bhsd, ...).
+// The one call the JS layer makes to run attention: an AttentionCall record that JS writes
+// into wasm memory (where call_layout.hpp's description of each_field says each field lies,
+// src/js/core-call.mjs) and hands to the plain export attention_call_run by its address.
 // No Emscripten header here, so the native tests and the fuzzer drive this same entry point.
 //
-// JS field        type                 meaning (every field is required)
-// q, k, v, y      number               byte addresses in wasm memory of float32 tensors
-// batch           number (uint32)      >= 1
-// qNumHeads       number (uint32)      >= 1
-// kvNumHeads      number (uint32)      >= 1, divides qNumHeads
-// qSeqLen         number (uint32)      S >= 1, query rows
-// kvSeqLen        number (uint32)      T >= 1, every key in k and v (past ones included)
-// headSize        number (uint32)      D >= 1, for q and k
-// vHeadSize       number (uint32)      Dv >= 1, for v and y
-// qLayout         Module.Layout        q and y: bhsd = [batch, qNumHeads, S, D] (4-D),
-//                                      bshd = [batch, S, qNumHeads * D] (3-D)
-// kvLayout        Module.Layout        k and v: bhsd = [batch, kvNumHeads, T, D] or bshd
-// options         AttentionOptions     the options record, one object shared by every entry
-//                                      point that attends (KvAttendCall too), its fields:
-//   scale         number               multiplies q.k (the caller resolves 1/sqrt(D))
-//   isCausal      boolean              key j hidden from query i when j > i + offset
-//   softcap       number               0 = off, else softcap * tanh(score / softcap)
-//   leftWindow    number (int32)       -1 = unbounded, else keys j < i + offset - leftWindow
-//                                      are hidden
-//   rightWindow   number (int32)       -1 = unbounded, else keys j > i + offset + rightWindow
-//                                      are hidden
-// pastLength      number (uint32)      P <= T: the queries' offset (keys 0..P-1 are the past);
-//                                      0 without a cache. Must be 0 with nonpadKvSeqlen.
-// nonpadKvSeqlen  number               0, or the byte address of `batch` int32 valid key
-//                                      counts (0..T); then offset = nonpadKvSeqlen[b] - S
-// maskKind        Module.MaskKind      none | boolean (uint8, 1 = may attend) | additive
-//                                      (float32, added to the scores)
-// mask            number               byte address of the mask's data (0 when none)
-// maskDims        [n, n, n, n]         the mask's dims, the first maskRank of them used
-// maskRank        number (uint32)      1..4 (ignored when maskKind is none)
-// maskKeys        Module.MaskKeys      broadcast: the last dim is T or 1 (repeated);
-//                                      pad: the last dim is <= T, keys beyond it hidden (ONNX)
-// scores          number               0, or the byte address of a float32
-//                                      [batch, qNumHeads, S, T] buffer for qk_matmul_output
-// scoresMode      Module.ScoresMode    raw | softcapped | biased | probabilities (modes 0..3)
+// field (JS name)  type                 meaning (every field is written)
+// q, k, v, y       address              float32 tensors in wasm memory
+// batch            uint32               >= 1
+// qNumHeads        uint32               >= 1
+// kvNumHeads       uint32               >= 1, divides qNumHeads
+// qSeqLen          uint32               S >= 1, query rows
+// kvSeqLen         uint32               T >= 1, every key in k and v (past ones included)
+// headSize         uint32               D >= 1, for q and k
+// vHeadSize        uint32               Dv >= 1, for v and y
+// qLayout          Layout (int32)       q and y: bhsd = [batch, qNumHeads, S, D] (4-D),
+//                                       bshd = [batch, S, qNumHeads * D] (3-D)
+// kvLayout         Layout (int32)       k and v: bhsd = [batch, kvNumHeads, T, D] or bshd
+// options          AttentionOptions     the options record (attention.hpp), shared by every
+//                                       entry point that attends (KvAttendCall, the backward)
+// pastLength       uint32               P <= T: the queries' offset (keys 0..P-1 are the past);
+//                                       0 without a cache. Must be 0 with nonpadKvSeqlen.
+// nonpadKvSeqlen   address              0, or `batch` int32 valid key counts (0..T); then
+//                                       offset = nonpadKvSeqlen[b] - S
+// maskKind         MaskKind (int32)     none | boolean (uint8, 1 = may attend) | additive
+//                                       (float32, added to the scores)
+// mask             address              the mask's data (0 when none)
+// maskDims         uint32[4]            the mask's dims, the first maskRank of them used
+// maskRank         uint32               1..4 (ignored when maskKind is none)
+// maskKeys         MaskKeys (int32)     broadcast: the last dim is T or 1 (repeated);
+//                                       pad: the last dim is <= T, keys beyond it hidden (ONNX)
+// scores           address              0, or a float32 [batch, qNumHeads, S, T] buffer for
+//                                       qk_matmul_output
+// scoresMode       ScoresMode (int32)   what scores holds: qk_matmul_output_mode 0..3
+//                                       (attention.hpp's ScoresMode)
 //
-// Enum fields take the Module's values (Module.Layout.bshd, ...); Embind does not check them,
-// so a stray number reads as some enum value. Integer fields wrap as uint32 / int32 do.
+// Enums cross as their numbers (Module.Layout.bshd.value, ...; bindings.cpp registers them);
+// a number that names no value is refused with a message.
 //
 // Validation: the JS layer checks every argument first, with its users' names and wording
 // (lengths of typed arrays against dims, types, attribute values). The core checks again
@@ -60,6 +54,7 @@
 namespace attention_call {
 
 struct AttentionCall {
+  static constexpr const char* name = "AttentionCall";
   std::uintptr_t q = 0, k = 0, v = 0, y = 0;
   std::uint32_t batch = 1, q_num_heads = 1, kv_num_heads = 1, q_seq_len = 1, kv_seq_len = 1;
   std::uint32_t head_size = 1, v_head_size = 1;
@@ -75,6 +70,34 @@ struct AttentionCall {
   attention::MaskKeys mask_keys = attention::MaskKeys::broadcast;
   std::uintptr_t scores = 0;
   attention::ScoresMode scores_mode = attention::ScoresMode::raw;
+
+  // visit(name, member) for every field (call_layout.hpp).
+  template <class Visit>
+  static void each_field(Visit&& visit) {
+    visit("q", &AttentionCall::q);
+    visit("k", &AttentionCall::k);
+    visit("v", &AttentionCall::v);
+    visit("y", &AttentionCall::y);
+    visit("batch", &AttentionCall::batch);
+    visit("q_num_heads", &AttentionCall::q_num_heads);
+    visit("kv_num_heads", &AttentionCall::kv_num_heads);
+    visit("q_seq_len", &AttentionCall::q_seq_len);
+    visit("kv_seq_len", &AttentionCall::kv_seq_len);
+    visit("head_size", &AttentionCall::head_size);
+    visit("v_head_size", &AttentionCall::v_head_size);
+    visit("q_layout", &AttentionCall::q_layout);
+    visit("kv_layout", &AttentionCall::kv_layout);
+    visit("options", &AttentionCall::options);
+    visit("past_length", &AttentionCall::past_length);
+    visit("nonpad_kv_seqlen", &AttentionCall::nonpad_kv_seqlen);
+    visit("mask_kind", &AttentionCall::mask_kind);
+    visit("mask", &AttentionCall::mask);
+    visit("mask_dims", &AttentionCall::mask_dims);
+    visit("mask_rank", &AttentionCall::mask_rank);
+    visit("mask_keys", &AttentionCall::mask_keys);
+    visit("scores", &AttentionCall::scores);
+    visit("scores_mode", &AttentionCall::scores_mode);
+  }
 };
 
 // Converts the call into the core's arguments. Returns why it cannot, or nullptr.
@@ -114,32 +137,18 @@ struct PresentCall {
 // missing buffer); nothing written then.
 std::string concat_present(const PresentCall& call);
 
-// AttentionOptions from its fields as the plain exports take them, in this order (the
-// attention_call_* exports below, and the KV cache's attend: kv_cache_bindings.cpp).
-attention::AttentionOptions options_of(float scale, bool is_causal, float softcap,
-                                       std::int32_t left_window, std::int32_t right_window);
+// The layouts of every record JS writes into wasm memory (call_layout.hpp's JSON):
+// AttentionOptions, AttentionCall, AttentionBackwardCall and KvAttendCall.
+std::string layouts();
 
 }  // namespace attention_call
 
-// The same two calls as plain wasm exports (listed in CMakeLists.txt's EXPORTED_FUNCTIONS),
-// which JS calls without Embind: Embind converts an AttentionCall field by field through its
-// generic glue (the module is built without dynamic code, for a strict CSP), about 5 us per
-// conversion, and attention() converted one twice per call. The arguments are AttentionCall's
-// fields in its order, maskDims spelled out; the enums are their numbers (Module.Layout.bhsd
-// .value, ...), and a number that names no value is refused with a message. JS side:
-// src/js/core-call.mjs (runAttentionCall, attentionWorkingBytes).
+// The plain wasm exports JS calls (listed in CMakeLists.txt's EXPORTED_FUNCTIONS): without
+// Embind, whose generic glue converts a record field by field (about 5 us per call in a
+// module built without dynamic code, for a strict CSP). JS side: src/js/core-call.mjs.
 extern "C" {
-// attention_call::run_message of the call these fields make: nullptr on success.
-const char* attention_call_run(
-    std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t y, std::uint32_t batch,
-    std::uint32_t q_num_heads, std::uint32_t kv_num_heads, std::uint32_t q_seq_len,
-    std::uint32_t kv_seq_len, std::uint32_t head_size, std::uint32_t v_head_size,
-    std::int32_t q_layout, std::int32_t kv_layout, float scale, bool is_causal, float softcap,
-    std::int32_t left_window, std::int32_t right_window, std::uint32_t past_length,
-    std::uintptr_t nonpad_kv_seqlen, std::int32_t mask_kind, std::uintptr_t mask,
-    std::uint32_t mask_dim0, std::uint32_t mask_dim1, std::uint32_t mask_dim2,
-    std::uint32_t mask_dim3, std::uint32_t mask_rank, std::int32_t mask_keys, std::uintptr_t scores,
-    std::int32_t scores_mode);
+// attention_call::run_message of the record at `call`: nullptr on success.
+const char* attention_call_run(const attention_call::AttentionCall* call);
 
 // attention_call::set_threads: nullptr, or why not.
 const char* attention_call_set_threads(std::uint32_t threads);

@@ -1,37 +1,21 @@
 // Embind registrations of the resident key/value cache: conversions only; the entry points
-// and their fields are in kv_cache_call.hpp. AttentionOptions is registered in bindings.cpp.
+// and their fields are in kv_cache_call.hpp.
 #include <emscripten/bind.h>
 
-#include "attention_call.hpp"
 #include "kv_cache_call.hpp"
 
 namespace {
 
-// append and attend run once per generated token, so their calls' fields go as plain numbers
-// (in their structs' order): Embind's conversion of value objects cost more per call than
-// everything else of a step's JS and bindings together (profiled at L = 256; a tiny cache's
-// attend took 3.3-3.6 us with them and 1.9-2.1 us without).
+// append runs once per generated token, so its call's fields go as plain numbers (in their
+// struct's order): Embind's conversion of value objects cost more per call than everything
+// else of a step's JS and bindings together (profiled at L = 256; a tiny cache's attend took
+// 3.3-3.6 us with them and 1.9-2.1 us without). attend, which carries the options record, is
+// the plain export kv_cache_call_attend (kv_cache_call.hpp).
 
 // kv_cache_call::append; "" or why not (the cache's length is kvCacheLength's to tell).
 std::string append_fields(std::uintptr_t cache, std::uintptr_t k, std::uintptr_t v,
                           std::uint32_t rows) {
   return kv_cache_call::append({cache, k, v, rows}).error;
-}
-
-// kv_cache_call::attend: KvAttendCall's fields, then AttentionOptions' (attention_call.hpp's
-// options_of).
-std::string attend_fields(std::uintptr_t cache, std::uintptr_t q, std::uintptr_t y,
-                          std::uint32_t q_num_heads, std::uint32_t q_seq_len, float scale,
-                          bool is_causal, float softcap, std::int32_t left_window,
-                          std::int32_t right_window) {
-  kv_cache_call::KvAttendCall call;
-  call.cache = cache;
-  call.q = q;
-  call.y = y;
-  call.q_num_heads = q_num_heads;
-  call.q_seq_len = q_seq_len;
-  call.options = attention_call::options_of(scale, is_causal, softcap, left_window, right_window);
-  return kv_cache_call::attend(call);
 }
 
 }  // namespace
@@ -49,7 +33,6 @@ EMSCRIPTEN_BINDINGS(kv_cache) {
   em::function("kvCacheBytes", &kv::bytes);
   em::function("kvCacheFree", &kv::free);
   em::function("kvCacheAppend", &append_fields);
-  em::function("kvCacheAttend", &attend_fields);
   em::function("kvCacheLength", &kv::length);
   em::function("kvCacheCapacity", &kv::capacity);
   em::function("kvCacheReset", &kv::reset);

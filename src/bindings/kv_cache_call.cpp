@@ -37,13 +37,15 @@ KvAppendResult append(const KvAppendCall& call) {
   return {message(error), double(cache->length())};
 }
 
-std::string attend(const KvAttendCall& call) {
+const char* attend_message(const KvAttendCall& call) {
   attention::KvAttendOptions o;
   o.q_num_heads = call.q_num_heads;
   o.q_seq_len = call.q_seq_len;
   o.options = call.options;
-  return message(cache_at(call.cache)->attend(floats(call.q), o, writable(call.y)));
+  return cache_at(call.cache)->attend(floats(call.q), o, writable(call.y));
 }
+
+std::string attend(const KvAttendCall& call) { return message(attend_message(call)); }
 
 double length(std::uintptr_t cache) { return double(cache_at(cache)->length()); }
 double capacity(std::uintptr_t cache) { return double(cache_at(cache)->capacity()); }
@@ -57,3 +59,7 @@ void copy_values(std::uintptr_t cache, std::uintptr_t out) {
 }
 
 }  // namespace kv_cache_call
+
+extern "C" const char* kv_cache_call_attend(const kv_cache_call::KvAttendCall* call) {
+  return kv_cache_call::attend_message(*call);
+}

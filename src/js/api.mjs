@@ -25,7 +25,8 @@ export const VERSION = '0.1.0';
  * Wraps an instantiated Emscripten module (from attention-glue.mjs or the single-file build)
  * in the public API described in attention.d.ts. `warmUp` false skips the warm-up call
  * (warm-up.mjs): for an app whose calls are all small, like the explainer's page, where it
- * only delays the start (about 15 ms of a page's load in Chromium).
+ * only delays the start (about 15 ms of a page's load in Chromium). `threads` above 1 starts
+ * the wasm threads build's team.
  */
 export function wrapModule(Module, wrap = {}) {
   // Own properties only: a polluted Object.prototype.threads must not start threads.
@@ -36,7 +37,7 @@ export function wrapModule(Module, wrap = {}) {
   // { Module, memoryLimit, withAllocations, copyOut, coreCall, checkFits }
   const context = createWasmContext(Module);
   const simdArch = Module.simdArch();
-  const api = Object.freeze({
+  const methods = {
     trace: createTrace(context),
     attention: createAttentionRun(context),
     attentionBackward: createAttentionBackward(context),
@@ -44,17 +45,27 @@ export function wrapModule(Module, wrap = {}) {
     ...createRotaryEmbedding(context),
     createKvCache: createKvCacheFactory(context),
     createTinyTransformer: createTinyTransformerFactory(context),
+    memoryStats: () => ({
+      wasmMemoryBytes: Module.HEAPU8.length,
+      allocatedBytes: Module.heapBytesInUse(),
+    }),
+  };
+  const lifetime = moduleLifetime(Module, threads, methods);
+  const api = Object.freeze({
+    ...lifetime.methods,
     simd: simdArch === 'wasm',
     // Asked of the module itself, so it is right for a caller's own wasmBinary / wasmUrl too.
     relaxedSimd: Module.relaxedSimd(),
     // The threads attention() computes on: the caller's and the wasm threads build's helpers.
     threads,
     version: VERSION,
-    memoryStats: () => ({
-      wasmMemoryBytes: Module.HEAPU8.length,
-      allocatedBytes: Module.heapBytesInUse(),
-    }),
+    close: lifetime.close,
+    [Symbol.dispose ?? Symbol.for('Symbol.dispose')]: lifetime.close,
+    get closed() {
+      return lifetime.closed();
+    },
   });
+  if (threads !== 1) lifetime.releaseWhenUnreachable(api);
   if (warm) warmUp(api.attention);
   return api;
 }
@@ -72,6 +83,60 @@ function startThreads(Module, threads) {
   }
   // Node's glue only: the helpers' Workers must not keep the process alive.
   Module.unrefHelperWorkers?.();
+}
+
+/**
+ * Ends a threads build's team: the helpers stop and are joined (set_threads(1): a cache or a
+ * model made from the module runs on the calling thread from then on), then their Workers are
+ * terminated.
+ */
+function endThreads(Module) {
+  Module._attention_call_set_threads(1);
+  Module.PThread.terminateAllThreads();
+}
+
+const { apply } = Reflect;
+
+// A threads build whose API became unreachable without close(): its helpers end (their
+// Workers would otherwise hold the module, and their threads, for ever).
+const unreachable =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(endThreads) : null;
+
+/**
+ * close() and what it ends: `methods` forwarded while open, each refusing once closed; close()
+ * ends the threads build's helpers and drops every reference the API holds to the module, so
+ * that its memory is freed once nothing made from it (a KV cache, a model) is left.
+ */
+function moduleLifetime(Module, threads, methods) {
+  let live = methods; // null once closed
+  let module = Module;
+  const token = {};
+  const forwarded = {};
+  for (const name of Object.keys(methods)) {
+    forwarded[name] = (...args) => {
+      if (live === null) {
+        throw new Error(
+          `${name}: this module was closed (close()); create another with createAttention()`,
+        );
+      }
+      // Reflect.apply, not a spread: a replaced Array iterator must not lose the arguments.
+      return apply(live[name], undefined, args);
+    };
+  }
+  return {
+    methods: forwarded,
+    close() {
+      if (live === null) return;
+      live = null;
+      if (threads !== 1) {
+        unreachable?.unregister(token);
+        endThreads(module);
+      }
+      module = null;
+    },
+    closed: () => live === null,
+    releaseWhenUnreachable: (api) => unreachable?.register(api, module, token),
+  };
 }
 
 /**

@@ -2,12 +2,12 @@
 // Shared by attention() (api.mjs), which then copies the snapshot into wasm memory, and by the
 // pool (pool.mjs), which slices the snapshot for its workers: both throw the same TypeError /
 // RangeError for the same bad argument, and neither reads the caller's objects twice.
-import { checkAttentionOptions } from './attention-options.mjs';
+import { checkAttentionOptions, optionNames } from './attention-options.mjs';
 import { checkPositiveInteger, describe, isOptionBag } from './checks.mjs';
 import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
 
 /** The fields of the options record (attention-options.mjs) that attention() takes. */
-const RECORD_KEYS = ['scale', 'isCausal', 'softcap'];
+const RECORD_KEYS = optionNames('attention');
 /** attention()'s dims, named as the core's shape (AttentionCall) names them. */
 export const DIM_KEYS = [
   'batch',
@@ -192,7 +192,7 @@ export function readAttentionArgs(q, k, v, options) {
       `v must hold batch * kvNumHeads * kvSeqLen * vHeadSize = ${batch}*${kvNumHeads}*${kvSeqLen}*${vHeadSize} = ${vLength} numbers, got ${vm.length}`,
     );
   }
-  const record = checkAttentionOptions(o, { headSize });
+  const record = checkAttentionOptions(o, { headSize, qNumHeads });
   const target = [batch, qNumHeads, qSeqLen, kvSeqLen];
   const mask = readMaskArgs === null ? null : checkMask(readMaskArgs, target);
   const out =

@@ -43,7 +43,8 @@ function checkGradY(gradY, args) {
 
 /** The `attentionBackward` method for one module. */
 export function createAttentionBackward(context) {
-  const { Module, withAllocations, copyOut, coreCall, checkFits } = context;
+  const { withAllocations, copyOut, coreCall, checkFits } = context;
+  const { runAttentionBackward, attentionBackwardWorkingBytes } = context;
   return function attentionBackward(q, k, v, gradY, options) {
     // Phases 1 to 3: read, measure, validate (gradY is measured only: no caller code runs).
     const args = readArgs(q, k, v, options);
@@ -63,7 +64,7 @@ export function createAttentionBackward(context) {
     const kernelBytes = checkFits(
       'attentionBackward',
       dataBytes,
-      Module.attentionBackwardWorkingBytes(call),
+      attentionBackwardWorkingBytes(forward),
       'q, k, v, gradY and the gradients',
     );
     return withAllocations('attentionBackward', (allocate, copyIn) => {
@@ -76,7 +77,7 @@ export function createAttentionBackward(context) {
       call.gradQ = allocate(qLength * 4, 'gradQ');
       call.gradK = allocate(kLength * 4, 'gradK');
       call.gradV = allocate(vLength * 4, 'gradV');
-      const error = Module.runAttentionBackward(call);
+      const error = runAttentionBackward(call);
       if (error && isOutOfMemory(error)) {
         throw new RangeError(
           `attentionBackward: ${error} (${formatBytes(kernelBytes)} of working memory did not fit next to the ${formatBytes(dataBytes)} of the tensors)`,

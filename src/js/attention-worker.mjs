@@ -1,15 +1,19 @@
-// The pool's worker (built into dist/attention-worker.mjs, next to attention.mjs, which it
-// imports at run time): one instance of the attention module per Web Worker or Node
-// worker_thread, answering the calls pool.mjs sends it.
+// The pool's worker (built into dist/attention-worker.mjs, a script that imports nothing: the
+// one-thread module is bundled in, so that the script works wherever it is copied or bundled):
+// one instance of the attention module per Web Worker or Node worker_thread, answering the
+// calls pool.mjs sends it. pool.mjs starts it by a literal new Worker(new URL(…)), which
+// app bundlers bundle as a worker; no top-level await (Vite's default worker build refuses it).
 //
-// Messages in:  { type: 'init', options }            create the module (createAttention options)
+// Messages in:  { type: 'init', options, files }     create the module (createAttention's
+//                                                    options; files: the host's .wasm URLs)
 //               { id, method, args }                 call attn[method](...args), or with
 //                                                    method 'sharedAttention' run slices of
 //                                                    a shared arena (pool-shared.mjs)
 // Messages out: { type: 'ready', relaxedSimd }  or  { type: 'load-error', message }
 //               { id, ok: true, result }             result's buffers transferred, not copied
 //               { id, ok: false, error: { name, message } }
-import createAttention from './attention.mjs';
+import { loadOneThread } from './load-module.mjs';
+import { wasmFiles } from './package-files.mjs';
 import { runSharedSlices } from './pool-shared.mjs';
 import { warmUp } from './warm-up.mjs';
 import { buffersOf, errorMessage, listenInWorker } from './workers.mjs';
@@ -25,7 +29,7 @@ const WARM_UP_CALLS = 16;
 async function handle(message, post) {
   if (message.type === 'init') {
     try {
-      attn = await createAttention(message.options);
+      attn = await loadOneThread(message.options ?? {}, message.files ?? wasmFiles());
       warmUp(attn.attention, WARM_UP_CALLS);
       post({ type: 'ready', relaxedSimd: attn.relaxedSimd });
     } catch (error) {
@@ -49,4 +53,4 @@ async function handle(message, post) {
   }
 }
 
-await listenInWorker(handle);
+listenInWorker(handle);

@@ -273,6 +273,15 @@ export interface AttentionOptions {
    * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
    */
   softcap?: number;
+  /**
+   * ALiBi, the linear position bias of BLOOM and MPT: `slope_h * (j - i)` is added to query
+   * head h's score of key j for query i (after `softcap`, with `attnMask`). `true`: the
+   * standard slopes of the ALiBi paper, `2^(-8 (h + 1) / n)` for n heads (a power of two;
+   * for other counts the first n = the largest power of two below, then the odd steps of 2n's
+   * sequence); or a `Float32Array` of one finite slope per query head (copied when read).
+   * Default false. The same as passing those biases as an additive `attnMask`, without it.
+   */
+  alibi?: boolean | Float32Array;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
   /**
@@ -473,6 +482,11 @@ export interface KvAttendOptions {
   /** 0 (off, the default) or positive: scores become `softcap * tanh(score / softcap)`. */
   softcap?: number;
   /**
+   * ALiBi, as {@link AttentionOptions.alibi}: query i of S at position T - S + i, so key j's
+   * bias is `slope_h * (j - (T - S + i))`. Default false.
+   */
+  alibi?: boolean | Float32Array;
+  /**
    * Defaults to true: query i of S sits at position T - S + i and sees keys 0 .. T - S + i
    * (bottom-right aligned, as ONNX's `is_causal` with a past). false: every query sees every
    * cached key.
@@ -545,6 +559,17 @@ export interface KvCache {
 
 /** Outputs of the ONNX `Attention` operator that {@link AttentionApi.onnxAttention} can return. */
 export type OnnxOutputName = 'Y' | 'present_key' | 'present_value' | 'qk_matmul_output';
+
+/**
+ * `O` when it names both `present_key` and `present_value` or neither (the operator gives the
+ * two together), `never` otherwise: `onnxAttention(…, ['Y', 'present_key'])` does not
+ * type-check, as it would throw.
+ */
+export type PairedOnnxOutputs<O extends readonly OnnxOutputName[]> = (
+  'present_key' extends O[number] ? true : false
+) extends ('present_value' extends O[number] ? true : false)
+  ? O
+  : never;
 
 /** What {@link AttentionApi.attentionBackward} returns: each a fresh array the caller owns. */
 export interface AttentionGradients {
@@ -653,7 +678,7 @@ export interface AttentionApi {
   onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
     inputs: OnnxAttentionInputs,
     attributes?: OnnxAttentionAttributes,
-    outputs?: O,
+    outputs?: O & PairedOnnxOutputs<O>,
   ): { [Name in O[number]]: OnnxResultTensor };
   /**
    * A key/value cache in wasm memory for decoding ({@link KvCache}): the resident
@@ -729,6 +754,27 @@ export interface AttentionApi {
    * model's call gives back its working memory (activations, generate()'s cache) when it returns.
    */
   memoryStats(): { wasmMemoryBytes: number; allocatedBytes: number };
+  /**
+   * Ends this module: the wasm threads build's helper threads stop and their Workers end, and
+   * the API lets go of the module, whose memory is freed once nothing made from it (a KV
+   * cache, a tiny transformer, which go on working on the calling thread) is left. Every
+   * method then throws an Error saying the module was closed. A call already reading its
+   * arguments when close() runs (from a getter) finishes on the calling thread. Calling it
+   * again does nothing. A threads build left unreachable without close() ends its helpers
+   * when it is garbage-collected.
+   */
+  close(): void;
+  /** The same as {@link AttentionApi.close}, for `using attn = await createAttention()`. */
+  [Symbol.dispose](): void;
+  /** True once {@link AttentionApi.close} has run. */
+  readonly closed: boolean;
+}
+
+declare global {
+  interface SymbolConstructor {
+    /** `Symbol.dispose` (explicit resource management), for TypeScript before 5.2's lib. */
+    readonly dispose: unique symbol;
+  }
 }
 
 /**
@@ -815,7 +861,15 @@ export interface TinyTransformer {
    *   RangeError when the loss or a gradient is not finite: that step is refused and the
    *   parameters and AdamW state stay exactly as they were.
    */
-  trainStep(batch: TinyTransformerBatch & { targets: Int32Array }): number;
+  trainStep(
+    batch: TinyTransformerBatch & {
+      targets: Int32Array;
+      /** T, when given (as {@link InductionTask.batch} gives it): checked against the tokens. */
+      length?: number;
+      /** Each row's layout, as {@link InductionTask.batch} gives it; not used. */
+      rows?: readonly { p: number; n: number }[];
+    },
+  ): number;
   /**
    * The model on `tokens` without training.
    * @returns fresh arrays: `logits` [B, T, V] and every head's attention weights
@@ -873,6 +927,21 @@ export interface CreateAttentionOptions {
   /** Where to fetch attention.wasm from, if not next to attention.mjs. */
   wasmUrl?: string | URL;
   /**
+   * The folder of the package's files (`dist/` as published: both `.wasm`, and with
+   * {@link CreateAttentionOptions.threads} the threads build's glue, `.wasm` and helper
+   * script), for an app that serves them somewhere else than beside attention.mjs (or than
+   * where its bundler put them). Relative URLs resolve against the page. Works with threads,
+   * where `wasmUrl` and `wasmBinary` cannot.
+   */
+  baseUrl?: string | URL;
+  /**
+   * How long loading may take, in milliseconds (default 30000; Infinity: no limit): the
+   * module, or the threads build and every helper. Past it, the promise rejects with an Error
+   * naming what did not load; a file that cannot load (a 404, a helper script served without
+   * the page's Cross-Origin-Embedder-Policy) rejects at once, naming its URL and why.
+   */
+  initTimeout?: number;
+  /**
    * Whether to load the Relaxed SIMD build (attention-relaxed.wasm) where the engine supports
    * Relaxed SIMD (Chromium and Firefox do; Safari, and Node without
    * `--experimental-wasm-relaxed-simd`, do not: there the SIMD128 build loads). Defaults to
@@ -904,9 +973,12 @@ export interface CreateAttentionOptions {
    * `Cross-Origin-Embedder-Policy: require-corp`); elsewhere a RangeError says so. Not a
    * number is a TypeError, not an integer from 1 to 64 a RangeError; with `wasmBinary` or
    * `wasmUrl`, a TypeError. The helpers start as the module loads; in Node they do not keep
-   * the process alive.
+   * the process alive. {@link AttentionApi.close} ends them.
+   *
+   * `'auto'`: the machine's cores (up to 8) where threads can run (Node, a cross-origin
+   * isolated page or Worker), one thread elsewhere; {@link AttentionApi.threads} says which.
    */
-  threads?: number;
+  threads?: number | 'auto';
 }
 
 /**
@@ -996,7 +1068,7 @@ export interface AttentionPool {
   onnxAttention<const O extends readonly OnnxOutputName[] = ['Y']>(
     inputs: OnnxAttentionInputs,
     attributes?: OnnxAttentionAttributes,
-    outputs?: O,
+    outputs?: O & PairedOnnxOutputs<O>,
     call?: PoolCallOptions,
   ): Promise<{ [Name in O[number]]: OnnxResultTensor }>;
   /** Terminates every worker: running and queued calls reject, and so does every later one. */
@@ -1280,19 +1352,19 @@ export function createTextTask(
 };
 
 /**
- * The model for text (docs/text.md says how it was chosen): the largest of those measured
- * that reaches the targets within a minute of one core from scratch. No vocabSize: it comes
- * from the text (createTrainer fills it in; elsewhere spread `{ ...TEXT_MODEL, vocabSize }`).
+ * The model for text (docs/text.md says how it was chosen): dModel 64, 2 layers of 4 heads,
+ * RoPE positions, an MLP of 256, AdamW at 1e-2, windows of 32 characters. No vocabSize: it
+ * comes from the text (createTrainer fills it in; elsewhere spread `{ ...TEXT_MODEL, vocabSize }`).
  */
 export const TEXT_MODEL: Readonly<{
-  context: 64;
+  context: 32;
   dModel: 64;
   layers: 2;
   heads: 4;
-  positions: 'learned';
+  positions: 'rope';
   mlpSize: 256;
-  learningRate: 0.003;
+  learningRate: 0.01;
 }>;
 
-/** Windows per training step for {@link TEXT_MODEL}: 16. */
-export const TEXT_BATCH: 16;
+/** Windows per training step for {@link TEXT_MODEL}: 8. */
+export const TEXT_BATCH: 8;

@@ -15,7 +15,7 @@
 // whether its rows or the grown cache do not fit in wasm memory, is a RangeError and leaves
 // the cache exactly as it was.
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy.
-import { checkAttentionOptions } from './attention-options.mjs';
+import { checkAttentionOptions, optionNames } from './attention-options.mjs';
 import { checkPositiveInteger, describe, formatBytes, isOptionBag } from './checks.mjs';
 import { measureTypedArray, measuredBytes, readArray, readOwnOptions } from './read-once.mjs';
 
@@ -28,7 +28,7 @@ const CREATE_KEYS = new Set([
   'pastKey',
   'pastValue',
 ]);
-const ATTEND_KEYS = new Set(['qNumHeads', 'scale', 'softcap', 'isCausal', 'leftWindow']);
+const ATTEND_KEYS = new Set(['qNumHeads', ...optionNames('attend')]);
 /** Rows per head reserved when createKvCache is not told a capacity. */
 const DEFAULT_CAPACITY = 256;
 const INT32_MAX = 0x7fffffff;
@@ -145,7 +145,6 @@ class KvCache {
   }
 
   append(k, v) {
-    const handle = this.#live('append');
     // Phase 2, measure (the arguments are typed arrays: nothing of the caller's runs here).
     const km = measureFloats(k, 'k');
     const vm = measureFloats(v, 'v');
@@ -165,7 +164,9 @@ class KvCache {
       );
     }
     // Phase 4: the new rows into wasm memory, then one call that grows the cache when they do
-    // not fit and appends them; either step refused leaves the cache as it was.
+    // not fit and appends them; either step refused leaves the cache as it was. The handle is
+    // taken last, once every argument has been read.
+    const handle = this.#live('append');
     const { Module, withAllocations } = this.#context;
     return withAllocations('KvCache.append', (allocate, copyIn) => {
       const kAt = copyIn(km, km.length * 4, 'k');
@@ -192,7 +193,6 @@ class KvCache {
   }
 
   attend(q, options = {}) {
-    const handle = this.#live('attend');
     if (!isOptionBag(options)) {
       throw new TypeError(`KvCache.attend: options must be an object, got ${describe(options)}`);
     }
@@ -214,7 +214,17 @@ class KvCache {
       );
     }
     const rows = qm.length / qRow;
-    const { Module, withAllocations, copyOut } = this.#context;
+    // The options record (attention-options.mjs); decoding is causal unless told otherwise.
+    const record = checkAttentionOptions(o, {
+      headSize: this.#headSize,
+      isCausal: true,
+      qNumHeads,
+    });
+    // Every argument read and checked: only now the handle. An option's getter may have
+    // called free(), and a handle taken before it would then point at freed memory (or at
+    // another cache that took it since).
+    const handle = this.#live('attend');
+    const { Module, withAllocations, copyOut, runKvAttend } = this.#context;
     const length = Module.kvCacheLength(handle);
     if (length === 0) {
       throw new RangeError('KvCache.attend: the cache is empty; append(k, v) the keys first');
@@ -224,26 +234,13 @@ class KvCache {
         `q has ${rows} query rows but the cache holds ${length}: the queries are the last rows of the cache, so append their keys first`,
       );
     }
-    // The options record (attention-options.mjs); decoding is causal unless told otherwise.
-    const record = checkAttentionOptions(o, { headSize: this.#headSize, isCausal: true });
     const yLength = this.#batch * qNumHeads * rows * this.#vHeadSize;
     return withAllocations('KvCache.attend', (allocate, copyIn) => {
-      // Phase 4: q in, y out. The call's fields go as plain numbers (kv_cache_bindings.cpp).
+      // Phase 4: q in, y out; the call is a record in wasm memory (core-call.mjs).
       const qAt = copyIn(qm, qm.length * 4, 'q');
       const yAt = allocate(yLength * 4, 'the output');
-      const { scale, isCausal, softcap, leftWindow, rightWindow } = record;
-      const error = Module.kvCacheAttend(
-        handle,
-        qAt,
-        yAt,
-        qNumHeads,
-        rows,
-        scale,
-        isCausal,
-        softcap,
-        leftWindow,
-        rightWindow,
-      );
+      const call = { cache: handle, q: qAt, y: yAt, qNumHeads, qSeqLen: rows, options: record };
+      const error = runKvAttend(call);
       if (error) throw new RangeError(`KvCache.attend: ${error}`);
       return copyOut(yAt, yLength);
     });

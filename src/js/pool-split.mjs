@@ -7,15 +7,18 @@
 // or heads inside one group (with that group's one kv head), so each slice is itself a valid
 // attention() call. Slices go by kv groups first (each kv head is then read by one worker),
 // then by heads, then by blocks of query rows while there are fewer slices than workers.
-// Causal calls are not split by query rows: top-left causality counts rows from 0.
+// A call whose options act on a row by its position (causal: top-left causality counts rows
+// from 0) is not split by query rows, and one whose options act on a row by its head is not
+// split by heads: each option says which it does (OPTION_FIELDS, attention-options.mjs).
 //
 // Everything here works on a snapshot: the call as readAttentionArgs (attention-args.mjs) read
 // and validated it, and q, k, v, mask data as views of exactly the bytes it checked. No code
 // of the caller's runs while a call is sliced.
+import { dependsOn } from './attention-options.mjs';
 
 /** Below this many multiply-adds a call runs whole on one worker: messages would cost more. */
 export const SPLIT_MIN_WORK = 4 * 1024 * 1024;
-/** Query-row blocks hold at least this many rows (the kernel walks rows 128 at a time). */
+/** Query-row blocks hold at least this many rows (the kernel walks rows 256 at a time). */
 export const MIN_BLOCK_ROWS = 128;
 
 /** A call's multiply-adds (what SPLIT_MIN_WORK compares with). */
@@ -33,7 +36,14 @@ export function planSlices(shape, workers) {
   if (workers < 2 || callWork(shape) < SPLIT_MIN_WORK) return whole;
   const group = qNumHeads / kvNumHeads;
   const slices = [];
-  if (batch * kvNumHeads >= workers) {
+  if (dependsOn(shape.options, 'head')) {
+    // Whole batch entries only (a call of one batch entry cannot run whole on several
+    // workers).
+    if (batch < 2) return whole;
+    for (let b = 0; b < batch; b++) {
+      slices.push({ b, h0: 0, h1: qNumHeads, g0: 0, g1: kvNumHeads, s0: 0, s1: qSeqLen });
+    }
+  } else if (batch * kvNumHeads >= workers) {
     const per = Math.ceil((batch * kvNumHeads) / workers);
     for (let b = 0; b < batch; b++) {
       for (let g0 = 0; g0 < kvNumHeads; g0 += per) {
@@ -53,7 +63,9 @@ export function planSlices(shape, workers) {
     }
   }
   const blocks = Math.min(Math.ceil(workers / slices.length), Math.floor(qSeqLen / MIN_BLOCK_ROWS));
-  if (slices.length >= workers || shape.options.isCausal || blocks < 2) return slices;
+  if (slices.length >= workers || dependsOn(shape.options, 'position') || blocks < 2) {
+    return slices;
+  }
   const rows = Math.ceil(qSeqLen / blocks);
   return slices.flatMap((slice) =>
     Array.from({ length: Math.ceil(qSeqLen / rows) }, (_, i) => ({

@@ -29,7 +29,14 @@ import { snapshotOnnxCall } from './onnx-attention.mjs';
 import { createArenas, runShared, sharedMemoryAvailable } from './pool-shared.mjs';
 import { callWork, planSlices, placeSlice, sliceCall, SPLIT_MIN_WORK } from './pool-split.mjs';
 import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
-import { importNodeBuiltin, isNode, rebuildError, spawnWorker as spawn } from './workers.mjs';
+import { besideThisFile, wasmFilesForWorkers } from './package-files.mjs';
+import {
+  importNodeBuiltin,
+  isNode,
+  rebuildError,
+  spawnWorker,
+  startWebWorker,
+} from './workers.mjs';
 
 const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl', 'initTimeout']);
 const CALL_KEYS = new Set(['signal', 'transfer']);
@@ -114,8 +121,23 @@ function maskCopy(mask) {
 }
 
 /**
- * `count` slots of workers running `url`, each loading its module with `moduleOptions`:
- * the pool's state, shared by the functions below.
+ * Starts one of the pool's workers: the script at the caller's workerUrl, else the package's
+ * attention-worker.mjs, in a browser by a literal new Worker(new URL(…)) that app bundlers
+ * bundle as a worker.
+ */
+function spawn(workerUrl) {
+  if (workerUrl !== undefined) return spawnWorker(workerUrl);
+  if (isNode) return spawnWorker(besideThisFile('./attention-worker.mjs'));
+  const { worker, url } = startWebWorker(
+    () => new Worker(new URL('./attention-worker.mjs', import.meta.url), { type: 'module' }),
+  );
+  return spawnWorker(url, 'module', worker);
+}
+
+/**
+ * `count` slots of workers running `url` (the caller's workerUrl, or undefined: the package's
+ * worker), each loading its module with `moduleOptions`: the pool's state, shared by the
+ * functions below.
  */
 function poolState(url, moduleOptions, initTimeout) {
   // queue: tasks waiting for a worker { method, args, transfer, expect, call, resolve, reject }
@@ -165,11 +187,17 @@ function start(state, index) {
         worker.onDeath((why) => {
           clearTimeout(started.timer);
           if (slot.dead) return;
-          if (!slot.ready)
-            reject(new Error(`createAttentionPool: a worker failed to start: ${why}`));
+          if (!slot.ready) {
+            reject(
+              new Error(
+                `createAttentionPool: a worker failed to start: ${why}${state.url === undefined ? '; pass workerUrl to say where attention-worker.mjs is served' : ''}`,
+              ),
+            );
+          }
           die(state, slot, why);
         });
-        worker.post({ type: 'init', options: state.moduleOptions });
+        const files = wasmFilesForWorkers();
+        worker.post({ type: 'init', options: state.moduleOptions, files });
       },
       (error) => {
         slot.dead = true;
@@ -324,7 +352,12 @@ async function readPoolOptions(options) {
       `createAttentionPool: initTimeout must be at most 2^31 - 1 ms (about 24.8 days, the longest a timer waits), or Infinity for no timeout; got ${initTimeout}`,
     );
   }
-  const url = o.workerUrl ?? new URL('./attention-worker.mjs', import.meta.url);
+  const url = o.workerUrl;
+  if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) {
+    throw new TypeError(
+      `createAttentionPool: workerUrl must be a string or a URL, got ${describe(url)}`,
+    );
+  }
   const relaxedSimd = o.relaxedSimd;
   if (relaxedSimd !== undefined && typeof relaxedSimd !== 'boolean') {
     throw new TypeError(

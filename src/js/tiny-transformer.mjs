@@ -45,7 +45,9 @@ export const CONFIG_KEYS = new Set([
   'weightDecay',
   'seed',
 ]);
-const STEP_KEYS = new Set(['tokens', 'targets', 'batch']);
+// trainStep takes what createInductionTask().batch() returns as it is: its `length` (T) is
+// checked against the tokens, its `rows` (each row's layout) is for the caller.
+const STEP_KEYS = new Set(['tokens', 'targets', 'batch', 'length', 'rows']);
 const FORWARD_KEYS = new Set(['tokens', 'batch']);
 const POSITIONS = ['learned', 'rope', 'none'];
 /** The most tokens one model knows, positions it sees, and its widest layer (all far past
@@ -198,12 +200,13 @@ class TinyTransformer {
   #readBatch(args, where, keys) {
     if (!isOptionBag(args)) {
       throw new TypeError(
-        `TinyTransformer.${where}: the argument must be an object { ${[...keys].join(', ')} }, got ${describe(args)}`,
+        `TinyTransformer.${where}: the argument must be an object { ${[...keys].filter((key) => key !== 'length' && key !== 'rows').join(', ')} }, got ${describe(args)}`,
       );
     }
     const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
     for (const name of keys) {
-      if (name !== 'batch' && given[name] === undefined) {
+      const optional = name === 'batch' || name === 'length' || name === 'rows';
+      if (!optional && given[name] === undefined) {
         throw new TypeError(`TinyTransformer.${where}: ${name} is missing`);
       }
     }
@@ -218,6 +221,11 @@ class TinyTransformer {
       );
     }
     const T = tokens.length / batch;
+    if (given.length !== undefined && given.length !== T) {
+      throw new RangeError(
+        `TinyTransformer.${where}: length must be T = tokens.length / batch = ${T}, got ${describe(given.length)}`,
+      );
+    }
     if (T > C) {
       throw new RangeError(
         `tokens: T = tokens.length / batch = ${tokens.length} / ${batch} = ${T} tokens per sequence, more than the model's context ${C}`,

@@ -8,7 +8,8 @@ import { createTrainSession } from './train-session.mjs';
 import { errorMessage } from './workers.mjs';
 
 /**
- * @param {(options: object) => Promise<object>} loadAttention resolves to the module's API
+ * @param {(options: object, files?: object) => Promise<object>} loadAttention resolves to the
+ *   module's API (files: where the host says the .wasm files are)
  * @returns {(message: object, post: (reply: object, transfer?: Transferable[]) => void) => Promise<void>}
  */
 export function trainWorkerHandler(loadAttention) {
@@ -16,7 +17,7 @@ export function trainWorkerHandler(loadAttention) {
   return async (message, post) => {
     if (handle === null && message?.type === 'init') {
       try {
-        const attn = await loadAttention(message.options);
+        const attn = await loadAttention(message.options, message.files);
         handle = createTrainSession({
           createModel: (config) => attn.createTinyTransformer(config),
           post,

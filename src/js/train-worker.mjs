@@ -1,13 +1,19 @@
-// The trainer's worker (built into dist/train-worker.mjs, next to attention.mjs, which it
-// imports at run time): a Web Worker or a Node worker_thread holding one attention module
-// and one tiny transformer (attn.createTinyTransformer), trained by the protocol of
-// train-session.mjs. createTrainer (trainer.mjs) starts it and speaks that protocol.
+// The trainer's worker (built into dist/train-worker.mjs, a script that imports nothing: the
+// one-thread module is bundled in): a Web Worker or a Node worker_thread holding one attention
+// module and one tiny transformer (attn.createTinyTransformer), trained by the protocol of
+// train-session.mjs. createTrainer (trainer.mjs) starts it, by a literal new Worker(new URL(…))
+// that app bundlers bundle, and speaks that protocol. No top-level await (Vite's default
+// worker build refuses it).
 //
-// The first message, { type: 'init', options, config, seed, batch }, also loads the module
-// (options: createAttention's); a module that fails to load answers it with an error
-// (train-worker-handler.mjs).
-import createAttention from './attention.mjs';
+// The first message, { type: 'init', options, files, config, seed, batch }, also loads the
+// module (options: createAttention's; files: the host's .wasm URLs, so that a copy of this
+// script in another folder, as the element starts it, finds them); a module that fails to
+// load answers it with an error (train-worker-handler.mjs).
+import { loadOneThread } from './load-module.mjs';
+import { wasmFiles } from './package-files.mjs';
 import { trainWorkerHandler } from './train-worker-handler.mjs';
 import { listenInWorker } from './workers.mjs';
 
-await listenInWorker(trainWorkerHandler((options) => createAttention(options)));
+listenInWorker(
+  trainWorkerHandler((options, files) => loadOneThread(options ?? {}, files ?? wasmFiles())),
+);

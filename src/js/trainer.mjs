@@ -18,8 +18,9 @@ import {
 // The model's config fields (the model validates their values; createTrainer their kinds).
 import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
+import { besideThisFile, wasmFilesForWorkers } from './package-files.mjs';
 import { fitConfigToTask, readTask } from './trainer-task.mjs';
-import { spawnWorker } from './workers.mjs';
+import { isNode, spawnWorker, startWebWorker } from './workers.mjs';
 
 export { TrainerError };
 
@@ -187,6 +188,20 @@ function snapshotParameters(parameters, shapes) {
 }
 
 /**
+ * Starts the trainer's worker: the script at the caller's workerUrl, else the package's
+ * train-worker.mjs, in a browser by a literal new Worker(new URL(…)) that app bundlers bundle
+ * as a worker.
+ */
+function spawnTrainWorker(workerUrl, workerType) {
+  if (workerUrl !== undefined) return spawnWorker(workerUrl, workerType);
+  if (isNode) return spawnWorker(besideThisFile('./train-worker.mjs'));
+  const { worker, url } = startWebWorker(
+    () => new Worker(new URL('./train-worker.mjs', import.meta.url), { type: 'module' }),
+  );
+  return spawnWorker(url, 'module', worker);
+}
+
+/**
  * Starts a worker, loads the module there and builds the model; resolves to the trainer once
  * the model is ready. See attention.d.ts for every option and method.
  */
@@ -217,8 +232,8 @@ export async function createTrainer(options) {
     throw new TypeError(`${where}: relaxedSimd must be a boolean, got ${describe(o.relaxedSimd)}`);
   }
   const moduleOptions = o.relaxedSimd === undefined ? {} : { relaxedSimd: o.relaxedSimd };
-  const url = o.workerUrl ?? new URL('./train-worker.mjs', import.meta.url);
-  if (typeof url !== 'string' && !(url instanceof URL)) {
+  const url = o.workerUrl;
+  if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) {
     throw new TypeError(`${where}: workerUrl must be a string or a URL, got ${describe(url)}`);
   }
   const workerType = o.workerType ?? 'module';
@@ -229,7 +244,7 @@ export async function createTrainer(options) {
     );
   }
 
-  const channel = openChannel(await spawnWorker(url, workerType), onProgress);
+  const channel = openChannel(await spawnTrainWorker(url, workerType), onProgress);
   const { request, fail } = channel;
   const timer = setTimeout(
     () =>
@@ -242,8 +257,16 @@ export async function createTrainer(options) {
   );
   let ready;
   try {
+    const files = wasmFilesForWorkers();
     const taskField = task === null ? {} : { task: { text: task.text } };
-    ready = await request('init', { options: moduleOptions, config, seed, batch, ...taskField });
+    ready = await request('init', {
+      options: moduleOptions,
+      files,
+      config,
+      seed,
+      batch,
+      ...taskField,
+    });
   } catch (error) {
     fail(new TrainerError(`${where}: refused, so its worker was ended`));
     throw error;

@@ -195,6 +195,44 @@ TEST(AttentionBackward, AdditiveMaskBroadcastOverBatchAndHeads) {
   expect_backward_matches(p, rng);
 }
 
+// A key every row's mask hides, whose value row overflows dP = dO . v (two entries of 2e38
+// against dO = 1): its P is 0 in every row, and it must enter no row's sums. It did: D_i summed
+// P o dP over it, 0 * inf = NaN, and every row's gradQ and gradK came back NaN, though the
+// forward's output and the exact gradients are finite (issue 29).
+TEST(AttentionBackward, AHiddenKeyWithAHugeValueRowPoisonsNoRow) {
+  std::mt19937 rng(19);
+  for (bool causal : {false, true}) {
+    Problem p = random_problem(rng, 1, 2, 1, 9, 40, 6, 4);
+    p.causal = causal;
+    const std::size_t hidden = 3;
+    p.mask_kind = 1;
+    p.mask_dims = {p.s, p.t};
+    p.mask.assign(p.s * p.t, 1.0);
+    for (std::size_t i = 0; i < p.s; ++i) p.mask[i * p.t + hidden] = 0.0;
+    p.v[hidden * p.dv] = 2e38f;
+    p.v[hidden * p.dv + 1] = 2e38f;
+    const MaskData mask = mask_data(p);
+    const std::vector<float> grad_y(p.batch * p.hq * p.s * p.dv, 1.0f);
+    const reference64::Gradients want = reference64::onnx_attention_backward(p, grad_y);
+    Grads fast, slow;
+    ASSERT_EQ(attention_call::run_backward(backward_call(p, mask, grad_y, fast, true)), "");
+    AttentionBackwardArgs args;
+    const auto slow_call = backward_call(p, mask, grad_y, slow, true);
+    ASSERT_EQ(attention_call::to_args(slow_call.forward, args.forward), nullptr);
+    args.grad_y = grad_y.data();
+    args.grad_q = slow.q.data();
+    args.grad_k = slow.k.data();
+    args.grad_v = slow.v.data();
+    ASSERT_TRUE(attention::kernels::attention_backward_reference(args));
+    for (const Grads* g : {&fast, &slow}) {
+      const char* which = g == &fast ? "tuned" : "scalar reference";
+      EXPECT_TRUE(close(g->q, want.q, 2e-5)) << which << " dq, causal " << causal;
+      EXPECT_TRUE(close(g->k, want.k, 2e-5)) << which << " dk, causal " << causal;
+      EXPECT_TRUE(close(g->v, want.v, 2e-5)) << which << " dv, causal " << causal;
+    }
+  }
+}
+
 // One tile of queries, then several (the kernel's tiles are 32 rows, its pairs of rows take
 // their own key spans, its key tiles of 16 only the rows that see them), with tiles that
 // straddle two query heads of a group; windows, then causal, then both.

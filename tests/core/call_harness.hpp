@@ -1,5 +1,5 @@
 // Runs a reference64::Problem through the JS layer's entry point (attention_call::run, or the
-// plain export attention_call_run) with
+// plain export attention_call_run, which takes the record by address as JS passes it) with
 // its tensors in the 4-D or 3-D layout, and returns the outputs in canonical 4-D order.
 #pragma once
 
@@ -43,17 +43,10 @@ std::uintptr_t address(const std::vector<T>& v) {
   return reinterpret_cast<std::uintptr_t>(v.data());
 }
 
-// The call through the plain wasm export attention_call_run (attention_call.hpp), its fields
-// passed one by one as src/js/core-call.mjs passes them: "" on success, else the message.
+// The call through the plain wasm export attention_call_run (attention_call.hpp), the record
+// passed by its address as src/js/core-call.mjs passes it: "" on success, else the message.
 inline std::string run_exported(const attention_call::AttentionCall& c) {
-  const char* error = attention_call_run(
-      c.q, c.k, c.v, c.y, c.batch, c.q_num_heads, c.kv_num_heads, c.q_seq_len, c.kv_seq_len,
-      c.head_size, c.v_head_size, std::int32_t(c.q_layout), std::int32_t(c.kv_layout),
-      c.options.scale, c.options.is_causal, c.options.softcap, std::int32_t(c.options.left_window),
-      std::int32_t(c.options.right_window), c.past_length, c.nonpad_kv_seqlen,
-      std::int32_t(c.mask_kind), c.mask, c.mask_dims[0], c.mask_dims[1], c.mask_dims[2],
-      c.mask_dims[3], c.mask_rank, std::int32_t(c.mask_keys), c.scores,
-      std::int32_t(c.scores_mode));
+  const char* error = attention_call_run(&c);
   return error ? error : "";
 }
 

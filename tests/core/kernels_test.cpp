@@ -11,6 +11,7 @@
 #include "kernels/matmul.hpp"
 #include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
+#include "kernels/score_step.hpp"
 #include "random_qkv.hpp"
 #include "reference64.hpp"
 
@@ -116,6 +117,82 @@ TEST(Kernels, OnlineSoftmaxUpdateOfHiddenRowsAndNaN) {
   kernels::online_softmax_update(row.get(), kernels::lanes, finite);
   EXPECT_EQ(finite.max, 1.0f);
   EXPECT_TRUE(std::isnan(finite.sum));
+}
+
+// The same floats, NaN included (EXPECT_EQ would call two NaNs different).
+::testing::AssertionResult same_floats(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes differ";
+  for (std::size_t j = 0; j < a.size(); ++j)
+    if (!(a[j] == b[j] || (std::isnan(a[j]) && std::isnan(b[j]))))
+      return ::testing::AssertionFailure() << "element " << j << ": " << a[j] << " vs " << b[j];
+  return ::testing::AssertionSuccess();
+}
+
+// The score step every kernel shares, against its one-score-at-a-time reference: rows that
+// start anywhere among the keys (a kernel's block or chunk), visible ranges inside, across or
+// outside them, both kinds of mask (a row of its own or broadcast over the keys), the softcap
+// on and off, ALiBi on and off, and scores that are NaN or infinite.
+TEST(Kernels, AdjustScoresMatchesScalarReference) {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<float> uniform(-6.0f, 6.0f);
+  const float special[] = {std::numeric_limits<float>::quiet_NaN(),
+                           std::numeric_limits<float>::infinity(), kernels::minus_infinity, -0.0f};
+  constexpr std::size_t total_keys = 80;
+  std::vector<std::uint8_t> allowed(2 * total_keys);
+  std::vector<float> bias(2 * total_keys);
+  for (std::size_t j = 0; j < allowed.size(); ++j) {
+    allowed[j] = rng() % 3 != 0;
+    bias[j] = j % 7 == 0 ? kernels::minus_infinity : uniform(rng);
+  }
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t keys = 1 + rng() % 40, key0 = rng() % (total_keys - keys);
+    AttentionOptions o;
+    o.softcap = round % 3 == 0 ? 0.0f : 0.5f + float(rng() % 8);
+    AttentionMask mask;
+    mask.kind = MaskKind(round % 3);
+    mask.allowed = allowed.data();
+    mask.bias = bias.data();
+    mask.strides[3] = round % 5 == 0 ? 0 : 1;  // 0: one value broadcast over the keys
+    kernels::ScoreRow at;
+    at.visible.begin = rng() % total_keys;
+    at.visible.end = at.visible.begin + rng() % (total_keys - at.visible.begin + 1);
+    at.position = std::int64_t(rng() % total_keys);
+    at.mask_row = rng() % 2 * total_keys;
+    o.alibi = round % 4 != 1;
+    at.slope = round % 8 == 0 ? 0.0f : uniform(rng) / 8.0f;
+    std::vector<float> row(keys);
+    for (float& x : row) x = rng() % 10 == 0 ? special[rng() % 4] : uniform(rng);
+    std::vector<float> fast = row, slow = row, fast_capped(keys), slow_capped(keys);
+    kernels::adjust_scores(fast.data(), key0, keys, o, mask, at, fast_capped.data());
+    kernels::adjust_scores_reference(slow.data(), key0, keys, o, mask, at, slow_capped.data());
+    SCOPED_TRACE(testing::Message() << "round " << round);
+    ASSERT_TRUE(same_floats(fast, slow));
+    ASSERT_TRUE(same_floats(fast_capped, slow_capped));
+    // Its derivative: from the kept softcapped scores, against the one from the raw ones.
+    std::vector<float> ds(keys), ds_slow;
+    for (std::size_t j = 0; j < keys; ++j) ds[j] = std::isinf(fast[j]) ? 0.0f : uniform(rng);
+    ds_slow = ds;
+    kernels::adjust_scores_backward(ds.data(), fast_capped.data(), keys, o);
+    kernels::adjust_scores_backward_reference(ds_slow.data(), row.data(), keys, o);
+    for (std::size_t j = 0; j < keys; ++j) {
+      if (std::isnan(ds_slow[j])) {
+        EXPECT_TRUE(std::isnan(ds[j])) << j;
+      } else {
+        EXPECT_NEAR(ds[j], ds_slow[j], 1e-6f * (1.0f + std::fabs(ds_slow[j]))) << j;
+      }
+    }
+  }
+}
+
+// A key that passes no gradient (ds = 0) keeps 0 through the step's derivative, even when its
+// score was NaN; the derivative of the softcap at 0 is 1, and far out it goes to 0.
+TEST(Kernels, AdjustScoresBackwardKeepsZerosAndFollowsTheSoftcap) {
+  AttentionOptions o;
+  o.softcap = 2.0f;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> capped = {nan, 0.0f, 2.0f}, ds = {0.0f, 3.0f, 3.0f};
+  kernels::adjust_scores_backward(ds.data(), capped.data(), 3, o);
+  EXPECT_EQ(ds, (std::vector<float>{0.0f, 3.0f, 0.0f}));
 }
 
 TEST(Kernels, RegisterBlockMatchesScalarReference) {
@@ -365,6 +442,38 @@ TEST(Kernels, DecodeHonoursWindowsSoftcapAndNonpadLengths) {
   o.is_causal = false;
   const std::int32_t nonpad[3] = {0, 1, 433};  // an empty sequence gives zeros, not NaN
   expect_decode_matches_reference(s, o, 0, 500, rng, nonpad);
+}
+
+// ALiBi in the tiled kernel (row blocks that cross heads, positions past the first block) and
+// in the decode path (a past length: the query's position is not its row), the standard
+// slopes and the caller's, against the scalar reference.
+TEST(Kernels, AlibiInTheTiledAndDecodeKernels) {
+  std::mt19937 rng(9);
+  Case c;
+  c.shape = {2, 6, 3, 130, 150, 16, 8};
+  c.options.scale = 0.25f;
+  c.options.alibi = true;
+  expect_flash_matches_reference(c, rng);
+  c.options.is_causal = true;
+  c.options.softcap = 3.0f;
+  expect_flash_matches_reference(c, rng);
+  const float slopes[6] = {0.5f, -0.25f, 0.0f, 1.0f, 0.01f, 2.0f};
+  c.options.alibi_slopes = slopes;
+  expect_flash_matches_reference(c, rng);
+  AttentionShape s{2, 6, 2, 2, 300, 24, 10};
+  expect_decode_matches_reference(s, c.options, 298, 320, rng);
+  c.options.alibi_slopes = nullptr;
+  expect_decode_matches_reference(s, c.options, 100, 300, rng);
+}
+
+// The standard slopes, as the paper's code makes them: 2^-1 .. 2^-8 for 8 heads; for 6, the
+// 4-head ones (2^-2 .. 2^-8), then every other one of the 8-head sequence (2^-1, 2^-3).
+TEST(Kernels, StandardAlibiSlopesAreThePapers) {
+  for (std::size_t h = 0; h < 8; ++h)
+    EXPECT_EQ(kernels::standard_alibi_slope(h, 8), std::exp2(-float(h + 1)));
+  const float six[6] = {0.25f, 0.0625f, 0.015625f, 0.00390625f, std::exp2(-1.0f), std::exp2(-3.0f)};
+  for (std::size_t h = 0; h < 6; ++h) EXPECT_EQ(kernels::standard_alibi_slope(h, 6), six[h]) << h;
+  EXPECT_EQ(kernels::standard_alibi_slope(0, 1), std::exp2(-8.0f));
 }
 
 TEST(Kernels, DecodeLeavesMasksAndLongQueriesToTheTiledKernel) {

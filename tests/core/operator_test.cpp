@@ -7,10 +7,13 @@
 #include <limits>
 #include <random>
 
+#include "attention_backward_call.hpp"
 #include "attention_call.hpp"
 #include "call_harness.hpp"
+#include "call_layout.hpp"
 #include "kernels/flash_attention.hpp"
 #include "kernels/scores.hpp"
+#include "kv_cache_call.hpp"
 #include "reference64.hpp"
 
 namespace {
@@ -91,8 +94,8 @@ TEST(Operator, RandomConfigurationsMatchFloat64InBothLayouts) {
   }
 }
 
-// attention() in JS calls the core through the plain export attention_call_run, fields one by
-// one: it must compute exactly what the call record does, every feature in play.
+// attention() in JS calls the core through the plain export attention_call_run, the record by
+// its address: it must compute exactly what the call record does, every feature in play.
 TEST(Operator, PlainExportMatchesTheCallRecordBitForBit) {
   std::mt19937 rng(12);
   for (int round = 0; round < 40; ++round) {
@@ -112,11 +115,17 @@ TEST(Operator, PlainExportMatchesTheCallRecordBitForBit) {
 TEST(Operator, PlainExportRefusesUnknownEnumNumbers) {
   std::vector<float> q(4, 1.0f), y(4, -7.0f);
   const auto a = call_harness::address(q), out = call_harness::address(y);
-  const auto run = [&](std::int32_t layout, std::int32_t mask_kind, std::int32_t mask_keys,
-                       std::int32_t scores_mode) {
-    const char* error =
-        attention_call_run(a, a, a, out, 1, 1, 1, 1, 1, 4, 4, layout, layout, 0.5f, false, 0.0f, -1,
-                           -1, 0, 0, mask_kind, 0, 0, 0, 0, 0, 0, mask_keys, 0, scores_mode);
+  const auto run = [&](int layout, int mask_kind, int mask_keys, int scores_mode) {
+    attention_call::AttentionCall c;
+    c.q = c.k = c.v = a;
+    c.y = out;
+    c.head_size = c.v_head_size = 4;
+    c.options.scale = 0.5f;
+    c.q_layout = c.kv_layout = attention::Layout(layout);
+    c.mask_kind = attention::MaskKind(mask_kind);
+    c.mask_keys = attention::MaskKeys(mask_keys);
+    c.scores_mode = attention::ScoresMode(scores_mode);
+    const char* error = attention_call_run(&c);
     return std::string(error ? error : "");
   };
   EXPECT_EQ(run(2, 0, 0, 0), "unknown layout");
@@ -127,6 +136,37 @@ TEST(Operator, PlainExportRefusesUnknownEnumNumbers) {
   EXPECT_EQ(y, std::vector<float>(4, -7.0f));
   EXPECT_EQ(run(0, 0, 0, 0), "");
   EXPECT_EQ(y, std::vector<float>(4, 1.0f));  // softmax over one key: y = v
+}
+
+// The layouts JS packs records by (call_layout.hpp) say where the compiler put each field,
+// name every field each_field lists, and cover each record up to its size.
+TEST(Operator, CallLayoutsDescribeEveryRecordAsCompiled) {
+  using attention_call::AttentionCall;
+  const std::string json = attention_call::layouts();
+  const auto has = [&](const std::string& piece) { return json.find(piece) != std::string::npos; };
+  const auto at = [](auto member) { return std::to_string(call_layout::offset_of(member)); };
+  EXPECT_TRUE(
+      has("\"AttentionOptions\":{\"size\":" + std::to_string(sizeof(attention::AttentionOptions))));
+  EXPECT_TRUE(has("[\"softcap\"," + at(&attention::AttentionOptions::softcap) + ",\"f32\"]"));
+  EXPECT_TRUE(
+      has("[\"left_window\"," + at(&attention::AttentionOptions::left_window) + ",\"i64\"]"));
+  EXPECT_TRUE(has("[\"is_causal\"," + at(&attention::AttentionOptions::is_causal) + ",\"bool\"]"));
+  EXPECT_TRUE(has("[\"options\"," + at(&AttentionCall::options) + ",\"AttentionOptions\"]"));
+  EXPECT_TRUE(has("[\"mask_dims\"," + at(&AttentionCall::mask_dims) + ",\"u32[4]\"]"));
+  EXPECT_TRUE(has("[\"q_layout\"," + at(&AttentionCall::q_layout) + ",\"i32\"]"));
+  EXPECT_TRUE(has("[\"forward\",0,\"AttentionCall\"]"));
+  EXPECT_TRUE(
+      has("[\"options\"," + at(&kv_cache_call::KvAttendCall::options) + ",\"AttentionOptions\"]"));
+  // Every field of each record, in order, ends where the next begins (or padding does).
+  std::size_t fields = 0, end = 0;
+  attention::AttentionOptions::each_field([&](const char*, auto member) {
+    EXPECT_GE(call_layout::offset_of(member), end);
+    end = call_layout::offset_of(member) + sizeof(attention::AttentionOptions().*member);
+    ++fields;
+  });
+  EXPECT_LE(end, sizeof(attention::AttentionOptions));
+  EXPECT_GT(end + 8, sizeof(attention::AttentionOptions));  // nothing unlisted at the end
+  EXPECT_EQ(fields, 7u);
 }
 
 TEST(Operator, PlainExportWorkingBytesMatchTheCallRecord) {

@@ -130,3 +130,20 @@ test('accuracy counts only the counted targets, by the largest logit', () => {
     message: /targets must be an Int32Array/,
   });
 });
+
+test('trainStep takes a batch as createInductionTask made it (its length and rows too)', async () => {
+  const { default: createAttention, INDUCTION_MODEL } = await import('../../dist/attention.mjs');
+  const attn = await createAttention({ warmUp: false });
+  const model = attn.createTinyTransformer({ ...INDUCTION_MODEL, seed: 1 });
+  try {
+    const batch = createInductionTask(1).batch(4);
+    assert.ok(Number.isFinite(model.trainStep(batch)));
+    // length is checked against the tokens, not ignored.
+    assert.throws(() => model.trainStep({ ...batch, length: 24 }), {
+      name: 'RangeError',
+      message: /length must be T = tokens\.length \/ batch = 25, got number 24/,
+    });
+  } finally {
+    model.free();
+  }
+});

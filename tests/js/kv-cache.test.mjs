@@ -318,6 +318,30 @@ describe('hostile arguments', () => {
     cache.free();
   });
 
+  // Issue 29: attend took the cache's handle before it read its options, so a getter that
+  // freed the cache made it run on freed memory, there the memory of a cache made since (it
+  // returned that cache's values). Every argument is read first; the handle is taken last.
+  test('an option getter that frees the cache: attend refuses, never reads freed memory', () => {
+    const cache = make();
+    cache.append(f32(8), f32(8));
+    let other = null;
+    const options = {
+      get scale() {
+        cache.free();
+        other = make();
+        other.append(f32(8).fill(7), f32(8).fill(7));
+        return 0.5;
+      },
+    };
+    assert.throws(() => cache.attend(f32(8), options), {
+      name: 'TypeError',
+      message: /KvCache\.attend: this cache has been freed/,
+    });
+    assert.ok(other !== null, 'the getter ran');
+    assert.equal(other.length, 1, 'the other cache is untouched');
+    other.free();
+  });
+
   test('a freed cache refuses every use with a TypeError that says so', () => {
     const cache = make();
     cache.free();

@@ -79,12 +79,12 @@ describe('threads in Node', () => {
     await assert.rejects(createAttention({ threads: '2' }), {
       name: 'TypeError',
       message:
-        'createAttention: options.threads must be an integer from 1 to 64, got the string "2"',
+        'createAttention: options.threads must be an integer from 1 to 64 or \'auto\', got the string "2"',
     });
     for (const bad of [0, -1, 1.5, 65, NaN, Infinity]) {
       await assert.rejects(createAttention({ threads: bad }), {
         name: 'RangeError',
-        message: `createAttention: options.threads must be an integer from 1 to 64, got ${bad}`,
+        message: `createAttention: options.threads must be an integer from 1 to 64 or 'auto', got ${bad}`,
       });
     }
     await assert.rejects(createAttention({ threads: 2, wasmBinary: new Uint8Array(8) }), {
@@ -182,7 +182,7 @@ describe('threads in a cross-origin isolated Chromium page', () => {
 describe('threads in a page that is not cross-origin isolated', () => {
   const evaluate = useChromiumPage();
 
-  test('a RangeError that says what the page needs; one thread still loads', async () => {
+  test("a RangeError that says what the page needs; one thread still loads, and 'auto' is one thread", async () => {
     const { result, problems } = await evaluate(async () => {
       const { default: createAttention } = await import('/dist/attention.mjs');
       let error;
@@ -191,7 +191,13 @@ describe('threads in a page that is not cross-origin isolated', () => {
       } catch (e) {
         error = { name: e.name, message: e.message };
       }
-      return { isolated: crossOriginIsolated, error, one: (await createAttention()).threads };
+      const auto = await createAttention({ threads: 'auto' });
+      return {
+        isolated: crossOriginIsolated,
+        error,
+        one: (await createAttention()).threads,
+        auto: auto.threads,
+      };
     });
     assert.deepEqual(problems, []);
     assert.equal(result.isolated, false);
@@ -201,5 +207,6 @@ describe('threads in a page that is not cross-origin isolated', () => {
       /Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/,
     );
     assert.equal(result.one, 1);
+    assert.equal(result.auto, 1, "threads: 'auto' is one thread where the page is not isolated");
   });
 });

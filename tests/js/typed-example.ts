@@ -26,6 +26,7 @@ import type {
   TraceArgs,
   TraceGrad,
 } from 'attention-explained';
+import type { AttentionExplainer } from 'attention-explained/attention-explainer.mjs';
 
 const attn: AttentionApi = await createAttention();
 const fromBytes: AttentionApi = await createAttention({ wasmBinary: new Uint8Array(8) });
@@ -340,3 +341,29 @@ const scored: number = inductionAccuracy(
 ).accuracy;
 const isTrainerError: boolean = new Error('x') instanceof TrainerError;
 void [ran, accuracy, scored, isTrainerError];
+
+// Apps: threads where they can run, a base URL, a timeout, close().
+const auto: AttentionApi = await createAttention({
+  threads: 'auto',
+  baseUrl: new URL('/static/attention-explained/', 'https://example.org'),
+  initTimeout: 10_000,
+});
+const autoThreads: number = auto.threads;
+auto.close();
+auto[Symbol.dispose]();
+const wasClosed: boolean = auto.closed;
+// @ts-expect-error: threads is a count or 'auto'
+await createAttention({ threads: 'all' });
+// present_key and present_value come together (the operator refuses one alone).
+const pair = attn.onnxAttention(inputs, {}, ['Y', 'present_key', 'present_value']);
+const presentValue: OnnxResultTensor = pair.present_value;
+// @ts-expect-error: present_key without present_value
+attn.onnxAttention(inputs, {}, ['Y', 'present_key']);
+// @ts-expect-error: the pool's onnxAttention has the same rule
+await pool.onnxAttention(inputs, {}, ['present_value']);
+// trainStep takes an induction batch as the task made it.
+const taskLoss: number = model.trainStep(createInductionTask(2).batch(2));
+// The element, by its tag name.
+const explainer: AttentionExplainer = document.createElement('attention-explainer');
+explainer.baseUrl = '/static/attention-explained/';
+void [autoThreads, wasClosed, presentValue, taskLoss];

@@ -363,7 +363,7 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
       await page.focus('.scene-host td.cell[data-matrix="decode-outputs"][data-head="1"]');
       assert.match(
         await page.textContent('.cell-popover'),
-        /Y = 1\.851; row 3 of full causal attention \(trace\(\)\) = 1\.851/,
+        /Y = 1\.851; row 3 of full causal attention = 1\.851/,
       );
       await page.hover(
         '.scene-host td.cell[data-matrix="decode-scores"][data-head="2"][data-col="1"]',

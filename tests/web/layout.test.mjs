@@ -16,6 +16,7 @@ import { test } from 'node:test';
 
 import { collectProblems, pageFixture, waitForReady, waitForStep } from './helpers.mjs';
 import { STEPS } from './walkthrough-shape.mjs';
+import { chapterOf } from '../../web/stages/index.mjs';
 
 const web = pageFixture();
 
@@ -150,6 +151,29 @@ function layoutProblems() {
     problems.push(`the page is ${pageWidth} px wide on a ${window.innerWidth} px screen`);
   return problems;
 }
+
+// The head cards broke at every laptop width the learner tried: chapter 2 at three more.
+test('chapter 2 at 1024, 1440 and 1920 px wide, en and zh: the head cards hold their maps', async () => {
+  const found = [];
+  for (const width of [1024, 1440, 1920]) {
+    for (const { locale } of LANGUAGES) {
+      const { page, context, problems } = await web.open({
+        viewport: { width, height: 900 },
+        locale,
+      });
+      for (const { id } of STEPS.filter((step) => chapterOf(step.stage) === 2)) {
+        await page.goto(`${web.url}#step=${id}`);
+        await waitForReady(page);
+        await waitForStep(page, id);
+        for (const problem of await page.evaluate(layoutProblems))
+          found.push(`${width} ${locale} ${id}: ${problem}`);
+      }
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, [], `${found.length} problems:\n${found.join('\n')}`);
+});
 
 for (const { name, viewport, hasTouch } of SIZES) {
   for (const { language, locale } of LANGUAGES) {

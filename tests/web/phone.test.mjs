@@ -107,3 +107,25 @@ test('phone: stage 13 fits the screen at every token, nothing to swipe sideways'
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('phone: a scene wider than the screen (a reader’s 8×8 numbers) says it scrolls sideways', async () => {
+  const { page, context, problems } = await web.open(PHONE);
+  const matrix = Array.from({ length: 8 }, () => Array(8).fill('12.5').join(',')).join(';');
+  const cue = () =>
+    page.$eval('.scroll-cue', (el) => ({ shown: !el.hidden, text: el.textContent }));
+  const overflow = () => page.$eval('.scene-host', (el) => el.scrollWidth - el.clientWidth);
+  await page.goto(`${web.url}#step=keys-matrix&x=${matrix}&wk=${matrix}&wq=${matrix}&wv=${matrix}`);
+  await waitForReady(page);
+  await waitForStep(page, 'keys-matrix');
+  assert.ok((await overflow()) > 0);
+  await page.waitForFunction(() => !document.querySelector('.scroll-cue').hidden);
+  assert.match((await cue()).text, /swipe it sideways/);
+  await screenshot(page, 'phone-scroll-cue');
+  // The article's 3×4 fits: no cue.
+  await page.goto(`${web.url}#step=keys-matrix`);
+  await waitForStep(page, 'keys-matrix');
+  await page.waitForFunction(() => document.querySelector('.scroll-cue').hidden);
+  assert.equal(await overflow(), 0);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

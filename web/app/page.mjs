@@ -23,6 +23,9 @@ export function buildPage(widgets, id) {
     explanation: h('div', { class: 'explanation' }),
     notes: h('div', { class: 'notes' }),
     keysHint: h('p', { class: 'keys-hint' }),
+    // Shown while the scene is wider than its box (app/scenes.mjs): the box's edge shadow
+    // lies under the scene's cells, where nobody sees it.
+    scrollCue: h('p', { class: 'scroll-cue', hidden: true }),
     footer: h('p', { class: 'footer-text' }),
     narration: h('p', { class: 'visually-hidden', 'aria-live': 'polite', id: id('narration') }),
   };
@@ -54,6 +57,7 @@ export function buildPage(widgets, id) {
           transport.element,
           tools.bar,
           tools.exportPanel,
+          el.scrollCue,
           el.sceneHost,
           tools.exercise,
           el.explanation,

@@ -5,11 +5,20 @@
 import { whenIdle } from '../idle.mjs';
 
 /**
- * @param {{ host: HTMLElement, onShow: (scene: object, step: object) => void }} options
- *   onShow runs when a newly built scene is put on screen
+ * @param {{ host: HTMLElement, cue?: HTMLElement, onShow: (scene: object, step: object) =>
+ *   void }} options  cue: shown while the scene is wider than the host (it scrolls
+ *   sideways); onShow runs when a newly built scene is put on screen
  */
-export function createSceneStage({ host, onShow }) {
+export function createSceneStage({ host, cue, onShow }) {
   let scene = null;
+  // Measured after layout, when the host or the scene changes size (a new scene, an edit,
+  // a turned phone): no layout read in the frames.
+  const widths = cue
+    ? new ResizeObserver(() => {
+        cue.hidden = host.scrollWidth <= host.clientWidth + 1;
+      })
+    : null;
+  widths?.observe(host);
   let shownKey = '';
   let next = null; // { key, scene }
   let scheduled = false;
@@ -34,7 +43,9 @@ export function createSceneStage({ host, onShow }) {
       const focusKey = focusedKey();
       scene = next?.key === key ? next.scene : build(step, ctx);
       next = null;
+      if (host.firstElementChild) widths?.unobserve(host.firstElementChild);
       host.replaceChildren(scene.element);
+      widths?.observe(scene.element);
       // A control the reader used rebuilt its own scene (stage 12's switch): the focus stays
       // on the same control of the new scene.
       if (focusKey)

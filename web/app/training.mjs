@@ -132,6 +132,77 @@ function settle(run, status, resumedAt) {
   run.status = status;
 }
 
+/** Ends a trainer's worker (a trainer that failed to start has none). */
+const endTrainer = (trainer) => trainer.then((ready) => ready.close(), () => {}); // prettier-ignore
+
+/**
+ * The trainer (a promise, made at the first need) and the switches of the model it holds:
+ * { current(), held(), hold(settings), ensure(settings) }. A trainer that fails to start is
+ * forgotten: the next need tries again.
+ */
+function trainerHolder(startTrainer, onProgress) {
+  let trainer = null;
+  let held = null;
+  return {
+    current: () => trainer,
+    held: () => held,
+    /** Lets go of the trainer and its switches; returns the trainer that was held. */
+    forget() {
+      const was = trainer;
+      [trainer, held] = [null, null];
+      return was;
+    },
+    hold: (settings) => (held = settings),
+    ensure(settings) {
+      if (!trainer) {
+        const made = { ...settings };
+        const started = startTrainer({ config: modelConfig(made), seed: made.seed, onProgress });
+        trainer = started;
+        // A trainer let go of (forget) in the meantime changes nothing when it settles.
+        started.then(
+          () => trainer === started && (held = made),
+          () => trainer === started && (trainer = null),
+        );
+      }
+      return trainer;
+    },
+  };
+}
+
+/**
+ * A new model at step 0 from the run's switches (the worker's, once there is one), the run's
+ * history cleared; then `then(trainer)` if given (a loaded file's parameters). True when
+ * done; false when refused: the run says why (fail), and the run and its switches go back to
+ * the model the trainer still holds, trained as far as it was (onRefused is told them), so
+ * that nothing names a model that is not there. `end`: the worker ends instead of taking the
+ * new model.
+ */
+async function restartRun(context, then, end) {
+  const { run, trainers, gate, notify, fail, ensureTrainer, onRefused } = context;
+  const current = end ? trainers.forget() : trainers.current();
+  const settings = { ...run.settings };
+  const previous = { ...run };
+  Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
+  notify();
+  try {
+    if (current && end) endTrainer(current);
+    else if (current) {
+      await replaceModel(current, settings, gate);
+      trainers.hold(settings);
+    }
+    if (then) await then(await ensureTrainer());
+    return true;
+  } catch (error) {
+    const held = trainers.held();
+    if (held && remakesModel(held, run.settings)) {
+      Object.assign(run, previous, { settings: { ...held, speed: run.settings.speed } });
+      onRefused(run.settings);
+    }
+    fail(error);
+    return false;
+  }
+}
+
 /**
  * @param {{ startTrainer: (options: object) => Promise<object>,
  *   onLoaded?: (settings: object, source: string | null) => void,
@@ -143,8 +214,7 @@ function settle(run, status, resumedAt) {
  */
 export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = () => {} }) {
   const listeners = new Set();
-  let trainer = null; // a promise of the trainer, made at the first Train
-  let held = null; // the switches of the model the trainer holds (null before it has one)
+  const trainers = trainerHolder(startTrainer, (event) => onProgress(event));
   let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
   let resumedAt = 0; // performance.now() when the run last (re)started
   const gate = { replacing: 0 }; // replaceModel's: progress of a model being replaced is dropped
@@ -166,19 +236,7 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
   }
 
   async function ensureTrainer() {
-    if (!trainer) {
-      const settings = { ...run.settings };
-      trainer = startTrainer({
-        config: modelConfig(settings),
-        seed: settings.seed,
-        onProgress,
-      });
-      trainer.then(
-        () => (held = settings),
-        () => (trainer = null), // the next Train tries again
-      );
-    }
-    const ready = await trainer;
+    const ready = await trainers.ensure(run.settings);
     if (!run.probe) {
       const { tokens, attention } = await ready.evaluate({ batch: 1 });
       run.probe = { tokens, attention };
@@ -214,7 +272,7 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     if (run.status !== 'running' && run.status !== 'starting') return;
     loopId += 1;
     try {
-      const ready = await trainer;
+      const ready = await trainers.current();
       await ready?.stop(); // the run's last progress comes before stop's answer
       const id = loopId;
       if (ready) await snapshotNow(ready, run, () => id === loopId);
@@ -227,34 +285,13 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
   }
 
   /**
-   * A new model at step 0 from the switches (the worker's, once there is one), the run's
-   * history cleared; then `then(trainer)` if given (a loaded file's parameters). True when
-   * done; false when refused: the run says why, and the switches go back to the model the
-   * trainer still holds (onRefused), so that nothing names a model that is not there.
+   * A new model (restartRun), once the run that was going has been told to end. `end`: the
+   * worker ends instead (an explainer taken out of the page); the next Train starts one.
    */
-  async function restart(then) {
+  function restart(then, end = false) {
     loopId += 1;
-    const current = trainer;
-    const settings = { ...run.settings };
-    const previous = { ...run };
-    Object.assign(run, freshRun(), then ? { status: 'starting' } : {});
-    notify();
-    try {
-      if (current) {
-        await replaceModel(current, settings, gate);
-        held = settings;
-      }
-      if (then) await then(await ensureTrainer());
-      return true;
-    } catch (error) {
-      if (held && remakesModel(held, run.settings)) {
-        // The trainer still holds the model of before, trained as far as it was: so does the run.
-        Object.assign(run, previous, { settings: { ...held, speed: run.settings.speed } });
-        onRefused(run.settings);
-      }
-      fail(error);
-      return false;
-    }
+    const context = { run, trainers, gate, notify, fail, ensureTrainer, onRefused };
+    return restartRun(context, then, end);
   }
   /** Back to step 0 with the current switches (a new model from the seed). */
   const reset = () => restart();
@@ -279,12 +316,10 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     pause,
     reset,
     set,
-    /**
-     * Starts the worker ahead (the train stage is on screen): creating a worker costs the main
-     * thread a long moment, better spent before Train. A failure is left to Train to say.
-     */
+    close: () => restart(null, true), // back to step 0, the worker ended
+    /** Starts the worker ahead, as the train stage shows (Train then waits less; it reports failures). */
     prepare() {
-      if (!trainer && run.status === 'idle') ensureTrainer().then(notify, () => {});
+      if (!trainers.current() && run.status === 'idle') ensureTrainer().then(notify, () => {});
     },
     /** Calls listener(run) after every change; returns the function that removes it. */
     subscribe(listener) {
@@ -293,10 +328,11 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     },
     /** The trained parameters (a fresh copy from the worker), or null before the first Train. */
     async parameters() {
+      const trainer = trainers.current();
       return trainer ? (await trainer).parameters() : null;
     },
     /** The model as trained so far, in this thread, for reading its heads (or null). */
-    trainedModel: (attn) => modelCopy(trainer, attn, run),
+    trainedModel: (attn) => modelCopy(trainers.current(), attn, run),
     /**
      * A parameters file or link read back (model/training-export.mjs, parameters-link.mjs):
      * its switches, then its parameters into a fresh model; the run starts from there (its

@@ -163,6 +163,7 @@ export function refreshPanels(app) {
   page.source.textContent = tr('app.source');
   page.skip.textContent = tr('app.skip');
   page.keysHint.textContent = tr('app.keysHint');
+  page.scrollCue.textContent = tr('app.scrollCue');
   page.footer.replaceChildren(...withGlossary(tr('app.footer'), tr, seen, id));
   widgets.languageSwitch.update(language, tr);
 }

@@ -2,13 +2,17 @@
 // walkthrough embedded in another page with one module script:
 //   <script type="module" src="attention-explainer.mjs"></script>
 //   <attention-explainer lang="zh" step="softmax-1" controls="minimal"></attention-explainer>
-// Attributes, read when the element is connected:
+// Attributes, read when the element is connected (taken out of the page, it stops its playback
+// and its training worker; put back, it starts anew):
 //   lang       en | zh (else the reader's stored choice or browser language)
 //   step       the starting step, as in the page's #step= links ("scores-1", or a number)
 //   chapter    start at the first step of this chapter (when no step is given)
 //   example    settings and numbers in the page's URL encoding ("scaled=1&x=1,0;0,2&wk=…")
 //   controls   full | minimal (the walkthrough and its playback) | none (the scene only)
 //   autoplay   present: plays from the starting step
+//   base-url   the folder of the package's files (attention.mjs, train-worker.mjs, the .wasm)
+//              when they are not beside this file (or where an app's bundler put them); also
+//              the baseUrl property
 // Each element is its own explainer with its own state (startApp on a root inside its shadow
 // root). The styles live in the shadow root, adopted as a constructed stylesheet (allowed by
 // a strict style-src); keys reach an element only while the focus is inside it.
@@ -25,21 +29,44 @@ function styleSheet() {
   return sheet;
 }
 
-// One module for every element of the page: it is compiled once.
-let attention = null;
-const loadAttention = () => {
-  // Small calls only: no warm-up call (createAttention's warmUp) to delay the first step.
-  attention ??= import('./attention.mjs').then((module) => module.default({ warmUp: false }));
-  return attention;
-};
+// The package's files: beside this one (or where an app's bundler put them: the module by a
+// literal import(), the trainer's worker by a literal new URL(…)), or in the folder an element's
+// base-url attribute (baseUrl property) names, for a page that serves them elsewhere.
+const besideThis = () => ({
+  module: () => import('./attention.mjs'),
+  worker: new URL('./train-worker.mjs', import.meta.url).href,
+});
+const inFolder = (base) => ({
+  module: () =>
+    import(/* webpackIgnore: true */ /* @vite-ignore */ new URL('attention.mjs', base).href),
+  worker: new URL('train-worker.mjs', base).href,
+});
 
-// Chapter 3's training: the package's trainer, its worker (train-worker.mjs, next to
-// attention.mjs) started from a blob: URL. A course page's policy may allow workers from
+// One module per folder for every element of the page: it is compiled once.
+const modules = new Map(); // base URL ('' beside this file) -> the files there and their API
+function filesAt(base) {
+  if (!modules.has(base)) {
+    const files = base === '' ? besideThis() : inFolder(base);
+    const module = files.module();
+    modules.set(base, {
+      module,
+      worker: files.worker,
+      // Small calls only: no warm-up call (createAttention's warmUp) to delay the first step.
+      attention: module.then((m) => m.default({ warmUp: false })),
+    });
+  }
+  return modules.get(base);
+}
+
+// Chapter 3's training: the package's trainer, its worker (train-worker.mjs, a script that
+// imports nothing) started from a blob: URL. A course page's policy may allow workers from
 // blob: only (worker-src blob:, which the GIF export needs anyway), and a worker's static
 // imports count as workers too; a dynamic import() counts as a script, from beside this one,
 // which the page's script-src already allows. The messages that come before the worker's
 // code has loaded (the trainer's first, at once) wait and are then handed to it in order.
-// (The offline file cannot start module workers at all: it has a classic worker of its own.)
+// The trainer tells the worker where the host found the .wasm files, so the worker script
+// needs nothing beside it. (The offline file cannot start module workers at all: it has a
+// classic worker of its own.)
 const TRAIN_WORKER_BOOT = `const early = [];
 const keep = (event) => {
   event.stopImmediatePropagation(); // the worker's own listener gets it once, below
@@ -51,22 +78,42 @@ import(WORKER).then(() => {
   for (const data of early) self.dispatchEvent(new MessageEvent('message', { data }));
 });
 `;
-let trainWorkerUrl = null;
-const startTrainer = async (options) => {
-  const module = await import('./attention.mjs');
-  const worker = JSON.stringify(new URL('./train-worker.mjs', import.meta.url).href);
-  trainWorkerUrl ??= URL.createObjectURL(
-    new Blob([TRAIN_WORKER_BOOT.replace('WORKER', worker)], { type: 'text/javascript' }),
-  );
-  return module.createTrainer({ ...options, workerUrl: trainWorkerUrl });
-};
+const bootUrls = new Map(); // worker URL -> its boot's blob: URL
+function bootUrl(worker) {
+  if (!bootUrls.has(worker)) {
+    const boot = TRAIN_WORKER_BOOT.replace('WORKER', JSON.stringify(worker));
+    bootUrls.set(worker, URL.createObjectURL(new Blob([boot], { type: 'text/javascript' })));
+  }
+  return bootUrls.get(worker);
+}
+
+/** A base-url attribute's value as an absolute folder URL ('' for none or an invalid one). */
+function folderOf(value) {
+  if (!value) return '';
+  try {
+    const href = new URL(value, document.baseURI).href;
+    return href.endsWith('/') ? href : `${href}/`;
+  } catch {
+    return '';
+  }
+}
 
 const CONTROLS = ['full', 'minimal', 'none'];
 
 export class AttentionExplainer extends HTMLElement {
+  /** The folder of the package's files (attention.mjs, train-worker.mjs, the .wasm). */
+  get baseUrl() {
+    return this.getAttribute('base-url') ?? '';
+  }
+
+  set baseUrl(value) {
+    this.setAttribute('base-url', String(value));
+  }
+
   connectedCallback() {
-    if (this.shadowRoot) return; // moved in the page: it keeps its explainer
-    const shadow = this.attachShadow({ mode: 'open' });
+    if (this.app) return; // moved in the page: it keeps its explainer
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    shadow.replaceChildren(); // an explainer removed from the page and put back starts anew
     shadow.adoptedStyleSheets = [styleSheet()];
     const controls = CONTROLS.includes(this.getAttribute('controls'))
       ? this.getAttribute('controls')
@@ -82,10 +129,12 @@ export class AttentionExplainer extends HTMLElement {
     // The page's own explainer (if any) leaves keys typed in here to this one.
     this.dataset.explainer = '';
     const language = (this.getAttribute('lang') ?? '').toLowerCase().split('-')[0];
-    this.ready = startApp({
+    const files = filesAt(folderOf(this.baseUrl));
+    this.app = startApp({
       root,
-      loadAttention,
-      startTrainer,
+      loadAttention: () => files.attention,
+      startTrainer: async (options) =>
+        (await files.module).createTrainer({ ...options, workerUrl: bootUrl(files.worker) }),
       embed: {
         language: language === 'zh' || language === 'en' ? language : undefined,
         hash: hashOf({
@@ -95,6 +144,19 @@ export class AttentionExplainer extends HTMLElement {
         }),
         autoplay: this.hasAttribute('autoplay'),
       },
+    });
+    this.ready = this.app;
+  }
+
+  // Taken out of the page: its playback and its training worker stop (a course page's tabs
+  // or an app's routes would otherwise leave one more worker training at each visit). A move
+  // within the page (out and back in the same task) keeps it as it is.
+  disconnectedCallback() {
+    const app = this.app;
+    queueMicrotask(() => {
+      if (this.isConnected || this.app !== app) return;
+      this.app = null;
+      app?.then((started) => started?.stop());
     });
   }
 }

@@ -1027,4 +1027,5 @@ export default {
   'ch3.block.why.touch': 'Tap a cell of R to see its sum.',
   'stages.toggle': 'Stage {stage} of {total}: {name}',
   'transport.ticksOpen': 'Stages: open the list of stages',
+  'app.scrollCue': 'This scene is wider than the screen: swipe it sideways to see the rest →',
 };

@@ -962,4 +962,5 @@ export default {
   'ch3.block.why.touch': '轻点 R 的格子可看到它的和。',
   'stages.toggle': '第{stage}阶段，共{total}个阶段：{name}',
   'transport.ticksOpen': '阶段：打开阶段列表',
+  'app.scrollCue': '这个场景比屏幕宽：左右滑动它可以看到其余部分 →',
 };

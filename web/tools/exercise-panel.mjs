@@ -187,30 +187,15 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     if (open && question?.hold && (outcome === 'asking' || outcome === 'wrong')) scene.hold();
   }
 
-  /**
-   * The asked cell shows "?" until answered; after a wrong answer its sources light up; the
-   * cells of this step already answered show their numbers. While a cell is asked, the
-   * scene's own highlight of the moment it is held at (a column of its sweep) is put away:
-   * only the hint's outlines point anywhere.
-   */
+  /** The scene marked for the question asked (markStep), what was marked before unmarked. */
   function markScene() {
     for (const cell of marked) {
       cell.classList.remove('is-predicting', 'is-source', 'is-solved');
       cell.removeAttribute('aria-hidden');
     }
     const question = waitingFor() ? null : current();
-    const asking = open && Boolean(question?.cell);
-    sceneHost.classList.toggle(
-      'is-asking',
-      asking && (outcome === 'asking' || outcome === 'wrong'),
-    );
-    if (!open) return (marked = []);
     const done = progress.get(context().exampleKey);
-    const answered = questions.filter((q) => q !== question && q.cell && done[q.id]);
-    marked = [
-      ...(asking ? markCells(sceneHost, question, outcome, context()) : []),
-      ...answered.flatMap((q) => markAnswered(sceneHost, q)),
-    ];
+    marked = markStep(sceneHost, { open, question, outcome, questions, done, ctx: context() });
   }
 
   function onCheck(event) {
@@ -310,6 +295,23 @@ function markCells(sceneHost, question, outcome, { numbers, tr }) {
     for (const source of sources) mark(cellSelector(source), 'is-source');
   }
   return marked;
+}
+
+/**
+ * The asked cell shows "?" until answered; after a wrong answer its sources light up; the
+ * cells of this step already answered show their numbers. While a cell is asked, the scene's
+ * own highlight of the moment it is held at (a column of its sweep) is put away: only the
+ * hint's outlines point anywhere. Returns the cells it marked.
+ */
+function markStep(sceneHost, { open, question, outcome, questions, done, ctx }) {
+  const asking = open && Boolean(question?.cell);
+  sceneHost.classList.toggle('is-asking', asking && (outcome === 'asking' || outcome === 'wrong'));
+  if (!open) return [];
+  const answered = questions.filter((q) => q !== question && q.cell && done[q.id]);
+  return [
+    ...(asking ? markCells(sceneHost, question, outcome, ctx) : []),
+    ...answered.flatMap((q) => markAnswered(sceneHost, q)),
+  ];
 }
 
 /** A cell of the step already solved (or revealed): its number shows while the step is held. */

@@ -10,6 +10,7 @@
 
 #include "kernels/multiply_add.hpp"
 #include "kernels/row_softmax.hpp"
+#include "kernels/score_step.hpp"
 #include "kernels/visibility.hpp"
 
 namespace attention::kernels {
@@ -158,17 +159,16 @@ class DecodeGroup {
 
   void run(std::size_t b, std::size_t g) {
     const std::size_t group = s_.q_num_heads / s_.kv_num_heads;
-    const std::int64_t offset = query_offset(a_, b);
-    const std::size_t limit = key_limit(a_, b);
-    KeyRange seen{limit, 0};
+    KeyRange seen{key_limit(a_, b), 0};
     for (std::size_t r = 0; r < rows_; ++r) {
       const std::size_t head = g * group + r / s_.q_seq_len, i = r % s_.q_seq_len;
       q_[r] = a_.q + b * a_.q_strides.batch + head * a_.q_strides.head + i * a_.q_strides.seq;
       y_[r] = a_.y + b * a_.y_strides.batch + head * a_.y_strides.head + i * a_.y_strides.seq;
-      visible_[r] = visible_keys(a_.options, offset, limit, i);
-      if (visible_[r].begin < visible_[r].end) {
-        seen.begin = std::min(seen.begin, visible_[r].begin);
-        seen.end = std::max(seen.end, visible_[r].end);
+      rows_at_[r] = score_row_of(a_, b, head, i);
+      const KeyRange& v = rows_at_[r].visible;
+      if (v.begin < v.end) {
+        seen.begin = std::min(seen.begin, v.begin);
+        seen.end = std::max(seen.end, v.end);
       }
       scratch_.row_stats[r] = RowStatistics();
     }
@@ -185,7 +185,9 @@ class DecodeGroup {
       score_chunk(k_head + key0 * a_.k_strides.seq, keys);
       for (std::size_t r = 0; r < rows_; ++r) {
         float* row = scratch_.scores + r * chunk_keys;
-        adjust_scores(row, visible_[r], key0, keys);
+        // The score step (masks never reach this path), then -inf in the chunk's padding.
+        adjust_scores(row, key0, keys, a_.options, a_.mask, rows_at_[r]);
+        std::fill(row + keys, row + chunk_keys, minus_infinity);
         update_row(r, row, keys);
       }
       accumulate_chunk(v_head + key0 * a_.v_strides.seq, keys);
@@ -228,14 +230,6 @@ class DecodeGroup {
       score_rows<2>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
     if (r < rows_)
       score_rows<1>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
-  }
-
-  // Softcap, then -inf outside the row's visible keys (masks never reach this path) and in
-  // the chunk's padding.
-  void adjust_scores(float* row, const KeyRange& v, std::size_t key0, std::size_t keys) const {
-    if (a_.options.softcap > 0.0f) apply_softcap(row, keys, a_.options.softcap);
-    hide_scores(row, keys, key0, v, AttentionMask(), 0);
-    std::fill(row + keys, row + chunk_keys, minus_infinity);
   }
 
   // Online softmax (row_softmax.hpp): fold this chunk's scores into the row's statistics,
@@ -300,7 +294,7 @@ class DecodeGroup {
   const bool touch_;  // touch_rows each chunk's keys and values before using them
   const float* q_[decode_max_rows] = {};
   float* y_[decode_max_rows] = {};
-  KeyRange visible_[decode_max_rows];
+  ScoreRow rows_at_[decode_max_rows];  // each row's visible keys and position
   volatile std::uint32_t sink_ = 0;
 };
 

@@ -26,7 +26,7 @@ constexpr std::size_t decode_touch_single_row_min_bytes = std::size_t{32} << 20;
 // True when the decode path computes these arguments: at most decode_max_rows rows per head
 // group and no attention mask. Masks go to the tiled kernel (flash_attention), which applies
 // them element by element; the decode path honours everything else (causal, windows, past
-// length, nonpad lengths, softcap, 3-D and 4-D strides).
+// length, nonpad lengths, the score step's options, 3-D and 4-D strides).
 bool decode_applies(const AttentionArgs& args);
 
 // Computes y for arguments that attention_error() accepted and decode_applies() allows.

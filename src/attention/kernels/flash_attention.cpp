@@ -8,6 +8,7 @@
 
 #include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
+#include "kernels/score_step.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
 #include "thread_team.hpp"
@@ -42,7 +43,7 @@ struct Scratch {
   Buffer keys;     // block_keys x d, packed as d x tile_keys panels, one per tile of keys
   Buffer values;   // block_keys x dv_padded
   Buffer scores;   // tile_rows x block_keys: scores, then probabilities, of one tile
-  std::unique_ptr<KeyRange[]> visible;         // rows: the keys each row may see by position
+  std::unique_ptr<ScoreRow[]> score_rows;      // rows: each row's visible keys, position, mask
   std::unique_ptr<RowStatistics[]> row_stats;  // rows: each row's running softmax max and sum
 
   // Floats of each buffer, in the order above; one list serves allocation and the byte count.
@@ -58,9 +59,9 @@ struct Scratch {
       *buffers[i] = allocate_floats(n[i]);
       if (!*buffers[i]) return false;
     }
-    visible.reset(new (std::nothrow) KeyRange[rows]);
+    score_rows.reset(new (std::nothrow) ScoreRow[rows]);
     row_stats.reset(new (std::nothrow) RowStatistics[rows]);
-    return visible != nullptr && row_stats != nullptr;
+    return score_rows != nullptr && row_stats != nullptr;
   }
 };
 
@@ -143,7 +144,6 @@ class HeadGroup {
   void run(std::size_t b, std::size_t g, std::size_t row0) {
     batch_ = b;
     first_q_head_ = g * group_;
-    offset_ = query_offset(a_, b);
     key_limit_ = key_limit(a_, b);
     const float* k_head = a_.k + b * a_.k_strides.batch + g * a_.k_strides.head;
     const float* v_head = a_.v + b * a_.v_strides.batch + g * a_.v_strides.head;
@@ -198,8 +198,8 @@ class HeadGroup {
       for (std::size_t c = 0; c < d_; ++c) dst[c * tile_rows] = src ? src[c] : 0.0f;
       s_.row_stats[r] = RowStatistics();
       if (r < rows) {
-        const KeyRange v = visible_keys(options_, offset_, key_limit_, query_index(r));
-        s_.visible[r] = v;
+        s_.score_rows[r] = score_row_of(a_, batch_, query_head(r), query_index(r));
+        const KeyRange v = s_.score_rows[r].visible;
         seen_by_all_ = {std::max(seen_by_all_.begin, v.begin), std::min(seen_by_all_.end, v.end)};
         if (v.begin < v.end) {
           seen.begin = std::min(seen.begin, v.begin);
@@ -241,7 +241,7 @@ class HeadGroup {
     // by element only where a row's visible range ends inside the block.
     bool any_sees = seen_whole, straddles = false;
     for (std::size_t r = t; r < t + real_rows && !seen_whole; ++r) {
-      const KeyRange v = s_.visible[r];
+      const KeyRange v = s_.score_rows[r].visible;
       if (v.begin < key0 + keys && v.end > key0 && v.begin < v.end) any_sees = true;
       if (v.begin > key0 || v.end < key0 + keys) straddles = true;
     }
@@ -257,12 +257,13 @@ class HeadGroup {
     // Online softmax (row_softmax.hpp): each row's block of scores becomes its probabilities,
     // in place, folded into the row's statistics; accumulate_tile applies each row's rescale.
     // The rows' maxima from score_tile hold unless scores were adjusted or padding was added.
-    const bool adjust = options_.softcap > 0.0f || mask_.kind != MaskKind::none || straddles;
+    const bool adjust = scores_need_adjusting(options_, mask_) || straddles;
     const bool maxima_hold = !adjust && keys == padded_keys;
     float rescale[tile_rows];
     for (std::size_t r = 0; r < tile_rows; ++r) {
       float* row = scores + r * block_keys;
-      if (adjust && r < real_rows) adjust_scores(row, t + r, key0, keys);
+      if (adjust && r < real_rows)
+        adjust_scores(row, key0, keys, options_, mask_, s_.score_rows[t + r]);
       std::fill(row + keys, row + padded_keys, minus_infinity);
       const float row_max =
           maxima_hold ? xsimd::reduce_max(largest[r]) : block_max(row, padded_keys);
@@ -270,14 +271,6 @@ class HeadGroup {
     }
     accumulate_tile(scores, keys, s_.values.get(), dv_padded_, rescale,
                     s_.outputs.get() + t * dv_padded_);
-  }
-
-  // Softcap, then the masks, then -inf outside the row's visible keys, on one row of scores.
-  void adjust_scores(float* row, std::size_t r, std::size_t key0, std::size_t keys) const {
-    if (options_.softcap > 0.0f) apply_softcap(row, keys, options_.softcap);
-    const std::size_t mask_row = batch_ * mask_.strides[0] + query_head(r) * mask_.strides[1] +
-                                 query_index(r) * mask_.strides[2] + key0 * mask_.strides[3];
-    hide_scores(row, keys, key0, s_.visible[r], mask_, mask_row);
   }
 
   // y rows = outputs / row sum; a row that saw no key gets zeros.
@@ -295,7 +288,6 @@ class HeadGroup {
   const std::size_t d_, dv_, dv_padded_, group_, block_rows_;
   std::size_t batch_ = 0, first_q_head_ = 0, row0_ = 0, rows_ = 0, key_limit_ = 0;
   KeyRange seen_by_all_{0, 0};  // the keys every row of the row block sees (may be empty)
-  std::int64_t offset_ = 0;
 };
 
 void (*volatile const HeadGroup::block_step)(HeadGroup&, std::size_t, std::size_t) =
@@ -332,7 +324,7 @@ bool flash_attention(const AttentionArgs& args) {
 
 std::size_t flash_attention_working_bytes(const AttentionShape& s, std::size_t threads) {
   const std::size_t rows = rows_per_block(s, threads);
-  std::size_t bytes = rows * (sizeof(KeyRange) + sizeof(RowStatistics));
+  std::size_t bytes = rows * (sizeof(ScoreRow) + sizeof(RowStatistics));
   for (std::size_t floats : Scratch::sizes(rows, s.head_size, round_up(s.v_head_size, tile_keys)))
     bytes += allocated_bytes(floats);
   return bytes * threads + threads * sizeof(Scratch);

@@ -10,6 +10,7 @@
 #include "kernels/multiply_add.hpp"
 #include "kernels/register_block.hpp"
 #include "kernels/row_softmax.hpp"
+#include "kernels/score_step.hpp"
 #include "kernels/scores.hpp"
 #include "kernels/visibility.hpp"
 
@@ -71,11 +72,16 @@ __attribute__((noinline)) void add_product(float* out, std::size_t out_row, std:
 }
 
 // The sum of p[j] * dp[j] over `padded` (a multiple of lanes, aligned): D_i, the row's
-// rowsum(P o dP), which equals dO_i . y_i.
+// rowsum(P o dP), which equals dO_i . y_i. Keys with p[j] = 0 (hidden ones among them) add
+// nothing, whatever dp[j] is: a hidden key's value row may make dp[j] infinite, and 0 * inf
+// would make the row's D_i, and so every gradient of the row, NaN.
 inline float row_delta(const float* p, const float* dp, std::size_t padded) {
+  const batch zero(0.0f);
   batch sum(0.0f);
-  for (std::size_t j = 0; j < padded; j += lanes)
-    sum = multiply_add(batch::load_aligned(p + j), batch::load_aligned(dp + j), sum);
+  for (std::size_t j = 0; j < padded; j += lanes) {
+    const batch pj = batch::load_aligned(p + j);
+    sum += xsimd::select(pj != zero, pj * batch::load_aligned(dp + j), zero);
+  }
   return xsimd::reduce_add(sum);
 }
 
@@ -93,21 +99,21 @@ void pack_rows(Row row, std::size_t count, std::size_t n, float* out, std::size_
 // D = 64), 2 GiB of wasm memory holds about 800,000 keys at D = 64: the backward's longest
 // kv_seq_len (the forward has no such bound).
 struct Scratch {
-  std::size_t width = 0;                // floats per row of p and ds: kv_seq_len, padded
-  std::size_t d = 0;                    // floats per packed row of q, K, dQ, dK: D, padded
-  std::size_t dv = 0;                   // floats per packed row of dO, dV: Dv, padded
-  std::unique_ptr<KeyRange[]> visible;  // group rows: the keys each row may see
-  AlignedFloats k_panel;                // D x width: the group's keys, transposed
-  AlignedFloats v_panel;                // Dv x width: its values, transposed
-  AlignedFloats k_rows;                 // width x d: its keys as rows
-  AlignedFloats grad_k;                 // width x d: dK of its keys
-  AlignedFloats grad_v;                 // width x dv: dV of its keys
-  AlignedFloats p;                      // tile_rows x width: scores, then P
-  AlignedFloats ds;                     // tile_rows x width: dP, then scale * dS
-  AlignedFloats capped;                 // width: one row's softcapped scores, before masking
-  AlignedFloats q;                      // tile_rows x d: the tile's q rows
-  AlignedFloats grad_y;                 // tile_rows x dv: its dO rows
-  AlignedFloats grad_q;                 // tile_rows x d: its dQ rows
+  std::size_t width = 0;             // floats per row of p and ds: kv_seq_len, padded
+  std::size_t d = 0;                 // floats per packed row of q, K, dQ, dK: D, padded
+  std::size_t dv = 0;                // floats per packed row of dO, dV: Dv, padded
+  std::unique_ptr<ScoreRow[]> rows;  // group rows: each row's visible keys, position, mask
+  AlignedFloats k_panel;             // D x width: the group's keys, transposed
+  AlignedFloats v_panel;             // Dv x width: its values, transposed
+  AlignedFloats k_rows;              // width x d: its keys as rows
+  AlignedFloats grad_k;              // width x d: dK of its keys
+  AlignedFloats grad_v;              // width x dv: dV of its keys
+  AlignedFloats p;                   // tile_rows x width: scores, then P
+  AlignedFloats ds;                  // tile_rows x width: dP, then scale * dS
+  AlignedFloats capped;              // width: what adjust_scores keeps for its derivative
+  AlignedFloats q;                   // tile_rows x d: the tile's q rows
+  AlignedFloats grad_y;              // tile_rows x dv: its dO rows
+  AlignedFloats grad_q;              // tile_rows x d: its dQ rows
 
   static std::size_t group_rows(const AttentionShape& s) {
     return s.q_num_heads / s.kv_num_heads * s.q_seq_len;
@@ -133,7 +139,7 @@ struct Scratch {
   }
   // Bytes allocate_for takes, as a double: it may be more than size_t can count.
   static double bytes(const AttentionShape& s) {
-    double total = double(s.q_num_heads / s.kv_num_heads) * s.q_seq_len * sizeof(KeyRange);
+    double total = double(s.q_num_heads / s.kv_num_heads) * s.q_seq_len * sizeof(ScoreRow);
     each_buffer<double>(s, [&](AlignedFloats Scratch::*, double n) {
       total += n * sizeof(float) + double(allocated_bytes(0));
     });
@@ -145,8 +151,8 @@ struct Scratch {
     dv = round_up(s.v_head_size, Tile::columns);
     // A shape whose scratch size_t cannot count is refused before any allocation.
     if (bytes(s) >= double(std::numeric_limits<std::size_t>::max())) return false;
-    visible.reset(new (std::nothrow) KeyRange[group_rows(s)]);
-    bool ok = bool(visible);
+    rows.reset(new (std::nothrow) ScoreRow[group_rows(s)]);
+    bool ok = bool(rows);
     each_buffer<std::size_t>(s, [&](AlignedFloats Scratch::*buffer, std::size_t n) {
       if (!ok) return;  // the first allocation that fails ends the call: take no more
       this->*buffer = allocate_floats(n);
@@ -185,12 +191,10 @@ class BackwardGroup {
     first_q_head_ = g * group_;
     const std::size_t k_head = b * a_.k_strides.batch + g * a_.k_strides.head;
     const std::size_t v_head = b * a_.v_strides.batch + g * a_.v_strides.head;
-    const std::int64_t offset = query_offset(a_, b);
-    const std::size_t limit = key_limit(a_, b);
-    KeyRange seen{limit, 0};
+    KeyRange seen{key_limit(a_, b), 0};
     for (std::size_t r = 0; r < rows_; ++r) {
-      const KeyRange v = visible_keys(a_.options, offset, limit, query_index(r));
-      scratch_.visible[r] = v;
+      scratch_.rows[r] = score_row_of(a_, b, query_head(r), query_index(r));
+      const KeyRange v = scratch_.rows[r].visible;
       if (v.begin < v.end) {
         seen.begin = std::min(seen.begin, v.begin);
         seen.end = std::max(seen.end, v.end);
@@ -288,7 +292,7 @@ class BackwardGroup {
   KeyRange keys_of_pair(std::size_t r0, std::size_t t, std::size_t count) const {
     KeyRange seen{keys_, 0};
     for (std::size_t u = t; u < std::min(t + Tile::rows, count); ++u) {
-      const KeyRange v = scratch_.visible[r0 + u];
+      const KeyRange v = scratch_.rows[r0 + u].visible;
       if (v.begin < v.end) {
         seen.begin = std::min(seen.begin, v.begin - first_key_);
         seen.end = std::max(seen.end, v.end - first_key_);
@@ -321,6 +325,9 @@ class BackwardGroup {
       const bool sees = n > 0 && t + u < count && probabilities(r0 + t + u, keys.begin, n, p_row);
       if (sees) {
         scale_ds(p_row, ds_row, n, row_delta(p_row, ds_row, n));
+        // The score step's derivative, at the group's keys (the rest of the row is padding).
+        adjust_scores_backward(ds_row, scratch_.capped.get(), std::min(n, keys_ - keys.begin),
+                               a_.options);
       } else {
         std::fill(p_row, p_row + n, 0.0f);
         std::fill(ds_row, ds_row + n, 0.0f);
@@ -358,24 +365,16 @@ class BackwardGroup {
   }
 
   // row [n] = the probabilities of row r for the group's keys begin .. begin + n (a span
-  // holding every key the row sees), from its dot products q.k on entry: times scale,
-  // softcapped (kept in scratch capped when softcap is on), masked, -inf outside the row's
-  // visible keys and past the group's last key, then the softmax. False (row unspecified)
-  // when the row sees no key, or only masked ones: then it passes no gradient.
+  // holding every key the row sees), from its dot products q.k on entry: times scale, the
+  // score step (adjust_scores, keeping in scratch capped what its derivative needs), -inf past the
+  // group's last key, then the softmax. False (row unspecified) when the row sees no key, or
+  // only masked ones: then it passes no gradient.
   bool probabilities(std::size_t r, std::size_t begin, std::size_t n, float* row) {
-    const KeyRange visible = scratch_.visible[r];
-    if (visible.begin >= visible.end) return false;
+    const ScoreRow& at = scratch_.rows[r];
+    if (at.visible.begin >= at.visible.end) return false;
     const std::size_t keys = std::min(n, keys_ - begin);
-    const std::size_t key0 = first_key_ + begin;
     rescale_row(row, n, a_.options.scale);
-    if (a_.options.softcap > 0.0f) {
-      apply_softcap(row, keys, a_.options.softcap);
-      std::copy(row, row + keys, scratch_.capped.get());
-    }
-    const AttentionMask& m = a_.mask;
-    const std::size_t mask_row = batch_ * m.strides[0] + query_head(r) * m.strides[1] +
-                                 query_index(r) * m.strides[2] + key0 * m.strides[3];
-    hide_scores(row, keys, key0, visible, m, mask_row);
+    adjust_scores(row, first_key_ + begin, keys, a_.options, a_.mask, at, scratch_.capped.get());
     std::fill(row + keys, row + n, minus_infinity);
     RowStatistics stats;
     online_softmax_update(row, n, stats);
@@ -384,21 +383,15 @@ class BackwardGroup {
     return true;
   }
 
-  // ds [n] = scale * P o (dP - D_i), with dP in ds on entry (n whole vectors, aligned), times
-  // the softcap's derivative 1 - tanh^2 (tanh = capped / cap) when it is on.
+  // ds [n] = scale * P o (dP - D_i), the softmax's Jacobian, with dP in ds on entry (n whole
+  // vectors, aligned). Keys with P = 0 get 0, whatever their dP (row_delta says why).
   void scale_ds(const float* p, float* ds, std::size_t n, float delta) const {
-    const float scale = a_.options.scale, cap = a_.options.softcap;
-    if (cap > 0.0f) {
-      for (std::size_t j = 0; j < n; ++j) {
-        const float t = scratch_.capped[j] / cap;
-        ds[j] = p[j] * (ds[j] - delta) * (1.0f - t * t) * scale;
-      }
-      return;
+    const batch shift(delta), factor(a_.options.scale), zero(0.0f);
+    for (std::size_t j = 0; j < n; j += lanes) {
+      const batch pj = batch::load_aligned(p + j);
+      const batch dsj = pj * (batch::load_aligned(ds + j) - shift) * factor;
+      xsimd::select(pj != zero, dsj, zero).store_aligned(ds + j);
     }
-    const batch shift(delta), factor(scale);
-    for (std::size_t j = 0; j < n; j += lanes)
-      (batch::load_aligned(p + j) * (batch::load_aligned(ds + j) - shift) * factor)
-          .store_aligned(ds + j);
   }
 
   const AttentionBackwardArgs& g_;
@@ -456,20 +449,20 @@ bool attention_backward_reference(const AttentionBackwardArgs& args) {
   const AttentionArgs& a = args.forward;
   const AttentionShape& s = a.shape;
   std::unique_ptr<float[]> p(new (std::nothrow) float[s.kv_seq_len]);
-  std::unique_ptr<float[]> capped(new (std::nothrow) float[s.kv_seq_len]);
+  std::unique_ptr<float[]> raw(new (std::nothrow) float[s.kv_seq_len]);
   std::unique_ptr<float[]> dp(new (std::nothrow) float[s.kv_seq_len]);
-  if (!p || !capped || !dp) return false;
+  if (!p || !raw || !dp) return false;
   zero_rows(args.grad_q, a.q_strides, s.batch, s.q_num_heads, s.q_seq_len, s.head_size);
   zero_rows(args.grad_k, a.k_strides, s.batch, s.kv_num_heads, s.kv_seq_len, s.head_size);
   zero_rows(args.grad_v, a.v_strides, s.batch, s.kv_num_heads, s.kv_seq_len, s.v_head_size);
   const std::size_t group = s.q_num_heads / s.kv_num_heads;
-  const float cap = a.options.softcap, scale = a.options.scale;
+  const float scale = a.options.scale;
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t h = 0; h < s.q_num_heads; ++h)
       for (std::size_t i = 0; i < s.q_seq_len; ++i) {
         // Rows [D] of q, dQ; [Dv] of dO, y; the kv head's K, dK [T, D] and V, dV [T, Dv].
         score_row(a, b, h, i, ScoresMode::probabilities, p.get());
-        if (cap > 0.0f) score_row(a, b, h, i, ScoresMode::softcapped, capped.get());
+        score_row(a, b, h, i, ScoresMode::raw, raw.get());
         const std::size_t kv = b * a.k_strides.batch + (h / group) * a.k_strides.head;
         const std::size_t vv = b * a.v_strides.batch + (h / group) * a.v_strides.head;
         const std::size_t qi = b * a.q_strides.batch + h * a.q_strides.head + i * a.q_strides.seq;
@@ -481,7 +474,7 @@ bool attention_backward_reference(const AttentionBackwardArgs& args) {
           const float* v = a.v + vv + j * a.v_strides.seq;
           dp[j] = 0.0f;
           for (std::size_t c = 0; c < s.v_head_size; ++c) dp[j] += grad_y[c] * v[c];
-          delta += p[j] * dp[j];
+          if (p[j] != 0.0f) delta += p[j] * dp[j];  // keys with P = 0 add nothing
           if (a.y) {
             float* y = a.y + yi;
             if (j == 0) std::fill(y, y + s.v_head_size, 0.0f);
@@ -489,9 +482,8 @@ bool attention_backward_reference(const AttentionBackwardArgs& args) {
           }
         }
         for (std::size_t j = 0; j < s.kv_seq_len; ++j) {
-          float ds = p[j] * (dp[j] - delta);
-          if (cap > 0.0f) ds *= 1.0f - (capped[j] / cap) * (capped[j] / cap);
-          ds *= scale;
+          float ds = p[j] == 0.0f ? 0.0f : p[j] * (dp[j] - delta) * scale;
+          adjust_scores_backward_reference(&ds, &raw[j], 1, a.options);
           const float* k = a.k + kv + j * a.k_strides.seq;
           float* grad_k = args.grad_k + kv + j * a.k_strides.seq;
           float* grad_v = args.grad_v + vv + j * a.v_strides.seq;

@@ -1,15 +1,18 @@
 // The backward pass of attention(): the gradients of a loss L with respect to q, k and v,
-// given grad_y = dL/dy, with every option of the forward (GQA/MQA, causal, windows, masks,
-// softcap, past and nonpad lengths, 3-D or 4-D strides).
+// given grad_y = dL/dy, with every option of the forward (GQA/MQA, the options record, masks,
+// past and nonpad lengths, 3-D or 4-D strides).
 //
 // Per query row i (its scores s_j over the keys, P = softmax(s), y_i = P . V):
 //   D_i   = dO_i . y_i = sum_j P_ij dP_ij  (one number per row; the tuned kernel sums the latter)
 //   dV_j += P_ij dO_i                    dP_ij = dO_i . v_j
 //   dS_ij = P_ij (dP_ij - D_i)           (the softmax's Jacobian)
-//   dS_ij *= 1 - tanh^2(raw_ij / cap)    (softcap, by the chain rule: s = cap tanh(raw / cap))
+//   dS_ij *= ds_ij / draw_ij              (the score step's derivative, adjust_scores_backward)
 //   dQ_i += scale dS_ij k_j              dK_j += scale dS_ij q_i
-// Hidden keys have P = 0, so they pass no gradient; a row that sees no key (y = 0) gives
-// none. A group's query heads all add into their shared kv head's dK and dV.
+// Hidden keys have P = 0, so they pass no gradient: keys with P_ij = 0 are left out of D_i and
+// get dS_ij = 0 whatever dP_ij is (a hidden key's value row may make it infinite, and 0 * inf
+// would turn the whole row NaN). A row that sees no key (y = 0) gives none. A group's query
+// heads all add into their shared kv head's dK and dV. The score step and its derivative are
+// score_step.hpp's.
 #pragma once
 
 #include "../attention.hpp"

@@ -1,9 +1,10 @@
 // What every fused attention kernel shares (the tiled forward, the decode path, the backward):
-// the constants, the aligned scratch, and the per-row softmax micro-kernels: adjusting a row
-// of scores (softcap, mask, positions), folding a block of scores into a row's running
-// maximum and sum (the online softmax), turning scores back into probabilities from a row's
-// final statistics (the backward), and the final normalisation. Each micro-kernel with a
-// vector body has a plain scalar reference beside it; kernels_test holds them to each other.
+// the constants, the aligned scratch, and the per-row softmax micro-kernels: folding a block
+// of scores into a row's running maximum and sum (the online softmax), turning scores back
+// into probabilities from a row's final statistics (the backward), and the final
+// normalisation. What happens to a row of scores before the softmax is score_step.hpp's.
+// Each micro-kernel with a vector body has a plain scalar reference beside it; kernels_test
+// holds them to each other.
 //
 // Rows of scores handed to the vector micro-kernels are 16-byte aligned and padded to whole
 // vectors (`padded`, a multiple of lanes) with -inf, so they have no scalar tail.
@@ -18,7 +19,6 @@
 
 #include "../attention.hpp"
 #include "kernels/exp2.hpp"
-#include "kernels/visibility.hpp"
 
 // Keep clang from unrolling register-blocked loops: unrolled, V8 runs out of its ~15 usable
 // vector registers and spills (measured 27 vs 40 GFLOP/s).
@@ -53,31 +53,6 @@ inline AlignedFloats allocate_floats(std::size_t count) {
 // Bytes allocate_floats(count) may take, with what aligned_malloc adds.
 constexpr std::size_t allocated_bytes(std::size_t count) {
   return count * sizeof(float) + scratch_alignment + 16;
-}
-
-// row [keys] = cap * tanh(row / cap): the softcap, applied before any mask.
-inline void apply_softcap(float* row, std::size_t keys, float cap) {
-  for (std::size_t j = 0; j < keys; ++j) row[j] = cap * std::tanh(row[j] / cap);
-}
-
-// One row of scores for keys key0 .. key0 + keys: the mask (a boolean mask's 0 gives -inf, an
-// additive mask's value is added), then -inf outside the row's visible keys. `mask_row` is
-// the mask's element for the row's first key (key0); every key is below the mask's key
-// columns (key_limit), so the reads stay in bounds.
-inline void hide_scores(float* row, std::size_t keys, std::size_t key0, const KeyRange& visible,
-                        const AttentionMask& mask, std::size_t mask_row) {
-  const std::size_t step = mask.strides[3];
-  if (mask.kind == MaskKind::boolean) {
-    for (std::size_t j = 0; j < keys; ++j)
-      if (!mask.allowed[mask_row + j * step]) row[j] = minus_infinity;
-  } else if (mask.kind == MaskKind::additive) {
-    for (std::size_t j = 0; j < keys; ++j) row[j] += mask.bias[mask_row + j * step];
-  }
-  const std::size_t begin = std::clamp(visible.begin, key0, key0 + keys) - key0;
-  const std::size_t end =
-      std::clamp(std::max(visible.end, visible.begin), key0, key0 + keys) - key0;
-  std::fill(row, row + begin, minus_infinity);
-  std::fill(row + std::max(begin, end), row + keys, minus_infinity);
 }
 
 // A row's running softmax statistics: the largest score so far and the sum of

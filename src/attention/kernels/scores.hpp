@@ -7,7 +7,8 @@
 namespace attention::kernels {
 
 // row [T] = query i of head h in batch b against every key, as `mode` says: raw scores,
-// softcapped, plus the bias (-inf where hidden), or the softmax (zeros if no key is visible).
+// after each part of the score step (score_step.hpp), or the softmax (zeros if no key is
+// visible).
 void score_row(const AttentionArgs& args, std::size_t b, std::size_t h, std::size_t i,
                ScoresMode mode, float* row);
 

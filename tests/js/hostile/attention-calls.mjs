@@ -16,21 +16,21 @@ import {
   wrongArrays,
 } from './inputs.mjs';
 import { resizable, show } from './checks.mjs';
+import { optionNames } from '../../../src/js/attention-options.mjs';
 
-const ATTENTION_KEYS = [
-  'batch',
-  'qNumHeads',
-  'kvNumHeads',
-  'qSeqLen',
-  'kvSeqLen',
-  'headSize',
-  'vHeadSize',
-  'scale',
-  'isCausal',
-  'softcap',
-  'attnMask',
-];
 const DIMS = ['batch', 'qNumHeads', 'kvNumHeads', 'qSeqLen', 'kvSeqLen', 'headSize', 'vHeadSize'];
+// The options attention() takes, from the options record's one list: a new option is
+// attacked here as soon as it exists, and must bring its bad values (BAD_OPTION_VALUES).
+const OPTIONS = optionNames('attention');
+const ATTENTION_KEYS = [...DIMS, ...OPTIONS, 'attnMask'];
+const BAD_OPTION_VALUES = {
+  scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
+  softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
+  isCausal: [...JUNK, 0, 1, 'true', true, false],
+};
+for (const name of OPTIONS) {
+  if (!BAD_OPTION_VALUES[name]) throw new Error(`the hostile suite has no bad values for ${name}`);
+}
 // Which other arguments an error about a dim may rightly name (its length no longer matches,
 // or a dim inferred from it cannot be inferred).
 const DIM_RELATIVES = {
@@ -146,12 +146,8 @@ export const ATTENTION_MUTATIONS = [
     };
   },
   function badScalar(call, t) {
-    const name = t.pick(['scale', 'softcap', 'isCausal']);
-    const values = {
-      scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
-      softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
-      isCausal: [...JUNK, 0, 1, 'true', true, false],
-    }[name];
+    const name = t.pick(OPTIONS);
+    const values = BAD_OPTION_VALUES[name];
     const value = t.pick(values);
     if (!isObject(call.args[3])) return SKIPPED;
     setKey(call.args[3], name, value);

@@ -1,0 +1,195 @@
+// ALiBi (BLOOM, MPT): slope_h * (key position - query position) added to each head's scores,
+// in attn.attention, attn.attentionBackward and a KvCache's attend. Checked against the float64
+// references given the same biases as an additive mask (the slopes written here from the ALiBi
+// paper, not from the core), and the ONNX way round: alibi equals that bias passed as a float
+// attnMask. Bad slopes are refused, naming them; the pool does not cut such calls by head.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import createAttention from '../../dist/attention.mjs';
+import { planSlices } from '../../src/js/pool-split.mjs';
+import { readAttentionArgs } from '../../src/js/attention-args.mjs';
+import { attention64, attentionBackward64, maxAbsDiff } from './reference64.mjs';
+import { seededRandom } from './seeded-random.mjs';
+
+const attn = await createAttention();
+
+/** The ALiBi paper's slopes for `heads` heads (its reference code, get_slopes). */
+function paperSlopes(heads) {
+  const powerOfTwo = (n) => Array.from({ length: n }, (_, i) => 2 ** ((-8 * (i + 1)) / n));
+  const n = 2 ** Math.floor(Math.log2(heads));
+  const extra = powerOfTwo(2 * n).filter((_, i) => i % 2 === 0);
+  return [...powerOfTwo(n), ...extra].slice(0, heads);
+}
+
+/** The biases [batch, heads, S, T] for query i at position offset + i, as a float32 mask. */
+function biasMask({ batch = 1, qNumHeads, qSeqLen, kvSeqLen }, slopes, offset = 0) {
+  const data = new Float32Array(batch * qNumHeads * qSeqLen * kvSeqLen);
+  for (let b = 0; b < batch; b++) {
+    for (let h = 0; h < qNumHeads; h++) {
+      for (let i = 0; i < qSeqLen; i++) {
+        for (let j = 0; j < kvSeqLen; j++) {
+          const at = ((b * qNumHeads + h) * qSeqLen + i) * kvSeqLen + j;
+          data[at] = Math.fround(slopes[h]) * (j - (offset + i));
+        }
+      }
+    }
+  }
+  return { data, shape: [batch, qNumHeads, qSeqLen, kvSeqLen] };
+}
+
+function randoms(next, length) {
+  return Float32Array.from({ length }, () => next() * 2 - 1);
+}
+
+function call(seed, shape) {
+  const next = seededRandom(seed);
+  const { batch = 1, qNumHeads, kvNumHeads = qNumHeads, qSeqLen, kvSeqLen, headSize } = shape;
+  return {
+    q: randoms(next, batch * qNumHeads * qSeqLen * headSize),
+    k: randoms(next, batch * kvNumHeads * kvSeqLen * headSize),
+    v: randoms(next, batch * kvNumHeads * kvSeqLen * headSize),
+    gradY: randoms(next, batch * qNumHeads * qSeqLen * headSize),
+  };
+}
+
+const SHAPES = [
+  { qNumHeads: 4, qSeqLen: 1, kvSeqLen: 9, headSize: 8 }, // the decode path
+  { qNumHeads: 8, kvNumHeads: 2, qSeqLen: 70, kvSeqLen: 70, headSize: 16, isCausal: true },
+  { batch: 2, qNumHeads: 6, kvNumHeads: 3, qSeqLen: 5, kvSeqLen: 130, headSize: 12 },
+  { qNumHeads: 3, qSeqLen: 33, kvSeqLen: 20, headSize: 5, softcap: 2 },
+];
+
+describe('attention with alibi', () => {
+  for (const [index, shape] of SHAPES.entries()) {
+    test(`standard slopes, case ${index}: the float64 reference and the same bias as a float attnMask`, () => {
+      const { q, k, v } = call(index + 1, shape);
+      const mask = biasMask(shape, paperSlopes(shape.qNumHeads));
+      const y = attn.attention(q, k, v, { ...shape, alibi: true });
+      const want = attention64(q, k, v, { ...shape, attnMask: mask });
+      assert.ok(maxAbsDiff(y, want) < 2e-6, `float64: ${maxAbsDiff(y, want)}`);
+      const asMask = attn.attention(q, k, v, { ...shape, attnMask: mask });
+      assert.ok(maxAbsDiff(y, asMask) < 1e-6, `attnMask: ${maxAbsDiff(y, asMask)}`);
+      assert.ok(maxAbsDiff(y, attn.attention(q, k, v, shape)) > 1e-3, 'the bias changes y');
+    });
+  }
+
+  test("a Float32Array of the caller's slopes, one per query head", () => {
+    const shape = SHAPES[1];
+    const slopes = Float32Array.from({ length: 8 }, (_, h) => 0.05 * (h + 1));
+    const { q, k, v } = call(9, shape);
+    const y = attn.attention(q, k, v, { ...shape, alibi: slopes });
+    const want = attention64(q, k, v, { ...shape, attnMask: biasMask(shape, slopes) });
+    assert.ok(maxAbsDiff(y, want) < 2e-6, `${maxAbsDiff(y, want)}`);
+  });
+
+  test('attentionBackward: the gradients of the same bias as an additive mask', () => {
+    for (const [index, shape] of SHAPES.entries()) {
+      const { q, k, v, gradY } = call(20 + index, { ...shape, headSize: shape.headSize });
+      const mask = biasMask(shape, paperSlopes(shape.qNumHeads));
+      const got = attn.attentionBackward(q, k, v, gradY, { ...shape, alibi: true });
+      const want = attentionBackward64(q, k, v, gradY, { ...shape, attnMask: mask });
+      for (const name of ['gradQ', 'gradK', 'gradV']) {
+        const worst = maxAbsDiff(got[name], want[name]);
+        assert.ok(worst < 2e-5, `case ${index} ${name}: ${worst}`);
+      }
+    }
+  });
+
+  test('refuses slopes that are not one finite float32 per query head, naming alibi', () => {
+    const shape = SHAPES[0];
+    const { q, k, v } = call(3, shape);
+    const refuse = (alibi, name, message) =>
+      assert.throws(() => attn.attention(q, k, v, { ...shape, alibi }), { name, message });
+    refuse(
+      'yes',
+      'TypeError',
+      /alibi must be true \(the standard slopes\), false, or a Float32Array/,
+    );
+    refuse([0.5, 0.25, 0.125, 0.0625], 'TypeError', /alibi must be/);
+    refuse(new Float64Array(4), 'TypeError', /alibi must be/);
+    refuse(new Float32Array(3), 'RangeError', /one slope per query head \(qNumHeads = 4\), got 3/);
+    refuse(Float32Array.of(1, NaN, 1, 1), 'RangeError', /alibi\[1\] must be a finite slope/);
+    refuse(Float32Array.of(1, 1, Infinity, 1), 'RangeError', /alibi\[2\]/);
+  });
+
+  test('the standard slopes given as an array: the same output, bit for bit', () => {
+    const shape = SHAPES[0];
+    const { q, k, v } = call(4, shape);
+    const slopes = Float32Array.of(2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8);
+    const y = attn.attention(q, k, v, { ...shape, alibi: slopes });
+    assert.deepEqual(y, attn.attention(q, k, v, { ...shape, alibi: true }));
+  });
+});
+
+describe('a KvCache attends with alibi', () => {
+  test('query i of S at position T - S + i: the bias of full attention over the cache', () => {
+    const qNumHeads = 4;
+    const kvNumHeads = 2;
+    const headSize = 8;
+    const next = seededRandom(31);
+    const cache = attn.createKvCache({ kvNumHeads, headSize, capacity: 4 });
+    let keys = new Float32Array(0);
+    let values = new Float32Array(0);
+    let length = 0;
+    for (const rows of [5, 1, 3, 1]) {
+      const k = randoms(next, kvNumHeads * rows * headSize);
+      const v = randoms(next, kvNumHeads * rows * headSize);
+      cache.append(k, v);
+      // The whole cache, head by head, for the reference.
+      const grow = (all, add) => {
+        const out = new Float32Array(all.length + add.length);
+        for (let g = 0; g < kvNumHeads; g++) {
+          out.set(
+            all.subarray(g * length * headSize, (g + 1) * length * headSize),
+            g * (length + rows) * headSize,
+          );
+          out.set(
+            add.subarray(g * rows * headSize, (g + 1) * rows * headSize),
+            (g * (length + rows) + length) * headSize,
+          );
+        }
+        return out;
+      };
+      keys = grow(keys, k);
+      values = grow(values, v);
+      length += rows;
+      const q = randoms(next, qNumHeads * rows * headSize);
+      const y = cache.attend(q, { qNumHeads, alibi: true });
+      const shape = { qNumHeads, kvNumHeads, qSeqLen: rows, kvSeqLen: length, headSize };
+      const mask = biasMask(shape, paperSlopes(qNumHeads), length - rows);
+      // Causal, bottom-right: query i sees keys up to length - rows + i.
+      for (let h = 0; h < qNumHeads; h++) {
+        for (let i = 0; i < rows; i++) {
+          for (let j = length - rows + i + 1; j < length; j++) {
+            mask.data[(h * rows + i) * length + j] = -Infinity;
+          }
+        }
+      }
+      const want = attention64(q, keys, values, { ...shape, attnMask: mask });
+      assert.ok(maxAbsDiff(y, want) < 2e-6, `after ${length} rows: ${maxAbsDiff(y, want)}`);
+    }
+    cache.free();
+  });
+});
+
+describe('the pool', () => {
+  test('a call with alibi is cut by batch entries only, never by heads or query rows', () => {
+    const shape = { batch: 2, qNumHeads: 8, qSeqLen: 512, kvSeqLen: 512, headSize: 64 };
+    const length = 2 * 8 * 512 * 64;
+    const q = new Float32Array(length);
+    const plain = planSlices(readAttentionArgs(q, q, q, shape), 8);
+    assert.ok(
+      plain.some((s) => s.h1 - s.h0 < 8 || s.s1 - s.s0 < 512),
+      'plain calls are cut finer',
+    );
+    const slices = planSlices(readAttentionArgs(q, q, q, { ...shape, alibi: true }), 8);
+    assert.deepEqual(
+      slices.map(({ b, h0, h1, s0, s1 }) => [b, h0, h1, s0, s1]),
+      [
+        [0, 0, 8, 0, 512],
+        [1, 0, 8, 0, 512],
+      ],
+    );
+  });
+});
