@@ -112,9 +112,10 @@ test('the train stage: the run’s loss and heads as tables, following the run (
     .slice(1);
   const expected = rows.map((s, i) => `${i},0:${Number(losses[s - 1].split(',')[1]).toFixed(3)}`);
   assert.deepEqual(await cellsOf(page, '.tables-grid', 'run-loss'), expected.sort());
-  // Every head of both layers, in the tables and in "Your numbers".
-  assert.equal((await cellsOf(page, '.tables-grid', 'run-heads')).length, 16);
-  assert.equal((await cellsOf(page, '.stage-numbers', 'run-heads')).length, 16);
+  // Every head of both layers (8), each with its previous-token and induction scores and its
+  // reading, in the tables and in "Your numbers".
+  assert.equal((await cellsOf(page, '.tables-grid', 'run-heads')).length, 8 * 3);
+  assert.equal((await cellsOf(page, '.stage-numbers', 'run-heads')).length, 8 * 3);
   await page.$eval('.tables-panel', (e) => e.scrollIntoView());
   await screenshot(page, 'ch3-panels-train');
   assert.deepEqual(await collectProblems(page, problems), []);
