@@ -78,15 +78,16 @@ test('the heads-learned question waits for a trained model and says so', async (
   );
   assert.equal(await page.isVisible('.exercise-form'), true);
   assert.match(await page.textContent('.exercise-tolerance'), /whole number/);
-  // Both heads' heatmaps name their rows (queries) and columns (keys) with the letters.
+  // Every head's heatmap (2 layers × 4 heads, whichever of them the reader features) names its
+  // rows (queries) and columns (keys) with the letters.
   const letters = ['⟨s⟩', 'A', 'B', 'C', 'D', 'A', 'B', 'C'];
   for (const axis of ['keys', 'queries']) {
-    const found = await page.$$eval(`.learned-head .heatmap-${axis}`, (rows) =>
+    const found = await page.$$eval(`.learned-every .heatmap-${axis}`, (rows) =>
       rows.map((row) => [...row.children].map((s) => s.textContent)),
     );
-    assert.deepEqual(found, [letters, letters], axis);
+    assert.deepEqual(found, Array(8).fill(letters), axis);
   }
-  await page.locator('.learned-heads').screenshot({
+  await page.locator('.learned-every').screenshot({
     path: 'test-results/screenshots/ch3-heads-labelled.png',
   });
   assert.deepEqual(await collectProblems(page, problems), []);
