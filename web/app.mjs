@@ -60,6 +60,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     pendingAfterFrame: new Set(),
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     inspector: null,
+    held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,
     training: createTraining({
       startTrainer,
