@@ -3,8 +3,8 @@
 // pool (pool.mjs), which slices the snapshot for its workers: both throw the same TypeError /
 // RangeError for the same bad argument, and neither reads the caller's objects twice.
 import { checkAttentionOptions, optionNames } from './attention-options.mjs';
-import { checkPositiveInteger, describe, isOptionBag } from './checks.mjs';
-import { measureTypedArray, readArray, readOwnOptions } from './read-once.mjs';
+import { checkPositiveInteger, describe, isOptionBag } from '../shared/checks.mjs';
+import { measureTypedArray, readArray, readOwnOptions } from '../shared/read-once.mjs';
 
 /** The fields of the options record (attention-options.mjs) that attention() takes. */
 const RECORD_KEYS = optionNames('attention');

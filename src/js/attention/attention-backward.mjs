@@ -5,8 +5,8 @@
 // (src/bindings/attention_backward_call.hpp), and the three gradients are copied out into
 // fresh Float32Arrays.
 import { readAttentionArgs } from './attention-args.mjs';
-import { describe, formatBytes, isOutOfMemory } from './checks.mjs';
-import { measureTypedArray } from './read-once.mjs';
+import { describe, formatBytes, isOutOfMemory } from '../shared/checks.mjs';
+import { measureTypedArray } from '../shared/read-once.mjs';
 
 /**
  * readAttentionArgs, whose own errors begin "attention:": here the caller called

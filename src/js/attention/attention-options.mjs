@@ -6,8 +6,8 @@
 // and core-call.mjs writes it into the core's AttentionOptions (src/attention/attention.hpp)
 // where the module says its fields lie. A new option is an entry here, a field there and its
 // effect in the score step (src/attention/kernels/score_step.hpp).
-import { checkBoolean, checkFloat32, describe } from './checks.mjs';
-import { measureTypedArray, measuredBytes, ownOr, setBytes } from './read-once.mjs';
+import { checkBoolean, checkFloat32, describe } from '../shared/checks.mjs';
+import { measureTypedArray, measuredBytes, ownOr, setBytes } from '../shared/read-once.mjs';
 
 const INT32_MAX = 0x7fffffff;
 

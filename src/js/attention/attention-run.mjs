@@ -2,8 +2,8 @@
 // (attention-args.mjs, shared with the pool), copied into wasm memory, one call of the core,
 // the output copied out into a fresh Float32Array (or the caller's `out`).
 import { readAttentionArgs } from './attention-args.mjs';
-import { formatBytes, isOutOfMemory } from './checks.mjs';
-import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
+import { formatBytes, isOutOfMemory } from '../shared/checks.mjs';
+import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
 /** The `attention` method for one module; `context` is wasm-context.mjs's. */
 export function createAttentionRun(context) {

@@ -16,8 +16,13 @@
 // the cache exactly as it was.
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy.
 import { checkAttentionOptions, optionNames } from './attention-options.mjs';
-import { checkPositiveInteger, describe, formatBytes, isOptionBag } from './checks.mjs';
-import { measureTypedArray, measuredBytes, readArray, readOwnOptions } from './read-once.mjs';
+import { checkPositiveInteger, describe, formatBytes, isOptionBag } from '../shared/checks.mjs';
+import {
+  measureTypedArray,
+  measuredBytes,
+  readArray,
+  readOwnOptions,
+} from '../shared/read-once.mjs';
 
 const CREATE_KEYS = new Set([
   'batch',

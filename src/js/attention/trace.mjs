@@ -9,8 +9,8 @@ import {
   describe,
   formatBytes,
   isOptionBag,
-} from './checks.mjs';
-import { measureTypedArray, readOwnOptions } from './read-once.mjs';
+} from '../shared/checks.mjs';
+import { measureTypedArray, readOwnOptions } from '../shared/read-once.mjs';
 
 const { isArray } = Array;
 const { defineProperty, hasOwn } = Object;

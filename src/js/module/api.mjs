@@ -7,14 +7,14 @@
 //
 // Each entry point lives in a file of its own, as a factory taking the one context of
 // wasm-context.mjs; installing one is one line in wrapModule's result.
-import { createAttentionBackward } from './attention-backward.mjs';
-import { createAttentionRun } from './attention-run.mjs';
-import { createKvCacheFactory } from './kv-cache.mjs';
-import { createOnnxAttention } from './onnx-attention.mjs';
-import { createRotaryEmbedding } from './onnx-rotary.mjs';
-import { createTinyTransformerFactory } from './tiny-transformer.mjs';
-import { createTrace } from './trace.mjs';
-import { ownOr } from './read-once.mjs';
+import { createAttentionBackward } from '../attention/attention-backward.mjs';
+import { createAttentionRun } from '../attention/attention-run.mjs';
+import { createKvCacheFactory } from '../attention/kv-cache.mjs';
+import { createOnnxAttention } from '../onnx/onnx-attention.mjs';
+import { createRotaryEmbedding } from '../onnx/onnx-rotary.mjs';
+import { createTinyTransformerFactory } from '../training/tiny-transformer.mjs';
+import { createTrace } from '../attention/trace.mjs';
+import { ownOr } from '../shared/read-once.mjs';
 import { createWasmContext } from './wasm-context.mjs';
 import { warmUp } from './warm-up.mjs';
 

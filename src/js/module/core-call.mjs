@@ -5,7 +5,13 @@
 // the layouts are written down once, in C++. A record's JS keys are its C++ field names in
 // camelCase (q_num_heads: qNumHeads). Part of the context every entry point gets
 // (wasm-context.mjs).
-import { bufferOf, ownOr, setBytes, typedArrayLengthOf, typedArrayType } from './read-once.mjs';
+import {
+  bufferOf,
+  ownOr,
+  setBytes,
+  typedArrayLengthOf,
+  typedArrayType,
+} from '../shared/read-once.mjs';
 
 const Uint8ArrayIntrinsic = Uint8Array;
 const DataViewIntrinsic = DataView;

@@ -13,9 +13,13 @@
 // (package-files.mjs), the form Vite, webpack and Rollup's asset plugins see: an app's build
 // emits them and rewrites the URLs. In Node they are read from disk beside this file and
 // handed over as bytes.
-import createAttentionModule from '../../build/wasm/attention.mjs';
+//
+// The glue (the JS half Emscripten writes beside the .wasm) is build output, so the source names
+// it by a bare specifier that no file here defines: scripts/build links it in (esbuild's
+// --alias), and source never reaches into build/.
+import createAttentionModule from 'attention-wasm-glue';
 import { createAttentionWith } from './api.mjs';
-import { importNodeBuiltin, isNode, whyNotLoaded } from './workers.mjs';
+import { importNodeBuiltin, isNode, whyNotLoaded } from '../shared/workers.mjs';
 
 // (func (param v128) (result v128) local.get 0 local.get 0 local.get 0 f32x4.relaxed_madd)
 const RELAXED_SIMD_PROBE = new Uint8Array([

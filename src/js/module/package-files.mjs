@@ -3,8 +3,8 @@
 // worker script copied on its own, as the element starts it, finds them); the folder a
 // baseUrl names; a file beside the entry in Node. A file of its own, importing no glue: the
 // offline page's bundle includes the trainer, and must not include the module's glue.
-import { describe } from './checks.mjs';
-import { isNode } from './workers.mjs';
+import { describe } from '../shared/checks.mjs';
+import { isNode } from '../shared/workers.mjs';
 
 /**
  * A file beside this module (in the package's dist/, or src/js/ from source), for Node. Not a

@@ -17,7 +17,7 @@
 import { createAttentionWith } from './api.mjs';
 import { preferRelaxed, readBesideInNode, within } from './load-module.mjs';
 import { besideThisFile } from './package-files.mjs';
-import { importNodeBuiltin, isNode, startWebWorker, whyNotLoaded } from './workers.mjs';
+import { importNodeBuiltin, isNode, startWebWorker, whyNotLoaded } from '../shared/workers.mjs';
 
 /** The RangeError of threads asked for where memory cannot be shared. */
 export function notIsolatedError() {

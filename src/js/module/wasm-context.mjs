@@ -3,9 +3,9 @@
 //   { Module, memoryLimit, withAllocations, copyOut, checkFits,
 //     coreCall, runAttentionCall, attentionWorkingBytes }   (the last three: core-call.mjs)
 // so that installing a new entry point is one line in wrapModule: `name: createName(context)`.
-import { formatBytes } from './checks.mjs';
+import { formatBytes } from '../shared/checks.mjs';
 import { createCoreCalls } from './core-call.mjs';
-import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
+import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
 const Float32ArrayIntrinsic = Float32Array;
 

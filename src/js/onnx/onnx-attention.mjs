@@ -19,11 +19,11 @@
 // is float32.
 // Arguments are read exactly once (read-once.mjs): inputs, attributes and the outputs list.
 // Shape rules: onnx-shapes.mjs; float16 in and out: onnx-tensors.mjs.
-import { formatBytes, isOutOfMemory } from './checks.mjs';
-import { withScale } from './attention-options.mjs';
+import { formatBytes, isOutOfMemory } from '../shared/checks.mjs';
+import { withScale } from '../attention/attention-options.mjs';
 import { BYTES_PER, SCORES_MODES, plan, readCall } from './onnx-shapes.mjs';
 import { readOut, tensorCopy, writeFloats } from './onnx-tensors.mjs';
-import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
+import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
 /** Elements of each buffer the call needs in wasm memory (all float32 but a bool mask). */
 function bufferSizes(p) {

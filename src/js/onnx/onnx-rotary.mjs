@@ -12,10 +12,10 @@
 // numbers past R are copied. The core (rope.hpp) reads the input where it lies, in place.
 // Arguments are read exactly once (read-once.mjs); float16 is widened on the way into wasm
 // memory and narrowed (round to nearest even) on the way out, the core is float32.
-import { checkPositiveInteger, describe, formatBytes, isOptionBag } from './checks.mjs';
+import { checkPositiveInteger, describe, formatBytes, isOptionBag } from '../shared/checks.mjs';
 import { measureTensor, readInputsAndAttributes } from './onnx-shapes.mjs';
 import { readOut, writeFloats } from './onnx-tensors.mjs';
-import { bufferOf, measuredBytes, readOwnOptions, setBytes } from './read-once.mjs';
+import { bufferOf, measuredBytes, readOwnOptions, setBytes } from '../shared/read-once.mjs';
 
 const INPUT_NAMES = new Set(['input', 'cos_cache', 'sin_cache', 'position_ids']);
 const ATTRIBUTE_NAMES = new Set(['interleaved', 'rotary_embedding_dim', 'num_heads']);

@@ -12,9 +12,14 @@
 //     be shorter than T (the missing keys are hidden)     nonpad_kv_seqlen (B,) int64
 //   Y (B, Hq, S, Dv) or 3-D (B, S, Hq*Dv), Q's type    present_key (B, Hkv, T, D), K's type
 //   present_value (B, Hkv, T, Dv), V's type              qk_matmul_output (B, Hq, S, T), Q's type
-import { checkAttentionOptions } from './attention-options.mjs';
-import { checkPositiveInteger, describe, isOptionBag } from './checks.mjs';
-import { measureTypedArray, measuredBytes, readArray, readOwnOptions } from './read-once.mjs';
+import { checkAttentionOptions } from '../attention/attention-options.mjs';
+import { checkPositiveInteger, describe, isOptionBag } from '../shared/checks.mjs';
+import {
+  measureTypedArray,
+  measuredBytes,
+  readArray,
+  readOwnOptions,
+} from '../shared/read-once.mjs';
 
 const INPUT_NAMES = new Set([
   'Q',

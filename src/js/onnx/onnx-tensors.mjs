@@ -1,9 +1,9 @@
 // onnxAttention's tensors in and out of float32: float16 is widened while it is copied into
 // wasm memory and narrowed (round to nearest even) while results are copied out; the core is
 // float32. And plain copies of measured tensors, for postMessage.
-import { floatsToHalves, halvesToFloats } from './float16.mjs';
+import { floatsToHalves, halvesToFloats } from '../shared/float16.mjs';
 import { BYTES_PER } from './onnx-shapes.mjs';
-import { bufferOf, measuredBytes, setBytes } from './read-once.mjs';
+import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
 /** A view of `count` elements from element `start` of a measured float tensor, in place. */
 function sourceView(t, start, count) {

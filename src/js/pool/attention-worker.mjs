@@ -12,11 +12,11 @@
 // Messages out: { type: 'ready', relaxedSimd }  or  { type: 'load-error', message }
 //               { id, ok: true, result }             result's buffers transferred, not copied
 //               { id, ok: false, error: { name, message } }
-import { loadOneThread } from './load-module.mjs';
-import { wasmFiles } from './package-files.mjs';
+import { loadOneThread } from '../module/load-module.mjs';
+import { wasmFiles } from '../module/package-files.mjs';
 import { runSharedSlices } from './pool-shared.mjs';
-import { warmUp } from './warm-up.mjs';
-import { buffersOf, errorMessage, listenInWorker } from './workers.mjs';
+import { warmUp } from '../module/warm-up.mjs';
+import { buffersOf, errorMessage, listenInWorker } from '../shared/workers.mjs';
 
 let attn = null;
 

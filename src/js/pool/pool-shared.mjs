@@ -13,7 +13,7 @@
 //
 // Arena layout (byte offsets, each region 16-byte aligned): [0, 16) the slice counter
 // (Int32), then q, k, v, y as float32, then the mask's bytes when there is one.
-import { isNode } from './workers.mjs';
+import { isNode } from '../shared/workers.mjs';
 import { placeSlice, planSlices, sliceViews } from './pool-split.mjs';
 
 /** Slices per worker in a shared call: enough for a slower core to take fewer. */

@@ -14,7 +14,7 @@
 // Everything here works on a snapshot: the call as readAttentionArgs (attention-args.mjs) read
 // and validated it, and q, k, v, mask data as views of exactly the bytes it checked. No code
 // of the caller's runs while a call is sliced.
-import { dependsOn } from './attention-options.mjs';
+import { dependsOn } from '../attention/attention-options.mjs';
 
 /** Below this many multiply-adds a call runs whole on one worker: messages would cost more. */
 export const SPLIT_MIN_WORK = 4 * 1024 * 1024;

@@ -23,20 +23,20 @@
 // validated up front (the same TypeError / RangeError as attn.attention), and only that
 // snapshot is sliced and posted, never the caller's objects, whose getters could answer
 // differently the second time.
-import { readAttentionArgs, recordAsOptions } from './attention-args.mjs';
-import { checkIntegerIn, describe, isOptionBag } from './checks.mjs';
-import { snapshotOnnxCall } from './onnx-attention.mjs';
+import { readAttentionArgs, recordAsOptions } from '../attention/attention-args.mjs';
+import { checkIntegerIn, describe, isOptionBag } from '../shared/checks.mjs';
+import { snapshotOnnxCall } from '../onnx/onnx-attention.mjs';
 import { createArenas, runShared, sharedMemoryAvailable } from './pool-shared.mjs';
 import { callWork, planSlices, placeSlice, sliceCall, SPLIT_MIN_WORK } from './pool-split.mjs';
-import { measuredBytes, readOwnOptions, typedArrayType } from './read-once.mjs';
-import { besideThisFile, wasmFilesForWorkers } from './package-files.mjs';
+import { measuredBytes, readOwnOptions, typedArrayType } from '../shared/read-once.mjs';
+import { besideThisFile, wasmFilesForWorkers } from '../module/package-files.mjs';
 import {
   importNodeBuiltin,
   isNode,
   rebuildError,
   spawnWorker,
   startWebWorker,
-} from './workers.mjs';
+} from '../shared/workers.mjs';
 
 const POOL_KEYS = new Set(['workers', 'relaxedSimd', 'workerUrl', 'initTimeout']);
 const CALL_KEYS = new Set(['signal', 'transfer']);

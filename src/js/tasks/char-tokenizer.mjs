@@ -5,8 +5,8 @@
 //
 //   encode(string) -> Int32Array of ids, one per character
 //   decode(ids)    -> the string (ids: an Int32Array or an array of integers)
-import { describe } from './checks.mjs';
-import { measuredBytes, measureTypedArray, readArray, setBytes } from './read-once.mjs';
+import { describe } from '../shared/checks.mjs';
+import { measuredBytes, measureTypedArray, readArray, setBytes } from '../shared/read-once.mjs';
 
 /** More ids than any string a JS engine holds (V8's limit is 2^29 - 24 characters). */
 const MAX_IDS = 2 ** 30;

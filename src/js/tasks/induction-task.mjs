@@ -15,8 +15,8 @@
 // should predict at position t. Only the predictable positions of the second copy count
 // (x_k at position t predicts x_{k+1}, for k = 1..n-1); every other position holds -1.
 // So a row has n - 1 counted targets.
-import { checkPositiveInteger, describe } from './checks.mjs';
-import { readArray } from './read-once.mjs';
+import { checkPositiveInteger, describe } from '../shared/checks.mjs';
+import { readArray } from '../shared/read-once.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 /** Tokens per row (the model's context must be at least this). */

@@ -13,7 +13,7 @@
 // `context` characters, every held-out character after its first being the target of exactly
 // one position; the last window is padded (tokens 0, targets -1: not counted, and a causal
 // model's earlier positions never see the padding).
-import { checkIntegerIn, checkPositiveInteger, describe } from './checks.mjs';
+import { checkIntegerIn, checkPositiveInteger, describe } from '../shared/checks.mjs';
 import { createCharTokenizer } from './char-tokenizer.mjs';
 import { seededRandom } from './seeded-random.mjs';
 

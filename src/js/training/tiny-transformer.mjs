@@ -21,7 +21,7 @@ import {
   formatBytes,
   isOptionBag,
   nonFiniteWeight,
-} from './checks.mjs';
+} from '../shared/checks.mjs';
 import {
   measureTypedArray,
   measuredBytes,
@@ -29,7 +29,7 @@ import {
   readArrayOfLength,
   readOwnOptions,
   setBytes,
-} from './read-once.mjs';
+} from '../shared/read-once.mjs';
 
 /** createTinyTransformer's config fields (createTrainer passes the same config on). */
 export const CONFIG_KEYS = new Set([

@@ -33,7 +33,7 @@
 //     every head on one fixed row ({ data, dims: [layers, 1, heads, T, T] }), when a multiple
 //     of attentionEvery was passed since the last event.
 import { inductionTraining, textTraining } from './train-tasks.mjs';
-import { buffersOf, errorMessage } from './workers.mjs';
+import { buffersOf, errorMessage } from '../shared/workers.mjs';
 
 /** The loop answers messages at least this often (ms) while it trains. */
 const SLICE_MS = 15;

@@ -3,8 +3,8 @@
 //   probe                  the one held-out row whose attention progress events show
 //   evaluate(model, rows)  { loss, accuracy, tokens, targets, attention } on held-out rows
 // The induction task (induction-task.mjs) and the text task (text-task.mjs).
-import { createInductionTask, inductionAccuracy } from './induction-task.mjs';
-import { createTextTask } from './text-task.mjs';
+import { createInductionTask, inductionAccuracy } from '../tasks/induction-task.mjs';
+import { createTextTask } from '../tasks/text-task.mjs';
 
 // Evaluation rows come from their own sequence, never from the training batches.
 const EVALUATION_SEED_OFFSET = 0x9e3779b9;

@@ -5,7 +5,7 @@
 // message before a successful init is answered "not initialised". Used by train-worker.mjs
 // (the package's module worker) and by the explainer page's offline classic worker.
 import { createTrainSession } from './train-session.mjs';
-import { errorMessage } from './workers.mjs';
+import { errorMessage } from '../shared/workers.mjs';
 
 /**
  * @param {(options: object, files?: object) => Promise<object>} loadAttention resolves to the

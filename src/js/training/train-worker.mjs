@@ -9,10 +9,10 @@
 // module (options: createAttention's; files: the host's .wasm URLs, so that a copy of this
 // script in another folder, as the element starts it, finds them); a module that fails to
 // load answers it with an error (train-worker-handler.mjs).
-import { loadOneThread } from './load-module.mjs';
-import { wasmFiles } from './package-files.mjs';
+import { loadOneThread } from '../module/load-module.mjs';
+import { wasmFiles } from '../module/package-files.mjs';
 import { trainWorkerHandler } from './train-worker-handler.mjs';
-import { listenInWorker } from './workers.mjs';
+import { listenInWorker } from '../shared/workers.mjs';
 
 listenInWorker(
   trainWorkerHandler((options, files) => loadOneThread(options ?? {}, files ?? wasmFiles())),

@@ -4,8 +4,8 @@
 // is used: one that is not what the protocol sends (null, garbage, an answer to nothing) ends
 // the channel as a dead worker does, and every pending request then rejects with a
 // TrainerError saying why. Nothing is left pending; nothing throws at the host.
-import { describe } from './checks.mjs';
-import { rebuildError } from './workers.mjs';
+import { describe } from '../shared/checks.mjs';
+import { rebuildError } from '../shared/workers.mjs';
 
 /** What a trainer's promises reject with when its worker is gone or misbehaves. */
 export class TrainerError extends Error {

@@ -1,11 +1,11 @@
 // createTrainer's `task` option, read on the host before any worker starts: 'induction' (the
 // default) or { text } (the text task, text-task.mjs), and what each task asks of the model's
 // config. A refused task or config throws at once, naming the field.
-import { describe, isOptionBag } from './checks.mjs';
-import { createCharTokenizer } from './char-tokenizer.mjs';
-import { INDUCTION_LENGTH, INDUCTION_VOCAB } from './induction-task.mjs';
-import { readOwnOptions } from './read-once.mjs';
-import { checkTextLength } from './text-task.mjs';
+import { describe, isOptionBag } from '../shared/checks.mjs';
+import { createCharTokenizer } from '../tasks/char-tokenizer.mjs';
+import { INDUCTION_LENGTH, INDUCTION_VOCAB } from '../tasks/induction-task.mjs';
+import { readOwnOptions } from '../shared/read-once.mjs';
+import { checkTextLength } from '../tasks/text-task.mjs';
 
 const TEXT_TASK_KEYS = new Set(['text']);
 

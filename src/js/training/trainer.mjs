@@ -5,8 +5,8 @@
 //
 // Here: reading and checking the caller's options and arguments (each read once; a refused
 // call throws at once and changes nothing). The messages themselves: trainer-channel.mjs.
-import { checkIntegerIn, describe, finiteFloats, isOptionBag } from './checks.mjs';
-import { INDUCTION_BATCH, MAX_BATCH } from './induction-task.mjs';
+import { checkIntegerIn, describe, finiteFloats, isOptionBag } from '../shared/checks.mjs';
+import { INDUCTION_BATCH, MAX_BATCH } from '../tasks/induction-task.mjs';
 import {
   measuredBytes,
   measureTypedArray,
@@ -14,13 +14,13 @@ import {
   readArrayOfLength,
   readOwnOptions,
   setBytes,
-} from './read-once.mjs';
+} from '../shared/read-once.mjs';
 // The model's config fields (the model validates their values; createTrainer their kinds).
 import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
-import { besideThisFile, wasmFilesForWorkers } from './package-files.mjs';
+import { besideThisFile, wasmFilesForWorkers } from '../module/package-files.mjs';
 import { fitConfigToTask, readTask } from './trainer-task.mjs';
-import { isNode, spawnWorker, startWebWorker } from './workers.mjs';
+import { isNode, spawnWorker, startWebWorker } from '../shared/workers.mjs';
 
 export { TrainerError };
 
