@@ -2,7 +2,6 @@
 // app.change() (app.mjs): the language switch, notices, stage list, transport, "Your numbers",
 // the tables and the learning tools (Predict, Export, Practice).
 import { h } from '../dom.mjs';
-import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from '../model/example.mjs';
 import { LANGUAGES } from '../i18n/index.mjs';
 import { layerDimsOf, layerExample, withLayerEntry } from '../model/layer.mjs';
@@ -18,6 +17,7 @@ import { createTablesPanel } from '../widgets/tables-panel.mjs';
 import { createTransport } from '../widgets/transport.mjs';
 import { createWorkbench } from '../widgets/workbench.mjs';
 import { setLanguage, setLayerDims } from './flow.mjs';
+import { elementMarkup } from './markup.mjs';
 import { DEFAULT_SETTINGS } from './state.mjs';
 import { urlOf } from './url.mjs';
 import { narrate, sceneContext } from './views.mjs';

@@ -18,7 +18,6 @@ import {
   readingText,
   tokenStrip,
 } from '../../draw/training-views.mjs';
-import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
 import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
 import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
 import { plateauVerdict } from '../../model/plateau.mjs';
@@ -26,6 +25,7 @@ import {
   HEAD_CHOICES,
   LAYER_CHOICES,
   MAX_SEED,
+  MAX_TRAINING_STEPS,
   POSITIONS,
   SPEEDS,
   modelConfig,
