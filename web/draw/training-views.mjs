@@ -102,21 +102,21 @@ const MIN_MAP = 150;
 const MAX_MAP = 300;
 
 /**
- * The canvas with `tokens`' letters along its top (keys) and left side (queries), sized so
- * that each cell has room for its letter.
+ * The canvas with the tokens' `labels` (letters, or a text's characters) along its top (keys)
+ * and left side (queries), sized so that each cell has room for its label.
  */
-function tokenAxes(canvas, tokens) {
+function tokenAxes(canvas, labels) {
   const letters = (axis) =>
     h(
       'div',
       { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
-      Array.from(tokens, (id) => h('span', { text: tokenLabel(id) })),
+      labels.map((text) => h('span', { text })),
     );
-  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * tokens.length));
+  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * labels.length));
   setStyle(canvas, 'width', `${side}px`);
   setStyle(canvas, 'height', `${side}px`);
   // The letters a little smaller than their cells, so that neighbours never touch.
-  const letterPx = Math.min(11, Math.max(7, side / tokens.length - 1.5));
+  const letterPx = Math.min(11, Math.max(7, side / labels.length - 1.5));
   return h(
     'div',
     { class: 'heatmap-labelled', style: { fontSize: `${letterPx.toFixed(1)}px` } },
@@ -132,15 +132,17 @@ function tokenAxes(canvas, tokens) {
  * [T][T] (rows are queries). Darker is more weight; above the diagonal (future keys) stays
  * blank. One pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of
  * every head costs well under a millisecond. With `tokens`, the rows and columns are labelled
- * with their letters; read(text) writes the head's reading under its name.
+ * with their letters (or with `labels`, one string per token: a text's characters);
+ * read(text) writes the head's reading under its name.
  */
-export function headHeatmap(label, headClass, { tokens } = {}) {
+export function headHeatmap(label, headClass, { tokens, labels } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
   const reading = h('span', { class: 'head-reading' });
+  const axes = labels ?? (tokens ? Array.from(tokens, tokenLabel) : null);
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
-    tokens ? tokenAxes(canvas, tokens) : canvas,
+    axes ? tokenAxes(canvas, axes) : canvas,
     h('figcaption', {}, h('span', { class: 'head-name', text: label }), reading),
   );
   function update(weights) {

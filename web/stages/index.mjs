@@ -1,5 +1,6 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
-// order (article/: the article, layer/: a real layer, learning/: where the weights come from). Each stage file holds everything of one
+// order (article/: the article, layer/: a real layer, learning/: where the weights come from,
+// language/: a tiny language model). Each stage file holds everything of one
 // stage: its steps (ids for #step= links, durations, titles) and the scene that draws each
 // step, build(ctx) -> { element, render(t), explanation, narration }; its sentences are keys
 // in i18n/en.mjs and i18n/zh.mjs. A stage's number is its place in this list (it runs on
@@ -9,9 +10,10 @@
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
 import learning from './learning/index.mjs';
+import language from './language/index.mjs';
 
 /** The chapters, by number (1, 2, …): their title keys and stages. */
-export const CHAPTERS = [article, layer, learning].map((chapter, c) => ({
+export const CHAPTERS = [article, layer, learning, language].map((chapter, c) => ({
   ...chapter,
   number: c + 1,
 }));
