@@ -8,15 +8,16 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { roundTenthsKeepingSum } from '../../web/model/numbers.mjs';
 import { formatExact, formatOneDecimal } from '../../web/format.mjs';
-import en from '../../web/i18n/en.mjs';
-import zh from '../../web/i18n/zh.mjs';
 import { articleExample, parseEntry, withDims } from '../../web/model/example.mjs';
 import { randomExample } from '../../web/model/random.mjs';
 import { layerDimsOf, layerExample, withLayerDims } from '../../web/model/layer.mjs';
-import { translator } from '../../web/i18n/index.mjs';
+import { LANGUAGES, mergeTexts, translator } from '../../web/i18n/index.mjs';
 import { CHAPTERS, STAGES, buildSteps, chapterOf } from '../../web/stages/index.mjs';
 import { stageNumber } from './walkthrough-shape.mjs';
 import { excerpt, parseHash, serializeHash } from '../../web/url-state.mjs';
+
+// The tables tr() reads: the page's strings merged with every stage's own text.
+const { en, zh } = LANGUAGES;
 
 test('numbers are shown as the article and the spec print them', () => {
   assert.equal(formatExact(4), '4');
@@ -299,6 +300,25 @@ test("web/README.md's example stage is a stage that builds", async () => {
   rmSync(dir, { recursive: true });
 });
 
+test('each stage keeps its own text, and a key defined twice is an error naming both places', () => {
+  for (const stage of STAGES) {
+    assert.ok(Object.keys(stage.text.en).length > 0, `${stage.titleKey} has its own sentences`);
+    assert.equal(stage.text.en[stage.titleKey], en[stage.titleKey], `${stage.titleKey} beside it`);
+  }
+  const [first, second] = STAGES;
+  const key = Object.keys(first.text.en)[0];
+  const twice = { ...second, text: { en: { ...second.text.en, [key]: 'again' } } };
+  assert.throws(
+    () => mergeTexts('en', {}, [first, twice]),
+    (error) =>
+      error instanceof RangeError &&
+      error.message.includes(`"${key}"`) &&
+      error.message.includes(first.titleKey) &&
+      error.message.includes(second.titleKey),
+  );
+  assert.throws(() => mergeTexts('en', { [key]: 'page' }, [first]), /i18n\/en\.mjs/);
+});
+
 test('English counts agree with their nouns: 1 token, 3 tokens', () => {
   const tr = translator('en');
   assert.equal(tr('ch2.decode.cache.title', { length: 1 }), 'KV cache: 1 token');
@@ -320,6 +340,13 @@ test('English counts agree with their nouns: 1 token, 3 tokens', () => {
 
 test('Chinese and English have the same keys and parameters', () => {
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
+  // Each stage's text beside it, too: the same keys in both languages.
+  for (const stage of STAGES)
+    assert.deepEqual(
+      Object.keys(stage.text.zh).sort(),
+      Object.keys(stage.text.en).sort(),
+      `the text of stage ${stage.titleKey}`,
+    );
   // {n} and a count's plural forms, {n|# token|# tokens}, both name the parameter n.
   const params = (text) =>
     [...new Set([...text.matchAll(/\{(\w+)(?:\|[^|{}]*\|[^|{}]*)?\}/g)].map((m) => m[1]))].sort();

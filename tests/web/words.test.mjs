@@ -73,7 +73,7 @@ test('the glossary: each term a learner meets opens its definition where it appe
 });
 
 test('one Chinese term set: 键, 值, 查询 and 词元 in every chapter, the English in brackets where they are introduced', async () => {
-  const { default: zh } = await import('../../web/i18n/zh.mjs');
+  const { zh } = (await import('../../web/i18n/index.mjs')).LANGUAGES;
   const english = /(?<![A-Za-z_{])(key|query|value|token)(?![A-Za-z_}])/;
   // Where English may stand: in brackets after the term the first time, in the article's own
   // words quoted, and where d_k's k is explained.

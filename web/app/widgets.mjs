@@ -4,6 +4,7 @@
 import { h } from '../dom.mjs';
 import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from '../model/example.mjs';
+import { LANGUAGES } from '../i18n/index.mjs';
 import { layerDimsOf, layerExample, withLayerEntry } from '../model/layer.mjs';
 import { LEARNING_DEFAULTS } from '../model/learning.mjs';
 import { randomExample } from '../model/random.mjs';
@@ -25,7 +26,10 @@ export function createWidgets(app) {
   const { timeline } = app;
   const sceneHost = h('div', { class: 'scene-host', dataset: { inspectRoot: '' } });
   const widgets = {
-    languageSwitch: createLanguageSwitch({ onChange: (next) => setLanguage(app, next) }),
+    languageSwitch: createLanguageSwitch({
+      languages: LANGUAGES,
+      onChange: (next) => setLanguage(app, next),
+    }),
     notices: createNotices(app.tr),
     stageList: createStageList({
       onJump: (index) => timeline.goTo(index),

@@ -1,16 +1,39 @@
 // Translation: tr(key, params) looks the key up in the chosen language and fills {name}
 // parameters. Parameter values are inserted as plain strings; callers put the result into
 // the page with textContent, never as HTML.
-import en from './en.mjs';
-import zh from './zh.mjs';
-// TEMPORARY (until the stages' <stage>.text.mjs are merged by the page): chapter 4's strings.
-import language from '../stages/language/index.mjs';
+//
+// A language's table is the page's own strings (en.mjs, zh.mjs: the chrome, load errors,
+// tools, glossary, and sentences several stages share) merged with every stage's sentences,
+// which each stage keeps beside it (stages/<chapter>/<name>.text.mjs, attached to the stage
+// as `text` by its chapter's index.mjs). A key is defined in one place only.
+import pageEn from './en.mjs';
+import pageZh from './zh.mjs';
+import { STAGES } from '../stages/index.mjs';
 
-for (const stage of language.stages) {
-  Object.assign(en, stage.text.en);
-  Object.assign(zh, stage.text.zh);
+/**
+ * One language's table: the page's strings and each stage's, merged.
+ * @param language 'en' or 'zh'
+ * @param page the page's own strings in that language
+ * @param stages stages carrying `text: { en, zh }` and `titleKey`
+ * @throws {RangeError} when a key is defined twice, naming both places
+ */
+export function mergeTexts(language, page, stages) {
+  const table = { ...page };
+  const home = Object.fromEntries(Object.keys(page).map((key) => [key, `i18n/${language}.mjs`]));
+  for (const stage of stages) {
+    const place = `the text of stage ${stage.titleKey}`;
+    for (const [key, text] of Object.entries(stage.text?.[language] ?? {})) {
+      if (Object.hasOwn(table, key))
+        throw new RangeError(`i18n key "${key}" is defined twice: in ${home[key]} and ${place}`);
+      table[key] = text;
+      home[key] = place;
+    }
+  }
+  return table;
 }
 
+const en = mergeTexts('en', pageEn, STAGES);
+const zh = mergeTexts('zh', pageZh, STAGES);
 export const LANGUAGES = { en, zh };
 const STORAGE_KEY = 'self-attention-explainer.language';
 

@@ -1,12 +1,20 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
-// order (article/: the article, layer/: a real layer, learning/: where the weights come from,
-// language/: a tiny language model). Each stage file holds everything of one
-// stage: its steps (ids for #step= links, durations, titles) and the scene that draws each
-// step, build(ctx) -> { element, render(t), explanation, narration }; its sentences are keys
-// in i18n/en.mjs and i18n/zh.mjs. A stage's number is its place in this list (it runs on
-// across chapters, so a number names one stage), stated nowhere else. A stage whose scenes,
-// panels or questions read a later chapter's numbers (numbers.layer, numbers.learning, which
-// are computed when first read: app/flow.mjs) names them in `reads`.
+// order (article/: the article, layer/: a real layer, learning/: where the weights come
+// from, language/: a tiny language model). Each stage file holds everything of one stage: its steps (ids for #step= links,
+// durations, titles) and the scene that draws each step,
+// build(ctx) -> { element, render(t), explanation, narration }.
+//
+// A stage's sentences sit beside it: stages/<chapter>/<name>.text.mjs holds
+// `export default { en: { 'key': '…', … }, zh: { 'key': '…', … } }` (its title, step titles,
+// sentences, narration; the same keys in both languages), and the chapter's index.mjs
+// imports it and attaches it to the stage's entry as `text` ({ ...stage, text: stageText }).
+// i18n/index.mjs merges every stage's `text` with the page's own strings (i18n/en.mjs,
+// zh.mjs) into the tables tr() reads; a key defined twice is an error.
+//
+// A stage's number is its place in this list (it runs on across chapters, so a number names
+// one stage), stated nowhere else. A stage whose scenes, panels or questions read a later
+// chapter's numbers (numbers.layer, numbers.learning, which are computed when first read:
+// app/flow.mjs) names them in `reads`.
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
 import learning from './learning/index.mjs';

@@ -1,15 +1,15 @@
-// 中文 / English: two toggle buttons; the choice is remembered by the app.
+// 中文 / English: two toggle buttons; the choice is remembered by the app. `languages` maps
+// each language to its table (the app's, from i18n/), where each names itself (`lang.<code>`).
 import { h } from '../dom.mjs';
-import { LANGUAGES } from '../i18n/index.mjs';
 
-export function createLanguageSwitch({ onChange }) {
-  const buttons = Object.keys(LANGUAGES).map((language) =>
+export function createLanguageSwitch({ languages, onChange }) {
+  const buttons = Object.keys(languages).map((language) =>
     h('button', {
       type: 'button',
       class: 'language-button',
       lang: language === 'zh' ? 'zh-CN' : 'en',
       dataset: { language },
-      text: LANGUAGES[language][`lang.${language}`],
+      text: languages[language][`lang.${language}`],
       onclick: () => onChange(language),
     }),
   );
