@@ -1,7 +1,7 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
 // order (article/: the article, layer/: a real layer, learning/: where the weights come
-// from, language/: a tiny language model). Each stage file holds everything of one stage: its steps (ids for #step= links,
-// durations, titles) and the scene that draws each step,
+// from, language/: a tiny language model). Each stage file holds everything of one stage:
+// its steps (ids for #step= links, durations, titles) and the scene that draws each step,
 // build(ctx) -> { element, render(t), explanation, narration }.
 //
 // A stage's sentences sit beside it: stages/<chapter>/<name>.text.mjs holds
