@@ -23,7 +23,7 @@ import {
   verseShare,
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from '../../../src/js/text-task.mjs';
-import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
+import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
 
 /** The learner's own text: a box to paste it in and a button that trains on it. */
 function ownText(languageRun, tr) {
@@ -169,6 +169,7 @@ function build(ctx) {
       last && info
         ? tr('ch4.train.heldOut', {
             step: last.step,
+            every: heldOutEvery(info.length),
             loss: last.loss.toFixed(3),
             bits: (last.loss / Math.LN2).toFixed(2),
             accuracy: Math.round(100 * last.accuracy),

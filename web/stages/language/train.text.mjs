@@ -14,7 +14,7 @@ export default {
     'ch4.train.failed': 'Training stopped: {reason}',
     'ch4.train.status': 'step {step} · loss {loss} · {perSecond} steps a second',
     'ch4.train.heldOut':
-      'Held-out text (the last tenth, never trained on), at step {step}: {loss} nats per character ({bits} bits), the next character guessed right {accuracy}% of the time. Unigram: {unigram}; bigram: {bigram}.',
+      'Held-out text (the last tenth, never trained on; scored every {every} steps), at step {step}: {loss} nats per character ({bits} bits), the next character guessed right {accuracy}% of the time. Unigram: {unigram}; bigram: {bigram}.',
     'ch4.train.curveLabel':
       'The training loss at every step, the held-out loss at each sample, and the two baselines',
     'ch4.train.axisSteps': 'training steps',
@@ -47,7 +47,7 @@ export default {
     'ch4.train.failed': '训练停止：{reason}',
     'ch4.train.status': '第 {step} 步 · 损失 {loss} · 每秒 {perSecond} 步',
     'ch4.train.heldOut':
-      '留出文本（最后十分之一，从不用于训练），第 {step} 步：每字符 {loss} 奈特（{bits} 比特），猜对下一个字符的比例 {accuracy}%。一元：{unigram}；二元：{bigram}。',
+      '留出文本（最后十分之一，从不用于训练；每 {every} 步评一次），第 {step} 步：每字符 {loss} 奈特（{bits} 比特），猜对下一个字符的比例 {accuracy}%。一元：{unigram}；二元：{bigram}。',
     'ch4.train.curveLabel': '每步的训练损失、每次采样时的留出损失，以及两条基线',
     'ch4.train.axisSteps': '训练步数',
     'ch4.train.unigram': '一元 {loss}',
