@@ -40,7 +40,7 @@ export const PROGRESS_EVERY = 10;
  * learner's own text starts with its first line.
  */
 export const DEFAULT_SENTENCES = Object.freeze({
-  tang: '床前明月光，疑是地上霜。\n举头望明月，低头思故乡。',
+  tang: '床前明月光，疑是地上霜。\n举头望明月，低头思故乡',
   kjv: 'God said, Let there be light.',
 });
 

@@ -125,20 +125,26 @@ function build(ctx) {
       return;
     }
     const change = b.loss - a.loss;
-    verdict.textContent = tr('ch4.switch.changed', {
-      heads: off
-        .map((x) => tr('ch4.headName', { layer: x.layer + 1, head: x.head + 1 }))
-        .join(', '),
-      from: a.loss.toFixed(3),
-      to: b.loss.toFixed(3),
-      change: `${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(3)}`,
-      percent: `${change >= 0 ? '+' : '−'}${Math.abs((100 * change) / a.loss).toFixed(0)}`,
-      truth: name(truth),
-      pFrom: a.last.p[truth].toFixed(3),
-      pTo: b.last.p[truth].toFixed(3),
-      guessFrom: name(a.last.top[0].id),
-      guessTo: name(b.last.top[0].id),
-    });
+    const sign = (x) => (x >= 0 ? '+' : '−');
+    const guessFrom = name(a.last.top[0].id);
+    const guessTo = name(b.last.top[0].id);
+    verdict.textContent = [
+      tr('ch4.switch.changed', {
+        heads: off
+          .map((x) => tr('ch4.headName', { layer: x.layer + 1, head: x.head + 1 }))
+          .join(', '),
+        from: a.loss.toFixed(3),
+        to: b.loss.toFixed(3),
+        change: `${sign(change)}${Math.abs(change).toFixed(3)}`,
+        percent: `${sign(change)}${Math.abs((100 * change) / a.loss).toFixed(1)}`,
+        truth: name(truth),
+        pFrom: a.last.p[truth].toFixed(3),
+        pTo: b.last.p[truth].toFixed(3),
+      }),
+      guessFrom === guessTo
+        ? tr('ch4.switch.guessStays', { guess: guessFrom })
+        : tr('ch4.switch.guessChanged', { guessFrom, guessTo }),
+    ].join(' ');
   }
 
   const followWhole = forwardFollower(
