@@ -15,7 +15,7 @@ import onnxProto from 'onnx-proto';
 
 import createAttentionModule from '../build/wasm/attention.mjs';
 import createAttention, { hasRelaxedSimd } from '../dist/attention.mjs';
-import { wrapModule } from '../src/js/api.mjs';
+import { wrapModule } from '../src/js/module/api.mjs';
 import { onnxruntime, ours } from './common/contenders.mjs';
 import { median, runSmall } from './common/harness.mjs';
 import { SMALL_CASES, breakdownTable, smallCallBreakdown } from './common/small-calls.mjs';

@@ -1,8 +1,8 @@
 // Entry of dist/explainer.html, the one-file offline page: file:// allows neither ES modules
 // nor fetch, so the module comes from the classic script inlined before this one
 // (createAttentionModuleSingleFile, with the wasm inside as base64).
-import { createAttentionWith } from '../src/js/api.mjs';
-import { createTrainer } from '../src/js/trainer.mjs';
+import { createAttentionWith } from '../src/js/module/api.mjs';
+import { createTrainer } from '../src/js/training/trainer.mjs';
 import { startApp } from './app.mjs';
 
 /* global TRAIN_WORKER_SOURCE, OFFLINE_TEXTS */

@@ -3,8 +3,8 @@
 // first (it defines createAttentionModuleSingleFile) and then this code, bundled by
 // web/build.mjs. It serves the same protocol as the package's train-worker.mjs
 // (train-worker-handler.mjs), which the served page starts instead.
-import { createAttentionWith } from '../src/js/api.mjs';
-import { trainWorkerHandler } from '../src/js/train-worker-handler.mjs';
+import { createAttentionWith } from '../src/js/module/api.mjs';
+import { trainWorkerHandler } from '../src/js/training/train-worker-handler.mjs';
 
 /* global createAttentionModuleSingleFile */
 const handle = trainWorkerHandler(() => createAttentionWith(createAttentionModuleSingleFile));

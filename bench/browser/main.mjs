@@ -9,7 +9,7 @@ import '@tensorflow/tfjs-core/dist/register_all_gradients';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 
 import createAttentionModule from '../../build/wasm/attention.mjs';
-import { wrapModule } from '../../src/js/api.mjs';
+import { wrapModule } from '../../src/js/module/api.mjs';
 import { runBackwardBench } from '../common/backward.mjs';
 import { runDecodeBench } from '../common/decode.mjs';
 import { runBench, runCores, runSmall } from '../common/harness.mjs';

@@ -3,13 +3,13 @@
 // page (bench/browser/main.mjs, window.bench.smallCalls) in Chromium.
 //
 // Each stage is timed alone, in a loop of back-to-back repetitions, with the raw Emscripten
-// module underneath attention(): the stages reproduce what src/js/api.mjs does for one call, in
+// module underneath attention(): the stages reproduce what src/js/module/api.mjs does for one call, in
 // its order. Their sum differs from the whole call by what the stages share (caches, the
 // allocator's state, the garbage collector's work), so the whole call is timed too, with and
 // without `out`. Times are medians over interleaved rounds, in µs.
-import { readAttentionArgs } from '../../src/js/attention-args.mjs';
-import { measuredBytes, setBytes } from '../../src/js/read-once.mjs';
-import { createWasmContext } from '../../src/js/wasm-context.mjs';
+import { readAttentionArgs } from '../../src/js/attention/attention-args.mjs';
+import { measuredBytes, setBytes } from '../../src/js/shared/read-once.mjs';
+import { createWasmContext } from '../../src/js/module/wasm-context.mjs';
 import { median } from './harness.mjs';
 import { HEAD_SIZE, SCALE, makeInputs } from './workload.mjs';
 

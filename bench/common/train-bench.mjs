@@ -17,7 +17,7 @@ import {
   createInductionTask,
   INDUCTION_BATCH,
   INDUCTION_MODEL,
-} from '../../src/js/induction-task.mjs';
+} from '../../src/js/tasks/induction-task.mjs';
 import { seededRandom } from '../../tests/js/seeded-random.mjs';
 import { median } from './harness.mjs';
 

@@ -23,7 +23,7 @@
 //   classic worker script that imports the glue again by a computed URL, which no bundler can
 //   follow (Vite inlines it as a data: URL, webpack leaves the import out), and whose failure
 //   to load nothing reports. Here the loader starts them instead (Module.createHelperWorker,
-//   src/js/threads.mjs): a module worker started by a literal URL bundlers see, watched for
+//   src/js/module/threads.mjs): a module worker started by a literal URL bundlers see, watched for
 //   failures.
 import { readFileSync, writeFileSync } from 'node:fs';
 

@@ -7,7 +7,7 @@
 // URL, from which ./attention-threads.mjs does not resolve, and the team never started), and a
 // glue that fails to load there is an unhandled rejection nobody hears of. Made here into a
 // module worker that imports the glue statically, so that a bundler bundles the two together
-// (the loader starts it by a literal URL: src/js/threads.mjs) and a glue that cannot load makes
+// (the loader starts it by a literal URL: src/js/module/threads.mjs) and a glue that cannot load makes
 // the script itself fail to load, which the loader sees; a factory that rejects is rethrown
 // as an error event of the worker, which the loader sees too.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -3,23 +3,23 @@
 // induction task. The one-thread module loads through load-module.mjs, the wasm threads build
 // through threads.mjs; both find their files beside this one (or where an app's bundler put
 // them: every file is named by a literal URL bundlers follow).
-import { describe, isOptionBag } from './checks.mjs';
-import { hasRelaxedSimd, loadOneThread } from './load-module.mjs';
-import { readOwnOptions } from './read-once.mjs';
-import { loadThreads, notIsolatedError, threadsAvailable } from './threads.mjs';
-import { baseUrlOf, wasmFiles } from './package-files.mjs';
-import { importNodeBuiltin, isNode } from './workers.mjs';
+import { describe, isOptionBag } from './shared/checks.mjs';
+import { hasRelaxedSimd, loadOneThread } from './module/load-module.mjs';
+import { readOwnOptions } from './shared/read-once.mjs';
+import { loadThreads, notIsolatedError, threadsAvailable } from './module/threads.mjs';
+import { baseUrlOf, wasmFiles } from './module/package-files.mjs';
+import { importNodeBuiltin, isNode } from './shared/workers.mjs';
 
 export { hasRelaxedSimd };
-export { createAttentionPool } from './pool.mjs';
-export { createTrainer, TrainerError } from './trainer.mjs';
+export { createAttentionPool } from './pool/pool.mjs';
+export { createTrainer, TrainerError } from './training/trainer.mjs';
 export {
   INDUCTION_BATCH,
   INDUCTION_MODEL,
   createInductionTask,
   inductionAccuracy,
-} from './induction-task.mjs';
-export { TEXT_BATCH, TEXT_MODEL, createCharTokenizer, createTextTask } from './text-task.mjs';
+} from './tasks/induction-task.mjs';
+export { TEXT_BATCH, TEXT_MODEL, createCharTokenizer, createTextTask } from './tasks/text-task.mjs';
 
 const OPTION_KEYS = new Set([
   'wasmBinary',

@@ -44,7 +44,7 @@ std::uintptr_t address(const std::vector<T>& v) {
 }
 
 // The call through the plain wasm export attention_call_run (attention_call.hpp), the record
-// passed by its address as src/js/core-call.mjs passes it: "" on success, else the message.
+// passed by its address as src/js/module/core-call.mjs passes it: "" on success, else the message.
 inline std::string run_exported(const attention_call::AttentionCall& c) {
   const char* error = attention_call_run(&c);
   return error ? error : "";

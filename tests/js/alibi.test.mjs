@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
-import { planSlices } from '../../src/js/pool-split.mjs';
-import { readAttentionArgs } from '../../src/js/attention-args.mjs';
+import { planSlices } from '../../src/js/pool/pool-split.mjs';
+import { readAttentionArgs } from '../../src/js/attention/attention-args.mjs';
 import { attention64, attentionBackward64, maxAbsDiff } from './reference64.mjs';
 import { seededRandom } from './seeded-random.mjs';
 

@@ -1,15 +1,24 @@
 // The API reference that scripts/build generates (scripts/docs: TypeDoc on src/js/attention.d.ts
-// into dist/docs/api/) documents what attention.d.ts holds now: made after the types last
-// changed, a page for every export, and every member of every exported interface on its page.
+// and the files of src/js/types/ it re-exports, into dist/docs/api/) documents what they hold
+// now: made after the types last changed, a page for every export, and every member of every
+// exported interface on its page.
 // Builds nothing: it reads dist/ and the types.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { test } from 'node:test';
 
 const root = new URL('../../', import.meta.url);
 const typesFile = new URL('src/js/attention.d.ts', root);
 const api = new URL('dist/docs/api/', root);
-const types = readFileSync(typesFile, 'utf8');
+// The index and every file it re-exports (`export * from './types/x.js'`), one text.
+const index = readFileSync(typesFile, 'utf8');
+const typeFiles = [
+  typesFile,
+  ...[...index.matchAll(/^export \* from '(\.[^']+)\.js';$/gm)].map(
+    ([, path]) => new URL(`${path}.d.ts`, typesFile),
+  ),
+];
+const types = typeFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
 
 // TypeDoc's folder for each kind of declaration; a default export is documented as `default`.
 const FOLDERS = { interface: 'interfaces', type: 'types', function: 'functions', class: 'classes' };
@@ -27,13 +36,20 @@ function membersOf(name) {
   return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??[(:<]/gm)].map(([, member]) => member);
 }
 
-test('the reference was generated after attention.d.ts last changed', () => {
-  const index = new URL('index.html', api);
-  assert.ok(existsSync(index), 'dist/docs/api/index.html is missing: run scripts/build');
-  assert.ok(
-    statSync(index).mtimeMs >= statSync(typesFile).mtimeMs,
-    'dist/docs/api/ is older than src/js/attention.d.ts: run scripts/build (or scripts/docs)',
-  );
+test('the index re-exports every file of src/js/types/', () => {
+  const inTypes = readdirSync(new URL('src/js/types/', root)).filter((f) => f.endsWith('.d.ts'));
+  const reexported = typeFiles.slice(1).map((file) => file.pathname.split('/').pop());
+  assert.deepEqual(reexported.sort(), inTypes.sort());
+});
+
+test('the reference was generated after the types last changed', () => {
+  const page = new URL('index.html', api);
+  assert.ok(existsSync(page), 'dist/docs/api/index.html is missing: run scripts/build');
+  for (const file of typeFiles)
+    assert.ok(
+      statSync(page).mtimeMs >= statSync(file).mtimeMs,
+      `dist/docs/api/ is older than ${file.pathname.split('/src/')[1]}: run scripts/build (or scripts/docs)`,
+    );
 });
 
 test('every export of attention.d.ts has its page', () => {

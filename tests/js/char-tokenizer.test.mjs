@@ -1,11 +1,11 @@
-// createCharTokenizer (src/js/char-tokenizer.mjs): the vocabulary is the text's characters by
+// createCharTokenizer (src/js/tasks/char-tokenizer.mjs): the vocabulary is the text's characters by
 // code point in code-point order; encode / decode round trips on any text the vocabulary
 // covers (characters outside the BMP are one token each); and every bad input is refused by
 // name: a character outside the vocabulary with where it is, an id out of range with its index.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createCharTokenizer } from '../../src/js/char-tokenizer.mjs';
+import { createCharTokenizer } from '../../src/js/tasks/char-tokenizer.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 test('the vocabulary: distinct code points in code-point order, the same for any order of the text', () => {

@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { floatToHalf, floatsToHalves, halfToFloat, halvesToFloats } from '../../src/js/float16.mjs';
+import {
+  floatToHalf,
+  floatsToHalves,
+  halfToFloat,
+  halvesToFloats,
+} from '../../src/js/shared/float16.mjs';
 
 const isNaNHalf = (bits) => (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0;
 

@@ -1,4 +1,4 @@
-// The induction task's generator (src/js/induction-task.mjs): the structure of every row of
+// The induction task's generator (src/js/tasks/induction-task.mjs): the structure of every row of
 // many batches (BOS, distinct segment, the same segment again, noise excluded, ranges, n and p
 // covering their whole ranges), targets exactly at the predictable positions of the second
 // copy, determinism by seed, its refusals, and the accuracy over counted targets.
@@ -13,7 +13,7 @@ import {
   MIN_SEGMENT,
   createInductionTask,
   inductionAccuracy,
-} from '../../src/js/induction-task.mjs';
+} from '../../src/js/tasks/induction-task.mjs';
 
 /** Recovers { p, n } of a row from its tokens alone: the one segment that repeats right away. */
 function findSegment(row) {

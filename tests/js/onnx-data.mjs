@@ -5,7 +5,7 @@
 // the random configurations.
 import assert from 'node:assert/strict';
 
-import { floatToHalf, halfToFloat } from '../../src/js/float16.mjs';
+import { floatToHalf, halfToFloat } from '../../src/js/shared/float16.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 /** A 32-bit seed from a case name, so each case has its own stable data. */

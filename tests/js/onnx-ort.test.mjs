@@ -9,7 +9,7 @@ import * as ort from 'onnxruntime-web';
 import onnxProto from 'onnx-proto';
 
 import createAttention from '../../dist/attention.mjs';
-import { halfToFloat } from '../../src/js/float16.mjs';
+import { halfToFloat } from '../../src/js/shared/float16.mjs';
 import { ONNX_CASES } from './onnx-cases.mjs';
 import { caseInputs, compare, outputNames, randomCase } from './onnx-data.mjs';
 import { valueInfo } from './onnx-model.mjs';

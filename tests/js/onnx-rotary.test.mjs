@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import createAttention from '../../dist/attention.mjs';
-import { floatToHalf, halfToFloat } from '../../src/js/float16.mjs';
+import { floatToHalf, halfToFloat } from '../../src/js/shared/float16.mjs';
 import {
   ONNX_ROTARY_CASES,
   floatTensor,

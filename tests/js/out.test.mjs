@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 
 import createAttentionModule from '../../build/wasm/attention.mjs';
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
-import { wrapModule } from '../../src/js/api.mjs';
+import { wrapModule } from '../../src/js/module/api.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 const attn = await createAttention();

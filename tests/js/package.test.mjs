@@ -135,6 +135,14 @@ describe('the packed package', () => {
       'dist/attention.mjs.map',
       'dist/attention.wasm',
       'dist/train-worker.mjs',
+      'dist/types/api.d.ts',
+      'dist/types/attention.d.ts',
+      'dist/types/kv-cache.d.ts',
+      'dist/types/onnx.d.ts',
+      'dist/types/pool.d.ts',
+      'dist/types/tasks.d.ts',
+      'dist/types/trace.d.ts',
+      'dist/types/training.d.ts',
       'package.json',
     ]);
     assert.equal(packInfo.version, rootPackage.version);
@@ -202,7 +210,9 @@ describe('the packed package', () => {
     const code = await readFile(join(dist, 'attention.mjs'), 'utf8');
     assert.match(code, /\/\/# sourceMappingURL=attention\.mjs\.map\s*$/);
     const map = JSON.parse(await readFile(join(dist, 'attention.mjs.map'), 'utf8'));
-    const index = map.sources.findIndex((source) => source.endsWith('src/js/load-module.mjs'));
+    const index = map.sources.findIndex((source) =>
+      source.endsWith('src/js/module/load-module.mjs'),
+    );
     assert.ok(index >= 0, `${map.sources}`);
     assert.match(map.sourcesContent[index], /export async function loadOneThread/);
   });

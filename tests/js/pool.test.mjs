@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
-import { readAttentionArgs } from '../../src/js/attention-args.mjs';
-import { planSlices } from '../../src/js/pool-split.mjs';
+import { readAttentionArgs } from '../../src/js/attention/attention-args.mjs';
+import { planSlices } from '../../src/js/pool/pool-split.mjs';
 import { launchChromium } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/lib/serve.mjs';
 import { seededRandom } from './seeded-random.mjs';

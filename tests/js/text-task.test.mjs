@@ -1,11 +1,11 @@
-// The text task (src/js/text-task.mjs): training windows come only from the first nine tenths
+// The text task (src/js/tasks/text-task.mjs): training windows come only from the first nine tenths
 // (every target too), the held-out tenth is cut into windows that score each of its characters
 // once, batches are next-character pairs of the text, the same for a seed, and texts too short
 // for the context are refused by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createTextTask, trainEndOf } from '../../src/js/text-task.mjs';
+import { createTextTask, trainEndOf } from '../../src/js/tasks/text-task.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 /** A text the repository does not ship: random "words" of a few letters, made for a seed. */

@@ -1,11 +1,11 @@
-// createTrainer's workerType (src/js/trainer.mjs): 'module' (the default) or 'classic' (how the
+// createTrainer's workerType (src/js/training/trainer.mjs): 'module' (the default) or 'classic' (how the
 // offline page starts its worker from a blob: URL; tests/web/chapter3-train.test.mjs trains
 // through it in Chromium). Anything else is refused by name before a worker starts; Node's
 // worker_threads ignore it. With the stand-in model of fixtures/fake-train-worker.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createTrainer } from '../../src/js/trainer.mjs';
+import { createTrainer } from '../../src/js/training/trainer.mjs';
 
 const workerUrl = new URL('./fixtures/fake-train-worker.mjs', import.meta.url);
 const config = { vocabSize: 16, context: 25, dModel: 8, layers: 2, heads: 2 };

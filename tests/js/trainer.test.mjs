@@ -1,4 +1,4 @@
-// createTrainer's protocol (src/js/trainer.mjs, the host, and src/js/train-session.mjs, the
+// createTrainer's protocol (src/js/training/trainer.mjs, the host, and src/js/training/train-session.mjs, the
 // worker), in Node's worker_threads, with a stand-in model (fixtures/fake-train-worker.mjs):
 // progress events, pause / resume / stop, parameters out and in, evaluate, reset, refused
 // options, and workers that misbehave (garbage messages, a crash, a throwing step) rejecting
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-import { createTrainer, TrainerError } from '../../src/js/trainer.mjs';
+import { createTrainer, TrainerError } from '../../src/js/training/trainer.mjs';
 
 const fakeWorker = new URL('./fixtures/fake-train-worker.mjs', import.meta.url);
 const CONFIG = { vocabSize: 16, context: 25, dModel: 8, layers: 2, heads: 3, positions: 'learned' };
@@ -179,7 +179,7 @@ test('an onProgress that throws ends its run with that error; the trainer stays 
 
 test('an idle trainer, even after its listener threw, does not keep Node alive', async () => {
   const script = `
-    import { createTrainer } from ${JSON.stringify(new URL('../../src/js/trainer.mjs', import.meta.url).href)};
+    import { createTrainer } from ${JSON.stringify(new URL('../../src/js/training/trainer.mjs', import.meta.url).href)};
     const trainer = await createTrainer({
       config: ${JSON.stringify(CONFIG)},
       workerUrl: new URL(${JSON.stringify(fakeWorker.href)}),

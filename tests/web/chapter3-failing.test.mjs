@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
+import { INDUCTION_BATCH, createInductionTask } from '../../src/js/tasks/induction-task.mjs';
 import {
   VERDICT_AFTER,
   VERDICT_EVERY,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { INDUCTION_BATCH, createInductionTask } from '../../src/js/induction-task.mjs';
+import { INDUCTION_BATCH, createInductionTask } from '../../src/js/tasks/induction-task.mjs';
 import { encodeParametersLink } from '../../web/model/parameters-link.mjs';
 import { TRAINING_DEFAULTS, modelConfig } from '../../web/model/training.mjs';
 import { collectProblems, distDir, pageFixture, screenshot, waitForReady } from './helpers.mjs';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { INDUCTION_LENGTH } from '../../src/js/induction-task.mjs';
+import { INDUCTION_LENGTH } from '../../src/js/tasks/induction-task.mjs';
 import { createTraining } from '../../web/app/training.mjs';
 import {
   HEAD_CHOICES,

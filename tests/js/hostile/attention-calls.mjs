@@ -16,7 +16,7 @@ import {
   wrongArrays,
 } from './inputs.mjs';
 import { resizable, show } from './checks.mjs';
-import { optionNames } from '../../../src/js/attention-options.mjs';
+import { optionNames } from '../../../src/js/attention/attention-options.mjs';
 
 const DIMS = ['batch', 'qNumHeads', 'kvNumHeads', 'qSeqLen', 'kvSeqLen', 'headSize', 'vHeadSize'];
 // The options attention() takes, from the options record's one list: a new option is

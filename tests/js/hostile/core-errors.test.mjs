@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 
 import createAttentionModule from '../../../build/wasm/attention.mjs';
-import { createAttentionWith } from '../../../src/js/api.mjs';
+import { createAttentionWith } from '../../../src/js/module/api.mjs';
 import { useInstance } from './checks.mjs';
 
 useInstance();

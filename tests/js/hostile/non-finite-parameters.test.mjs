@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import createAttention from '../../../dist/attention.mjs';
-import { createTrainer } from '../../../src/js/trainer.mjs';
+import { createTrainer } from '../../../src/js/training/trainer.mjs';
 import { decodeParametersLink, encodeParametersLink } from '../../../web/model/parameters-link.mjs';
 import { parametersJson, readParametersJson } from '../../../web/model/training-export.mjs';
 import { TRAINING_DEFAULTS, modelConfig } from '../../../web/model/training.mjs';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { inductionAccuracy } from '../../../src/js/induction-task.mjs';
+import { inductionAccuracy } from '../../../src/js/tasks/induction-task.mjs';
 
 const logits = () => ({ data: Float32Array.from([0, 1, 1, 0]), dims: [1, 2, 2] });
 const targets = Int32Array.from([1, 0]);

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createTrainer } from '../../../src/js/trainer.mjs';
+import { createTrainer } from '../../../src/js/training/trainer.mjs';
 
 const workerUrl = new URL('../../../dist/train-worker.mjs', import.meta.url);
 const CONFIG = { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 2, positions: 'learned' };

@@ -1,0 +1,192 @@
+// The core's calls, as the JS layer makes them: each a record (AttentionCall,
+// AttentionBackwardCall, KvAttendCall, with the options record AttentionOptions inside) written
+// into wasm memory and handed to a plain wasm export by its address. Where each field lies is
+// the module's own description (callLayouts, src/bindings/call_layout.hpp), read once here:
+// the layouts are written down once, in C++. A record's JS keys are its C++ field names in
+// camelCase (q_num_heads: qNumHeads). Part of the context every entry point gets
+// (wasm-context.mjs).
+import {
+  bufferOf,
+  ownOr,
+  setBytes,
+  typedArrayLengthOf,
+  typedArrayType,
+} from '../shared/read-once.mjs';
+
+const Uint8ArrayIntrinsic = Uint8Array;
+const DataViewIntrinsic = DataView;
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/**
+ * A writer for record `name` of `layouts`: write(view, at, value, later) puts value's fields at
+ * byte `at` of the DataView. An address field takes a number, null (0) or a Float32Array of
+ * this layer's own (a fresh copy, whole buffer), which `later(array)` places after the record
+ * and returns the address of. Typed arrays are handled by the intrinsics alone (read-once.mjs):
+ * a caller may have replaced their prototype's getters.
+ */
+function recordWriter(layouts, name) {
+  const layout = layouts[name];
+  if (!layout) throw new Error(`the module describes no record ${name}`);
+  const steps = layout.fields.map(([field, offset, type]) => {
+    const key = camelCase(field);
+    if (type in layouts) {
+      const inner = recordWriter(layouts, type);
+      return (view, at, value, later) => inner(view, at + offset, value[key], later);
+    }
+    switch (type) {
+      case 'f32':
+        return (view, at, value) => view.setFloat32(at + offset, value[key], true);
+      case 'bool':
+        return (view, at, value) => view.setUint8(at + offset, value[key] ? 1 : 0);
+      case 'i32':
+        return (view, at, value) => view.setInt32(at + offset, value[key], true);
+      case 'u32':
+        return (view, at, value) => view.setUint32(at + offset, value[key], true);
+      case 'i64':
+        return (view, at, value) => view.setBigInt64(at + offset, BigInt(value[key]), true);
+      case 'u32[4]':
+        return (view, at, value) => {
+          for (let i = 0; i < 4; i++) view.setUint32(at + offset + 4 * i, value[key][i], true);
+        };
+      case 'address':
+        return (view, at, value, later) => {
+          const x = value[key];
+          view.setUint32(at + offset, typedArrayType(x) ? later(x) : (x ?? 0), true);
+        };
+      default:
+        throw new Error(
+          `record ${name}: field ${field} has a type this layer cannot write: ${type}`,
+        );
+    }
+  });
+  return (view, at, value, later) => {
+    for (let i = 0; i < steps.length; i++) steps[i](view, at, value, later);
+  };
+}
+
+/**
+ * Typed arrays among a record's address fields, nested records included, in field order.
+ * Index loops, as everywhere a call runs: a replaced Array iterator must not change a call.
+ */
+function arraysOf(layouts, name, value, found = []) {
+  const { fields } = layouts[name];
+  for (let i = 0; i < fields.length; i++) {
+    const type = fields[i][2];
+    const x = value[fields[i][3]];
+    if (type in layouts) arraysOf(layouts, type, x, found);
+    else if (type === 'address' && typedArrayType(x)) found[found.length] = x;
+  }
+  return found;
+}
+
+/** { coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
+export function createCoreCalls(Module) {
+  const layouts = JSON.parse(Module.callLayouts());
+  // Each field as [name, offset, type, its JS key].
+  for (const name of Object.keys(layouts)) {
+    for (const field of layouts[name].fields) field.push(camelCase(field[0]));
+  }
+  const writers = {};
+  for (const name of Object.keys(layouts)) writers[name] = recordWriter(layouts, name);
+
+  /**
+   * Writes record `name` (and the typed arrays it holds, after it) into wasm memory, calls
+   * `entry(address)`, frees it all: '' when entry returns 0, else the core's message there.
+   */
+  function callWithRecord(name, value, entry) {
+    const size = (layouts[name].size + 7) & ~7;
+    const arrays = arraysOf(layouts, name, value);
+    let bytes = size;
+    for (let i = 0; i < arrays.length; i++) bytes += (typedArrayLengthOf(arrays[i]) * 4 + 7) & ~7;
+    const at = Module._malloc(bytes);
+    if (!at) throw new RangeError(`could not allocate ${bytes} bytes for the call's record`);
+    try {
+      const heap = Module.HEAPU8; // after malloc: it may have grown (and replaced) memory
+      const view = new DataViewIntrinsic(bufferOf(heap), at, bytes);
+      let next = size;
+      const later = (array) => {
+        const address = at + next;
+        const length = typedArrayLengthOf(array) * 4;
+        setBytes(heap, new Uint8ArrayIntrinsic(bufferOf(array), 0, length), address);
+        next += (length + 7) & ~7;
+        return address;
+      };
+      writers[name](view, 0, value, later);
+      const message = entry(at);
+      return message === 0 ? '' : Module.UTF8ToString(message);
+    } finally {
+      Module._free(at);
+    }
+  }
+
+  /**
+   * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
+   * and options record (attention-options.mjs), every address 0 for the caller to fill.
+   * `mask` is { kind: 'boolean' | 'additive', dims } or null; the rest default to plain
+   * attention(): 4-D layouts, no past, a broadcast mask, raw scores.
+   */
+  function coreCall(shape, options, more = {}) {
+    // Own properties only: Object.prototype.pastLength must not become this call's.
+    const qLayout = ownOr(more, 'qLayout', 'bhsd');
+    const kvLayout = ownOr(more, 'kvLayout', 'bhsd');
+    const pastLength = ownOr(more, 'pastLength', 0);
+    const mask = ownOr(more, 'mask', null);
+    const maskKeys = ownOr(more, 'maskKeys', 'broadcast');
+    const scoresMode = ownOr(more, 'scoresMode', 'raw');
+    // One object literal with every field: built as `{ ...dims, more fields }`, the record
+    // cost V8 (Node 20) most of a small call's fixed cost (a 1-token attention() call took
+    // 27 µs, now 3 µs).
+    return {
+      q: 0,
+      k: 0,
+      v: 0,
+      y: 0,
+      batch: shape.batch,
+      qNumHeads: shape.qNumHeads,
+      kvNumHeads: shape.kvNumHeads,
+      qSeqLen: shape.qSeqLen,
+      kvSeqLen: shape.kvSeqLen,
+      headSize: shape.headSize,
+      vHeadSize: shape.vHeadSize,
+      qLayout: Module.Layout[qLayout].value,
+      kvLayout: Module.Layout[kvLayout].value,
+      options,
+      pastLength,
+      nonpadKvSeqlen: 0,
+      maskKind: Module.MaskKind[mask ? mask.kind : 'none'].value,
+      mask: 0,
+      maskDims: [0, 1, 2, 3].map((i) => (mask ? (mask.dims[i] ?? 0) : 0)),
+      maskRank: mask ? mask.dims.length : 0,
+      maskKeys: Module.MaskKeys[maskKeys].value,
+      scores: 0,
+      scoresMode: Module.ScoresMode[scoresMode].value,
+    };
+  }
+
+  /** Runs a core call record (coreCall's, addresses filled in): '' or the core's message. */
+  const runAttentionCall = (call) =>
+    callWithRecord('AttentionCall', call, Module._attention_call_run);
+
+  /** Runs { forward: coreCall's record, gradY, gradQ, gradK, gradV }: '' or the message. */
+  const runAttentionBackward = (call) =>
+    callWithRecord('AttentionBackwardCall', call, Module._attention_call_run_backward);
+
+  /** Runs a cache's attend { cache, q, y, qNumHeads, qSeqLen, options }: '' or the message. */
+  const runKvAttend = (call) => callWithRecord('KvAttendCall', call, Module._kv_cache_call_attend);
+
+  /** The core's working bytes for a call record's shape (forward, or backward). */
+  const bytesFor = (entry) => (c) =>
+    entry(c.batch, c.qNumHeads, c.kvNumHeads, c.qSeqLen, c.kvSeqLen, c.headSize, c.vHeadSize);
+  const attentionWorkingBytes = bytesFor(Module._attention_call_working_bytes);
+  const attentionBackwardWorkingBytes = bytesFor(Module._attention_call_backward_working_bytes);
+
+  return {
+    coreCall,
+    runAttentionCall,
+    runAttentionBackward,
+    runKvAttend,
+    attentionWorkingBytes,
+    attentionBackwardWorkingBytes,
+  };
+}

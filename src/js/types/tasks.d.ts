@@ -1,0 +1,130 @@
+// What the tiny transformer trains on: the induction task and the text task (characters of a text).
+import type { createTrainer } from './training.js';
+
+/** A batch of induction rows: Int32Array [batch, length] each. */
+export interface InductionBatch {
+  tokens: Int32Array;
+  /** The token to predict at each position, or -1 where it is not predictable (not counted). */
+  targets: Int32Array;
+  batch: number;
+  length: 25;
+  /** Each row's layout: x1 at 1 + p and again at 1 + p + n. */
+  rows: { p: number; n: number }[];
+}
+
+/**
+ * The induction task: rows of 25 tokens, BOS (0) | p noise | x1..xn | x1..xn | noise, with
+ * n distinct symbols from 1..15 (n in 4..10, p in 0..24-2n, new for each row) and noise from
+ * the other symbols. Only the second copy's predictable next tokens are counted targets.
+ * The same seed (an integer in 0..2^32-1, default 1) gives the same batches everywhere.
+ */
+export function createInductionTask(seed?: number): {
+  readonly seed: number;
+  readonly length: 25;
+  readonly vocabSize: 16;
+  /** The next `rows` rows (1 to 65536). */
+  batch(rows: number): InductionBatch;
+};
+
+/**
+ * The model the induction task was made for, as the page's chapter 3, the learning tests and
+ * the training benchmark train it: vocab 16, context 25, dModel 32, 2 attention-only layers of
+ * 4 heads (two layers are the fewest that can hold a previous-token head and an induction
+ * head), learned positions, AdamW at learning rate 6e-3. Frozen: spread it to try another,
+ * e.g. `createTinyTransformer({ ...INDUCTION_MODEL, layers: 1, seed: 3 })`.
+ */
+export const INDUCTION_MODEL: Readonly<{
+  vocabSize: 16;
+  context: 25;
+  dModel: 32;
+  layers: 2;
+  heads: 4;
+  positions: 'learned';
+  mlpSize: 0;
+  learningRate: 0.006;
+}>;
+
+/** Rows per training step for {@link INDUCTION_MODEL}: 32. */
+export const INDUCTION_BATCH: 32;
+
+/** Accuracy over counted targets (not -1), by the largest logit; accuracy is NaN if none. */
+export function inductionAccuracy(
+  logits: { data: Float32Array; dims: number[] },
+  targets: Int32Array,
+): { correct: number; counted: number; accuracy: number };
+
+/** Characters to ids and back: {@link createCharTokenizer}. */
+export interface CharTokenizer {
+  /** How many distinct characters (code points) the text holds: the model's vocabSize. */
+  readonly vocabSize: number;
+  /** The vocabulary: characters[id] is the character of that id, in code-point order. */
+  readonly characters: readonly string[];
+  /**
+   * One id per character (code point) of `text`. A character outside the vocabulary is a
+   * RangeError naming it and its index (in characters); a non-string a TypeError.
+   */
+  encode(text: string): Int32Array;
+  /** The characters of `ids` joined; an id outside 0..vocabSize-1 is a RangeError naming its index. */
+  decode(ids: Int32Array | number[]): string;
+}
+
+/**
+ * A character tokenizer whose vocabulary is every distinct character (Unicode code point) of
+ * `text`, ids in code-point order. `text` must be a non-empty string.
+ */
+export function createCharTokenizer(text: string): CharTokenizer;
+
+/** A batch of text windows: Int32Array [batch, length] each. */
+export interface TextBatch {
+  tokens: Int32Array;
+  /** The next character of each position. */
+  targets: Int32Array;
+  batch: number;
+  length: number;
+  /** Where each row starts in the text, in characters. */
+  starts: Int32Array;
+}
+
+/**
+ * The text task: windows of `context` characters from the first nine tenths of `text`
+ * (floor(0.9 n) characters), with next-character targets; the last tenth is held out. The
+ * same seed (default 1) gives the same batches. A text too short for one window of context
+ * characters and one more, and two held-out characters, is a RangeError.
+ */
+export function createTextTask(
+  text: string,
+  options: { context: number; seed?: number },
+): {
+  readonly tokenizer: CharTokenizer;
+  readonly vocabSize: number;
+  readonly context: number;
+  /** Characters in the text, in its training part, in its held-out part. */
+  readonly length: number;
+  readonly trainLength: number;
+  readonly heldOutLength: number;
+  /** The next `rows` training windows (1 to 65536). */
+  batch(rows: number): TextBatch;
+  /**
+   * The held-out tenth in consecutive windows; each held-out character after the first is one
+   * target, `counted` in all; the last window is padded (tokens 0, targets -1).
+   */
+  heldOut(): Omit<TextBatch, 'starts'> & { counted: number };
+};
+
+/**
+ * The model for text (docs/text.md says how it was chosen): dModel 64, 2 layers of 4 heads,
+ * RoPE positions, an MLP of 256, AdamW at 1e-2, windows of 32 characters. No vocabSize: it
+ * comes from the text (createTrainer fills it in; elsewhere spread `{ ...TEXT_MODEL, vocabSize }`).
+ */
+export const TEXT_MODEL: Readonly<{
+  context: 32;
+  dModel: 64;
+  layers: 2;
+  heads: 4;
+  positions: 'rope';
+  mlpSize: 256;
+  learningRate: 0.01;
+}>;
+
+/** Windows per training step for {@link TEXT_MODEL}: 8. */
+export const TEXT_BATCH: 8;
