@@ -4,7 +4,7 @@
 // character model reads as on a couplet.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createCharTokenizer } from '../../src/js/text-task.mjs';
+import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
 import {
   lineStartScore,
   punctuationScore,

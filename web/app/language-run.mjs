@@ -16,7 +16,7 @@ import {
   defaultSentence,
   describeText,
 } from '../model/language.mjs';
-import { TEXT_BATCH } from '../../src/js/text-task.mjs';
+import { TEXT_BATCH } from '../../src/js/tasks/text-task.mjs';
 
 /** The temperature of the samples written while the model trains. */
 export const SAMPLE_TEMPERATURE = 0.8;

@@ -22,7 +22,7 @@ import {
   describeText,
   verseShare,
 } from '../../model/language.mjs';
-import { TEXT_BATCH } from '../../../src/js/text-task.mjs';
+import { TEXT_BATCH } from '../../../src/js/tasks/text-task.mjs';
 import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
 
 /** The learner's own text: a box to paste it in and a button that trains on it. */
