@@ -216,9 +216,10 @@ export function tokenStrip(tokens, marks = new Map()) {
 
 /**
  * BertViz-style lines: the tokens twice (queries left, keys right), each query joined to the
- * keys it gives at least 5 % of its weight, the line's width and opacity its weight.
+ * keys it gives at least 5 % of its weight, the line's width and opacity its weight. The
+ * tokens are written as letters, or as `labels` (one string per token: a text's characters).
  */
-export function tokenLines(tokens, weights, { label, headClass }) {
+export function tokenLines(tokens, weights, { label, headClass, labels }) {
   const rowH = 22;
   const width = 220;
   const T = tokens.length;
@@ -243,9 +244,10 @@ export function tokenLines(tokens, weights, { label, headClass }) {
       );
     }
   }
-  const labels = Array.from(tokens, (id, t) => [
-    svg('text', { x: 32, y: yOf(t) + 5, 'text-anchor': 'end' }, tokenLabel(id)),
-    svg('text', { x: width - 32, y: yOf(t) + 5 }, tokenLabel(id)),
+  const names = labels ?? Array.from(tokens, tokenLabel);
+  const words = names.map((name, t) => [
+    svg('text', { x: 32, y: yOf(t) + 5, 'text-anchor': 'end' }, name),
+    svg('text', { x: width - 32, y: yOf(t) + 5 }, name),
   ]);
   return svg(
     'svg',
@@ -258,6 +260,6 @@ export function tokenLines(tokens, weights, { label, headClass }) {
       'aria-label': label,
     },
     lines,
-    labels,
+    words,
   );
 }

@@ -13,7 +13,7 @@ import {
   sayFailure,
   textReading,
 } from '../../draw/language-views.mjs';
-import { headHeatmap } from '../../draw/training-views.mjs';
+import { headHeatmap, tokenLines } from '../../draw/training-views.mjs';
 import { itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
 import {
   LANGUAGE_MODEL,
@@ -27,13 +27,32 @@ function build(ctx) {
   const field = sentenceField(languageRun, tr);
   const status = h('p', { class: 'ch4-status', role: 'status' });
   const grid = h('div', { class: 'train-heads ch4-heads' });
+  // One head's weights as lines from each character to those it attends to: the head the
+  // learner picked (a click on its heatmap), else the one read most clearly.
+  const linesTitle = h('h3');
+  const lines = h('figure', { class: 'ch4-lines' });
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-heads' },
     field.element,
     status,
     grid,
+    h('div', { class: 'ch4-stagepart' }, linesTitle, lines),
   );
+  let picked = -1;
+  let shown = null; // { reads, labels }
+  function drawLines() {
+    if (!shown) return;
+    const { reads, labels, tokens } = shown;
+    const k =
+      picked >= 0 ? picked : reads.reduce((b, x, j) => (x.share > reads[b].share ? j : b), 0);
+    const read = reads[k];
+    const name = tr('ch4.headName', { layer: read.layer + 1, head: read.head + 1 });
+    setText(linesTitle, tr('ch4.heads.linesTitle', { name, reading: textReading(read, tr) }));
+    lines.replaceChildren(
+      tokenLines(tokens, read.weights, { label: name, headClass: `head-${read.head + 1}`, labels }),
+    );
+  }
   let maps = [];
   let labelsKey = '';
   let progress = 1;
@@ -53,6 +72,14 @@ function build(ctx) {
           Array.from({ length: LANGUAGE_MODEL.heads }, (_, hd) => {
             const name = tr('ch4.headName', { layer: l + 1, head: hd + 1 });
             const map = headHeatmap(name, `head-${(hd % 4) + 1}`, { labels });
+            const k = maps.length;
+            const pick = () => {
+              picked = k;
+              drawLines();
+            };
+            map.element.tabIndex = 0;
+            map.element.addEventListener('click', pick);
+            map.element.addEventListener('keydown', (event) => event.key === 'Enter' && pick());
             maps.push(map);
             return map.element;
           }),
@@ -60,10 +87,13 @@ function build(ctx) {
       );
       grid.replaceChildren(...layers);
     }
-    readSentenceHeads(attention, characters).forEach((read, k) => {
+    const reads = readSentenceHeads(attention, characters);
+    reads.forEach((read, k) => {
       maps[k].update(read.weights);
       maps[k].read(textReading(read, tr), read.kind);
     });
+    shown = { reads, labels, tokens };
+    drawLines();
     element.dataset.ready = 'true';
     revealMaps();
   }

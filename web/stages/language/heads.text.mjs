@@ -7,6 +7,8 @@ export default {
     'ch4.narrate.heads':
       'Each heatmap is one head’s attention on your sentence: a row is a character, its cells the weights on the characters before it. Under each, what its weights show.',
     'ch4.headName': 'Layer {layer} · head {head}',
+    'ch4.heads.linesTitle':
+      '{name} as lines (click a heatmap to choose another head): {reading}',
     'ch4.read.previous': 'previous character: {share} of its weight on the one just before',
     'ch4.read.line': 'same place in the line before: {share} of its weight there',
     'ch4.read.punctuation': 'punctuation: {share} of its weight on the marks and line breaks',
@@ -25,6 +27,7 @@ export default {
     'ch4.narrate.heads':
       '每张热图是一个头在你句子上的注意力：每一行是一个字符，格子是它对前面各字符的权重。下面写着它的权重显示了什么。',
     'ch4.headName': '第 {layer} 层 · 头 {head}',
+    'ch4.heads.linesTitle': '{name} 画成连线（点击一张热图可换一个头）：{reading}',
     'ch4.read.previous': '前一个字符：其权重的 {share} 落在紧挨着的前一个字符上',
     'ch4.read.line': '上一句的同一位置：其权重的 {share} 落在那里',
     'ch4.read.punctuation': '标点：其权重的 {share} 落在标点和换行上',
