@@ -272,10 +272,13 @@ export function createLanguageRun({ startTrainer, loadText }) {
     pause: loop.pause,
     reset,
     setText,
-    /** Reads the text and starts the worker ahead, as a chapter 4 stage shows. */
+    /**
+     * Reads the text, and once it is read starts the worker ahead (a chapter 4 stage is on
+     * screen: its model is wanted soon). Called at every redraw of such a stage.
+     */
     prepare() {
       ensureText();
-      if (run.text.status === 'ready' && run.status !== 'failed')
+      if (run.text.status === 'ready' && !trainer && run.status !== 'failed')
         ensureTrainer().then(notify, loop.fail);
     },
     setSentence(sentence) {

@@ -3,27 +3,29 @@
 // curve with its baselines, bars of next-character probabilities, and the scene's link to
 // the run (it follows the run while on screen and lets go once taken off).
 import { h, svg } from '../dom.mjs';
-import { oncePerFrame, whenIdle } from '../idle.mjs';
+import { oncePerFrame } from '../idle.mjs';
 import { TEXT_CHOICES, characterCount, parseSentence, showCharacter } from '../model/language.mjs';
 
 /**
  * Follows the run while `element` is on screen: `draw(run)` once per frame after each change,
- * the text read and the worker started ahead at the first render. Returns render(t)'s part
+ * the text read and the worker started ahead (the run's prepare()). Returns render(t)'s part
  * that does it (call it at every render).
  */
 export function followRun(languageRun, element, draw) {
   let unsubscribe = null;
+  const redraw = () => {
+    languageRun.prepare();
+    draw(languageRun.run);
+  };
   const schedule = oncePerFrame(() => {
-    if (element.isConnected) return draw(languageRun.run);
+    if (element.isConnected) return redraw();
     unsubscribe?.();
     unsubscribe = null;
   });
   return () => {
     if (unsubscribe) return;
     unsubscribe = languageRun.subscribe(schedule);
-    draw(languageRun.run);
-    whenIdle(() => element.isConnected && languageRun.prepare());
-    languageRun.prepare();
+    redraw();
   };
 }
 

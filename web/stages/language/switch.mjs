@@ -128,23 +128,22 @@ function build(ctx) {
     const sign = (x) => (x >= 0 ? '+' : '−');
     const guessFrom = name(a.last.top[0].id);
     const guessTo = name(b.last.top[0].id);
-    verdict.textContent = [
-      tr('ch4.switch.changed', {
-        heads: off
-          .map((x) => tr('ch4.headName', { layer: x.layer + 1, head: x.head + 1 }))
-          .join(', '),
-        from: a.loss.toFixed(3),
-        to: b.loss.toFixed(3),
-        change: `${sign(change)}${Math.abs(change).toFixed(3)}`,
-        percent: `${sign(change)}${Math.abs((100 * change) / a.loss).toFixed(1)}`,
-        truth: name(truth),
-        pFrom: a.last.p[truth].toFixed(3),
-        pTo: b.last.p[truth].toFixed(3),
-      }),
-      guessFrom === guessTo
-        ? tr('ch4.switch.guessStays', { guess: guessFrom })
-        : tr('ch4.switch.guessChanged', { guessFrom, guessTo }),
-    ].join(' ');
+    verdict.textContent = tr('ch4.switch.changed', {
+      heads: off
+        .map((x) => tr('ch4.headName', { layer: x.layer + 1, head: x.head + 1 }))
+        .join(', '),
+      from: a.loss.toFixed(3),
+      to: b.loss.toFixed(3),
+      change: `${sign(change)}${Math.abs(change).toFixed(3)}`,
+      percent: `${sign(change)}${Math.abs((100 * change) / a.loss).toFixed(1)}`,
+      truth: name(truth),
+      pFrom: a.last.p[truth].toFixed(3),
+      pTo: b.last.p[truth].toFixed(3),
+      guess:
+        guessFrom === guessTo
+          ? tr('ch4.switch.guessStays', { guess: guessFrom })
+          : tr('ch4.switch.guessChanged', { guessFrom, guessTo }),
+    });
   }
 
   const followWhole = forwardFollower(

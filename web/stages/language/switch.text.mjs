@@ -11,7 +11,7 @@ export default {
     'ch4.switch.none':
       'Every head is on: the loss on your sentence is {loss} nats per character. Untick a head.',
     'ch4.switch.changed':
-      'With {heads} off, the loss on your sentence goes from {from} to {to} nats per character ({change}, {percent}%). The probability of “{truth}” goes from {pFrom} to {pTo}.',
+      'With {heads} off, the loss on your sentence goes from {from} to {to} nats per character ({change}, {percent}%). The probability of “{truth}” goes from {pFrom} to {pTo}. {guess}',
     'ch4.switch.guessStays': 'The top guess stays “{guess}”.',
     'ch4.switch.guessChanged': 'The top guess changes from “{guessFrom}” to “{guessTo}”.',
     'ch4.switch.explain':
@@ -29,7 +29,7 @@ export default {
     'ch4.switch.after': '关掉 {n} 个头',
     'ch4.switch.none': '所有头都开着：你的句子上每字符损失 {loss} 奈特。取消勾选一个头试试。',
     'ch4.switch.changed':
-      '关掉 {heads} 后，你的句子上每字符损失从 {from} 变为 {to} 奈特（{change}，{percent}%）。“{truth}”的概率从 {pFrom} 变为 {pTo}。',
+      '关掉 {heads} 后，你的句子上每字符损失从 {from} 变为 {to} 奈特（{change}，{percent}%）。“{truth}”的概率从 {pFrom} 变为 {pTo}。{guess}',
     'ch4.switch.guessStays': '首选仍是“{guess}”。',
     'ch4.switch.guessChanged': '首选从“{guessFrom}”变为“{guessTo}”。',
     'ch4.switch.explain':
