@@ -10,6 +10,8 @@ TinyTransformer* model(std::uintptr_t handle) { return reinterpret_cast<TinyTran
 const std::int32_t* ints(std::uintptr_t address) {
   return reinterpret_cast<const std::int32_t*>(address);
 }
+// An optional array: address 0 is none (null).
+const float* floats(std::uintptr_t address) { return reinterpret_cast<const float*>(address); }
 
 }  // namespace
 
@@ -30,14 +32,18 @@ StepResult train_step(std::uintptr_t handle, std::uintptr_t tokens, std::uintptr
 }
 
 std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t batch,
-                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention) {
+                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention,
+                    std::uintptr_t head_mask) {
   return model(handle)->forward(ints(tokens), batch, T, reinterpret_cast<float*>(logits),
-                                reinterpret_cast<float*>(attention));
+                                reinterpret_cast<float*>(attention), floats(head_mask));
 }
 
 std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
-                     std::uint32_t count, std::uintptr_t out) {
-  return model(handle)->generate(ints(prompt), length, count, reinterpret_cast<std::int32_t*>(out));
+                     std::uint32_t count, std::uintptr_t out, float temperature,
+                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask) {
+  const attention::model::Sampling sampling{temperature, top_k, seed};
+  return model(handle)->generate(ints(prompt), length, count, reinterpret_cast<std::int32_t*>(out),
+                                 sampling, floats(head_mask));
 }
 
 std::uintptr_t parameter_address(std::uintptr_t handle) {

@@ -35,12 +35,16 @@ void free_model(std::uintptr_t handle);
 StepResult train_step(std::uintptr_t handle, std::uintptr_t tokens, std::uintptr_t targets,
                       std::uint32_t batch, std::uint32_t T);
 // tokens int32 [batch, T] -> logits float32 [batch, T, V] and attention float32
-// [L, batch, H, T, T] at the given addresses.
+// [L, batch, H, T, T] at the given addresses; head_mask: float32 [L, H] (each head's output
+// times its factor, 0 = off), 0 for every head on.
 std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t batch,
-                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention);
-// prompt int32 [length] -> out int32 [count], greedy.
+                    std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention,
+                    std::uintptr_t head_mask);
+// prompt int32 [length] -> out int32 [count]: greedy at temperature 0, else sampled from the
+// top_k largest logits (0 = all) by a generator seeded with `seed`; head_mask as forward's.
 std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
-                     std::uint32_t count, std::uintptr_t out);
+                     std::uint32_t count, std::uintptr_t out, float temperature,
+                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask);
 
 // The parameter arena's address (tensors at the offsets of the model's parameter table, in
 // floats), for copying parameters out.

@@ -43,12 +43,12 @@ TEST(ModelCall, TrainsForwardsAndGeneratesThroughAddresses) {
   }
   std::vector<float> logits(2 * 4 * 4), att(2 * 2 * 4 * 4);
   EXPECT_EQ(transformer_call::forward(created.handle, address(tokens.data()), 2, 4,
-                                      address(logits.data()), address(att.data())),
+                                      address(logits.data()), address(att.data()), 0),
             "");
   std::vector<std::int32_t> out(3);
-  EXPECT_EQ(
-      transformer_call::generate(created.handle, address(tokens.data()), 1, 3, address(out.data())),
-      "");
+  EXPECT_EQ(transformer_call::generate(created.handle, address(tokens.data()), 1, 3,
+                                       address(out.data()), 0.0f, 0, 0, 0),
+            "");
   for (std::int32_t token : out) EXPECT_TRUE(token >= 0 && token < 4);
   transformer_call::free_model(created.handle);
 }
@@ -70,7 +70,7 @@ TEST(ModelCall, RefusesWhatMemorySafetyNeedsWithAMessage) {
   const std::vector<std::int32_t> five = {0, 1, 2, 3, 0};
   std::vector<float> logits(5 * 4);
   EXPECT_EQ(transformer_call::forward(created.handle, address(five.data()), 1, 5,
-                                      address(logits.data()), 0),
+                                      address(logits.data()), 0, 0),
             "T must be from 1 to context, B at least 1");
   transformer_call::free_model(created.handle);
 }

@@ -132,10 +132,10 @@ inline double cross_entropy(const Vec& logits, const std::vector<std::int32_t>& 
 }
 
 // The whole model: logits [B * T, V] (and attention [L, B, H, T, T] when asked) from named
-// parameters.
+// parameters; head_mask [L, H], when given, multiplies each head's output before W_O.
 inline Vec model_logits(const attention::model::Config& c, const std::map<std::string, Vec>& p,
                         const std::vector<std::int32_t>& tokens, std::size_t T,
-                        Vec* attention_out = nullptr) {
+                        Vec* attention_out = nullptr, const Vec* head_mask = nullptr) {
   using attention::model::Positions;
   const std::size_t D = c.d_model, H = c.heads, Hkv = c.kv_heads, d = D / H, KV = Hkv * d;
   const std::size_t B = tokens.size() / T, M = c.mlp_size;
@@ -154,7 +154,9 @@ inline Vec model_logits(const attention::model::Config& c, const std::map<std::s
       k = rope(k, T, Hkv, d);
     }
     Vec att;
-    const Vec heads = attention(q, k, v, B, T, H, Hkv, d, &att);
+    Vec heads = attention(q, k, v, B, T, H, Hkv, d, &att);
+    if (head_mask)
+      for (std::size_t i = 0; i < heads.size(); ++i) heads[i] *= (*head_mask)[l * H + i / d % H];
     if (attention_out) attention_out->insert(attention_out->end(), att.begin(), att.end());
     x = add(x, linear(heads, P(at + "attention.wo"), nullptr, D, D));
     if (M > 0) {

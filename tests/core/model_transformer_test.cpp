@@ -1,9 +1,11 @@
 // The whole tiny transformer (src/attention/model/transformer.hpp): its logits and attention
 // against the float64 reference, every parameter's gradient against float64 central finite
 // differences, bit-for-bit determinism, refused steps that change nothing, greedy decoding
-// through the key/value cache against the batch forward, and a task it must learn.
+// through the key/value cache against the batch forward, heads switched off by a mask,
+// sampling with temperature and top-k, and a task it must learn.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -265,6 +267,146 @@ TEST(ModelTransformer, GenerateEqualsTheArgmaxOfForwardOverTheGrowingPrefix) {
     }
     EXPECT_EQ(model->generate(prompt.data(), 2, 5, generated.data()),
               "the prompt and the new tokens but the last must fit in the context");
+  }
+}
+
+// A model trained a little, so that its heads and logits differ from one another.
+std::unique_ptr<TinyTransformer> trained(const Config& c, std::uint32_t steps = 20) {
+  auto model = make(c);
+  for (std::uint32_t step = 0; step < steps; ++step) {
+    Tokens tokens, targets;
+    batch_of(4, 5, c.vocab_size, step, &tokens, &targets);
+    double loss = 0;
+    EXPECT_EQ(model->train_step(tokens.data(), targets.data(), 4, 5, &loss), "");
+  }
+  return model;
+}
+
+TEST(ModelTransformer, AHeadMaskMatchesTheFloat64ReferenceAndAllOnesIsNoMask) {
+  for (const Config& c :
+       {small_config(Positions::learned, 12, 1), small_config(Positions::rope, 0, 2)}) {
+    auto model = trained(c);
+    Tokens tokens, targets;
+    const std::size_t B = 2, T = 5, V = c.vocab_size;
+    batch_of(B, T, c.vocab_size, 7, &tokens, &targets);
+    std::vector<float> plain(B * T * V), ones(B * T * V), masked(B * T * V);
+    const std::vector<float> all_on(c.layers * c.heads, 1.0f), mask = {1.0f, 0.0f, 0.5f, 1.0f};
+    ASSERT_EQ(model->forward(tokens.data(), B, T, plain.data(), nullptr), "");
+    ASSERT_EQ(model->forward(tokens.data(), B, T, ones.data(), nullptr, all_on.data()), "");
+    EXPECT_EQ(std::memcmp(plain.data(), ones.data(), plain.size() * 4), 0);
+    ASSERT_EQ(model->forward(tokens.data(), B, T, masked.data(), nullptr, mask.data()), "");
+    const Vec mask64(mask.begin(), mask.end());
+    const Vec logits64 =
+        reference64::model_logits(c, named_parameters(*model), tokens, T, nullptr, &mask64);
+    double moved = 0;
+    for (std::size_t i = 0; i < masked.size(); ++i) {
+      EXPECT_NEAR(masked[i], logits64[i], 2e-5);
+      moved = std::max(moved, std::abs(double(masked[i]) - plain[i]));
+    }
+    EXPECT_GT(moved, 1e-3);  // switching a head off changes what the model predicts
+  }
+}
+
+TEST(ModelTransformer, SwitchingAHeadOffEqualsZeroingItsRowsOfWo) {
+  const Config c = small_config(Positions::learned, 12, 2);
+  auto model = trained(c);
+  Tokens tokens, targets;
+  const std::size_t T = 5, V = c.vocab_size, H = c.heads, d = c.d_model / H;
+  batch_of(1, T, c.vocab_size, 3, &tokens, &targets);
+  for (std::size_t off = 0; off < c.layers * H; ++off) {
+    std::vector<float> mask(c.layers * H, 1.0f), masked(T * V), zeroed(T * V);
+    mask[off] = 0.0f;
+    ASSERT_EQ(model->forward(tokens.data(), 1, T, masked.data(), nullptr, mask.data()), "");
+    const std::vector<float> kept(model->parameter_data(),
+                                  model->parameter_data() + model->parameter_count());
+    std::vector<float> without = kept;
+    const std::size_t l = off / H, h = off % H;
+    for (const ParameterInfo& info : model->parameters())
+      if (info.name == "layers." + std::to_string(l) + ".attention.wo")
+        std::fill_n(without.begin() + info.offset + h * d * c.d_model, d * c.d_model, 0.0f);
+    std::size_t bad = 0;
+    ASSERT_EQ(model->load_parameters(without.data(), without.size(), &bad), "");
+    ASSERT_EQ(model->forward(tokens.data(), 1, T, zeroed.data(), nullptr), "");
+    ASSERT_EQ(model->load_parameters(kept.data(), kept.size(), &bad), "");
+    for (std::size_t i = 0; i < masked.size(); ++i)
+      EXPECT_EQ(masked[i], zeroed[i]) << "head " << off << ", logit " << i;
+  }
+}
+
+TEST(ModelTransformer, GenerateWithAHeadMaskFollowsTheMaskedForward) {
+  const Config c = small_config(Positions::rope, 12, 1);
+  auto model = trained(c);
+  const std::vector<float> mask = {0.0f, 1.0f, 1.0f, 0.0f};
+  const Tokens prompt = {2, 4};
+  Tokens generated(3);
+  ASSERT_EQ(model->generate(prompt.data(), 2, 3, generated.data(), {}, mask.data()), "");
+  Tokens sequence = prompt;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::size_t T = sequence.size();
+    std::vector<float> logits(T * c.vocab_size);
+    ASSERT_EQ(model->forward(sequence.data(), 1, T, logits.data(), nullptr, mask.data()), "");
+    const float* last = logits.data() + (T - 1) * c.vocab_size;
+    const auto argmax =
+        static_cast<std::int32_t>(std::max_element(last, last + c.vocab_size) - last);
+    EXPECT_EQ(generated[i], argmax) << "token " << i;
+    sequence.push_back(argmax);
+  }
+}
+
+TEST(ModelTransformer, SamplingIsSeededAndTopKOneIsGreedy) {
+  const Config c = small_config(Positions::learned, 12, 1);
+  auto model = trained(c);
+  const Tokens prompt = {1};
+  Tokens greedy(4), top1(4), a(4), b(4);
+  ASSERT_EQ(model->generate(prompt.data(), 1, 4, greedy.data()), "");
+  ASSERT_EQ(model->generate(prompt.data(), 1, 4, top1.data(), {2.0f, 1, 9}), "");
+  EXPECT_EQ(top1, greedy);
+  bool differs = false;
+  for (std::uint32_t seed = 0; seed < 20; ++seed) {
+    ASSERT_EQ(model->generate(prompt.data(), 1, 4, a.data(), {1.5f, 0, seed}), "");
+    ASSERT_EQ(model->generate(prompt.data(), 1, 4, b.data(), {1.5f, 0, seed}), "");
+    EXPECT_EQ(a, b) << "seed " << seed;
+    differs = differs || a != greedy;
+  }
+  EXPECT_TRUE(differs);  // at temperature 1.5 some seed leaves the greedy path
+  EXPECT_EQ(model->generate(prompt.data(), 1, 4, a.data(), {-1.0f, 0, 0}),
+            "the temperature must be finite and >= 0");
+}
+
+// Over many seeds, the first sampled token's frequencies are softmax(logits / temperature)
+// over the top k, and a token outside the top k never comes.
+TEST(ModelTransformer, SamplesFollowTheTemperedSoftmaxOfTheTopK) {
+  const Config c = small_config(Positions::none, 0, 2);
+  auto model = trained(c);
+  const Tokens prompt = {0, 3};
+  const std::size_t V = c.vocab_size;
+  std::vector<float> logits(2 * V);
+  ASSERT_EQ(model->forward(prompt.data(), 1, 2, logits.data(), nullptr), "");
+  const float* last = logits.data() + V;
+  std::vector<std::int32_t> rank(V);
+  for (std::size_t i = 0; i < V; ++i) rank[i] = std::int32_t(i);
+  std::sort(rank.begin(), rank.end(), [last](auto x, auto y) { return last[x] > last[y]; });
+  const float temperature = 0.7f;
+  const std::size_t k = 3, draws = 4000;
+  std::vector<double> expected(V, 0.0);
+  double total = 0;
+  for (std::size_t j = 0; j < k; ++j)
+    total += std::exp((last[rank[j]] - last[rank[0]]) / double(temperature));
+  for (std::size_t j = 0; j < k; ++j)
+    expected[rank[j]] = std::exp((last[rank[j]] - last[rank[0]]) / double(temperature)) / total;
+  std::vector<double> seen(V, 0.0);
+  for (std::uint32_t seed = 0; seed < draws; ++seed) {
+    std::int32_t token = -1;
+    ASSERT_EQ(model->generate(prompt.data(), 2, 1, &token, {temperature, k, seed}), "");
+    seen[token] += 1.0 / draws;
+  }
+  for (std::size_t i = 0; i < V; ++i) {
+    if (expected[i] == 0.0) {
+      EXPECT_EQ(seen[i], 0.0) << "token " << i << " is not in the top " << k;
+    } else {  // 5 standard deviations of a frequency over 4000 draws
+      EXPECT_NEAR(seen[i], expected[i], 5 * std::sqrt(expected[i] * (1 - expected[i]) / draws))
+          << "token " << i;
+    }
   }
 }
 

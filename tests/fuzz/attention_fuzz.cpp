@@ -597,7 +597,7 @@ void fuzz_transformer(Bytes& in) {
       std::vector<float> weights(c.layers * B * c.heads * T * T);
       const std::string error =
           transformer_call::forward(created.handle, address(tokens), std::uint32_t(B),
-                                    std::uint32_t(T), address(logits), address(weights));
+                                    std::uint32_t(T), address(logits), address(weights), 0);
       unchanged(before, "transformer: forward changed a parameter");
       if (error.empty() != in_range)
         fail("transformer: forward accepted or refused wrongly", 0, 0, 0);
@@ -640,9 +640,16 @@ void fuzz_transformer(Bytes& in) {
     prompt[i] = std::int32_t(in.pick(0, c.vocab_size));
     prompt_ok = prompt_ok && prompt[i] < V;
   }
+  // Greedy or sampled (temperature 0 to 1.5, any top_k, even past V), some heads off or dimmed.
+  const float temperature = 0.5f * float(in.pick(0, 4));
+  const std::uint32_t top_k = std::uint32_t(in.pick(0, c.vocab_size + 2));
+  std::vector<float> head_mask(c.layers * c.heads);
+  for (float& factor : head_mask) factor = 0.5f * float(in.pick(0, 3));
+  const bool masked = in.next() % 2 == 0;
   const std::string error = transformer_call::generate(
       created.handle, reinterpret_cast<std::uintptr_t>(prompt.data()), std::uint32_t(length),
-      std::uint32_t(n), reinterpret_cast<std::uintptr_t>(out.data()));
+      std::uint32_t(n), reinterpret_cast<std::uintptr_t>(out.data()), temperature, top_k,
+      std::uint32_t(in.next()), masked ? reinterpret_cast<std::uintptr_t>(head_mask.data()) : 0);
   if (error.empty() != prompt_ok)
     fail("transformer: generate accepted or refused wrongly", 0, 0, 0);
   if (error.empty())

@@ -166,8 +166,9 @@ describe('the packed package', () => {
     // A guard against accidental bloat (a debug build, an embedded copy of the wasm, each
     // 100 KiB or more): the point of the package is one small import instead of megabytes of
     // onnxruntime-web. The module's own growth shows in README's Size table (checked within
-    // 5%): 155.0 KiB with the threads loader and close() (the threads build is separate files).
-    assert.ok(gzip < 160 * 1024, `${gzip} bytes gzipped`);
+    // 5%): 155.0 KiB with the threads loader and close() (the threads build is separate files),
+    // about 161 KiB with the tiny transformer's head mask and sampling.
+    assert.ok(gzip < 170 * 1024, `${gzip} bytes gzipped`);
   });
 
   test('a scratch project imports it in Node (ESM) and gets the article numbers', async () => {

@@ -293,6 +293,18 @@ const stepLoss: number = model.trainStep({
 });
 const seen: number[] = model.forward({ tokens: new Int32Array(25) }).attention.dims;
 const continued: Int32Array = model.generate([1, 2, 3], 4);
+const sampled: Int32Array = model.generate([1, 2, 3], 4, {
+  temperature: 0.8,
+  topK: 5,
+  seed: 1,
+  headMask: [1, 0, 1, 1],
+});
+const withoutHeads: number[] = model.forward({
+  tokens: new Int32Array(25),
+  headMask: new Float32Array(4).fill(0),
+}).logits.dims;
+// @ts-expect-error topK is a number
+model.generate([1], 1, { topK: '5' });
 const saved = JSON.stringify(model.parameters(), (key, value: unknown) =>
   ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value,
 );
@@ -303,7 +315,7 @@ attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
 // @ts-expect-error tokens are an Int32Array
 model.forward({ tokens: new Float32Array(25) });
 model.free();
-void [stepLoss, seen, continued];
+void [stepLoss, seen, continued, sampled, withoutHeads];
 
 // createTrainer: the tiny transformer trained in a worker on the induction task.
 import {
@@ -327,6 +339,9 @@ const ran: { step: number; stopped: boolean } = await trainer.train({
   attentionEvery: 5,
 });
 const evaluation = await trainer.evaluate({ batch: 8 });
+const drawn: Int32Array = await trainer.generate({ prompt: [1, 2], count: 3, temperature: 1 });
+const probed: number[] = (await trainer.forward({ tokens: [1, 2, 3], headMask: [0] })).attention
+  .dims;
 const accuracy: number = evaluation.accuracy;
 await trainer.loadParameters(await trainer.parameters());
 const small = { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 1 };
@@ -340,7 +355,7 @@ const scored: number = inductionAccuracy(
   rowTargets,
 ).accuracy;
 const isTrainerError: boolean = new Error('x') instanceof TrainerError;
-void [ran, accuracy, scored, isTrainerError];
+void [ran, accuracy, scored, isTrainerError, drawn, probed];
 
 // Apps: threads where they can run, a base URL, a timeout, close().
 const auto: AttentionApi = await createAttention({

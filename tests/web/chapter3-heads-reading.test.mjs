@@ -140,12 +140,81 @@ describe('one reader of which head does what', () => {
       );
       assert.ok(!kinds.includes('induction'), `kinds: ${kinds}`);
       await screenshot(page, `ch3-heads-reading-${name}`);
+      // Predict does not ask where its induction head looks: it says there is none and asks
+      // what is true of this model (its previous-token head, or a head it could have had).
+      await page.click('[data-tool="predict"]');
+      await page.waitForFunction(() =>
+        /no induction head/.test(document.querySelector('.exercise-prompt')?.textContent),
+      );
+      const asked = await page.textContent('.exercise-prompt');
+      assert.doesNotMatch(asked, /which position does an induction head attend/);
+      const previous = /previous-token head attend to/.test(asked);
+      assert.ok(previous || /Had training made one/.test(asked), asked);
+      // ⟨s⟩ A B C D A B C: the last C is position 7, the token before it 6, after A B C's C 4.
+      await page.fill('.exercise-input', previous ? '6' : '4');
+      await page.click('.exercise-form button[type="submit"]');
+      await page.waitForSelector('.exercise[data-outcome="right"]');
       await page.click('.language-button[data-language="zh"]');
       await page.waitForFunction(() =>
         /这个模型没有归纳头/.test(document.querySelector('.heads-prediction')?.textContent),
       );
+      assert.match(await page.textContent('.exercise-prompt'), /这个模型没有归纳头/);
       assert.deepEqual(await collectProblems(page, problems), []);
       await context.close();
     });
   }
+
+  test('at 1366×768, en and zh, the train stage’s heads table is whole in “Your numbers”', async () => {
+    for (const locale of ['en-US', 'zh-CN'])
+      for (const name of ['twoLayers', 'noPositions']) {
+        const opened = await web.open({
+          url: `${web.url}#step=train&trained=${links[name]}`,
+          locale,
+          viewport: { width: 1366, height: 768 },
+        });
+        const { page, context, problems } = opened;
+        await waitForReady(page);
+        await page.waitForSelector('.workbench td.cell[data-matrix="run-heads"]');
+        const cut = await page.$eval('.workbench', (panel) => {
+          const edge = panel.getBoundingClientRect();
+          const inside = edge.left + panel.clientLeft + panel.clientWidth;
+          const table = panel.querySelector('.matrix:has(td.cell[data-matrix="run-heads"])');
+          const cells = [...table.querySelectorAll('td.cell')].filter((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const text = range.getBoundingClientRect();
+            const box = cell.getBoundingClientRect();
+            return text.left < box.left - 0.5 || text.right > box.right + 0.5;
+          });
+          return {
+            panel: panel.scrollWidth - panel.clientWidth,
+            table: Math.round(table.getBoundingClientRect().right - inside),
+            cells: cells.map((cell) => cell.textContent),
+          };
+        });
+        const where = `${name}, ${locale}`;
+        assert.ok(cut.panel <= 0, `${where}: the panel cuts off ${cut.panel} px`);
+        assert.ok(cut.table <= 0, `${where}: the table runs ${cut.table} px past the panel`);
+        assert.deepEqual(cut.cells, [], `${where}: cells whose words run past them`);
+        await screenshot(page, `ch3-heads-table-${name}-${locale}`);
+        assert.deepEqual(await collectProblems(page, problems), []);
+        await context.close();
+      }
+  });
+
+  test('in Chinese the prediction’s sentences follow each other without a space', async () => {
+    const { page, context, problems } = await open(
+      `step=heads-learned&trained=${links.twoLayers}`,
+      'zh-CN',
+    );
+    await page.waitForSelector('.scene-heads-learned[data-ready="true"]', { timeout: 60_000 });
+    const prediction = await page.textContent('.heads-prediction');
+    assert.match(prediction, /归纳头/);
+    assert.doesNotMatch(prediction, /[。：；！？] /, prediction);
+    // The spoken step too: its position, then the scene's sentence.
+    const spoken = await page.textContent('p[aria-live][id$="narration"]');
+    assert.doesNotMatch(spoken, /[。：；！？] /, spoken);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
 });

@@ -125,6 +125,15 @@ test('steps that diverge are said to diverge, and why; no NaN is shown', async (
     'no cell holds a number that is not one',
   );
   assert.equal(await page.isDisabled('.ch3-more-steps'), true, 'more steps would overflow');
+  // The link says the steps really taken, not the 200 asked for.
+  const taken = Number(await page.getAttribute('.scene-host [data-steps]', 'data-steps'));
+  assert.ok(taken >= 1 && taken < 200, `stopped at step ${taken}`);
+  await page.waitForFunction((n) => location.hash.includes(`&steps=${n}`), taken);
+  assert.doesNotMatch(page.url(), /steps=200/);
+  await page.reload();
+  await waitForStep(page, 'learn-update');
+  assert.equal(await page.getAttribute('.scene-host [data-steps]', 'data-steps'), String(taken));
+  assert.equal(await page.isDisabled('.ch3-more-steps'), true, 'the link says it would overflow');
   assert.match(await explanation(page), /the loss has not fallen but risen/);
   await screenshot(page, 'ch3-says-learn-diverged');
   // In Chinese too.

@@ -12,6 +12,46 @@ import { STAGE_COUNT, chapterSteps } from './walkthrough-shape.mjs';
 const web = pageFixture();
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
 
+/** Every stage's mark under the timeline is its own target of 24×24 px or more, none on another. */
+async function checkMarkTargets(page, where) {
+  const boxes = await page.$$eval('.tick, .ticks-legend', (all) =>
+    all.map((el) => {
+      const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
+      const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+      return {
+        name: el.dataset.stage ? `mark ${el.dataset.stage}` : 'legend',
+        button: el.tagName === 'BUTTON',
+        hitsItself: hit === el || el.contains(hit),
+        ...{ left, right, top, bottom, width, height },
+      };
+    }),
+  );
+  const marks = boxes.filter((box) => box.name !== 'legend');
+  assert.equal(marks.length, STAGE_COUNT, `${where}: a mark per stage`);
+  for (const box of boxes) {
+    assert.ok(box.button, `${where}: ${box.name} is a button`);
+    assert.ok(
+      box.width >= 24 && box.height >= 24,
+      `${where}: ${box.name} is ${box.width}×${box.height}`,
+    );
+    assert.ok(
+      box.left >= 0 && box.right <= (await page.viewportSize()).width,
+      `${where}: ${box.name} on screen`,
+    );
+    assert.ok(box.hitsItself, `${where}: a tap on ${box.name}'s middle reaches it`);
+  }
+  for (let a = 0; a < boxes.length; a++)
+    for (let b = a + 1; b < boxes.length; b++) {
+      const [p, q] = [boxes[a], boxes[b]];
+      const overlap =
+        p.left < q.right - 0.5 &&
+        q.left < p.right - 0.5 &&
+        p.top < q.bottom - 0.5 &&
+        q.top < p.bottom - 0.5;
+      assert.ok(!overlap, `${where}: ${p.name} and ${q.name} overlap`);
+    }
+}
+
 for (const locale of ['en-US', 'zh-CN']) {
   const zh = locale === 'zh-CN';
   test(`phone, ${locale}: a compact control bar, a stage list with every name, marks a finger can use`, async () => {
@@ -38,12 +78,15 @@ for (const locale of ['en-US', 'zh-CN']) {
         button.width >= 24 && button.height >= 24,
         `${button.name}: ${button.width}×${button.height}`,
       );
-    // The strip of stage marks is one tap target (24 px or more) that opens the stage list.
-    const marks = await page.$eval('.scrubber-ticks', (el) => el.getBoundingClientRect().toJSON());
-    const legend = await page.$eval('.ticks-legend', (el) => el.getBoundingClientRect().toJSON());
-    assert.ok(legend.height >= 24, `the marks' tap target is ${legend.height} px tall`);
-    assert.ok(legend.left <= marks.left && legend.right >= marks.right, 'it covers every mark');
-    assert.ok(legend.top <= marks.top && legend.bottom >= marks.bottom);
+    // Each stage's mark is a target of its own, 24 px or more, on the screen, apart from the
+    // others and from the legend (which opens the stage list); a tap on one goes to its stage.
+    await checkMarkTargets(page, 'phone');
+    await page.tap('.tick[data-stage="4"]');
+    await waitForStep(page, 'scores-1');
+    await page.tap('.tick[data-stage="13"]');
+    await waitForStep(page, 'decode-1');
+    await page.goto(`${web.url}#step=decode-4`);
+    await waitForStep(page, 'decode-4');
     // Closed, the stage list names the current stage.
     assert.equal(
       await page.textContent('.stages-toggle'),
@@ -89,6 +132,24 @@ for (const locale of ['en-US', 'zh-CN']) {
     await context.close();
   });
 }
+
+test('the stage marks at 1366×768, en and zh: each its own target, a click goes to its stage', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await web.open({
+      viewport: { width: 1366, height: 768 },
+      locale,
+    });
+    await page.goto(`${web.url}#step=weights`);
+    await waitForReady(page);
+    await checkMarkTargets(page, `1366 ${locale}`);
+    await page.click('.tick[data-stage="12"]');
+    await waitForStep(page, 'kv-sharing');
+    await page.click('.tick[data-stage="1"]');
+    await waitForStep(page, 'inputs');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
 
 test('phone: stage 13 fits the screen at every token, nothing to swipe sideways', async () => {
   const { page, context, problems } = await web.open(PHONE);

@@ -65,6 +65,13 @@ export function onStateChange(app, current, previous, reason) {
     app.change({ step: app.steps[k].id }, reason);
     return;
   }
+  // Learning steps asked for past one that would overflow are not taken: the state, and so
+  // the link, says the steps taken (the numbers are the same for both: learning-step.mjs).
+  const taken = learningStepsTaken(app, current);
+  if (taken < current.learning.steps) {
+    app.change({ learning: { ...current.learning, steps: taken } }, reason);
+    return;
+  }
   // New numbers (here, or in the change that led here) are not on screen yet.
   const unseen = app.version !== app.shownVersion;
   app.shownVersion = app.version;
@@ -144,6 +151,13 @@ function whenRead(numbers, name, compute) {
 function readStageNumbers(numbers, steps, id) {
   const step = steps.find((s) => s.id === id);
   for (const name of (step && STAGES[step.stage - 1].reads) ?? []) void numbers[name];
+}
+
+/** The learning steps taken, where the step on screen reads them; else Infinity. */
+function learningStepsTaken(app, { step }) {
+  const shown = app.steps.find((s) => s.id === step);
+  const reads = (shown && STAGES[shown.stage - 1].reads) ?? [];
+  return reads.includes('learning') ? app.numbers.learning.step.steps : Infinity;
 }
 
 /** The numbers the step reads, first read now, were refused (the message is kept). */

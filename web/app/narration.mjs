@@ -11,7 +11,7 @@ export const windowTitle = (step, tr, dims) => `${step.title(tr, dims)} · ${tr(
  */
 export function narration({ step, index, total, scene, tr, dims }) {
   const position = tr('narrate.step', { k: index + 1, total, title: step.title(tr, dims) });
-  return `${position} ${scene.narration}`;
+  return tr('sentences.two', { first: position, second: scene.narration });
 }
 
 /** The badges beside the step's title: which settings and numbers are in use. */

@@ -14,6 +14,8 @@ export default {
   'app.footer':
     'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The exponentials inside softmax and their sums come from it too; the only arithmetic done in the page is the article’s rounded printout.',
   'app.skip': 'Skip to the walkthrough',
+  // Two sentences in a row: English puts a space between them, Chinese none (its 。 ends one).
+  'sentences.two': '{first} {second}',
 
   // --- load errors ---
   'load.title': 'The explainer could not start',

@@ -13,6 +13,8 @@ export default {
   'app.footer':
     '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。softmax中的指数及其和也来自它；页面本身只计算原文四舍五入后的数字。',
   'app.skip': '跳到演示部分',
+  // 两句相接：英文之间有空格，中文没有（句号已结束前一句）。
+  'sentences.two': '{first}{second}',
 
   // --- 加载错误 ---
   'load.title': '演示无法启动',

@@ -82,7 +82,9 @@ export function computeLearningStep(attn, example, target, steps) {
   let overflow = false;
   const asked = Math.min(MAX_STEPS, Math.max(1, Math.floor(steps)));
   let count = 0;
-  while (count < asked) {
+  // One step past the last asked for is looked at, not taken: whether it would overflow is
+  // the same whether 200 steps were asked for or the 37 taken before it (a link says 37).
+  for (;;) {
     const taken = step(weights, trace);
     const next = run(taken.next);
     const loss = lossOf(next.outputs, goal).loss;
@@ -93,6 +95,7 @@ export function computeLearningStep(attn, example, target, steps) {
       rose ??= { step: count + 1, ...sizes };
       break;
     }
+    if (count === asked) break;
     if (count === 0) [before, weightsOneStep] = [taken.withGrad, taken.next];
     if (loss > losses[count]) rose ??= { step: count + 1, ...sizes };
     weights = taken.next;

@@ -147,7 +147,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
   function update({ keepQuestion = false } = {}) {
     const { numbers, step, tr, exampleKey } = context();
     const previousId = current()?.id;
-    questions = numbers ? questionsOf(step, numbers) : [];
+    questions = numbers ? questionsOf(step, numbers, context().sceneElement) : [];
     const done = progress.get(exampleKey);
     const kept = keepQuestion ? questions.findIndex((q) => q.id === previousId) : -1;
     if (kept !== -1) index = kept;
@@ -344,7 +344,7 @@ function toleranceText(question, numbers, tr) {
     relative: TOLERANCE.relative * 100,
   });
   return maskApplies(numbers, question.cell)
-    ? `${text} ${tr('tools.exercise.toleranceMasked')}`
+    ? tr('sentences.two', { first: text, second: tr('tools.exercise.toleranceMasked') })
     : text;
 }
 

@@ -12,7 +12,10 @@
 // not on show); otherwise the step is held at its start until the answer is in. Optional:
 // whole: true for an answer that is a whole number (a sign, a position: no tolerance), and
 // wait(sceneElement) -> null when the question can be asked, else (tr) => why not yet (the
-// scene dispatches a bubbling "scene-ready" event when that may have changed).
+// scene dispatches a bubbling "scene-ready" event when that may have changed), and
+// applies(sceneElement or null) -> false for a question that does not hold for what the scene
+// shows (a trained model without an induction head is not asked where its induction head
+// looks); null stands for a step not on screen, where one of a step's variants applies.
 // Answers are read from the numbers trace() gave for the reader's own example, so edited
 // numbers, the scaling and the mask are all taken into account. Sizes too are read from the
 // numbers, never from the dims a step was built with: a step object outlives a change of
@@ -157,8 +160,10 @@ export function resolveQuestion(question, numbers) {
 }
 
 /** The step's questions, resolved; [] for a step that declares none. */
-export function questionsOf(step, numbers) {
-  return (step?.questions?.(numbers) ?? []).map((question) => resolveQuestion(question, numbers));
+export function questionsOf(step, numbers, sceneElement = null) {
+  return (step?.questions?.(numbers) ?? [])
+    .filter((question) => question.applies?.(sceneElement) ?? true)
+    .map((question) => resolveQuestion(question, numbers));
 }
 
 /**

@@ -2,7 +2,6 @@
 // layer). The current stage opens to show its steps (e.g. each input's key, value and
 // query); the current step is marked aria-current.
 import { h } from '../dom.mjs';
-import { oncePerFrame } from '../idle.mjs';
 
 /**
  * @param {{ onJump: (index: number) => void, chapters: object[], stages: object[] }} options
@@ -66,7 +65,6 @@ export function createStageList({ onJump, chapters, stages }) {
         list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
       return;
     }
-    scrollToCurrent = true;
     builtFor = { steps, tr, dims, stage: current.stage };
     const focusedTarget = list.contains(document.activeElement)
       ? document.activeElement.dataset.target
@@ -89,42 +87,30 @@ export function createStageList({ onJump, chapters, stages }) {
     }
   }
 
-  // On phones the list is one scrolling row: a new stage is brought into it (stage 13 lies
-  // beyond the screen's edge). Only the row scrolls, never the page.
-  let scrollToCurrent = false;
+  // Two rows scroll sideways, and each brings its current item into view: on phones the list
+  // is one row of stages (stage 13 lies beyond the screen's edge); on laptops the current
+  // stage's steps are a row of their own (stage 8 has 9), whose current step's chip is centred.
+  // Only the rows scroll, never the page. Where an item lies is not read here: a read after
+  // the list was rebuilt forces a layout of the whole page in the middle of a frame (10.8 ms,
+  // one frame of 33 ms while chapter 1 played). An IntersectionObserver on each row reports
+  // the item's box and the row's, as the browser's own layout of the next frame found them;
+  // the row is scrolled then, only when the item is not wholly in view.
+  const revealStage = (at, row) => at.right - row.right; // its right edge at the row's
+  const revealStep = (at, row) => at.left - row.left - (row.width - at.width) / 2; // centred
+  const stageWatch = watchInRow(list, revealStage);
+  let stepWatch = null;
+
+  /** Watches the current stage's button in the list, and its current step's chip in its row. */
   function revealCurrent() {
-    if (!scrollToCurrent) return;
-    scrollToCurrent = false;
-    if (list.scrollWidth <= list.clientWidth) return;
     // The button: the current item itself may be display: contents (no box).
-    const current = list.querySelector('.stage-item.is-current > .stage-button');
-    if (!current) return;
-    const left = current.offsetLeft;
-    const right = left + current.offsetWidth;
-    if (left < list.scrollLeft || right > list.scrollLeft + list.clientWidth)
-      list.scrollLeft = Math.max(0, right - list.clientWidth);
-  }
-
-  // On laptops the current stage's steps are a row of their own that scrolls sideways
-  // (stage 8 has 9): the current step's chip is brought into it, centred; only the row
-  // scrolls.
-  function revealCurrentStep() {
+    stageWatch.watch(list.querySelector('.stage-item.is-current > .stage-button'));
     const row = list.querySelector('.stage-item.is-current > .step-list');
-    const chip = row?.querySelector('[aria-current="step"]');
-    if (!chip || row.scrollWidth <= row.clientWidth) return;
-    const box = row.getBoundingClientRect();
-    const at = chip.getBoundingClientRect();
-    if (at.left >= box.left && at.right <= box.right) return;
-    row.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+    if (stepWatch?.root !== row) {
+      stepWatch?.disconnect();
+      stepWatch = row ? watchInRow(row, revealStep) : null;
+    }
+    if (row) stepWatch.watch(row.querySelector('[aria-current="step"]'));
   }
-
-  // Both read the layout: done in the next frame, which lays the page out anyway, and not
-  // here, where the reads would force a layout of the whole page in the middle of the update
-  // (as the page opens, that layout alone is about a fifth of the time to ready).
-  const revealLater = oncePerFrame(() => {
-    revealCurrent();
-    revealCurrentStep();
-  });
 
   return {
     element,
@@ -136,7 +122,7 @@ export function createStageList({ onJump, chapters, stages }) {
     },
     update(options) {
       update(options);
-      revealLater();
+      revealCurrent();
     },
   };
 }
@@ -203,4 +189,34 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
     );
     return chapterTitle ? [chapterTitle, item] : [item];
   });
+}
+
+/**
+ * An IntersectionObserver whose root is the scrolling `root`: watch(target) replaces the
+ * element watched (null: none). At its first report after each watch() (the browser reports
+ * every new target once, after its next layout), once the root has a box (a closed list has
+ * none), a target not wholly in view is scrolled by shift(target's box, root's box) pixels.
+ */
+function watchInRow(root, shift) {
+  let watched = null;
+  const observer = new IntersectionObserver(
+    (entries) => {
+      const entry = entries.findLast((e) => e.target === watched);
+      const { boundingClientRect: at, rootBounds: row } = entry ?? {};
+      if (!(row?.width > 0 && at.width > 0)) return;
+      observer.unobserve(watched); // once per watch(): the reader may scroll it away after
+      if (at.left < row.left || at.right > row.right) root.scrollBy({ left: shift(at, row) });
+    },
+    { root },
+  );
+  return {
+    root,
+    watch(target) {
+      if (target === watched) return;
+      if (watched) observer.unobserve(watched);
+      watched = target;
+      if (target) observer.observe(target);
+    },
+    disconnect: () => observer.disconnect(),
+  };
 }

@@ -1,25 +1,11 @@
 // Playback controls: restart, previous, play/pause, next, a scrubber over the whole
-// timeline (its steps), with a marker where each stage starts (circled stage numbers under a
-// "Stages" legend, so they are not read as step numbers), the step counter, the stage counter
-// and the speed.
+// timeline (its steps), with a mark where each stage starts (stage-marks.mjs, beside a "Stages"
+// legend that opens the stage list), the step counter, the stage counter and the speed.
 import { h, setText } from '../dom.mjs';
 import { icon } from './icons.mjs';
+import { createStageMarks } from './stage-marks.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
-/** How close (a share of the timeline) two ticks of one row may stand, and the rows' classes. */
-const TICK_GAP = 0.05;
-const TICK_ROWS = ['tick', 'tick is-low', 'tick is-lower'];
-
-/**
- * Stage numbers as circled digits, visibly not the step numbers of the scrubber: ① … ⑳ and
- * ㉑ … ㉟ (Unicode has no circled numbers beyond 35).
- */
-const circled = (n) =>
-  n >= 1 && n <= 20
-    ? String.fromCodePoint(0x245f + n)
-    : n <= 35
-      ? String.fromCodePoint(0x3250 + n - 20)
-      : String(n);
 
 export function createTransport({ timeline, onStages = () => {} }) {
   const button = (name, action) => {
@@ -52,9 +38,8 @@ export function createTransport({ timeline, onStages = () => {} }) {
   scrubber.addEventListener('input', () =>
     timeline.scrubTo((Number(scrubber.value) / 1000) * timeline.length),
   );
-  const ticks = h('div', { class: 'scrubber-ticks', 'aria-hidden': 'true' });
-  // The legend is a button to the stage list: on a phone it spans the whole strip of
-  // markers, a tap target of 24 px (the markers themselves stand closer than that).
+  const marks = createStageMarks({ timeline });
+  // The marks' legend, "Stages", is a button to the stage list.
   const ticksLegend = h('button', { type: 'button', class: 'ticks-legend', onclick: onStages });
   const stageCounter = h('span', { class: 'stage-counter' });
   const counter = h('output', { class: 'step-counter' });
@@ -88,7 +73,7 @@ export function createTransport({ timeline, onStages = () => {} }) {
         h('label', { class: 'speed-field' }, speedLabel, speed),
       ),
     ),
-    h('div', { class: 'scrubber-wrap' }, ticksLegend, scrubber, ticks),
+    h('div', { class: 'scrubber-wrap' }, ticksLegend, scrubber, marks.element),
   );
 
   let ticksFor = null;
@@ -123,31 +108,7 @@ export function createTransport({ timeline, onStages = () => {} }) {
     setText(speedLabel, tr('transport.speed'));
     if (ticksFor?.steps !== steps || ticksFor.tr !== tr) {
       ticksFor = { steps, tr };
-      const starts = steps
-        .map((step, k) => ({ step, at: k / steps.length }))
-        .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage);
-      // A stage of one or two steps puts its tick next to the one before (⑨⑩⑪, ⑫⑬): on a
-      // phone (a timeline of about 300 px, a tick about 14 px wide) they would overlap, so
-      // each tick takes the first of three rows whose last tick is far enough behind it.
-      const rowEnds = [];
-      const rows = starts.map(({ at }) => {
-        const free = rowEnds.findIndex((end) => at - end >= TICK_GAP);
-        const row = free >= 0 ? free : Math.min(rowEnds.length, TICK_ROWS.length - 1);
-        rowEnds[row] = at;
-        return row;
-      });
-      ticks.classList.toggle('has-two-rows', rowEnds.length === 2);
-      ticks.classList.toggle('has-three-rows', rowEnds.length > 2);
-      ticks.replaceChildren(
-        ...starts.map(({ step, at }, k) =>
-          h('span', {
-            class: TICK_ROWS[rows[k]],
-            style: { left: `${at * 100}%` },
-            title: `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`,
-            text: circled(step.stage),
-          }),
-        ),
-      );
+      marks.update(steps, tr, stageTitle);
     }
     syncPosition();
   }

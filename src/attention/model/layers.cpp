@@ -437,6 +437,15 @@ void gelu_backward_reference(float* dx, const float* dout, const float* x, std::
   }
 }
 
+void head_mask_forward(float* heads, const float* mask, std::size_t N, std::size_t H,
+                       std::size_t d) {
+  for (std::size_t n = 0; n < N; ++n)
+    for (std::size_t h = 0; h < H; ++h) {
+      float* head = heads + (n * H + h) * d;
+      for (std::size_t i = 0; i < d; ++i) head[i] *= mask[h];
+    }
+}
+
 void residual_forward(float* out, const float* a, const float* b, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
 }

@@ -86,6 +86,12 @@ void gelu_backward(float* dx, const float* dout, const float* x, std::size_t cou
 void gelu_forward_reference(float* out, const float* x, std::size_t count);
 void gelu_backward_reference(float* dx, const float* dout, const float* x, std::size_t count);
 
+// Switching heads off (forward and decoding only, never trained through): each head's slice of
+// heads [N, H * d] (head h at columns h * d ..) times its factor mask [H] (0 = off, 1 = as it
+// was), before W_O, so a head at 0 adds nothing to its layer's output.
+void head_mask_forward(float* heads, const float* mask, std::size_t N, std::size_t H,
+                       std::size_t d);
+
 // out [count] = a + b (the residual stream). Its backward adds dout to both, done in place.
 void residual_forward(float* out, const float* a, const float* b, std::size_t count);
 void residual_backward(float* da, float* db, const float* dout, std::size_t count);

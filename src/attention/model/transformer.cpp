@@ -260,7 +260,8 @@ double model_bytes(const Config& config) {
   double count = 0;
   for (const ParameterInfo& info : parameter_table(config)) count += info.count;
   const double rope = config.positions == Positions::rope ? config.context * config.d_model : 0;
-  return 4.0 * (4 * count + rope + decode_floats(config));
+  // generate()'s cache, and its ranking of the logits (V ids).
+  return 4.0 * (4 * count + rope + decode_floats(config) + config.vocab_size);
 }
 
 double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training) {
@@ -372,9 +373,11 @@ void TinyTransformer::release() {
   std::free(acts_);
   std::free(positions_);
   std::free(cache_);
+  std::free(order_);
   acts_ = nullptr;
   positions_ = nullptr;
   cache_ = nullptr;
+  order_ = nullptr;
 }
 
 std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training) {
@@ -410,7 +413,7 @@ std::string TinyTransformer::check_tokens(const std::int32_t* tokens, const std:
   return "";
 }
 
-void TinyTransformer::forward_pass(const std::int32_t* tokens) {
+void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head_mask) {
   const Config& c = config_;
   const std::size_t B = batch_, T = tokens_, N = B * T, D = c.d_model, H = c.heads;
   const std::size_t Hkv = c.kv_heads, d = D / H, KV = Hkv * d, M = c.mlp_size;
@@ -446,6 +449,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens) {
     {
       PieceTimer timer(profile, Piece::attention);
       attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
+      if (head_mask) head_mask_forward(la.heads, head_mask + l * H, N, H, d);
     }
     {
       PieceTimer timer(profile, Piece::output_projection);
@@ -603,11 +607,11 @@ std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::i
 }
 
 std::string TinyTransformer::forward(const std::int32_t* tokens, std::size_t B, std::size_t T,
-                                     float* logits, float* attention) {
+                                     float* logits, float* attention, const float* head_mask) {
   if (std::string error = prepare(B, T, false); !error.empty()) return error;
   CallMemory call{*this};
   if (std::string error = check_tokens(tokens, nullptr, B, T); !error.empty()) return error;
-  forward_pass(tokens);
+  forward_pass(tokens, head_mask);
   const Activations a = layout_activations(config_, B, T, acts_);
   std::copy_n(a.logits, B * T * config_.vocab_size, logits);
   if (attention) {
@@ -618,7 +622,8 @@ std::string TinyTransformer::forward(const std::int32_t* tokens, std::size_t B, 
   return "";
 }
 
-void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int32_t* next) {
+const float* TinyTransformer::decode(std::int32_t token, std::size_t position,
+                                     const float* head_mask) {
   // One token at `position`: the forward's stages on a single row, with attention over the
   // cached keys and values of positions 0 .. position.
   const Config& c = config_;
@@ -653,6 +658,7 @@ void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int3
     std::copy_n(la.v, KV, layer_values + position * KV);
     attention_decode_row(la.heads, la.q_rot, layer_keys, layer_values, position + 1, H, Hkv, d,
                          scores);
+    if (head_mask) head_mask_forward(la.heads, head_mask + l * H, 1, H, d);
     linear_forward(la.proj, la.heads, lp.wo, nullptr, 1, H * d, D);
     residual_forward(la.mid, x, la.proj, D);
     if (M > 0) {
@@ -667,26 +673,30 @@ void TinyTransformer::decode(std::int32_t token, std::size_t position, std::int3
   }
   layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, 1, D);
   linear_forward(a.logits, a.norm, p.unembedding, nullptr, 1, D, c.vocab_size);
-  // Greedy: the first of the largest logits.
-  *next = static_cast<std::int32_t>(std::max_element(a.logits, a.logits + c.vocab_size) - a.logits);
+  return a.logits;
 }
 
 std::string TinyTransformer::generate(const std::int32_t* prompt, std::size_t length,
-                                      std::size_t count, std::int32_t* out) {
+                                      std::size_t count, std::int32_t* out,
+                                      const Sampling& sampling, const float* head_mask) {
   if (length < 1) return "the prompt must hold at least one token";
   if (count > 0 && length + count - 1 > config_.context)
     return "the prompt and the new tokens but the last must fit in the context";
   if (length > config_.context) return "the prompt must fit in the context";
+  if (!(sampling.temperature >= 0.0f) || !std::isfinite(sampling.temperature))
+    return "the temperature must be finite and >= 0";
   if (std::string error = check_tokens(prompt, nullptr, 1, length); !error.empty()) return error;
   if (count == 0) return "";
   cache_ = allocate<float>(decode_floats(config_));
-  if (!cache_) return "out of memory for the key/value cache";
+  order_ = allocate<std::int32_t>(config_.vocab_size);
   CallMemory call{*this};
-  std::int32_t next = 0;
-  for (std::size_t t = 0; t < length; ++t) decode(prompt[t], t, &next);
+  if (!cache_ || !order_) return "out of memory for the key/value cache";
+  SplitMix64 random(sampling.seed);
+  const float* logits = nullptr;
+  for (std::size_t t = 0; t < length; ++t) logits = decode(prompt[t], t, head_mask);
   for (std::size_t i = 0; i < count; ++i) {
-    out[i] = next;
-    if (i + 1 < count) decode(next, length + i, &next);
+    out[i] = choose_token(logits, config_.vocab_size, sampling, random, order_);
+    if (i + 1 < count) logits = decode(out[i], length + i, head_mask);
   }
   return "";
 }

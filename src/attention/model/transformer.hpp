@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/layers.hpp"
+#include "model/sampling.hpp"
 #include "model/step_profile.hpp"
 
 namespace attention::model {
@@ -94,15 +95,19 @@ class TinyTransformer {
                                 std::size_t B, std::size_t T, double* loss);
   const float* gradient_data() const { return grads_; }
 
-  // logits [B, T, V]; attention [L, B, H, T, T] (null to skip) of tokens [B, T].
+  // logits [B, T, V]; attention [L, B, H, T, T] (null to skip) of tokens [B, T]. head_mask
+  // [L, H] (null: every head on) multiplies each head's output before W_O (head_mask_forward):
+  // 0 switches a head off. The caller checks its values (finite, in [0, 1]).
   std::string forward(const std::int32_t* tokens, std::size_t B, std::size_t T, float* logits,
-                      float* attention);
+                      float* attention, const float* head_mask = nullptr);
 
-  // Greedy decoding: feeds prompt [length] then each new token back, one position at a time
-  // through a per-layer key/value cache; writes the `count` new tokens to out. Needs
+  // Decoding: feeds prompt [length] then each new token back, one position at a time through a
+  // per-layer key/value cache; writes the `count` new tokens to out, each chosen from the last
+  // logits by `sampling` (greedy by default; sampling.hpp), with head_mask as forward's. Needs
   // length >= 1 and length + count - 1 <= C (every token but the last is fed).
   std::string generate(const std::int32_t* prompt, std::size_t length, std::size_t count,
-                       std::int32_t* out);
+                       std::int32_t* out, const Sampling& sampling = {},
+                       const float* head_mask = nullptr);
 
   // Replaces every parameter with `values` (parameter_count() floats, in table order) and
   // restarts AdamW (its moments and step count described the old parameters). Refused, with
@@ -127,9 +132,10 @@ class TinyTransformer {
   struct CallMemory;
   std::string check_tokens(const std::int32_t* tokens, const std::int32_t* targets, std::size_t B,
                            std::size_t T) const;
-  void forward_pass(const std::int32_t* tokens);
+  void forward_pass(const std::int32_t* tokens, const float* head_mask = nullptr);
   void backward_pass(const std::int32_t* tokens, const std::int32_t* targets);
-  void decode(std::int32_t token, std::size_t position, std::int32_t* next);
+  // One token through the cache at `position`; returns its logits [V] (in the cache's memory).
+  const float* decode(std::int32_t token, std::size_t position, const float* head_mask);
 
   struct Views;
   Config config_;
@@ -151,6 +157,7 @@ class TinyTransformer {
   float* rope_sin_ = nullptr;
   std::int64_t* positions_ = nullptr;     // [B * T]: t of each row, rope only
   float* cache_ = nullptr;                // generate(): keys and values [L, C, 2 Hkv d], and rows
+  std::int32_t* order_ = nullptr;         // generate(): [V], sampling's ranking of the logits
   std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)
 };
 

@@ -17,6 +17,7 @@ import { createTrace } from '../attention/trace.mjs';
 import { ownOr } from '../shared/read-once.mjs';
 import { createWasmContext } from './wasm-context.mjs';
 import { warmUp } from './warm-up.mjs';
+import { keepFreedResultsWarm } from './warm-results.mjs';
 
 /** The package version; tests check it against package.json. */
 export const VERSION = '0.1.0';
@@ -153,5 +154,6 @@ export async function createAttentionWith(factory, moduleOptions = {}, wrap = {}
       cause: error,
     });
   }
+  keepFreedResultsWarm();
   return wrapModule(Module, wrap);
 }

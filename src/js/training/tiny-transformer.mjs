@@ -5,8 +5,10 @@
 //
 // Names: V vocabSize, C context, B batch, T tokens per sequence (T <= C), L layers, H heads.
 //   trainStep({ tokens, targets, batch }): tokens, targets Int32Array [B, T] -> the loss
-//   forward({ tokens, batch }):  logits [B, T, V], attention [L, B, H, T, T]
-//   generate(prompt, count):     greedy, count new tokens (Int32Array)
+//   forward({ tokens, batch, headMask }): logits [B, T, V], attention [L, B, H, T, T];
+//                                headMask [L, H] switches heads off (decoding-options.mjs)
+//   generate(prompt, count, { temperature, topK, seed, headMask }):
+//                                count new tokens (Int32Array), greedy without options
 //   parameters() / loadParameters(p): { name: { data, dims } }
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy. A refused
 // call changes nothing: every check runs before the model is touched, and the core refuses a
@@ -30,6 +32,7 @@ import {
   readOwnOptions,
   setBytes,
 } from '../shared/read-once.mjs';
+import { readGenerateOptions, readHeadMask } from './decoding-options.mjs';
 
 /** createTinyTransformer's config fields (createTrainer passes the same config on). */
 export const CONFIG_KEYS = new Set([
@@ -48,7 +51,8 @@ export const CONFIG_KEYS = new Set([
 // trainStep takes what createInductionTask().batch() returns as it is: its `length` (T) is
 // checked against the tokens, its `rows` (each row's layout) is for the caller.
 const STEP_KEYS = new Set(['tokens', 'targets', 'batch', 'length', 'rows']);
-const FORWARD_KEYS = new Set(['tokens', 'batch']);
+const FORWARD_KEYS = new Set(['tokens', 'batch', 'headMask']);
+const OPTIONAL_KEYS = new Set(['batch', 'length', 'rows', 'headMask']);
 const POSITIONS = ['learned', 'rope', 'none'];
 /** The most tokens one model knows, positions it sees, and its widest layer (all far past
  * what trains in a page, and below the core's size arithmetic limits). */
@@ -205,7 +209,7 @@ class TinyTransformer {
     }
     const given = readOwnOptions(args, keys, `TinyTransformer.${where}`, 'the argument');
     for (const name of keys) {
-      const optional = name === 'batch' || name === 'length' || name === 'rows';
+      const optional = OPTIONAL_KEYS.has(name);
       if (!optional && given[name] === undefined) {
         throw new TypeError(`TinyTransformer.${where}: ${name} is missing`);
       }
@@ -257,7 +261,9 @@ class TinyTransformer {
         throw new RangeError('targets: every target is -1, so no token counts towards the loss');
       }
     }
-    return { tokens, targets, batch, T };
+    const { layers: L, heads: H } = this.#config;
+    const headMask = keys.has('headMask') ? readHeadMask(given.headMask, 'headMask', L * H) : null;
+    return { tokens, targets, batch, T, headMask };
   }
 
   /** Refuses up front a call whose working memory cannot fit in wasm memory. */
@@ -299,18 +305,19 @@ class TinyTransformer {
 
   forward(args) {
     this.#live('forward');
-    const { tokens, batch, T } = this.#readBatch(args, 'forward', FORWARD_KEYS);
+    const { tokens, batch, T, headMask } = this.#readBatch(args, 'forward', FORWARD_KEYS);
     const handle = this.#live('forward');
     const { vocabSize: V, layers: L, heads: H } = this.#config;
     const logitsLength = batch * T * V;
     const attentionLength = L * batch * H * T * T;
-    const ioBytes = tokens.length * 4 + (logitsLength + attentionLength) * 4;
+    const ioBytes = tokens.length * 4 + (logitsLength + attentionLength + L * H) * 4;
     this.#checkMemory('forward', batch, T, false, ioBytes);
     return this.#env.withAllocations('TinyTransformer.forward', (allocate, copyIn) => {
       const pt = copyIn(measureTypedArray(tokens, 'tokens'), tokens.length * 4, 'tokens');
+      const pm = this.#copyInMask(copyIn, headMask);
       const pl = allocate(logitsLength * 4, 'the logits');
       const pa = allocate(attentionLength * 4, 'the attention weights');
-      const error = this.#env.Module.transformerForward(handle, pt, batch, T, pl, pa);
+      const error = this.#env.Module.transformerForward(handle, pt, batch, T, pl, pa, pm);
       if (error) throw new RangeError(`TinyTransformer.forward: ${error}`);
       return {
         logits: { data: this.#env.copyOut(pl, logitsLength), dims: [batch, T, V] },
@@ -319,12 +326,23 @@ class TinyTransformer {
     });
   }
 
-  generate(prompt, count) {
+  /** A head mask's address in wasm memory, or 0 for none (every head on). */
+  #copyInMask(copyIn, headMask) {
+    if (headMask === null) return 0;
+    return copyIn(measureTypedArray(headMask, 'headMask'), headMask.length * 4, 'headMask');
+  }
+
+  generate(prompt, count, options) {
     this.#live('generate');
     const items = readArray(prompt, 'prompt', LIMITS.context);
     const ids = items ?? snapshotTokens(prompt);
-    const { vocabSize: V, context: C } = this.#config;
+    const { vocabSize: V, context: C, layers: L, heads: H } = this.#config;
     const n = checkIntegerIn(count, 'count', 0, C);
+    const { temperature, topK, seed, headMask } = readGenerateOptions(
+      options,
+      'TinyTransformer.generate',
+      L * H,
+    );
     if (ids.length === 0) throw new RangeError('prompt must hold at least one token, got none');
     const tokens = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
@@ -346,8 +364,19 @@ class TinyTransformer {
     const handle = this.#live('generate');
     return this.#env.withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
       const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
+      const pm = this.#copyInMask(copyIn, headMask);
       const po = allocate(n * 4, 'the new tokens');
-      const error = this.#env.Module.transformerGenerate(handle, pp, tokens.length, n, po);
+      const error = this.#env.Module.transformerGenerate(
+        handle,
+        pp,
+        tokens.length,
+        n,
+        po,
+        temperature,
+        topK,
+        seed,
+        pm,
+      );
       if (error) throw new RangeError(`TinyTransformer.generate: ${error}`);
       return this.#env.copyOut(po, n, Int32Array);
     });

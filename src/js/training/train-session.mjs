@@ -22,6 +22,10 @@
 //                                             on the whole held-out tenth (batch unused), with
 //                                             counted, and the first held-out window's tokens,
 //                                             targets and attention
+//   { type: 'forward', tokens, headMask? }    result { step, logits, attention }: the model
+//                                             on one sequence (batch 1), heads masked
+//   { type: 'generate', prompt, count, temperature, topK, seed, headMask? }
+//                                             result { step, tokens }: count new tokens
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
 //   { type: 'reset', config?, seed? }         a new model (and task) at step 0; ends a run;
@@ -192,6 +196,14 @@ export function createTrainSession({ createModel, post }) {
     },
     evaluate(message) {
       return { step, ...task.evaluate(model, message.batch) };
+    },
+    forward({ tokens, headMask }) {
+      const { logits, attention } = model.forward({ tokens, batch: 1, headMask });
+      return { step, logits, attention };
+    },
+    generate({ prompt, count, temperature, topK, seed, headMask }) {
+      const options = { temperature, topK, seed, headMask };
+      return { step, tokens: model.generate(prompt, count, options) };
     },
     parameters() {
       return model.parameters();

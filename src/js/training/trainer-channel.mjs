@@ -85,6 +85,14 @@ function answerFault(message, type) {
   ) {
     return 'its result is not { step, loss, stopped }';
   }
+  if (type === 'forward') {
+    if (!isTensor(own(result, 'logits'), 3)) return 'its logits are not [1, T, V]';
+    if (!isTensor(own(result, 'attention'), 5))
+      return 'its attention is not [layers, 1, heads, T, T]';
+  }
+  if (type === 'generate' && !(own(result, 'tokens') instanceof Int32Array)) {
+    return 'its tokens are not an Int32Array';
+  }
   if (type === 'evaluate') {
     const [loss, accuracy, tokens, targets, attention] = [
       'loss',

@@ -20,6 +20,7 @@ import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
 import { besideThisFile, wasmFilesForWorkers } from '../module/package-files.mjs';
 import { fitConfigToTask, readTask } from './trainer-task.mjs';
+import { readTrainerForward, readTrainerGenerate } from './decoding-options.mjs';
 import { isNode, spawnWorker, startWebWorker } from '../shared/workers.mjs';
 
 export { TrainerError };
@@ -113,6 +114,9 @@ function snapshotData(data, name, count) {
   setBytes(new Uint8Array(copy.buffer), measuredBytes(measured, measured.byteLength, name), 0);
   return copy;
 }
+
+/** A head mask as a message's field: none when null (every head on). */
+const masked = (headMask) => (headMask === null ? {} : { headMask });
 
 /** The model's tensors as its worker reported them: name -> { dims, count }, in its order. */
 const shapesOf = (tensors) =>
@@ -326,6 +330,20 @@ export async function createTrainer(options) {
       }
       const rows = checkIntegerIn(e.batch ?? 64, 'evaluate: batch', 1, MAX_BATCH);
       return request('evaluate', { batch: rows });
+    },
+    /** The model on one sequence (a text trainer's may be a string), some heads switched off by headMask. */
+    forward(args) {
+      const { tokens, headMask } = readTrainerForward(args, task?.tokenizer ?? null);
+      return request('forward', { tokens, ...masked(headMask) }, [tokens.buffer]).then(
+        ({ logits, attention }) => ({ logits, attention }),
+      );
+    },
+    /** count new tokens after prompt: greedy, or sampled with temperature and topK from seed. */
+    generate(args) {
+      const { headMask, ...read } = readTrainerGenerate(args, task?.tokenizer ?? null);
+      return request('generate', { ...read, ...masked(headMask) }, [read.prompt.buffer]).then(
+        (result) => result.tokens,
+      );
     },
     parameters: () => request('parameters'),
     loadParameters(parameters) {

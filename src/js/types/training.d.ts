@@ -53,6 +53,34 @@ export interface TinyTransformerBatch {
   batch?: number;
 }
 
+/**
+ * Switches heads off (or dims them) in {@link TinyTransformer.forward} and
+ * {@link TinyTransformer.generate}: one factor per head, layer by layer (`headMask[l * heads + h]`
+ * for head h of layer l, L * H numbers), each from 0 to 1. A head's output rows are multiplied by
+ * its factor before W_O: 0 and the head adds nothing to its layer's output (exactly as if its
+ * rows of W_O were zero), 1 leaves it as it is (a mask of all ones gives the same bits as no
+ * mask). Training never sees a mask. An array of numbers or a Float32Array (Float64Array too),
+ * copied when the call is made.
+ */
+export type HeadMask = readonly number[] | Float32Array | Float64Array;
+
+/**
+ * How {@link TinyTransformer.generate} chooses each new token. Read once, own properties only.
+ */
+export interface GenerateOptions {
+  /**
+   * 0 (the default): greedy, the first of the largest logits. Above 0: a draw from
+   * softmax(logits / temperature) (below 1 sharper, above 1 flatter). Finite.
+   */
+  temperature?: number;
+  /** Draw among the topK largest logits only (ties ranked by the lower id); 0 (the default), or vocabSize and more, means among all. topK 1 is greedy. */
+  topK?: number;
+  /** Seeds the draws (0 to 2^32 - 1; default 0): the same model, prompt and options give the same tokens. */
+  seed?: number;
+  /** Heads switched off while generating ({@link HeadMask}). */
+  headMask?: HeadMask;
+}
+
 /** One parameter tensor, row-major. Weights are [in, out]: a row times the matrix. */
 export interface TinyTransformerTensor {
   data: Float32Array;
@@ -77,6 +105,8 @@ export interface TinyTransformerTensor {
  * const loss = model.trainStep({ tokens, targets, batch: 32 }); // Int32Array [32, 25] each
  * const { logits, attention } = model.forward({ tokens: prompt }); // batch 1
  * const next = model.generate([3, 1, 4], 5);                     // 5 greedy tokens
+ * const drawn = model.generate([3, 1, 4], 5, { temperature: 0.8, topK: 10, seed: 7 });
+ * const without = model.forward({ tokens: prompt, headMask: [1, 0, 1, 1, 1, 1, 1, 1] });
  * model.free();
  * ```
  */
@@ -104,23 +134,36 @@ export interface TinyTransformer {
     },
   ): number;
   /**
-   * The model on `tokens` without training.
+   * The model on `tokens` without training, with the heads of `headMask` switched off (or
+   * dimmed) when it is given.
    * @returns fresh arrays: `logits` [B, T, V] and every head's attention weights
-   *   `attention` [L, B, H, T, T] (row t of a head: its softmax over keys 0 .. t, zeros after).
+   *   `attention` [L, B, H, T, T] (row t of a head: its softmax over keys 0 .. t, zeros after;
+   *   a masked head's weights are still shown: the mask acts on its output).
+   * @throws TypeError / RangeError as trainStep, and for a headMask that is not L * H numbers
+   *   from 0 to 1 (naming the first bad factor).
    */
-  forward(batch: TinyTransformerBatch): {
+  forward(batch: TinyTransformerBatch & { headMask?: HeadMask }): {
     logits: TinyTransformerTensor;
     attention: TinyTransformerTensor;
   };
   /**
-   * Greedy decoding: feeds `prompt`, then each new token back, through a per-layer key/value
-   * cache in wasm memory; each new token is the argmax (the first on ties) of the last logits,
-   * as `forward()` over the growing sequence would pick it.
+   * Decoding: feeds `prompt`, then each new token back, one at a time through a per-layer
+   * key/value cache in wasm memory. Without options each new token is the argmax (the first on
+   * ties) of the last logits, as `forward()` over the growing sequence would pick it; with a
+   * temperature above 0 it is drawn from softmax(logits / temperature) over the topK largest,
+   * by a generator seeded with `seed` ({@link GenerateOptions}).
    * @param prompt at least one token id.
    * @param count new tokens wanted, 0 to context; prompt.length + count - 1 <= context.
    * @returns the `count` new tokens.
+   * @throws TypeError / RangeError naming the bad token, count or option (a negative or
+   *   non-finite temperature, a topK or seed that is not an integer from 0 to 2^32 - 1, a
+   *   headMask of the wrong length or with a factor outside [0, 1], an unknown option).
    */
-  generate(prompt: Int32Array | readonly number[], count: number): Int32Array;
+  generate(
+    prompt: Int32Array | readonly number[],
+    count: number,
+    options?: GenerateOptions,
+  ): Int32Array;
   /**
    * A fresh copy of every parameter, by name, in the model's order: 'embedding.tokens' [V, D],
    * 'embedding.positions' [C, D] (learned positions only), then for each layer l
@@ -265,6 +308,32 @@ export interface Trainer {
    * held-out tenth and refuses `batch` (a TypeError).
    */
   evaluate(options?: { batch?: number }): Promise<TrainerEvaluation>;
+  /**
+   * The model in the worker on one sequence ({@link TinyTransformer.forward} with batch 1),
+   * with the heads of `headMask` switched off. `tokens`: ids (an Int32Array or an array), or
+   * for a text trainer a string, encoded by its {@link Trainer.tokenizer}. Answered between
+   * training steps when a run is going. Kinds and factors are checked at once (a throw); ids
+   * against vocabSize, the length against context and the mask against layers * heads in the
+   * worker (the promise rejects with that RangeError).
+   */
+  forward(args: { tokens: Int32Array | readonly number[] | string; headMask?: HeadMask }): Promise<{
+    logits: TinyTransformerTensor;
+    attention: TinyTransformerTensor;
+  }>;
+  /**
+   * `count` new tokens after `prompt` ({@link TinyTransformer.generate}: greedy without a
+   * temperature, else sampled with topK from seed, some heads switched off by headMask). A text
+   * trainer takes the prompt as a string too; the tokens come back as ids: decode them with
+   * `trainer.tokenizer.decode`. Checked as {@link Trainer.forward} checks.
+   * @example
+   * ```ts
+   * const ids = await trainer.generate({ prompt: '床前明月光，', count: 24, temperature: 0.8, topK: 8, seed: 1 });
+   * console.log(trainer.tokenizer!.decode(ids));
+   * ```
+   */
+  generate(
+    args: { prompt: Int32Array | readonly number[] | string; count: number } & GenerateOptions,
+  ): Promise<Int32Array>;
   /** The model's parameters ({@link TinyTransformer.parameters}), for export. */
   parameters(): Promise<Record<string, TinyTransformerTensor>>;
   /**

@@ -116,7 +116,7 @@ function predictionText(tokens, next, induction, tr) {
     key,
     last: lastLabel,
   });
-  return `${looks} ${then}`;
+  return tr('sentences.two', { first: looks, second: then });
 }
 
 /**
@@ -250,6 +250,12 @@ function build(ctx) {
       heads: found.heads.map((x) => ({ ...x, reading: readingShort(x, tr) })),
     });
     element.dataset.ready = 'true';
+    // Which heads the weights show, for Predict's question (the steps' `questions`).
+    element.dataset.heads = reading.inductionHead
+      ? 'induction'
+      : reading.previousHead
+        ? 'previous'
+        : 'none';
     element.dataset.decoded = found.decoded.map(tokenLabel).join(' ');
     paint();
     told();
@@ -263,6 +269,7 @@ function build(ctx) {
     decodedCells = [];
     heatFiles.update(null);
     element.dataset.ready = why;
+    delete element.dataset.heads;
     told();
   }
 
@@ -335,20 +342,50 @@ const steps = () => [
     duration: 4,
     title: (tr) => tr('ch3.title.heads'),
     build,
-    // Predict (tools/exercises.mjs): where an induction head looks from the last token of
-    // the stage's sequence: the position right after the earlier copy of that token.
-    questions: () => [
-      {
-        id: 'induction-next',
-        prompt: (tr) => tr('ch3.ask.inductionNext', { sequence: DEFAULT_SEQUENCE }),
-        answer: () => inductionTarget(parseLetters(DEFAULT_SEQUENCE).tokens),
-        hint: (tr) => [tr('ch3.hint.inductionTitle'), tr('ch3.hint.inductionNext')],
+    // Predict (tools/exercises.mjs): where a head looks from the last token of the stage's
+    // sequence, asked only as far as the weights show it (the scene's data-heads): where the
+    // model's induction head looks; without one, where its previous-token head looks; with
+    // neither, where an induction head would look, saying the model has none.
+    questions: () => {
+      const tokens = parseLetters(DEFAULT_SEQUENCE).tokens;
+      const asked = (heads) => (scene) => (scene?.dataset.heads ?? 'induction') === heads;
+      // Asked once a trained model's heads are on screen: an untrained one has no answer.
+      const wait = (scene) =>
+        scene?.dataset.ready === 'true' ? null : (tr) => tr('ch3.ask.waitTrained');
+      const question = (id, heads, { ask, hint }, answer) => ({
+        id,
+        applies: asked(heads),
+        prompt: (tr) => tr(ask, { sequence: DEFAULT_SEQUENCE }),
+        answer: () => answer,
+        hint: (tr) => hint.map((key) => tr(key)),
         whole: true,
-        // Asked once a trained model's heads are on screen: an untrained one has no answer.
-        wait: (scene) =>
-          scene?.dataset.ready === 'true' ? null : (tr) => tr('ch3.ask.waitTrained'),
-      },
-    ],
+        wait,
+      });
+      const induction = ['ch3.hint.inductionTitle', 'ch3.hint.inductionNext'];
+      return [
+        question(
+          'induction-next',
+          'induction',
+          { ask: 'ch3.ask.inductionNext', hint: induction },
+          inductionTarget(tokens),
+        ),
+        question(
+          'previous-next',
+          'previous',
+          {
+            ask: 'ch3.ask.previousNext',
+            hint: ['ch3.hint.previousTitle', 'ch3.hint.previousNext'],
+          },
+          tokens.length - 2,
+        ),
+        question(
+          'induction-none',
+          'none',
+          { ask: 'ch3.ask.inductionNone', hint: induction },
+          inductionTarget(tokens),
+        ),
+      ];
+    },
   },
 ];
 

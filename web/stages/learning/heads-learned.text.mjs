@@ -41,6 +41,14 @@ export default {
       'In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position does an induction head attend to from the last token?',
     'ch3.ask.waitTrained':
       'Predict asks here once the model is trained: train it in the previous stage (“Train a tiny model live”), then come back.',
+    'ch3.ask.previousNext':
+      'This model has no induction head, but it has a previous-token head. In ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0: which position does its previous-token head attend to from the last token?',
+    'ch3.ask.inductionNone':
+      'This model has no induction head (no head of it looks at the token after an earlier copy). Had training made one: in ⟨s⟩ {sequence}, counting ⟨s⟩ as position 0, which position would it attend to from the last token?',
+    'ch3.hint.previousTitle':
+      'A previous-token head looks at the token just before the current one.',
+    'ch3.hint.previousNext':
+      'The last C stands at position 7; the head looks at the token just before it. Its position is ?',
     'ch3.hint.inductionTitle': 'An induction head looks for the earlier copy of the current token.',
     'ch3.hint.inductionNext':
       'Find the earlier C; the head looks at the token right after it. Its position is ?',
@@ -83,6 +91,12 @@ export default {
       '在 ⟨s⟩ {sequence} 中，把 ⟨s⟩ 记为位置 0：归纳头从最后一个词元看向哪个位置？',
     'ch3.ask.waitTrained':
       '模型训练好之后，“预测”会在这里提问：请先在上一阶段（“现场训练一个小模型”）训练，再回来。',
+    'ch3.ask.previousNext':
+      '这个模型没有归纳头，但有一个前一词元头。在 ⟨s⟩ {sequence} 中，把 ⟨s⟩ 记为位置 0：它的前一词元头从最后一个词元看向哪个位置？',
+    'ch3.ask.inductionNone':
+      '这个模型没有归纳头（没有哪个头看向上一次出现之后的那个词元）。假如训练出了一个：在 ⟨s⟩ {sequence} 中，把 ⟨s⟩ 记为位置 0，它会从最后一个词元看向哪个位置？',
+    'ch3.hint.previousTitle': '前一词元头看向当前词元前面紧挨着的那个词元。',
+    'ch3.hint.previousNext': '最后的 C 在位置 7；这个头看的是紧挨在它前面的词元。它的位置是 ？',
     'ch3.hint.inductionTitle': '归纳头寻找当前词元上一次出现的地方。',
     'ch3.hint.inductionNext': '找到前面那个 C；这个头看的是紧跟在它后面的词元。它的位置是 ？',
     'ch3.heads.loading': '正在从链接载入训练好的模型…',
