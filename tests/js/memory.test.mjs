@@ -190,7 +190,7 @@ test('20,000 onnxAttention() calls (past, 3-D, float16, scores) keep the heap fl
 });
 
 // In Node on Linux (where the process counts its minor page faults): dropped results give
-// their pages to the next ones (src/js/warm-results.mjs). Before, glibc handed them back to the
+// their pages to the next ones (src/js/module/warm-results.mjs). Before, glibc handed them back to the
 // system at every garbage collection and each 512 KiB result faulted its 128 pages in again.
 // Measured in a fresh process, as an app that only calls attention() would be: what other code
 // allocated and freed before changes how glibc keeps freed memory.

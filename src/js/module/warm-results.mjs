@@ -19,7 +19,7 @@
 // buffer and then the first results after it: about 100 calls of that size. The buffer is never
 // written, so it costs address space only, never memory; other C libraries ignore it.
 // Browsers allocate ArrayBuffers with their own allocators: nothing is done there.
-import { isNode } from './workers.mjs';
+import { isNode } from '../shared/workers.mjs';
 
 /** Just under glibc's largest chunk that still raises the thresholds (32 MiB on 64-bit). */
 const THRESHOLD_RAISING_BYTES = 31 * 1024 * 1024;
