@@ -4,6 +4,7 @@
 // the run (it follows the run while on screen and lets go once taken off).
 import { h, svg } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
+import { lossPoints } from './training-views.mjs';
 import { TEXT_CHOICES, characterCount, parseSentence, showCharacter } from '../model/language.mjs';
 
 /**
@@ -156,7 +157,6 @@ export function charStrip(characters, classOf = () => '') {
 }
 
 const CURVE = { width: 560, height: 220, left: 40, right: 96, top: 10, bottom: 28 };
-const MAX_POINTS = 400;
 
 /**
  * The loss curve against the two baselines: { element, update(run, maxSteps) }. The y axis
@@ -243,14 +243,7 @@ export function languageLossCurve(tr) {
       part.label.setAttribute('y', y(value) + (name === 'bigram' ? 12 : -2));
       part.label.textContent = tr(`ch4.train.${name}`, { loss: value.toFixed(2) });
     }
-    const { losses } = run;
-    const every = Math.max(1, Math.ceil(losses.length / MAX_POINTS));
-    const points = [];
-    for (let s = 0; s < losses.length; s += every) {
-      const chunk = losses.slice(s, s + every);
-      const mean = chunk.reduce((a, b) => a + b, 0) / chunk.length;
-      points.push(`${x(s + chunk.length, maxSteps).toFixed(1)},${y(mean).toFixed(1)}`);
-    }
+    const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
     dots.replaceChildren(
       ...run.heldOut.map((e) =>

@@ -64,15 +64,7 @@ export function lossCurve(tr) {
   const y = (loss) => top + plotH * (1 - Math.min(loss, LOSS_TOP) / LOSS_TOP);
 
   function update(run, maxSteps) {
-    const { losses } = run;
-    const every = Math.max(1, Math.ceil(losses.length / MAX_POINTS));
-    const points = [];
-    // Each point is the mean of `every` steps: the curve is as smooth at 2,000 steps as at 200.
-    for (let s = 0; s < losses.length; s += every) {
-      const chunk = losses.slice(s, s + every);
-      const mean = chunk.reduce((a, b) => a + b, 0) / chunk.length;
-      points.push(`${x(s + chunk.length, maxSteps).toFixed(1)},${y(mean).toFixed(1)}`);
-    }
+    const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
     xEnd.textContent = String(maxSteps);
     const dropped = run.dropStep !== null;
@@ -88,6 +80,22 @@ export function lossCurve(tr) {
     element.dataset.points = String(points.length);
   }
   return { element, update };
+}
+
+/**
+ * A loss curve's points, "x,y" each, at most MAX_POINTS: each point the mean of as many steps
+ * as it takes (the curve is as smooth at 2,000 steps as at 200), at the last of them.
+ * @param losses every step's loss, step 1 first; x(step) and y(loss) place a point
+ */
+export function lossPoints(losses, x, y) {
+  const every = Math.max(1, Math.ceil(losses.length / MAX_POINTS));
+  const points = [];
+  for (let s = 0; s < losses.length; s += every) {
+    const chunk = losses.slice(s, s + every);
+    const mean = chunk.reduce((a, b) => a + b, 0) / chunk.length;
+    points.push(`${x(s + chunk.length).toFixed(1)},${y(mean).toFixed(1)}`);
+  }
+  return points;
 }
 
 /** A weight's colour in a head's heatmap, [r, g, b]: white to the scores' blue (#1c6fd1). */
