@@ -7,8 +7,7 @@ export default {
     'ch4.narrate.heads':
       'Each heatmap is one head’s attention on your sentence: a row is a character, its cells the weights on the characters before it. Under each, what its weights show.',
     'ch4.headName': 'Layer {layer} · head {head}',
-    'ch4.heads.linesTitle':
-      '{name} as lines (click a heatmap to choose another head): {reading}',
+    'ch4.heads.linesTitle': '{name} as lines (click a heatmap to choose another head): {reading}',
     'ch4.read.previous': 'previous character: {share} of its weight on the one just before',
     'ch4.read.line': 'same place in the line before: {share} of its weight there',
     'ch4.read.punctuation': 'punctuation: {share} of its weight on the marks and line breaks',
