@@ -16,8 +16,11 @@
 // 31 MiB buffer, allocated and dropped as the module loads, makes glibc keep up to 62 MiB of
 // freed heap in place: the results of the calls between two collections then reuse warm pages
 // (0 to 2 faults per call, measured as above). That starts once the collector has freed the
-// buffer and then the first results after it: about 100 calls of that size. The buffer is never
-// written, so it costs address space only, never memory; other C libraries ignore it.
+// buffer and then the first results after it: about 100 calls of that size. It is not a
+// guarantee: glibc still trims when one collection frees more than the 62 MiB at the top of
+// its heap at once, which V8 (collecting after about 64 MiB of new ArrayBuffers) can reach;
+// seen once in three runs at N = 512, 8 heads (1 MiB results, 258 faults per call). The buffer
+// is never written, so it costs address space only, never memory; other C libraries ignore it.
 // Browsers allocate ArrayBuffers with their own allocators: nothing is done there.
 import { isNode } from '../shared/workers.mjs';
 
