@@ -11,9 +11,9 @@ import { urlOf } from './url.mjs';
 
 /** What a step's build(ctx) gets: the numbers, the language and what it may ask the app. */
 export function sceneContext(app) {
-  const { numbers, tr, language, version, actions, training, attn } = app;
+  const { numbers, tr, language, version, actions, training, attn, languageRun } = app;
   const { modelSizes } = app.state.current;
-  return { numbers, tr, language, version, modelSizes, actions, training, attn };
+  return { numbers, tr, language, version, modelSizes, actions, training, attn, languageRun };
 }
 
 export function drawScene(app) {

@@ -1,7 +1,7 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
 // order (article/: the article, layer/: a real layer, learning/: where the weights come
-// from). Each stage file holds everything of one stage: its steps (ids for #step= links,
-// durations, titles) and the scene that draws each step,
+// from, language/: a tiny language model). Each stage file holds everything of one stage:
+// its steps (ids for #step= links, durations, titles) and the scene that draws each step,
 // build(ctx) -> { element, render(t), explanation, narration }.
 //
 // A stage's sentences sit beside it: stages/<chapter>/<name>.text.mjs holds
@@ -18,9 +18,10 @@
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
 import learning from './learning/index.mjs';
+import language from './language/index.mjs';
 
 /** The chapters, by number (1, 2, …): their title keys and stages. */
-export const CHAPTERS = [article, layer, learning].map((chapter, c) => ({
+export const CHAPTERS = [article, layer, learning, language].map((chapter, c) => ({
   ...chapter,
   number: c + 1,
 }));
