@@ -15,16 +15,18 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
 /** Every stage's mark under the timeline is its own target of 24×24 px or more, none on another. */
 async function checkMarkTargets(page, where) {
   const boxes = await page.$$eval('.tick, .ticks-legend', (all) =>
-    all.map((el) => {
-      const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
-      const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-      return {
-        name: el.dataset.stage ? `mark ${el.dataset.stage}` : 'legend',
-        button: el.tagName === 'BUTTON',
-        hitsItself: hit === el || el.contains(hit),
-        ...{ left, right, top, bottom, width, height },
-      };
-    }),
+    all
+      .filter((el) => el.checkVisibility())
+      .map((el) => {
+        const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
+        const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+        return {
+          name: el.dataset.stage ? `mark ${el.dataset.stage}` : 'legend',
+          button: el.tagName === 'BUTTON',
+          hitsItself: hit === el || el.contains(hit),
+          ...{ left, right, top, bottom, width, height },
+        };
+      }),
   );
   const marks = boxes.filter((box) => box.name !== 'legend');
   assert.equal(marks.length, STAGE_COUNT, `${where}: a mark per stage`);
@@ -65,10 +67,12 @@ for (const locale of ['en-US', 'zh-CN']) {
       return {
         height: box.height,
         bottom: box.bottom,
-        buttons: [...el.querySelectorAll('button')].map((b) => {
-          const r = b.getBoundingClientRect();
-          return { name: b.className, width: r.width, height: r.height };
-        }),
+        buttons: [...el.querySelectorAll('button')]
+          .filter((b) => b.checkVisibility())
+          .map((b) => {
+            const r = b.getBoundingClientRect();
+            return { name: b.className, width: r.width, height: r.height };
+          }),
       };
     });
     assert.ok(bar.height <= 844 / 8, `the control bar is ${Math.round(bar.height)} px tall`);
@@ -79,7 +83,7 @@ for (const locale of ['en-US', 'zh-CN']) {
         `${button.name}: ${button.width}×${button.height}`,
       );
     // Each stage's mark is a target of its own, 24 px or more, on the screen, apart from the
-    // others and from the legend (which opens the stage list); a tap on one goes to its stage.
+    // others (on a laptop, from the legend that opens the stage list); a tap on one goes to it.
     await checkMarkTargets(page, 'phone');
     // No keys to press on a touch screen: the keyboard's hint is not shown.
     assert.equal(await page.isVisible('.keys-hint'), false, 'the keyboard hint on a phone');
@@ -96,7 +100,7 @@ for (const locale of ['en-US', 'zh-CN']) {
         ? `第13阶段，共${STAGE_COUNT}个阶段：带 KV 缓存的解码`
         : `Stage 13 of ${STAGE_COUNT}: Decoding with a KV cache`,
     );
-    await page.tap('.ticks-legend');
+    await page.tap('.stages-toggle');
     await page.waitForSelector('.stages.is-open');
     // Open: every stage's name on screen (scrolling the list), each a target of 24 px or more.
     const stages = await page.$$eval('.stages .stage-button', (buttons) =>
