@@ -27,6 +27,8 @@ const plateau = (steps) => Array.from({ length: steps }, (_, s) => (s < 100 ? 2.
 test('the rule: only a model that cannot learn, past VERDICT_AFTER steps, with no drop', () => {
   assert.equal(failureReason(TRAINING_DEFAULTS), null);
   assert.equal(failureReason({ ...TRAINING_DEFAULTS, positions: 'learned' }), null);
+  // ALiBi's recency bias is enough: two layers drop (seed 1, in Node: between steps 200 and 400).
+  assert.equal(failureReason({ ...TRAINING_DEFAULTS, positions: 'alibi' }), null);
   assert.equal(failureReason(ONE_LAYER), 'oneLayer');
   assert.equal(failureReason(NO_POSITIONS), 'none');
   // One layer fails with or without positions; it is named first.

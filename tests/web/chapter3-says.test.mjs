@@ -193,6 +193,19 @@ test('the train stage: what the tiny model is, the loss it lowers, and two speed
     ),
     ['1', '2', '4'],
   );
+  // Positions: RoPE, ALiBi, learned or none; ALiBi's sentence says what it does to the scores.
+  assert.deepEqual(
+    await page.$$eval('.scene-train select[data-control="positions"] option', (all) =>
+      all.map((o) => `${o.value}:${o.textContent}`),
+    ),
+    ['rope:RoPE', 'alibi:ALiBi', 'learned:Learned', 'none:None'],
+  );
+  await page.selectOption('.scene-train select[data-control="positions"]', 'alibi');
+  await page.waitForFunction(() =>
+    /ALiBi subtracts from each head’s score of a key a fixed slope times how far back/.test(
+      document.querySelector('.scene-train .train-model').textContent,
+    ),
+  );
   // The layers switch to 1: the sentence follows the model.
   await page.selectOption('.scene-train select[data-control="layers"]', '1');
   await page.waitForFunction(() =>

@@ -9,7 +9,7 @@ import { INDUCTION_LENGTH, INDUCTION_MODEL } from '../../src/js/tasks/induction-
 import { readHeads } from './head-reading.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
-export const POSITIONS = Object.freeze(['rope', 'learned', 'none']);
+export const POSITIONS = Object.freeze(['rope', 'alibi', 'learned', 'none']);
 export const LAYER_CHOICES = Object.freeze([1, 2]);
 /**
  * Heads per layer the page offers: those that build. Each head takes dModel / heads numbers,

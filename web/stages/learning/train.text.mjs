@@ -16,6 +16,7 @@ export default {
     'ch3.train.reset': 'Reset',
     'ch3.train.positions': 'Positions',
     'ch3.train.positions.rope': 'RoPE',
+    'ch3.train.positions.alibi': 'ALiBi',
     'ch3.train.positions.learned': 'Learned',
     'ch3.train.positions.none': 'None',
     'ch3.train.layers': 'Layers',
@@ -34,7 +35,7 @@ export default {
     'ch3.train.why.two':
       'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
     'ch3.train.why.oneLayer':
-      'One layer cannot learn it: an induction head looks for the key whose previous token is the current one, and a key carries its previous token only once a head of an earlier layer has copied it in. Positions (RoPE, learned or none) tell a head where a token is, not which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
+      'One layer cannot learn it: an induction head looks for the key whose previous token is the current one, and a key carries its previous token only once a head of an earlier layer has copied it in. Positions (RoPE, ALiBi, learned or none) tell a head where a token is, not which token came before it. The loss stays high: what one layer can learn (which letters are common, which have already appeared in this row) takes only part of it.',
     'ch3.train.gone':
       'A new model from the seed: the trained one ({step|# step|# steps}) is gone. To keep a model, copy its link or save its parameters before changing a switch.',
     'ch3.train.why.none':
@@ -47,6 +48,8 @@ export default {
     'ch3.train.model':
       'The model: {layers|# layer|# layers} of self-attention with {heads|# head|# heads} each, d_model = {dModel} (each head works on {dHead} of those numbers), and no MLP. It holds {parameters} parameters: an embedding of each of its {vocab} tokens, per layer a LayerNorm and W_Q, W_K, W_V, W_O, a last LayerNorm, and the unembedding that turns a row into {vocab} logits{positions}.',
     'ch3.train.model.rope': ' (RoPE turns queries and keys by position and adds no parameters)',
+    'ch3.train.model.alibi':
+      ' (ALiBi subtracts from each head’s score of a key a fixed slope times how far back the key is, a gentler slope for each head, and adds no parameters)',
     'ch3.train.model.learned': ', plus a learned position vector for each of its {context} places',
     'ch3.train.model.none': ' (no positions at all)',
     'ch3.train.loss':
@@ -83,6 +86,7 @@ export default {
     'ch3.train.reset': '重置',
     'ch3.train.positions': '位置',
     'ch3.train.positions.rope': 'RoPE',
+    'ch3.train.positions.alibi': 'ALiBi',
     'ch3.train.positions.learned': '学习的位置向量',
     'ch3.train.positions.none': '无',
     'ch3.train.layers': '层数',
@@ -101,7 +105,7 @@ export default {
     'ch3.train.why.two':
       '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
     'ch3.train.why.oneLayer':
-      '一层学不会：归纳头要找“前一个词元是当前词元”的那个键，而一个键只有在更早一层的头把它前面的词元抄进来之后，才带着那个词元。位置信息（RoPE、学习的位置或没有）只告诉头一个词元在哪里，不告诉它前面是哪个词元。损失一直很高：一层能学到的（哪些字母常见、哪些字母在这一行里已经出现过）只能让损失降下一部分。',
+      '一层学不会：归纳头要找“前一个词元是当前词元”的那个键，而一个键只有在更早一层的头把它前面的词元抄进来之后，才带着那个词元。位置信息（RoPE、ALiBi、学习的位置或没有）只告诉头一个词元在哪里，不告诉它前面是哪个词元。损失一直很高：一层能学到的（哪些字母常见、哪些字母在这一行里已经出现过）只能让损失降下一部分。',
     'ch3.train.gone':
       '已换成一个从种子开始的新模型：之前训练的模型（{step} 步）已丢弃。要保留模型，请在改开关之前复制它的链接或保存它的参数。',
     'ch3.train.why.none':
@@ -114,6 +118,8 @@ export default {
     'ch3.train.model':
       '模型：{layers} 层自注意力，每层 {heads} 个头，d_model = {dModel}（每个头处理其中 {dHead} 个数），没有 MLP。它共有 {parameters} 个参数：{vocab} 个词元各自的嵌入，每层一个 LayerNorm 和 W_Q、W_K、W_V、W_O，最后一个 LayerNorm，以及把一行变回 {vocab} 个 logits 的反嵌入{positions}。',
     'ch3.train.model.rope': '（RoPE 按位置旋转查询和键，不增加参数）',
+    'ch3.train.model.alibi':
+      '（ALiBi 从每个头对一个键的分数里减去一个固定斜率乘以这个键在多远之前，每个头的斜率更平缓一级，不增加参数）',
     'ch3.train.model.learned': '，外加 {context} 个位置各一个学到的位置向量',
     'ch3.train.model.none': '（完全没有位置信息）',
     'ch3.train.loss':
