@@ -112,18 +112,18 @@ export function createTextTask(
 };
 
 /**
- * The model for text (docs/text.md says how it was chosen): dModel 64, 2 layers of 4 heads,
- * RoPE positions, an MLP of 256, AdamW at 1e-2, windows of 32 characters. No vocabSize: it
+ * The model for text (docs/text.md says how it was chosen): dModel 64, 4 layers of 4 heads,
+ * RoPE positions, an MLP of 256, AdamW at 1e-3, windows of 32 characters. No vocabSize: it
  * comes from the text (createTrainer fills it in; elsewhere spread `{ ...TEXT_MODEL, vocabSize }`).
  */
 export const TEXT_MODEL: Readonly<{
   context: 32;
   dModel: 64;
-  layers: 2;
+  layers: 4;
   heads: 4;
   positions: 'rope';
   mlpSize: 256;
-  learningRate: 0.01;
+  learningRate: 0.001;
 }>;
 
 /** Windows per training step for {@link TEXT_MODEL}: 8. */
