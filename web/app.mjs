@@ -64,6 +64,7 @@ export async function startApp({ root, loadAttention, startTrainer, loadText, em
     pendingAfterFrame: new Set(),
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     inspector: null,
+    held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,
     training: createTraining({
       startTrainer,

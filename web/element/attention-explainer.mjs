@@ -17,7 +17,7 @@
 // root). The styles live in the shadow root, adopted as a constructed stylesheet (allowed by
 // a strict style-src); keys reach an element only while the focus is inside it.
 import { startApp } from '../app.mjs';
-import { hashOf } from './markup.mjs';
+import { hashOf } from '../app/markup.mjs';
 
 /* global EXPLAINER_CSS */
 let sheet = null;

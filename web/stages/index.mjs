@@ -32,15 +32,21 @@ export const STAGES = CHAPTERS.flatMap((chapter) =>
 ).map((stage, k) => ({ ...stage, number: k + 1 }));
 
 /**
- * Every step of the walkthrough for these dims, in order, each with its stage's number.
+ * Every step of the walkthrough for these dims, in order, each with its stage's number and
+ * its chapter's (so that what shows a step needs no look-up here).
  * @param dims { n, dIn, dK, dV } of chapter 1's example
  * @param layerDims { n, dModel, heads, kvHeads, dHead, group } of chapter 2's layer
- * @returns {{ id: string, family: string, stage: number, params: object, duration: number,
- *   title: (tr: Function, dims: object) => string, build: (ctx: object) => object }[]}
+ * @returns {{ id: string, family: string, stage: number, chapter: number, params: object,
+ *   duration: number, title: (tr: Function, dims: object) => string,
+ *   build: (ctx: object) => object }[]}
  */
 export function buildSteps(dims, layerDims) {
   return STAGES.flatMap((stage) =>
-    stage.steps(dims, layerDims).map((step) => ({ ...step, stage: stage.number })),
+    stage.steps(dims, layerDims).map((step) => ({
+      ...step,
+      stage: stage.number,
+      chapter: stage.chapter,
+    })),
   );
 }
 
