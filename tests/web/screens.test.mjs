@@ -176,8 +176,11 @@ test('the timeline: stage markers are not step numbers', async () => {
   const ticks = await page.$$eval('.tick', (els) => els.map((el) => [el.textContent, el.title]));
   assert.deepEqual(
     ticks.map(([text]) => text),
-    // ① … one circled number per stage (chapters after the first two follow the stage list)
-    Array.from({ length: STAGE_COUNT }, (_, k) => String.fromCodePoint(0x2460 + k)),
+    // ① … ⑳ ㉑ … one circled number per stage (Unicode's circled 21 to 35 are in another
+    // block, from U+3251)
+    Array.from({ length: STAGE_COUNT }, (_, k) =>
+      String.fromCodePoint(k < 20 ? 0x2460 + k : 0x3251 + k - 20),
+    ),
   );
   assert.equal(ticks[2][1], 'Stage 3: Keys, values, queries');
   assert.deepEqual(await collectProblems(page, problems), []);

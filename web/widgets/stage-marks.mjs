@@ -34,16 +34,21 @@ export const circled = (n) =>
 export function placeMarks(places, width, { size = MARK_SIZE, rows = MARK_ROWS } = {}) {
   const half = size / 2;
   const ends = Array(rows).fill(-Infinity); // each row's last centre
-  const marks = places.map((place) => {
+  // A strip too short for the marks in one row takes them in turn, row by row: the rows are
+  // then as full as each other (taken as room allows, the first row could take one too many).
+  const crowded = places.length * size > width;
+  const marks = places.map((place, k) => {
     const at = Math.max(half, place);
-    let row = ends.findIndex((end) => at - end >= size);
+    let row = crowded ? k % rows : ends.findIndex((end) => at - end >= size);
     if (row < 0) row = ends.indexOf(Math.min(...ends));
     const x = Math.max(at, ends[row] + size);
     ends[row] = x;
     return { x, row };
   });
   for (let row = 0; row < rows; row++) {
-    let limit = width - half;
+    // The last mark may stand half past the strip's right end (the bar has room there): a
+    // phone's strip of about 280 px then holds two rows of 12, the 24 stages of 4 chapters.
+    let limit = width;
     for (let k = marks.length - 1; k >= 0; k--) {
       if (marks[k].row !== row) continue;
       marks[k].x = Math.max(half, Math.min(marks[k].x, limit));
