@@ -15,6 +15,7 @@ import { showLoadError, startLoading } from './app/loader.mjs';
 import { buildPage } from './app/page.mjs';
 import { createSceneStage } from './app/scenes.mjs';
 import { createState, initialState } from './app/state.mjs';
+import { createLanguageRun } from './app/language-run.mjs';
 import { createTraining } from './app/training.mjs';
 import { onParametersLoaded, trainingActions } from './app/training-state.mjs';
 import { createUrlWriter } from './app/url.mjs';
@@ -26,14 +27,17 @@ let instances = 0;
 
 /**
  * @param {{ root: HTMLElement, loadAttention: () => Promise<object>,
- *   startTrainer: (options: object) => Promise<object>, embed?: object }} options
+ *   startTrainer: (options: object) => Promise<object>,
+ *   loadText: (file: string) => Promise<string>, embed?: object }} options
  *   loadAttention resolves to the API of createAttention() (served or inlined build);
- *   startTrainer is createTrainer() with the worker this build can start (chapter 3);
+ *   startTrainer is createTrainer() with the worker this build can start (chapters 3 and 4);
+ *   loadText reads a text of dist/texts/ that chapter 4's model learns (fetched, or embedded
+ *   in the offline file);
  *   embed, for an <attention-explainer> element: { language, hash, autoplay }, its state
  *   from its attributes instead of the page's URL, and the page's title, URL and keys left
  *   to the page
  */
-export async function startApp({ root, loadAttention, startTrainer, embed = null }) {
+export async function startApp({ root, loadAttention, startTrainer, loadText, embed = null }) {
   // The module first: it downloads and compiles while the page is built.
   const attention = startLoading(loadAttention);
   instances += 1;
@@ -60,6 +64,7 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
     pendingAfterFrame: new Set(),
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     inspector: null,
+    held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,
     training: createTraining({
       startTrainer,
@@ -67,6 +72,8 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
       // A new model refused: the switches (and the link) go back to the one still loaded.
       onRefused: (settings) => app.change({ training: settings }, 'training'),
     }),
+    // Chapter 4's character model: its text, training, sentence and switched-off heads.
+    languageRun: createLanguageRun({ startTrainer, loadText }),
     trainedLoaded: null, // the link text of the model the run was loaded from (training-state)
     kvRemembered: null, // chapter 2's layer before its K/V heads were shared (flow.mjs)
     practiceFrom: null, // the reader's { example, step } while practising (app/widgets.mjs)
@@ -83,6 +90,8 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
         app.change({ learning: { ...app.state.current.learning, ...changes } }, 'learning');
         if (replay) app.timeline.goTo(app.timeline.index, { animate: true });
       },
+      // Chapter 4's writing: the step plays again from its start, the new text appearing.
+      replayStep: () => app.timeline.goTo(app.timeline.index, { animate: true }),
     },
   };
   // Chapter 3's training switches, Reset and the trained model's link (training-state.mjs).
@@ -121,10 +130,11 @@ export async function startApp({ root, loadAttention, startTrainer, embed = null
   return {
     state: app.state,
     timeline: app.timeline,
-    /** Stops what runs on its own: playback and chapter 3's training worker. */
+    /** Stops what runs on its own: playback and chapters 3 and 4's training workers. */
     stop() {
       if (app.timeline.playing) app.timeline.pause();
       app.training.close();
+      app.languageRun.close();
     },
   };
 }

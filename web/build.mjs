@@ -120,6 +120,22 @@ function containerQuery(list) {
   return widths.length ? `@container explainer ${widths.join(' or ')}{` : null;
 }
 
+/**
+ * Chapter 4's texts for the offline file, which cannot fetch: the Tang poems whole (71 KB),
+ * and of the English classic (0.8 MB) its first book, Genesis, up to the verse that ends it.
+ */
+function offlineTexts() {
+  const read = (file) => readFileSync(join(dist, 'texts', file), 'utf8');
+  const bible = read('kjv-genesis-deuteronomy.txt');
+  const genesisEnd = 'and he was put in a coffin in Egypt.\n';
+  const end = bible.indexOf(genesisEnd);
+  if (end < 0) throw new Error('the end of Genesis is not in kjv-genesis-deuteronomy.txt');
+  return {
+    'tang300.txt': read('tang300.txt'),
+    'kjv-genesis-deuteronomy.txt': bible.slice(0, end + genesisEnd.length),
+  };
+}
+
 async function main() {
   mkdirSync(dist, { recursive: true });
   const template = readFileSync(join(web, 'index.html'), 'utf8');
@@ -180,7 +196,11 @@ async function main() {
     // classic worker, whose module is inlined), and wasmFilesForWorkers finds no URL.
     logOverride: { 'empty-import-meta': 'silent' },
     outfile: 'offline.js',
-    define: { ...define, TRAIN_WORKER_SOURCE: JSON.stringify(trainWorker.text) },
+    define: {
+      ...define,
+      TRAIN_WORKER_SOURCE: JSON.stringify(trainWorker.text),
+      OFFLINE_TEXTS: JSON.stringify(offlineTexts()),
+    },
   });
   const glue = checkInlinable(readFileSync(singleFileGlue, 'utf8').trim(), 'script');
   const app = checkInlinable(offline.text.trim(), 'script');

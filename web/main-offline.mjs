@@ -5,7 +5,7 @@ import { createAttentionWith } from '../src/js/module/api.mjs';
 import { createTrainer } from '../src/js/training/trainer.mjs';
 import { startApp } from './app.mjs';
 
-/* global TRAIN_WORKER_SOURCE */
+/* global TRAIN_WORKER_SOURCE, OFFLINE_TEXTS */
 let trainWorkerUrl = null;
 /**
  * Chapter 3's training worker: a page from file:// cannot start module workers, so it is a
@@ -35,4 +35,10 @@ startApp({
   },
   startTrainer: (options) =>
     createTrainer({ ...options, workerUrl: trainWorker(), workerType: 'classic' }),
+  // Chapter 4's texts, embedded by web/build.mjs (file:// cannot fetch): the Tang poems whole,
+  // the English classic's first book (Genesis).
+  loadText: async (file) => {
+    if (!Object.hasOwn(OFFLINE_TEXTS, file)) throw new Error(`${file} is not in this file`);
+    return OFFLINE_TEXTS[file];
+  },
 });

@@ -14,4 +14,10 @@ startApp({
   },
   // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker.
   startTrainer: async (options) => (await import('./attention.mjs')).createTrainer(options),
+  // Chapter 4's texts: dist/texts/, beside the page.
+  loadText: async (file) => {
+    const response = await fetch(`texts/${file}`);
+    if (!response.ok) throw new Error(`texts/${file}: ${response.status} ${response.statusText}`);
+    return response.text();
+  },
 });

@@ -22,43 +22,30 @@ import createAttention, {
 /** Marks that end a line of verse: Chinese and ASCII punctuation, and the line break. */
 export const VERSE_BREAKS = /[，。？！；：、,.?!;:\n]/u;
 
-/** A small seeded generator (mulberry32), so that a sample is the same for a seed. */
-function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
- * `count` characters after `prompt`, each drawn from softmax(logits / temperature) at the last
- * position of the window (the last `context` characters). Returns the new text only.
+ * `count` characters after `prompt`, drawn by the model's own generate() through its key/value
+ * cache (greedy at temperature 0, else from softmax(logits / temperature) over the topK
+ * likeliest). A sample longer than the context is made in pieces: each piece is prompted with
+ * the last half-context of characters so far and runs to the end of the context. The same seed
+ * gives the same text. Returns the new text only.
  */
-export function sampleText(model, tokenizer, prompt, count, { temperature = 0.8, seed = 1 } = {}) {
-  const { context, vocabSize } = model.config;
-  const random = seededRandom(seed);
+export function sampleText(
+  model,
+  tokenizer,
+  prompt,
+  count,
+  { temperature = 0.8, topK = 0, seed = 1 } = {},
+) {
+  const { context } = model.config;
+  const keep = Math.max(1, Math.floor(context / 2));
   const ids = [...tokenizer.encode(prompt)];
   const made = [];
-  const weights = new Float64Array(vocabSize);
-  for (let n = 0; n < count; n++) {
-    const window = Int32Array.from(ids.slice(-context));
-    const { data } = model.forward({ tokens: window, batch: 1 }).logits;
-    const last = data.subarray((window.length - 1) * vocabSize, window.length * vocabSize);
-    let max = -Infinity;
-    for (const x of last) max = Math.max(max, x);
-    let total = 0;
-    for (let v = 0; v < vocabSize; v++) {
-      weights[v] = Math.exp((last[v] - max) / temperature);
-      total += weights[v];
-    }
-    let pick = random() * total;
-    let id = 0;
-    while (id < vocabSize - 1 && (pick -= weights[id]) > 0) id++;
-    ids.push(id);
-    made.push(id);
+  for (let piece = 0; made.length < count; piece++) {
+    const window = ids.slice(-keep);
+    const n = Math.min(context - window.length + 1, count - made.length);
+    const next = model.generate(window, n, { temperature, topK, seed: (seed + piece) >>> 0 });
+    ids.push(...next);
+    made.push(...next);
   }
   return tokenizer.decode(made);
 }

@@ -77,8 +77,6 @@ void apply_mask_backward(Matrix& d_scores, const Mask& mask) {
   d_scores = xt::where(xt::equal(mask, std::uint8_t{1}), 0.0f, d_scores);
 }
 
-void apply_causal_mask(Matrix& scores) { apply_mask(scores, causal_mask(scores.shape(0))); }
-
 Vector row_maxima(const Matrix& scores) {
   // scores: n x n, result: n
   return xt::amax(scores, {1});

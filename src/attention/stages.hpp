@@ -56,9 +56,6 @@ void apply_mask(Matrix& scores, const Mask& mask);
 // -infinity, whatever the queries and keys: no gradient passes through it, even a NaN one.
 void apply_mask_backward(Matrix& d_scores, const Mask& mask);
 
-// scores (n x n), in place: -infinity wherever key j comes after query i (j > i).
-void apply_causal_mask(Matrix& scores);
-
 // scores (n x n) -> (n): each row's largest score, -infinity for a fully masked row.
 Vector row_maxima(const Matrix& scores);
 // (No backward twin: the maximum only shifts a row, which changes no weight, so the

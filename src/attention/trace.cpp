@@ -6,6 +6,7 @@
 #include <vector>
 #include <xtensor/xbuilder.hpp>
 
+#include "kernels/score_step.hpp"
 #include "stages.hpp"
 
 namespace attention {
@@ -22,7 +23,28 @@ Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, co
                 options);
 }
 
-Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options) {
+float trace_alibi_slope(const TraceOptions& options, std::size_t h, std::size_t heads) {
+  AttentionOptions record;
+  record.alibi = options.alibi;
+  record.alibi_slopes = options.alibi_slopes;
+  return kernels::alibi_slope(record, h, heads);
+}
+
+namespace {
+
+// scores [n x n] += slope * (j - i): ALiBi's bias, query i at position i, key j at j. Its
+// backward is the identity (a constant is added), so attend_backward has no step for it.
+void add_alibi(Matrix& scores, float slope) {
+  const std::size_t n = scores.shape(0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      scores(i, j) += slope * float(std::int64_t(j) - std::int64_t(i));
+}
+
+}  // namespace
+
+Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options,
+             std::size_t head, std::size_t heads) {
   // queries, keys: n x d_k; values: n x d_v
   const std::size_t n = queries.shape(0);
   Trace t;
@@ -30,6 +52,7 @@ Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& opt
   t.keys = std::move(keys);
   t.values = std::move(values);
   t.scores = attention_scores(t.queries, t.keys, options.scale);
+  if (options.alibi) add_alibi(t.scores, trace_alibi_slope(options, head, heads));
   t.mask = options.is_causal ? causal_mask(n) : Mask(xt::zeros<std::uint8_t>({n, n}));
   apply_mask(t.scores, t.mask);
   t.row_max = row_maxima(t.scores);
@@ -108,7 +131,8 @@ MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, con
   std::vector<Matrix> head_outputs;
   for (std::size_t h = 0; h < counts.heads; ++h) {
     Matrix queries = project(inputs, column_block(w_query, h, counts.heads));
-    t.heads.push_back(attend(std::move(queries), keys[h / group], values[h / group], options));
+    t.heads.push_back(
+        attend(std::move(queries), keys[h / group], values[h / group], options, h, counts.heads));
     head_outputs.push_back(t.heads.back().outputs);
   }
   t.concat = concatenate_columns(head_outputs);

@@ -19,13 +19,20 @@ namespace attention {
 struct TraceOptions {
   float scale = 1.0f;      // the article does not scale; the Transformer uses 1/sqrt(d_k)
   bool is_causal = false;  // hide later keys from earlier queries
+  // ALiBi, as AttentionOptions has it (attention.hpp): query head h's scores get
+  // slope_h * (j - i), slope_h = alibi_slopes[h], or the standard slope when that is null.
+  bool alibi = false;
+  const float* alibi_slopes = nullptr;
 };
+
+// Query head h's ALiBi slope of `heads` (0 without ALiBi): the score step's (score_step.hpp).
+float trace_alibi_slope(const TraceOptions& options, std::size_t h, std::size_t heads);
 
 struct Trace {
   Matrix queries;       // n x d_k
   Matrix keys;          // n x d_k
   Matrix values;        // n x d_v
-  Matrix scores;        // n x n, queries . keys^T * scale, -inf where masked
+  Matrix scores;        // n x n, queries . keys^T * scale (+ ALiBi's bias), -inf where masked
   Mask mask;            // n x n, 1 where key j is hidden from query i (all 0 unless causal)
   Vector row_max;       // n, each row's largest score (the softmax's shift)
   Matrix exponentials;  // n x n, e^(scores[i][j] - row_max[i]), 0 where masked
@@ -45,8 +52,10 @@ Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, co
             const TraceOptions& options = {});
 
 // The stages after the projections: queries (n x d_k), keys (n x d_k), values (n x d_v) ->
-// the rest of the trace. trace() is project() three times, then this.
-Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options);
+// the rest of the trace, for query head `head` of `heads` (its ALiBi slope). trace() is
+// project() three times, then this.
+Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options,
+             std::size_t head = 0, std::size_t heads = 1);
 
 // The gradient of a loss with respect to each intermediate of one head's Trace, each the
 // shape of the intermediate it belongs to.

@@ -61,7 +61,9 @@ EMSCRIPTEN_BINDINGS(trace) {
       .field("out", &TraceCall::out)
       .field("dims", &TraceCall::dims)
       .field("scale", &TraceCall::scale)
-      .field("isCausal", &TraceCall::is_causal);
+      .field("isCausal", &TraceCall::is_causal)
+      .field("alibi", &TraceCall::alibi)
+      .field("alibiSlopes", &TraceCall::alibi_slopes);
   em::function("traceInto", &trace_call::run);
   em::function("traceLayout", &trace_layout);
 }

@@ -31,8 +31,10 @@ std::string run(const TraceCall& call) {
   const attention::HeadCounts counts{d.heads, d.kv_heads};
   if (const char* error = attention::multi_head_shape_error(inputs, wq, wk, wv, w_out, counts))
     return error;
+  const attention::TraceOptions options{call.scale, call.is_causal, call.alibi,
+                                        reinterpret_cast<const float*>(call.alibi_slopes)};
   const attention::MultiHeadTrace t =
-      attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal});
+      attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, options);
   std::uint8_t* out = reinterpret_cast<std::uint8_t*>(call.out);
   if (!d.with_grad) {
     attention::pack_trace(t, d, out);
@@ -41,7 +43,7 @@ std::string run(const TraceCall& call) {
   const attention::Matrix d_outputs =
       matrix_from(call.grad_outputs, d.n, w_out ? d.d_out : concat_cols);
   const attention::LayerGrad grad = attention::multi_head_trace_backward(
-      t, inputs, wq, wk, wv, w_out, counts, {call.scale, call.is_causal}, d_outputs);
+      t, inputs, wq, wk, wv, w_out, counts, options, d_outputs);
   attention::pack_trace(t, d, out, &grad);
   return "";
 }

@@ -18,6 +18,9 @@
 // dims       TraceDims           { n, dIn, dK, dV, heads, kvHeads, dOut, withGrad } (trace.hpp)
 // scale      number              multiplies q.k (1 in the article)
 // isCausal   boolean             key j hidden from query i when j > i
+// alibi      boolean             ALiBi: head h's scores get slope_h * (j - i)
+// alibiSlopes number             address of one float32 slope per query head; 0: the standard
+//                                slopes (with alibi)
 //
 // Validation: the JS layer checks every argument first, with its users' names and wording,
 // and allocates every buffer above. run() checks again only what memory safety needs and
@@ -37,6 +40,8 @@ struct TraceCall {
   attention::TraceDims dims;
   float scale = 1.0f;
   bool is_causal = false;
+  bool alibi = false;
+  std::uintptr_t alibi_slopes = 0;
 };
 
 // Packs the trace (with its gradients when grad_outputs is given) at call.out as

@@ -56,7 +56,8 @@ EMSCRIPTEN_BINDINGS(tiny_transformer) {
   em::enum_<Positions>("TransformerPositions")
       .value("learned", Positions::learned)
       .value("rope", Positions::rope)
-      .value("none", Positions::none);
+      .value("none", Positions::none)
+      .value("alibi", Positions::alibi);
   em::value_object<Config>("TransformerConfig")
       .field("vocabSize", &Config::vocab_size)
       .field("context", &Config::context)

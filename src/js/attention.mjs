@@ -19,7 +19,13 @@ export {
   createInductionTask,
   inductionAccuracy,
 } from './tasks/induction-task.mjs';
-export { TEXT_BATCH, TEXT_MODEL, createCharTokenizer, createTextTask } from './tasks/text-task.mjs';
+export {
+  TEXT_BATCH,
+  TEXT_MODEL,
+  TEXT_SAMPLING,
+  createCharTokenizer,
+  createTextTask,
+} from './tasks/text-task.mjs';
 
 const OPTION_KEYS = new Set([
   'wasmBinary',

@@ -27,13 +27,14 @@ inline Mat transpose(const Mat& m) {
 }
 
 // Every intermediate of one head: x (n x d_in) . W -> q, k (n x d_k), v (n x d_v);
-// scores (n x n, -inf where causal hides), weights (n x n), outputs (n x d_v).
+// scores (n x n, -inf where causal hides, plus ALiBi's alibi_slope * (j - i)), weights (n x n),
+// outputs (n x d_v).
 struct Forward {
   Mat q, k, v, scores, weights, outputs;
 };
 
 inline Forward forward(const Mat& x, const Mat& wq, const Mat& wk, const Mat& wv, double scale,
-                       bool causal) {
+                       bool causal, double alibi_slope = 0.0) {
   Forward f;
   f.q = reference64::matmul(x, wq);
   f.k = reference64::matmul(x, wk);
@@ -45,7 +46,8 @@ inline Forward forward(const Mat& x, const Mat& wq, const Mat& wk, const Mat& wv
     double max = -std::numeric_limits<double>::infinity(), sum = 0;
     for (std::size_t j = 0; j < n; ++j) {
       double& s = f.scores.data[i * n + j];
-      s = (causal && j > i) ? -std::numeric_limits<double>::infinity() : s * scale;
+      s = (causal && j > i) ? -std::numeric_limits<double>::infinity()
+                            : s * scale + alibi_slope * (double(j) - double(i));
       max = std::max(max, s);
     }
     for (std::size_t j = 0; j < n; ++j) sum += std::exp(f.scores.at(i, j) - max);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/score_step.hpp"
 #include "model/layers.hpp"
 #include "model/matmul.hpp"
 #include "model/prng.hpp"
@@ -392,3 +393,48 @@ TEST(ModelStages, AdamWFirstStepMatchesAHandComputation) {
 }
 
 }  // namespace
+
+// ALiBi in the model's attention: the paper's slopes (written in float64 by the reference),
+// the forward against the float64 reference, the backward (the same function: the bias is a
+// constant) against finite differences of it, and decoding equal to the batch's last row.
+TEST(ModelStages, AlibiAttentionMatchesTheFloat64ReferenceAndItsFiniteDifferences) {
+  const std::size_t B = 2, T = 6, H = 6, Hkv = 3, d = 3, N = B * T;
+  const Floats q = random_floats(N * H * d, 51), k = random_floats(N * Hkv * d, 52),
+               v = random_floats(N * Hkv * d, 53), dout = random_floats(N * H * d, 54);
+  const Vec slopes64 = reference64::alibi_slopes(H);
+  Floats slopes;
+  for (std::size_t h = 0; h < H; ++h) {
+    slopes.push_back(attention::kernels::standard_alibi_slope(h, H));
+    EXPECT_NEAR(slopes[h], slopes64[h], 1e-7) << "slope " << h;
+  }
+  Floats out(N * H * d), att(B * H * T * T), scratch(attention_scratch_floats(T, d));
+  attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, H, Hkv, d,
+                    scratch.data(), slopes.data());
+  Vec att64;
+  expect_close(
+      out, reference64::attention(widen(q), widen(k), widen(v), B, T, H, Hkv, d, &att64, &slopes64),
+      1e-5, 1e-5, "out");
+  expect_close(att, att64, 1e-6, 1e-5, "att");
+  Floats dq(q.size(), 0.0f), dk(k.size(), 0.0f), dv(v.size(), 0.0f);
+  attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
+                     att.data(), B, T, H, Hkv, d, scratch.data());
+  const auto f = [&](const Vec& q64, const Vec& k64, const Vec& v64) {
+    return reference64::weighted_sum(
+        widen(dout), reference64::attention(q64, k64, v64, B, T, H, Hkv, d, nullptr, &slopes64));
+  };
+  expect_close(dq,
+               reference64::numerical_gradient(
+                   [&](const Vec& x) { return f(x, widen(k), widen(v)); }, widen(q)),
+               1e-4, 1e-4, "dq");
+  expect_close(dk,
+               reference64::numerical_gradient(
+                   [&](const Vec& x) { return f(widen(q), x, widen(v)); }, widen(k)),
+               1e-4, 1e-4, "dk");
+  for (std::size_t n = 1; n <= T; ++n) {
+    Floats row(H * d), scores(n);
+    attention_decode_row(row.data(), q.data() + (n - 1) * H * d, k.data(), v.data(), n, H, Hkv, d,
+                         scores.data(), slopes.data());
+    for (std::size_t i = 0; i < H * d; ++i)
+      EXPECT_NEAR(row[i], out[(n - 1) * H * d + i], 1e-6f) << "row " << n - 1;
+  }
+}

@@ -54,9 +54,23 @@ inline Vec linear(const Vec& x, const Vec& w, const Vec* bias, std::size_t I, st
   return out;
 }
 
-// Causal attention with grouped kv heads; att [B, H, T, T] when given.
+// The ALiBi paper's slopes for H heads (its get_slopes): 2^(-8 (i + 1) / n) for the largest
+// power of two n <= H, then every other slope of the 2n-head sequence.
+inline Vec alibi_slopes(std::size_t H) {
+  std::size_t n = 1;
+  while (n * 2 <= H) n *= 2;
+  Vec slopes;
+  for (std::size_t i = 0; i < n; ++i) slopes.push_back(std::pow(2.0, -8.0 * double(i + 1) / n));
+  for (std::size_t i = 0; slopes.size() < H; i += 2)
+    slopes.push_back(std::pow(2.0, -8.0 * double(i + 1) / double(2 * n)));
+  return slopes;
+}
+
+// Causal attention with grouped kv heads; att [B, H, T, T] when given; with `alibi` (H
+// slopes), head h's score of key s for query t gets alibi[h] * (s - t).
 inline Vec attention(const Vec& q, const Vec& k, const Vec& v, std::size_t B, std::size_t T,
-                     std::size_t H, std::size_t Hkv, std::size_t d, Vec* att = nullptr) {
+                     std::size_t H, std::size_t Hkv, std::size_t d, Vec* att = nullptr,
+                     const Vec* alibi = nullptr) {
   Vec out(B * T * H * d, 0.0);
   if (att) att->assign(B * H * T * T, 0.0);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
@@ -70,7 +84,7 @@ inline Vec attention(const Vec& q, const Vec& k, const Vec& v, std::size_t B, st
           double dot = 0;
           for (std::size_t i = 0; i < d; ++i)
             dot += q[((b * T + t) * H + h) * d + i] * k[((b * T + s) * Hkv + g) * d + i];
-          w[s] = dot * scale;
+          w[s] = dot * scale + (alibi ? (*alibi)[h] * (double(s) - double(t)) : 0.0);
           max = std::max(max, w[s]);
         }
         for (double& x : w) sum += (x = std::exp(x - max));
@@ -154,7 +168,9 @@ inline Vec model_logits(const attention::model::Config& c, const std::map<std::s
       k = rope(k, T, Hkv, d);
     }
     Vec att;
-    Vec heads = attention(q, k, v, B, T, H, Hkv, d, &att);
+    const Vec slopes = alibi_slopes(H);
+    Vec heads = attention(q, k, v, B, T, H, Hkv, d, &att,
+                          c.positions == Positions::alibi ? &slopes : nullptr);
     if (head_mask)
       for (std::size_t i = 0; i < heads.size(); ++i) heads[i] *= (*head_mask)[l * H + i / d % H];
     if (attention_out) attention_out->insert(attention_out->end(), att.begin(), att.end());

@@ -133,7 +133,7 @@ TEST(ModelTransformer, RefusesConfigsThatCannotWork) {
 TEST(ModelTransformer, LogitsAndAttentionMatchTheFloat64Reference) {
   for (const Config& c :
        {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
-        small_config(Positions::rope, 12, 1)}) {
+        small_config(Positions::rope, 12, 1), small_config(Positions::alibi, 12, 1)}) {
     auto model = make(c);
     Tokens tokens, targets;
     const std::size_t B = 3, T = 4;
@@ -154,7 +154,7 @@ TEST(ModelTransformer, LogitsAndAttentionMatchTheFloat64Reference) {
 TEST(ModelTransformer, EveryGradientMatchesFloat64FiniteDifferences) {
   for (const Config& c :
        {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
-        small_config(Positions::rope, 12, 1)}) {
+        small_config(Positions::rope, 12, 1), small_config(Positions::alibi, 12, 1)}) {
     auto model = make(c);
     Tokens tokens, targets;
     const std::size_t B = 2, T = 4;
@@ -243,7 +243,7 @@ TEST(ModelTransformer, ANonFiniteStepIsRefusedAndChangesNothing) {
 TEST(ModelTransformer, GenerateEqualsTheArgmaxOfForwardOverTheGrowingPrefix) {
   for (const Config& c :
        {small_config(Positions::learned, 12, 1), small_config(Positions::none, 0, 2),
-        small_config(Positions::rope, 12, 1)}) {
+        small_config(Positions::rope, 12, 1), small_config(Positions::alibi, 12, 1)}) {
     auto model = make(c);
     for (std::uint32_t step = 0; step < 20; ++step) {
       Tokens tokens, targets;

@@ -404,13 +404,14 @@ namespace {
 reference64::Mat layer64(const reference64::Mat& x, const reference64::Mat& wq,
                          const reference64::Mat& wk, const reference64::Mat& wv,
                          const reference64::Mat& wo, std::size_t heads, std::size_t kv_heads,
-                         double scale, bool causal) {
+                         double scale, bool causal, const std::vector<double>& slopes = {}) {
   const std::size_t d_v_head = wv.cols / kv_heads;
   reference64::Mat concat = grad64::zeros(x.rows, heads * d_v_head);
   for (std::size_t h = 0; h < heads; ++h) {
     const std::size_t g = h / (heads / kv_heads);
-    const grad64::Forward f = grad64::forward(x, block64(wq, h, heads), block64(wk, g, kv_heads),
-                                              block64(wv, g, kv_heads), scale, causal);
+    const grad64::Forward f =
+        grad64::forward(x, block64(wq, h, heads), block64(wk, g, kv_heads),
+                        block64(wv, g, kv_heads), scale, causal, slopes.empty() ? 0 : slopes[h]);
     for (std::size_t i = 0; i < x.rows; ++i)
       for (std::size_t c = 0; c < d_v_head; ++c)
         concat.data[i * concat.cols + h * d_v_head + c] = f.outputs.at(i, c);
@@ -613,4 +614,78 @@ TEST(TraceGrad, PackedWithoutGradientsExactlyAsBeforeAndWithThemBeforeTheMasks) 
   EXPECT_EQ(floats("wKey", whole_trace), flat(g.w_key));
   EXPECT_EQ(floats("weighted", 2), flat(g.heads[2].weighted));
   EXPECT_EQ(floats("scores", 1), flat(g.heads[1].scores));
+}
+
+// ALiBi in the trace: head h's scores are scale * q.k + slope_h * (j - i), the rest follows.
+// The standard slopes and given ones, against the float64 reference head by head (scores,
+// weights, outputs), and the gradients against central differences of the float64 layer.
+TEST(TraceAlibi, EveryHeadsScoresWeightsAndOutputsMatchTheFloat64Reference) {
+  std::mt19937 rng(20261205);
+  for (int round = 0; round < 12; ++round) {
+    const std::size_t heads = 1 + round % 5, kv_heads = heads % 2 == 0 ? 2 : 1;
+    const std::size_t n = 2 + round % 6, d_in = 3, d_k_head = 2 + round % 3, d_v_head = 3;
+    const bool causal = round % 2 == 1, given = round % 3 == 0;
+    const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, heads * d_k_head),
+                 wk = random_matrix(rng, d_in, kv_heads * d_k_head),
+                 wv = random_matrix(rng, d_in, kv_heads * d_v_head);
+    std::vector<float> slopes(heads);
+    for (std::size_t h = 0; h < heads; ++h) slopes[h] = given ? 0.3f * float(h) - 0.4f : 0.0f;
+    TraceOptions options;
+    options.scale = 0.7f;
+    options.is_causal = causal;
+    options.alibi = true;
+    options.alibi_slopes = given ? slopes.data() : nullptr;
+    SCOPED_TRACE(testing::Message() << "n=" << n << " heads=" << heads << " causal=" << causal
+                                    << " given slopes=" << given);
+    const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, {heads, kv_heads}, options);
+    for (std::size_t h = 0; h < heads; ++h) {
+      const std::size_t g = h / (heads / kv_heads);
+      // The standard slope, from the paper's formula in float64 (heads a power of two:
+      // 2^(-8(h+1)/n)).
+      const double slope = given ? slopes[h] : trace_alibi_slope(options, h, heads);
+      if (!given && (heads & (heads - 1)) == 0)
+        EXPECT_DOUBLE_EQ(slope, std::exp2(-8.0 * double(h + 1) / double(heads))) << "head " << h;
+      const grad64::Forward f =
+          grad64::forward(to64(x), block64(to64(wq), h, heads), block64(to64(wk), g, kv_heads),
+                          block64(to64(wv), g, kv_heads), 0.7, causal, slope);
+      for (std::size_t i = 0; i < n * n; ++i) {
+        if (std::isinf(f.scores.data[i])) {
+          EXPECT_TRUE(std::isinf(t.heads[h].scores.flat(i)) && t.heads[h].scores.flat(i) < 0);
+          continue;
+        }
+        ASSERT_NEAR(t.heads[h].scores.flat(i), f.scores.data[i], 1e-5) << "head " << h;
+        ASSERT_NEAR(t.heads[h].weights.flat(i), f.weights.data[i], 1e-5) << "head " << h;
+      }
+      EXPECT_TRUE(near(t.heads[h].outputs, f.outputs, 1e-5)) << "head " << h;
+    }
+  }
+}
+
+TEST(TraceAlibi, TheGradientsMatchCentralDifferencesOfTheFloat64Layer) {
+  std::mt19937 rng(2026);
+  for (const bool causal : {false, true}) {
+    const std::size_t heads = 4, kv_heads = 2, n = 5, d_in = 3, d_k_head = 2, d_v_head = 2;
+    const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, heads * d_k_head),
+                 wk = random_matrix(rng, d_in, kv_heads * d_k_head),
+                 wv = random_matrix(rng, d_in, kv_heads * d_v_head);
+    const Matrix d_outputs = random_matrix(rng, n, heads * d_v_head);
+    TraceOptions options{0.6f, causal, true, nullptr};
+    std::vector<double> slopes;
+    for (std::size_t h = 0; h < heads; ++h) slopes.push_back(trace_alibi_slope(options, h, heads));
+    const HeadCounts counts{heads, kv_heads};
+    const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, counts, options);
+    const LayerGrad g =
+        multi_head_trace_backward(t, x, wq, wk, wv, nullptr, counts, options, d_outputs);
+    auto x64 = to64(x), wq64 = to64(wq), wk64 = to64(wk), wv64 = to64(wv);
+    const auto loss = [&] {
+      return grad64::dot(
+          layer64(x64, wq64, wk64, wv64, {}, heads, kv_heads, 0.6, causal, slopes).data,
+          to64(d_outputs).data);
+    };
+    SCOPED_TRACE(causal ? "causal" : "not causal");
+    EXPECT_TRUE(near(g.inputs, grad64::central_differences(x64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_query, grad64::central_differences(wq64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_key, grad64::central_differences(wk64, loss), 1e-5));
+    EXPECT_TRUE(near(g.w_value, grad64::central_differences(wv64, loss), 1e-5));
+  }
 }

@@ -193,3 +193,78 @@ describe('the pool', () => {
     );
   });
 });
+
+describe('trace with alibi', () => {
+  const n = 7;
+  const heads = 4;
+  const headSize = 3;
+  const next = seededRandom(41);
+  const matrix = (rows, cols) => ({ rows, cols, data: randoms(next, rows * cols) });
+  const x = matrix(n, 5);
+  const wQuery = matrix(5, heads * headSize);
+  const wKey = matrix(5, 2 * headSize);
+  const wValue = matrix(5, 2 * headSize);
+  const layer = { x, wQuery, wKey, wValue, heads, kvHeads: 2, scale: 0.5 };
+
+  for (const [name, alibi, slopes] of [
+    ['the standard slopes', true, paperSlopes(heads)],
+    ["the caller's slopes", Float32Array.of(0.5, -0.25, 0, 2), [0.5, -0.25, 0, 2]],
+  ]) {
+    for (const isCausal of [false, true]) {
+      test(`${name}${isCausal ? ', causal' : ''}: each head's scores and outputs are the float64 reference's with the bias`, () => {
+        const t = attn.trace({ ...layer, isCausal, alibi });
+        const plain = attn.trace({ ...layer, isCausal });
+        const shape = { qNumHeads: 1, qSeqLen: n, kvSeqLen: n, headSize, scale: 0.5, isCausal };
+        for (let h = 0; h < heads; h++) {
+          const { queries, keys, values, scores, outputs } = t.heads[h];
+          const bias = biasMask(shape, [slopes[h]]);
+          const want = attention64(queries.data, keys.data, values.data, {
+            ...shape,
+            attnMask: bias,
+          });
+          assert.ok(
+            maxAbsDiff(outputs.data, want) < 2e-6,
+            `head ${h}: ${maxAbsDiff(outputs.data, want)}`,
+          );
+          for (let i = 0; i < n * n; i++) {
+            const before = plain.heads[h].scores.data[i];
+            if (before === -Infinity) assert.equal(scores.data[i], -Infinity);
+            else
+              assert.ok(
+                Math.abs(scores.data[i] - (before + bias.data[i])) < 1e-5,
+                `head ${h} score ${i}`,
+              );
+          }
+        }
+      });
+    }
+  }
+
+  test('with gradients: the bias is a constant, so the trace still matches attentionBackward with it', () => {
+    const gradOutputs = matrix(n, heads * headSize);
+    const t = attn.trace({ ...layer, isCausal: true, alibi: true, gradOutputs });
+    for (let h = 0; h < heads; h++) {
+      const { queries, keys, values, grad } = t.heads[h];
+      const gradY = gradOutputs.data.filter(
+        (_, i) => Math.floor((i % (heads * headSize)) / headSize) === h,
+      );
+      const shape = { qNumHeads: 1, qSeqLen: n, kvSeqLen: n, headSize, scale: 0.5, isCausal: true };
+      const want = attentionBackward64(queries.data, keys.data, values.data, gradY, {
+        ...shape,
+        attnMask: biasMask(shape, [paperSlopes(heads)[h]]),
+      });
+      assert.ok(maxAbsDiff(grad.queries.data, want.gradQ) < 1e-5, `head ${h} dq`);
+    }
+  });
+
+  test('bad slopes are refused as attention() refuses them, naming alibi', () => {
+    assert.throws(() => attn.trace({ ...layer, alibi: new Float32Array(3) }), {
+      name: 'RangeError',
+      message: /alibi must hold one slope per query head \(qNumHeads = 4\), got 3/,
+    });
+    assert.throws(() => attn.trace({ ...layer, alibi: 'yes' }), {
+      name: 'TypeError',
+      message: /alibi/,
+    });
+  });
+});

@@ -1,6 +1,7 @@
 // examples/node/train-text.mjs's helpers, which the measurements of docs/text.md use: the
 // share of verse lines with five or seven characters between punctuation marks, and sampling
-// from a model's logits (near temperature 0 it is the model's own greedy generate()).
+// with the model's generate() in pieces longer than its context (at temperature 0, or with
+// topK 1, the model's greedy generate()).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -22,7 +23,7 @@ test('verse lines: the first and last (maybe partial) and empty ones are not cou
   assert.ok(Number.isNaN(verseLineShare('没有标点').share));
 });
 
-test('sampling near temperature 0 picks what greedy generate() picks; a seed repeats a sample', async () => {
+test('sampling at temperature 0 or topK 1 picks what greedy generate() picks; a seed repeats a sample', async () => {
   const attn = await createAttention();
   const tokenizer = createCharTokenizer('床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n');
   const model = attn.createTinyTransformer({
@@ -36,11 +37,13 @@ test('sampling near temperature 0 picks what greedy generate() picks; a seed rep
   try {
     const prompt = '床前明月';
     const greedy = tokenizer.decode(model.generate(tokenizer.encode(prompt), 8));
-    assert.equal(sampleText(model, tokenizer, prompt, 8, { temperature: 1e-4 }), greedy);
-    const sample = sampleText(model, tokenizer, prompt, 20, { seed: 5 });
-    assert.equal([...sample].length, 20);
-    assert.equal(sampleText(model, tokenizer, prompt, 20, { seed: 5 }), sample);
-    assert.notEqual(sampleText(model, tokenizer, prompt, 20, { seed: 6 }), sample);
+    assert.equal(sampleText(model, tokenizer, prompt, 8, { temperature: 0 }), greedy);
+    assert.equal(sampleText(model, tokenizer, prompt, 8, { temperature: 2, topK: 1 }), greedy);
+    // 40 characters: three pieces of a context of 16, each prompted with the last 8.
+    const sample = sampleText(model, tokenizer, prompt, 40, { seed: 5 });
+    assert.equal([...sample].length, 40);
+    assert.equal(sampleText(model, tokenizer, prompt, 40, { seed: 5 }), sample);
+    assert.notEqual(sampleText(model, tokenizer, prompt, 40, { seed: 6 }), sample);
   } finally {
     model.free();
   }

@@ -310,8 +310,9 @@ const saved = JSON.stringify(model.parameters(), (key, value: unknown) =>
 );
 model.loadParameters(JSON.parse(saved));
 const tinyConfig = { vocabSize: 4, context: 4, dModel: 4, layers: 1, heads: 1 };
-// @ts-expect-error positions is one of three names
-attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' });
+attn.createTinyTransformer({ ...tinyConfig, positions: 'alibi' }).free();
+// @ts-expect-error positions is one of four names
+attn.createTinyTransformer({ ...tinyConfig, positions: 'sinusoidal' });
 // @ts-expect-error tokens are an Int32Array
 model.forward({ tokens: new Float32Array(25) });
 model.free();
@@ -345,8 +346,8 @@ const probed: number[] = (await trainer.forward({ tokens: [1, 2, 3], headMask: [
 const accuracy: number = evaluation.accuracy;
 await trainer.loadParameters(await trainer.parameters());
 const small = { vocabSize: 16, context: 25, dModel: 8, layers: 1, heads: 1 };
-// @ts-expect-error positions is one of three words
-await trainer.reset({ config: { ...small, positions: 'alibi' } });
+// @ts-expect-error positions is one of four words
+await trainer.reset({ config: { ...small, positions: 'sinusoidal' } });
 trainer.close();
 const rows = createInductionTask(1).batch(4);
 const rowTargets: Int32Array = rows.targets;

@@ -115,7 +115,9 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
   const said = await page.textContent('.scene-train .train-verdict');
   assert.match(
     said,
-    new RegExp(`^After ${step} steps there has been no drop: the loss is still (\\d\\.\\d{3}),`),
+    new RegExp(
+      `^After ${step} steps there has been no drop: the loss, averaged over its last 20 steps, is still (\\d\\.\\d{3}),`,
+    ),
   );
   assert.match(said, /One layer has no earlier layer/);
   const loss = Number(said.match(/still (\d\.\d{3})/)[1]);
@@ -157,7 +159,9 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
   const none = await page.textContent('.scene-train .train-verdict');
   assert.match(
     none,
-    new RegExp(`^After ${noneStep} steps there has been no sudden drop: the loss has only crept`),
+    new RegExp(
+      `^After ${noneStep} steps there has been no sudden drop: the loss, averaged over its last 20 steps, has only crept`,
+    ),
   );
   assert.match(none, /Without positions no head can ask for “the token just before me”/);
   assert.equal(await page.$eval('.scene-train', (e) => e.dataset.dropStep), '');

@@ -105,7 +105,7 @@ describe('the page trains the induction head live', () => {
     assert.ok(measured.scripts <= 32, `the page's scripts took ${measured.scripts} ms in a frame`);
     // What the heads do at the drop: a previous-token head and an induction head.
     const prev = measured.story.match(/\(([\d.]+) of its weight\)/)?.[1];
-    const after = measured.story.match(/, ([\d.]+) after\./)?.[1];
+    const after = measured.story.match(/, ([\d.]+) just after it/)?.[1];
     assert.ok(Number(prev) > 0.5, `previous-token head ${prev}: ${measured.story}`);
     assert.ok(Number(after) > 0.3, `induction head ${after}: ${measured.story}`);
     const status = await statusOf(page);
@@ -124,6 +124,23 @@ describe('the page trains the induction head live', () => {
       ['paused', 'done'].includes(document.querySelector('.scene-train')?.dataset.status),
     );
     const step = await page.$eval('.scene-train', (e) => Number(e.dataset.step));
+    // Paused: the story's "now" is the induction head's number in the heads table, same step.
+    await page.waitForFunction(() =>
+      /now \(step \d+\)/.test(document.querySelector('.scene-train .train-drop').textContent),
+    );
+    const told = await page.evaluate(() => {
+      const story = document.querySelector('.scene-train .train-drop').textContent;
+      const [, layer, head] = story.match(/layer (\d)’s head (\d) at the token after/);
+      const [, now, nowStep] = story.match(/, ([\d.]+) now \(step (\d+)\)/);
+      const table = document
+        .querySelector('.workbench td.cell[data-matrix="run-heads"]')
+        ?.closest('figure');
+      const row = (Number(layer) - 1) * 4 + (Number(head) - 1);
+      const cell = table?.querySelector(`td.cell[data-row="${row}"][data-col="1"]`);
+      return { now, nowStep, cell: cell?.textContent, title: table?.textContent };
+    });
+    assert.equal(told.now, told.cell, `the story's now and the table's: ${JSON.stringify(told)}`);
+    assert.match(told.title, new RegExp(`at step ${told.nowStep}(?!\\d)`));
     await page.click('.language-button[data-language="zh"]');
     await page.waitForFunction(
       () => document.querySelector('.scene-train .train-button')?.textContent === '训练',

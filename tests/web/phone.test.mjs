@@ -81,6 +81,8 @@ for (const locale of ['en-US', 'zh-CN']) {
     // Each stage's mark is a target of its own, 24 px or more, on the screen, apart from the
     // others and from the legend (which opens the stage list); a tap on one goes to its stage.
     await checkMarkTargets(page, 'phone');
+    // No keys to press on a touch screen: the keyboard's hint is not shown.
+    assert.equal(await page.isVisible('.keys-hint'), false, 'the keyboard hint on a phone');
     await page.tap('.tick[data-stage="4"]');
     await waitForStep(page, 'scores-1');
     await page.tap('.tick[data-stage="13"]');

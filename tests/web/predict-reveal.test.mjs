@@ -80,3 +80,18 @@ test('Predict: unrevealed numbers are not read out; the hint alone is highlighte
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('Predict at the softmax: the rounding note, which prints the weights, waits for the reveal', async () => {
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=softmax-1` });
+  await waitForReady(page);
+  await waitForStep(page, 'softmax-1');
+  assert.match(await page.textContent('.note-rounding'), /0\.063/);
+  await page.click('[data-tool="predict"]');
+  assert.match(await page.textContent('.exercise-prompt'), /a₁,₁/);
+  assert.equal(await page.isVisible('.note-rounding'), false, 'the note would give a₁,₁ away');
+  assert.doesNotMatch(await page.locator('body').ariaSnapshot(), /0\.063/);
+  await page.click('.exercise button:has-text("Reveal")');
+  await page.waitForSelector('.note-rounding', { state: 'visible' });
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

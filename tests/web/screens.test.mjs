@@ -414,12 +414,14 @@ test('glossary pop-ups and the intuition for query, key and value, in English an
     await screenshot(page, `65-glossary-${locale}`);
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('.glossary-popup:popover-open').count(), 0);
-    // The page's own jargon: WebAssembly and trace() on the page, Transformer where scaling is.
+    // The page's own jargon: WebAssembly on the page (and the block's words the footer names),
+    // Transformer where scaling is; no developer word (trace()) in the footer a learner reads.
     const pageTerms = await page.$$eval(
       '.app-subtitle .glossary-term, .page-footer .glossary-term',
       (els) => els.map((el) => el.textContent),
     );
-    assert.deepEqual(pageTerms, ['WebAssembly', 'trace()', 'softmax']);
+    assert.deepEqual(pageTerms, ['WebAssembly', 'softmax', 'LayerNorm', 'MLP']);
+    assert.doesNotMatch(await page.textContent('.page-footer'), /trace\(\)/);
     await page.goto(`${web.url}#step=scores-1&scaled=1`);
     await waitForStep(page, 'scores-1');
     assert.ok(

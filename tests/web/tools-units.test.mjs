@@ -3,7 +3,7 @@
 // element's markup and attributes, the CSV and JSON of the matrices.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { elementMarkup, hashOf } from '../../web/element/markup.mjs';
+import { elementMarkup, hashOf } from '../../web/app/markup.mjs';
 import { layerDimsOf, layerExample } from '../../web/model/layer.mjs';
 import { articleExample, dimsOf } from '../../web/model/example.mjs';
 import { buildSteps } from '../../web/stages/index.mjs';

@@ -325,6 +325,9 @@ test('Practice draws fresh small whole-number examples whose questions are check
       await page.textContent('.workbench'),
       /Practice: a new example of small whole numbers/,
     );
+    // A practice example is not called the reader's own numbers.
+    assert.doesNotMatch(await page.textContent('.workbench'), /your own numbers now/);
+    assert.match(await page.textContent('.workbench-own'), /practice example/);
     // The question is about this example: k₁,₁ = x₁ · (W_K's first column).
     const trace = await nodeTrace(example);
     assert.match(await page.textContent('.exercise-prompt'), /k₁,₁/);

@@ -7,10 +7,12 @@ export const windowTitle = (step, tr, dims) => `${step.title(tr, dims)} · ${tr(
 
 /**
  * The spoken step: its position and title, then the scene's own sentence with the numbers as
- * shown (so it follows the rounding switch and every edit).
+ * shown (so it follows the rounding switch and every edit); while Predict asks about the step
+ * (`held`), its position and title only, as its numbers are not shown yet.
  */
-export function narration({ step, index, total, scene, tr, dims }) {
+export function narration({ step, index, total, scene, tr, dims, held = false }) {
   const position = tr('narrate.step', { k: index + 1, total, title: step.title(tr, dims) });
+  if (held) return position;
   return tr('sentences.two', { first: position, second: scene.narration });
 }
 

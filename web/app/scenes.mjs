@@ -46,7 +46,7 @@ export function createSceneStage({ host, cue, onShow }) {
       if (host.firstElementChild) widths?.unobserve(host.firstElementChild);
       host.replaceChildren(scene.element);
       widths?.observe(scene.element);
-      // A control the reader used rebuilt its own scene (stage 12's switch): the focus stays
+      // A control the reader used rebuilt its own scene (the K/V sharing stage's switch): the focus stays
       // on the same control of the new scene.
       if (focusKey)
         scene.element

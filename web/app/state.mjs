@@ -1,12 +1,12 @@
 // The page's one state, and the only way to change it. Everything on screen (the scene, the
 // URL, the title, the narration, the panels) is a view of it:
-//   example   the reader's inputs and weights (model.mjs)
-//   layer     chapter 2's layer: heads, kv heads and its five matrices (layer.mjs)
+//   example   the reader's inputs and weights (model/example.mjs)
+//   layer     chapter 2's layer: heads, kv heads and its five matrices (model/layer.mjs)
 //   settings  { scaled, causal, rounding: 'exact' | 'article' }
 //   step      the current step's id ("scores-1")
 //   status    what the last action in the workbench did, as an i18n key and its parameters
 //             ({ key: 'workbench.randomised', params }) or null
-//   modelSizes  stage 12's cache calculator: { layers, heads, kvHeads, dHead, tokens, bytes }
+//   modelSizes  the K/V sharing stage's cache calculator: { layers, heads, kvHeads, dHead, tokens, bytes }
 //             of a real model, the reader's; kept across links and resets (not in the URL)
 //   learning  chapter 3's shuffled order, target and steps taken (model/learning.mjs); kept
 //             across resets and links that do not name them (in the URL)

@@ -12,10 +12,8 @@ import {
   findDrop,
   modelConfig,
   trainingSettingsProblem,
+  MAX_TRAINING_STEPS,
 } from '../model/training.mjs';
-
-/** A run stops by itself here: the drop comes long before, and the machine is shared. */
-export const MAX_TRAINING_STEPS = 2000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

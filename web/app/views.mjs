@@ -11,9 +11,9 @@ import { urlOf } from './url.mjs';
 
 /** What a step's build(ctx) gets: the numbers, the language and what it may ask the app. */
 export function sceneContext(app) {
-  const { numbers, tr, language, version, actions, training, attn } = app;
+  const { numbers, tr, language, version, actions, training, attn, languageRun } = app;
   const { modelSizes } = app.state.current;
-  return { numbers, tr, language, version, modelSizes, actions, training, attn };
+  return { numbers, tr, language, version, modelSizes, actions, training, attn, languageRun };
 }
 
 export function drawScene(app) {
@@ -54,6 +54,9 @@ export function showExplanation(app, scene, step) {
     // No formula (chapter 3's training and heads): no empty formula box beside the text.
     ...(formula ? [h('div', { class: 'formula' }, formula)] : []),
   );
+  // Shown until Predict holds the new step (app/widgets.mjs).
+  app.held = false;
+  page.notes.hidden = false;
   page.notes.replaceChildren(
     ...notes.map(
       (note) => note.element ?? h('p', { class: `note note-${note.kind}` }, glossary(note.text)),
@@ -81,6 +84,7 @@ export function narrate(app) {
     scene: scenes.current,
     tr,
     dims: numbers.dims,
+    held: app.held,
   });
 }
 
@@ -156,6 +160,7 @@ export function refreshPanels(app) {
     statusText: statusText(status, tr),
     error: app.traceError,
     isArticleExample: numbers.isArticleExample,
+    practising: app.practiceFrom !== null,
   });
   const seen = new Set();
   page.title.textContent = tr('app.title');

@@ -2,7 +2,6 @@
 // app.change() (app.mjs): the language switch, notices, stage list, transport, "Your numbers",
 // the tables and the learning tools (Predict, Export, Practice).
 import { h } from '../dom.mjs';
-import { elementMarkup } from '../element/markup.mjs';
 import { articleExample, dimsOf, sameExample, withDims, withEntry } from '../model/example.mjs';
 import { LANGUAGES } from '../i18n/index.mjs';
 import { layerDimsOf, layerExample, withLayerEntry } from '../model/layer.mjs';
@@ -18,9 +17,10 @@ import { createTablesPanel } from '../widgets/tables-panel.mjs';
 import { createTransport } from '../widgets/transport.mjs';
 import { createWorkbench } from '../widgets/workbench.mjs';
 import { setLanguage, setLayerDims } from './flow.mjs';
+import { elementMarkup } from './markup.mjs';
 import { DEFAULT_SETTINGS } from './state.mjs';
 import { urlOf } from './url.mjs';
-import { sceneContext } from './views.mjs';
+import { narrate, sceneContext } from './views.mjs';
 
 export function createWidgets(app) {
   const { timeline } = app;
@@ -44,14 +44,18 @@ export function createWidgets(app) {
       id: app.id,
       sceneHost,
       embedded: Boolean(app.embed),
-      // Predict holds the step at its start (nothing computed yet) until the answer is in.
+      // Predict holds the step at its start (nothing computed yet) until the answer is in;
+      // the notes under the explanation (the article's rounding prints the weights) and the
+      // spoken step's numbers wait too.
       scene: {
         hold: () => {
+          showHeld(app, true);
           if (timeline.t > 0 || timeline.animating)
             queueMicrotask(() => timeline.scrubTo(timeline.index));
         },
         // A held step plays on; a step already drawn stays as it is.
         reveal: () => {
+          showHeld(app, false);
           if (timeline.t < 1 && !timeline.animating) timeline.goTo(timeline.index);
         },
       },
@@ -60,6 +64,14 @@ export function createWidgets(app) {
     }),
   };
   return widgets;
+}
+
+/** Predict holding the step (or not): its notes and the spoken step's numbers wait. */
+function showHeld(app, held) {
+  if (app.held === held) return;
+  app.held = held;
+  app.page.notes.hidden = held;
+  if (app.scenes?.current) narrate(app);
 }
 
 /** "Your numbers": each edit is one change of the state. */

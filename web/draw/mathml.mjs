@@ -14,12 +14,10 @@ function node(tag, children) {
 export const mi = (text) => node('mi', [text]);
 export const mn = (text) => node('mn', [text]);
 export const mo = (text) => node('mo', [text]);
-export const mtext = (text) => node('mtext', [text]);
+const mtext = (text) => node('mtext', [text]);
 export const row = (...children) => node('mrow', children);
 export const sub = (base, index) => node('msub', [wrap(base), wrap(index)]);
 export const sup = (base, power) => node('msup', [wrap(base), wrap(power)]);
-export const subsup = (base, index, power) =>
-  node('msubsup', [wrap(base), wrap(index), wrap(power)]);
 export const frac = (top, bottom) => node('mfrac', [wrap(top), wrap(bottom)]);
 export const sqrt = (...children) => node('msqrt', children.map(wrap));
 /** Σ with an index below it: sumOver('j') */

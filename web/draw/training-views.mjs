@@ -64,15 +64,7 @@ export function lossCurve(tr) {
   const y = (loss) => top + plotH * (1 - Math.min(loss, LOSS_TOP) / LOSS_TOP);
 
   function update(run, maxSteps) {
-    const { losses } = run;
-    const every = Math.max(1, Math.ceil(losses.length / MAX_POINTS));
-    const points = [];
-    // Each point is the mean of `every` steps: the curve is as smooth at 2,000 steps as at 200.
-    for (let s = 0; s < losses.length; s += every) {
-      const chunk = losses.slice(s, s + every);
-      const mean = chunk.reduce((a, b) => a + b, 0) / chunk.length;
-      points.push(`${x(s + chunk.length, maxSteps).toFixed(1)},${y(mean).toFixed(1)}`);
-    }
+    const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
     xEnd.textContent = String(maxSteps);
     const dropped = run.dropStep !== null;
@@ -90,6 +82,22 @@ export function lossCurve(tr) {
   return { element, update };
 }
 
+/**
+ * A loss curve's points, "x,y" each, at most MAX_POINTS: each point the mean of as many steps
+ * as it takes (the curve is as smooth at 2,000 steps as at 200), at the last of them.
+ * @param losses every step's loss, step 1 first; x(step) and y(loss) place a point
+ */
+export function lossPoints(losses, x, y) {
+  const every = Math.max(1, Math.ceil(losses.length / MAX_POINTS));
+  const points = [];
+  for (let s = 0; s < losses.length; s += every) {
+    const chunk = losses.slice(s, s + every);
+    const mean = chunk.reduce((a, b) => a + b, 0) / chunk.length;
+    points.push(`${x(s + chunk.length).toFixed(1)},${y(mean).toFixed(1)}`);
+  }
+  return points;
+}
+
 /** A weight's colour in a head's heatmap, [r, g, b]: white to the scores' blue (#1c6fd1). */
 export function weightRgb(weight) {
   const w = Math.min(1, Math.max(0, weight));
@@ -102,21 +110,21 @@ const MIN_MAP = 150;
 const MAX_MAP = 300;
 
 /**
- * The canvas with `tokens`' letters along its top (keys) and left side (queries), sized so
- * that each cell has room for its letter.
+ * The canvas with the tokens' `labels` (letters, or a text's characters) along its top (keys)
+ * and left side (queries), sized so that each cell has room for its label.
  */
-function tokenAxes(canvas, tokens) {
+function tokenAxes(canvas, labels) {
   const letters = (axis) =>
     h(
       'div',
       { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
-      Array.from(tokens, (id) => h('span', { text: tokenLabel(id) })),
+      labels.map((text) => h('span', { text })),
     );
-  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * tokens.length));
+  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * labels.length));
   setStyle(canvas, 'width', `${side}px`);
   setStyle(canvas, 'height', `${side}px`);
   // The letters a little smaller than their cells, so that neighbours never touch.
-  const letterPx = Math.min(11, Math.max(7, side / tokens.length - 1.5));
+  const letterPx = Math.min(11, Math.max(7, side / labels.length - 1.5));
   return h(
     'div',
     { class: 'heatmap-labelled', style: { fontSize: `${letterPx.toFixed(1)}px` } },
@@ -132,15 +140,17 @@ function tokenAxes(canvas, tokens) {
  * [T][T] (rows are queries). Darker is more weight; above the diagonal (future keys) stays
  * blank. One pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of
  * every head costs well under a millisecond. With `tokens`, the rows and columns are labelled
- * with their letters; read(text) writes the head's reading under its name.
+ * with their letters (or with `labels`, one string per token: a text's characters);
+ * read(text) writes the head's reading under its name.
  */
-export function headHeatmap(label, headClass, { tokens } = {}) {
+export function headHeatmap(label, headClass, { tokens, labels } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
   const reading = h('span', { class: 'head-reading' });
+  const axes = labels ?? (tokens ? Array.from(tokens, tokenLabel) : null);
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
-    tokens ? tokenAxes(canvas, tokens) : canvas,
+    axes ? tokenAxes(canvas, axes) : canvas,
     h('figcaption', {}, h('span', { class: 'head-name', text: label }), reading),
   );
   function update(weights) {
@@ -214,9 +224,10 @@ export function tokenStrip(tokens, marks = new Map()) {
 
 /**
  * BertViz-style lines: the tokens twice (queries left, keys right), each query joined to the
- * keys it gives at least 5 % of its weight, the line's width and opacity its weight.
+ * keys it gives at least 5 % of its weight, the line's width and opacity its weight. The
+ * tokens are written as letters, or as `labels` (one string per token: a text's characters).
  */
-export function tokenLines(tokens, weights, { label, headClass }) {
+export function tokenLines(tokens, weights, { label, headClass, labels }) {
   const rowH = 22;
   const width = 220;
   const T = tokens.length;
@@ -241,9 +252,10 @@ export function tokenLines(tokens, weights, { label, headClass }) {
       );
     }
   }
-  const labels = Array.from(tokens, (id, t) => [
-    svg('text', { x: 32, y: yOf(t) + 5, 'text-anchor': 'end' }, tokenLabel(id)),
-    svg('text', { x: width - 32, y: yOf(t) + 5 }, tokenLabel(id)),
+  const names = labels ?? Array.from(tokens, tokenLabel);
+  const words = names.map((name, t) => [
+    svg('text', { x: 32, y: yOf(t) + 5, 'text-anchor': 'end' }, name),
+    svg('text', { x: width - 32, y: yOf(t) + 5 }, name),
   ]);
   return svg(
     'svg',
@@ -256,6 +268,6 @@ export function tokenLines(tokens, weights, { label, headClass }) {
       'aria-label': label,
     },
     lines,
-    labels,
+    words,
   );
 }

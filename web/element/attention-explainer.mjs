@@ -17,7 +17,7 @@
 // root). The styles live in the shadow root, adopted as a constructed stylesheet (allowed by
 // a strict style-src); keys reach an element only while the focus is inside it.
 import { startApp } from '../app.mjs';
-import { hashOf } from './markup.mjs';
+import { hashOf } from '../app/markup.mjs';
 
 /* global EXPLAINER_CSS */
 let sheet = null;
@@ -51,6 +51,8 @@ function filesAt(base) {
     modules.set(base, {
       module,
       worker: files.worker,
+      // Chapter 4's texts: texts/ beside the worker script (the package's folder).
+      texts: new URL('texts/', files.worker).href,
       // Small calls only: no warm-up call (createAttention's warmUp) to delay the first step.
       attention: module.then((m) => m.default({ warmUp: false })),
     });
@@ -135,6 +137,11 @@ export class AttentionExplainer extends HTMLElement {
       loadAttention: () => files.attention,
       startTrainer: async (options) =>
         (await files.module).createTrainer({ ...options, workerUrl: bootUrl(files.worker) }),
+      loadText: async (file) => {
+        const response = await fetch(new URL(file, files.texts));
+        if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);
+        return response.text();
+      },
       embed: {
         language: language === 'zh' || language === 'en' ? language : undefined,
         hash: hashOf({

@@ -12,7 +12,7 @@ export default {
   'app.keysHint':
     'Keys: Space play/pause · ← → previous/next step · Home/End first/last step · Tab into a matrix, then arrows move between its cells.',
   'app.footer':
-    'Every number on this page comes from the trace() of the attention module (C++ compiled to WebAssembly). The exponentials inside softmax and their sums come from it too; the only arithmetic done in the page is the article’s rounded printout.',
+    'Every attention number on this page is computed live by the attention module (C++ compiled to WebAssembly), the exponentials inside softmax and their sums too. The page itself only computes the article’s rounded printout, chapter 2’s counts and bytes, and the few sums and products of chapter 3’s block that are not attention (the residuals, LayerNorm, the MLP).',
   'app.skip': 'Skip to the walkthrough',
   // Two sentences in a row: English puts a space between them, Chinese none (its 。 ends one).
   'sentences.two': '{first} {second}',
@@ -199,6 +199,8 @@ export default {
   'transport.ticks': 'Stages',
   'workbench.ownNumbers':
     'These are your own numbers now, not the article’s: the article’s rounding note is shown only for its own example.',
+  'workbench.practiceNumbers':
+    'This is a practice example of small whole numbers, not the article’s: the article’s rounding note is shown only for its own example.',
 
   // --- glossary pop-ups ---
   'glossary.open': 'What is this?',

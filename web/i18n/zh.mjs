@@ -11,7 +11,7 @@ export default {
   'app.keysHint':
     '快捷键：空格 播放/暂停 · ← → 上一步/下一步 · Home/End 第一步/最后一步 · 用Tab进入矩阵后，方向键在单元格之间移动。',
   'app.footer':
-    '本页的每个数字都来自注意力模块（C++编译为WebAssembly）的trace()。softmax中的指数及其和也来自它；页面本身只计算原文四舍五入后的数字。',
+    '本页注意力的每个数字都由注意力模块（C++编译为WebAssembly）实时算出，softmax中的指数及其和也是。页面自己只算原文四舍五入后的打印值、第二章的次数和字节数，以及第三章块中注意力之外的几个加法和乘法（残差、LayerNorm、MLP）。',
   'app.skip': '跳到演示部分',
   // 两句相接：英文之间有空格，中文没有（句号已结束前一句）。
   'sentences.two': '{first}{second}',
@@ -191,6 +191,8 @@ export default {
   'transport.ticks': '阶段',
   'workbench.ownNumbers':
     '现在这些是你自己的数字，不是原文的：关于原文四舍五入的说明只在原文的例子中显示。',
+  'workbench.practiceNumbers':
+    '这是一个练习用的小整数例子，不是原文的：关于原文四舍五入的说明只在原文的例子中显示。',
 
   // --- glossary pop-ups ---
   'glossary.open': '这是什么？',
@@ -411,7 +413,7 @@ export default {
   // ---- 第三章 · “train” 阶段（现场训练一个小模型）----
   'ch3.train.curveLabel': '每个训练步的损失',
   'ch3.train.axisSteps': '训练步数',
-  'ch3.train.dropMark': '第 {step} 步骤降',
+  'ch3.train.dropMark': '第 {step} 步时骤降',
   'ch3.train.headName': '第 {layer} 层 · 头 {head}',
   // ---- 第 3 章 · 一个头被读作什么（model/head-reading.mjs）、小模型及其损失 ----
   'ch3.read.previous': '前一个词元：其权重的 {share} 落在紧挨着的前一个词元上',

@@ -1,8 +1,10 @@
-// Chapter 3's one reader of "which head does what": every head's attention weights on one
-// row of tokens, read as what most of its weight goes to. The train stage's heatmaps, the
+// The one reader of "which head does what": every head's attention weights on one row of
+// tokens, read as what most of its weight goes to. Chapter 3's train stage heatmaps, the
 // tables, what the heads did at the drop, the heads-learned stage and the heatmaps' files all
 // take their words from here, on the same row (the run's held-out row), so they name the same
-// heads. No DOM.
+// heads; chapter 4 reads its character model's heads on the learner's sentence with the text
+// patterns (readTextHead: previous character, same place in the line before, punctuation,
+// start of the line). No DOM.
 //
 // Names: T tokens of the row, weights [T][T] (rows are queries, columns keys; a query sees
 // itself and the keys before it). Row 0 (⟨s⟩, which can only look at itself) is left out of
@@ -134,21 +136,24 @@ export function readHead(weights, tokens) {
     fixed: fixed.share,
     self: selfScore(weights),
   };
-  const keys = spreadKeys(weights);
+  const read = pickKind(scores, HEAD_KINDS.slice(0, 5), spreadKeys(weights));
+  return read.kind === 'fixed' ? { ...read, token: fixed.token } : read;
+}
+
+/**
+ * The reading from the patterns' shares: the pattern (in `patterns`' order for a tie) with the
+ * most weight if it has at least PATTERN_SHARE, else diffuse (spread over DIFFUSE_KEYS keys or
+ * more) or mixed. Returns { kind, share, keys, scores }.
+ */
+function pickKind(scores, patterns, keys) {
   let kind = null;
-  for (const name of HEAD_KINDS.slice(0, 5)) {
+  for (const name of patterns) {
     const share = scores[name] ?? 0;
     if (share >= PATTERN_SHARE && share > (kind ? scores[kind] : 0)) kind = name;
   }
   if (kind === null)
     return { kind: keys >= DIFFUSE_KEYS ? 'diffuse' : 'mixed', share: 0, keys, scores };
-  return {
-    kind,
-    share: scores[kind],
-    ...(kind === 'fixed' ? { token: fixed.token } : {}),
-    keys,
-    scores,
-  };
+  return { kind, share: scores[kind], keys, scores };
 }
 
 /**
@@ -174,4 +179,110 @@ export function readHeads({ layers, heads: perLayer, weightsOf }, tokens) {
     ),
   );
   return { heads, previousHead, inductionHead };
+}
+
+// --- Text: a character model's heads on a sentence ---------------------------------------
+// Characters are strings here (one per token). A line ends at a line break or at a mark that
+// ends a stretch of verse or prose (，。？！；： and their ASCII twins), so that a couplet's
+// second half is "the line after" its first.
+
+/** What a head of a character model can read as, in the order a tie is settled. */
+export const TEXT_HEAD_KINDS = Object.freeze([
+  'previous',
+  'line',
+  'punctuation',
+  'lineStart',
+  'self',
+  'diffuse',
+  'mixed',
+]);
+
+const LINE_END = /^[\n，。？！；：,.?!;:]$/u;
+const PUNCTUATION = /^[\p{P}\n]$/u;
+
+/** Each character's line (0, 1, …) and its place in it (0 first), by LINE_END. */
+function linePlaces(characters) {
+  let line = 0;
+  let place = 0;
+  return characters.map((c) => {
+    const here = { line, place };
+    if (LINE_END.test(c)) [line, place] = [line + 1, 0];
+    else place += 1;
+    return here;
+  });
+}
+
+/**
+ * The mean weight a head puts, from each character with one at the same place in the line
+ * before, on that character (the parallel place of a couplet); null when no line has one
+ * before it.
+ */
+export function sameColumnScore(weights, characters) {
+  const places = linePlaces(characters);
+  let sum = 0;
+  let counted = 0;
+  for (let t = 1; t < characters.length; t++) {
+    const { line, place } = places[t];
+    const j = places.findIndex((x) => x.line === line - 1 && x.place === place);
+    if (line === 0 || j < 0) continue;
+    sum += weights[t][j];
+    counted += 1;
+  }
+  return counted ? sum / counted : null;
+}
+
+/**
+ * The mean weight a head puts on the punctuation marks (and line breaks) before a character,
+ * over the characters that have one before them; null when none has.
+ */
+export function punctuationScore(weights, characters) {
+  let sum = 0;
+  let counted = 0;
+  for (let t = 1; t < characters.length; t++) {
+    let share = 0;
+    let marks = 0;
+    for (let j = 0; j < t; j++) {
+      if (!PUNCTUATION.test(characters[j])) continue;
+      share += weights[t][j];
+      marks += 1;
+    }
+    if (marks === 0) continue;
+    sum += share;
+    counted += 1;
+  }
+  return counted ? sum / counted : null;
+}
+
+/**
+ * The mean weight a head puts on the first character of the current line, from the
+ * characters after it in that line; null when there are none.
+ */
+export function lineStartScore(weights, characters) {
+  const places = linePlaces(characters);
+  let sum = 0;
+  let counted = 0;
+  for (let t = 1; t < characters.length; t++) {
+    if (places[t].place === 0) continue;
+    sum += weights[t][t - places[t].place];
+    counted += 1;
+  }
+  return counted ? sum / counted : null;
+}
+
+/**
+ * A character model's head read on a sentence of `characters` (strings): { kind, share,
+ * keys, scores } with kind one of TEXT_HEAD_KINDS and scores every pattern's share
+ * ({ previous, line, punctuation, lineStart, self }; null where the sentence has no place for
+ * it), by the same rule as readHead: the pattern with the most weight, if at least
+ * PATTERN_SHARE; else diffuse or mixed by spreadKeys.
+ */
+export function readTextHead(weights, characters) {
+  const scores = {
+    previous: previousTokenScore(weights),
+    line: sameColumnScore(weights, characters),
+    punctuation: punctuationScore(weights, characters),
+    lineStart: lineStartScore(weights, characters),
+    self: selfScore(weights),
+  };
+  return pickKind(scores, TEXT_HEAD_KINDS.slice(0, 5), spreadKeys(weights));
 }

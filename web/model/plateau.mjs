@@ -54,6 +54,6 @@ export function plateauVerdict({ settings, losses, dropStep, status }) {
   for (let s = step - SMOOTHING; s < step; s++) sum += losses[s];
   return {
     key: `ch3.fail.${reason}`,
-    params: { step, loss: (sum / SMOOTHING).toFixed(3) },
+    params: { step, loss: (sum / SMOOTHING).toFixed(3), smoothing: SMOOTHING },
   };
 }

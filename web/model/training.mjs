@@ -31,6 +31,8 @@ export const TRAINING_DEFAULTS = Object.freeze({
   seed: 1,
   speed: 'fast',
 });
+/** A run stops by itself here: the drop comes long before, and the machine is shared. */
+export const MAX_TRAINING_STEPS = 2000;
 export const MAX_SEED = 0xffffffff;
 /** Each switch that is a choice, and its choices (the seed is any whole number up to MAX_SEED). */
 export const TRAINING_CHOICES = Object.freeze({

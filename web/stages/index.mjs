@@ -1,7 +1,7 @@
 // The walkthrough: its chapters in order, each a folder whose index.mjs lists its stages in
 // order (article/: the article, layer/: a real layer, learning/: where the weights come
-// from). Each stage file holds everything of one stage: its steps (ids for #step= links,
-// durations, titles) and the scene that draws each step,
+// from, language/: a tiny language model). Each stage file holds everything of one stage:
+// its steps (ids for #step= links, durations, titles) and the scene that draws each step,
 // build(ctx) -> { element, render(t), explanation, narration }.
 //
 // A stage's sentences sit beside it: stages/<chapter>/<name>.text.mjs holds
@@ -18,9 +18,10 @@
 import article from './article/index.mjs';
 import layer from './layer/index.mjs';
 import learning from './learning/index.mjs';
+import language from './language/index.mjs';
 
 /** The chapters, by number (1, 2, …): their title keys and stages. */
-export const CHAPTERS = [article, layer, learning].map((chapter, c) => ({
+export const CHAPTERS = [article, layer, learning, language].map((chapter, c) => ({
   ...chapter,
   number: c + 1,
 }));
@@ -31,15 +32,21 @@ export const STAGES = CHAPTERS.flatMap((chapter) =>
 ).map((stage, k) => ({ ...stage, number: k + 1 }));
 
 /**
- * Every step of the walkthrough for these dims, in order, each with its stage's number.
+ * Every step of the walkthrough for these dims, in order, each with its stage's number and
+ * its chapter's (so that what shows a step needs no look-up here).
  * @param dims { n, dIn, dK, dV } of chapter 1's example
  * @param layerDims { n, dModel, heads, kvHeads, dHead, group } of chapter 2's layer
- * @returns {{ id: string, family: string, stage: number, params: object, duration: number,
- *   title: (tr: Function, dims: object) => string, build: (ctx: object) => object }[]}
+ * @returns {{ id: string, family: string, stage: number, chapter: number, params: object,
+ *   duration: number, title: (tr: Function, dims: object) => string,
+ *   build: (ctx: object) => object }[]}
  */
 export function buildSteps(dims, layerDims) {
   return STAGES.flatMap((stage) =>
-    stage.steps(dims, layerDims).map((step) => ({ ...step, stage: stage.number })),
+    stage.steps(dims, layerDims).map((step) => ({
+      ...step,
+      stage: stage.number,
+      chapter: stage.chapter,
+    })),
   );
 }
 

@@ -7,7 +7,6 @@
 import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
 import { formatExact } from '../format.mjs';
-import { chapterOf } from '../stages/index.mjs';
 import {
   TOLERANCE,
   isRight,
@@ -174,7 +173,7 @@ export function createExercisePanel({ context, sceneHost, scene, onPractice, id 
     prompt.textContent = waiting?.(tr) ?? (question ? question.prompt(tr) : noQuestion());
     another.hidden = questions.length < 2 || Boolean(waiting);
     // A new example of small whole numbers is chapter 1's; chapter 3's questions are others.
-    parts.practice.hidden = Boolean(step) && chapterOf(step.stage) === 3;
+    parts.practice.hidden = Boolean(step) && step.chapter === 3;
     // The tally is inside the panel: counted when it can be seen (every step's questions, so
     // every chapter's numbers: chapter 3's are otherwise computed only when asked for).
     if (open) {
@@ -365,11 +364,9 @@ function tallyText(tr, { steps, numbers, questions, done }) {
  * steps of the chapter where Predict asks (a step there may compute numbers it cannot ask).
  */
 function noQuestionText(step, steps, numbers, tr) {
-  if (!step || !numbers || chapterOf(step.stage) === 1) return tr('tools.exercise.none');
-  const chapter = chapterOf(step.stage);
-  const asking = steps.filter(
-    (s) => chapterOf(s.stage) === chapter && questionsOf(s, numbers).length > 0,
-  );
+  if (!step || !numbers || step.chapter === 1) return tr('tools.exercise.none');
+  const chapter = step.chapter;
+  const asking = steps.filter((s) => s.chapter === chapter && questionsOf(s, numbers).length > 0);
   if (asking.length === 0) return tr('tools.exercise.none');
   const titles = asking.map((s) => `“${s.title(tr, numbers.dims)}”`);
   return tr('tools.exercise.noneHere', { steps: titles.join(tr('tools.exercise.listSeparator')) });

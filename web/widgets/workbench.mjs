@@ -280,13 +280,16 @@ export function createWorkbench({
     statusText,
     error,
     isArticleExample,
+    practising = false,
     numbers,
     panels,
     training,
   }) {
     title.textContent = tr('workbench.title');
     intro.textContent = tr('workbench.intro');
-    own.textContent = isArticleExample ? '' : tr('workbench.ownNumbers');
+    // Not the article's numbers: the reader's own, or a practice example (tools/practice.mjs).
+    const whose = practising ? 'workbench.practiceNumbers' : 'workbench.ownNumbers';
+    own.textContent = isArticleExample ? '' : tr(whose);
     own.hidden = isArticleExample;
     settingsGroup.update(settings, tr);
     shape.update(dimsOf(example), tr);

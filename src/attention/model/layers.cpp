@@ -239,6 +239,17 @@ void for_each_head(std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv,
     }
 }
 
+// Query t's row of attention weights from its scores [t + 1] (q . k of keys 0 .. t): the
+// causal softmax, with ALiBi's slope * (s - t) added to the scaled scores when a slope is
+// given (the row is then scaled here, and the softmax takes scale 1).
+void attention_row(float* row, std::size_t t, std::size_t T, float scale, const float* slope) {
+  if (slope == nullptr) return causal_softmax_row(row, t + 1, T, scale);
+  const auto query = static_cast<std::int64_t>(t);
+  for (std::size_t s = 0; s <= t; ++s)
+    row[s] = row[s] * scale + *slope * static_cast<float>(static_cast<std::int64_t>(s) - query);
+  causal_softmax_row(row, t + 1, T, 1.0f);
+}
+
 }  // namespace
 
 void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
@@ -284,8 +295,9 @@ void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, floa
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                       float* scratch) {
-  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T].
+                       float* scratch, const float* alibi_slopes) {
+  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T];
+  // alibi_slopes [H] or null.
   // Per (b, h), block of query rows by block: scores = Q_h . K_g^T over the block's keys,
   // straight into att; each row t the softmax of its first t + 1 scores (zeros after); then
   // Y_h = att . V_g, straight into out. Q_h, V_g and Y_h are read and written in place;
@@ -297,12 +309,14 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
   };
   for_each_head(B, T, H, Hkv, d, transpose_keys, [&](HeadView kv, HeadView qy, std::size_t at) {
     float* weights = att + at;
+    // Query head h = at / (T * T) % H (at = (b * H + h) * T * T): its ALiBi slope, or null.
+    const float* slope = alibi_slopes ? alibi_slopes + at / (T * T) % H : nullptr;
     for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
       const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
       matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys, false,
              {qy.stride, T, T});
       for (std::size_t t = r0; t < r0 + rows; ++t)
-        causal_softmax_row(weights + t * T, t + 1, T, scale);
+        attention_row(weights + t * T, t, T, scale, slope);
       matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
              false, {T, kv.stride, qy.stride});
     }
@@ -357,8 +371,8 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
 
 void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
                           std::size_t n, std::size_t H, std::size_t Hkv, std::size_t d,
-                          float* scores) {
-  // out, q [H * d]; keys, values [n, Hkv * d]; scores [n].
+                          float* scores, const float* alibi_slopes) {
+  // out, q [H * d]; keys, values [n, Hkv * d]; scores [n]; alibi_slopes [H] or null.
   const float scale = score_scale(d);
   const std::size_t kv_width = Hkv * d;
   for (std::size_t h = 0; h < H; ++h) {
@@ -369,7 +383,7 @@ void attention_decode_row(float* out, const float* q, const float* keys, const f
       for (std::size_t i = 0; i < d; ++i) dot += q_head[i] * keys[s * kv_width + g * d + i];
       scores[s] = dot;
     }
-    causal_softmax_row(scores, n, n, scale);
+    attention_row(scores, n - 1, n, scale, alibi_slopes ? alibi_slopes + h : nullptr);
     for (std::size_t i = 0; i < d; ++i) {
       float sum = 0.0f;
       for (std::size_t s = 0; s < n; ++s) sum += scores[s] * values[s * kv_width + g * d + i];

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/score_step.hpp"
 #include "model/prng.hpp"
 #include "rope.hpp"
 
@@ -204,8 +205,8 @@ const char* config_error(const Config& c) {
   if (c.d_model % c.heads != 0) return "heads must divide d_model";
   if (c.heads % c.kv_heads != 0) return "kv_heads must divide heads";
   if (c.positions != Positions::learned && c.positions != Positions::rope &&
-      c.positions != Positions::none)
-    return "positions must be learned, rope or none";
+      c.positions != Positions::none && c.positions != Positions::alibi)
+    return "positions must be learned, rope, none or alibi";
   if (c.positions == Positions::rope && (c.d_model / c.heads) % 2 != 0)
     return "rope needs an even head size";
   if (!std::isfinite(c.learning_rate) || c.learning_rate < 0.0f)
@@ -312,6 +313,9 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
     model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
     rope_cache(config.context, d, rope_base, model->rope_cos_, model->rope_sin_);
   }
+  if (config.positions == Positions::alibi)
+    for (std::size_t h = 0; h < config.heads; ++h)
+      model->alibi_slopes_.push_back(kernels::standard_alibi_slope(h, config.heads));
   // Gains 1, biases 0; the token embeddings uniform in [-1, 1); learned positions start as
   // sinusoids (sinusoid_positions); every matrix uniform in +-1 / sqrt(its rows), so a product
   // keeps its input's scale (PyTorch's Linear default). Drawn tensor by tensor in table order,
@@ -448,7 +452,8 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     }
     {
       PieceTimer timer(profile, Piece::attention);
-      attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch);
+      attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch,
+                        alibi_slopes_.empty() ? nullptr : alibi_slopes_.data());
       if (head_mask) head_mask_forward(la.heads, head_mask + l * H, N, H, d);
     }
     {
@@ -657,7 +662,7 @@ const float* TinyTransformer::decode(std::int32_t token, std::size_t position,
     std::copy_n(la.k_rot, KV, layer_keys + position * KV);
     std::copy_n(la.v, KV, layer_values + position * KV);
     attention_decode_row(la.heads, la.q_rot, layer_keys, layer_values, position + 1, H, Hkv, d,
-                         scores);
+                         scores, alibi_slopes_.empty() ? nullptr : alibi_slopes_.data());
     if (head_mask) head_mask_forward(la.heads, head_mask + l * H, 1, H, d);
     linear_forward(la.proj, la.heads, lp.wo, nullptr, 1, H * d, D);
     residual_forward(la.mid, x, la.proj, D);

@@ -1,9 +1,9 @@
 // A tiny decoder-only transformer that trains itself: token embedding, optional learned or
-// rotary positions, L layers of pre-LayerNorm causal multi-head attention (grouped kv heads)
-// and an optional GELU MLP, a final LayerNorm, an unembedding, next-token cross-entropy and
-// AdamW. Built after llm.c's train_gpt2.c: the parameters, their gradients and the two AdamW
-// moments each live in one arena; the activations the backward needs live in another, laid out
-// for the (B, T) of the call. The stages and their shapes are in layers.hpp.
+// rotary positions or ALiBi's biases, L layers of pre-LayerNorm causal multi-head attention
+// (grouped kv heads) and an optional GELU MLP, a final LayerNorm, an unembedding, next-token
+// cross-entropy and AdamW. Built after llm.c's train_gpt2.c: the parameters, their gradients and
+// the two AdamW moments each live in one arena; the activations the backward needs live in another,
+// laid out for the (B, T) of the call. The stages and their shapes are in layers.hpp.
 //
 // Between calls a model holds its parameter arena (and RoPE's tables) only: a call's working
 // memory (activations, their gradients, generate()'s key/value cache) is allocated for the call
@@ -25,7 +25,9 @@
 
 namespace attention::model {
 
-enum class Positions : std::uint32_t { learned = 0, rope = 1, none = 2 };
+// learned: a table added to the embeddings; rope: q and k rotated; alibi: ALiBi's standard
+// slope_h * (s - t) added to head h's scores (attention_forward); none: no positions.
+enum class Positions : std::uint32_t { learned = 0, rope = 1, none = 2, alibi = 3 };
 
 struct Config {
   std::uint32_t vocab_size = 16;  // V
@@ -156,6 +158,7 @@ class TinyTransformer {
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;
   std::int64_t* positions_ = nullptr;     // [B * T]: t of each row, rope only
+  std::vector<float> alibi_slopes_;       // [H], alibi only (else empty)
   float* cache_ = nullptr;                // generate(): keys and values [L, C, 2 Hkv d], and rows
   std::int32_t* order_ = nullptr;         // generate(): [V], sampling's ranking of the logits
   std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)

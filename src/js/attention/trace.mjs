@@ -10,7 +10,8 @@ import {
   formatBytes,
   isOptionBag,
 } from '../shared/checks.mjs';
-import { measureTypedArray, readOwnOptions } from '../shared/read-once.mjs';
+import { bufferOf, measureTypedArray, readOwnOptions } from '../shared/read-once.mjs';
+import { checkAttentionOptions } from './attention-options.mjs';
 
 const { isArray } = Array;
 const { defineProperty, hasOwn } = Object;
@@ -42,10 +43,17 @@ const TRACE_KEYS = new Set([
   'kvHeads',
   'scale',
   'isCausal',
+  'alibi',
 ]);
 const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
 // The element types the core's trace layout names, as the arrays that hold them.
 const TRACE_ELEMENT_TYPES = { float32: Float32Array, uint8: Uint8Array };
+
+/** A Float32Array of this layer's own, as copyIn takes a measured array (intrinsics only). */
+const ownCopy = (array) => {
+  const buffer = bufferOf(array);
+  return { buffer, byteOffset: 0, byteLength: buffer.byteLength };
+};
 
 /** Bytes of a packed trace: its fields lie one after another, so the last one ends it. */
 function packedBytes(layout) {
@@ -140,8 +148,8 @@ function readTraceArgs(args) {
   for (const name of TRACE_MATRICES) {
     if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
   }
-  const { heads, kvHeads, scale, isCausal } = given;
-  const read = { heads, kvHeads, scale, isCausal };
+  const { heads, kvHeads, scale, isCausal, alibi } = given;
+  const read = { heads, kvHeads, scale, isCausal, alibi };
   for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
   read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
   read.gradOutputs =
@@ -178,6 +186,8 @@ function checkTraceArgs(read) {
       `kvHeads must divide heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
     );
   }
+  // ALiBi as attention() takes it (the options record's rule): true, false or a slope per head.
+  const { alibi, alibiSlopes } = checkAttentionOptions({ alibi: read.alibi }, { qNumHeads: heads });
   const dIn = x.cols;
   for (const [name, w] of [
     ['wQuery', wQuery],
@@ -222,7 +232,7 @@ function checkTraceArgs(read) {
   const dims = { n: x.rows, dIn, dK, dV, heads, kvHeads, dOut: wOut === null ? 0 : wOut.cols };
   const gradOutputs = checkGradOutputs(read.gradOutputs, dims);
   dims.withGrad = gradOutputs !== null;
-  return { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, dims };
+  return { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, alibi, alibiSlopes, dims };
 }
 
 /**
@@ -296,8 +306,19 @@ export function createTrace({ Module, withAllocations, copyOut }) {
 
   return function trace(args) {
     const read = readTraceArgs(args);
-    const { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, dims } =
-      checkTraceArgs(read);
+    const {
+      x,
+      wQuery,
+      wKey,
+      wValue,
+      wOut,
+      gradOutputs,
+      scale,
+      isCausal,
+      alibi,
+      alibiSlopes,
+      dims,
+    } = checkTraceArgs(read);
     const tooBig = (total) =>
       new RangeError(
         `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates${dims.withGrad ? ' and their gradients' : ''}, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
@@ -325,6 +346,9 @@ export function createTrace({ Module, withAllocations, copyOut }) {
         dims,
         scale,
         isCausal,
+        alibi: alibi !== false,
+        alibiSlopes:
+          alibiSlopes === null ? 0 : copyIn(ownCopy(alibiSlopes), dims.heads * 4, 'alibi'),
       };
       const error = Module.traceInto(call);
       if (error) throw new RangeError(`trace: ${error}`);

@@ -37,6 +37,12 @@ export const TEXT_MODEL = Object.freeze({
 });
 /** Rows (windows) per training step for TEXT_MODEL. */
 export const TEXT_BATCH = 8;
+/**
+ * How to sample text from a TEXT_MODEL (generate's options; docs/text.md says how they were
+ * chosen): a temperature below 1 and the few likeliest characters only, so that a character
+ * the model thinks unlikely (a mark in the middle of a line, a rare character) is not drawn.
+ */
+export const TEXT_SAMPLING = Object.freeze({ temperature: 0.8, topK: 10 });
 /** The most rows one batch() call makes (as the induction task). */
 const MAX_BATCH = 65536;
 

@@ -53,7 +53,7 @@ export const CONFIG_KEYS = new Set([
 const STEP_KEYS = new Set(['tokens', 'targets', 'batch', 'length', 'rows']);
 const FORWARD_KEYS = new Set(['tokens', 'batch', 'headMask']);
 const OPTIONAL_KEYS = new Set(['batch', 'length', 'rows', 'headMask']);
-const POSITIONS = ['learned', 'rope', 'none'];
+const POSITIONS = ['learned', 'rope', 'none', 'alibi'];
 /** The most tokens one model knows, positions it sees, and its widest layer (all far past
  * what trains in a page, and below the core's size arithmetic limits). */
 const LIMITS = { vocabSize: 1 << 20, context: 1 << 14, width: 1 << 14, layers: 256 };
@@ -97,7 +97,7 @@ function readConfig(config) {
   }
   const positions = given.positions === undefined ? 'learned' : given.positions;
   if (!POSITIONS.includes(positions)) {
-    const message = `config.positions must be one of 'learned', 'rope', 'none', got ${describe(positions)}`;
+    const message = `config.positions must be one of ${POSITIONS.map((p) => `'${p}'`).join(', ')}, got ${describe(positions)}`;
     throw typeof positions === 'string' ? new RangeError(message) : new TypeError(message);
   }
   if (positions === 'rope' && (dModel / heads) % 2 !== 0) {

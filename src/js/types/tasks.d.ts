@@ -1,5 +1,5 @@
 // What the tiny transformer trains on: the induction task and the text task (characters of a text).
-import type { createTrainer } from './training.js';
+import type { GenerateOptions, createTrainer } from './training.js';
 
 /** A batch of induction rows: Int32Array [batch, length] each. */
 export interface InductionBatch {
@@ -128,3 +128,11 @@ export const TEXT_MODEL: Readonly<{
 
 /** Windows per training step for {@link TEXT_MODEL}: 8. */
 export const TEXT_BATCH: 8;
+
+/**
+ * How to sample text from a {@link TEXT_MODEL} (generate's options, {@link GenerateOptions};
+ * docs/text.md says how they were chosen): temperature 0.8 among the 10 likeliest characters,
+ * so that a character the model thinks unlikely (a mark in the middle of a line of verse, a
+ * rare character) is not drawn. Add a seed: `{ ...TEXT_SAMPLING, seed }`.
+ */
+export const TEXT_SAMPLING: Readonly<{ temperature: 0.8; topK: 10 }>;

@@ -36,6 +36,12 @@ export interface TraceArgs {
   scale?: number;
   /** Hide key j from query i when j > i (a decoder's causal mask). Defaults to false. */
   isCausal?: boolean;
+  /**
+   * ALiBi, as {@link AttentionOptions.alibi} takes it: `slope_h * (j - i)` added to query head
+   * h's score of key j for query i (so `scores` hold it). `true`: the standard slopes; a
+   * `Float32Array`: one slope per query head (of `heads`). Defaults to false.
+   */
+  alibi?: boolean | Float32Array;
   /** One head: the article's form. See {@link MultiHeadTraceArgs} for several. */
   heads?: 1;
   /** One key/value head. */
@@ -101,7 +107,7 @@ export interface Trace<Grad extends HeadGrad = HeadGrad> {
   keys: Matrix;
   /** x . wValue: n x d_v. */
   values: Matrix;
-  /** queries . keys^T * scale: n x n; -Infinity where `mask` hides a key. */
+  /** queries . keys^T * scale (plus ALiBi's bias): n x n; -Infinity where `mask` hides a key. */
   scores: Matrix;
   /** Each row's largest score: n numbers, the shift the softmax subtracts before `e^x`. */
   rowMax: Float32Array;

@@ -1,6 +1,7 @@
-// Training: the tiny transformer (AttentionApi.createTinyTransformer) and createTrainer, which trains
-// one in a worker.
+// Training: the tiny transformer (AttentionApi.createTinyTransformer) and createTrainer, which
+// trains one in a worker.
 import type { AttentionApi } from './api.js';
+import type { AttentionOptions } from './attention.js';
 import type { CreateAttentionOptions } from '../attention.js';
 import type {
   CharTokenizer,
@@ -32,9 +33,11 @@ export interface TinyTransformerConfig {
    * How the model knows where a token is: 'learned' (the default: a [C, D] table added to the
    * token embedding, trained from sinusoids: row t holds cos(t θ_i) then sin(t θ_i), θ_i from 1
    * radian per position down to 1 radian over the context), 'rope' (rotary embedding of every head's queries and keys, base 10000,
-   * pairs (i, i + d / 2); needs an even head size) or 'none'.
+   * pairs (i, i + d / 2); needs an even head size), 'alibi' (no table: ALiBi's standard slopes,
+   * `slope_h * (s - t)` added to head h's score of key s for query t, as
+   * {@link AttentionOptions.alibi} with `true`) or 'none'.
    */
-  positions?: 'learned' | 'rope' | 'none';
+  positions?: 'learned' | 'rope' | 'none' | 'alibi';
   /** M: the MLP's hidden size after each attention; 0 (the default) for attention-only layers. */
   mlpSize?: number;
   /** AdamW's step size (finite, >= 0). Defaults to 0.001. */

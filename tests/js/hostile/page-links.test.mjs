@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 
 import createAttention from '../../../dist/attention.mjs';
 import { stateFromUrl } from '../../../web/app/url.mjs';
-import { hashOf } from '../../../web/element/markup.mjs';
+import { hashOf } from '../../../web/app/markup.mjs';
 import { translator } from '../../../web/i18n/index.mjs';
 import { decodeParametersLink, encodeParametersLink } from '../../../web/model/parameters-link.mjs';
 import { parametersJson, readParametersJson } from '../../../web/model/training-export.mjs';

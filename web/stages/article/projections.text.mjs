@@ -30,7 +30,7 @@ export default {
     'projection.row.queries':
       '针对输入{i}计算查询：输入的这一行与{weight}的每一列做点积，得到查询{i}的每一个元素。',
     'projection.row.first': '请看方框扫过权重的每一列：每一列得到{role}的一个数字。',
-    'projection.row.same': '接着使用同样的weight来为输入{i}计算对应的{role}。',
+    'projection.row.same': '接着使用同样的权重来为输入{i}计算对应的{role}。',
     'formula.projectionRow': '{role}{i}等于输入{i}乘以权重矩阵',
     'narrate.projectionRow': '{role}{i} = 输入{i}乘以{weight} = {vector}。',
     'projection.matrix.faster':

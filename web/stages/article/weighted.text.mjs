@@ -16,7 +16,7 @@ export default {
   zh: {
     'stage.weighted': '将得分与值相乘',
     'weighted.multiply':
-      '接着将softmax之后的注意力得分（蓝色）乘以其相应的值（紫色），这将产生{n}个alignment vectors（黄色），在本文中我们称之为加权值。',
+      '接着将softmax之后的注意力得分（蓝色）乘以其相应的值（紫色），这将产生{n}个对齐向量（alignment vectors，黄色），在本文中我们称之为加权值。',
     'weighted.article':
       '使用原文的四舍五入时，这里乘的是四舍五入后的权重（与原文一样，属于显示用的计算）。',
     'weighted.approx':

@@ -20,7 +20,7 @@ export default {
     'weights.three':
       '我们需要将每个输入和三个权重矩阵分别相乘，进而得到我们的键（key，橙色）、查询（query，红色）、值（value，紫色）。',
     'weights.shapes':
-      '由于输入的shape为1×{dIn}，键和查询的shape为1×{dK}，值的shape为1×{dV}，因此W_K和W_Q的shape为{dIn}×{dK}，W_V的shape为{dIn}×{dV}。',
+      '由于输入的形状（shape）为1×{dIn}，键和查询的形状为1×{dK}，值的形状为1×{dV}，因此W_K和W_Q的形状为{dIn}×{dK}，W_V的形状为{dIn}×{dV}。',
     'weights.random':
       '在神经网络中，这些权重通常是很小的浮点数，一般使用随机分布（如Gaussian、Xavier）来随机初始化。权重初始化放在训练之前，在训练过程中不断更新。',
     'formula.weights': 'W K和W Q是{dIn}乘{dK}的矩阵，W V是{dIn}乘{dV}的矩阵',

@@ -18,7 +18,6 @@ import {
   readingText,
   tokenStrip,
 } from '../../draw/training-views.mjs';
-import { MAX_TRAINING_STEPS } from '../../app/training.mjs';
 import { trainingFileBase, trainingFiles } from '../../tools/export/training.mjs';
 import { heatmapFiles } from '../../tools/export/heatmaps.mjs';
 import { plateauVerdict } from '../../model/plateau.mjs';
@@ -26,6 +25,7 @@ import {
   HEAD_CHOICES,
   LAYER_CHOICES,
   MAX_SEED,
+  MAX_TRAINING_STEPS,
   POSITIONS,
   SPEEDS,
   modelConfig,
@@ -181,7 +181,8 @@ function switchNote(settings, tr) {
 
 /**
  * What the heads did at the drop: the heads the reader names now (model/head-reading.mjs, on
- * the held-out row), and the induction head's share just before the drop and just after it.
+ * the held-out row), and the induction head's share just before the drop, just after it and
+ * now (the latest snapshot's, as the heads table says).
  */
 function dropStory(run, tr) {
   if (run.dropStep === null || !run.probe) return '';
@@ -204,6 +205,9 @@ function dropStory(run, tr) {
     head: induction.head + 1,
     before: shareAt(before ?? { attention: run.probe.attention }),
     after: shareAt(after),
+    // Now: the reading's own number, the one the heads table and stage 18 print.
+    now: formatExact(induction.scores.induction ?? 0),
+    nowStep: reading.step,
   };
   const previous = reading.previousHead;
   if (!previous) return tr('ch3.train.droppedInduction', heads);

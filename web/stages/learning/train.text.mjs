@@ -30,7 +30,7 @@ export default {
     'ch3.train.failed': 'Training stopped: {reason}',
     'ch3.train.dropped': 'The loss dropped at step {step}, {seconds} s after Train.',
     'ch3.train.droppedHeads':
-      'The loss dropped at step {step}, {seconds} s after Train. Now layer {prevLayer}’s head {prevHead} looks at the previous token ({prev} of its weight), and layer {layer}’s head {head} at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. Together they are an induction head.',
+      'The loss dropped at step {step}, {seconds} s after Train. Now layer {prevLayer}’s head {prevHead} looks at the previous token ({prev} of its weight), and layer {layer}’s head {head} at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} just after it, {now} now (step {nowStep}). Together they are an induction head.',
     'ch3.train.why.two':
       'Two layers: a head of layer 1 can copy each token’s previous token into it, and a head of layer 2 can then look for “the token whose previous token is mine”. That is the induction head; it forms suddenly, and the loss drops with it.',
     'ch3.train.why.oneLayer':
@@ -43,7 +43,7 @@ export default {
       'Every head’s attention on one held-out row (rows: queries, columns: keys; letters along both edges), and what each head does',
     'ch3.tables.reads': 'reads as',
     'ch3.train.droppedInduction':
-      'The loss dropped at step {step}, {seconds} s after Train. Now layer {layer}’s head {head} looks at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} after. No head reads as a previous-token head in a layer below it.',
+      'The loss dropped at step {step}, {seconds} s after Train. Now layer {layer}’s head {head} looks at the token after the earlier copy of the current one: {before} of its weight before the drop, {after} just after it, {now} now (step {nowStep}). No head reads as a previous-token head in a layer below it.',
     'ch3.train.model':
       'The model: {layers|# layer|# layers} of self-attention with {heads|# head|# heads} each, d_model = {dModel} (each head works on {dHead} of those numbers), and no MLP. It holds {parameters} parameters: an embedding of each of its {vocab} tokens, per layer a LayerNorm and W_Q, W_K, W_V, W_O, a last LayerNorm, and the unembedding that turns a row into {vocab} logits{positions}.',
     'ch3.train.model.rope': ' (RoPE turns queries and keys by position and adds no parameters)',
@@ -64,9 +64,9 @@ export default {
     'ch3.tables.induction': 'after the earlier copy',
     'ch3.tables.noHeads': 'The heads’ weights come with the first snapshot of this model.',
     'ch3.fail.oneLayer':
-      'After {step|# step|# steps} there has been no drop: the loss is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
+      'After {step|# step|# steps} there has been no drop: the loss, averaged over its last {smoothing} steps, is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
     'ch3.fail.none':
-      'After {step|# step|# steps} there has been no sudden drop: the loss has only crept down to {loss}, where the same two layers with RoPE or learned positions drop to almost 0 within several hundred steps. Without positions no head can ask for “the token just before me”. All a token can tell is roughly how far it is from the start (under the causal mask it sees how many tokens came before it): a blurred position, which the model learns slowly and only in part.',
+      'After {step|# step|# steps} there has been no sudden drop: the loss, averaged over its last {smoothing} steps, has only crept down to {loss}, where the same two layers with RoPE or learned positions drop to almost 0 within several hundred steps. Without positions no head can ask for “the token just before me”. All a token can tell is roughly how far it is from the start (under the causal mask it sees how many tokens came before it): a blurred position, which the model learns slowly and only in part.',
   },
   zh: {
     'stage.train': '现场训练一个小模型',
@@ -95,9 +95,9 @@ export default {
     'ch3.train.starting': '正在启动 Worker…',
     'ch3.train.status': '第 {step} 步 · 损失 {loss}',
     'ch3.train.failed': '训练停止：{reason}',
-    'ch3.train.dropped': '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。',
+    'ch3.train.dropped': '损失在第 {step} 步时骤降，按下“训练”后 {seconds} 秒。',
     'ch3.train.droppedHeads':
-      '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {prevLayer} 层的头 {prevHead} 看前一个词元（其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。两者合起来就是归纳头。',
+      '损失在第 {step} 步时骤降，按下“训练”后 {seconds} 秒。此时第 {prevLayer} 层的头 {prevHead} 看前一个词元（其权重的 {prev}），第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，刚骤降后 {after}，现在（第 {nowStep} 步）{now}。两者合起来就是归纳头。',
     'ch3.train.why.two':
       '两层：第 1 层的一个头可以把每个词元的前一个词元抄进它自己，第 2 层的一个头于是可以寻找“前一个词元是我的那个词元”。这就是归纳头；它突然形成，损失随之骤降。',
     'ch3.train.why.oneLayer':
@@ -110,7 +110,7 @@ export default {
       '每个头在一行留出数据上的注意力（行：查询，列：键；两边标有字母），以及每个头在做什么',
     'ch3.tables.reads': '读作',
     'ch3.train.droppedInduction':
-      '损失在第 {step} 步骤降，按下“训练”后 {seconds} 秒。此时第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，骤降后 {after}。在它下面的层里，没有哪个头读作前一词元头。',
+      '损失在第 {step} 步时骤降，按下“训练”后 {seconds} 秒。此时第 {layer} 层的头 {head} 看当前词元上一次出现之后的那个词元：骤降前占其权重的 {before}，刚骤降后 {after}，现在（第 {nowStep} 步）{now}。在它下面的层里，没有哪个头读作前一词元头。',
     'ch3.train.model':
       '模型：{layers} 层自注意力，每层 {heads} 个头，d_model = {dModel}（每个头处理其中 {dHead} 个数），没有 MLP。它共有 {parameters} 个参数：{vocab} 个词元各自的嵌入，每层一个 LayerNorm 和 W_Q、W_K、W_V、W_O，最后一个 LayerNorm，以及把一行变回 {vocab} 个 logits 的反嵌入{positions}。',
     'ch3.train.model.rope': '（RoPE 按位置旋转查询和键，不增加参数）',
@@ -130,8 +130,8 @@ export default {
     'ch3.tables.induction': '上一次出现之后',
     'ch3.tables.noHeads': '头的权重会随这个模型的第一个快照出现。',
     'ch3.fail.oneLayer':
-      '训练了 {step} 步，损失没有骤降，仍是 {loss}；两层的模型在几百步之内就降到几乎为 0。一层学不会这个任务：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后，才带着它前面的词元。一层的模型没有更早的层；它能学到的（哪些字母常见、哪些字母在这一行里出现过）只能让损失降下一部分。',
+      '训练了 {step} 步，损失没有骤降，最后 {smoothing} 步的平均损失仍是 {loss}；两层的模型在几百步之内就降到几乎为 0。一层学不会这个任务：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后，才带着它前面的词元。一层的模型没有更早的层；它能学到的（哪些字母常见、哪些字母在这一行里出现过）只能让损失降下一部分。',
     'ch3.fail.none':
-      '训练了 {step} 步，损失没有骤降，只是慢慢爬到 {loss}；同样的两层用 RoPE 或学习的位置，在几百步之内就降到几乎为 0。没有位置信息，没有头能直接找“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元）：这是模糊的位置，模型学得慢，也只学到一部分。',
+      '训练了 {step} 步，损失没有骤降，最后 {smoothing} 步的平均损失只是慢慢降到 {loss}；同样的两层用 RoPE 或学习的位置，在几百步之内就降到几乎为 0。没有位置信息，没有头能直接找“紧挨在我前面的词元”。一个词元只能大致知道自己离开头有多远（在因果掩码下，它看得到前面有多少个词元）：这是模糊的位置，模型学得慢，也只学到一部分。',
   },
 };

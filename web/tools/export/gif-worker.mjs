@@ -3,7 +3,7 @@
 // palette and written at once, so the page never holds more than one frame's pixels. A frame
 // after the first keeps the one before (dispose 1) and writes its unchanged pixels as the
 // transparent index: most of a scene is still from one moment to the next, and long runs of
-// one index are what LZW compresses best (stage 13's GIF: 2 MB before, a fraction now).
+// one index are what LZW compresses best (the decoding stage's GIF: 2 MB before, a fraction now).
 //   { type: 'frame', pixels: ArrayBuffer, width, height, delay }  -> { type: 'frame', count }
 //   { type: 'finish' }                                            -> { type: 'done', bytes }
 import { GIFEncoder, applyPalette, quantize } from 'gifenc';

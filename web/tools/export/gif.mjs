@@ -58,7 +58,7 @@ export async function recordGif({ steps, buildScene, host, title, caption, font,
   host.replaceChildren();
   const fullWidth = Math.max(...drawings.map(({ drawing }) => drawing.width));
   const fullHeight = Math.max(...drawings.map(({ drawing }) => drawing.height));
-  // A large scene (stage 13's four heads) is drawn smaller, so that the GIF stays small
+  // A large scene (the decoding stage's four heads) is drawn smaller, so that the GIF stays small
   // enough to share (under 500 KB): at most MAX_PIXELS a frame.
   const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (fullWidth * fullHeight)));
   const width = Math.ceil(fullWidth * scale);

@@ -3,7 +3,7 @@
 // "share" field offers a course page to paste). The example attribute is the page's URL
 // encoding without the step (settings and numbers), e.g.
 //   <attention-explainer lang="en" step="scores-1" example="scaled=1&x=1,0;0,2&…">
-import { urlOf } from '../app/url.mjs';
+import { urlOf } from './url.mjs';
 import { layerDimsOf, layerExample } from '../model/layer.mjs';
 import { articleExample, dimsOf } from '../model/example.mjs';
 import { buildSteps, chapterOf } from '../stages/index.mjs';

@@ -1,0 +1,104 @@
+// Chapter 4's model code in Node (web/model/language.mjs and the text readings of
+// web/model/head-reading.mjs): the baselines against counts done by hand, the sentence's
+// loss equal to −ln of its probability, the learner's sentence checked, and what a head of the
+// character model reads as on a couplet.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
+import {
+  lineStartScore,
+  punctuationScore,
+  readTextHead,
+  sameColumnScore,
+} from '../../web/model/head-reading.mjs';
+import {
+  CONTEXT,
+  baselines,
+  headsOff,
+  parseSentence,
+  sentenceScores,
+  softmaxRow,
+  verseShare,
+} from '../../web/model/language.mjs';
+
+const COUPLET = [...'床前明月光，疑是地上霜。'];
+
+/** Weights [T][T] where row i puts all its weight on pick(i) (a key at or before i). */
+const rows = (T, pick) =>
+  Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => Number(j === pick(i))));
+
+describe('chapter 4: the model code (Node)', () => {
+  test('baselines: unigram and bigram on a text whose counts are known', () => {
+    // "ab" twenty times: training part "abab…" (the first 36), held-out the last 4 ("abab").
+    const ids = Array.from({ length: 40 }, (_, i) => i % 2);
+    const { unigram, bigram } = baselines(ids, 2);
+    // Unigram: 18 of each in training, p = 19/38 = 1/2 for both.
+    assert.ok(Math.abs(unigram - Math.log(2)) < 1e-12);
+    // Bigram: after a always b (17 of 17 pairs seen... 18 a's, 17 or 18 pairs), one kind each:
+    // p(b | a) = (count(ab) + 1 · 1/2) / (count(a·) + 1), near 1, so far below the unigram.
+    assert.ok(bigram < 0.1 && bigram > 0, `bigram ${bigram}`);
+  });
+
+  test('the shown loss is −ln of the shown probability, and the sentence loss their mean', () => {
+    const tokenizer = createCharTokenizer('abc');
+    const ids = [0, 1, 2];
+    const V = 3;
+    const logits = { data: new Float32Array([2, 1, 0, 0, 0, 3, 1, 1, 1]), dims: [1, 3, V] };
+    const scores = sentenceScores(logits, ids);
+    const p0 = softmaxRow(logits, 0);
+    assert.ok(Math.abs(p0.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    assert.equal(scores.places[0].p, p0[1]);
+    assert.ok(Math.abs(scores.places[0].loss + Math.log(p0[1])) < 1e-12);
+    assert.equal(scores.last.truth, 2);
+    assert.equal(scores.last.top[0].id, 2); // logits 0 0 3 at row 1
+    assert.equal(scores.last.rank, 1);
+    const mean = (scores.places[0].loss + scores.places[1].loss) / 2;
+    assert.ok(Math.abs(scores.loss - mean) < 1e-12);
+    assert.equal(tokenizer.vocabSize, 3);
+  });
+
+  test('the learner’s sentence: ids, or why not (too short, too long, a character not in the text)', () => {
+    const tokenizer = createCharTokenizer('床前明月光，疑是地上霜。');
+    assert.deepEqual(
+      Array.from(parseSentence('明月', tokenizer).ids),
+      Array.from(tokenizer.encode('明月')),
+    );
+    assert.equal(parseSentence('明', tokenizer).error.key, 'ch4.sentence.short');
+    assert.equal(parseSentence('明'.repeat(CONTEXT + 1), tokenizer).error.params.most, CONTEXT);
+    assert.equal(parseSentence('明日', tokenizer).error.params.character, '日');
+  });
+
+  test('a character model’s heads read on a couplet: same place in the line before, start of the line, punctuation, previous', () => {
+    const T = COUPLET.length; // 12: 床前明月光，(0-5) 疑是地上霜。(6-11)
+    // Each character of the second half looks at its twin in the first (i - 6: 。 at ，);
+    // the first half at 0.
+    const parallel = rows(T, (i) => (i >= 6 ? i - 6 : 0));
+    assert.equal(sameColumnScore(parallel, COUPLET), 1);
+    assert.equal(readTextHead(parallel, COUPLET).kind, 'line');
+    // Each character looks at the first of its line (itself at the first).
+    const start = rows(T, (i) => (i >= 6 ? 6 : 0));
+    assert.equal(lineStartScore(start, COUPLET), 1);
+    assert.equal(readTextHead(start, COUPLET).kind, 'lineStart');
+    // From the comma on, every character looks at the comma.
+    const marks = rows(T, (i) => (i >= 5 ? 5 : 0));
+    assert.equal(punctuationScore(marks, COUPLET), 1);
+    assert.equal(readTextHead(marks, COUPLET).kind, 'punctuation');
+    const previous = rows(T, (i) => Math.max(0, i - 1));
+    assert.equal(readTextHead(previous, COUPLET).kind, 'previous');
+    const even = Array.from({ length: T }, (_, i) =>
+      Array.from({ length: T }, (_, j) => (j <= i ? 1 / (i + 1) : 0)),
+    );
+    assert.equal(readTextHead(even, COUPLET).kind, 'diffuse');
+  });
+
+  test('head masks and verse lines', () => {
+    assert.deepEqual(headsOff([1, 0, 1, 1, 1, 1, 1, 0], 4), [
+      { layer: 0, head: 1 },
+      { layer: 1, head: 3 },
+    ]);
+    // Whole stretches are those between two marks: 5, 5, 7 characters → all of them.
+    assert.equal(verseShare('光，疑是地上霜。举头望明月，低头思故乡明月。后'), 1);
+    assert.equal(verseShare('光，疑是地。后'), 0);
+    assert.equal(verseShare('no marks'), null);
+  });
+});

@@ -1,0 +1,162 @@
+// Chapter 4, a tiny language model, in headless Chromium, as a learner meets it: the text's
+// vocabulary counted; Train makes the loss fall and the samples are written in the text's
+// characters; the next-character stage's loss is −ln of the probability it prints; every head's
+// heatmap is labelled with the sentence and read; a head switched off changes the loss the page
+// shows; the model writes characters of the vocabulary; and the offline file does the same
+// with its embedded text. (The chapter's pure model code: chapter4-units.test.mjs.)
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  collectProblems,
+  distDir,
+  explainerFileUrl,
+  pageFixture,
+  waitForReady,
+} from './helpers.mjs';
+
+const web = pageFixture();
+const TANG = readFileSync(join(distDir, 'texts', 'tang300.txt'), 'utf8');
+const TANG_VOCAB = new Set(TANG);
+
+/** Goes to a chapter 4 step in the open page (the run lives on across steps). */
+async function goTo(page, id) {
+  await page.evaluate((step) => (location.hash = `step=${step}`), id);
+  await page.waitForFunction((step) => document.body.dataset.step === step, id);
+}
+
+/** Trains from the train stage until `steps` are done and a sample after step 0 is written. */
+async function trainFor(page, steps) {
+  await goTo(page, 'lm-train');
+  await page.waitForSelector('.scene-ch4-train[data-text="ready"]', { timeout: 30_000 });
+  await page.click('.scene-ch4-train [data-control="ch4-train"]');
+  await page.waitForFunction(
+    (n) => {
+      const scene = document.querySelector('.scene-ch4-train');
+      return Number(scene?.dataset.step) >= n && scene.querySelectorAll('.ch4-sample').length >= 2;
+    },
+    steps,
+    { timeout: 120_000 },
+  );
+  await page.click('.scene-ch4-train [data-control="ch4-train"]'); // Pause
+  await page.waitForSelector('.scene-ch4-train[data-status="paused"]');
+}
+
+/** The losses the run recorded, read from the curve's step count and the status line. */
+const statusLoss = (text) => Number(/loss (\d+\.\d+)/.exec(text)[1]);
+
+describe('chapter 4: a tiny language model', () => {
+  test('served, en: the vocabulary is counted, training lowers the loss, the numbers shown are the model’s', async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
+    await page.goto(`${web.url}#step=lm-chars`);
+    await waitForReady(page);
+    await page.waitForSelector('.scene-ch4-chars[data-text="ready"]', { timeout: 30_000 });
+    const about = await page.textContent('.scene-ch4-chars .ch4-about');
+    assert.match(about, /24,992 characters, of which 2,500 are different/);
+    // The sentence's characters and their ids, one per character.
+    const chars = await page.$$eval('.ch4-chars .char', (cells) => cells.map((c) => c.textContent));
+    const ids = await page.$$eval('.ch4-ids .char', (cells) =>
+      cells.map((c) => Number(c.textContent)),
+    );
+    assert.equal(chars.length, ids.length);
+    const vocabulary = [...TANG_VOCAB].sort((a, b) => a.codePointAt(0) - b.codePointAt(0));
+    chars.forEach((c, k) => c !== '↵' && assert.equal(vocabulary[ids[k]], c));
+
+    await trainFor(page, 400);
+    const scene = await page.$eval('.scene-ch4-train', (s) => ({
+      status: s.querySelector('.ch4-status').textContent,
+      samples: [...s.querySelectorAll('.ch4-sample-text')].map((x) => x.textContent),
+      heldOut: s.querySelector('.ch4-heldout').textContent,
+    }));
+    // The first steps cost about ln 2500 = 7.8 nats; after 400 the loss is well below.
+    assert.ok(statusLoss(scene.status) < 6.5, scene.status);
+    assert.match(scene.heldOut, /nats per character/);
+    for (const sample of scene.samples)
+      for (const c of sample) assert.ok(TANG_VOCAB.has(c), `“${c}” is not in the text`);
+
+    // From attention to the next character: the loss printed is −ln of the probability printed.
+    await goTo(page, 'lm-next');
+    await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
+    const line = await page.textContent('.ch4-loss-line');
+    const [, p, loss] = /= (\d\.\d{4}), so the loss is −ln \d\.\d{4} = (\d+\.\d{3})/.exec(line);
+    assert.ok(Math.abs(-Math.log(Number(p)) - Number(loss)) < 0.002, line);
+    const bars = await page.$$eval('.prob-bar', (list) => list.map((b) => Number(b.dataset.p)));
+    assert.ok(
+      bars.every((x, k) => k === 0 || x <= bars[k - 1]),
+      'bars most likely first',
+    );
+
+    // Every head on the sentence: eight labelled heatmaps, each with a reading.
+    await goTo(page, 'lm-heads');
+    await page.waitForSelector('.scene-ch4-heads[data-ready="true"]', { timeout: 30_000 });
+    const heads = await page.$$eval('.ch4-heads .train-head', (list) =>
+      list.map((f) => ({
+        filled: f.dataset.filled,
+        reading: f.querySelector('.head-reading').textContent,
+        keys: [...f.querySelectorAll('.heatmap-keys span')].map((s) => s.textContent).join(''),
+      })),
+    );
+    assert.equal(heads.length, 8);
+    const sentence = (await page.inputValue('[data-control="ch4-sentence"]')).replace(/\n/g, '↵');
+    for (const head of heads) {
+      assert.equal(head.filled, 'true');
+      assert.notEqual(head.reading, '');
+      assert.equal(head.keys, sentence);
+    }
+
+    // A head switched off changes the loss shown, and the page says by how much.
+    await goTo(page, 'lm-switch');
+    await page.waitForFunction(
+      () => document.querySelector('.scene-ch4-switch')?.dataset.off === '0',
+      null,
+      { timeout: 30_000 },
+    );
+    const whole = await page.$eval('.scene-ch4-switch', (s) => Number(s.dataset.lossOn));
+    await page.uncheck('.ch4-switch input[data-head="0"]');
+    await page.uncheck('.ch4-switch input[data-head="4"]');
+    await page.waitForFunction(
+      () => document.querySelector('.scene-ch4-switch')?.dataset.off === '2',
+    );
+    const off = await page.$eval('.scene-ch4-switch', (s) => ({
+      on: Number(s.dataset.lossOn),
+      off: Number(s.dataset.lossOff),
+      verdict: s.querySelector('.ch4-verdict').textContent,
+    }));
+    assert.equal(off.on, whole);
+    assert.notEqual(off.off, off.on);
+    assert.ok(
+      off.verdict.includes(off.on.toFixed(3)) && off.verdict.includes(off.off.toFixed(3)),
+      off.verdict,
+    );
+
+    // Writing: characters of the vocabulary, each with what it attended to.
+    await goTo(page, 'lm-write');
+    await page.click('[data-control="ch4-write"]');
+    await page.waitForFunction(
+      () => document.querySelector('.scene-ch4-write')?.dataset.written,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    const written = await page.$eval('.scene-ch4-write', (s) => s.dataset.written);
+    assert.ok(written.length > 0);
+    for (const c of written) assert.ok(TANG_VOCAB.has(c), `“${c}” is not in the text`);
+    await page.waitForFunction(() => document.querySelector('.ch4-focus')?.textContent !== '');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
+  test('the offline file: chapter 4 trains on its embedded text and predicts', async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${explainerFileUrl}#step=lm-train`);
+    await waitForReady(page);
+    await trainFor(page, 200);
+    await goTo(page, 'lm-next');
+    await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
+    assert.match(await page.textContent('.ch4-loss-line'), /so the loss is/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+});

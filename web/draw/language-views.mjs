@@ -1,0 +1,301 @@
+// Chapter 4's drawing parts, shared by its six stages: the text picker and the learner's
+// sentence (both change the one run, app/language-run.mjs), a row of characters, the loss
+// curve with its baselines, bars of next-character probabilities, and the scene's link to
+// the run (it follows the run while on screen and lets go once taken off).
+import { h, svg } from '../dom.mjs';
+import { oncePerFrame } from '../idle.mjs';
+import { lossPoints } from './training-views.mjs';
+import { TEXT_CHOICES, characterCount, parseSentence, showCharacter } from '../model/language.mjs';
+
+/**
+ * Follows the run while `element` is on screen: `draw(run)` once per frame after each change,
+ * the text read and the worker started ahead (the run's prepare()). Returns render(t)'s part
+ * that does it (call it at every render).
+ */
+export function followRun(languageRun, element, draw) {
+  let unsubscribe = null;
+  const redraw = () => {
+    languageRun.prepare();
+    draw(languageRun.run);
+  };
+  const schedule = oncePerFrame(() => {
+    if (element.isConnected) return redraw();
+    unsubscribe?.();
+    unsubscribe = null;
+  });
+  return () => {
+    if (unsubscribe) return;
+    unsubscribe = languageRun.subscribe(schedule);
+    redraw();
+  };
+}
+
+/**
+ * The model's forward pass on what `request()` gives ({ key, tokens, headMask } or null), asked
+ * again only when the key or the model changed, one call at a time (a newer request waits for
+ * the one under way): onResult(result, request) with the logits and attention; onError(error)
+ * when the model refused (the scene says why).
+ */
+export function forwardFollower(languageRun, onResult, onError) {
+  let asked = '';
+  let busy = false;
+  let latest = null;
+  return function follow(request = latest) {
+    latest = request;
+    if (!request || busy) return;
+    const key = `${request.key}|${languageRun.run.model}|${request.headMask.join('')}`;
+    if (key === asked) return;
+    asked = key;
+    busy = true;
+    languageRun
+      .forward(request.tokens, request.headMask)
+      .then((result) => result && onResult(result, request), onError)
+      .finally(() => {
+        busy = false;
+        follow();
+      });
+  };
+}
+
+/** The text the model learns: a <select> of the Tang poems, the English classic, their own. */
+export function textPicker(languageRun, tr) {
+  const { run } = languageRun;
+  const select = h(
+    'select',
+    {
+      dataset: { control: 'ch4-text' },
+      onchange: () => {
+        if (select.value === 'own' && !run.own) {
+          select.value = run.choice;
+          return;
+        }
+        languageRun.setText(select.value);
+      },
+    },
+    TEXT_CHOICES.map((choice) =>
+      h('option', { value: choice, selected: choice === run.choice }, tr(`ch4.text.${choice}`)),
+    ),
+  );
+  const update = () => {
+    if (select.value !== run.choice) select.value = run.choice;
+    select.querySelector('option[value="own"]').disabled = !run.own;
+  };
+  update();
+  return {
+    element: h('label', { class: 'ch4-field' }, h('span', { text: tr('ch4.text.label') }), select),
+    update,
+  };
+}
+
+/** What the text is to the model, in one sentence (or that it is being read, or failed). */
+export function textSentence(run, tr) {
+  const { status, error, info } = run.text;
+  if (status === 'failed') return tr('ch4.text.failed', { reason: error });
+  if (!info) return tr('ch4.text.loading');
+  return tr('ch4.text.about', {
+    name: tr(`ch4.text.${run.choice}`),
+    characters: info.length.toLocaleString('en-US'),
+    vocab: info.tokenizer.vocabSize.toLocaleString('en-US'),
+  });
+}
+
+/**
+ * The learner's sentence: a two-line box (a poem's line break counts), checked as typed
+ * (model/language.mjs parseSentence); a sentence the model can read goes into the run.
+ * update(run) writes the run's sentence back unless the box has the focus.
+ */
+export function sentenceField(languageRun, tr, { least = 2 } = {}) {
+  const problem = h('p', { class: 'ch4-problem', role: 'status' });
+  const box = h('textarea', {
+    rows: 3,
+    maxlength: 64,
+    spellcheck: 'false',
+    dataset: { control: 'ch4-sentence' },
+    'aria-label': tr('ch4.sentence.label'),
+    oninput: () => {
+      const info = languageRun.run.text.info;
+      if (!info) return;
+      const parsed = parseSentence(box.value, info.tokenizer, { least });
+      problem.textContent = parsed.error ? tr(parsed.error.key, parsed.error.params) : '';
+      if (!parsed.error) languageRun.setSentence(box.value);
+    },
+  });
+  const count = h('span', { class: 'ch4-count' });
+  const update = (run) => {
+    if (!box.matches(':focus') && box.value !== run.sentence) {
+      box.value = run.sentence;
+      problem.textContent = '';
+    }
+    count.textContent = tr('ch4.sentence.count', { n: characterCount(run.sentence) });
+  };
+  const element = h(
+    'div',
+    { class: 'ch4-sentence', 'data-export': 'skip' },
+    h('label', { class: 'ch4-field' }, h('span', { text: tr('ch4.sentence.label') }), box),
+    count,
+    problem,
+  );
+  return { element, update };
+}
+
+/** The sentence's ids if the model can read it now, else null. */
+export function sentenceIds(run, least = 2) {
+  const info = run.text.info;
+  if (!info || !run.sentence) return null;
+  return parseSentence(run.sentence, info.tokenizer, { least }).ids ?? null;
+}
+
+/** A row of characters, each in its box ('↵' for a line break); `classOf(k)` adds a class. */
+export function charStrip(characters, classOf = () => '') {
+  return h(
+    'ol',
+    { class: 'char-strip' },
+    characters.map((c, k) =>
+      h('li', { class: `char ${classOf(k)}`.trim(), dataset: { position: k } }, showCharacter(c)),
+    ),
+  );
+}
+
+const CURVE = { width: 560, height: 220, left: 40, right: 96, top: 10, bottom: 28 };
+
+/**
+ * The loss curve against the two baselines: { element, update(run, maxSteps) }. The y axis
+ * runs from 0 to ln V (a uniform guess over the vocabulary); the training loss (mean of the
+ * steps drawn at each point), the held-out loss at each sample (dots), and the unigram and
+ * bigram baselines as labelled horizontal lines.
+ */
+export function languageLossCurve(tr) {
+  const { width, height, left, right, top, bottom } = CURVE;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const line = svg('polyline', { class: 'loss-line', fill: 'none', points: '' });
+  const dots = svg('g', { class: 'heldout-dots' });
+  const base = (name) => {
+    const rule = svg('line', { class: `baseline baseline-${name}`, x1: left, x2: left + plotW });
+    const label = svg('text', { class: `baseline-label baseline-${name}`, x: left + plotW + 4 });
+    return { rule, label };
+  };
+  const unigram = base('unigram');
+  const bigram = base('bigram');
+  const grid = svg('g');
+  const xEnd = svg('text', {
+    class: 'loss-tick',
+    x: left + plotW,
+    y: height - 8,
+    'text-anchor': 'end',
+  });
+  const element = svg(
+    'svg',
+    {
+      class: 'loss-curve ch4-curve',
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': tr('ch4.train.curveLabel'),
+    },
+    grid,
+    svg('text', { class: 'loss-tick', x: left, y: height - 8 }, '0'),
+    xEnd,
+    svg(
+      'text',
+      { class: 'loss-axis', x: left + plotW / 2, y: height - 8, 'text-anchor': 'middle' },
+      tr('ch4.train.axisSteps'),
+    ),
+    unigram.rule,
+    bigram.rule,
+    unigram.label,
+    bigram.label,
+    line,
+    dots,
+  );
+  let topLoss = 0;
+  const x = (step, maxSteps) => left + (plotW * step) / maxSteps;
+  const y = (loss) => top + plotH * (1 - Math.min(loss, topLoss) / topLoss);
+
+  function axis(vocab) {
+    const next = Math.log(vocab);
+    if (next === topLoss) return;
+    topLoss = next;
+    const ticks = [];
+    for (let v = 0; v <= topLoss; v += topLoss > 5 ? 2 : 1) {
+      ticks.push(
+        svg('line', { class: 'loss-grid', x1: left, x2: left + plotW, y1: y(v), y2: y(v) }),
+        svg(
+          'text',
+          { class: 'loss-tick', x: left - 6, y: y(v) + 4, 'text-anchor': 'end' },
+          String(v),
+        ),
+      );
+    }
+    grid.replaceChildren(...ticks);
+  }
+
+  function update(run, maxSteps) {
+    const info = run.text.info;
+    if (!info) return;
+    axis(info.tokenizer.vocabSize);
+    for (const [name, part] of [
+      ['unigram', unigram],
+      ['bigram', bigram],
+    ]) {
+      const value = info.baselines[name];
+      part.rule.setAttribute('y1', y(value));
+      part.rule.setAttribute('y2', y(value));
+      part.label.setAttribute('y', y(value) + (name === 'bigram' ? 12 : -2));
+      part.label.textContent = tr(`ch4.train.${name}`, { loss: value.toFixed(2) });
+    }
+    const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
+    line.setAttribute('points', points.join(' '));
+    dots.replaceChildren(
+      ...run.heldOut.map((e) =>
+        svg('circle', { class: 'heldout-dot', cx: x(e.step, maxSteps), cy: y(e.loss), r: 3 }),
+      ),
+    );
+    xEnd.textContent = String(maxSteps);
+    element.dataset.points = String(points.length);
+  }
+  return { element, update };
+}
+
+/**
+ * The most likely next characters as bars: [{ id, p }] with the true one marked; each bar's
+ * length its probability, its number printed.
+ */
+export function probabilityBars(top, truth, tokenizer, tr) {
+  return h(
+    'ol',
+    { class: 'prob-bars', 'aria-label': tr('ch4.next.barsLabel') },
+    top.map(({ id, p }) =>
+      h(
+        'li',
+        {
+          class: `prob-bar ${id === truth ? 'is-true' : ''}`.trim(),
+          dataset: { id, p: String(p) },
+        },
+        h('span', { class: 'prob-char', text: showCharacter(tokenizer.characters[id]) }),
+        h(
+          'span',
+          { class: 'prob-track' },
+          h('span', { class: 'prob-fill', style: { width: `${(100 * p).toFixed(1)}%` } }),
+        ),
+        h('span', { class: 'prob-value', text: p.toFixed(3) }),
+      ),
+    ),
+  );
+}
+
+/** A head's reading in one line: "previous character: 0.81 of its weight on the one before". */
+export function textReading(read, tr) {
+  return tr(`ch4.read.${read.kind}`, { share: read.share.toFixed(2), keys: read.keys.toFixed(1) });
+}
+
+/** The model's refusal, said in a scene's status line. */
+export const sayFailure = (status, tr) => (error) =>
+  (status.textContent = tr('ch4.model.failed', { reason: String(error?.message ?? error) }));
+
+/** A status line: what the run is doing (training, paused, failed) and its step. */
+export function runStatus(run, tr) {
+  if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
+  if (run.text.status !== 'ready') return textSentence(run, tr);
+  if (run.step === 0) return tr('ch4.model.untrained');
+  return tr('ch4.model.trained', { step: run.step });
+}

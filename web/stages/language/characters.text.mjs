@@ -1,0 +1,71 @@
+// The sentences of chapter 4's stage "Characters to rows of X", and the chapter's own: its
+// title, the text picker, the learner's sentence and the model's state, which every stage of
+// the chapter shows (draw/language-views.mjs).
+export default {
+  en: {
+    'ch4.chapter': 'Chapter 4 · A tiny language model',
+    'ch4.stage.chars': 'Characters to rows of X',
+    'ch4.title.chars': 'Your text becomes rows of X',
+    'ch4.narrate.chars':
+      'The sentence is split into characters, each character has an id in the vocabulary, and each id picks a row of the embedding matrix: the rows of X.',
+    'ch4.text.label': 'Text',
+    'ch4.text.tang': 'Tang poems (唐诗三百首)',
+    'ch4.text.kjv': 'King James Bible, Genesis–Deuteronomy',
+    'ch4.text.own': 'Your own text',
+    'ch4.text.loading': 'Reading the text…',
+    'ch4.text.failed': 'The text could not be read: {reason}',
+    'ch4.text.about':
+      'The model learns {name}: {characters} characters, of which {vocab} are different. Those {vocab} characters are its vocabulary: each gets an id, in the order of their code points.',
+    'ch4.sentence.label': 'Your sentence',
+    'ch4.sentence.count': '{n|# character|# characters}',
+    'ch4.sentence.short': 'Type at least {least} characters.',
+    'ch4.sentence.long': 'The model reads at most {most} characters at once: shorten it.',
+    'ch4.sentence.unknown':
+      '“{character}” never occurs in the text, so the model has no id for it: use characters of the text.',
+    'ch4.model.untrained':
+      'The model is untrained (its weights are random): train it in stage “Training live” and come back.',
+    'ch4.model.trained': 'The model as trained so far: {step} steps.',
+    'ch4.model.failed': 'The model could not run: {reason}',
+    'ch4.chars.characters': '1. Characters',
+    'ch4.chars.ids': '2. Ids in the vocabulary',
+    'ch4.chars.rows': '3. Rows of X: each id picks its row of the embedding E',
+    'ch4.chars.firstRow':
+      'Row {id} of E, for “{character}”, begins {numbers} … ({more} more numbers). Your {T} characters give X with {T} rows of {D} numbers; E has {V} rows, one per character of the vocabulary (as trained at step {step}). Blue is above 0, green below.',
+    'ch4.chars.explain':
+      'A real model starts as the article did: one row of numbers per token. Here a token is one character; its id picks row id of the embedding matrix E, and that row ({D} numbers, learned with the rest of the model) is its row of X. The model reads at most {context} characters at once.',
+    'ch4.chars.article':
+      'The article’s X had three rows of three numbers, written by hand. In a real model the rows are rows of E, found by training, and there is one per character the text uses. With RoPE the place of a character is not added to its row: it turns the queries and keys (chapter 3).',
+  },
+  zh: {
+    'ch4.chapter': '第四章 · 一个小小的语言模型',
+    'ch4.stage.chars': '从字符到 X 的行',
+    'ch4.title.chars': '你的文字变成 X 的行',
+    'ch4.narrate.chars':
+      '句子被拆成字符，每个字符在词表里有一个编号，每个编号取出嵌入矩阵的一行：这就是 X 的行。',
+    'ch4.text.label': '文本',
+    'ch4.text.tang': '唐诗三百首',
+    'ch4.text.kjv': '英王钦定本圣经（创世记至申命记）',
+    'ch4.text.own': '你自己的文本',
+    'ch4.text.loading': '正在读取文本…',
+    'ch4.text.failed': '无法读取文本：{reason}',
+    'ch4.text.about':
+      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {vocab} 个。这 {vocab} 个字符就是它的词表：按码位顺序，每个字符一个编号。',
+    'ch4.sentence.label': '你的句子',
+    'ch4.sentence.count': '{n} 个字符',
+    'ch4.sentence.short': '请至少输入 {least} 个字符。',
+    'ch4.sentence.long': '模型一次最多读 {most} 个字符：请缩短。',
+    'ch4.sentence.unknown': '“{character}”在文本中从未出现，模型没有它的编号：请用文本里有的字符。',
+    'ch4.model.untrained': '模型还没有训练（权重是随机的）：请在“现场训练”一节训练它，再回来。',
+    'ch4.model.trained': '模型目前训练了 {step} 步。',
+    'ch4.model.failed': '模型无法运行：{reason}',
+    'ch4.chars.characters': '1. 字符',
+    'ch4.chars.ids': '2. 词表中的编号',
+    'ch4.chars.rows': '3. X 的行：每个编号取出嵌入矩阵 E 的一行',
+    'ch4.chars.firstRow':
+      '“{character}”对应 E 的第 {id} 行，开头是 {numbers} …（还有 {more} 个数）。你的 {T} 个字符组成 X：{T} 行，每行 {D} 个数；E 有 {V} 行，词表里每个字符一行（第 {step} 步训练后的值）。蓝色大于 0，绿色小于 0。',
+    'ch4.chars.explain':
+      '真实的模型和那篇文章一样开始：每个词元一行数。这里一个词元就是一个字符；它的编号取出嵌入矩阵 E 的那一行（{D} 个数，与模型的其余部分一起学出来），这一行就是它在 X 中的行。模型一次最多读 {context} 个字符。',
+    'ch4.chars.article':
+      '文章里的 X 有三行、每行三个数，是手写的。真实模型里，这些行是 E 的行，由训练得到，文本用到的每个字符各有一行。使用 RoPE 时，字符的位置不加到它的行上，而是旋转查询（query）和键（key）（见第三章）。',
+  },
+};

@@ -1,0 +1,137 @@
+// Chapter 4, "Heads on your sentence" (#step=ch4-heads): every head's attention on the
+// sentence the learner types, as a heatmap with the characters along its edges, and a
+// one-line reading computed from the weights (model/head-reading.mjs readTextHead: previous
+// character, same place in the line before, punctuation, start of the line, itself, diffuse).
+// The weights are the model's forward pass in the worker; the clock reveals the heads in turn.
+import { h, setText } from '../../dom.mjs';
+import {
+  followRun,
+  forwardFollower,
+  runStatus,
+  sentenceField,
+  sentenceIds,
+  sayFailure,
+  textReading,
+} from '../../draw/language-views.mjs';
+import { headHeatmap, tokenLines } from '../../draw/training-views.mjs';
+import { itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
+import {
+  LANGUAGE_MODEL,
+  allHeadsOn,
+  readSentenceHeads,
+  showCharacter,
+} from '../../model/language.mjs';
+
+function build(ctx) {
+  const { tr, languageRun } = ctx;
+  const field = sentenceField(languageRun, tr);
+  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const grid = h('div', { class: 'train-heads ch4-heads' });
+  // One head's weights as lines from each character to those it attends to: the head the
+  // learner picked (a click on its heatmap), else the one read most clearly.
+  const linesTitle = h('h3');
+  const lines = h('figure', { class: 'ch4-lines' });
+  const element = h(
+    'div',
+    { class: 'scene scene-ch4 scene-ch4-heads' },
+    field.element,
+    status,
+    grid,
+    h('div', { class: 'ch4-stagepart' }, linesTitle, lines),
+  );
+  let picked = -1;
+  let shown = null; // { reads, labels }
+  function drawLines() {
+    if (!shown) return;
+    const { reads, labels, tokens } = shown;
+    const k =
+      picked >= 0 ? picked : reads.reduce((b, x, j) => (x.share > reads[b].share ? j : b), 0);
+    const read = reads[k];
+    const name = tr('ch4.headName', { layer: read.layer + 1, head: read.head + 1 });
+    setText(linesTitle, tr('ch4.heads.linesTitle', { name, reading: textReading(read, tr) }));
+    lines.replaceChildren(
+      tokenLines(tokens, read.weights, { label: name, headClass: `head-${read.head + 1}`, labels }),
+    );
+  }
+  let maps = [];
+  let labelsKey = '';
+  let progress = 1;
+
+  function show({ attention }, { tokens }) {
+    const { tokenizer } = languageRun.run.text.info;
+    const characters = Array.from(tokens, (id) => tokenizer.characters[id]);
+    const labels = characters.map(showCharacter);
+    const key = labels.join('');
+    if (key !== labelsKey) {
+      labelsKey = key;
+      maps = [];
+      const layers = Array.from({ length: LANGUAGE_MODEL.layers }, (_, l) =>
+        h(
+          'div',
+          { class: 'train-layer' },
+          Array.from({ length: LANGUAGE_MODEL.heads }, (_, hd) => {
+            const name = tr('ch4.headName', { layer: l + 1, head: hd + 1 });
+            const map = headHeatmap(name, `head-${(hd % 4) + 1}`, { labels });
+            const k = maps.length;
+            const pick = () => {
+              picked = k;
+              drawLines();
+            };
+            map.element.tabIndex = 0;
+            map.element.addEventListener('click', pick);
+            map.element.addEventListener('keydown', (event) => event.key === 'Enter' && pick());
+            maps.push(map);
+            return map.element;
+          }),
+        ),
+      );
+      grid.replaceChildren(...layers);
+    }
+    const reads = readSentenceHeads(attention, characters);
+    reads.forEach((read, k) => {
+      maps[k].update(read.weights);
+      maps[k].read(textReading(read, tr), read.kind);
+    });
+    shown = { reads, labels, tokens };
+    drawLines();
+    element.dataset.ready = 'true';
+    revealMaps();
+  }
+  const revealMaps = () =>
+    maps.forEach((m, k) => reveal(m.element, itemAmount(progress, maps.length, k)));
+
+  const follow = forwardFollower(languageRun, show, sayFailure(status, tr));
+  function draw(run) {
+    field.update(run);
+    setText(status, runStatus(run, tr));
+    const ids = sentenceIds(run);
+    // The model whole: the heads switched off in the next stage are read here too.
+    const headMask = allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads);
+    if (ids) follow({ key: `${run.choice}|${run.sentence}`, tokens: ids, headMask });
+  }
+  const followed = followRun(languageRun, element, draw);
+  const render = (t) => {
+    followed();
+    progress = progressOf(t);
+    revealMaps();
+    element.dataset.t = t >= 1 ? '1' : '0';
+  };
+  const explanation = {
+    sentences: [tr('ch4.heads.explain'), tr('ch4.heads.kinds')],
+    formula: null,
+  };
+  return { element, render, explanation, narration: tr('ch4.narrate.heads') };
+}
+
+const steps = () => [
+  {
+    id: 'lm-heads',
+    family: 'lm-heads',
+    params: {},
+    duration: 4,
+    title: (tr) => tr('ch4.title.heads'),
+    build,
+  },
+];
+
+export default { titleKey: 'ch4.stage.heads', steps };

@@ -1,0 +1,195 @@
+// Chapter 4, "From attention to the next character" (#step=ch4-next): on the learner's
+// sentence, the last row's output h times the unembedding W_U gives one logit per character
+// of the vocabulary; softmax turns them into the probability of each next character; the
+// true next character's probability p gives the loss −ln p. Every number is the model's: its
+// forward pass in the worker (logits), softmax and −ln computed here from them. The clock
+// reveals logits, then probabilities, then the loss.
+import { h, setText } from '../../dom.mjs';
+import {
+  charStrip,
+  followRun,
+  forwardFollower,
+  probabilityBars,
+  runStatus,
+  sentenceField,
+  sentenceIds,
+  sayFailure,
+} from '../../draw/language-views.mjs';
+import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
+import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
+import { LANGUAGE_MODEL, sentenceScores, showCharacter } from '../../model/language.mjs';
+
+/** A loss's colour share for the strip: 0 at 0 nats, 1 at 6 nats and above. */
+const lossShare = (loss) => Math.min(1, loss / 6);
+
+/** The logits of the top characters and the true one: a small table, "character, z, p". */
+function logitTable(scores, logits, tokenizer, tr) {
+  const V = logits.dims[2];
+  const { t, p, truth, top } = scores.last;
+  const z = (id) => logits.data[t * V + id];
+  const listed = top.some((x) => x.id === truth) ? top : [...top, { id: truth, p: p[truth] }];
+  return h(
+    'table',
+    { class: 'logit-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['ch4.next.colChar', 'ch4.next.colLogit', 'ch4.next.colP'].map((k) =>
+          h('th', { text: tr(k) }),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      listed.map(({ id }) =>
+        h(
+          'tr',
+          { class: id === truth ? 'is-true' : '' },
+          h('td', { text: showCharacter(tokenizer.characters[id]) }),
+          h('td', { text: z(id).toFixed(2) }),
+          h('td', { text: p[id].toFixed(3) }),
+        ),
+      ),
+    ),
+  );
+}
+
+function build(ctx) {
+  const { tr, languageRun } = ctx;
+  const field = sentenceField(languageRun, tr);
+  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const reads = h('p', { class: 'ch4-reads' });
+  const logitsPart = h('div', { class: 'ch4-stagepart ch4-logits' });
+  const probsPart = h('div', { class: 'ch4-stagepart ch4-probs' });
+  const lossPart = h('div', { class: 'ch4-stagepart ch4-loss' });
+  const parts = [logitsPart, probsPart, lossPart];
+  const element = h(
+    'div',
+    { class: 'scene scene-ch4 scene-ch4-next' },
+    field.element,
+    status,
+    reads,
+    parts,
+  );
+
+  function show({ logits }, { tokens }) {
+    const { tokenizer } = languageRun.run.text.info;
+    const ids = Array.from(tokens);
+    const scores = sentenceScores(logits, ids);
+    const { last } = scores;
+    const characters = ids.map((id) => showCharacter(tokenizer.characters[id]));
+    const truth = characters[last.t + 1];
+    setText(
+      reads,
+      tr('ch4.next.reads', {
+        before: characters.slice(0, last.t + 1).join(''),
+        truth,
+        V: tokenizer.vocabSize,
+      }),
+    );
+    logitsPart.replaceChildren(
+      h('h3', {
+        text: tr('ch4.next.logitsTitle', { D: LANGUAGE_MODEL.dModel, V: tokenizer.vocabSize }),
+      }),
+      logitTable(scores, logits, tokenizer, tr),
+    );
+    const pTrue = last.p[last.truth];
+    const loss = -Math.log(pTrue);
+    probsPart.replaceChildren(
+      h('h3', { text: tr('ch4.next.probsTitle') }),
+      h('figure', { class: 'prob-figure' }, probabilityBars(last.top, last.truth, tokenizer, tr)),
+      h('p', {
+        class: 'ch4-note',
+        text: tr('ch4.next.rank', { truth, rank: last.rank, V: tokenizer.vocabSize }),
+      }),
+    );
+    lossPart.replaceChildren(
+      h('h3', { text: tr('ch4.next.lossTitle') }),
+      h('p', {
+        class: 'ch4-loss-line',
+        dataset: { p: String(pTrue), loss: String(loss) },
+        text: tr('ch4.next.loss', { truth, p: pTrue.toFixed(4), loss: loss.toFixed(3) }),
+      }),
+      h(
+        'figure',
+        { class: 'loss-strip-figure' },
+        charStrip(ids.map((id) => tokenizer.characters[id])),
+      ),
+      h('p', {
+        class: 'ch4-note ch4-sentence-loss',
+        dataset: { loss: String(scores.loss) },
+        text: tr('ch4.next.sentenceLoss', {
+          n: scores.places.length,
+          loss: scores.loss.toFixed(3),
+          uniform: Math.log(tokenizer.vocabSize).toFixed(2),
+        }),
+      }),
+    );
+    // Each character after the first shaded by the loss the model had on it.
+    lossPart.querySelectorAll('.char-strip .char').forEach((li, k) => {
+      if (k === 0) return;
+      const place = scores.places[k - 1];
+      li.style.setProperty('--loss-share', lossShare(place.loss).toFixed(3));
+      li.classList.add('has-loss');
+      li.title = tr('ch4.next.placeLoss', { p: place.p.toFixed(3), loss: place.loss.toFixed(2) });
+    });
+    element.dataset.ready = 'true';
+  }
+
+  const follow = forwardFollower(languageRun, show, sayFailure(status, tr));
+  function draw(run) {
+    field.update(run);
+    setText(status, runStatus(run, tr));
+    const ids = sentenceIds(run);
+    if (!ids) return;
+    follow({ key: `${run.choice}|${run.sentence}`, tokens: ids, headMask: run.headMask });
+  }
+  const followed = followRun(languageRun, element, draw);
+  const render = (t) => {
+    followed();
+    const p = progressOf(t);
+    parts.forEach((part, k) => reveal(part, ramp(p, k / 3, (k + 1) / 3)));
+    element.dataset.t = t >= 1 ? '1' : '0';
+  };
+  const explanation = {
+    sentences: [tr('ch4.next.explain'), tr('ch4.next.why')],
+    formula: formula(
+      tr('ch4.formula.loss'),
+      mi('L'),
+      mo('='),
+      mo('−'),
+      mi('ln'),
+      sub(mi('p'), mi('true')),
+      mo(','),
+      sub(mi('p'), mi('v')),
+      mo('='),
+      frac(
+        sup(mi('e'), sub(mi('z'), mi('v'))),
+        mrow(sumOver(mi('u')), sup(mi('e'), sub(mi('z'), mi('u')))),
+      ),
+      mo(','),
+      mi('z'),
+      mo('='),
+      mi('h'),
+      sub(mi('W'), mi('U')),
+    ),
+  };
+  return { element, render, explanation, narration: tr('ch4.narrate.next') };
+}
+
+const steps = () => [
+  {
+    id: 'lm-next',
+    family: 'lm-next',
+    params: {},
+    duration: 4,
+    title: (tr) => tr('ch4.title.next'),
+    build,
+  },
+];
+
+export default { titleKey: 'ch4.stage.next', steps };

@@ -1,0 +1,68 @@
+// The sentences of chapter 4's stage "Training live".
+export default {
+  en: {
+    'ch4.stage.train': 'Training live',
+    'ch4.title.train': 'Train the model on the text',
+    'ch4.narrate.train':
+      'The model trains on the text in a worker; the loss curve falls below the unigram and bigram baselines, and every few hundred steps the model writes a sample.',
+    'ch4.train.train': 'Train',
+    'ch4.train.pause': 'Pause',
+    'ch4.train.resume': 'Resume',
+    'ch4.train.reset': 'Reset',
+    'ch4.train.ready': 'Ready: press Train. The model starts from random weights.',
+    'ch4.train.starting': 'Starting the worker…',
+    'ch4.train.failed': 'Training stopped: {reason}',
+    'ch4.train.status': 'step {step} · loss {loss} · {perSecond} steps a second',
+    'ch4.train.heldOut':
+      'Held-out text (the last tenth, never trained on; scored every {every} steps), at step {step}: {loss} nats per character ({bits} bits), the next character guessed right {accuracy}% of the time. Unigram: {unigram}; bigram: {bigram}.',
+    'ch4.train.curveLabel':
+      'The training loss at every step, the held-out loss at each sample, and the two baselines',
+    'ch4.train.axisSteps': 'training steps',
+    'ch4.train.unigram': 'unigram {loss}',
+    'ch4.train.bigram': 'bigram {loss}',
+    'ch4.train.samplesTitle': 'What it writes, every {every} steps (temperature {temperature})',
+    'ch4.train.sampleAt': 'step {step} · {seconds} s',
+    'ch4.train.verse': '{share}% of its whole lines have 5 or 7 characters',
+    'ch4.own.summary': 'Train on your own text',
+    'ch4.own.label': 'Your text',
+    'ch4.own.placeholder': 'Paste any text, at least {least} characters (more is better).',
+    'ch4.own.use': 'Use this text',
+    'ch4.own.short': 'The model needs at least {least} characters to learn from; this has {n}.',
+    'ch4.train.explain':
+      'The model: {layers} layers of {heads} heads, rows of {dModel} numbers, RoPE positions and the MLP, reading {context} characters at a time. Each step takes {batch} random windows of the text’s first nine tenths and moves every weight against the gradient of the loss.',
+    'ch4.train.baselines':
+      'The two lines are models without attention, counted from the same nine tenths and scored on the held-out tenth: unigram knows only how often each character occurs; bigram also knows the character before. The model beats bigram once it uses more than one character of context.',
+  },
+  zh: {
+    'ch4.stage.train': '现场训练',
+    'ch4.title.train': '在文本上训练模型',
+    'ch4.narrate.train':
+      '模型在后台线程里学习文本；损失曲线降到一元和二元基线之下，每隔几百步模型写一段样本。',
+    'ch4.train.train': '训练',
+    'ch4.train.pause': '暂停',
+    'ch4.train.resume': '继续',
+    'ch4.train.reset': '重置',
+    'ch4.train.ready': '准备好了：按“训练”。模型从随机权重开始。',
+    'ch4.train.starting': '正在启动后台线程…',
+    'ch4.train.failed': '训练停止：{reason}',
+    'ch4.train.status': '第 {step} 步 · 损失 {loss} · 每秒 {perSecond} 步',
+    'ch4.train.heldOut':
+      '留出文本（最后十分之一，从不用于训练；每 {every} 步评一次），第 {step} 步：每字符 {loss} 奈特（{bits} 比特），猜对下一个字符的比例 {accuracy}%。一元：{unigram}；二元：{bigram}。',
+    'ch4.train.curveLabel': '每步的训练损失、每次采样时的留出损失，以及两条基线',
+    'ch4.train.axisSteps': '训练步数',
+    'ch4.train.unigram': '一元 {loss}',
+    'ch4.train.bigram': '二元 {loss}',
+    'ch4.train.samplesTitle': '它写出的内容，每 {every} 步一次（温度 {temperature}）',
+    'ch4.train.sampleAt': '第 {step} 步 · {seconds} 秒',
+    'ch4.train.verse': '完整的句子中 {share}% 是五个或七个字',
+    'ch4.own.summary': '用你自己的文本训练',
+    'ch4.own.label': '你的文本',
+    'ch4.own.placeholder': '粘贴任意文本，至少 {least} 个字符（越多越好）。',
+    'ch4.own.use': '使用这段文本',
+    'ch4.own.short': '模型至少需要 {least} 个字符来学习；这里只有 {n} 个。',
+    'ch4.train.explain':
+      '模型：{layers} 层，每层 {heads} 个头，每行 {dModel} 个数，RoPE 位置编码和 MLP，一次读 {context} 个字符。每一步从文本前十分之九中随机取 {batch} 个窗口，让每个权重沿损失梯度的反方向移动。',
+    'ch4.train.baselines':
+      '两条横线是没有注意力的模型，用同样的前十分之九统计，在留出的十分之一上评分：一元模型只知道每个字符出现的频率；二元模型还知道前一个字符。模型一旦用上多于一个字符的上下文，就会低于二元基线。',
+  },
+};
