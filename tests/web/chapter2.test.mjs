@@ -397,7 +397,7 @@ test('decoding: the cache grows a row per token, one new row of scores, equal to
   await context.close();
 });
 
-test('the stage list shows both chapters; → from "The whole result" enters chapter 2', async () => {
+test('the stage list shows every chapter; → from "The whole result" enters chapter 2', async () => {
   const { page, context, problems } = await web.open({ url: `${web.url}#step=result` });
   await waitForReady(page);
   const chapters = await page.$$eval('.stage-list .chapter-title', (all) =>
@@ -407,6 +407,7 @@ test('the stage list shows both chapters; → from "The whole result" enters cha
     'Chapter 1 · The article',
     'Chapter 2 · A real layer',
     'Chapter 3 · Where the weights come from',
+    'Chapter 4 · A tiny language model',
   ]);
   await page.keyboard.press('ArrowRight');
   await waitForStep(page, 'heads-split');

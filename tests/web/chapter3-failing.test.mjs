@@ -44,7 +44,7 @@ test('the rule: only a model that cannot learn, past VERDICT_AFTER steps, with n
   const noisy = long.map((loss, s) => (s < VERDICT_AFTER ? loss + (s % 2 ? 0.1 : -0.1) : 9));
   assert.deepEqual(plateauVerdict({ ...run(ONE_LAYER, noisy), status: 'running' }), {
     key: 'ch3.fail.oneLayer',
-    params: { step: VERDICT_AFTER, loss: '2.300' },
+    params: { step: VERDICT_AFTER, loss: '2.300', smoothing: 20 },
   });
   const longer = plateau(VERDICT_AFTER + VERDICT_EVERY + 30);
   assert.equal(
@@ -55,6 +55,7 @@ test('the rule: only a model that cannot learn, past VERDICT_AFTER steps, with n
   assert.deepEqual(plateauVerdict({ ...run(ONE_LAYER, plateau(2000)), status: 'done' }).params, {
     step: 2000,
     loss: '2.300',
+    smoothing: 20,
   });
   assert.equal(
     plateauVerdict({ ...run(ONE_LAYER, noisy), status: 'paused' }).params.step,

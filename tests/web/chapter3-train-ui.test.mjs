@@ -94,7 +94,7 @@ test('one layer: the "why" suits every positions choice, and the verdict is not 
   );
   const why = await page.textContent('.train-why');
   assert.match(why, /一层学不会/);
-  assert.match(why, /RoPE、学习的位置或没有/);
+  assert.match(why, /RoPE、ALiBi、学习的位置或没有/);
   await page.selectOption('.scene-train select[data-control="positions"]', 'learned');
   await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
   await page.click('[data-control="train"]');

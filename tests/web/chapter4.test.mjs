@@ -16,6 +16,8 @@ import {
   waitForReady,
 } from './helpers.mjs';
 
+import { LANGUAGE_MODEL } from '../../web/model/language.mjs';
+
 const web = pageFixture();
 const TANG = readFileSync(join(distDir, 'texts', 'tang300.txt'), 'utf8');
 const TANG_VOCAB = new Set(TANG);
@@ -79,7 +81,7 @@ describe('chapter 4: a tiny language model', () => {
     await goTo(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
     const line = await page.textContent('.ch4-loss-line');
-    const [, p, loss] = /= (\d\.\d{4}), so the loss is −ln \d\.\d{4} = (\d+\.\d{3})/.exec(line);
+    const [, p, loss] = /= ([\d.e-]+), so the loss is −ln [\d.e-]+ = (\d+\.\d{3})/.exec(line);
     assert.ok(Math.abs(-Math.log(Number(p)) - Number(loss)) < 0.002, line);
     const bars = await page.$$eval('.prob-bar', (list) => list.map((b) => Number(b.dataset.p)));
     assert.ok(
@@ -87,7 +89,7 @@ describe('chapter 4: a tiny language model', () => {
       'bars most likely first',
     );
 
-    // Every head on the sentence: eight labelled heatmaps, each with a reading.
+    // Every head on the sentence (layers × heads of them): labelled heatmaps, each with a reading.
     await goTo(page, 'lm-heads');
     await page.waitForSelector('.scene-ch4-heads[data-ready="true"]', { timeout: 30_000 });
     const heads = await page.$$eval('.ch4-heads .train-head', (list) =>
@@ -97,7 +99,7 @@ describe('chapter 4: a tiny language model', () => {
         keys: [...f.querySelectorAll('.heatmap-keys span')].map((s) => s.textContent).join(''),
       })),
     );
-    assert.equal(heads.length, 8);
+    assert.equal(heads.length, LANGUAGE_MODEL.layers * LANGUAGE_MODEL.heads);
     const sentence = (await page.inputValue('[data-control="ch4-sentence"]')).replace(/\n/g, '↵');
     for (const head of heads) {
       assert.equal(head.filled, 'true');

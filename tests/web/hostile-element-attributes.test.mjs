@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { CHAPTERS } from '../../web/stages/index.mjs';
 import { collectProblems, openPage, repositoryFixture } from './helpers.mjs';
 
 // The repository's root is served, so that examples/embed/ finds ../../dist/.
@@ -31,7 +32,10 @@ test('chapter="99", "-1" and "3abc" are refused by name in the element', async (
       { timeout: 20_000 },
     );
     const notice = await page.textContent(`#bad-${k} >> [data-notice="url"]`);
-    assert.ok(notice.includes(`there is no chapter “${value}” (the chapters are 1 to 3)`), notice);
+    assert.ok(
+      notice.includes(`there is no chapter “${value}” (the chapters are 1 to ${CHAPTERS.length})`),
+      notice,
+    );
   }
   // The example page has no icon: the browser's request for /favicon.ico is not a problem.
   const real = problems.filter((p) => !/favicon\.ico|status of 404/.test(p));

@@ -112,7 +112,7 @@ function build(ctx) {
       h('p', {
         class: 'ch4-loss-line',
         dataset: { p: String(pTrue), loss: String(loss) },
-        text: tr('ch4.next.loss', { truth, p: pTrue.toFixed(4), loss: loss.toFixed(3) }),
+        text: tr('ch4.next.loss', { truth, p: fourDigits(pTrue), loss: loss.toFixed(3) }),
       }),
       h(
         'figure',
@@ -193,3 +193,11 @@ const steps = () => [
 ];
 
 export default { titleKey: 'ch4.stage.next', steps };
+
+/**
+ * A probability to four significant digits (0.002228, not 0.0022), so that −ln of the printed
+ * number gives the printed loss to its last digit, however unlikely the character.
+ */
+function fourDigits(p) {
+  return p < 1e-4 ? p.toExponential(3) : p.toPrecision(4);
+}
