@@ -145,6 +145,12 @@ export function sentenceIds(run, least = 2) {
   return parseSentence(run.sentence, info.tokenizer, { least }).ids ?? null;
 }
 
+/**
+ * What names the sentence a stage follows: the text chosen and the sentence typed. A forward
+ * pass kept under this key is the one to redraw from until either changes.
+ */
+export const sentenceKey = (run) => `${run.choice}|${run.sentence}`;
+
 /** A row of characters, each in its box ('↵' for a line break); `classOf(k)` adds a class. */
 export function charStrip(characters, classOf = () => '') {
   return h(

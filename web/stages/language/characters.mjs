@@ -9,6 +9,7 @@ import {
   followRun,
   sentenceField,
   sentenceIds,
+  sentenceKey,
   textPicker,
   textSentence,
 } from '../../draw/language-views.mjs';
@@ -131,7 +132,7 @@ function build(ctx) {
     const idList = sentenceIds(run, 1);
     element.dataset.text = run.text.status;
     if (!idList) return;
-    const key = `${run.choice}|${run.sentence}`;
+    const key = sentenceKey(run);
     if (key !== shown) {
       shown = key;
       const characters = [...run.sentence];

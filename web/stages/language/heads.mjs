@@ -10,6 +10,7 @@ import {
   runStatus,
   sentenceField,
   sentenceIds,
+  sentenceKey,
   sayFailure,
   textReading,
 } from '../../draw/language-views.mjs';
@@ -107,7 +108,7 @@ function build(ctx) {
     const ids = sentenceIds(run);
     // The model whole: the heads switched off in the next stage are read here too.
     const headMask = allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads);
-    if (ids) follow({ key: `${run.choice}|${run.sentence}`, tokens: ids, headMask });
+    if (ids) follow({ key: sentenceKey(run), tokens: ids, headMask });
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {

@@ -13,6 +13,7 @@ import {
   runStatus,
   sentenceField,
   sentenceIds,
+  sentenceKey,
   sayFailure,
 } from '../../draw/language-views.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
@@ -146,7 +147,7 @@ function build(ctx) {
     setText(status, runStatus(run, tr));
     const ids = sentenceIds(run);
     if (!ids) return;
-    follow({ key: `${run.choice}|${run.sentence}`, tokens: ids, headMask: run.headMask });
+    follow({ key: sentenceKey(run), tokens: ids, headMask: run.headMask });
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {

@@ -10,6 +10,7 @@ import {
   runStatus,
   sentenceField,
   sentenceIds,
+  sentenceKey,
   sayFailure,
   textReading,
 } from '../../draw/language-views.mjs';
@@ -180,7 +181,7 @@ function build(ctx) {
     setText(status, runStatus(run, tr));
     const ids = sentenceIds(run);
     if (!ids) return;
-    const key = `${run.choice}|${run.sentence}`;
+    const key = sentenceKey(run);
     followWhole({ key, tokens: ids, headMask: allHeadsOn(L, H) });
     followMasked({ key, tokens: ids, headMask: [...run.headMask] });
   }
