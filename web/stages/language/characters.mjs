@@ -86,7 +86,8 @@ function build(ctx) {
     parts,
   );
   let shown = '';
-  let asked = -1;
+  let asked = -1; // the run's model whose embedding was asked for, at step askedStep
+  let askedStep = 0;
   let embedding = null; // { step, data, dims } of embedding.tokens
 
   function drawRows(run, idList) {
@@ -119,7 +120,7 @@ function build(ctx) {
         T: idList.length,
         D,
         V: embedding.dims[0],
-        step: embedding.step,
+        when: embedding.when,
       }),
     );
     element.dataset.embedStep = String(embedding.step);
@@ -146,14 +147,20 @@ function build(ctx) {
       );
       drawRows(run, Array.from(idList));
     }
-    // The embedding as trained now: read again when the model moved on (at most once a chunk).
-    if (asked !== run.step && (run.status !== 'running' || run.step - asked >= 100)) {
-      asked = run.step;
-      const step = run.step;
+    // The embedding as trained now: read again when the model changed (while it trains, at
+    // most every 100 steps).
+    const training = run.status === 'running' && run.step - askedStep < 100;
+    if (asked !== run.model && !training) {
+      [asked, askedStep] = [run.model, run.step];
+      const { step, loadedStep } = run;
+      const when =
+        loadedStep === null
+          ? tr('ch4.chars.whenStep', { step })
+          : tr('ch4.chars.whenSnapshot', { steps: loadedStep.toLocaleString('en-US') });
       languageRun.parameters().then(
         (p) => {
           if (!p) return;
-          embedding = { step, ...p['embedding.tokens'] };
+          embedding = { step: (loadedStep ?? 0) + step, when, ...p['embedding.tokens'] };
           drawRows(languageRun.run, Array.from(sentenceIds(languageRun.run, 1) ?? []));
         },
         () => {},
