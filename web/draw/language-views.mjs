@@ -4,7 +4,7 @@
 // the run (it follows the run while on screen and lets go once taken off).
 import { h, svg } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
-import { lossPoints } from './training-views.mjs';
+import { lossPoints, weightRgb } from './training-views.mjs';
 import {
   MIN_OWN_TEXT,
   TEXT_CHOICES,
@@ -62,6 +62,16 @@ export function forwardFollower(languageRun, onResult, onError) {
         follow();
       });
   };
+}
+
+/**
+ * A number's colour, scaled by the largest |x| (`max`): the scores' blue above 0, the input's
+ * green below (the rows of X, h).
+ */
+export function numberRgb(x, max) {
+  if (x >= 0) return weightRgb(x / max);
+  const w = Math.min(1, -x / max);
+  return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
 }
 
 /** The text the model learns: a <select> of the Tang poems, the English classic, their own. */

@@ -7,13 +7,13 @@ import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  numberRgb,
   sentenceField,
   sentenceIds,
   sentenceKey,
   textPicker,
   textSentence,
 } from '../../draw/language-views.mjs';
-import { weightRgb } from '../../draw/training-views.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
 import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
@@ -22,13 +22,6 @@ import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
 const ROW_PX = 12;
 /** Numbers of a character's row printed in full (the rest are drawn as colours). */
 const SHOWN = 6;
-
-/** A number's colour, scaled by the largest |x|: the scores' blue above 0, the input's green below. */
-function numberRgb(x, max) {
-  if (x >= 0) return weightRgb(x / max);
-  const w = Math.min(1, -x / max);
-  return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
-}
 
 /** The rows of X as colours: one line of D cells per character. */
 function rowCanvas(rows) {
@@ -47,15 +40,7 @@ function rowCanvas(rows) {
   rows.forEach((row, i) =>
     row.forEach((x, j) => {
       const k = 4 * (i * D + j);
-      const rgb =
-        x >= 0
-          ? weightRgb(x / max)
-          : [
-              255 + (0x2b - 255) * (-x / max),
-              255 + (0x8a - 255) * (-x / max),
-              255 + (0x3e - 255) * (-x / max),
-            ];
-      image.data.set(rgb, k);
+      image.data.set(numberRgb(x, max), k);
       image.data[k + 3] = 255;
     }),
   );

@@ -9,6 +9,7 @@ import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  numberRgb,
   forwardFollower,
   probabilityBars,
   runStatus,
@@ -21,18 +22,10 @@ import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../dra
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { LANGUAGE_MODEL, sentenceScores, showCharacter } from '../../model/language.mjs';
 import { lastRowOutput } from '../../model/last-row.mjs';
-import { weightRgb } from '../../draw/training-views.mjs';
 import { formatExact } from '../../format.mjs';
 
 /** Products of the true character's logit printed in full (the rest are counted). */
 const SHOWN_PRODUCTS = 3;
-
-/** A number's colour by its sign and size (blue above 0, green below), |x| = max the darkest. */
-function signedRgb(x, max) {
-  if (x >= 0) return weightRgb(x / max);
-  const w = Math.min(1, -x / max);
-  return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
-}
 
 /** Two decimals with a true minus sign ("−1.98"; never "−0.00"). */
 function twoDecimals(x) {
@@ -47,7 +40,7 @@ function hGrid(values) {
     'ol',
     { class: 'h-grid', 'aria-label': 'h' },
     Array.from(values, (x) => {
-      const [r, g, b] = signedRgb(x, max);
+      const [r, g, b] = numberRgb(x, max);
       return h('li', { style: { background: `rgb(${r} ${g} ${b})` }, text: twoDecimals(x) });
     }),
   );

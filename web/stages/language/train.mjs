@@ -62,7 +62,8 @@ function statusText(run, tr) {
     const perSecond = Math.round(1000 / run.msPerStep);
     return tr('ch4.train.status', { step: run.step, loss: run.loss.toFixed(3), perSecond });
   }
-  if (run.status === 'starting') return tr('ch4.train.starting');
+  // Running, before its first progress: still starting, not "ready".
+  if (run.status === 'starting' || run.status === 'running') return tr('ch4.train.starting');
   if (run.text.status !== 'ready') return textSentence(run, tr);
   return tr('ch4.train.ready');
 }
