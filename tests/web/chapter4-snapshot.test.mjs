@@ -39,8 +39,16 @@ async function snapshotStatus(page) {
 describe('chapter 4 opens with the snapshot', () => {
   test('served: the snapshot writes at once, every stage names it, from scratch and back', async () => {
     const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
-    await page.goto(`${web.url}#step=lm-train`);
+    // The chapter's first stage: the model shown, and what it writes, at once.
+    await page.goto(`${web.url}#step=lm-chars`);
     await waitForReady(page);
+    await page.waitForSelector('.scene-ch4-chars .ch4-writes:not([hidden])', { timeout: 60_000 });
+    assert.match(await page.textContent('.scene-ch4-chars .ch4-status'), /the snapshot: trained/);
+    assert.match(
+      await page.textContent('.ch4-writes'),
+      /^What it writes \(temperature [\d.]+\):\n./,
+    );
+    await goTo(page, 'lm-train');
     const status = await snapshotStatus(page);
     assert.match(status, new RegExp(`the snapshot: trained ${steps(POEMS.steps)} steps offline`));
     // The worker scores the loaded float16 weights as the script did after rounding them.

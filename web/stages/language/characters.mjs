@@ -8,6 +8,7 @@ import {
   charStrip,
   followRun,
   numberRgb,
+  runStatus,
   sentenceField,
   sentenceIds,
   sentenceKey,
@@ -17,6 +18,7 @@ import {
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
 import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
+import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
 
 /** Each character's row of colours is this tall, as its label beside it. */
 const ROW_PX = 12;
@@ -62,11 +64,16 @@ function build(ctx) {
     h('div', { class: 'ch4-stagepart' }, h('h3', { text: tr('ch4.chars.ids') }), ids),
     h('div', { class: 'ch4-stagepart' }, h('h3', { text: tr('ch4.chars.rows') }), rows, rowsNote),
   ];
+  // The chapter opens with a model that writes: which one, and its newest sample.
+  const model = h('p', { class: 'ch4-status', role: 'status' });
+  const writes = h('pre', { class: 'ch4-sample-text ch4-writes' });
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-chars' },
     h('div', { class: 'ch4-controls', 'data-export': 'skip' }, picker.element),
     about,
+    model,
+    writes,
     field.element,
     parts,
   );
@@ -115,6 +122,13 @@ function build(ctx) {
     picker.update();
     field.update(run);
     setText(about, textSentence(run, tr));
+    setText(model, runStatus(run, tr));
+    const sample = run.samples.at(-1);
+    setText(
+      writes,
+      sample ? tr('ch4.chars.writes', { temperature: SAMPLE_TEMPERATURE, text: sample.text }) : '',
+    );
+    writes.hidden = !sample;
     const idList = sentenceIds(run, 1);
     element.dataset.text = run.text.status;
     if (!idList) return;
