@@ -8,6 +8,7 @@ import { matrixView } from './matrix-view.mjs';
 import { symbolNode } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
 import { heatLegend, shade } from './heatmap.mjs';
+import { ROLES, symbolText } from '../roles.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {
@@ -66,7 +67,7 @@ export function headHeatmap(spec) {
   const text = gridTexts(n, n, (i, j) => (masked(i, j) && !weights ? -Infinity : value(i, j)));
   const view = matrixView({
     matrix,
-    role: 'score',
+    role: ROLES.scores.role,
     symbol,
     name,
     rows: n,
@@ -118,20 +119,14 @@ export function layerInput(ctx, name, options = {}) {
   const { numbers, tr } = ctx;
   const layer = numbers.layer;
   const matrix = layer[name];
-  const meta = {
-    x: { role: 'input', symbol: 'X', key: 'matrix.x' },
-    wQuery: { role: 'query', symbol: ['W', 'Q'], key: 'matrix.wQuery' },
-    wKey: { role: 'key', symbol: ['W', 'K'], key: 'matrix.wKey' },
-    wValue: { role: 'value', symbol: ['W', 'V'], key: 'matrix.wValue' },
-    wOut: { role: 'output', symbol: ['W', 'O'], key: 'ch2.matrix.wOut' },
-  }[name];
+  const meta = ROLES[name];
   const value = (i, j) => matrix.data[i * matrix.cols + j];
   if (name === 'x') {
     return matrixView({
       matrix: 'layer-x',
       role: meta.role,
       symbol: meta.symbol,
-      name: tr(meta.key),
+      name: tr(meta.nameKey),
       rows: matrix.rows,
       cols: matrix.cols,
       text: gridTexts(matrix.rows, matrix.cols, value),
@@ -146,8 +141,8 @@ export function layerInput(ctx, name, options = {}) {
         matrix: `layer-${name}`,
         role: meta.role,
         symbol: symbolNode(meta.symbol),
-        symbolText: meta.symbol.join('_'),
-        name: tr(meta.key),
+        symbolText: symbolText(meta.symbol),
+        name: tr(meta.nameKey),
         rows: matrix.rows,
         cols: matrix.cols,
         value,
@@ -159,8 +154,8 @@ export function layerInput(ctx, name, options = {}) {
         matrix: 'layer-wOut',
         role: meta.role,
         symbol: symbolNode(meta.symbol),
-        symbolText: 'W_O',
-        name: tr(meta.key),
+        symbolText: symbolText(meta.symbol),
+        name: tr(meta.nameKey),
         rows: matrix.rows,
         cols: matrix.cols,
         text: gridTexts(matrix.rows, matrix.cols, value),
@@ -185,16 +180,12 @@ export function layerProjection(ctx, field) {
   const blocks = isKv ? kvHeads : heads;
   // Block b comes from query head b, or (keys, values) from kv head b's first query head.
   const source = (b) => layer.heads[isKv ? b * group : b][field];
-  const meta = {
-    queries: { role: 'query', symbol: 'Q', key: 'matrix.queries' },
-    keys: { role: 'key', symbol: 'K', key: 'matrix.keys' },
-    values: { role: 'value', symbol: 'V', key: 'matrix.values' },
-  }[field];
+  const meta = ROLES[field];
   return headBlocksMatrix({
     matrix: `layer-${field}`,
     role: meta.role,
     symbol: meta.symbol,
-    name: tr(meta.key),
+    name: tr(meta.nameKey),
     rows: n,
     cols: blocks * dHead,
     value: (i, c) => {
@@ -204,7 +195,7 @@ export function layerProjection(ctx, field) {
     blockSize: dHead,
     blockLabel: isKv ? 'g' : 'h',
     headOf: isKv ? (g) => g * group : (b) => b,
-    rowLabels: Array.from({ length: n }, (_, i) => `${field[0]}${subscript(i + 1)}`),
+    rowLabels: Array.from({ length: n }, (_, i) => `${meta.rowSymbol}${subscript(i + 1)}`),
     inspectable: true,
   });
 }

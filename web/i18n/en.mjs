@@ -416,7 +416,6 @@ export default {
   'ch3.title.block-residual': 'The residual connection: X + attention(X)',
   'ch3.title.block-norm': 'LayerNorm: each row to mean 0, spread 1',
   'ch3.title.block-mlp': 'The MLP, and a second residual',
-  'ch3.block.name.x': 'inputs',
   'ch3.block.name.y': 'attention’s output',
   'ch3.block.name.residual': 'residual sum',
   'ch3.block.name.normed': 'normalised',

@@ -395,7 +395,6 @@ export default {
   'ch3.title.block-residual': '残差连接：X + attention(X)',
   'ch3.title.block-norm': 'LayerNorm：每行变为均值 0、标准差 1',
   'ch3.title.block-mlp': 'MLP，以及第二个残差',
-  'ch3.block.name.x': '输入',
   'ch3.block.name.y': '注意力的输出',
   'ch3.block.name.residual': '残差和',
   'ch3.block.name.normed': '归一化后',
