@@ -7,7 +7,7 @@
 // token follows, said only as far as the weights show it (a model without an induction head
 // is said to have none); then the model decodes token by token with its KV cache (generate()),
 // one new token revealed at a time by the clock.
-import { INDUCTION_LENGTH } from '../../../src/js/tasks/induction-task.mjs';
+import { INDUCTION_LENGTH } from 'attention-explained';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import {
