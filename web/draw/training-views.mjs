@@ -179,11 +179,14 @@ export function headHeatmap(label, headClass, { tokens, labels } = {}) {
   return { element, update, read };
 }
 
-/** What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩". */
+/**
+ * What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩", "leans to
+ * previous token".
+ */
 export function kindName(head, tr) {
-  return tr(`ch3.kind.${head.kind}`, {
-    token: head.token === undefined ? '' : tokenLabel(head.token),
-  });
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
+  const toward = head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '';
+  return tr(`ch3.kind.${head.kind}`, { token, toward });
 }
 
 /** The kind and its share, short enough for a file's drawing: "previous token 0.87". */
@@ -200,10 +203,12 @@ const shareText = (share) => share.toFixed(2);
  * on the token just before", "diffuse: spread over about 12 tokens".
  */
 export function readingText(head, tr) {
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
   return tr(`ch3.read.${head.kind}`, {
     share: shareText(head.share),
     keys: head.keys.toFixed(1),
-    token: head.token === undefined ? '' : tokenLabel(head.token),
+    token,
+    toward: head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '',
   });
 }
 

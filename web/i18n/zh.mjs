@@ -420,6 +420,7 @@ export default {
   'ch3.read.copy': '上一次出现：其权重的 {share} 落在当前词元上一次出现的位置上',
   'ch3.read.fixed': '固定词元：其权重的 {share} 落在 {token} 上，不管它在哪里',
   'ch3.read.self': '自身：其权重的 {share} 落在当前词元自己身上',
+  'ch3.read.leans': '偏向{toward}：其权重的 {share} 落在那里，不到一半',
   'ch3.read.diffuse': '分散：分布在大约 {keys} 个词元上，没有偏向哪一个',
   'ch3.read.mixed': '没有单一模式：每个查询大约看 {keys} 个词元，但看的不是同一类词元',
   'ch3.kind.previous': '前一个词元',
@@ -427,6 +428,7 @@ export default {
   'ch3.kind.copy': '上一次出现',
   'ch3.kind.fixed': '固定词元 {token}',
   'ch3.kind.self': '自身',
+  'ch3.kind.leans': '偏向{toward}',
   'ch3.kind.diffuse': '分散',
   'ch3.kind.mixed': '没有单一模式',
   // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----
