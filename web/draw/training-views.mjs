@@ -200,12 +200,13 @@ const shareText = (share) => share.toFixed(2);
 
 /**
  * A head's reading (model/head-reading.mjs) in one line: "previous token: 0.87 of its weight
- * on the token just before", "diffuse: spread over about 12 tokens".
+ * on the token just before", "diffuse: spread over about 12 tokens". The share is printed by
+ * `formatShare` (two decimals unless given).
  */
-export function readingText(head, tr) {
+export function readingText(head, tr, formatShare = shareText) {
   const token = head.token === undefined ? '' : tokenLabel(head.token);
   return tr(`ch3.read.${head.kind}`, {
-    share: shareText(head.share),
+    share: formatShare(head.share),
     keys: head.keys.toFixed(1),
     token,
     toward: head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '',
