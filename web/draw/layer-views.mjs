@@ -55,7 +55,8 @@ export function headBlocksMatrix(spec) {
  * One head's scores or weights (n × n) as a heatmap: the numbers are in the cells (shown on
  * demand, always there for screen readers and the inspector), the colour is their size.
  * @param {object} spec { matrix: 'head-scores' | 'head-weights', head, n, value(i, j),
- *   masked(i, j), symbol, name, weights: boolean, rows?: rows shown (others left empty) }
+ *   masked(i, j), symbol, name, weights: boolean, rows?: rows shown (others left empty),
+ *   tr: the page's translator }
  */
 export function headHeatmap(spec) {
   const { matrix, head, n, value, masked, weights, symbol, name } = spec;
@@ -94,7 +95,7 @@ export function headHeatmap(spec) {
       shade(cell, value(i, j), low, high);
     }),
   );
-  view.element.append(heatLegend(finite, low, high, weights));
+  view.element.append(heatLegend(finite, low, high, weights, spec.tr));
   return view;
 }
 
@@ -217,6 +218,7 @@ export function headPair(ctx, hd, options = {}) {
     symbol: `S${subscript(hd + 1)}`,
     name: tr('ch2.attention.scores', { h: hd + 1 }),
     rows: options.rows,
+    tr,
   });
   const weights = headHeatmap({
     matrix: 'head-weights',
@@ -228,6 +230,7 @@ export function headPair(ctx, hd, options = {}) {
     symbol: `A${subscript(hd + 1)}`,
     name: tr('ch2.attention.weights', { h: hd + 1 }),
     rows: options.rows,
+    tr,
   });
   return { scores, weights };
 }

@@ -78,6 +78,7 @@ export default {
 
   // --- heatmaps ---
   'heatmap.description': 'Darker cells hold larger numbers.',
+  'heatmap.flat': 'every score is {value}',
 
   // --- cell arithmetic ---
   'arith.projection': '{role} {i}, entry {c}: input {i} · column {c} of {weight}',

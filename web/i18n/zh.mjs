@@ -76,6 +76,7 @@ export default {
 
   // --- 热力图 ---
   'heatmap.description': '颜色越深，数值越大。',
+  'heatmap.flat': '每个分数都是 {value}',
 
   // --- 单元格算式 ---
   'arith.projection': '{role}{i}的第{c}个元素：输入{i} · {weight}的第{c}列',

@@ -106,6 +106,7 @@ function headCard(ctx, hd, step) {
     symbol: `${ROLES.weights.symbol}${subscript(hd + 1)}`,
     name: tr('ch2.decode.triangle', { h: hd + 1 }),
     rows: t + 1,
+    tr,
   });
   const decoded = matrixView({
     matrix: 'decode-outputs',
