@@ -248,3 +248,27 @@ test('phone zh: a glossary pop-up opens beside its term, a cell’s pop-up above
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('phone zh: the cost table’s column headers stay whole words, each on one line', async () => {
+  const { page, context, problems } = await web.open({ ...PHONE, locale: 'zh-CN' });
+  await page.goto(`${web.url}#step=decode-4`);
+  await waitForReady(page);
+  await waitForStep(page, 'decode-4');
+  const headers = await page.$$eval('.count-table thead th', (all) =>
+    all.map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { text: th.textContent, lines: lines.size };
+    }),
+  );
+  assert.deepEqual(
+    headers.map((x) => x.text),
+    ['用缓存', '重算前缀'],
+  );
+  for (const { text, lines } of headers) assert.equal(lines, 1, `“${text}” is on ${lines} lines`);
+  await page.locator('.count-table').scrollIntoViewIfNeeded();
+  await screenshot(page, 'phone-zh-count-table');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
