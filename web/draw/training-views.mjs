@@ -116,18 +116,18 @@ const MAX_MAP = 300;
  * The canvas with the tokens' `labels` (letters, or a text's characters) along its top (keys)
  * and left side (queries), sized so that each cell has room for its label.
  */
-function tokenAxes(canvas, labels) {
+function tokenAxes(canvas, labels, cell = LABELLED_CELL, most = MAX_MAP) {
   const letters = (axis) =>
     h(
       'div',
       { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
       labels.map((text) => h('span', { text })),
     );
-  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * labels.length));
+  const side = Math.min(most, Math.max(MIN_MAP, cell * labels.length));
   setStyle(canvas, 'width', `${side}px`);
   setStyle(canvas, 'height', `${side}px`);
   // The letters a little smaller than their cells, so that neighbours never touch.
-  const letterPx = Math.min(11, Math.max(7, side / labels.length - 1.5));
+  const letterPx = Math.min(Math.max(11, cell - 2), Math.max(7, side / labels.length - 1.5));
   return h(
     'div',
     { class: 'heatmap-labelled', style: { fontSize: `${letterPx.toFixed(1)}px` } },
@@ -143,17 +143,18 @@ function tokenAxes(canvas, labels) {
  * [T][T] (rows are queries). Darker is more weight; above the diagonal (future keys) stays
  * blank. One pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of
  * every head costs well under a millisecond. With `tokens`, the rows and columns are labelled
- * with their letters (or with `labels`, one string per token: a text's characters);
- * read(text) writes the head's reading under its name.
+ * with their letters (or with `labels`, one string per token: a text's characters; `cell`
+ * and `most` then give the least px per cell and the largest map, for letters that must be
+ * read, as Chinese characters); read(text) writes the head's reading under its name.
  */
-export function headHeatmap(label, headClass, { tokens, labels } = {}) {
+export function headHeatmap(label, headClass, { tokens, labels, cell, most } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
   const reading = h('span', { class: 'head-reading' });
   const axes = labels ?? (tokens ? Array.from(tokens, tokenLabel) : null);
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
-    axes ? tokenAxes(canvas, axes) : canvas,
+    axes ? tokenAxes(canvas, axes, cell, most) : canvas,
     h('figcaption', {}, h('span', { class: 'head-name', text: label }), reading),
   );
   function update(weights) {
