@@ -21,6 +21,14 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const web = join(root, 'web');
 const dist = join(root, 'dist');
 const singleFileGlue = join(root, 'build/wasm/attention-single.js');
+// The page imports the package by its name, as an app does: from its source entry here, with
+// the one-thread glue Emscripten wrote linked in under the name that source imports it by (as
+// scripts/build bundles dist/attention.mjs). Only what the page uses is bundled (the tasks'
+// constants, the float16 conversions, the trainer for the offline file), never the glue.
+const PACKAGE_ALIASES = {
+  'attention-explained': join(root, 'src/js/attention.mjs'),
+  'attention-wasm-glue': join(root, 'build/wasm/attention.mjs'),
+};
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -42,6 +50,7 @@ async function bundle(options) {
     charset: 'utf8',
     target: ['chrome110', 'firefox115', 'safari16'],
     logLevel: 'warning',
+    alias: PACKAGE_ALIASES,
     ...options,
   });
   return result.outputFiles;

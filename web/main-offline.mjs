@@ -2,7 +2,7 @@
 // nor fetch, so the module comes from the classic script inlined before this one
 // (createAttentionModuleSingleFile, with the wasm inside as base64).
 import { createAttentionWith } from '../src/js/module/api.mjs';
-import { createTrainer } from '../src/js/training/trainer.mjs';
+import { createTrainer } from 'attention-explained';
 import { startApp } from './app.mjs';
 import { embeddedSnapshot } from './app/snapshot-files.mjs';
 

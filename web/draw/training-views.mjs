@@ -104,8 +104,11 @@ export function weightRgb(weight) {
   return [255 + (0x1c - 255) * w, 255 + (0x6f - 255) * w, 255 + (0xd1 - 255) * w];
 }
 
-/** Cells of a labelled heatmap are at least this many px (room for a letter), the map 150 to 300 px. */
-const LABELLED_CELL = 9;
+/**
+ * Cells of a labelled heatmap are at least this many px, the map 150 to 300 px: room for a
+ * letter of 10.5 px at chapter 3's 25 tokens (at 9 px a cell, its letters were 7.5 px).
+ */
+const LABELLED_CELL = 12;
 const MIN_MAP = 150;
 const MAX_MAP = 300;
 
@@ -180,11 +183,14 @@ export function headHeatmap(label, headClass, { tokens, labels, cell, most } = {
   return { element, update, read };
 }
 
-/** What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩". */
+/**
+ * What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩", "leans to
+ * previous token".
+ */
 export function kindName(head, tr) {
-  return tr(`ch3.kind.${head.kind}`, {
-    token: head.token === undefined ? '' : tokenLabel(head.token),
-  });
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
+  const toward = head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '';
+  return tr(`ch3.kind.${head.kind}`, { token, toward });
 }
 
 /** The kind and its share, short enough for a file's drawing: "previous token 0.87". */
@@ -198,13 +204,16 @@ const shareText = (share) => share.toFixed(2);
 
 /**
  * A head's reading (model/head-reading.mjs) in one line: "previous token: 0.87 of its weight
- * on the token just before", "diffuse: spread over about 12 tokens".
+ * on the token just before", "diffuse: spread over about 12 tokens". The share is printed by
+ * `formatShare` (two decimals unless given).
  */
-export function readingText(head, tr) {
+export function readingText(head, tr, formatShare = shareText) {
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
   return tr(`ch3.read.${head.kind}`, {
-    share: shareText(head.share),
+    share: formatShare(head.share),
     keys: head.keys.toFixed(1),
-    token: head.token === undefined ? '' : tokenLabel(head.token),
+    token,
+    toward: head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '',
   });
 }
 
