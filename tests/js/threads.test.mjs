@@ -100,6 +100,33 @@ describe('threads in Node', () => {
     assert.deepEqual(result, allSame(hasRelaxedSimd()));
   });
 
+  test('a tiny transformer trains on the team: the one-thread losses and parameters, bit for bit', async () => {
+    // Rows, kv heads (grouped, RoPE) and MLP elements enough that every stage splits.
+    const config = {
+      vocabSize: 13, context: 32, dModel: 32, layers: 2, heads: 4, kvHeads: 2,
+      positions: 'rope', mlpSize: 48, learningRate: 0.01, seed: 3,
+    }; // prettier-ignore
+    const one = await createAttention({ relaxedSimd: false, warmUp: false });
+    const team = await createAttention({ threads: 2, relaxedSimd: false, warmUp: false });
+    const models = [one, team].map((attn) => attn.createTinyTransformer(config));
+    const batch = 8;
+    for (let step = 0; step < 3; step++) {
+      const tokens = Int32Array.from({ length: batch * 32 }, (_, i) => (i * 7 + step * 5) % 13);
+      const targets = Int32Array.from(tokens, (_, i) => ((i + 1) % 32 ? tokens[i + 1] : -1));
+      const [a, b] = models.map((model) => model.trainStep({ tokens, targets, batch }));
+      assert.ok(Object.is(a, b), `step ${step}: loss ${a} on one thread, ${b} on two`);
+    }
+    const [p, q] = models.map((model) => model.parameters());
+    for (const name of Object.keys(p)) {
+      assert.ok(
+        p[name].data.every((x, i) => Object.is(x, q[name].data[i])),
+        `${name} differs`,
+      );
+    }
+    for (const model of models) model.free();
+    team.close();
+  });
+
   test('a script that made a team exits by itself when it is done', async () => {
     const script = `
       import createAttention from ${JSON.stringify(new URL('../../dist/attention.mjs', import.meta.url).href)};
