@@ -10,6 +10,7 @@ import {
   TEXT_CHOICES,
   characterCount,
   describeText,
+  heldOutVerdict,
   parseSentence,
   showCharacter,
 } from '../model/language.mjs';
@@ -110,7 +111,7 @@ export function textSentence(run, tr) {
   if (status === 'failed') return tr('ch4.text.failed', { reason: error });
   if (!info) return tr('ch4.text.loading');
   return tr('ch4.text.about', {
-    name: tr(`ch4.text.${run.choice}`),
+    name: tr(run.choice === 'own' ? 'ch4.text.ownInSentence' : `ch4.text.${run.choice}`),
     characters: info.length.toLocaleString('en-US'),
     vocab: info.tokenizer.vocabSize.toLocaleString('en-US'),
   });
@@ -405,20 +406,30 @@ export const sayFailure = (status, tr) => (error) =>
 /**
  * Which model the stages show, in one line: the text's snapshot (its offline steps and its
  * held-out loss, scored in the worker once loaded), or a model trained here from scratch (its
- * step), or why none runs.
+ * step), or why none runs. Stages other than "Training live" (`training` false) point to it
+ * for what can be done there; that stage does not point to itself.
  */
-export function runStatus(run, tr) {
+export function runStatus(run, tr, { training = false } = {}) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
   if (run.text.status !== 'ready') return textSentence(run, tr);
+  const pointing = (first, where) =>
+    training ? first : tr('ch4.model.then', { first, then: tr(where) });
   if (run.source === 'snapshot') {
     if (run.loadedStep === null) return tr('ch4.model.snapshotLoading');
     const scored = run.heldOut.find((e) => e.step === run.step);
-    return tr('ch4.model.snapshot', {
+    const sentence = tr('ch4.model.snapshot', {
       steps: run.loadedStep.toLocaleString('en-US'),
       loss: scored ? scored.loss.toFixed(3) : '…',
     });
+    return pointing(sentence, 'ch4.model.goScratch');
   }
-  if (run.step === 0) return tr('ch4.model.untrained');
+  if (run.step === 0) {
+    const back = run.snapshot.status === 'ready';
+    return pointing(
+      tr('ch4.model.untrained'),
+      back ? 'ch4.model.goTrainOrBack' : 'ch4.model.goTrain',
+    );
+  }
   return tr('ch4.model.trained', { step: run.step });
 }
 
@@ -427,4 +438,36 @@ export function snapshotNote(run, tr) {
   return run.snapshot.status === 'failed'
     ? tr('ch4.model.noSnapshot', { reason: run.snapshot.error })
     : '';
+}
+
+/**
+ * What the held-out losses show of the model shown, computed from them (model/language.mjs
+ * heldOutVerdict): which of the two lines without attention it beats on held-out text, and,
+ * when its held-out loss has risen from its best while the training loss kept falling, that
+ * it is memorising the training text. '' before the first held-out score.
+ */
+export function heldOutSentence(run, tr) {
+  const lines = run.text.info?.baselines;
+  const verdict = lines && heldOutVerdict(run.heldOut, run.losses, lines);
+  if (!verdict) return '';
+  const { beatsUnigram, beatsBigram, loss, best, overfitting } = verdict;
+  const key = beatsUnigram
+    ? beatsBigram
+      ? 'ch4.train.beatsBoth'
+      : 'ch4.train.beatsUnigram'
+    : beatsBigram
+      ? 'ch4.train.beatsBigram'
+      : 'ch4.train.beatsNone';
+  const where = tr(key, {
+    loss: loss.toFixed(3),
+    unigram: lines.unigram.toFixed(2),
+    bigram: lines.bigram.toFixed(2),
+  });
+  if (!overfitting) return where;
+  const offline = run.loadedStep ?? 0;
+  const memorising = tr('ch4.train.overfitting', {
+    best: best.loss.toFixed(3),
+    step: offline + best.step,
+  });
+  return tr('ch4.model.then', { first: where, then: memorising });
 }

@@ -148,6 +148,45 @@ export function baselines(ids, V) {
   return { unigram: unigram / n, bigram: bigram / n };
 }
 
+/** Nats the held-out loss must rise above its best before it counts as risen (not noise). */
+export const HELD_OUT_RISE = 0.02;
+/** Training steps averaged for the training loss at a held-out score (one step is noisy). */
+const TRAIN_LOSS_WINDOW = 50;
+
+/** The mean training loss of the TRAIN_LOSS_WINDOW steps up to `step` (losses[k] is step k+1). */
+function trainLossAt(losses, step) {
+  const window = losses.slice(Math.max(0, step - TRAIN_LOSS_WINDOW), step);
+  return window.length ? window.reduce((a, b) => a + b, 0) / window.length : NaN;
+}
+
+/**
+ * What the held-out losses say of the model shown, against the two lines without attention:
+ * whether its newest held-out loss is below each line (beats it), and whether it is memorising the training text: its held-out loss has risen more than
+ * HELD_OUT_RISE from its best while the training loss kept falling.
+ * @param heldOut [{ step, loss }] by step (run.heldOut)
+ * @param losses the training loss at each step trained here (losses[k] is step k + 1)
+ * @param lines { unigram, bigram } (baselines)
+ * @returns null before the first held-out score, else
+ *   { beatsUnigram, beatsBigram, loss, best, overfitting }
+ *   (best: the { step, loss } of the lowest held-out loss)
+ */
+export function heldOutVerdict(heldOut, losses, { unigram, bigram }) {
+  const last = heldOut.at(-1);
+  if (!last) return null;
+  const best = heldOut.reduce((a, b) => (b.loss < a.loss ? b : a));
+  const overfitting =
+    last.loss - best.loss > HELD_OUT_RISE &&
+    last.step > best.step &&
+    trainLossAt(losses, last.step) < trainLossAt(losses, best.step);
+  return {
+    beatsUnigram: last.loss < unigram,
+    beatsBigram: last.loss < bigram,
+    loss: last.loss,
+    best,
+    overfitting,
+  };
+}
+
 /** Row t of logits [1, T, V] as probabilities (softmax, the row's maximum subtracted first). */
 export function softmaxRow(logits, t) {
   const V = logits.dims[2];

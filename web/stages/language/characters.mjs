@@ -19,6 +19,10 @@ import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
 import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
 import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
+import { articleExample, dimsOf } from '../../model/example.mjs';
+
+/** The article's X (chapter 1's example): its tokens n and their dimension dIn. */
+const ARTICLE = dimsOf(articleExample());
 
 /** Each character's row of colours is this tall, as its label beside it. */
 const ROW_PX = 12;
@@ -176,7 +180,7 @@ function build(ctx) {
   const explanation = {
     sentences: [
       tr('ch4.chars.explain', { D: LANGUAGE_MODEL.dModel, context: LANGUAGE_MODEL.context }),
-      tr('ch4.chars.article'),
+      tr('ch4.chars.article', { n: ARTICLE.n, d: ARTICLE.dIn }),
     ],
     formula: null,
   };

@@ -12,6 +12,7 @@ export default {
     'ch4.text.tang': 'Tang poems (唐诗三百首)',
     'ch4.text.kjv': 'King James Bible, Genesis–Deuteronomy',
     'ch4.text.own': 'Your own text',
+    'ch4.text.ownInSentence': 'your own text',
     'ch4.text.loading': 'Reading the text…',
     'ch4.text.failed': 'The text could not be read: {reason}',
     'ch4.text.about':
@@ -26,10 +27,15 @@ export default {
     'ch4.sentence.unknown':
       '“{character}” never occurs in the text, so the model has no id for it: use characters of the text.',
     'ch4.model.untrained':
-      'The model shown is new, from scratch: untrained (its weights are random). Train it in stage “Training live”, or go back to the snapshot there.',
+      'The model shown is new, from scratch: untrained (its weights are random).',
+    'ch4.model.goTrain': 'Train it in stage “Training live”.',
+    'ch4.model.goTrainOrBack':
+      'Train it in stage “Training live”, or go back to the snapshot there.',
+    'ch4.model.goScratch': 'In stage “Training live” you can start from scratch.',
+    'ch4.model.then': '{first} {then}',
     'ch4.model.trained': 'The model shown was trained here from scratch: step {step}.',
     'ch4.model.snapshot':
-      'The model shown is the snapshot: trained {steps} steps offline; held-out loss {loss} nats per character, scored now. In stage “Training live” you can start from scratch.',
+      'The model shown is the snapshot: trained {steps} steps offline; held-out loss {loss} nats per character, scored now.',
     'ch4.model.snapshotLoading': 'Loading the snapshot (the model trained offline)…',
     'ch4.model.noSnapshot': 'No snapshot for this text ({reason}): the model starts from scratch.',
     'ch4.model.failed': 'The model could not run: {reason}',
@@ -44,7 +50,7 @@ export default {
     'ch4.chars.explain':
       'A real model starts as the article did: one row of numbers per token. Here a token is one character; its id picks row id of the embedding matrix E, and that row ({D} numbers, learned with the rest of the model) is its row of X. The model reads at most {context} characters at once.',
     'ch4.chars.article':
-      'The article’s X had three rows of three numbers, written by hand. In a real model the rows are rows of E, found by training, and there is one per character the text uses. With RoPE the place of a character is not added to its row: it turns the queries and keys (chapter 3).',
+      'The article’s X had {n|# row|# rows} of {d|# number|# numbers} ({n} tokens, each {d}-dimensional), written by hand. In a real model the rows are rows of E, found by training, and there is one per character the text uses. With RoPE the place of a character is not added to its row: it turns the queries and keys (chapter 3).',
   },
   zh: {
     'ch4.chapter': '第四章 · 一个小小的语言模型',
@@ -56,6 +62,7 @@ export default {
     'ch4.text.tang': '唐诗三百首',
     'ch4.text.kjv': '英王钦定本圣经（创世记至申命记）',
     'ch4.text.own': '你自己的文本',
+    'ch4.text.ownInSentence': '你自己的文本',
     'ch4.text.loading': '正在读取文本…',
     'ch4.text.failed': '无法读取文本：{reason}',
     'ch4.text.about':
@@ -68,11 +75,14 @@ export default {
     'ch4.sentence.short': '请至少输入 {least} 个字符。',
     'ch4.sentence.long': '模型一次最多读 {most} 个字符：请缩短。',
     'ch4.sentence.unknown': '“{character}”在文本中从未出现，模型没有它的编号：请用文本里有的字符。',
-    'ch4.model.untrained':
-      '这里显示的是从零开始的新模型，还没有训练（权重是随机的）：请在“现场训练”一节训练它，或在那里回到快照。',
+    'ch4.model.untrained': '这里显示的是从零开始的新模型，还没有训练（权重是随机的）。',
+    'ch4.model.goTrain': '请在“现场训练”一节训练它。',
+    'ch4.model.goTrainOrBack': '请在“现场训练”一节训练它，或在那里回到快照。',
+    'ch4.model.goScratch': '在“现场训练”一节可以从零开始。',
+    'ch4.model.then': '{first}{then}',
     'ch4.model.trained': '这里显示的是在本页从零训练的模型：第 {step} 步。',
     'ch4.model.snapshot':
-      '这里显示的是快照：离线训练了 {steps} 步；留出文本损失为每字符 {loss} 奈特（刚刚算出）。在“现场训练”一节可以从零开始。',
+      '这里显示的是快照：离线训练了 {steps} 步；留出文本损失为每字符 {loss} 奈特（刚刚算出）。',
     'ch4.model.snapshotLoading': '正在载入快照（离线训练好的模型）…',
     'ch4.model.noSnapshot': '这段文本没有快照（{reason}）：模型从零开始。',
     'ch4.model.failed': '模型无法运行：{reason}',
@@ -87,6 +97,6 @@ export default {
     'ch4.chars.explain':
       '真实的模型和那篇文章一样开始：每个词元一行数。这里一个词元就是一个字符；它的编号取出嵌入矩阵 E 的那一行（{D} 个数，与模型的其余部分一起学出来），这一行就是它在 X 中的行。模型一次最多读 {context} 个字符。',
     'ch4.chars.article':
-      '文章里的 X 有三行、每行三个数，是手写的。真实模型里，这些行是 E 的行，由训练得到，文本用到的每个字符各有一行。使用 RoPE 时，字符的位置不加到它的行上，而是旋转查询（query）和键（key）（见第三章）。',
+      '文章里的 X 有 {n} 行、每行 {d} 个数（{n} 个词元，每个 {d} 维），是手写的。真实模型里，这些行是 E 的行，由训练得到，文本用到的每个字符各有一行。使用 RoPE 时，字符的位置不加到它的行上，而是旋转查询（query）和键（key）（见第三章）。',
   },
 };

@@ -8,6 +8,7 @@
 import { h, setText } from '../../dom.mjs';
 import {
   followRun,
+  heldOutSentence,
   languageLossCurve,
   ownText,
   runStatus,
@@ -57,7 +58,7 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 /** What the run is doing, in one line. */
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
-  if (run.source === 'snapshot') return runStatus(run, tr);
+  if (run.source === 'snapshot') return runStatus(run, tr, { training: true });
   if (run.step > 0) {
     const perSecond = Math.round(1000 / run.msPerStep);
     return tr('ch4.train.status', { step: run.step, loss: run.loss.toFixed(3), perSecond });
@@ -106,6 +107,9 @@ function build(ctx) {
   const about = h('p', { class: 'ch4-about' });
   const status = h('p', { class: 'ch4-status', role: 'status', 'aria-live': 'polite' });
   const heldOut = h('p', { class: 'ch4-heldout' });
+  const verdict = h('p', { class: 'ch4-heldout ch4-verdict' });
+  // Only a text with a snapshot says what the snapshot is (the learner's own text has none).
+  const snapshotAbout = h('p', { class: 'ch4-note', text: tr('ch4.train.snapshotExplain') });
   const curve = languageLossCurve(tr);
   const samples = h('ol', { class: 'ch4-samples' });
   const element = h(
@@ -119,9 +123,11 @@ function build(ctx) {
       ownText(languageRun, tr),
     ),
     about,
+    snapshotAbout,
     status,
     h('figure', { class: 'ch4-curve-figure' }, curve.element),
     heldOut,
+    verdict,
     h('h3', {
       text: tr('ch4.train.samplesTitle', { every: SAMPLE_EVERY, temperature: SAMPLE_TEMPERATURE }),
     }),
@@ -140,6 +146,7 @@ function build(ctx) {
     reset.hidden = snapshot;
     back.hidden = snapshot || run.snapshot.status !== 'ready';
     setText(about, [textSentence(run, tr), snapshotNote(run, tr)].filter(Boolean).join(' '));
+    snapshotAbout.hidden = run.snapshot.status !== 'ready';
     const now = performance.now();
     if (!busy || now - statusAt > 1000) {
       statusAt = now;
@@ -161,6 +168,8 @@ function build(ctx) {
           })
         : '',
     );
+    setText(verdict, heldOutSentence(run, tr));
+    verdict.hidden = !verdict.textContent;
     const offline = run.loadedStep ?? 0; // the curve's steps count the snapshot's offline ones
     curve.update(run, axisEnd(offline + run.step), offline);
     if (run.samples.length !== drawnSamples) {
@@ -187,7 +196,6 @@ function build(ctx) {
         batch: TEXT_BATCH,
       }),
       tr('ch4.train.baselines'),
-      tr('ch4.train.snapshotExplain'),
     ],
     formula: null,
   };

@@ -4,7 +4,7 @@ export default {
     'ch4.stage.train': 'Training live',
     'ch4.title.train': 'Train the model on the text',
     'ch4.narrate.train':
-      'The model trains on the text in a worker; the loss curve falls below the unigram and bigram baselines, and every few hundred steps the model writes a sample.',
+      'The model trains on the text in a worker; its loss curve is drawn against the unigram and bigram baselines, and every few hundred steps the model writes a sample.',
     'ch4.train.train': 'Train',
     'ch4.train.pause': 'Pause',
     'ch4.train.resume': 'Resume',
@@ -25,6 +25,16 @@ export default {
     'ch4.train.bigram': 'bigram {loss}',
     'ch4.train.samplesTitle': 'What it writes, every {every} steps (temperature {temperature})',
     'ch4.train.sampleAt': 'step {step} · {seconds} s',
+    'ch4.train.beatsBoth':
+      'On held-out text the model shown ({loss}) is below both lines: it beats unigram ({unigram}) and bigram ({bigram}), so it uses more than the one character before.',
+    'ch4.train.beatsUnigram':
+      'On held-out text the model shown ({loss}) beats unigram ({unigram}) but not bigram ({bigram}): it does not yet predict better than counting which character follows which.',
+    'ch4.train.beatsBigram':
+      'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
+    'ch4.train.beatsNone':
+      'On held-out text the model shown ({loss}) is above both lines: it does not yet beat unigram ({unigram}) or bigram ({bigram}).',
+    'ch4.train.overfitting':
+      'Its held-out loss has risen from its best ({best} at step {step}) while the training loss keeps falling: it is memorising the training text (overfitting) instead of learning what carries over to text it has not seen.',
     'ch4.train.verse': '{share}% of its whole lines have 5 or 7 characters',
     'ch4.own.summary': 'Train on your own text',
     'ch4.own.label': 'Your text',
@@ -34,15 +44,15 @@ export default {
     'ch4.train.explain':
       'The model: {layers} layers of {heads} heads, rows of {dModel} numbers, RoPE positions and the MLP, reading {context} characters at a time. Each step takes {batch} random windows of the text’s first nine tenths and moves every weight against the gradient of the loss.',
     'ch4.train.baselines':
-      'The two lines are models without attention, counted from the same nine tenths and scored on the held-out tenth: unigram knows only how often each character occurs; bigram also knows the character before. The model beats bigram once it uses more than one character of context.',
+      'The two lines are models without attention, counted from the same nine tenths and scored on the held-out tenth: unigram knows only how often each character occurs; bigram also knows the character before. A model below the bigram line on held-out text uses more than the one character before; the sentence under the curve says where the model shown is.',
     'ch4.train.snapshotExplain':
-      'The chapter opens with a snapshot: the same model trained offline on the same text by the repository’s script, from the same seed, and stored as half-precision numbers. “Start from scratch” throws it away for random weights and trains here; “Back to the snapshot” brings it back.',
+      'This text has a snapshot, which the chapter opens with: the same model trained offline on the same text by the repository’s script, from the same seed, and stored as half-precision numbers. “Start from scratch” throws it away for random weights and trains here; “Back to the snapshot” brings it back.',
   },
   zh: {
     'ch4.stage.train': '现场训练',
     'ch4.title.train': '在文本上训练模型',
     'ch4.narrate.train':
-      '模型在后台线程里学习文本；损失曲线降到一元和二元基线之下，每隔几百步模型写一段样本。',
+      '模型在后台线程里学习文本；损失曲线和一元、二元基线画在一起，每隔几百步模型写一段样本。',
     'ch4.train.train': '训练',
     'ch4.train.pause': '暂停',
     'ch4.train.resume': '继续',
@@ -62,6 +72,26 @@ export default {
     'ch4.train.bigram': '二元 {loss}',
     'ch4.train.samplesTitle': '它写出的内容，每 {every} 步一次（温度 {temperature}）',
     'ch4.train.sampleAt': '第 {step} 步 · {seconds} 秒',
+    'ch4.train.beatsBoth':
+      'On held-out text the model shown ({loss}) is below both lines: it beats unigram ({unigram}) and bigram ({bigram}), so it uses more than the one character before.',
+    'ch4.train.beatsUnigram':
+      'On held-out text the model shown ({loss}) beats unigram ({unigram}) but not bigram ({bigram}): it does not yet predict better than counting which character follows which.',
+    'ch4.train.beatsBigram':
+      'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
+    'ch4.train.beatsNone':
+      'On held-out text the model shown ({loss}) is above both lines: it does not yet beat unigram ({unigram}) or bigram ({bigram}).',
+    'ch4.train.overfitting':
+      'Its held-out loss has risen from its best ({best} at step {step}) while the training loss keeps falling: it is memorising the training text (overfitting) instead of learning what carries over to text it has not seen.',
+    'ch4.train.beatsBoth':
+      '在留出文本上，当前模型（{loss}）低于两条基线：它胜过一元（{unigram}）和二元（{bigram}）模型，说明它用上了前一个字符以外的上下文。',
+    'ch4.train.beatsUnigram':
+      '在留出文本上，当前模型（{loss}）胜过一元（{unigram}），但没有胜过二元（{bigram}）：它的预测还不如只数“哪个字符跟在哪个后面”。',
+    'ch4.train.beatsBigram':
+      '在留出文本上，当前模型（{loss}）胜过二元（{bigram}），但没有胜过一元（{unigram}）。',
+    'ch4.train.beatsNone':
+      '在留出文本上，当前模型（{loss}）高于两条基线：它还没有胜过一元（{unigram}）或二元（{bigram}）模型。',
+    'ch4.train.overfitting':
+      '它的留出损失已从最低点（第 {step} 步的 {best}）回升，而训练损失还在下降：它在背训练文本（过拟合），而不是学到对没见过的文本也适用的规律。',
     'ch4.train.verse': '完整的句子中 {share}% 是五个或七个字',
     'ch4.own.summary': '用你自己的文本训练',
     'ch4.own.label': '你的文本',
@@ -71,8 +101,8 @@ export default {
     'ch4.train.explain':
       '模型：{layers} 层，每层 {heads} 个头，每行 {dModel} 个数，RoPE 位置编码和 MLP，一次读 {context} 个字符。每一步从文本前十分之九中随机取 {batch} 个窗口，让每个权重沿损失梯度的反方向移动。',
     'ch4.train.baselines':
-      '两条横线是没有注意力的模型，用同样的前十分之九统计，在留出的十分之一上评分：一元模型只知道每个字符出现的频率；二元模型还知道前一个字符。模型一旦用上多于一个字符的上下文，就会低于二元基线。',
+      '两条横线是没有注意力的模型，用同样的前十分之九统计，在留出的十分之一上评分：一元模型只知道每个字符出现的频率；二元模型还知道前一个字符。在留出文本上低于二元基线的模型，用上了前一个字符以外的上下文；曲线下面的一句话说明当前模型在哪里。',
     'ch4.train.snapshotExplain':
-      '本章一开始显示的是快照：同一个模型，由仓库里的脚本从同一个种子在同一段文本上离线训练，以半精度数存储。“从零开始”把它换成随机权重并在这里训练；“回到快照”再把它拿回来。',
+      '这段文本有快照，本章一开始显示的就是它：同一个模型，由仓库里的脚本从同一个种子在同一段文本上离线训练，以半精度数存储。“从零开始”把它换成随机权重并在这里训练；“回到快照”再把它拿回来。',
   },
 };

@@ -13,7 +13,7 @@ export default {
     'ch4.write.focus':
       '“{character}” (written character {place}) was chosen by a row that attended most to: {top} (layer {layer}’s heads, averaged). Click a written character to see its own.',
     'ch4.write.masked':
-      '{n|# head is|# heads are} switched off (stage “Switch off a head”): the model writes without them.',
+      '{n|# head is|# heads are} switched off (stage “Switch off a head”): the model writes without {n|it|them}.',
     'ch4.write.explain':
       'Writing is the forward pass again and again: the model gives the probabilities of the next character, one is drawn, appended, and read with the rest. Through the KV cache of chapter 2, each new character computes only its own query, key and value; the earlier keys and values are kept. The model reads at most {context} characters.',
     'ch4.write.knobs':
@@ -31,7 +31,8 @@ export default {
     'ch4.write.topAll': '全部',
     'ch4.write.focus':
       '“{character}”（写出的第 {place} 个字符）是由这样一行选出的，它最关注：{top}（第 {layer} 层各头的平均）。点击写出的字符可以看它自己的。',
-    'ch4.write.masked': '有 {n} 个头被关掉（见“关掉一个头”一节）：模型在没有它们的情况下写作。',
+    'ch4.write.masked':
+      '有 {n} 个头被关掉（见“关掉一个头”一节）：模型在没有{n|它|它们}的情况下写作。',
     'ch4.write.explain':
       '写作就是一次又一次的前向计算：模型给出下一个字符的概率，抽出一个，接在后面，再和前面的一起读。借助第二章的 KV 缓存，每个新字符只计算自己的查询、键和值；之前的键和值都保留着。模型最多读 {context} 个字符。',
     'ch4.write.knobs':

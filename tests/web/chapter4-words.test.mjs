@@ -1,0 +1,143 @@
+// Chapter 4's sentences about the model shown, in Node, in both languages: on held-out text it
+// is said to beat a line without attention only when its numbers do, and to memorise the
+// training text only when its held-out loss has risen while the training loss kept falling;
+// the stage "Training live" does not point to itself; the learner's own text has no snapshot
+// and is named mid-sentence in lower case; one head switched off is "it"; the article's X is
+// given its own sizes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { translator } from '../../web/i18n/index.mjs';
+import { heldOutSentence, runStatus, textSentence } from '../../web/draw/language-views.mjs';
+import { heldOutVerdict } from '../../web/model/language.mjs';
+import { articleExample, dimsOf } from '../../web/model/example.mjs';
+
+const en = translator('en', { touch: false });
+const zh = translator('zh', { touch: false });
+
+/** Training losses falling from 4 to 2 over `steps` steps. */
+const falling = (steps) => Array.from({ length: steps }, (_, k) => 4 - (2 * k) / steps);
+
+/** A run of the page's shape, trained here, its held-out losses [step, loss] given. */
+function run(heldOut, { losses = falling(1000), snapshot = 'ready', source = 'scratch' } = {}) {
+  return {
+    status: 'paused',
+    choice: 'tang',
+    source,
+    step: losses.length,
+    loadedStep: source === 'snapshot' ? 3000 : null,
+    losses,
+    heldOut: heldOut.map(([step, loss]) => ({ step, loss, accuracy: 0.3 })),
+    snapshot: { status: snapshot },
+    text: {
+      status: 'ready',
+      info: {
+        length: 1000,
+        baselines: { unigram: 6.22, bigram: 5.84 },
+        tokenizer: { vocabSize: 9 },
+      },
+    },
+  };
+}
+
+describe('chapter 4: what the numbers of the model shown say', () => {
+  test('above both lines, between them, below both: said from the held-out loss', () => {
+    const above = run([
+      [0, 8.1],
+      [200, 7.238],
+    ]);
+    assert.match(
+      heldOutSentence(above, en),
+      /7\.238\) is above both lines: it does not yet beat unigram \(6\.22\) or bigram \(5\.84\)/,
+    );
+    assert.match(heldOutSentence(above, zh), /当前模型（7\.238）高于两条基线/);
+    const between = run([
+      [0, 8.1],
+      [200, 6.0],
+    ]);
+    assert.match(heldOutSentence(between, en), /beats unigram \(6\.22\) but not bigram \(5\.84\)/);
+    const below = run([
+      [0, 8.1],
+      [200, 6.0],
+      [400, 5.5],
+    ]);
+    assert.match(heldOutSentence(below, en), /5\.500\) is below both lines: it beats unigram/);
+    assert.match(heldOutSentence(below, zh), /低于两条基线：它胜过一元/);
+    for (const r of [above, between, below]) {
+      assert.doesNotMatch(heldOutSentence(r, en), /memorising/);
+      assert.doesNotMatch(heldOutSentence(r, zh), /过拟合/);
+    }
+    assert.equal(heldOutSentence(run([]), en), '');
+  });
+
+  test('held-out loss risen from its best while the training loss falls: overfitting', () => {
+    // The walk's numbers: 7.726 → 5.786 at 200 → 5.721 at 600 → 6.070 at 1000.
+    const risen = run([
+      [0, 7.726],
+      [200, 5.786],
+      [600, 5.721],
+      [1000, 6.07],
+    ]);
+    const said = heldOutSentence(risen, en);
+    assert.match(said, /beats unigram \(6\.22\) but not bigram/);
+    assert.match(
+      said,
+      /risen from its best \(5\.721 at step 600\) while the training loss keeps falling: it is memorising the training text \(overfitting\)/,
+    );
+    assert.match(
+      heldOutSentence(risen, zh),
+      /第 600 步的 5\.721）回升，而训练损失还在下降：它在背训练文本（过拟合）/,
+    );
+    // Risen, but the training loss rose too: not memorising (the run diverged, say).
+    const rising = Array.from({ length: 1000 }, (_, k) => 2 + (2 * k) / 1000);
+    assert.equal(
+      heldOutVerdict(risen.heldOut, rising, risen.text.info.baselines).overfitting,
+      false,
+    );
+    // Within noise of its best: not said.
+    assert.doesNotMatch(
+      heldOutSentence(
+        run([
+          [200, 5.786],
+          [600, 5.721],
+          [1000, 5.73],
+        ]),
+        en,
+      ),
+      /memorising/,
+    );
+  });
+
+  test('"Training live" does not point to itself; a text without a snapshot is not sent back to one', () => {
+    const snapshot = run([[0, 5.5]], { source: 'snapshot', losses: [] });
+    snapshot.step = 0;
+    assert.match(
+      runStatus(snapshot, en),
+      /the snapshot: trained 3,000 steps offline; held-out loss 5\.500 nats per character, scored now\. In stage “Training live” you can start from scratch\.$/,
+    );
+    assert.doesNotMatch(runStatus(snapshot, en, { training: true }), /Training live/);
+    assert.doesNotMatch(runStatus(snapshot, zh, { training: true }), /现场训练/);
+    const fresh = run([], { losses: [] });
+    assert.match(
+      runStatus(fresh, en),
+      /random\)\. Train it in stage “Training live”, or go back to the snapshot there\.$/,
+    );
+    const own = run([], { losses: [], snapshot: 'none' });
+    assert.match(runStatus(own, en), /random\)\. Train it in stage “Training live”\.$/);
+    assert.match(runStatus(own, zh), /随机的）。请在“现场训练”一节训练它。$/);
+  });
+
+  test('the learner’s own text mid-sentence, one head switched off, the article’s X', () => {
+    const own = { ...run([]), choice: 'own' };
+    assert.match(textSentence(own, en), /^The model learns your own text: 1,000 characters/);
+    assert.equal(en('ch4.write.masked', { n: 1 }).endsWith('the model writes without it.'), true);
+    assert.equal(en('ch4.write.masked', { n: 2 }).endsWith('the model writes without them.'), true);
+    assert.match(zh('ch4.write.masked', { n: 1 }), /没有它的情况/);
+    const { n, dIn } = dimsOf(articleExample());
+    assert.deepEqual([n, dIn], [3, 4]); // chapter 1's X: 3 tokens of 4 numbers
+    assert.match(
+      en('ch4.chars.article', { n, d: dIn }),
+      /^The article’s X had 3 rows of 4 numbers/,
+    );
+    assert.match(zh('ch4.chars.article', { n, d: dIn }), /^文章里的 X 有 3 行、每行 4 个数/);
+  });
+});
