@@ -7,7 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { translator } from '../../web/i18n/index.mjs';
-import { heldOutSentence, runStatus, textSentence } from '../../web/draw/language-views.mjs';
+import {
+  heldOutSentence,
+  runStatus,
+  sentenceCount,
+  textSentence,
+} from '../../web/draw/language-views.mjs';
+import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
 import { heldOutVerdict } from '../../web/model/language.mjs';
 import { articleExample, dimsOf } from '../../web/model/example.mjs';
 
@@ -139,5 +145,22 @@ describe('chapter 4: what the numbers of the model shown say', () => {
       /^The article’s X had 3 rows of 4 numbers/,
     );
     assert.match(zh('ch4.chars.article', { n, d: dIn }), /^文章里的 X 有 3 行、每行 4 个数/);
+  });
+
+  test('a sentence that cannot be read: the count names the last one the figures still show', () => {
+    const poem = { ...run([]), sentence: '床前明月光' };
+    poem.text.info.tokenizer = createCharTokenizer('床前明月光，疑是地上霜。');
+    assert.deepEqual(sentenceCount('床前明月光', poem, en), { text: '5 characters', stale: false });
+    // "日" never occurs in the text: the run keeps 床前明月光, and the count says so.
+    const typed = sentenceCount('床前明日', poem, en);
+    assert.equal(typed.stale, true);
+    assert.match(
+      typed.text,
+      /still shows the last sentence the model could read, “床前明月光” \(5 characters\)/,
+    );
+    assert.match(
+      sentenceCount('床前明日', poem, zh).text,
+      /仍显示模型能读的上一个句子“床前明月光”（5 个字符）/,
+    );
   });
 });

@@ -118,12 +118,33 @@ export function textSentence(run, tr) {
 }
 
 /**
+ * The count under the learner's sentence box. While what is typed cannot be read (the box's
+ * problem says why), the stages keep the last sentence that could: the count says so and names
+ * it, so that the figures below are not taken for what is typed. { text, stale }
+ */
+export function sentenceCount(typed, run, tr, { least = 2 } = {}) {
+  const n = characterCount(run.sentence);
+  const info = run.text.info;
+  const stale =
+    typed !== run.sentence && !!info && !!parseSentence(typed, info.tokenizer, { least }).error;
+  if (!stale) return { text: tr('ch4.sentence.count', { n }), stale };
+  const sentence = [...run.sentence].map(showCharacter).join('');
+  return { text: tr('ch4.sentence.stale', { n, sentence }), stale };
+}
+
+/**
  * The learner's sentence: a two-line box (a poem's line break counts), checked as typed
  * (model/language.mjs parseSentence); a sentence the model can read goes into the run.
  * update(run) writes the run's sentence back unless the box has the focus.
  */
 export function sentenceField(languageRun, tr, { least = 2 } = {}) {
   const problem = h('p', { class: 'ch4-problem', role: 'status' });
+  const count = h('span', { class: 'ch4-count' });
+  const showCount = () => {
+    const { text, stale } = sentenceCount(box.value, languageRun.run, tr, { least });
+    count.textContent = text;
+    count.classList.toggle('ch4-stale', stale);
+  };
   const box = h('textarea', {
     rows: 3,
     maxlength: 64,
@@ -136,15 +157,15 @@ export function sentenceField(languageRun, tr, { least = 2 } = {}) {
       const parsed = parseSentence(box.value, info.tokenizer, { least });
       problem.textContent = parsed.error ? tr(parsed.error.key, parsed.error.params) : '';
       if (!parsed.error) languageRun.setSentence(box.value);
+      showCount();
     },
   });
-  const count = h('span', { class: 'ch4-count' });
   const update = (run) => {
     if (!box.matches(':focus') && box.value !== run.sentence) {
       box.value = run.sentence;
       problem.textContent = '';
     }
-    count.textContent = tr('ch4.sentence.count', { n: characterCount(run.sentence) });
+    showCount();
   };
   const element = h(
     'div',

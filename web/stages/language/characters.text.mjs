@@ -22,6 +22,8 @@ export default {
       'The model reads the text you choose (or paste) and your sentence, and writes with the temperature and top-k below. Every stage of chapter 4 follows them.',
     'ch4.sentence.label': 'Your sentence',
     'ch4.sentence.count': '{n|# character|# characters}',
+    'ch4.sentence.stale':
+      'Not read yet: every count and figure still shows the last sentence the model could read, “{sentence}” ({n|# character|# characters}).',
     'ch4.sentence.short': 'Type at least {least} characters.',
     'ch4.sentence.long': 'The model reads at most {most} characters at once: shorten it.',
     'ch4.sentence.unknown':
@@ -72,6 +74,8 @@ export default {
       '模型读你选择（或粘贴）的文本和你的句子，并用下面的温度和 top-k 写作。第四章的每一节都随之更新。',
     'ch4.sentence.label': '你的句子',
     'ch4.sentence.count': '{n} 个字符',
+    'ch4.sentence.stale':
+      '尚未读入：计数和所有的图仍显示模型能读的上一个句子“{sentence}”（{n} 个字符）。',
     'ch4.sentence.short': '请至少输入 {least} 个字符。',
     'ch4.sentence.long': '模型一次最多读 {most} 个字符：请缩短。',
     'ch4.sentence.unknown': '“{character}”在文本中从未出现，模型没有它的编号：请用文本里有的字符。',

@@ -89,8 +89,10 @@ function build(ctx) {
     { class: 'scene scene-ch4 scene-ch4-switch' },
     field.element,
     status,
-    switches.element,
+    // Above the heads, and on a phone pinned to the top while they scroll by: a tap on the
+    // twelfth head shows its effect where the learner is looking.
     verdict,
+    switches.element,
     h('div', { class: 'ch4-compare' }, before, after),
   );
   let whole = null; // { scores, key } with every head on

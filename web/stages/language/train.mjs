@@ -107,7 +107,7 @@ function build(ctx) {
   const about = h('p', { class: 'ch4-about' });
   const status = h('p', { class: 'ch4-status', role: 'status', 'aria-live': 'polite' });
   const heldOut = h('p', { class: 'ch4-heldout' });
-  const verdict = h('p', { class: 'ch4-heldout ch4-verdict' });
+  const verdict = h('p', { class: 'ch4-heldout ch4-beats' });
   // Only a text with a snapshot says what the snapshot is (the learner's own text has none).
   const snapshotAbout = h('p', { class: 'ch4-note', text: tr('ch4.train.snapshotExplain') });
   const curve = languageLossCurve(tr);

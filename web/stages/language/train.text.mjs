@@ -73,16 +73,6 @@ export default {
     'ch4.train.samplesTitle': '它写出的内容，每 {every} 步一次（温度 {temperature}）',
     'ch4.train.sampleAt': '第 {step} 步 · {seconds} 秒',
     'ch4.train.beatsBoth':
-      'On held-out text the model shown ({loss}) is below both lines: it beats unigram ({unigram}) and bigram ({bigram}), so it uses more than the one character before.',
-    'ch4.train.beatsUnigram':
-      'On held-out text the model shown ({loss}) beats unigram ({unigram}) but not bigram ({bigram}): it does not yet predict better than counting which character follows which.',
-    'ch4.train.beatsBigram':
-      'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
-    'ch4.train.beatsNone':
-      'On held-out text the model shown ({loss}) is above both lines: it does not yet beat unigram ({unigram}) or bigram ({bigram}).',
-    'ch4.train.overfitting':
-      'Its held-out loss has risen from its best ({best} at step {step}) while the training loss keeps falling: it is memorising the training text (overfitting) instead of learning what carries over to text it has not seen.',
-    'ch4.train.beatsBoth':
       '在留出文本上，当前模型（{loss}）低于两条基线：它胜过一元（{unigram}）和二元（{bigram}）模型，说明它用上了前一个字符以外的上下文。',
     'ch4.train.beatsUnigram':
       '在留出文本上，当前模型（{loss}）胜过一元（{unigram}），但没有胜过二元（{bigram}）：它的预测还不如只数“哪个字符跟在哪个后面”。',
