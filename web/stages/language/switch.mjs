@@ -89,12 +89,25 @@ function build(ctx) {
     { class: 'scene scene-ch4 scene-ch4-switch' },
     field.element,
     status,
-    // Above the heads, and on a phone pinned to the top while they scroll by: a tap on the
-    // twelfth head shows its effect where the learner is looking.
+    // Above the heads, which run down a phone's screen: a tap far down brings it into view
+    // once the model has run again (tell()).
     verdict,
     switches.element,
     h('div', { class: 'ch4-compare' }, before, after),
   );
+  // A head switched by the learner: show the verdict once it has the new numbers, scrolled
+  // into view if it is off screen (on a phone the heads are taller than the screen).
+  let switched = false;
+  switches.element.addEventListener('change', () => (switched = true));
+  switches.element.addEventListener('click', (event) => {
+    if (event.target.closest('button')) switched = true;
+  });
+  function showVerdict() {
+    if (!switched || !verdict.isConnected) return;
+    switched = false;
+    const { top, bottom } = verdict.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) verdict.scrollIntoView({ block: 'nearest' });
+  }
   let whole = null; // { scores, key } with every head on
   let masked = null; // { scores, key, mask } with the run's mask
 
@@ -125,6 +138,7 @@ function build(ctx) {
     element.dataset.off = String(off.length);
     if (off.length === 0) {
       verdict.textContent = tr('ch4.switch.none', { loss: a.loss.toFixed(3) });
+      showVerdict();
       return;
     }
     const change = b.loss - a.loss;
@@ -147,6 +161,7 @@ function build(ctx) {
           ? tr('ch4.switch.guessStays', { guess: guessFrom })
           : tr('ch4.switch.guessChanged', { guessFrom, guessTo }),
     });
+    showVerdict();
   }
 
   const followWhole = forwardFollower(
