@@ -2,6 +2,7 @@
 // which fetches attention.wasm next to it). A dynamic import, so a missing or broken module
 // becomes an explained error on the page instead of a script that never runs.
 import { startApp } from './app.mjs';
+import { fetchSnapshot } from './app/snapshot-files.mjs';
 
 startApp({
   root: document.getElementById('app'),
@@ -12,12 +13,16 @@ startApp({
     // kernel for large calls, would only delay the first step (~15 ms of the page's load).
     return module.default({ relaxedSimd: false, warmUp: false });
   },
-  // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker.
-  startTrainer: async (options) => (await import('./attention.mjs')).createTrainer(options),
+  // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker, on
+  // the wasm threads build where the page is cross-origin isolated (threads: 'auto').
+  startTrainer: async (options) =>
+    (await import('./attention.mjs')).createTrainer({ ...options, threads: 'auto' }),
   // Chapter 4's texts: dist/texts/, beside the page.
   loadText: async (file) => {
     const response = await fetch(`texts/${file}`);
     if (!response.ok) throw new Error(`texts/${file}: ${response.status} ${response.statusText}`);
     return response.text();
   },
+  // Chapter 4's trained models: dist/snapshots/, beside the page.
+  loadSnapshot: (name) => fetchSnapshot(new URL('snapshots/', location.href), name),
 });

@@ -1,20 +1,22 @@
 // The package entry (built into dist/attention.mjs): `createAttention()` in a page, a Worker
-// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs) and the
-// induction task. The one-thread module loads through load-module.mjs, the wasm threads build
+// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs), the
+// induction and text tasks, the text snapshots' reader and the float16 conversions (all that
+// the explainer page, web/, uses: it imports this entry only). The one-thread module loads through load-module.mjs, the wasm threads build
 // through threads.mjs; both find their files beside this one (or where an app's bundler put
 // them: every file is named by a literal URL bundlers follow).
 import { describe, isOptionBag } from './shared/checks.mjs';
 import { hasRelaxedSimd, loadOneThread } from './module/load-module.mjs';
 import { readOwnOptions } from './shared/read-once.mjs';
-import { loadThreads, notIsolatedError, threadsAvailable } from './module/threads.mjs';
+import { loadThreads } from './module/threads.mjs';
+import { readThreads } from './module/threads-option.mjs';
 import { baseUrlOf, wasmFiles } from './module/package-files.mjs';
-import { importNodeBuiltin, isNode } from './shared/workers.mjs';
 
 export { hasRelaxedSimd };
 export { createAttentionPool } from './pool/pool.mjs';
 export { createTrainer, TrainerError } from './training/trainer.mjs';
 export {
   INDUCTION_BATCH,
+  INDUCTION_LENGTH,
   INDUCTION_MODEL,
   createInductionTask,
   inductionAccuracy,
@@ -25,7 +27,10 @@ export {
   TEXT_SAMPLING,
   createCharTokenizer,
   createTextTask,
+  trainEndOf,
 } from './tasks/text-task.mjs';
+export { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from './tasks/text-snapshot.mjs';
+export { floatsToHalves, halvesToFloats } from './shared/float16.mjs';
 
 const OPTION_KEYS = new Set([
   'wasmBinary',
@@ -37,46 +42,10 @@ const OPTION_KEYS = new Set([
   'baseUrl',
 ]);
 
-// The most threads createAttention({ threads }) starts; the core refuses more than this too
-// (attention_call::set_threads). Checked here, before the build and its Workers load.
-const MAX_THREADS = 64;
-// threads: 'auto' takes the machine's cores up to this: past it a call's fixed cost (waking
-// every helper) outweighs what more threads share.
-const AUTO_MAX_THREADS = 8;
 /** How long loading may take by default (ms): the module, or the threads build and its helpers. */
 const INIT_TIMEOUT_MS = 30_000;
 /** The longest delay setTimeout honours (ms). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-async function machineThreads() {
-  if (isNode) {
-    const os = await importNodeBuiltin('os');
-    return os.availableParallelism?.() ?? os.cpus().length;
-  }
-  return globalThis.navigator?.hardwareConcurrency || 2;
-}
-
-/** options.threads, checked: a count, or 'auto' resolved to one. */
-async function threadsOf(value) {
-  if (value === undefined) return 1;
-  if (value === 'auto') {
-    if (!threadsAvailable()) return 1;
-    return Math.max(1, Math.min(AUTO_MAX_THREADS, await machineThreads()));
-  }
-  if (typeof value !== 'number') {
-    throw new TypeError(
-      `createAttention: options.threads must be an integer from 1 to ${MAX_THREADS} or 'auto', got ${describe(value)}`,
-    );
-  }
-  if (!Number.isInteger(value) || value < 1 || value > MAX_THREADS) {
-    throw new RangeError(
-      `createAttention: options.threads must be an integer from 1 to ${MAX_THREADS} or 'auto', got ${value}`,
-    );
-  }
-  const threads = value;
-  if (threads > 1 && !threadsAvailable()) throw notIsolatedError();
-  return threads;
-}
 
 /**
  * Loads the WebAssembly module and resolves to the attention API (attention.d.ts).
@@ -114,7 +83,7 @@ export default async function createAttention(options) {
   }
   const { wasmBinary, wasmUrl, relaxedSimd, warmUp } = o;
   const base = baseUrlOf(o.baseUrl, 'createAttention');
-  const threads = await threadsOf(o.threads);
+  const threads = await readThreads(o.threads, 'createAttention');
   if (threads > 1) {
     if (wasmBinary !== undefined || wasmUrl !== undefined) {
       throw new TypeError(

@@ -7,16 +7,18 @@
 // Names: V characters in the vocabulary (the text's distinct characters), T characters of the
 // learner's sentence (T <= context), L layers, H heads per layer; logits [1, T, V], attention
 // [L, 1, H, T, T].
-import { TEXT_MODEL, createCharTokenizer, trainEndOf } from '../../src/js/tasks/text-task.mjs';
+import { TEXT_MODEL, createCharTokenizer, trainEndOf } from 'attention-explained';
 import { readTextHead } from './head-reading.mjs';
 
 /**
  * The texts the learner can choose: the Tang poems, the English classic (dist/texts/, made by
- * scripts/lib/texts.mjs), or their own. `file` is its name in dist/texts/.
+ * scripts/lib/texts.mjs), or their own. `file` is its name in dist/texts/; `snapshot` names
+ * the model trained on it offline (web/snapshots/<name>.json and .f16, written by
+ * scripts/train-snapshots.mjs), the model chapter 4 opens with.
  */
 export const TEXTS = Object.freeze({
-  tang: { file: 'tang300.txt' },
-  kjv: { file: 'kjv-genesis-deuteronomy.txt' },
+  tang: { file: 'tang300.txt', snapshot: 'poems' },
+  kjv: { file: 'kjv-genesis-deuteronomy.txt', snapshot: 'english' },
 });
 export const TEXT_CHOICES = Object.freeze(['tang', 'kjv', 'own']);
 
