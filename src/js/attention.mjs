@@ -23,6 +23,8 @@ export {
   TEXT_BATCH,
   TEXT_MODEL,
   TEXT_SAMPLING,
+  TEXT_TASK,
+  UNKNOWN_CHARACTER,
   createCharTokenizer,
   createTextTask,
 } from './tasks/text-task.mjs';
