@@ -7,7 +7,7 @@
 // its own: all such characters, and any character the text never holds, share the last id, the
 // unknown id, which decodes to UNKNOWN_CHARACTER (U+FFFD, the replacement character). A text
 // with many characters seen once or twice (the Tang poems: 2,500 distinct characters in
-// 25,000, 1,278 of them fewer than 3 times) then has a smaller vocabulary, whose output layer
+// 25,000, 1,215 of them fewer than 3 times) then has a smaller vocabulary, whose output layer
 // costs less a step, and no id a model can only memorise.
 //
 //   encode(string) -> Int32Array of ids, one per character

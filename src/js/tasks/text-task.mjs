@@ -41,10 +41,10 @@ export const TEXT_MODEL = Object.freeze({
 /**
  * How the text task reads a text for TEXT_MODEL (createTrainer's `task: { text, ...TEXT_TASK }`,
  * createTextTask's options), chosen on the Tang poems (docs/text.md): characters seen fewer
- * than 3 times share the unknown id (2,500 characters become 1,223 ids: a step costs 40% less
- * and no id can only be memorised), and 15% of the input characters that are not punctuation
- * become the unknown id in every training window, so that the model learns the length of a
- * line instead of recalling its 22,500 training characters.
+ * than 3 times share the unknown id (2,500 characters become 1,286 ids: a step costs about
+ * 40% less, and no id can only be memorised), and 15% of the input characters that are not
+ * punctuation become the unknown id in every training window, so that the model learns the
+ * length of a line instead of recalling its 22,500 training characters.
  */
 export const TEXT_TASK = Object.freeze({ minCount: 3, inputDropout: 0.15 });
 /** Rows (windows) per training step for TEXT_MODEL. */

@@ -162,7 +162,7 @@ export const TEXT_MODEL: Readonly<{
  * How the text task reads a text for {@link TEXT_MODEL}: `createTrainer({ config: TEXT_MODEL,
  * task: { text, ...TEXT_TASK } })` or `createTextTask(text, { context, ...TEXT_TASK })`
  * (docs/text.md says how it was chosen). Characters seen fewer than 3 times share the unknown
- * id (the Tang poems' 2,500 characters become 1,223 ids: a cheaper step, no id that can only
+ * id (the Tang poems' 2,500 characters become 1,286 ids: a cheaper step, no id that can only
  * be memorised), and 15% of the training input characters that are not punctuation or white
  * space become the unknown id, so that a model of a small text learns the length of a line
  * instead of recalling the text.
