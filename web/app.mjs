@@ -28,16 +28,20 @@ let instances = 0;
 /**
  * @param {{ root: HTMLElement, loadAttention: () => Promise<object>,
  *   startTrainer: (options: object) => Promise<object>,
- *   loadText: (file: string) => Promise<string>, embed?: object }} options
+ *   loadText: (file: string) => Promise<string>,
+ *   loadSnapshot?: (name: string) => Promise<{ manifest: object, bytes: ArrayBuffer }>,
+ *   embed?: object }} options
  *   loadAttention resolves to the API of createAttention() (served or inlined build);
  *   startTrainer is createTrainer() with the worker this build can start (chapters 3 and 4);
  *   loadText reads a text of dist/texts/ that chapter 4's model learns (fetched, or embedded
- *   in the offline file);
+ *   in the offline file); loadSnapshot reads the model trained offline on one of them
+ *   (app/snapshot-files.mjs);
  *   embed, for an <attention-explainer> element: { language, hash, autoplay }, its state
  *   from its attributes instead of the page's URL, and the page's title, URL and keys left
  *   to the page
  */
-export async function startApp({ root, loadAttention, startTrainer, loadText, embed = null }) {
+export async function startApp(options) {
+  const { root, loadAttention, startTrainer, loadText, loadSnapshot, embed = null } = options;
   // The module first: it downloads and compiles while the page is built.
   const attention = startLoading(loadAttention);
   instances += 1;
@@ -73,7 +77,7 @@ export async function startApp({ root, loadAttention, startTrainer, loadText, em
       onRefused: (settings) => app.change({ training: settings }, 'training'),
     }),
     // Chapter 4's character model: its text, training, sentence and switched-off heads.
-    languageRun: createLanguageRun({ startTrainer, loadText }),
+    languageRun: createLanguageRun({ startTrainer, loadText, loadSnapshot }),
     trainedLoaded: null, // the link text of the model the run was loaded from (training-state)
     kvRemembered: null, // chapter 2's layer before its K/V heads were shared (flow.mjs)
     practiceFrom: null, // the reader's { example, step } while practising (app/widgets.mjs)

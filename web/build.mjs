@@ -11,15 +11,24 @@
 // scripts and styles are allowed by their sha256 hashes; 'wasm-unsafe-eval' lets the browser
 // compile the wasm.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { TEXTS } from './model/language.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const web = join(root, 'web');
 const dist = join(root, 'dist');
 const singleFileGlue = join(root, 'build/wasm/attention-single.js');
+// The page imports the package by its name, as an app does: from its source entry here, with
+// the one-thread glue Emscripten wrote linked in under the name that source imports it by (as
+// scripts/build bundles dist/attention.mjs). Only what the page uses is bundled (the tasks'
+// constants, the float16 conversions, the trainer for the offline file), never the glue.
+const PACKAGE_ALIASES = {
+  'attention-explained': join(root, 'src/js/attention.mjs'),
+  'attention-wasm-glue': join(root, 'build/wasm/attention.mjs'),
+};
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -41,6 +50,7 @@ async function bundle(options) {
     charset: 'utf8',
     target: ['chrome110', 'firefox115', 'safari16'],
     logLevel: 'warning',
+    alias: PACKAGE_ALIASES,
     ...options,
   });
   return result.outputFiles;
@@ -136,6 +146,30 @@ function offlineTexts() {
   };
 }
 
+/**
+ * Chapter 4's snapshots (web/snapshots/<name>.json and .f16): copied to dist/snapshots/ for
+ * the served page, and for the offline file embedded as { name: { manifest, base64 } } when
+ * the file holds the text they were trained on whole (else { missing: why }).
+ */
+function snapshots(texts) {
+  const folder = join(web, 'snapshots');
+  mkdirSync(join(dist, 'snapshots'), { recursive: true });
+  const embedded = {};
+  for (const { file, snapshot: name } of Object.values(TEXTS)) {
+    for (const ext of ['json', 'f16'])
+      copyFileSync(join(folder, `${name}.${ext}`), join(dist, 'snapshots', `${name}.${ext}`));
+    const manifest = JSON.parse(readFileSync(join(folder, `${name}.json`), 'utf8'));
+    const textSha256 = createHash('sha256').update(texts[file], 'utf8').digest('hex');
+    embedded[name] =
+      textSha256 === manifest.textSha256
+        ? { manifest, base64: readFileSync(join(folder, `${name}.f16`)).toString('base64') }
+        : {
+            missing: `this offline file holds part of ${file} only; the snapshot was trained on all of it`,
+          };
+  }
+  return embedded;
+}
+
 async function main() {
   mkdirSync(dist, { recursive: true });
   const template = readFileSync(join(web, 'index.html'), 'utf8');
@@ -188,6 +222,7 @@ async function main() {
     format: 'iife',
     outfile: 'train-worker.js',
   });
+  const texts = offlineTexts();
   const [offline] = await bundle({
     entryPoints: [join(web, 'main-offline.mjs')],
     format: 'iife',
@@ -199,7 +234,8 @@ async function main() {
     define: {
       ...define,
       TRAIN_WORKER_SOURCE: JSON.stringify(trainWorker.text),
-      OFFLINE_TEXTS: JSON.stringify(offlineTexts()),
+      OFFLINE_TEXTS: JSON.stringify(texts),
+      OFFLINE_SNAPSHOTS: JSON.stringify(snapshots(texts)),
     },
   });
   const glue = checkInlinable(readFileSync(singleFileGlue, 'utf8').trim(), 'script');

@@ -2,10 +2,11 @@
 // nor fetch, so the module comes from the classic script inlined before this one
 // (createAttentionModuleSingleFile, with the wasm inside as base64).
 import { createAttentionWith } from '../src/js/module/api.mjs';
-import { createTrainer } from '../src/js/training/trainer.mjs';
+import { createTrainer } from 'attention-explained';
 import { startApp } from './app.mjs';
+import { embeddedSnapshot } from './app/snapshot-files.mjs';
 
-/* global TRAIN_WORKER_SOURCE, OFFLINE_TEXTS */
+/* global TRAIN_WORKER_SOURCE, OFFLINE_TEXTS, OFFLINE_SNAPSHOTS */
 let trainWorkerUrl = null;
 /**
  * Chapter 3's training worker: a page from file:// cannot start module workers, so it is a
@@ -41,4 +42,6 @@ startApp({
     if (!Object.hasOwn(OFFLINE_TEXTS, file)) throw new Error(`${file} is not in this file`);
     return OFFLINE_TEXTS[file];
   },
+  // Chapter 4's trained models, embedded by web/build.mjs: those of the texts embedded whole.
+  loadSnapshot: (name) => embeddedSnapshot(OFFLINE_SNAPSHOTS, name),
 });

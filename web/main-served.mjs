@@ -2,6 +2,7 @@
 // which fetches attention.wasm next to it). A dynamic import, so a missing or broken module
 // becomes an explained error on the page instead of a script that never runs.
 import { startApp } from './app.mjs';
+import { fetchSnapshot } from './app/snapshot-files.mjs';
 
 startApp({
   root: document.getElementById('app'),
@@ -20,4 +21,6 @@ startApp({
     if (!response.ok) throw new Error(`texts/${file}: ${response.status} ${response.statusText}`);
     return response.text();
   },
+  // Chapter 4's trained models: dist/snapshots/, beside the page.
+  loadSnapshot: (name) => fetchSnapshot(new URL('snapshots/', location.href), name),
 });

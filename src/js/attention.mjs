@@ -1,6 +1,7 @@
 // The package entry (built into dist/attention.mjs): `createAttention()` in a page, a Worker
-// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs) and the
-// induction task. The one-thread module loads through load-module.mjs, the wasm threads build
+// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs), the
+// induction and text tasks, the text snapshots' reader and the float16 conversions (all that
+// the explainer page, web/, uses: it imports this entry only). The one-thread module loads through load-module.mjs, the wasm threads build
 // through threads.mjs; both find their files beside this one (or where an app's bundler put
 // them: every file is named by a literal URL bundlers follow).
 import { describe, isOptionBag } from './shared/checks.mjs';
@@ -15,6 +16,7 @@ export { createAttentionPool } from './pool/pool.mjs';
 export { createTrainer, TrainerError } from './training/trainer.mjs';
 export {
   INDUCTION_BATCH,
+  INDUCTION_LENGTH,
   INDUCTION_MODEL,
   createInductionTask,
   inductionAccuracy,
@@ -27,7 +29,10 @@ export {
   UNKNOWN_CHARACTER,
   createCharTokenizer,
   createTextTask,
+  trainEndOf,
 } from './tasks/text-task.mjs';
+export { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from './tasks/text-snapshot.mjs';
+export { floatsToHalves, halvesToFloats } from './shared/float16.mjs';
 
 const OPTION_KEYS = new Set([
   'wasmBinary',

@@ -1,7 +1,8 @@
 // What README.md states about the built files and the repository, checked against them: the
-// sizes in its one Size table against dist/ (and the tarball npm pack would make), its layout
-// map against the tree, and its performance headlines against docs/benchmarks.md. Builds
-// nothing: run scripts/build first (scripts/test does).
+// sizes in its one Size table against dist/ (and the tarball npm pack would make), the layout
+// map (docs/layout.md, which the README links to) against the tree, and its performance
+// headlines against docs/benchmarks.md; and that the README stays short (the reference detail
+// lives in docs/). Builds nothing: run scripts/build first (scripts/test does).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -12,11 +13,14 @@ const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 const TOLERANCE = 0.05; // a stated size may be off by 5%: other changes move sizes a little
 
-/** The text of the section that starts with `heading` (a whole line) up to the next heading. */
-function section(heading) {
-  const start = readme.indexOf(`\n${heading}\n`);
-  assert.ok(start >= 0, `README.md has no "${heading}"`);
-  const rest = readme.slice(start + heading.length + 2);
+/**
+ * The text of the section of `text` (README.md unless named) that starts with `heading` (a whole
+ * line) up to the next heading.
+ */
+function section(heading, text = readme, file = 'README.md') {
+  const start = text.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `${file} has no "${heading}"`);
+  const rest = text.slice(start + heading.length + 2);
   const end = rest.search(/^#{1,3} /m);
   return end < 0 ? rest : rest.slice(0, end);
 }
@@ -94,7 +98,10 @@ test('sizes are stated only in the Size table (and the bundlers table, checked b
 
 // The layout map: entries at indents 0, 2, 4, 6 (a path, then its description), nested under
 // the folder above them; deeper lines continue a description.
-const layout = section('## Layout').split('```text\n')[1].split('```')[0];
+const layoutPage = readFileSync(new URL('docs/layout.md', root), 'utf8');
+const layout = section('## Layout', layoutPage, 'docs/layout.md')
+  .split('```text\n')[1]
+  .split('```')[0];
 const entries = [];
 {
   const parents = [];
@@ -144,4 +151,13 @@ test("the performance headlines are numbers of docs/benchmarks.md's run", () => 
   assert.ok(figures.length >= 5, `only ${figures.length} figures in the headlines`);
   for (const figure of figures)
     assert.ok(benchmarks.includes(figure), `"${figure}" is not in docs/benchmarks.md`);
+});
+
+test('the README stays short: at most 400 lines, linking to the pages that hold the detail', () => {
+  const lines = readme.split('\n').length;
+  assert.ok(lines <= 400, `README.md has ${lines} lines`);
+  for (const page of ['docs/module.md', 'docs/layout.md', 'docs/benchmarks.md']) {
+    assert.ok(readme.includes(`](${page})`), `README.md does not link to ${page}`);
+    assert.ok(existsSync(new URL(page, root)), `${page} does not exist`);
+  }
 });

@@ -106,6 +106,17 @@ describe('one reader of which head does what', () => {
       const name = title.split(' · ').slice(0, 2).join(' · ');
       assert.equal(kindOf[name], kind, `${title}: the train stage reads ${name} as ${kind}`);
     }
+    // Under each featured heatmap, the share its sentence gives (on this sequence): one number.
+    const said = await page.$$eval('.learned-head', (all) =>
+      all.map((x) => [
+        x.querySelector('p').textContent,
+        x.querySelector('.head-reading').textContent,
+      ]),
+    );
+    for (const [sentence, caption] of said) {
+      const share = sentence.match(/\d\.\d+/)[0];
+      assert.match(caption, new RegExp(`: ${share.replace('.', '\\.')} of its weight`), caption);
+    }
     // Every head on the typed sequence, under the same reading.
     const every = await page.$$eval('.learned-every .train-head', (all) =>
       all.map((x) => [x.querySelector('.head-name').textContent, x.dataset.kind]),

@@ -19,6 +19,8 @@ import {
 } from '../../web/model/training-export.mjs';
 import { decodeParametersLink, encodeParametersLink } from '../../web/model/parameters-link.mjs';
 import { parseHash, serializeHash } from '../../web/url-state.mjs';
+import { kindName, readingText } from '../../web/draw/training-views.mjs';
+import { translator } from '../../web/i18n/index.mjs';
 
 describe('the chapter model (Node)', () => {
   test('parseLetters takes A..O with or without spaces, and names what it refuses', () => {
@@ -103,6 +105,28 @@ describe('the chapter model (Node)', () => {
       kindOf((i) => Math.max(0, i - 2)),
       'mixed',
     );
+    // Short of half on one pattern, a clear share still says so: the head leans to it (a
+    // head with 0.497 on the previous token is not "diffuse" next to one with 0.532 that is a
+    // previous-token head). Even weights stay diffuse (above).
+    const leaning = (share) =>
+      Array.from({ length: T }, (_, i) =>
+        Array.from({ length: T }, (_, j) => {
+          if (i === 0) return j === 0 ? 1 : 0;
+          if (j > i) return 0;
+          return j === i - 1 ? share : (1 - share) / i;
+        }),
+      );
+    assert.deepEqual(
+      [0.532, 0.497, 0.42, 0.3].map((share) => readHead(leaning(share), tokens).kind),
+      ['previous', 'leans', 'leans', 'diffuse'],
+    );
+    const leans = readHead(leaning(0.497), tokens);
+    assert.equal(leans.toward, 'previous');
+    assert.ok(Math.abs(leans.share - 0.497) < 1e-9, `${leans.share}`);
+    const tr = translator('en');
+    assert.equal(kindName(leans, tr), 'leans to previous token');
+    assert.match(readingText(leans, tr), /^leans to previous token: 0\.50 of its weight/);
+    assert.equal(kindName(leans, translator('zh')), '偏向前一个词元');
     // No head reads as an induction head: the reader says so (null), it does not pick one.
     const data = new Float32Array([...rows((i) => i - 1).flat(), ...rows((i) => i).flat()]);
     const reading = readAttention({ data, dims: [1, 1, 2, T, T] }, tokens);

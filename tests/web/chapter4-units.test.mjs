@@ -4,7 +4,10 @@
 // character model reads as on a couplet.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
+import { snapshotMismatch } from '../../web/app/language-run.mjs';
 import {
   lineStartScore,
   punctuationScore,
@@ -13,7 +16,10 @@ import {
 } from '../../web/model/head-reading.mjs';
 import {
   CONTEXT,
+  LANGUAGE_MODEL,
+  TEXTS,
   baselines,
+  describeText,
   headsOff,
   parseSentence,
   sentenceScores,
@@ -100,5 +106,30 @@ describe('chapter 4: the model code (Node)', () => {
     assert.equal(verseShare('光，疑是地上霜。举头望明月，低头思故乡明月。后'), 1);
     assert.equal(verseShare('光，疑是地。后'), 0);
     assert.equal(verseShare('no marks'), null);
+  });
+
+  test('a snapshot is shown only for the text and the model it was trained on', () => {
+    const poems = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../web/snapshots/poems.json')),
+    );
+    assert.equal(TEXTS.tang.snapshot, 'poems');
+    const text = readFileSync(
+      join(import.meta.dirname, '../../dist/texts', TEXTS.tang.file),
+      'utf8',
+    );
+    assert.equal(snapshotMismatch(poems, describeText(text)), '');
+    // A part of the text (the offline file's English classic is one book of five).
+    assert.match(
+      snapshotMismatch(poems, describeText(text.slice(0, 5000))),
+      new RegExp(
+        `trained on ${poems.textCharacters} characters \\(${poems.vocabSize} different\\), this text has`,
+      ),
+    );
+    // Another model than the page's: every stage's sizes would be wrong.
+    const wider = { ...poems, config: { ...poems.config, dModel: 2 * LANGUAGE_MODEL.dModel } };
+    assert.match(
+      snapshotMismatch(wider, describeText(text)),
+      /its dModel is \d+, the page's model has/,
+    );
   });
 });

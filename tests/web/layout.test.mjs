@@ -20,6 +20,24 @@ import { chapterOf } from '../../web/stages/index.mjs';
 
 const web = pageFixture();
 
+/**
+ * Chapter 4's steps drawn with the model's numbers (the snapshot it opens with: the
+ * embedding, h and the logits, every head, the samples, a text written), not before.
+ */
+const MODEL_DRAWN = {
+  'lm-chars': '.scene-ch4-chars[data-embed-step]',
+  'lm-next': '.scene-ch4-next[data-h-size][data-ready="true"]',
+  'lm-train': '.scene-ch4-train .ch4-sample',
+  'lm-heads': '.scene-ch4-heads[data-ready="true"]',
+  'lm-switch': '.scene-ch4-switch[data-off]',
+  'lm-write': '.scene-ch4-write[data-written]',
+};
+
+async function waitForModel(page, id) {
+  if (id === 'lm-write') await page.click('[data-control="ch4-write"]');
+  await page.waitForSelector(MODEL_DRAWN[id], { state: 'attached', timeout: 60_000 });
+}
+
 const SIZES = [
   { name: 'laptop', viewport: { width: 1366, height: 768 } },
   { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true },
@@ -188,6 +206,7 @@ for (const { name, viewport, hasTouch } of SIZES) {
         await waitForStep(page, id);
         if (id === 'train')
           await page.waitForSelector('.scene-train[data-worker="ready"]', { timeout: 30_000 });
+        if (MODEL_DRAWN[id]) await waitForModel(page, id);
         for (const problem of await page.evaluate(layoutProblems)) found.push(`${id}: ${problem}`);
       }
       assert.deepEqual(found, [], `${found.length} problems:\n${found.join('\n')}`);

@@ -196,3 +196,79 @@ test('phone: a scene wider than the screen (a reader’s 8×8 numbers) says it s
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+/** Whether two boxes ({ left, right, top, bottom }) share any area. */
+const overlap = (a, b) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const boxOf = (el) => {
+  const { left, right, top, bottom } = el.getBoundingClientRect();
+  return { left, right, top, bottom };
+};
+
+test('phone zh: a glossary pop-up opens beside its term, a cell’s pop-up above the controls', async () => {
+  const { page, context, problems } = await web.open({ ...PHONE, locale: 'zh-CN' });
+  await page.goto(`${web.url}#step=softmax-1`);
+  await waitForReady(page);
+  await waitForStep(page, 'softmax-1');
+  // The term in the middle of the screen: a pop-up centred there covered its paragraph.
+  const term = page.locator('.explanation .glossary-term[data-term="softmax"]');
+  await term.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await term.tap();
+  const popup = page.locator('.glossary-popup:popover-open');
+  await popup.waitFor();
+  const sentence = term.locator('xpath=ancestor::p[1]');
+  const [termBox, popupBox] = [await sentence.evaluate(boxOf), await popup.evaluate(boxOf)];
+  assert.ok(
+    !overlap(termBox, popupBox),
+    `paragraph ${JSON.stringify(termBox)}, pop-up ${JSON.stringify(popupBox)}`,
+  );
+  await screenshot(page, 'phone-zh-glossary');
+  await page.keyboard.press('Escape');
+
+  // Stage 10's head cards, a cell of the last one just above the control bar (stuck to the bottom of the screen): its pop-up goes
+  // over the cell, not onto Play and Next.
+  await page.goto(`${web.url}#step=heads-attention`);
+  await waitForStep(page, 'heads-attention');
+  const cell = page.locator('.scene-host .is-inspectable td.cell').last();
+  await cell.evaluate((el) => {
+    const bar = document.querySelector('.transport').getBoundingClientRect();
+    window.scrollBy(0, el.getBoundingClientRect().bottom - (bar.top - 6));
+  });
+  await cell.tap();
+  const inspector = page.locator('.cell-popover:not([hidden])');
+  await inspector.waitFor();
+  const bar = await page.locator('.transport').evaluate(boxOf);
+  const shown = await inspector.evaluate(boxOf);
+  assert.ok(
+    !overlap(shown, bar),
+    `pop-up ${JSON.stringify(shown)}, controls ${JSON.stringify(bar)}`,
+  );
+  assert.ok(!overlap(shown, await cell.evaluate(boxOf)), 'the pop-up leaves its cell in view');
+  await screenshot(page, 'phone-zh-cell-popup');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('phone zh: the cost table’s column headers stay whole words, each on one line', async () => {
+  const { page, context, problems } = await web.open({ ...PHONE, locale: 'zh-CN' });
+  await page.goto(`${web.url}#step=decode-4`);
+  await waitForReady(page);
+  await waitForStep(page, 'decode-4');
+  const headers = await page.$$eval('.count-table thead th', (all) =>
+    all.map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { text: th.textContent, lines: lines.size };
+    }),
+  );
+  assert.deepEqual(
+    headers.map((x) => x.text),
+    ['用缓存', '重算前缀'],
+  );
+  for (const { text, lines } of headers) assert.equal(lines, 1, `“${text}” is on ${lines} lines`);
+  await page.locator('.count-table').scrollIntoViewIfNeeded();
+  await screenshot(page, 'phone-zh-count-table');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

@@ -95,3 +95,42 @@ test('Predict at the softmax: the rounding note, which prints the weights, waits
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('Predict: a cell answered right shows its number whole at once, as the step plays on', async () => {
+  // With motion: the step plays from its start after the answer, and its cells land one by one.
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=softmax-1`,
+    reducedMotion: 'no-preference',
+  });
+  await waitForReady(page);
+  await waitForStep(page, 'softmax-1');
+  await page.click('[data-tool="predict"]');
+  assert.match(await page.textContent('.exercise-prompt'), /a₁,₁/);
+  await answer(page, '0.063');
+  await page.waitForFunction(
+    () => document.querySelector('.exercise')?.dataset.outcome === 'right',
+  );
+  const looks = await page.$eval(
+    '.scene-host td.cell[data-matrix="weights"][data-row="0"][data-col="0"] .cell-value',
+    (value) => {
+      const style = getComputedStyle(value);
+      const score = document.querySelector('.scene-host td.cell[data-matrix="scores"] .cell-value');
+      return {
+        text: value.textContent,
+        opacity: style.opacity,
+        visibility: style.visibility,
+        transform: style.transform,
+        sameSize: style.fontSize === getComputedStyle(score).fontSize,
+      };
+    },
+  );
+  assert.deepEqual(looks, {
+    text: '0.063',
+    opacity: '1',
+    visibility: 'visible',
+    transform: 'none',
+    sameSize: true,
+  });
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

@@ -104,7 +104,8 @@ test('words: counts agree with nouns, the mask is in the formula, no English in 
 test('chapter 2: alike scores pale with one legend value, ties named, what sharing and no cache cost', async () => {
   const { page, context, problems } = await web.open({ url: `${web.url}#step=heads-attention` });
   await waitForReady(page);
-  // Head 4 asks nothing: every score is 0, painted pale, its legend one value (not "0–0").
+  // Head 4 asks nothing: every score is 0, painted pale, its legend says so in words (not a
+  // scale from 0 to 0, nor a "0" beside a stub of a bar).
   const head4 = '.scene-host .head-heatmap.head-4[data-view="head-scores"]';
   const heats = await page.$$eval(`${head4} td.cell[data-matrix="head-scores"]`, (cells) =>
     cells.map((cell) => cell.style.getPropertyValue('--heat')),
@@ -114,7 +115,7 @@ test('chapter 2: alike scores pale with one legend value, ties named, what shari
     flat: el.classList.contains('is-flat'),
     text: el.textContent,
   }));
-  assert.deepEqual(legend, { flat: true, text: '0' });
+  assert.deepEqual(legend, { flat: true, text: 'every score is 0' });
   // With GQA, head 2's third query weighs keys 1, 3 and 4 alike: all three are named.
   await page.goto(`${web.url}#step=kv-sharing`);
   await waitForReady(page);

@@ -2,7 +2,9 @@
 // English classic or the learner's own), the trainer (createTrainer with the text task, a
 // Worker holding the module and the model), everything its training has reported (every
 // step's loss, the samples, the held-out loss), the learner's sentence and the heads they
-// switched off. It lives in the app, not in a scene: the six stages of the chapter read the
+// switched off. The model shown first is the text's snapshot, trained offline
+// (scripts/train-snapshots.mjs): the chapter opens with a model that already writes; the
+// learner can start from scratch and watch one learn, and go back. It lives in the app, not in a scene: the six stages of the chapter read the
 // same model, and a scene rebuilt on a language switch draws whatever the run holds then.
 import {
   CHUNK_STEPS,
@@ -17,6 +19,8 @@ import {
   describeText,
 } from '../model/language.mjs';
 import { TEXT_BATCH } from '../../src/js/tasks/text-task.mjs';
+import { decodeSnapshot } from '../../src/js/tasks/text-snapshot.mjs';
+import { createRunLoop } from './run-loop.mjs';
 
 /** The temperature of the samples written while the model trains. */
 export const SAMPLE_TEMPERATURE = 0.8;
@@ -35,30 +39,63 @@ export const heldOutEvery = (length) =>
 const freshTraining = () => ({
   status: 'idle', // 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'failed'
   error: '',
-  step: 0,
+  step: 0, // steps trained here (a snapshot's offline steps are loadedStep)
   loss: NaN,
   losses: [],
   msPerStep: NaN,
   runningMs: 0,
   samples: [], // { step, seconds, text } every SAMPLE_EVERY steps, and at step 0
   heldOut: [], // { step, loss, accuracy }: evaluate() on the text's last tenth
+  loadedStep: null, // the steps the snapshot shown was trained offline; null for a new model
   model: 0, // bumped whenever the model's weights change: forward results are of one model
 });
 
+/** A text without a snapshot (the learner's own, or a build that has none). */
+const NO_SNAPSHOT = Object.freeze({ status: 'none', error: '', manifest: null, bytes: null });
+
+/**
+ * Why a snapshot cannot be the model of this text, or '' when it can: it must be of the
+ * page's model (LANGUAGE_MODEL: every stage's sizes are its) and of this very text (its
+ * characters, counted, and its vocabulary).
+ */
+export function snapshotMismatch(manifest, info) {
+  const { config } = manifest;
+  const differs = Object.keys(LANGUAGE_MODEL).find((key) => config?.[key] !== LANGUAGE_MODEL[key]);
+  if (differs)
+    return `its ${differs} is ${config?.[differs]}, the page's model has ${LANGUAGE_MODEL[differs]}`;
+  if (manifest.vocabSize !== info.tokenizer.vocabSize || manifest.textCharacters !== info.length)
+    return `it was trained on ${manifest.textCharacters} characters (${manifest.vocabSize} different), this text has ${info.length} (${info.tokenizer.vocabSize})`;
+  return '';
+}
+
 /**
  * Reads the chosen text (or takes the learner's own) into run.text: its characters and
- * baselines (describeText), and the sentence its stages start with; isCurrent() false once
- * another text was chosen meanwhile.
+ * baselines (describeText), and the sentence its stages start with; and its snapshot, if it
+ * has one, into run.snapshot (a snapshot that cannot be read or does not fit says why there,
+ * and the run shows a new model instead). isCurrent() false once another text was chosen.
  */
-function readText(run, loadText, isCurrent, notify) {
+function readText(run, files, isCurrent, notify) {
   run.text = { status: 'loading', error: '', info: null };
+  run.snapshot = NO_SNAPSHOT;
   notify();
+  const { loadText, loadSnapshot } = files;
+  const named = TEXTS[run.choice]?.snapshot;
   const source = run.choice === 'own' ? Promise.resolve(run.own) : loadText(TEXTS[run.choice].file);
-  source
-    .then((text) => {
+  const snapshot =
+    named && loadSnapshot
+      ? loadSnapshot(named).then(
+          ({ manifest, bytes }) => ({ status: 'ready', error: '', manifest, bytes }),
+          (error) => ({ ...NO_SNAPSHOT, status: 'failed', error: String(error?.message ?? error) }),
+        )
+      : Promise.resolve(NO_SNAPSHOT);
+  Promise.all([source, snapshot])
+    .then(([text, read]) => {
       if (!isCurrent()) return;
       const info = describeText(text);
       run.text = { status: 'ready', error: '', info: { ...info, text } };
+      const mismatch = read.manifest ? snapshotMismatch(read.manifest, info) : '';
+      run.snapshot = mismatch ? { ...NO_SNAPSHOT, status: 'failed', error: mismatch } : read;
+      if (run.snapshot.status !== 'ready') run.source = 'scratch';
       if (!run.sentence) run.sentence = defaultSentence(run.choice, info.tokenizer, text);
       notify();
     })
@@ -71,20 +108,11 @@ function readText(run, loadText, isCurrent, notify) {
 
 /**
  * The training of the run's model, chunk after chunk, with a sample and the held-out loss every
- * SAMPLE_EVERY steps: { start, pause, end, fail, record, sample }. trainers.current() is the
- * trainer's promise (null: none yet), trainers.ensure() starts one.
+ * SAMPLE_EVERY steps: { start, pause, end, fail, record, sample } (start, pause, end and fail
+ * are the shared loop's, app/run-loop.mjs). trainers.current() is the trainer's promise (null:
+ * none yet), trainers.ensure() starts one.
  */
 function createTrainingLoop(run, notify, trainers) {
-  let loopId = 0; // the run loop that may go on; a pause or a reset ends the others
-  let resumedAt = 0;
-
-  function fail(error) {
-    run.status = 'failed';
-    run.error = String(error?.message ?? error);
-    loopId += 1;
-    notify();
-  }
-
   function record(event) {
     for (const loss of event.losses) run.losses.push(loss);
     run.step = event.step;
@@ -94,16 +122,16 @@ function createTrainingLoop(run, notify, trainers) {
     notify();
   }
 
-  const seconds = () =>
-    (run.runningMs + (run.status === 'running' ? performance.now() - resumedAt : 0)) / 1000;
-
-  /** A sample of the model as it is now, and its held-out loss, into the run. */
-  async function sample(started, step) {
+  /**
+   * A sample of the model as it is now, and its held-out loss (at every heldOutEvery steps, or
+   * when `score`), into the run.
+   */
+  async function sample(started, step, { score = false } = {}) {
     const ready = await started;
     const { tokenizer } = run.text.info;
     const start = tokenizer.characters.includes('\n') ? '\n' : tokenizer.characters[0];
     const prompt = tokenizer.encode(start);
-    const time = seconds();
+    const time = loop.seconds();
     const written = await ready.generate({
       prompt,
       count: SAMPLE_LENGTH - 1,
@@ -111,7 +139,8 @@ function createTrainingLoop(run, notify, trainers) {
       topK: 0,
       seed: step + 1,
     });
-    const scored = step % heldOutEvery(run.text.info.length) === 0 ? await ready.evaluate() : null;
+    const scoreNow = score || step % heldOutEvery(run.text.info.length) === 0;
+    const scored = scoreNow ? await ready.evaluate() : null;
     if (trainers.current() !== started || run.samples.some((s) => s.step === step)) return;
     run.samples.push({ step, seconds: time, text: tokenizer.decode(written) });
     if (scored) run.heldOut.push({ step, loss: scored.loss, accuracy: scored.accuracy });
@@ -132,64 +161,55 @@ function createTrainingLoop(run, notify, trainers) {
     }
   }
 
-  function settle(status) {
-    if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
-    run.status = status;
-  }
+  const loop = createRunLoop(run, {
+    notify,
+    ensure: trainers.ensure,
+    current: trainers.current,
+    // The snapshot is shown as trained offline: training starts from scratch (fromScratch).
+    canStart: () =>
+      run.text.status === 'ready' && run.source === 'scratch' && run.step < MAX_LANGUAGE_STEPS,
+    trainChunks,
+  });
+  return { ...loop, record, sample };
+}
 
-  async function start() {
-    if (run.status === 'running' || run.status === 'starting') return;
-    if (run.step >= MAX_LANGUAGE_STEPS || run.text.status !== 'ready') return;
-    run.status = 'starting';
-    run.error = '';
-    const id = ++loopId;
-    notify();
-    try {
-      const ready = await trainers.ensure();
-      if (id !== loopId) return;
-      resumedAt = performance.now();
-      run.status = 'running';
-      notify();
-      await trainChunks(ready, () => id === loopId);
-      if (id === loopId) {
-        settle('done');
-        notify();
-      }
-    } catch (error) {
-      if (id === loopId) fail(error);
-    }
+/**
+ * The trainer of the model to show: a new one from the seed, or (run.source 'snapshot') the
+ * text's snapshot loaded into it, its offline steps in run.loadedStep once there. Resolves
+ * once the model is ready; a snapshot refused ends the worker and rejects.
+ */
+async function startModel(run, startTrainer, onProgress, isCurrent) {
+  const { manifest, bytes } = run.source === 'snapshot' ? run.snapshot : NO_SNAPSHOT;
+  const ready = await startTrainer({
+    config: { ...LANGUAGE_MODEL },
+    task: { text: run.text.info.text },
+    batch: TEXT_BATCH,
+    seed: manifest?.seed ?? 1,
+    onProgress,
+  });
+  if (!manifest) return ready;
+  try {
+    await ready.loadParameters(decodeSnapshot(manifest, bytes));
+  } catch (error) {
+    ready.close();
+    throw error;
   }
-
-  async function pause() {
-    if (run.status !== 'running' && run.status !== 'starting') return;
-    loopId += 1;
-    try {
-      await (await trainers.current())?.stop();
-    } catch (error) {
-      return fail(error);
-    }
-    settle('paused');
-    notify();
+  if (isCurrent()) {
+    run.loadedStep = manifest.steps;
+    run.model += 1;
   }
-
-  return {
-    start,
-    pause,
-    fail,
-    record,
-    sample,
-    /** Ends the loop that runs (a reset or a new text follows). */
-    end: () => (loopId += 1),
-  };
+  return ready;
 }
 
 /**
  * @param {{ startTrainer: (options: object) => Promise<object>,
- *   loadText: (file: string) => Promise<string> }} options
+ *   loadText: (file: string) => Promise<string>,
+ *   loadSnapshot?: (name: string) => Promise<{ manifest: object, bytes: ArrayBuffer }> }} options
  *   startTrainer is createTrainer with the page's worker; loadText reads one of dist/texts/
- *   (served: fetched; the offline file: embedded in it)
+ *   (served: fetched; the offline file: embedded in it); loadSnapshot reads a text's trained
+ *   model (TEXTS' snapshot names; web/snapshots/, text-snapshot.mjs), if the build has any
  */
-export function createLanguageRun({ startTrainer, loadText }) {
+export function createLanguageRun({ startTrainer, loadText, loadSnapshot = null }) {
   const listeners = new Set();
   const run = {
     choice: 'tang', // a key of TEXTS, or 'own'
@@ -197,6 +217,10 @@ export function createLanguageRun({ startTrainer, loadText }) {
     text: { status: 'idle', error: '', info: null }, // info: describeText()
     sentence: '', // the learner's sentence ('' until the text is read: its default then)
     headMask: allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads),
+    sampling: { temperature: 0.8, topK: 0 }, // how the writing stage draws each character
+    // The model shown: the text's snapshot (trained offline), or one trained here from scratch.
+    source: 'snapshot',
+    snapshot: NO_SNAPSHOT, // the text's snapshot as read: { status, error, manifest, bytes }
     ...freshTraining(),
   };
   let trainer = null; // a promise of the trainer for the current text
@@ -212,7 +236,7 @@ export function createLanguageRun({ startTrainer, loadText }) {
   function ensureText() {
     if (run.text.status !== 'idle') return;
     const id = textId;
-    readText(run, loadText, () => id === textId, notify);
+    readText(run, { loadText, loadSnapshot }, () => id === textId, notify);
   }
 
   /** The trainer for the current text, started at the first need (its text must be read). */
@@ -221,15 +245,12 @@ export function createLanguageRun({ startTrainer, loadText }) {
     const info = run.text.info;
     if (!info) return Promise.reject(new Error('the text is not read yet'));
     const id = modelId;
-    const started = startTrainer({
-      config: { ...LANGUAGE_MODEL },
-      task: { text: info.text },
-      batch: TEXT_BATCH,
-      seed: 1,
-      onProgress: (event) => id === modelId && loop.record(event),
-    });
+    const isCurrent = () => id === modelId;
+    const onProgress = (event) => isCurrent() && loop.record(event);
+    const started = startModel(run, startTrainer, onProgress, isCurrent);
     trainer = started;
-    // What the untrained model writes: the first sample (a failure shows at the next need).
+    // What the model writes before any step here: the first sample (a failure shows at the
+    // next need).
     started.then(
       () => id === modelId && loop.sample(started, 0).catch(() => {}),
       () => trainer === started && (trainer = null),
@@ -244,13 +265,18 @@ export function createLanguageRun({ startTrainer, loadText }) {
     trainer = null;
     modelId += 1;
     was?.then((ready) => ready.close(), () => {}); // prettier-ignore
-    Object.assign(run, freshTraining());
+    // run.model goes on counting: a result kept for an earlier model is never taken as this one's.
+    Object.assign(run, freshTraining(), { model: run.model + 1 });
     run.headMask = allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads);
     notify();
   }
 
-  /** Another text (a key of TEXTS, or 'own' with the learner's text): a new model on it. */
+  /**
+   * Another text (a key of TEXTS, or 'own' with the learner's text): its snapshot if it has
+   * one, else a new model on it.
+   */
   function setText(choice, own = run.own) {
+    run.source = 'snapshot';
     reset();
     textId += 1;
     run.choice = choice;
@@ -272,6 +298,18 @@ export function createLanguageRun({ startTrainer, loadText }) {
     pause: loop.pause,
     reset,
     setText,
+    /** A new model from the seed instead of the snapshot, and its training started. */
+    fromScratch() {
+      run.source = 'scratch';
+      reset();
+      return loop.start();
+    },
+    /** The text's snapshot again (what training from scratch did is left). */
+    toSnapshot() {
+      if (run.snapshot.status !== 'ready') return;
+      run.source = 'snapshot';
+      reset();
+    },
     /**
      * Reads the text, and once it is read starts the worker ahead (a chapter 4 stage is on
      * screen: its model is wanted soon). Called at every redraw of such a stage.
@@ -283,6 +321,11 @@ export function createLanguageRun({ startTrainer, loadText }) {
     },
     setSentence(sentence) {
       run.sentence = sentence;
+      notify();
+    },
+    /** The writing's temperature and/or top-k ({ temperature, topK }). */
+    setSampling(patch) {
+      run.sampling = { ...run.sampling, ...patch };
       notify();
     },
     setHeadMask(mask) {

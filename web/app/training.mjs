@@ -14,6 +14,7 @@ import {
   trainingSettingsProblem,
   MAX_TRAINING_STEPS,
 } from '../model/training.mjs';
+import { createRunLoop } from './run-loop.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,12 +125,6 @@ async function snapshotNow(ready, run, isCurrent) {
   if (isCurrent() && run.snapshots === snapshots) snapshots.push({ step, attention });
 }
 
-/** A run's status from now on; the time since it (re)started (at resumedAt) into runningMs. */
-function settle(run, status, resumedAt) {
-  if (run.status === 'running') run.runningMs += performance.now() - resumedAt;
-  run.status = status;
-}
-
 /** Ends a trainer's worker (a trainer that failed to start has none). */
 const endTrainer = (trainer) => trainer.then((ready) => ready.close(), () => {}); // prettier-ignore
 
@@ -213,8 +208,6 @@ async function restartRun(context, then, end) {
 export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = () => {} }) {
   const listeners = new Set();
   const trainers = trainerHolder(startTrainer, (event) => onProgress(event));
-  let loopId = 0; // the run loop that may go on; a reset or a pause ends the others
-  let resumedAt = 0; // performance.now() when the run last (re)started
   const gate = { replacing: 0 }; // replaceModel's: progress of a model being replaced is dropped
   const modelCopy = createModelCopy();
   const run = { settings: { ...TRAINING_DEFAULTS }, ...freshRun() };
@@ -222,14 +215,7 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
 
   function onProgress(event) {
     if (gate.replacing > 0) return;
-    record(run, event, run.runningMs + performance.now() - resumedAt);
-    notify();
-  }
-
-  function fail(error) {
-    run.status = 'failed';
-    run.error = String(error?.message ?? error);
-    loopId += 1;
+    record(run, event, 1000 * loop.seconds());
     notify();
   }
 
@@ -242,52 +228,23 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
     return ready;
   }
 
-  async function start() {
-    if (run.status === 'running' || run.status === 'starting') return;
-    if (run.step >= MAX_TRAINING_STEPS) return;
-    run.status = 'starting';
-    run.error = '';
-    resumedAt = performance.now();
-    const id = ++loopId;
-    notify();
-    try {
-      const ready = await ensureTrainer();
-      if (id !== loopId) return;
-      run.status = 'running';
-      notify();
-      await trainChunks(ready, run, () => id === loopId);
-      if (id === loopId) await snapshotNow(ready, run, () => id === loopId);
-      if (id === loopId) {
-        settle(run, 'done', resumedAt);
-        notify();
-      }
-    } catch (error) {
-      if (id === loopId) fail(error);
-    }
-  }
-
-  async function pause() {
-    if (run.status !== 'running' && run.status !== 'starting') return;
-    loopId += 1;
-    try {
-      const ready = await trainers.current();
-      await ready?.stop(); // the run's last progress comes before stop's answer
-      const id = loopId;
-      if (ready) await snapshotNow(ready, run, () => id === loopId);
-    } catch (error) {
-      return fail(error);
-    }
-    // Only now, so the step shown after Pause (and exported) stays put.
-    settle(run, 'paused', resumedAt);
-    notify();
-  }
+  const loop = createRunLoop(run, {
+    notify,
+    ensure: ensureTrainer,
+    current: () => trainers.current(),
+    canStart: () => run.step < MAX_TRAINING_STEPS,
+    trainChunks: (ready, isCurrent) => trainChunks(ready, run, isCurrent),
+    // The heads at the step where the run stopped (runReading reads the model as it is).
+    afterStop: (ready, isCurrent) => snapshotNow(ready, run, isCurrent),
+  });
+  const { fail } = loop;
 
   /**
    * A new model (restartRun), once the run that was going has been told to end. `end`: the
    * worker ends instead (an explainer taken out of the page); the next Train starts one.
    */
   function restart(then, end = false) {
-    loopId += 1;
+    loop.end();
     const context = { run, trainers, gate, notify, fail, ensureTrainer, onRefused };
     return restartRun(context, then, end);
   }
@@ -310,8 +267,8 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
 
   return {
     run,
-    start,
-    pause,
+    start: loop.start,
+    pause: loop.pause,
     reset,
     set,
     close: () => restart(null, true), // back to step 0, the worker ended

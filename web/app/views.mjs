@@ -71,8 +71,13 @@ export function showExplanation(app, scene, step) {
   );
   app.marks.dataset.step = step.id;
   app.widgets.tools.sceneShown();
-  // In chapter 2, "Your numbers" opens with the layer's editors.
-  app.widgets.workbench.element.classList.toggle('is-chapter-2', chapterOf(step.stage) === 2);
+  // In chapter 2, "Your numbers" opens with the layer's editors; in chapter 4 it holds only
+  // what the learner changes there (widgets/language-numbers.mjs).
+  const chapter = chapterOf(step.stage);
+  const { workbench, languageNumbers } = app.widgets;
+  workbench.element.classList.toggle('is-chapter-2', chapter === 2);
+  workbench.element.classList.toggle('is-chapter-4', chapter === 4);
+  languageNumbers.update({ tr, shown: chapter === 4 });
 }
 
 export function narrate(app) {

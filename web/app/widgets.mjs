@@ -16,6 +16,7 @@ import { createStageList } from '../widgets/stage-list.mjs';
 import { createTablesPanel } from '../widgets/tables-panel.mjs';
 import { createTransport } from '../widgets/transport.mjs';
 import { createWorkbench } from '../widgets/workbench.mjs';
+import { createLanguageNumbers } from '../widgets/language-numbers.mjs';
 import { setLanguage, setLayerDims } from './flow.mjs';
 import { elementMarkup } from './markup.mjs';
 import { DEFAULT_SETTINGS } from './state.mjs';
@@ -38,6 +39,8 @@ export function createWidgets(app) {
     }),
     transport: createTransport({ timeline, onStages: () => widgets.stageList.open() }),
     workbench: createWorkbench(workbenchHandlers(app)),
+    // Chapter 4's part of "Your numbers": its text, sentence and sampling (views.mjs shows it).
+    languageNumbers: createLanguageNumbers(app.languageRun),
     tables: createTablesPanel(),
     sceneHost,
     tools: createLearningTools({
@@ -63,6 +66,8 @@ export function createWidgets(app) {
       onPractice: () => practise(app),
     }),
   };
+  // Under the title of "Your numbers", where a chapter 4 step shows it alone.
+  widgets.workbench.element.querySelector('.panel-title').after(widgets.languageNumbers.element);
   return widgets;
 }
 

@@ -6,6 +6,7 @@
 // their definitions are i18n keys: 'glossary.<term>.match' is the word as the sentences spell
 // it in that language (spellings separated by "|", any case), 'glossary.<term>' the definition.
 import { h } from '../dom.mjs';
+import { placeBeside } from '../popup-place.mjs';
 
 export const GLOSSARY_TERMS = [
   'webassembly',
@@ -81,7 +82,13 @@ export function withGlossary(text, tr, seen, id) {
       }),
       h(
         'span',
-        { class: 'glossary-popup', id: popupId, popover: 'auto', role: 'note' },
+        {
+          class: 'glossary-popup',
+          id: popupId,
+          popover: 'auto',
+          role: 'note',
+          ontoggle: besideItsTerm,
+        },
         h('strong', { text: match }),
         ' ',
         tr(`glossary.${term}`),
@@ -91,6 +98,21 @@ export function withGlossary(text, tr, seen, id) {
   }
   nodes.push(text.slice(cursor));
   return nodes;
+}
+
+/**
+ * An opened pop-up goes under (or over) the paragraph that holds its term, not in the middle
+ * of the screen, where on a phone it covered the very sentence it explains. A paragraph taller
+ * than a third of the screen: under or over the term's line instead.
+ */
+function besideItsTerm(event) {
+  const popup = event.currentTarget;
+  if (event.newState !== 'open') return;
+  const term = popup.getRootNode().querySelector(`[popovertarget="${CSS.escape(popup.id)}"]`);
+  if (!term) return;
+  const paragraph = term.closest('p, li, figcaption');
+  const short = paragraph && paragraph.getBoundingClientRect().height < window.innerHeight / 3;
+  placeBeside(popup, term, short ? paragraph : term);
 }
 
 // Only makes ids unique; it holds no state of any explainer.

@@ -31,7 +31,7 @@ export function heatmap(ctx, name) {
       shade(cell, value, low, high);
     }),
   );
-  view.element.append(heatLegend(finite, low, high, name === 'weights'));
+  view.element.append(heatLegend(finite, low, high, name === 'weights', tr));
   view.element.setAttribute('aria-description', tr('heatmap.description'));
   return view;
 }
@@ -49,25 +49,36 @@ export function shade(cell, value, low, high) {
 /**
  * The colour scale under a heatmap, from the lowest value to the highest, as five swatches
  * (boxes, which exports draw; a CSS gradient they would lose). One value (every score
- * alike) is one pale swatch, not a range "0–0".
+ * alike, head 4's zero queries) is one pale swatch that says so ("every score is 0"), not a
+ * range from 0 to 0.
  * @param {number[]} finite the values shaded; weights: the scale is 0 to 1
+ * @param {Function} tr the page's translator
  */
-export function heatLegend(finite, low, high, weights) {
+export function heatLegend(finite, low, high, weights, tr) {
   const flat = finite.length > 0 && !weights && high === low;
   const steps = flat ? [0] : [0, 0.25, 0.5, 0.75, 1];
+  const swatches = h(
+    'span',
+    { class: 'heat-gradient' },
+    steps.map((heat) => {
+      const step = h('span', { class: 'heat-step' });
+      step.style.setProperty('--heat', String(heat));
+      return step;
+    }),
+  );
+  if (flat) {
+    return h(
+      'div',
+      { class: 'heat-legend is-flat', 'aria-hidden': 'true' },
+      swatches,
+      h('span', { text: tr('heatmap.flat', { value: formatExact(low) }) }),
+    );
+  }
   return h(
     'div',
-    { class: `heat-legend${flat ? ' is-flat' : ''}`, 'aria-hidden': 'true' },
+    { class: 'heat-legend', 'aria-hidden': 'true' },
     h('span', { text: finite.length ? formatExact(low) : '' }),
-    h(
-      'span',
-      { class: 'heat-gradient' },
-      steps.map((heat) => {
-        const step = h('span', { class: 'heat-step' });
-        step.style.setProperty('--heat', String(heat));
-        return step;
-      }),
-    ),
-    flat ? null : h('span', { text: finite.length ? formatExact(high) : '' }),
+    swatches,
+    h('span', { text: finite.length ? formatExact(high) : '' }),
   );
 }

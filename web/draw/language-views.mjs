@@ -4,8 +4,15 @@
 // the run (it follows the run while on screen and lets go once taken off).
 import { h, svg } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
-import { lossPoints } from './training-views.mjs';
-import { TEXT_CHOICES, characterCount, parseSentence, showCharacter } from '../model/language.mjs';
+import { lossPoints, weightRgb } from './training-views.mjs';
+import {
+  MIN_OWN_TEXT,
+  TEXT_CHOICES,
+  characterCount,
+  describeText,
+  parseSentence,
+  showCharacter,
+} from '../model/language.mjs';
 
 /**
  * Follows the run while `element` is on screen: `draw(run)` once per frame after each change,
@@ -55,6 +62,16 @@ export function forwardFollower(languageRun, onResult, onError) {
         follow();
       });
   };
+}
+
+/**
+ * A number's colour, scaled by the largest |x| (`max`): the scores' blue above 0, the input's
+ * green below (the rows of X, h).
+ */
+export function numberRgb(x, max) {
+  if (x >= 0) return weightRgb(x / max);
+  const w = Math.min(1, -x / max);
+  return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
 }
 
 /** The text the model learns: a <select> of the Tang poems, the English classic, their own. */
@@ -136,6 +153,87 @@ export function sentenceField(languageRun, tr, { least = 2 } = {}) {
     problem,
   );
   return { element, update };
+}
+
+/** The learner's own text: a box to paste it in and a button that trains on it. */
+export function ownText(languageRun, tr) {
+  const problem = h('p', { class: 'ch4-problem', role: 'status' });
+  const box = h('textarea', {
+    rows: 3,
+    spellcheck: 'false',
+    placeholder: tr('ch4.own.placeholder', { least: MIN_OWN_TEXT }),
+    'aria-label': tr('ch4.own.label'),
+    dataset: { control: 'ch4-own' },
+  });
+  const use = h('button', {
+    type: 'button',
+    dataset: { control: 'ch4-own-train' },
+    text: tr('ch4.own.use'),
+    onclick: () => {
+      try {
+        describeText(box.value);
+      } catch (error) {
+        problem.textContent = tr('ch4.own.short', {
+          least: MIN_OWN_TEXT,
+          n: characterCount(box.value),
+        });
+        return error;
+      }
+      problem.textContent = '';
+      languageRun.setText('own', box.value);
+    },
+  });
+  return h(
+    'details',
+    { class: 'ch4-own' },
+    h('summary', { text: tr('ch4.own.summary') }),
+    box,
+    use,
+    problem,
+  );
+}
+
+/** The temperatures and top-k choices the model writes with (0: every character). */
+export const TEMPERATURES = [0.2, 0.5, 0.8, 1, 1.5];
+export const TOP_KS = [0, 1, 5, 20];
+
+function choice(options, text, onChange, label, control) {
+  const select = h(
+    'select',
+    { 'aria-label': label, dataset: { control }, onchange: () => onChange(Number(select.value)) },
+    options.map((o) => h('option', { value: String(o) }, text(o))),
+  );
+  return {
+    select,
+    element: h('label', { class: 'ch4-field' }, h('span', { text: label }), select),
+  };
+}
+
+/**
+ * The temperature and top-k the model writes with (the run's sampling, one for the writing
+ * stage and "Your numbers"): { elements, update(run) }.
+ */
+export function samplingControls(languageRun, tr) {
+  const temperature = choice(
+    TEMPERATURES,
+    String,
+    (value) => languageRun.setSampling({ temperature: value }),
+    tr('ch4.write.temperature'),
+    'ch4-temperature',
+  );
+  const topK = choice(
+    TOP_KS,
+    (k) => (k === 0 ? tr('ch4.write.topAll') : String(k)),
+    (value) => languageRun.setSampling({ topK: value }),
+    tr('ch4.write.topK'),
+    'ch4-top-k',
+  );
+  const update = ({ sampling }) => {
+    temperature.select.value = String(sampling.temperature);
+    topK.select.value = String(sampling.topK);
+  };
+  update(languageRun.run);
+  return { elements: [temperature.element, topK.element], update };
 }
 
 /** The sentence's ids if the model can read it now, else null. */
@@ -235,7 +333,8 @@ export function languageLossCurve(tr) {
     grid.replaceChildren(...ticks);
   }
 
-  function update(run, maxSteps) {
+  /** `offline`: the steps the model had before the run's (a snapshot's), where x starts. */
+  function update(run, maxSteps, offline = 0) {
     const info = run.text.info;
     if (!info) return;
     axis(info.tokenizer.vocabSize);
@@ -253,7 +352,12 @@ export function languageLossCurve(tr) {
     line.setAttribute('points', points.join(' '));
     dots.replaceChildren(
       ...run.heldOut.map((e) =>
-        svg('circle', { class: 'heldout-dot', cx: x(e.step, maxSteps), cy: y(e.loss), r: 3 }),
+        svg('circle', {
+          class: 'heldout-dot',
+          cx: x(offline + e.step, maxSteps),
+          cy: y(e.loss),
+          r: 3,
+        }),
       ),
     );
     xEnd.textContent = String(maxSteps);
@@ -298,10 +402,29 @@ export function textReading(read, tr) {
 export const sayFailure = (status, tr) => (error) =>
   (status.textContent = tr('ch4.model.failed', { reason: String(error?.message ?? error) }));
 
-/** A status line: what the run is doing (training, paused, failed) and its step. */
+/**
+ * Which model the stages show, in one line: the text's snapshot (its offline steps and its
+ * held-out loss, scored in the worker once loaded), or a model trained here from scratch (its
+ * step), or why none runs.
+ */
 export function runStatus(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
   if (run.text.status !== 'ready') return textSentence(run, tr);
+  if (run.source === 'snapshot') {
+    if (run.loadedStep === null) return tr('ch4.model.snapshotLoading');
+    const scored = run.heldOut.find((e) => e.step === run.step);
+    return tr('ch4.model.snapshot', {
+      steps: run.loadedStep.toLocaleString('en-US'),
+      loss: scored ? scored.loss.toFixed(3) : '…',
+    });
+  }
   if (run.step === 0) return tr('ch4.model.untrained');
   return tr('ch4.model.trained', { step: run.step });
+}
+
+/** Why the text has no snapshot to show ('' when it has one, or is the learner's own). */
+export function snapshotNote(run, tr) {
+  return run.snapshot.status === 'failed'
+    ? tr('ch4.model.noSnapshot', { reason: run.snapshot.error })
+    : '';
 }

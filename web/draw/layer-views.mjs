@@ -8,6 +8,7 @@ import { matrixView } from './matrix-view.mjs';
 import { symbolNode } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
 import { heatLegend, shade } from './heatmap.mjs';
+import { ROLES, symbolText } from '../roles.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {
@@ -54,7 +55,8 @@ export function headBlocksMatrix(spec) {
  * One head's scores or weights (n × n) as a heatmap: the numbers are in the cells (shown on
  * demand, always there for screen readers and the inspector), the colour is their size.
  * @param {object} spec { matrix: 'head-scores' | 'head-weights', head, n, value(i, j),
- *   masked(i, j), symbol, name, weights: boolean, rows?: rows shown (others left empty) }
+ *   masked(i, j), symbol, name, weights: boolean, rows?: rows shown (others left empty),
+ *   tr: the page's translator }
  */
 export function headHeatmap(spec) {
   const { matrix, head, n, value, masked, weights, symbol, name } = spec;
@@ -66,7 +68,7 @@ export function headHeatmap(spec) {
   const text = gridTexts(n, n, (i, j) => (masked(i, j) && !weights ? -Infinity : value(i, j)));
   const view = matrixView({
     matrix,
-    role: 'score',
+    role: ROLES.scores.role,
     symbol,
     name,
     rows: n,
@@ -93,7 +95,7 @@ export function headHeatmap(spec) {
       shade(cell, value(i, j), low, high);
     }),
   );
-  view.element.append(heatLegend(finite, low, high, weights));
+  view.element.append(heatLegend(finite, low, high, weights, spec.tr));
   return view;
 }
 
@@ -118,20 +120,14 @@ export function layerInput(ctx, name, options = {}) {
   const { numbers, tr } = ctx;
   const layer = numbers.layer;
   const matrix = layer[name];
-  const meta = {
-    x: { role: 'input', symbol: 'X', key: 'matrix.x' },
-    wQuery: { role: 'query', symbol: ['W', 'Q'], key: 'matrix.wQuery' },
-    wKey: { role: 'key', symbol: ['W', 'K'], key: 'matrix.wKey' },
-    wValue: { role: 'value', symbol: ['W', 'V'], key: 'matrix.wValue' },
-    wOut: { role: 'output', symbol: ['W', 'O'], key: 'ch2.matrix.wOut' },
-  }[name];
+  const meta = ROLES[name];
   const value = (i, j) => matrix.data[i * matrix.cols + j];
   if (name === 'x') {
     return matrixView({
       matrix: 'layer-x',
       role: meta.role,
       symbol: meta.symbol,
-      name: tr(meta.key),
+      name: tr(meta.nameKey),
       rows: matrix.rows,
       cols: matrix.cols,
       text: gridTexts(matrix.rows, matrix.cols, value),
@@ -146,8 +142,8 @@ export function layerInput(ctx, name, options = {}) {
         matrix: `layer-${name}`,
         role: meta.role,
         symbol: symbolNode(meta.symbol),
-        symbolText: meta.symbol.join('_'),
-        name: tr(meta.key),
+        symbolText: symbolText(meta.symbol),
+        name: tr(meta.nameKey),
         rows: matrix.rows,
         cols: matrix.cols,
         value,
@@ -159,8 +155,8 @@ export function layerInput(ctx, name, options = {}) {
         matrix: 'layer-wOut',
         role: meta.role,
         symbol: symbolNode(meta.symbol),
-        symbolText: 'W_O',
-        name: tr(meta.key),
+        symbolText: symbolText(meta.symbol),
+        name: tr(meta.nameKey),
         rows: matrix.rows,
         cols: matrix.cols,
         text: gridTexts(matrix.rows, matrix.cols, value),
@@ -185,16 +181,12 @@ export function layerProjection(ctx, field) {
   const blocks = isKv ? kvHeads : heads;
   // Block b comes from query head b, or (keys, values) from kv head b's first query head.
   const source = (b) => layer.heads[isKv ? b * group : b][field];
-  const meta = {
-    queries: { role: 'query', symbol: 'Q', key: 'matrix.queries' },
-    keys: { role: 'key', symbol: 'K', key: 'matrix.keys' },
-    values: { role: 'value', symbol: 'V', key: 'matrix.values' },
-  }[field];
+  const meta = ROLES[field];
   return headBlocksMatrix({
     matrix: `layer-${field}`,
     role: meta.role,
     symbol: meta.symbol,
-    name: tr(meta.key),
+    name: tr(meta.nameKey),
     rows: n,
     cols: blocks * dHead,
     value: (i, c) => {
@@ -204,7 +196,7 @@ export function layerProjection(ctx, field) {
     blockSize: dHead,
     blockLabel: isKv ? 'g' : 'h',
     headOf: isKv ? (g) => g * group : (b) => b,
-    rowLabels: Array.from({ length: n }, (_, i) => `${field[0]}${subscript(i + 1)}`),
+    rowLabels: Array.from({ length: n }, (_, i) => `${meta.rowSymbol}${subscript(i + 1)}`),
     inspectable: true,
   });
 }
@@ -226,6 +218,7 @@ export function headPair(ctx, hd, options = {}) {
     symbol: `S${subscript(hd + 1)}`,
     name: tr('ch2.attention.scores', { h: hd + 1 }),
     rows: options.rows,
+    tr,
   });
   const weights = headHeatmap({
     matrix: 'head-weights',
@@ -237,6 +230,7 @@ export function headPair(ctx, hd, options = {}) {
     symbol: `A${subscript(hd + 1)}`,
     name: tr('ch2.attention.weights', { h: hd + 1 }),
     rows: options.rows,
+    tr,
   });
   return { scores, weights };
 }

@@ -9,6 +9,7 @@ import { formatExact } from '../format.mjs';
 import { runReading } from '../model/training.mjs';
 import { kindName } from './training-views.mjs';
 import { matrixView } from './matrix-view.mjs';
+import { ROLES } from '../roles.mjs';
 
 /** Steps between the loss table's rows. */
 export const LOSS_EVERY = 100;
@@ -27,8 +28,8 @@ function lossTable(run, tr) {
   const before = run.loadedStep ?? 0; // a loaded model's steps come before the run's
   return matrixView({
     matrix: 'run-loss',
-    role: 'output',
-    symbol: 'L',
+    role: ROLES.loss.role,
+    symbol: ROLES.loss.symbol,
     name: tr('ch3.tables.loss'),
     rows: steps.length,
     cols: 1,
@@ -50,8 +51,8 @@ function headsTable(run, tr) {
   ];
   return matrixView({
     matrix: 'run-heads',
-    role: 'score',
-    symbol: 'A',
+    role: ROLES.weights.role,
+    symbol: ROLES.weights.symbol,
     name: tr('ch3.tables.heads', { step: reading.step }),
     rows: heads.length,
     cols: columns.length,

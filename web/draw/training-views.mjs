@@ -104,8 +104,11 @@ export function weightRgb(weight) {
   return [255 + (0x1c - 255) * w, 255 + (0x6f - 255) * w, 255 + (0xd1 - 255) * w];
 }
 
-/** Cells of a labelled heatmap are at least this many px (room for a letter), the map 150 to 300 px. */
-const LABELLED_CELL = 9;
+/**
+ * Cells of a labelled heatmap are at least this many px, the map 150 to 300 px: room for a
+ * letter of 10.5 px at chapter 3's 25 tokens (at 9 px a cell, its letters were 7.5 px).
+ */
+const LABELLED_CELL = 12;
 const MIN_MAP = 150;
 const MAX_MAP = 300;
 
@@ -113,18 +116,18 @@ const MAX_MAP = 300;
  * The canvas with the tokens' `labels` (letters, or a text's characters) along its top (keys)
  * and left side (queries), sized so that each cell has room for its label.
  */
-function tokenAxes(canvas, labels) {
+function tokenAxes(canvas, labels, cell = LABELLED_CELL, most = MAX_MAP) {
   const letters = (axis) =>
     h(
       'div',
       { class: `heatmap-axis heatmap-${axis}`, 'aria-hidden': 'true' },
       labels.map((text) => h('span', { text })),
     );
-  const side = Math.min(MAX_MAP, Math.max(MIN_MAP, LABELLED_CELL * labels.length));
+  const side = Math.min(most, Math.max(MIN_MAP, cell * labels.length));
   setStyle(canvas, 'width', `${side}px`);
   setStyle(canvas, 'height', `${side}px`);
   // The letters a little smaller than their cells, so that neighbours never touch.
-  const letterPx = Math.min(11, Math.max(7, side / labels.length - 1.5));
+  const letterPx = Math.min(Math.max(11, cell - 2), Math.max(7, side / labels.length - 1.5));
   return h(
     'div',
     { class: 'heatmap-labelled', style: { fontSize: `${letterPx.toFixed(1)}px` } },
@@ -140,17 +143,18 @@ function tokenAxes(canvas, labels) {
  * [T][T] (rows are queries). Darker is more weight; above the diagonal (future keys) stays
  * blank. One pixel per cell, written at once (putImageData) and scaled up by CSS: a redraw of
  * every head costs well under a millisecond. With `tokens`, the rows and columns are labelled
- * with their letters (or with `labels`, one string per token: a text's characters);
- * read(text) writes the head's reading under its name.
+ * with their letters (or with `labels`, one string per token: a text's characters; `cell`
+ * and `most` then give the least px per cell and the largest map, for letters that must be
+ * read, as Chinese characters); read(text) writes the head's reading under its name.
  */
-export function headHeatmap(label, headClass, { tokens, labels } = {}) {
+export function headHeatmap(label, headClass, { tokens, labels, cell, most } = {}) {
   const canvas = h('canvas', { class: 'head-heatmap', 'aria-hidden': 'true' });
   const reading = h('span', { class: 'head-reading' });
   const axes = labels ?? (tokens ? Array.from(tokens, tokenLabel) : null);
   const element = h(
     'figure',
     { class: `train-head ${headClass}` },
-    axes ? tokenAxes(canvas, axes) : canvas,
+    axes ? tokenAxes(canvas, axes, cell, most) : canvas,
     h('figcaption', {}, h('span', { class: 'head-name', text: label }), reading),
   );
   function update(weights) {
@@ -179,11 +183,14 @@ export function headHeatmap(label, headClass, { tokens, labels } = {}) {
   return { element, update, read };
 }
 
-/** What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩". */
+/**
+ * What a head reads as, in two or three words: "previous token", "fixed token ⟨s⟩", "leans to
+ * previous token".
+ */
 export function kindName(head, tr) {
-  return tr(`ch3.kind.${head.kind}`, {
-    token: head.token === undefined ? '' : tokenLabel(head.token),
-  });
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
+  const toward = head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '';
+  return tr(`ch3.kind.${head.kind}`, { token, toward });
 }
 
 /** The kind and its share, short enough for a file's drawing: "previous token 0.87". */
@@ -197,13 +204,16 @@ const shareText = (share) => share.toFixed(2);
 
 /**
  * A head's reading (model/head-reading.mjs) in one line: "previous token: 0.87 of its weight
- * on the token just before", "diffuse: spread over about 12 tokens".
+ * on the token just before", "diffuse: spread over about 12 tokens". The share is printed by
+ * `formatShare` (two decimals unless given).
  */
-export function readingText(head, tr) {
+export function readingText(head, tr, formatShare = shareText) {
+  const token = head.token === undefined ? '' : tokenLabel(head.token);
   return tr(`ch3.read.${head.kind}`, {
-    share: shareText(head.share),
+    share: formatShare(head.share),
     keys: head.keys.toFixed(1),
-    token: head.token === undefined ? '' : tokenLabel(head.token),
+    token,
+    toward: head.kind === 'leans' ? tr(`ch3.kind.${head.toward}`, { token }) : '',
   });
 }
 

@@ -18,6 +18,7 @@
 // a strict style-src); keys reach an element only while the focus is inside it.
 import { startApp } from '../app.mjs';
 import { hashOf } from '../app/markup.mjs';
+import { fetchSnapshot } from '../app/snapshot-files.mjs';
 
 /* global EXPLAINER_CSS */
 let sheet = null;
@@ -51,8 +52,10 @@ function filesAt(base) {
     modules.set(base, {
       module,
       worker: files.worker,
-      // Chapter 4's texts: texts/ beside the worker script (the package's folder).
+      // Chapter 4's texts and trained models: texts/ and snapshots/ beside the worker script
+      // (the package's folder).
       texts: new URL('texts/', files.worker).href,
+      snapshots: new URL('snapshots/', files.worker).href,
       // Small calls only: no warm-up call (createAttention's warmUp) to delay the first step.
       attention: module.then((m) => m.default({ warmUp: false })),
     });
@@ -142,6 +145,7 @@ export class AttentionExplainer extends HTMLElement {
         if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);
         return response.text();
       },
+      loadSnapshot: (name) => fetchSnapshot(files.snapshots, name),
       embed: {
         language: language === 'zh' || language === 'en' ? language : undefined,
         hash: hashOf({

@@ -78,6 +78,7 @@ export default {
 
   // --- heatmaps ---
   'heatmap.description': 'Darker cells hold larger numbers.',
+  'heatmap.flat': 'every score is {value}',
 
   // --- cell arithmetic ---
   'arith.projection': '{role} {i}, entry {c}: input {i} · column {c} of {weight}',
@@ -416,7 +417,6 @@ export default {
   'ch3.title.block-residual': 'The residual connection: X + attention(X)',
   'ch3.title.block-norm': 'LayerNorm: each row to mean 0, spread 1',
   'ch3.title.block-mlp': 'The MLP, and a second residual',
-  'ch3.block.name.x': 'inputs',
   'ch3.block.name.y': 'attention’s output',
   'ch3.block.name.residual': 'residual sum',
   'ch3.block.name.normed': 'normalised',
@@ -443,6 +443,7 @@ export default {
   'ch3.read.copy': 'earlier copy: {share} of its weight on the earlier copy of the current token',
   'ch3.read.fixed': 'fixed token: {share} of its weight on {token}, wherever it stands',
   'ch3.read.self': 'itself: {share} of its weight on the current token',
+  'ch3.read.leans': 'leans to {toward}: {share} of its weight goes there, short of half',
   'ch3.read.diffuse': 'diffuse: spread over about {keys} tokens, none of them favoured',
   'ch3.read.mixed':
     'no single pattern: each query looks at about {keys} tokens, but not the same kind of token',
@@ -451,6 +452,7 @@ export default {
   'ch3.kind.copy': 'earlier copy',
   'ch3.kind.fixed': 'fixed token {token}',
   'ch3.kind.self': 'itself',
+  'ch3.kind.leans': 'leans to {toward}',
   'ch3.kind.diffuse': 'diffuse',
   'ch3.kind.mixed': 'no single pattern',
   // ---- Chapter 3 · stage "heads-learned" (what the heads learned) ----

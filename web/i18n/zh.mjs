@@ -76,6 +76,7 @@ export default {
 
   // --- 热力图 ---
   'heatmap.description': '颜色越深，数值越大。',
+  'heatmap.flat': '每个分数都是 {value}',
 
   // --- 单元格算式 ---
   'arith.projection': '{role}{i}的第{c}个元素：输入{i} · {weight}的第{c}列',
@@ -395,7 +396,6 @@ export default {
   'ch3.title.block-residual': '残差连接：X + attention(X)',
   'ch3.title.block-norm': 'LayerNorm：每行变为均值 0、标准差 1',
   'ch3.title.block-mlp': 'MLP，以及第二个残差',
-  'ch3.block.name.x': '输入',
   'ch3.block.name.y': '注意力的输出',
   'ch3.block.name.residual': '残差和',
   'ch3.block.name.normed': '归一化后',
@@ -421,6 +421,7 @@ export default {
   'ch3.read.copy': '上一次出现：其权重的 {share} 落在当前词元上一次出现的位置上',
   'ch3.read.fixed': '固定词元：其权重的 {share} 落在 {token} 上，不管它在哪里',
   'ch3.read.self': '自身：其权重的 {share} 落在当前词元自己身上',
+  'ch3.read.leans': '偏向{toward}：其权重的 {share} 落在那里，不到一半',
   'ch3.read.diffuse': '分散：分布在大约 {keys} 个词元上，没有偏向哪一个',
   'ch3.read.mixed': '没有单一模式：每个查询大约看 {keys} 个词元，但看的不是同一类词元',
   'ch3.kind.previous': '前一个词元',
@@ -428,6 +429,7 @@ export default {
   'ch3.kind.copy': '上一次出现',
   'ch3.kind.fixed': '固定词元 {token}',
   'ch3.kind.self': '自身',
+  'ch3.kind.leans': '偏向{toward}',
   'ch3.kind.diffuse': '分散',
   'ch3.kind.mixed': '没有单一模式',
   // ---- 第三章 · “heads-learned” 阶段（头学到了什么）----

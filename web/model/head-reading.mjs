@@ -13,8 +13,9 @@
 /**
  * What a head can read as, in the order a tie is settled: the token just before, the token
  * after the earlier copy of the current one (an induction head), the earlier copy itself, one
- * fixed token wherever it stands (⟨s⟩, or one letter), the current token itself; else spread
- * over many tokens (diffuse), or focused with no one of these patterns (mixed).
+ * fixed token wherever it stands (⟨s⟩, or one letter), the current token itself; else leaning
+ * to one of these (a clear share, short of half), spread over many tokens (diffuse), or
+ * focused with no one of these patterns (mixed).
  */
 export const HEAD_KINDS = Object.freeze([
   'previous',
@@ -22,11 +23,18 @@ export const HEAD_KINDS = Object.freeze([
   'copy',
   'fixed',
   'self',
+  'leans',
   'diffuse',
   'mixed',
 ]);
 /** A head reads as a pattern when at least this share of its weight, on average, goes there. */
 export const PATTERN_SHARE = 0.5;
+/**
+ * Short of PATTERN_SHARE, a head with at least this share on one pattern leans to it: a head
+ * with 0.497 on the previous token is no more "diffuse" than one with 0.532 is plainly a
+ * previous-token head. (Uniform weights put 2/T on the previous token: under 0.1 at T = 25.)
+ */
+export const LEAN_SHARE = 0.4;
 /** Without a pattern, a head spread over this many tokens or more (on average) is diffuse. */
 export const DIFFUSE_KEYS = 3;
 
@@ -121,11 +129,12 @@ export function spreadKeys(weights) {
 }
 
 /**
- * One head's reading: { kind, share, token?, keys, scores } where kind is one of HEAD_KINDS,
- * share the mean weight on that pattern (for diffuse and mixed: none, 0), token the fixed
- * token's id (kind 'fixed'), keys the mean number of keys a query spreads over, and scores
- * every pattern's share ({ previous, induction, copy, fixed, self }; induction and copy null
- * when no token repeats).
+ * One head's reading: { kind, toward?, share, token?, keys, scores } where kind is one of
+ * HEAD_KINDS, toward the pattern a head that leans leans to, share the mean weight on that
+ * pattern (for diffuse and mixed: none, 0), token the fixed token's id (kind 'fixed', or
+ * leaning to it), keys the mean number of keys a query spreads over, and scores every
+ * pattern's share ({ previous, induction, copy, fixed, self }; induction and copy null when no
+ * token repeats).
  */
 export function readHead(weights, tokens) {
   const fixed = fixedTokenScore(weights, tokens);
@@ -136,24 +145,26 @@ export function readHead(weights, tokens) {
     fixed: fixed.share,
     self: selfScore(weights),
   };
-  const read = pickKind(scores, HEAD_KINDS.slice(0, 5), spreadKeys(weights));
-  return read.kind === 'fixed' ? { ...read, token: fixed.token } : read;
+  const read = pickKind(scores, HEAD_KINDS.slice(0, 5), spreadKeys(weights), LEAN_SHARE);
+  const onFixed = read.kind === 'fixed' || read.toward === 'fixed';
+  return onFixed ? { ...read, token: fixed.token } : read;
 }
 
 /**
  * The reading from the patterns' shares: the pattern (in `patterns`' order for a tie) with the
- * most weight if it has at least PATTERN_SHARE, else diffuse (spread over DIFFUSE_KEYS keys or
- * more) or mixed. Returns { kind, share, keys, scores }.
+ * most weight if it has at least PATTERN_SHARE; else, with `lean` given, 'leans' toward it if
+ * it has at least that; else diffuse (spread over DIFFUSE_KEYS keys or more) or mixed.
+ * Returns { kind, toward?, share, keys, scores }.
  */
-function pickKind(scores, patterns, keys) {
-  let kind = null;
+function pickKind(scores, patterns, keys, lean = Infinity) {
+  let best = null;
   for (const name of patterns) {
-    const share = scores[name] ?? 0;
-    if (share >= PATTERN_SHARE && share > (kind ? scores[kind] : 0)) kind = name;
+    if ((scores[name] ?? 0) > (best ? scores[best] : 0)) best = name;
   }
-  if (kind === null)
-    return { kind: keys >= DIFFUSE_KEYS ? 'diffuse' : 'mixed', share: 0, keys, scores };
-  return { kind, share: scores[kind], keys, scores };
+  const share = best ? scores[best] : 0;
+  if (share >= PATTERN_SHARE) return { kind: best, share, keys, scores };
+  if (share >= lean) return { kind: 'leans', toward: best, share, keys, scores };
+  return { kind: keys >= DIFFUSE_KEYS ? 'diffuse' : 'mixed', share: 0, keys, scores };
 }
 
 /**

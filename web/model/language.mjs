@@ -12,11 +12,13 @@ import { readTextHead } from './head-reading.mjs';
 
 /**
  * The texts the learner can choose: the Tang poems, the English classic (dist/texts/, made by
- * scripts/lib/texts.mjs), or their own. `file` is its name in dist/texts/.
+ * scripts/lib/texts.mjs), or their own. `file` is its name in dist/texts/; `snapshot` names
+ * the model trained on it offline (web/snapshots/<name>.json and .f16, written by
+ * scripts/train-snapshots.mjs), the model chapter 4 opens with.
  */
 export const TEXTS = Object.freeze({
-  tang: { file: 'tang300.txt' },
-  kjv: { file: 'kjv-genesis-deuteronomy.txt' },
+  tang: { file: 'tang300.txt', snapshot: 'poems' },
+  kjv: { file: 'kjv-genesis-deuteronomy.txt', snapshot: 'english' },
 });
 export const TEXT_CHOICES = Object.freeze(['tang', 'kjv', 'own']);
 

@@ -10,7 +10,7 @@
 // 26,000 with learned positions: well under the 64 KB of URL every engine opens. A link is untrusted input: it is checked while it is read
 // (length, characters, inflated size, header, every tensor's size) and then by
 // readParameters() and the model's own loadParameters().
-import { floatsToHalves, halvesToFloats } from '../../src/js/shared/float16.mjs';
+import { floatsToHalves, halvesToFloats } from 'attention-explained';
 import { PARAMETERS_FORMAT, readParameters } from './training-export.mjs';
 
 /** The longest `trained=` value the page writes or reads. */

@@ -4,8 +4,8 @@
 // (createTrainer, app/training.mjs); the numbers here are read from what it reports.
 //
 // Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
-// induction task's own sizes (src/js/tasks/induction-task.mjs), read from it.
-import { INDUCTION_LENGTH, INDUCTION_MODEL } from '../../src/js/tasks/induction-task.mjs';
+// induction task's own sizes (the package's INDUCTION_LENGTH and INDUCTION_MODEL), read from it.
+import { INDUCTION_LENGTH, INDUCTION_MODEL } from 'attention-explained';
 import { readHeads } from './head-reading.mjs';
 
 /** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */

@@ -298,7 +298,7 @@ function markCells(sceneHost, question, outcome, { numbers, tr }) {
 
 /**
  * The asked cell shows "?" until answered; after a wrong answer its sources light up; the
- * cells of this step already answered show their numbers. While a cell is asked, the scene's
+ * cells of this step already answered (and the one just answered right) show their numbers. While a cell is asked, the scene's
  * own highlight of the moment it is held at (a column of its sweep) is put away: only the
  * hint's outlines point anywhere. Returns the cells it marked.
  */
@@ -306,7 +306,11 @@ function markStep(sceneHost, { open, question, outcome, questions, done, ctx }) 
   const asking = open && Boolean(question?.cell);
   sceneHost.classList.toggle('is-asking', asking && (outcome === 'asking' || outcome === 'wrong'));
   if (!open) return [];
-  const answered = questions.filter((q) => q !== question && q.cell && done[q.id]);
+  // The cell just answered right shows its number as the reader typed it, whole, while the
+  // step plays on (not landing small and faint as the scene's clock brings it in).
+  const answered = questions.filter(
+    (q) => q.cell && done[q.id] && (q !== question || outcome === 'right'),
+  );
   return [
     ...(asking ? markCells(sceneHost, question, outcome, ctx) : []),
     ...answered.flatMap((q) => markAnswered(sceneHost, q)),

@@ -2,6 +2,7 @@
 // in a popover, with the cells it was computed from highlighted in the same view.
 import { explainCell } from '../model/arithmetic.mjs';
 import { h } from '../dom.mjs';
+import { placeBeside } from '../popup-place.mjs';
 
 /**
  * @param {{ numbers: () => object, tr: () => Function, id: (name: string) => string,
@@ -70,18 +71,7 @@ export function createCellInspector({ numbers, tr, id, container = document.body
     place(cell);
   }
 
-  function place(cell) {
-    const rect = cell.getBoundingClientRect();
-    const width = popover.offsetWidth;
-    const height = popover.offsetHeight;
-    const margin = 8;
-    let left = rect.left + rect.width / 2 - width / 2;
-    left = Math.max(margin, Math.min(left, window.innerWidth - width - margin));
-    let top = rect.bottom + margin;
-    if (top + height > window.innerHeight - margin) top = rect.top - height - margin;
-    popover.style.left = `${Math.round(left)}px`;
-    popover.style.top = `${Math.round(Math.max(margin, top))}px`;
-  }
+  const place = (cell) => placeBeside(popover, cell);
 
   const inspectableCell = (target) =>
     target instanceof Element ? target.closest('.is-inspectable td.cell') : null;

@@ -11,15 +11,9 @@ import {
 } from '../model/layer.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { createMatrixEditor } from './matrix-editor.mjs';
+import { ROLES } from '../roles.mjs';
 
-const ROLES = { x: 'input', wQuery: 'query', wKey: 'key', wValue: 'value', wOut: 'output' };
-const SYMBOLS = {
-  x: 'X',
-  wQuery: ['W', 'Q'],
-  wKey: ['W', 'K'],
-  wValue: ['W', 'V'],
-  wOut: ['W', 'O'],
-};
+/** The editor's names: the weights as "later" ones (chapter 1 named them already). */
 const NAMES = {
   x: 'matrix.x',
   wQuery: 'matrix.later.wQuery',
@@ -57,8 +51,8 @@ export function createLayerEditor({ onDims, onEntry }) {
       name,
       createMatrixEditor({
         name: `layer-${name}`,
-        role: ROLES[name],
-        symbol: symbolNode(SYMBOLS[name]),
+        role: ROLES[name].role,
+        symbol: symbolNode(ROLES[name].symbol),
         onCommit: (row, col, value) => onEntry(name, row, col, value),
       }),
     ]),

@@ -165,3 +165,16 @@ export type PairedOnnxOutputs<O extends readonly OnnxOutputName[]> = (
 ) extends ('present_value' extends O[number] ? true : false)
   ? O
   : never;
+
+/**
+ * Widens IEEE half-precision bits (float16 as a `Uint16Array`, what onnxruntime-web passes) to
+ * float32, writing `source.length` numbers into `target`. Exact: every half is a float32.
+ */
+export function halvesToFloats(source: ArrayLike<number>, target: Float32Array): void;
+
+/**
+ * Narrows numbers to IEEE half-precision bits, rounding to nearest, ties to even, writing
+ * `source.length` of them into `target`. Too large gives ±Infinity; too small, ±0 or a
+ * subnormal.
+ */
+export function floatsToHalves(source: ArrayLike<number>, target: Uint16Array): void;

@@ -1,5 +1,5 @@
 // What the tiny transformer trains on: the induction task and the text task (characters of a text).
-import type { GenerateOptions, createTrainer } from './training.js';
+import type { GenerateOptions, TinyTransformerTensor, createTrainer } from './training.js';
 
 /** A batch of induction rows: Int32Array [batch, length] each. */
 export interface InductionBatch {
@@ -43,6 +43,9 @@ export const INDUCTION_MODEL: Readonly<{
   mlpSize: 0;
   learningRate: 0.006;
 }>;
+
+/** Tokens in an induction row: 25 (the task's `length`, {@link INDUCTION_MODEL}'s context). */
+export const INDUCTION_LENGTH: 25;
 
 /** Rows per training step for {@link INDUCTION_MODEL}: 32. */
 export const INDUCTION_BATCH: 32;
@@ -179,3 +182,47 @@ export const TEXT_BATCH: 8;
  * rare character) is not drawn. Add a seed: `{ ...TEXT_SAMPLING, seed }`.
  */
 export const TEXT_SAMPLING: Readonly<{ temperature: 0.8; topK: 10 }>;
+
+/**
+ * Where the text task's training part ends, in characters, for a text of `length`
+ * characters: floor(0.9 · length). The characters from there on are held out
+ * ({@link createTextTask}).
+ */
+export function trainEndOf(length: number): number;
+
+/** The `format` of a text snapshot's manifest ({@link TextSnapshotManifest}). */
+export const SNAPSHOT_FORMAT: 'attention-explained/text-snapshot@1';
+
+/**
+ * A trained model stored small: the JSON manifest beside its bytes (every parameter as IEEE
+ * half precision, little-endian, one tensor after another in `tensors` order). The page's
+ * chapter 4 opens with two; `scripts/train-snapshots.mjs` writes them and adds what it
+ * measured (held-out loss, a sample).
+ */
+export interface TextSnapshotManifest {
+  readonly format: 'attention-explained/text-snapshot@1';
+  /** Each tensor's name and dims, in the order of the bytes. */
+  readonly tensors: readonly (readonly [name: string, dims: readonly number[]])[];
+  /** The size of the bytes: 2 per number. */
+  readonly bytes?: number;
+  readonly [more: string]: unknown;
+}
+
+/**
+ * A model's parameters (as `parameters()` gives them) as a snapshot's tensors list and bytes,
+ * each number rounded to float16 (nearest, ties to even).
+ */
+export function encodeSnapshot(parameters: Record<string, TinyTransformerTensor>): {
+  tensors: [name: string, dims: number[]][];
+  bytes: Uint8Array;
+};
+
+/**
+ * The parameters a snapshot holds, as float32, ready for `loadParameters`. A manifest of
+ * another format, or bytes that are not an ArrayBuffer or a typed array, is a TypeError; bytes
+ * of another size than the tensors need, a RangeError saying both sizes.
+ */
+export function decodeSnapshot(
+  manifest: TextSnapshotManifest,
+  bytes: ArrayBuffer | ArrayBufferView,
+): Record<string, { data: Float32Array; dims: number[] }>;

@@ -7,28 +7,23 @@ import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  numberRgb,
+  runStatus,
   sentenceField,
   sentenceIds,
   sentenceKey,
   textPicker,
   textSentence,
 } from '../../draw/language-views.mjs';
-import { weightRgb } from '../../draw/training-views.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
 import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
+import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
 
 /** Each character's row of colours is this tall, as its label beside it. */
 const ROW_PX = 12;
 /** Numbers of a character's row printed in full (the rest are drawn as colours). */
 const SHOWN = 6;
-
-/** A number's colour, scaled by the largest |x|: the scores' blue above 0, the input's green below. */
-function numberRgb(x, max) {
-  if (x >= 0) return weightRgb(x / max);
-  const w = Math.min(1, -x / max);
-  return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
-}
 
 /** The rows of X as colours: one line of D cells per character. */
 function rowCanvas(rows) {
@@ -47,15 +42,7 @@ function rowCanvas(rows) {
   rows.forEach((row, i) =>
     row.forEach((x, j) => {
       const k = 4 * (i * D + j);
-      const rgb =
-        x >= 0
-          ? weightRgb(x / max)
-          : [
-              255 + (0x2b - 255) * (-x / max),
-              255 + (0x8a - 255) * (-x / max),
-              255 + (0x3e - 255) * (-x / max),
-            ];
-      image.data.set(rgb, k);
+      image.data.set(numberRgb(x, max), k);
       image.data[k + 3] = 255;
     }),
   );
@@ -77,16 +64,22 @@ function build(ctx) {
     h('div', { class: 'ch4-stagepart' }, h('h3', { text: tr('ch4.chars.ids') }), ids),
     h('div', { class: 'ch4-stagepart' }, h('h3', { text: tr('ch4.chars.rows') }), rows, rowsNote),
   ];
+  // The chapter opens with a model that writes: which one, and its newest sample.
+  const model = h('p', { class: 'ch4-status', role: 'status' });
+  const writes = h('pre', { class: 'ch4-sample-text ch4-writes' });
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-chars' },
     h('div', { class: 'ch4-controls', 'data-export': 'skip' }, picker.element),
     about,
+    model,
+    writes,
     field.element,
     parts,
   );
   let shown = '';
-  let asked = -1;
+  let asked = -1; // the run's model whose embedding was asked for, at step askedStep
+  let askedStep = 0;
   let embedding = null; // { step, data, dims } of embedding.tokens
 
   function drawRows(run, idList) {
@@ -119,7 +112,7 @@ function build(ctx) {
         T: idList.length,
         D,
         V: embedding.dims[0],
-        step: embedding.step,
+        when: embedding.when,
       }),
     );
     element.dataset.embedStep = String(embedding.step);
@@ -129,6 +122,13 @@ function build(ctx) {
     picker.update();
     field.update(run);
     setText(about, textSentence(run, tr));
+    setText(model, runStatus(run, tr));
+    const sample = run.samples.at(-1);
+    setText(
+      writes,
+      sample ? tr('ch4.chars.writes', { temperature: SAMPLE_TEMPERATURE, text: sample.text }) : '',
+    );
+    writes.hidden = !sample;
     const idList = sentenceIds(run, 1);
     element.dataset.text = run.text.status;
     if (!idList) return;
@@ -146,14 +146,20 @@ function build(ctx) {
       );
       drawRows(run, Array.from(idList));
     }
-    // The embedding as trained now: read again when the model moved on (at most once a chunk).
-    if (asked !== run.step && (run.status !== 'running' || run.step - asked >= 100)) {
-      asked = run.step;
-      const step = run.step;
+    // The embedding as trained now: read again when the model changed (while it trains, at
+    // most every 100 steps).
+    const training = run.status === 'running' && run.step - askedStep < 100;
+    if (asked !== run.model && !training) {
+      [asked, askedStep] = [run.model, run.step];
+      const { step, loadedStep } = run;
+      const when =
+        loadedStep === null
+          ? tr('ch4.chars.whenStep', { step })
+          : tr('ch4.chars.whenSnapshot', { steps: loadedStep.toLocaleString('en-US') });
       languageRun.parameters().then(
         (p) => {
           if (!p) return;
-          embedding = { step, ...p['embedding.tokens'] };
+          embedding = { step: (loadedStep ?? 0) + step, when, ...p['embedding.tokens'] };
           drawRows(languageRun.run, Array.from(sentenceIds(languageRun.run, 1) ?? []));
         },
         () => {},

@@ -16,6 +16,9 @@ export default {
     'ch4.text.failed': 'The text could not be read: {reason}',
     'ch4.text.about':
       'The model learns {name}: {characters} characters, of which {vocab} are different. Those {vocab} characters are its vocabulary: each gets an id, in the order of their code points.',
+    'ch4.panel.title': 'Chapter 4: your text and sentence',
+    'ch4.panel.intro':
+      'The model reads the text you choose (or paste) and your sentence, and writes with the temperature and top-k below. Every stage of chapter 4 follows them.',
     'ch4.sentence.label': 'Your sentence',
     'ch4.sentence.count': '{n|# character|# characters}',
     'ch4.sentence.short': 'Type at least {least} characters.',
@@ -23,14 +26,21 @@ export default {
     'ch4.sentence.unknown':
       '“{character}” never occurs in the text, so the model has no id for it: use characters of the text.',
     'ch4.model.untrained':
-      'The model is untrained (its weights are random): train it in stage “Training live” and come back.',
-    'ch4.model.trained': 'The model as trained so far: {step} steps.',
+      'The model shown is new, from scratch: untrained (its weights are random). Train it in stage “Training live”, or go back to the snapshot there.',
+    'ch4.model.trained': 'The model shown was trained here from scratch: step {step}.',
+    'ch4.model.snapshot':
+      'The model shown is the snapshot: trained {steps} steps offline; held-out loss {loss} nats per character, scored now. In stage “Training live” you can start from scratch.',
+    'ch4.model.snapshotLoading': 'Loading the snapshot (the model trained offline)…',
+    'ch4.model.noSnapshot': 'No snapshot for this text ({reason}): the model starts from scratch.',
     'ch4.model.failed': 'The model could not run: {reason}',
+    'ch4.chars.writes': 'What it writes (temperature {temperature}):\n{text}',
     'ch4.chars.characters': '1. Characters',
     'ch4.chars.ids': '2. Ids in the vocabulary',
     'ch4.chars.rows': '3. Rows of X: each id picks its row of the embedding E',
     'ch4.chars.firstRow':
-      'Row {id} of E, for “{character}”, begins {numbers} … ({more} more numbers). Your {T} characters give X with {T} rows of {D} numbers; E has {V} rows, one per character of the vocabulary (as trained at step {step}). Blue is above 0, green below.',
+      'Row {id} of E, for “{character}”, begins {numbers} … ({more} more numbers). Your {T} characters give X with {T} rows of {D} numbers; E has {V} rows, one per character of the vocabulary ({when}). Blue is above 0, green below.',
+    'ch4.chars.whenStep': 'as trained here from scratch, step {step}',
+    'ch4.chars.whenSnapshot': 'the snapshot’s, trained {steps} steps offline',
     'ch4.chars.explain':
       'A real model starts as the article did: one row of numbers per token. Here a token is one character; its id picks row id of the embedding matrix E, and that row ({D} numbers, learned with the rest of the model) is its row of X. The model reads at most {context} characters at once.',
     'ch4.chars.article':
@@ -50,19 +60,30 @@ export default {
     'ch4.text.failed': '无法读取文本：{reason}',
     'ch4.text.about':
       '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {vocab} 个。这 {vocab} 个字符就是它的词表：按码位顺序，每个字符一个编号。',
+    'ch4.panel.title': '第四章：你的文本和句子',
+    'ch4.panel.intro':
+      '模型读你选择（或粘贴）的文本和你的句子，并用下面的温度和 top-k 写作。第四章的每一节都随之更新。',
     'ch4.sentence.label': '你的句子',
     'ch4.sentence.count': '{n} 个字符',
     'ch4.sentence.short': '请至少输入 {least} 个字符。',
     'ch4.sentence.long': '模型一次最多读 {most} 个字符：请缩短。',
     'ch4.sentence.unknown': '“{character}”在文本中从未出现，模型没有它的编号：请用文本里有的字符。',
-    'ch4.model.untrained': '模型还没有训练（权重是随机的）：请在“现场训练”一节训练它，再回来。',
-    'ch4.model.trained': '模型目前训练了 {step} 步。',
+    'ch4.model.untrained':
+      '这里显示的是从零开始的新模型，还没有训练（权重是随机的）：请在“现场训练”一节训练它，或在那里回到快照。',
+    'ch4.model.trained': '这里显示的是在本页从零训练的模型：第 {step} 步。',
+    'ch4.model.snapshot':
+      '这里显示的是快照：离线训练了 {steps} 步；留出文本损失为每字符 {loss} 奈特（刚刚算出）。在“现场训练”一节可以从零开始。',
+    'ch4.model.snapshotLoading': '正在载入快照（离线训练好的模型）…',
+    'ch4.model.noSnapshot': '这段文本没有快照（{reason}）：模型从零开始。',
     'ch4.model.failed': '模型无法运行：{reason}',
+    'ch4.chars.writes': '它写出的内容（温度 {temperature}）：\n{text}',
     'ch4.chars.characters': '1. 字符',
     'ch4.chars.ids': '2. 词表中的编号',
     'ch4.chars.rows': '3. X 的行：每个编号取出嵌入矩阵 E 的一行',
     'ch4.chars.firstRow':
-      '“{character}”对应 E 的第 {id} 行，开头是 {numbers} …（还有 {more} 个数）。你的 {T} 个字符组成 X：{T} 行，每行 {D} 个数；E 有 {V} 行，词表里每个字符一行（第 {step} 步训练后的值）。蓝色大于 0，绿色小于 0。',
+      '“{character}”对应 E 的第 {id} 行，开头是 {numbers} …（还有 {more} 个数）。你的 {T} 个字符组成 X：{T} 行，每行 {D} 个数；E 有 {V} 行，词表里每个字符一行（{when}）。蓝色大于 0，绿色小于 0。',
+    'ch4.chars.whenStep': '在本页从零训练到第 {step} 步的值',
+    'ch4.chars.whenSnapshot': '快照的值，离线训练了 {steps} 步',
     'ch4.chars.explain':
       '真实的模型和那篇文章一样开始：每个词元一行数。这里一个词元就是一个字符；它的编号取出嵌入矩阵 E 的那一行（{D} 个数，与模型的其余部分一起学出来），这一行就是它在 X 中的行。模型一次最多读 {context} 个字符。',
     'ch4.chars.article':

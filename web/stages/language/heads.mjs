@@ -23,6 +23,12 @@ import {
   showCharacter,
 } from '../../model/language.mjs';
 
+/**
+ * Each heatmap's cells at least 13 px, so that a Chinese character can be read on its axes
+ * (11 px), and at most 312 px wide (a phone's scene holds it with its letters).
+ */
+const HEATMAP_SIZE = { cell: 13, most: 312 };
+
 function build(ctx) {
   const { tr, languageRun } = ctx;
   const field = sentenceField(languageRun, tr);
@@ -72,7 +78,7 @@ function build(ctx) {
           { class: 'train-layer' },
           Array.from({ length: LANGUAGE_MODEL.heads }, (_, hd) => {
             const name = tr('ch4.headName', { layer: l + 1, head: hd + 1 });
-            const map = headHeatmap(name, `head-${(hd % 4) + 1}`, { labels });
+            const map = headHeatmap(name, `head-${(hd % 4) + 1}`, { labels, ...HEATMAP_SIZE });
             const k = maps.length;
             const pick = () => {
               picked = k;

@@ -1,13 +1,15 @@
 // Chapter 4, "From attention to the next character" (#step=ch4-next): on the learner's
-// sentence, the last row's output h times the unembedding W_U gives one logit per character
-// of the vocabulary; softmax turns them into the probability of each next character; the
-// true next character's probability p gives the loss −ln p. Every number is the model's: its
-// forward pass in the worker (logits), softmax and −ln computed here from them. The clock
-// reveals logits, then probabilities, then the loss.
+// sentence, the last row's output h (its D numbers, shown) times the unembedding W_U gives
+// one logit per character of the vocabulary; softmax turns them into the probability of each
+// next character; the true next character's probability p gives the loss −ln p. Every number
+// is the model's: its forward pass in the worker (logits), h read from a copy of it in this
+// thread (model/last-row.mjs), softmax and −ln computed here. The clock reveals h, then the
+// logits, the probabilities and the loss.
 import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  numberRgb,
   forwardFollower,
   probabilityBars,
   runStatus,
@@ -19,6 +21,50 @@ import {
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { LANGUAGE_MODEL, sentenceScores, showCharacter } from '../../model/language.mjs';
+import { lastRowOutput } from '../../model/last-row.mjs';
+import { formatExact } from '../../format.mjs';
+
+/** Products of the true character's logit printed in full (the rest are counted). */
+const SHOWN_PRODUCTS = 3;
+
+/** Two decimals with a true minus sign ("−1.98"; never "−0.00"). */
+function twoDecimals(x) {
+  const text = x.toFixed(2);
+  return text === '-0.00' ? '0.00' : text.replace('-', '\u2212');
+}
+
+/** h's D numbers as a grid of cells, each printed and shaded by its sign and size. */
+function hGrid(values) {
+  const max = Math.max(1e-9, ...Array.from(values, Math.abs));
+  return h(
+    'ol',
+    { class: 'h-grid', 'aria-label': 'h' },
+    Array.from(values, (x) => {
+      const [r, g, b] = numberRgb(x, max);
+      return h('li', { style: { background: `rgb(${r} ${g} ${b})` }, text: twoDecimals(x) });
+    }),
+  );
+}
+
+/** A factor of a product as printed: a negative one in brackets ("(−0.304)"). */
+const factor = (x) => (x < 0 ? `(${formatExact(x)})` : formatExact(x));
+
+/**
+ * The true character's logit written out: z = h₁·W_U[1, c] + … (the first few products,
+ * then how many more) = its value.
+ */
+function dotProduct(hRow, unembedding, truth, zTrue) {
+  const V = unembedding.dims[1];
+  const products = Array.from(hRow.slice(0, SHOWN_PRODUCTS), (x, d) => {
+    const w = unembedding.data[d * V + truth];
+    return `${factor(x)} × ${factor(w)}`;
+  });
+  return {
+    products: products.join(' + '),
+    more: hRow.length - SHOWN_PRODUCTS,
+    z: zTrue.toFixed(2),
+  };
+}
 
 /** A loss's colour share for the strip: 0 at 0 nats, 1 at 6 nats and above. */
 const lossShare = (loss) => Math.min(1, loss / 6);
@@ -59,15 +105,80 @@ function logitTable(scores, logits, tokenizer, tr) {
   );
 }
 
+/**
+ * Follows the model's h at the last place of the sentence shown: asked again only when a
+ * newer forward result came, one at a time (the model is copied into this thread for it).
+ * onH(hRow, z, unembedding, result) for the newest; onError when it failed.
+ */
+function hFollower(languageRun, attn, onH, onError) {
+  let busy = false;
+  let wanted = null; // { tokens, t, headMask, model } the newest forward result's
+  async function next() {
+    if (busy || !wanted) return;
+    busy = true;
+    const asked = wanted;
+    wanted = null;
+    try {
+      const parameters = await languageRun.parameters();
+      const { tokens, t, headMask } = asked;
+      if (parameters && !wanted && asked.model === languageRun.run.model) {
+        const { h: hRow, z } = lastRowOutput(attn, LANGUAGE_MODEL, parameters, tokens, t, headMask);
+        onH(hRow, z, parameters.unembedding, asked);
+      }
+    } catch (error) {
+      onError(error);
+    } finally {
+      busy = false;
+      next();
+    }
+  }
+  return (request) => {
+    wanted = request;
+    next();
+  };
+}
+
+/**
+ * h (its D numbers) into hPart, the true character's logit as h times W_U's column into dot,
+ * and both logits (h · W_U here, the worker's) on the scene for whoever checks them.
+ */
+function showH({ element, hPart, dot, tr }, run, hRow, z, unembedding, { truth, logits, t }) {
+  const V = logits.dims[2];
+  hPart.replaceChildren(
+    h('h3', { text: tr('ch4.next.hTitle', { D: hRow.length }) }),
+    h('figure', { class: 'h-figure' }, hGrid(hRow)),
+  );
+  setText(
+    dot,
+    tr('ch4.next.dot', {
+      truth: showCharacter(run.text.info.tokenizer.characters[truth]),
+      D: hRow.length,
+      ...dotProduct(hRow, unembedding, truth, z[truth]),
+    }),
+  );
+  element.dataset.zTrue = String(z[truth]);
+  element.dataset.logitTrue = String(logits.data[t * V + truth]);
+  element.dataset.hSize = String(hRow.length);
+}
+
 function build(ctx) {
-  const { tr, languageRun } = ctx;
+  const { tr, languageRun, attn } = ctx;
   const field = sentenceField(languageRun, tr);
   const status = h('p', { class: 'ch4-status', role: 'status' });
   const reads = h('p', { class: 'ch4-reads' });
+  const hPart = h('div', { class: 'ch4-stagepart ch4-h' });
   const logitsPart = h('div', { class: 'ch4-stagepart ch4-logits' });
   const probsPart = h('div', { class: 'ch4-stagepart ch4-probs' });
   const lossPart = h('div', { class: 'ch4-stagepart ch4-loss' });
-  const parts = [logitsPart, probsPart, lossPart];
+  const parts = [hPart, logitsPart, probsPart, lossPart];
+  const dot = h('p', { class: 'ch4-note ch4-dot' });
+  const followH = hFollower(
+    languageRun,
+    attn,
+    (...shown) => showH({ element, hPart, dot, tr }, languageRun.run, ...shown),
+    sayFailure(status, tr),
+  );
+
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-next' },
@@ -77,7 +188,7 @@ function build(ctx) {
     parts,
   );
 
-  function show({ logits }, { tokens }) {
+  function show({ logits }, { tokens, headMask }) {
     const { tokenizer } = languageRun.run.text.info;
     const ids = Array.from(tokens);
     const scores = sentenceScores(logits, ids);
@@ -96,8 +207,17 @@ function build(ctx) {
       h('h3', {
         text: tr('ch4.next.logitsTitle', { D: LANGUAGE_MODEL.dModel, V: tokenizer.vocabSize }),
       }),
+      dot,
       logitTable(scores, logits, tokenizer, tr),
     );
+    followH({
+      tokens,
+      t: last.t,
+      headMask,
+      truth: last.truth,
+      logits,
+      model: languageRun.run.model,
+    });
     const pTrue = last.p[last.truth];
     const loss = -Math.log(pTrue);
     probsPart.replaceChildren(
@@ -153,7 +273,7 @@ function build(ctx) {
   const render = (t) => {
     followed();
     const p = progressOf(t);
-    parts.forEach((part, k) => reveal(part, ramp(p, k / 3, (k + 1) / 3)));
+    parts.forEach((part, k) => reveal(part, ramp(p, k / 4, (k + 1) / 4)));
     element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {

@@ -7,16 +7,20 @@ export default {
       'The last row’s output times W_U gives one logit per character; softmax turns the logits into probabilities; the loss is minus the log of the true next character’s probability.',
     'ch4.next.reads':
       'The model reads “{before}” and must give the next character, “{truth}”, a probability among all {V}.',
+    'ch4.next.hTitle':
+      '1. h: the last row’s output, after the final LayerNorm ({D} numbers; blue above 0, green below)',
     'ch4.next.logitsTitle':
-      '1. Logits z = h · W_U: h is the last row’s output ({D} numbers), W_U has one column per character ({V})',
+      '2. Logits z = h · W_U: W_U has {D} rows and one column per character ({V})',
+    'ch4.next.dot':
+      'z(“{truth}”) = h · (W_U’s column for “{truth}”) = {products} + … ({more} more products) = {z}',
     'ch4.next.colChar': 'character',
     'ch4.next.colLogit': 'logit z',
     'ch4.next.colP': 'probability',
     'ch4.next.probsTitle':
-      '2. Softmax: the probability of each next character (the five most likely)',
+      '3. Softmax: the probability of each next character (the five most likely)',
     'ch4.next.barsLabel': 'The most likely next characters and their probabilities',
     'ch4.next.rank': '“{truth}” is number {rank} of {V}.',
-    'ch4.next.lossTitle': '3. The loss of the true character',
+    'ch4.next.lossTitle': '4. The loss of the true character',
     'ch4.next.loss': 'p(“{truth}”) = {p}, so the loss is −ln {p} = {loss} nats.',
     'ch4.next.sentenceLoss':
       'The same at every place of your sentence ({n|# prediction|# predictions}, darker is a larger loss): their mean is {loss} nats per character. Guessing evenly among all characters would cost ln V = {uniform}.',
@@ -34,15 +38,18 @@ export default {
     'ch4.narrate.next':
       '最后一行的输出乘以 W_U，得到每个字符一个 logit；softmax 把 logits 变成概率；损失是真实下一个字符概率的负对数。',
     'ch4.next.reads': '模型读入“{before}”，要给下一个字符“{truth}”在全部 {V} 个字符中一个概率。',
-    'ch4.next.logitsTitle':
-      '1. logits z = h · W_U：h 是最后一行的输出（{D} 个数），W_U 每个字符一列（{V} 列）',
+    'ch4.next.hTitle':
+      '1. h：最后一行的输出，经过最后的 LayerNorm（{D} 个数；蓝色大于 0，绿色小于 0）',
+    'ch4.next.logitsTitle': '2. logits z = h · W_U：W_U 有 {D} 行，每个字符一列（{V} 列）',
+    'ch4.next.dot':
+      'z(“{truth}”) = h · （W_U 中“{truth}”那一列）= {products} + …（还有 {more} 个乘积）= {z}',
     'ch4.next.colChar': '字符',
     'ch4.next.colLogit': 'logit z',
     'ch4.next.colP': '概率',
-    'ch4.next.probsTitle': '2. softmax：每个下一个字符的概率（最可能的五个）',
+    'ch4.next.probsTitle': '3. softmax：每个下一个字符的概率（最可能的五个）',
     'ch4.next.barsLabel': '最可能的下一个字符及其概率',
     'ch4.next.rank': '“{truth}”在 {V} 个中排第 {rank}。',
-    'ch4.next.lossTitle': '3. 真实字符的损失',
+    'ch4.next.lossTitle': '4. 真实字符的损失',
     'ch4.next.loss': 'p(“{truth}”) = {p}，所以损失是 −ln {p} = {loss} 奈特。',
     'ch4.next.sentenceLoss':
       '你的句子每个位置都这样算（共 {n} 次预测，颜色越深损失越大）：平均是每字符 {loss} 奈特。在所有字符中平均乱猜的损失是 ln V = {uniform}。',

@@ -9,71 +9,36 @@ import { h, setText } from '../../dom.mjs';
 import {
   followRun,
   languageLossCurve,
+  ownText,
   runStatus,
+  snapshotNote,
   textPicker,
   textSentence,
 } from '../../draw/language-views.mjs';
 import {
   LANGUAGE_MODEL,
   MAX_LANGUAGE_STEPS,
-  MIN_OWN_TEXT,
   SAMPLE_EVERY,
-  characterCount,
-  describeText,
   verseShare,
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from '../../../src/js/tasks/text-task.mjs';
 import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
 
-/** The learner's own text: a box to paste it in and a button that trains on it. */
-function ownText(languageRun, tr) {
-  const problem = h('p', { class: 'ch4-problem', role: 'status' });
-  const box = h('textarea', {
-    rows: 3,
-    spellcheck: 'false',
-    placeholder: tr('ch4.own.placeholder', { least: MIN_OWN_TEXT }),
-    'aria-label': tr('ch4.own.label'),
-    dataset: { control: 'ch4-own' },
-  });
-  const use = h('button', {
-    type: 'button',
-    dataset: { control: 'ch4-own-train' },
-    text: tr('ch4.own.use'),
-    onclick: () => {
-      try {
-        describeText(box.value);
-      } catch (error) {
-        problem.textContent = tr('ch4.own.short', {
-          least: MIN_OWN_TEXT,
-          n: characterCount(box.value),
-        });
-        return error;
-      }
-      problem.textContent = '';
-      languageRun.setText('own', box.value);
-    },
-  });
-  return h(
-    'details',
-    { class: 'ch4-own' },
-    h('summary', { text: tr('ch4.own.summary') }),
-    box,
-    use,
-    problem,
-  );
-}
-
-/** The samples, newest first: the step, the seconds of training, the text (and its verse). */
+/**
+ * The samples, newest first: the step and the seconds of training (or, for the snapshot, its
+ * offline steps), the text (and its verse).
+ */
 function sampleList(run, tr) {
   return [...run.samples].reverse().map((s) => {
     const share = run.choice === 'tang' ? verseShare(s.text) : null;
+    const when =
+      run.loadedStep === null
+        ? tr('ch4.train.sampleAt', { step: s.step, seconds: s.seconds.toFixed(0) })
+        : tr('ch4.train.sampleSnapshot', { steps: run.loadedStep.toLocaleString('en-US') });
     return h(
       'li',
       { class: 'ch4-sample', dataset: { step: s.step } },
-      h('span', {
-        class: 'ch4-sample-when',
-        text: tr('ch4.train.sampleAt', { step: s.step, seconds: s.seconds.toFixed(0) }),
-      }),
+      h('span', { class: 'ch4-sample-when', text: when }),
       h('pre', { class: 'ch4-sample-text', text: s.text }),
       share === null
         ? null
@@ -92,27 +57,45 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 /** What the run is doing, in one line. */
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
+  if (run.source === 'snapshot') return runStatus(run, tr);
   if (run.step > 0) {
     const perSecond = Math.round(1000 / run.msPerStep);
     return tr('ch4.train.status', { step: run.step, loss: run.loss.toFixed(3), perSecond });
   }
-  if (run.status === 'starting') return tr('ch4.train.starting');
+  // Running, before its first progress: still starting, not "ready".
+  if (run.status === 'starting' || run.status === 'running') return tr('ch4.train.starting');
   if (run.text.status !== 'ready') return textSentence(run, tr);
   return tr('ch4.train.ready');
+}
+
+/** The Train button's words: from scratch (the snapshot is shown), pause, resume or train. */
+function trainLabel(run, busy) {
+  if (run.source === 'snapshot') return 'ch4.train.fromScratch';
+  if (busy) return 'ch4.train.pause';
+  return run.step > 0 ? 'ch4.train.resume' : 'ch4.train.train';
 }
 
 function build(ctx) {
   const { tr, languageRun } = ctx;
   const { run } = languageRun;
   const picker = textPicker(languageRun, tr);
+  // The snapshot is shown: Train starts a new model from scratch (and trains it).
   const train = h('button', {
     type: 'button',
     class: 'train-button',
     dataset: { control: 'ch4-train' },
-    onclick: () =>
-      run.status === 'running' || run.status === 'starting'
+    onclick: () => {
+      if (run.source === 'snapshot') return languageRun.fromScratch();
+      return run.status === 'running' || run.status === 'starting'
         ? languageRun.pause()
-        : languageRun.start(),
+        : languageRun.start();
+    },
+  });
+  const back = h('button', {
+    type: 'button',
+    dataset: { control: 'ch4-snapshot' },
+    text: tr('ch4.train.toSnapshot'),
+    onclick: () => languageRun.toSnapshot(),
   });
   const reset = h('button', {
     type: 'button',
@@ -131,7 +114,7 @@ function build(ctx) {
     h(
       'div',
       { class: 'ch4-controls train-controls', 'data-export': 'skip' },
-      h('div', { class: 'train-buttons' }, train, reset),
+      h('div', { class: 'train-buttons' }, train, reset, back),
       picker.element,
       ownText(languageRun, tr),
     ),
@@ -150,13 +133,13 @@ function build(ctx) {
   function draw() {
     picker.update();
     const busy = run.status === 'running' || run.status === 'starting';
-    setText(
-      train,
-      tr(busy ? 'ch4.train.pause' : run.step > 0 ? 'ch4.train.resume' : 'ch4.train.train'),
-    );
+    const snapshot = run.source === 'snapshot';
+    setText(train, tr(trainLabel(run, busy)));
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.text.status !== 'ready' || run.step >= MAX_LANGUAGE_STEPS;
-    setText(about, textSentence(run, tr));
+    reset.hidden = snapshot;
+    back.hidden = snapshot || run.snapshot.status !== 'ready';
+    setText(about, [textSentence(run, tr), snapshotNote(run, tr)].filter(Boolean).join(' '));
     const now = performance.now();
     if (!busy || now - statusAt > 1000) {
       statusAt = now;
@@ -168,7 +151,7 @@ function build(ctx) {
       heldOut,
       last && info
         ? tr('ch4.train.heldOut', {
-            step: last.step,
+            step: (run.loadedStep ?? 0) + last.step,
             every: heldOutEvery(info.length),
             loss: last.loss.toFixed(3),
             bits: (last.loss / Math.LN2).toFixed(2),
@@ -178,11 +161,13 @@ function build(ctx) {
           })
         : '',
     );
-    curve.update(run, axisEnd(run.step));
+    const offline = run.loadedStep ?? 0; // the curve's steps count the snapshot's offline ones
+    curve.update(run, axisEnd(offline + run.step), offline);
     if (run.samples.length !== drawnSamples) {
       drawnSamples = run.samples.length;
       samples.replaceChildren(...sampleList(run, tr));
     }
+    element.dataset.source = run.source;
     element.dataset.status = run.status;
     element.dataset.step = String(run.step);
     element.dataset.text = run.text.status;
@@ -202,6 +187,7 @@ function build(ctx) {
         batch: TEXT_BATCH,
       }),
       tr('ch4.train.baselines'),
+      tr('ch4.train.snapshotExplain'),
     ],
     formula: null,
   };

@@ -9,6 +9,9 @@ export default {
     'ch4.train.pause': 'Pause',
     'ch4.train.resume': 'Resume',
     'ch4.train.reset': 'Reset',
+    'ch4.train.fromScratch': 'Start from scratch',
+    'ch4.train.toSnapshot': 'Back to the snapshot',
+    'ch4.train.sampleSnapshot': 'the snapshot · trained {steps} steps offline',
     'ch4.train.ready': 'Ready: press Train. The model starts from random weights.',
     'ch4.train.starting': 'Starting the worker…',
     'ch4.train.failed': 'Training stopped: {reason}',
@@ -32,6 +35,8 @@ export default {
       'The model: {layers} layers of {heads} heads, rows of {dModel} numbers, RoPE positions and the MLP, reading {context} characters at a time. Each step takes {batch} random windows of the text’s first nine tenths and moves every weight against the gradient of the loss.',
     'ch4.train.baselines':
       'The two lines are models without attention, counted from the same nine tenths and scored on the held-out tenth: unigram knows only how often each character occurs; bigram also knows the character before. The model beats bigram once it uses more than one character of context.',
+    'ch4.train.snapshotExplain':
+      'The chapter opens with a snapshot: the same model trained offline on the same text by the repository’s script, from the same seed, and stored as half-precision numbers. “Start from scratch” throws it away for random weights and trains here; “Back to the snapshot” brings it back.',
   },
   zh: {
     'ch4.stage.train': '现场训练',
@@ -42,6 +47,9 @@ export default {
     'ch4.train.pause': '暂停',
     'ch4.train.resume': '继续',
     'ch4.train.reset': '重置',
+    'ch4.train.fromScratch': '从零开始',
+    'ch4.train.toSnapshot': '回到快照',
+    'ch4.train.sampleSnapshot': '快照 · 离线训练了 {steps} 步',
     'ch4.train.ready': '准备好了：按“训练”。模型从随机权重开始。',
     'ch4.train.starting': '正在启动后台线程…',
     'ch4.train.failed': '训练停止：{reason}',
@@ -64,5 +72,7 @@ export default {
       '模型：{layers} 层，每层 {heads} 个头，每行 {dModel} 个数，RoPE 位置编码和 MLP，一次读 {context} 个字符。每一步从文本前十分之九中随机取 {batch} 个窗口，让每个权重沿损失梯度的反方向移动。',
     'ch4.train.baselines':
       '两条横线是没有注意力的模型，用同样的前十分之九统计，在留出的十分之一上评分：一元模型只知道每个字符出现的频率；二元模型还知道前一个字符。模型一旦用上多于一个字符的上下文，就会低于二元基线。',
+    'ch4.train.snapshotExplain':
+      '本章一开始显示的是快照：同一个模型，由仓库里的脚本从同一个种子在同一段文本上离线训练，以半精度数存储。“从零开始”把它换成随机权重并在这里训练；“回到快照”再把它拿回来。',
   },
 };

@@ -5,7 +5,7 @@
 // the row that chose it gave them (the last layer's heads, averaged: the model's forward pass
 // on the written text, whose causal rows are those of the generation).
 import { h, setText } from '../../dom.mjs';
-import { followRun, runStatus } from '../../draw/language-views.mjs';
+import { followRun, runStatus, samplingControls } from '../../draw/language-views.mjs';
 import { activeItem, progressOf } from '../../draw/timing.mjs';
 import {
   CONTEXT,
@@ -16,8 +16,6 @@ import {
   topChoices,
 } from '../../model/language.mjs';
 
-const TEMPERATURES = [0.2, 0.5, 0.8, 1, 1.5];
-const TOP_KS = [0, 1, 5, 20];
 const { layers: L, heads: H } = LANGUAGE_MODEL;
 
 /** The prompt a sentence offers: up to and including its first punctuation mark, else its first 5. */
@@ -38,17 +36,9 @@ function lastLayerRow(attention, row) {
   return mean;
 }
 
-function select(options, value, text, onChange, label) {
-  const element = h(
-    'select',
-    { 'aria-label': label, onchange: () => onChange(Number(element.value)) },
-    options.map((o) => h('option', { value: String(o), selected: o === value }, text(o))),
-  );
-  return h('label', { class: 'ch4-field' }, h('span', { text: label }), element);
-}
-
 /** The prompt box, temperature and top-k choices and the Write button. */
-function writingControls(settings, tr) {
+function writingControls(languageRun, tr) {
+  const sampling = samplingControls(languageRun, tr);
   const promptBox = h('input', {
     type: 'text',
     spellcheck: 'false',
@@ -65,33 +55,20 @@ function writingControls(settings, tr) {
     'div',
     { class: 'ch4-controls', 'data-export': 'skip' },
     h('label', { class: 'ch4-field' }, h('span', { text: tr('ch4.write.prompt') }), promptBox),
-    select(
-      TEMPERATURES,
-      settings.temperature,
-      String,
-      (v) => (settings.temperature = v),
-      tr('ch4.write.temperature'),
-    ),
-    select(
-      TOP_KS,
-      settings.topK,
-      (k) => (k === 0 ? tr('ch4.write.topAll') : String(k)),
-      (v) => (settings.topK = v),
-      tr('ch4.write.topK'),
-    ),
+    sampling.elements,
     write,
   );
-  return { element, promptBox, write };
+  return { element, promptBox, write, sampling };
 }
 
 /**
- * The model writes after `prompt` (ids) until its context is full, with the settings and the
- * run's head mask, then reads what it wrote (the forward pass: the attention of each row that
+ * The model writes after `prompt` (ids) until its context is full, with the run's sampling
+ * (temperature, top-k) from `seed` and the run's head mask, then reads what it wrote (the forward pass: the attention of each row that
  * chose a character). Returns { ids, promptLength, made, attention }, or null (no model).
  */
-async function writeAfter(languageRun, prompt, settings) {
+async function writeAfter(languageRun, prompt, seed) {
   const headMask = [...languageRun.run.headMask];
-  const { temperature, topK, seed } = settings;
+  const { temperature, topK } = languageRun.run.sampling;
   const count = CONTEXT - prompt.length;
   const made = await languageRun.generate({ prompt, count, temperature, topK, seed, headMask });
   if (!made) return null;
@@ -115,8 +92,8 @@ function writtenCells({ ids, promptLength }, tokenizer, onPick) {
 
 function build(ctx) {
   const { tr, languageRun } = ctx;
-  const settings = { temperature: 0.8, topK: 0, seed: 1 };
-  const { element: controlsElement, promptBox, write } = writingControls(settings, tr);
+  const { element: controlsElement, promptBox, write, sampling } = writingControls(languageRun, tr);
+  let seed = 1;
   const problem = h('p', { class: 'ch4-problem', role: 'status' });
   const status = h('p', { class: 'ch4-status', role: 'status' });
   const written = h('ol', { class: 'char-strip ch4-written', 'aria-live': 'polite' });
@@ -185,8 +162,8 @@ function build(ctx) {
     if (parsed.error || full) return;
     write.disabled = true;
     try {
-      settings.seed += 1;
-      const made = await writeAfter(languageRun, parsed.ids, settings);
+      seed += 1; // each Write draws anew
+      const made = await writeAfter(languageRun, parsed.ids, seed);
       if (!made) return;
       result = made;
       chosen = -1;
@@ -210,6 +187,7 @@ function build(ctx) {
   let promptFor = '';
   function draw(state) {
     setText(status, runStatus(state, tr));
+    sampling.update(state);
     const off = state.headMask.filter((on) => !on).length;
     setText(masked, off ? tr('ch4.write.masked', { n: off }) : '');
     const key = `${state.choice}|${state.sentence}`;

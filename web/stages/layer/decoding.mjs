@@ -16,6 +16,7 @@ import { matrixView } from '../../draw/matrix-view.mjs';
 import { duration, itemAmount, land, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { cacheNumbers, multiplyAdds } from '../../model/layer-numbers.mjs';
 import { at } from '../../model/matrix.mjs';
+import { ROLES } from '../../roles.mjs';
 
 // The decoded output and the full computation agree to float32 rounding.
 const TOLERANCE = 1e-5;
@@ -30,8 +31,8 @@ function newRow(ctx, field, t) {
   const source = (b) => layer.causal.heads[isKv ? b * group : b][field];
   return headBlocksMatrix({
     matrix: `layer-${field}`,
-    role: { queries: 'query', keys: 'key', values: 'value' }[field],
-    symbol: `${field[0]}${subscript(t + 1)}`,
+    role: ROLES[field].role,
+    symbol: `${ROLES[field].rowSymbol}${subscript(t + 1)}`,
     name: tr(`ch2.decode.new.${field}`, { t: t + 1 }),
     rows: 1,
     cols: blocks * dHead,
@@ -54,13 +55,16 @@ function cacheView(ctx, step, g, field) {
   const value = (j, c) => tensor.data[(g * rows + j) * dHead + c];
   const view = matrixView({
     matrix: field === 'keys' ? 'cache-keys' : 'cache-values',
-    role: field === 'keys' ? 'key' : 'value',
-    symbol: `${field === 'keys' ? 'K' : 'V'}${subscript(g + 1)}`,
+    role: ROLES[field].role,
+    symbol: `${ROLES[field].symbol}${subscript(g + 1)}`,
     name: tr(`ch2.decode.cache.${field}`, { g: g + 1 }),
     rows,
     cols: dHead,
     text: gridTexts(rows, dHead, value),
-    rowLabels: Array.from({ length: rows }, (_, j) => `${field[0]}${subscript(j + 1)}`),
+    rowLabels: Array.from(
+      { length: rows },
+      (_, j) => `${ROLES[field].rowSymbol}${subscript(j + 1)}`,
+    ),
     dataset: { head: g },
     className: `cache head-${g * group + 1}`,
   });
@@ -79,8 +83,8 @@ function headCard(ctx, hd, step) {
   const t = step.position;
   const scores = matrixView({
     matrix: 'decode-scores',
-    role: 'score',
-    symbol: `s${subscript(t + 1)}`,
+    role: ROLES.scores.role,
+    symbol: `${ROLES.scores.letter}${subscript(t + 1)}`,
     name: tr('ch2.decode.scoresRow', { h: hd + 1 }),
     rows: 1,
     cols: step.length,
@@ -99,14 +103,15 @@ function headCard(ctx, hd, step) {
     value: (i, j) => at(causal.weights, i, j),
     masked: (i, j) => causal.mask.data[i * n + j] === 1,
     weights: true,
-    symbol: `A${subscript(hd + 1)}`,
+    symbol: `${ROLES.weights.symbol}${subscript(hd + 1)}`,
     name: tr('ch2.decode.triangle', { h: hd + 1 }),
     rows: t + 1,
+    tr,
   });
   const decoded = matrixView({
     matrix: 'decode-outputs',
-    role: 'output',
-    symbol: `o${subscript(t + 1)}`,
+    role: ROLES.outputs.role,
+    symbol: `${ROLES.outputs.rowSymbol}${subscript(t + 1)}`,
     name: tr('ch2.decode.outputCached', { h: hd + 1 }),
     rows: 1,
     cols: dHead,
@@ -183,8 +188,8 @@ function build(ctx) {
 
   const x = matrixView({
     matrix: 'layer-x',
-    role: 'input',
-    symbol: `x${subscript(t + 1)}`,
+    role: ROLES.x.role,
+    symbol: `${ROLES.x.rowSymbol}${subscript(t + 1)}`,
     name: tr('ch2.decode.token', { t: t + 1 }),
     rows: 1,
     cols: layer.dims.dModel,

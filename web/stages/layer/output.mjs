@@ -11,6 +11,7 @@ import { productScene } from '../../draw/product-scene.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { activeItem, duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
 import { at } from '../../model/matrix.mjs';
+import { ROLES } from '../../roles.mjs';
 
 function concatView(ctx) {
   const { numbers, tr } = ctx;
@@ -18,14 +19,14 @@ function concatView(ctx) {
   const { n, dHead } = layer.dims;
   return headBlocksMatrix({
     matrix: 'concat',
-    role: 'weighted',
-    symbol: 'C',
-    name: tr('ch2.concat.name'),
+    role: ROLES.concat.role,
+    symbol: ROLES.concat.symbol,
+    name: tr(ROLES.concat.nameKey),
     rows: n,
     cols: layer.concat.cols,
     value: (i, c) => at(layer.concat, i, c),
     blockSize: dHead,
-    rowLabels: Array.from({ length: n }, (_, i) => `c${subscript(i + 1)}`),
+    rowLabels: Array.from({ length: n }, (_, i) => `${ROLES.concat.letter}${subscript(i + 1)}`),
     inspectable: true,
   });
 }
@@ -35,13 +36,16 @@ function outputsView(ctx) {
   const { outputs } = numbers.layer;
   return matrixView({
     matrix: 'layer-outputs',
-    role: 'output',
-    symbol: 'Y',
+    role: ROLES.y.role,
+    symbol: ROLES.y.symbol,
     name: tr('ch2.output.name'),
     rows: outputs.rows,
     cols: outputs.cols,
     text: gridTexts(outputs.rows, outputs.cols, (i, c) => at(outputs, i, c)),
-    rowLabels: Array.from({ length: outputs.rows }, (_, i) => `y${subscript(i + 1)}`),
+    rowLabels: Array.from(
+      { length: outputs.rows },
+      (_, i) => `${ROLES.y.letter}${subscript(i + 1)}`,
+    ),
     inspectable: true,
   });
 }
@@ -54,8 +58,8 @@ function buildConcat(ctx) {
     const outputs = layer.heads[hd].outputs;
     const view = matrixView({
       matrix: 'head-outputs',
-      role: 'output',
-      symbol: `O${subscript(hd + 1)}`,
+      role: ROLES.outputs.role,
+      symbol: `${ROLES.outputs.symbol}${subscript(hd + 1)}`,
       name: tr('ch2.concat.headOutput', { h: hd + 1 }),
       rows: n,
       cols: dHead,

@@ -4,7 +4,7 @@
 import { h } from '../../dom.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { messageScene, revealedRow } from '../../draw/learning-views.mjs';
-import { blockView, learningTableBuilders } from '../../draw/learning-tables.mjs';
+import { blockView } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration } from '../../draw/timing.mjs';
 
@@ -115,12 +115,22 @@ const steps = () => [
   step('block-mlp', 4, buildMlp),
 ];
 
-/** The tables and "Your numbers" on this stage: the block's parts, the MLP's weights beside. */
+/** The block's parts in the order they are computed, then the MLP's weights. */
+const PARTS = ['x', 'y', 'residual', 'normed', 'hidden', 'mlp', 'output'];
+const MLP_WEIGHTS = ['w1', 'w2'];
+
+/**
+ * The tables and "Your numbers" on this stage: the block's parts and weights, the MLP's
+ * weights beside (none before the block's numbers are computed).
+ */
 const panels = {
   note: 'ch3.panels.block',
-  tables: (ctx) => learningTableBuilders(ctx, 'block'),
+  tables: (ctx) =>
+    ctx.numbers.learning.block
+      ? [...PARTS, ...MLP_WEIGHTS].map((field) => () => blockView(ctx, field))
+      : null,
   sidebar: (ctx) =>
-    ctx.numbers.learning.block ? ['w1', 'w2'].map((name) => () => blockView(ctx, name)) : [],
+    ctx.numbers.learning.block ? MLP_WEIGHTS.map((name) => () => blockView(ctx, name)) : [],
 };
 
 export default { titleKey: 'stage.block', steps, panels, reads: ['learning'] };

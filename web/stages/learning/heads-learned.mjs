@@ -7,7 +7,7 @@
 // token follows, said only as far as the weights show it (a model without an induction head
 // is said to have none); then the model decodes token by token with its KV cache (generate()),
 // one new token revealed at a time by the clock.
-import { INDUCTION_LENGTH } from '../../../src/js/tasks/induction-task.mjs';
+import { INDUCTION_LENGTH } from 'attention-explained';
 import { h } from '../../dom.mjs';
 import { formatExact } from '../../format.mjs';
 import {
@@ -63,14 +63,18 @@ function relationOf(tokens, key) {
 
 /**
  * One head drawn twice on the reader's sequence: token lines and its heatmap, under its name
- * and reading (the held-out row's), with a sentence on what it does on this sequence.
+ * and what it reads as (the held-out row's reading), with a sentence on what it does on this
+ * sequence. The heatmap's caption gives the same share as the sentence (`share`, on this
+ * sequence, printed alike; null: none, its kind alone), not the held-out row's.
  */
-function featuredHead(tokens, head, about, tr) {
+function featuredHead(tokens, head, { about, share }, tr) {
   const name = tr('ch3.train.headName', { layer: head.layer + 1, head: head.head + 1 });
   const weights = head.typed;
   const map = headHeatmap(name, `head-${head.head + 1}`, { tokens });
   map.update(weights);
-  map.read(readingText(head, tr), head.kind);
+  const caption =
+    share === null ? kindName(head, tr) : readingText({ ...head, share }, tr, formatExact);
+  map.read(caption, head.kind);
   return h(
     'section',
     { class: 'learned-head', dataset: { layer: head.layer, head: head.head, kind: head.kind } },
@@ -140,16 +144,17 @@ function analyse(model, tokens, reading, tr) {
   const decoded = count > 0 ? Array.from(model.generate(tokens, count)) : [];
   const featured = [];
   if (prev) {
-    const score = formatExact(previousTokenScore(prev.typed));
-    featured.push(featuredHead(tokens, prev, tr('ch3.heads.previous', { score }), tr));
+    const share = previousTokenScore(prev.typed);
+    const about = tr('ch3.heads.previous', { score: formatExact(share) });
+    featured.push(featuredHead(tokens, prev, { about, share }, tr));
   }
   if (ind) {
-    const score = inductionScore(ind.typed, tokens);
+    const share = inductionScore(ind.typed, tokens);
     const about =
-      score === null
+      share === null
         ? tr('ch3.heads.noRepeat')
-        : tr('ch3.heads.induction', { score: formatExact(score) });
-    featured.push(featuredHead(tokens, ind, about, tr));
+        : tr('ch3.heads.induction', { score: formatExact(share) });
+    featured.push(featuredHead(tokens, ind, { about, share }, tr));
   }
   return {
     prediction: predictionText(tokens, next, ind, tr),

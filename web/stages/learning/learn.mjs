@@ -13,16 +13,12 @@ import {
   sceneButton,
   targetEditor,
 } from '../../draw/learning-views.mjs';
-import {
-  forwardView,
-  gradientView,
-  learningTableBuilders,
-  updatedView,
-} from '../../draw/learning-tables.mjs';
+import { forwardView, gradientView, updatedView } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
+import { ROLES } from '../../roles.mjs';
 
 const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
 
@@ -32,7 +28,7 @@ function buildTarget(ctx) {
   const o1 = fromRows([Array.from(step.before.outputs.data.slice(0, step.before.outputs.cols))]);
   const output = numberMatrix({
     matrix: 'learn-output-1',
-    role: 'output',
+    role: ROLES.outputs.role,
     symbol: 'o₁',
     name: tr('ch3.learn.output1'),
     value: o1,
@@ -157,7 +153,7 @@ function buildUpdate(ctx) {
   const outputs = (trace, matrix) =>
     numberMatrix({
       matrix,
-      role: 'output',
+      role: ROLES.outputs.role,
       symbol: matrix === 'learn-o1-before' ? 'o₁' : 'o₁′',
       mark: matrix === 'learn-o1-before' ? '' : '′',
       name: tr(matrix === 'learn-o1-before' ? 'ch3.learn.before' : 'ch3.learn.after', {
@@ -170,7 +166,7 @@ function buildUpdate(ctx) {
   const after = outputs(step.after, 'learn-o1-after');
   const target = numberMatrix({
     matrix: 'learn-target-shown',
-    role: 'output',
+    role: ROLES.outputs.role, // what output 1 should be
     symbol: 't',
     name: tr('ch3.learn.targetName'),
     value: fromRows([step.target]),
@@ -388,11 +384,22 @@ const steps = () => [
   },
 ];
 
-/** The tables and "Your numbers" on this stage: the gradients, the weights' beside. */
+/** The weight matrices the step changes. */
+const WEIGHTS = ['wQuery', 'wKey', 'wValue'];
+/** Every gradient of the step, in the order the way back finds them. */
+const GRADIENTS = ['outputs', 'weights', 'scores', 'queries', 'keys', 'values', ...WEIGHTS];
+
+/**
+ * The tables and "Your numbers" on this stage: every gradient, then the weights after the
+ * steps; the weights' gradients beside.
+ */
 const panels = {
   note: 'ch3.panels.learn',
-  tables: (ctx) => learningTableBuilders(ctx, 'learn'),
-  sidebar: (ctx) => ['wQuery', 'wKey', 'wValue'].map((name) => () => gradientView(ctx, name)),
+  tables: (ctx) => [
+    ...GRADIENTS.map((field) => () => gradientView(ctx, field)),
+    ...WEIGHTS.map((name) => () => updatedView(ctx, name)),
+  ],
+  sidebar: (ctx) => WEIGHTS.map((name) => () => gradientView(ctx, name)),
 };
 
 export default { titleKey: 'stage.learn', steps, panels, reads: ['learning'] };

@@ -10,12 +10,13 @@ import {
   pairPicture,
   sceneButton,
 } from '../../draw/learning-views.mjs';
-import { learningTableBuilders, orderViews, positionsView } from '../../draw/learning-tables.mjs';
+import { orderViews, positionsView } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, ease, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
 import { DISTANCES, STARTS } from '../../model/rope-numbers.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
+import { ROLES } from '../../roles.mjs';
 
 /** X and its outputs side by side, rows labelled by the token they hold. */
 function pairOfMatrices(ctx, run, rowTokens, suffix, symbols) {
@@ -201,7 +202,7 @@ function buildDistance(ctx) {
   if (!rope) return noPair(ctx);
   const table = numberMatrix({
     matrix: 'rope-scores',
-    role: 'score',
+    role: ROLES.scores.role,
     symbol: `q${sub1(rope.query)}·k${sub1(rope.key)}`,
     name: tr('ch3.rope.scores'),
     value: fromRows(rope.scores),
@@ -293,10 +294,30 @@ const steps = () => [
   },
 ];
 
+/**
+ * The order stage's matrices for its tables panel, each as a function that builds it: X, Y;
+ * X′, Y′ (shuffled); P; both again with P.
+ */
+function orderTables(ctx) {
+  const { order, plain, shuffled, placed, placedShuffled } = ctx.numbers.learning.order;
+  const identity = order.map((_, k) => k);
+  const runs = [
+    [plain, identity, '', ['X', 'Y']],
+    [shuffled, order, '-shuffled', ['X′', 'Y′']],
+    [placed, identity, '-placed', ['X + P', 'Y']],
+    [placedShuffled, order, '-placed-shuffled', ['X′ + P', 'Y′']],
+  ];
+  const builders = runs.flatMap((args) =>
+    ['input', 'output'].map((part) => () => orderViews(ctx, ...args)[part]),
+  );
+  builders.splice(4, 0, () => positionsView(ctx));
+  return builders;
+}
+
 /** The tables and "Your numbers" on this stage: its own matrices, the positions beside. */
 const panels = {
   note: 'ch3.panels.order',
-  tables: (ctx) => learningTableBuilders(ctx, 'order'),
+  tables: orderTables,
   sidebar: (ctx) => [() => positionsView(ctx)],
 };
 

@@ -5,7 +5,7 @@
 // drops marked with what the heads do then. Switches: positions (RoPE, learned, none), 1 or 2
 // layers, 1-4 heads, the seed, the speed. The scene draws what the run holds; nothing here
 // computes attention.
-import { createInductionTask, INDUCTION_BATCH } from '../../../src/js/tasks/induction-task.mjs';
+import { createInductionTask, INDUCTION_BATCH } from 'attention-explained';
 import { h } from '../../dom.mjs';
 import { oncePerFrame, whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';

@@ -1,0 +1,139 @@
+// Chapter 4 opens with a model that already writes: the chosen text's snapshot (web/snapshots/,
+// trained offline), loaded into the worker's model. The page says which model it shows (the
+// snapshot, its offline steps and the held-out loss the worker scores now; or a model from
+// scratch, its step) in every stage; "Start from scratch" trains a new one and "Back to the
+// snapshot" brings the snapshot back. The next-character stage shows h, the last row's
+// output, whose product with W_U is the model's logit. The offline file shows the Tang poems'
+// snapshot and says why it has none for the English classic (it holds Genesis only).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { collectProblems, explainerFileUrl, pageFixture, waitForReady } from './helpers.mjs';
+import { LANGUAGE_MODEL } from '../../web/model/language.mjs';
+
+const web = pageFixture();
+const manifestOf = (name) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../web/snapshots', `${name}.json`)));
+const POEMS = manifestOf('poems');
+
+async function goTo(page, id) {
+  await page.evaluate((step) => (location.hash = `step=${step}`), id);
+  await page.waitForFunction((step) => document.body.dataset.step === step, id);
+}
+
+const steps = (n) => n.toLocaleString('en-US');
+const scoredLoss = (text) => Number(/held-out loss (\d+\.\d{3})/.exec(text)?.[1]);
+
+/** The train stage's status line once it names the snapshot and its scored loss. */
+async function snapshotStatus(page) {
+  await page.waitForFunction(
+    () =>
+      /held-out loss \d/.test(document.querySelector('.scene-ch4-train .ch4-status')?.textContent),
+    null,
+    { timeout: 60_000 },
+  );
+  return page.textContent('.scene-ch4-train .ch4-status');
+}
+
+describe('chapter 4 opens with the snapshot', () => {
+  test('served: the snapshot writes at once, every stage names it, from scratch and back', async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
+    // The chapter's first stage: the model shown, and what it writes, at once.
+    await page.goto(`${web.url}#step=lm-chars`);
+    await waitForReady(page);
+    await page.waitForSelector('.scene-ch4-chars .ch4-writes:not([hidden])', { timeout: 60_000 });
+    assert.match(await page.textContent('.scene-ch4-chars .ch4-status'), /the snapshot: trained/);
+    assert.match(
+      await page.textContent('.ch4-writes'),
+      /^What it writes \(temperature [\d.]+\):\n./,
+    );
+    await goTo(page, 'lm-train');
+    const status = await snapshotStatus(page);
+    assert.match(status, new RegExp(`the snapshot: trained ${steps(POEMS.steps)} steps offline`));
+    // The worker scores the loaded float16 weights as the script did after rounding them.
+    assert.ok(Math.abs(scoredLoss(status) - POEMS.heldOutLoss) < 0.01, status);
+    assert.equal(await page.$eval('.scene-ch4-train', (s) => s.dataset.source), 'snapshot');
+    // It writes already: a sample of the snapshot, before any step here.
+    await page.waitForSelector('.ch4-sample-text');
+    assert.match(await page.textContent('.ch4-sample-when'), /the snapshot · trained/);
+    assert.ok((await page.textContent('.ch4-sample-text')).length > 10);
+    assert.equal(await page.isHidden('[data-control="ch4-reset"]'), true);
+
+    // The next stage's numbers are the snapshot's, and it says so.
+    await goTo(page, 'lm-next');
+    await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
+    assert.match(await page.textContent('.scene-ch4-next .ch4-status'), /the snapshot: trained/);
+    // h itself: the last row's D numbers, and h · W_U is the model's logit of the true character.
+    await page.waitForSelector('.scene-ch4-next[data-h-size]', { timeout: 30_000 });
+    const shown = await page.$eval('.scene-ch4-next', (s) => ({
+      size: Number(s.dataset.hSize),
+      cells: s.querySelectorAll('.h-grid li').length,
+      title: s.querySelector('.ch4-h h3').textContent,
+      zTrue: Number(s.dataset.zTrue),
+      logitTrue: Number(s.dataset.logitTrue),
+      dot: s.querySelector('.ch4-dot').textContent,
+    }));
+    assert.equal(shown.size, LANGUAGE_MODEL.dModel);
+    assert.equal(shown.cells, LANGUAGE_MODEL.dModel);
+    assert.match(shown.title, new RegExp(`\\(${LANGUAGE_MODEL.dModel} numbers`));
+    assert.ok(Math.abs(shown.zTrue - shown.logitTrue) < 1e-3, JSON.stringify(shown));
+    assert.ok(shown.dot.endsWith(`= ${shown.zTrue.toFixed(2)}`), shown.dot);
+    const snapshotLoss = await page.$eval('.ch4-sentence-loss', (p) => p.dataset.loss);
+
+    // From scratch: a new model trains here, and every stage says so.
+    await goTo(page, 'lm-train');
+    await page.click('[data-control="ch4-train"]'); // "Start from scratch"
+    await page.waitForFunction(
+      () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 50,
+      null,
+      { timeout: 60_000 },
+    );
+    await page.click('[data-control="ch4-train"]'); // Pause
+    await page.waitForSelector('.scene-ch4-train[data-status="paused"]');
+    assert.equal(await page.$eval('.scene-ch4-train', (s) => s.dataset.source), 'scratch');
+    const step = await page.$eval('.scene-ch4-train', (s) => s.dataset.step);
+    await goTo(page, 'lm-next');
+    await page.waitForFunction(
+      (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
+      snapshotLoss,
+      { timeout: 30_000 },
+    );
+    assert.equal(
+      await page.textContent('.scene-ch4-next .ch4-status'),
+      `The model shown was trained here from scratch: step ${step}.`,
+    );
+
+    // Back to the snapshot: the same model again, its loss as before.
+    await goTo(page, 'lm-train');
+    await page.click('[data-control="ch4-snapshot"]');
+    const again = await snapshotStatus(page);
+    assert.equal(scoredLoss(again), scoredLoss(status));
+    await goTo(page, 'lm-next');
+    await page.waitForFunction(
+      (wanted) => document.querySelector('.ch4-sentence-loss')?.dataset.loss === wanted,
+      snapshotLoss,
+      { timeout: 30_000 },
+    );
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
+  test('the offline file: the poems’ snapshot is embedded; the English classic says why it has none', async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${explainerFileUrl}#step=lm-train`);
+    await waitForReady(page);
+    assert.match(await snapshotStatus(page), /the snapshot: trained/);
+    await page.selectOption('[data-control="ch4-text"]', 'kjv');
+    await page.waitForSelector('.scene-ch4-train[data-text="ready"][data-source="scratch"]', {
+      timeout: 30_000,
+    });
+    assert.match(
+      await page.textContent('.scene-ch4-train .ch4-about'),
+      /No snapshot for this text \(this offline file holds part of .* only/,
+    );
+    assert.match(await page.textContent('[data-control="ch4-train"]'), /^Train$/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+});
