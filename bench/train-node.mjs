@@ -6,8 +6,15 @@
 // Then where our step's time goes, piece by piece (embedding, LayerNorm, QKV, attention, ...,
 // their backward, the optimiser): the core's own timer (model/step_profile.hpp), switched on
 // for separate rounds of steps on the raw module, so ms/step is never timed with it on.
+// With --threads N (N > 1; scripts/bench runs it on both cores, unpinned from CPU 0), ours is
+// the wasm threads build (createAttention({ threads: N })), whose training step shares its
+// products and attention among N threads, and tfjs is asked for N threads too (its wasm backend
+// has threads in cross-origin isolated pages only: in Node it keeps one, and the JSON says so);
+// each contender's % of peak is then against its threads' count times the one-core probe. No
+// piece timer then (it reads the one-thread build).
 // Writes JSON; bench/report/learning.mjs makes the tables.
-//   node bench/train-node.mjs [--quick] --peak build/bench/simd_peak.wasm --out FILE.json
+//   node bench/train-node.mjs [--quick] [--threads N] --peak build/bench/simd_peak.wasm \
+//     --out FILE.json
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +38,7 @@ import { median } from './common/harness.mjs';
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    threads: { type: 'string', default: '1' },
     peak: { type: 'string' },
     out: { type: 'string' },
   },
@@ -38,7 +46,9 @@ const { values: args } = parseArgs({
 if (!args.peak || !args.out) {
   throw new Error('usage: node bench/train-node.mjs [--quick] --peak FILE --out FILE');
 }
-const log = (line) => process.stderr.write(`[bench train] ${line}\n`);
+const threads = Number(args.threads);
+if (!Number.isInteger(threads) || threads < 1) throw new Error('--threads must be a count');
+const log = (line) => process.stderr.write(`[bench train, ${threads} thread(s)] ${line}\n`);
 
 /** Rounds x steps of the piece timer per model (each round about 0.1-1 s of steps). */
 const PROFILE = {
@@ -98,17 +108,19 @@ function profilePieces(Module, model) {
 tfWasm.setWasmPaths(
   fileURLToPath(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url)),
 );
-tfWasm.setThreadsCount(1);
+tfWasm.setThreadsCount(threads);
 if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
-const attn = await createAttention({ relaxedSimd: false });
+const tfjsThreads = tfWasm.getThreadsCount();
+const attn = await createAttention({ relaxedSimd: false, threads });
 const haveOurs = typeof attn.createTinyTransformer === 'function';
 if (!haveOurs) log('this build has no createTinyTransformer: measuring tfjs alone');
 // The same SIMD128 build as a raw module, for the piece timer (build/wasm/ holds its glue).
-const Module = haveOurs
-  ? await createAttentionModule({
-      wasmBinary: await readFile(new URL('../dist/attention.wasm', import.meta.url)),
-    })
-  : null;
+const Module =
+  haveOurs && threads === 1
+    ? await createAttentionModule({
+        wasmBinary: await readFile(new URL('../dist/attention.wasm', import.meta.url)),
+      })
+    : null;
 const { instance: peakInstance } = await WebAssembly.instantiate(await readFile(args.peak), {});
 const probes = peakProbes(peakInstance.exports);
 
@@ -131,14 +143,21 @@ for (const model of trainModels(args)) {
   );
   trainers.ours?.free();
   trainers.tfjs.dispose();
-  if (haveOurs) {
+  // Each against the probe times its threads (the probe runs on one core).
+  if (row.ours) row.ours.share /= threads;
+  row.tfjs.share /= tfjsThreads;
+  if (Module) {
     row.pieces = profilePieces(Module, model);
     log(`${model.name}: the pieces of our step timed`);
   }
   results.push(row);
 }
 
-const environment = { kind: 'node', name: `Node ${process.versions.node}` };
+const environment = {
+  kind: 'node',
+  name: `Node ${process.versions.node}`,
+  threads: { ours: threads, tfjs: tfjsThreads },
+};
 await writeFile(
   args.out,
   `${JSON.stringify({ environment, quick: args.quick, results }, null, 2)}\n`,

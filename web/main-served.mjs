@@ -13,8 +13,10 @@ startApp({
     // kernel for large calls, would only delay the first step (~15 ms of the page's load).
     return module.default({ relaxedSimd: false, warmUp: false });
   },
-  // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker.
-  startTrainer: async (options) => (await import('./attention.mjs')).createTrainer(options),
+  // Chapter 3's training: dist/train-worker.mjs, next to attention.mjs, as a module worker, on
+  // the wasm threads build where the page is cross-origin isolated (threads: 'auto').
+  startTrainer: async (options) =>
+    (await import('./attention.mjs')).createTrainer({ ...options, threads: 'auto' }),
   // Chapter 4's texts: dist/texts/, beside the page.
   loadText: async (file) => {
     const response = await fetch(`texts/${file}`);

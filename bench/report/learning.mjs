@@ -96,6 +96,48 @@ function piecesTable(runs) {
   ];
 }
 
+/** The threads a run's contenders trained on, as its rows name them ('' for one each). */
+function threadsLabel(run) {
+  const t = run.environment?.threads;
+  if (!t || (t.ours === 1 && t.tfjs === 1)) return '';
+  const n = (count) => `${count} thread${count === 1 ? '' : 's'}`;
+  return `, ours ${n(t.ours)}, tfjs ${n(t.tfjs)}`;
+}
+
+/**
+ * Ours on one thread against ours on N, per model, where a one-thread run and an N-thread run
+ * of the same environment are both given: how many times faster the step is on N threads.
+ */
+function threadsTable(runs) {
+  const oursThreads = (run) => run.environment?.threads?.ours ?? 1;
+  const pairs = runs
+    .filter((run) => oursThreads(run) > 1)
+    .flatMap((team) => {
+      const alone = runs.find((r) => oursThreads(r) === 1 && where(r) === where(team));
+      if (!alone) return [];
+      return team.results.flatMap((r) => {
+        const one = alone.results.find((a) => a.model === r.model)?.ours;
+        if (!one || !r.ours) return [];
+        const n = oursThreads(team);
+        return [[where(team), modelLabel(r), `${ms(one.ms)} ms`, `${n}: ${ms(r.ours.ms)} ms`,
+          ratio(one.ms / r.ours.ms), pct(r.ours.share)]]; // prettier-ignore
+      });
+    });
+  if (pairs.length === 0) return [];
+  return [
+    'Ours on the wasm threads build: a training step on one thread against N threads ' +
+      '(createAttention({ threads: N }); the products, attention, GELU and AdamW shared by the ' +
+      'threads, the same bits as one thread). Wall time, both cores free for it; % of peak is ' +
+      'against N times the one-core probe.',
+    '',
+    table(
+      ['where', 'model', 'ours, 1 thread', 'ours, N threads', '1 ÷ N threads', '% of N × peak'],
+      pairs,
+    ),
+    '',
+  ];
+}
+
 /** A training step, ours vs tfjs-wasm: a row per environment and model, with its target. */
 export function trainSection(runs) {
   if (runs.length === 0) return '';
@@ -105,7 +147,7 @@ export function trainSection(runs) {
       const goal = TRAIN_TARGETS[r.model];
       const met = r.ratio === undefined ? '—' : r.ratio >= goal ? 'yes' : '**no**';
       return [
-        `${where(run)}${run.environment?.ours ? `, ours ${run.environment.ours}` : ''}`,
+        `${where(run)}${run.environment?.ours ? `, ours ${run.environment.ours}` : ''}${threadsLabel(run)}`,
         modelLabel(r),
         `${r.batch} × ${r.T}`,
         (r.flops / 1e9).toFixed(3),
@@ -121,13 +163,16 @@ export function trainSection(runs) {
     }),
   );
   return [
-    '### Training step: our tiny transformer against the same model in tfjs-backend-wasm (1 thread)',
+    '### Training step: our tiny transformer against the same model in tfjs-backend-wasm, 1 and 2 threads',
     '',
     'ms per trainStep (forward + backward + AdamW) · GFLOP/s, median of interleaved rounds, ' +
       'the same batches for both; FLOPs count the matrix products only ' +
       '(bench/common/train-bench.mjs says how); % of peak uses the SIMD128 peak probe timed in ' +
-      'the same rounds (last column). In Chromium ours trains in a Worker, as the page does, ' +
-      'and tfjs in the page; ours is timed on the page’s own thread too, in the same rounds.',
+      'the same rounds (last column; a run on N threads is against N times it). In Chromium ours ' +
+      'trains in a Worker, as the page does, and tfjs in the page; ours is timed on the page’s ' +
+      'own thread too, in the same rounds. The rows naming threads are Node on both cores: ours ' +
+      'on the wasm threads build, tfjs asked for as many (its wasm backend has threads only in ' +
+      'cross-origin isolated pages, so in Node it keeps one, as the row says).',
     '',
     table(
       ['where', 'model', 'batch × T', 'GFLOP/step', 'ours', 'ours % of peak', 'tfjs-wasm',
@@ -135,6 +180,7 @@ export function trainSection(runs) {
       rows,
     ), // prettier-ignore
     '',
+    ...threadsTable(runs),
     ...piecesTable(runs),
   ].join('\n');
 }

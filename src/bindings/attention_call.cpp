@@ -37,6 +37,7 @@ const char* set_threads(std::uint32_t count) {
 }
 
 std::uint32_t threads() { return team ? std::uint32_t(team->size()) : 1; }
+attention::ThreadTeam* shared_team() { return team.get(); }
 
 const char* to_args(const AttentionCall& call, attention::AttentionArgs& args) {
   using attention::Layout, attention::MaskKind, attention::MaskKeys, attention::ScoresMode;

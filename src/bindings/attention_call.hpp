@@ -121,6 +121,9 @@ double working_bytes(const AttentionCall& call);
 // Not to be called while a run() is under way on another thread.
 const char* set_threads(std::uint32_t threads);
 std::uint32_t threads();
+// The team set_threads started (null: the caller alone), which the other entry points that
+// share their work use too (the tiny transformer's training step).
+attention::ThreadTeam* shared_team();
 
 // ONNX's present_key (or present_value) = concat(past, new) along the sequence, as
 // [batch, heads, pastRows + rows, size] at `out`: the past [batch, heads, pastRows, size]

@@ -2,6 +2,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include "attention_call.hpp"
 #include "model/transformer.hpp"
 #include "transformer_call.hpp"
 
@@ -30,7 +31,7 @@ em::val parameter_table(const Config& config) {
 // Bytes for the memory checks, as doubles (no 32-bit wrap-around).
 double model_bytes(const Config& config) { return attention::model::model_bytes(config); }
 double call_bytes(const Config& config, std::uint32_t batch, std::uint32_t T, bool training) {
-  return attention::model::call_bytes(config, batch, T, training);
+  return attention::model::call_bytes(config, batch, T, training, attention_call::threads());
 }
 std::string config_error(const Config& config) {
   const char* error = attention::model::config_error(config);

@@ -1,5 +1,7 @@
 #include "transformer_call.hpp"
 
+#include "attention_call.hpp"
+
 namespace transformer_call {
 
 namespace {
@@ -27,7 +29,9 @@ void free_model(std::uintptr_t handle) { delete model(handle); }
 StepResult train_step(std::uintptr_t handle, std::uintptr_t tokens, std::uintptr_t targets,
                       std::uint32_t batch, std::uint32_t T) {
   StepResult result;
-  result.error = model(handle)->train_step(ints(tokens), ints(targets), batch, T, &result.loss);
+  // With the module's team, if set_threads started one (the wasm threads build).
+  result.error = model(handle)->train_step(ints(tokens), ints(targets), batch, T, &result.loss,
+                                           attention_call::shared_team());
   return result;
 }
 

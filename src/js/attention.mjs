@@ -7,9 +7,9 @@
 import { describe, isOptionBag } from './shared/checks.mjs';
 import { hasRelaxedSimd, loadOneThread } from './module/load-module.mjs';
 import { readOwnOptions } from './shared/read-once.mjs';
-import { loadThreads, notIsolatedError, threadsAvailable } from './module/threads.mjs';
+import { loadThreads } from './module/threads.mjs';
+import { readThreads } from './module/threads-option.mjs';
 import { baseUrlOf, wasmFiles } from './module/package-files.mjs';
-import { importNodeBuiltin, isNode } from './shared/workers.mjs';
 
 export { hasRelaxedSimd };
 export { createAttentionPool } from './pool/pool.mjs';
@@ -44,46 +44,10 @@ const OPTION_KEYS = new Set([
   'baseUrl',
 ]);
 
-// The most threads createAttention({ threads }) starts; the core refuses more than this too
-// (attention_call::set_threads). Checked here, before the build and its Workers load.
-const MAX_THREADS = 64;
-// threads: 'auto' takes the machine's cores up to this: past it a call's fixed cost (waking
-// every helper) outweighs what more threads share.
-const AUTO_MAX_THREADS = 8;
 /** How long loading may take by default (ms): the module, or the threads build and its helpers. */
 const INIT_TIMEOUT_MS = 30_000;
 /** The longest delay setTimeout honours (ms). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-async function machineThreads() {
-  if (isNode) {
-    const os = await importNodeBuiltin('os');
-    return os.availableParallelism?.() ?? os.cpus().length;
-  }
-  return globalThis.navigator?.hardwareConcurrency || 2;
-}
-
-/** options.threads, checked: a count, or 'auto' resolved to one. */
-async function threadsOf(value) {
-  if (value === undefined) return 1;
-  if (value === 'auto') {
-    if (!threadsAvailable()) return 1;
-    return Math.max(1, Math.min(AUTO_MAX_THREADS, await machineThreads()));
-  }
-  if (typeof value !== 'number') {
-    throw new TypeError(
-      `createAttention: options.threads must be an integer from 1 to ${MAX_THREADS} or 'auto', got ${describe(value)}`,
-    );
-  }
-  if (!Number.isInteger(value) || value < 1 || value > MAX_THREADS) {
-    throw new RangeError(
-      `createAttention: options.threads must be an integer from 1 to ${MAX_THREADS} or 'auto', got ${value}`,
-    );
-  }
-  const threads = value;
-  if (threads > 1 && !threadsAvailable()) throw notIsolatedError();
-  return threads;
-}
 
 /**
  * Loads the WebAssembly module and resolves to the attention API (attention.d.ts).
@@ -121,7 +85,7 @@ export default async function createAttention(options) {
   }
   const { wasmBinary, wasmUrl, relaxedSimd, warmUp } = o;
   const base = baseUrlOf(o.baseUrl, 'createAttention');
-  const threads = await threadsOf(o.threads);
+  const threads = await readThreads(o.threads, 'createAttention');
   if (threads > 1) {
     if (wasmBinary !== undefined || wasmUrl !== undefined) {
       throw new TypeError(

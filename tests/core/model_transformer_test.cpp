@@ -2,7 +2,8 @@
 // against the float64 reference, every parameter's gradient against float64 central finite
 // differences, bit-for-bit determinism, refused steps that change nothing, greedy decoding
 // through the key/value cache against the batch forward, heads switched off by a mask,
-// sampling with temperature and top-k, and a task it must learn.
+// sampling with temperature and top-k, a task it must learn, and training shared by a thread
+// team giving the bits of one thread.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "model/transformer.hpp"
 #include "model_reference64.hpp"
+#include "thread_team.hpp"
 
 namespace {
 
@@ -208,6 +210,35 @@ TEST(ModelTransformer, TheSameSeedAndBatchesGiveTheSameLossesBitForBit) {
     if (step == 0) EXPECT_NE(la, ld);
   }
   EXPECT_EQ(std::memcmp(a->parameter_data(), b->parameter_data(), a->parameter_count() * 4), 0);
+}
+
+// A team's threads take chunks of rows, of kv heads and of elements (model/parallel.hpp): each
+// number is still computed by one thread as one thread would, so every loss, gradient and
+// parameter is the same bits. Rows, heads (grouped, with RoPE) and elements enough that every
+// stage splits into several chunks.
+TEST(ModelTransformer, TrainingWithAThreadTeamGivesTheBitsOfOneThread) {
+  Config c = small_config(Positions::rope, 40, 2);
+  c.context = 24;
+  c.d_model = 16;
+  c.heads = 4;
+  c.vocab_size = 11;
+  auto alone = make(c), shared = make(c);
+  std::unique_ptr<attention::ThreadTeam> team = attention::ThreadTeam::start(2);
+  ASSERT_TRUE(team);
+  const std::size_t B = 6, T = 24;
+  for (std::uint32_t step = 0; step < 3; ++step) {
+    Tokens tokens, targets;
+    batch_of(B, T, c.vocab_size, step, &tokens, &targets);
+    double one = 0, three = 0;
+    ASSERT_EQ(alone->train_step(tokens.data(), targets.data(), B, T, &one), "");
+    ASSERT_EQ(shared->train_step(tokens.data(), targets.data(), B, T, &three, team.get()), "");
+    EXPECT_EQ(std::memcmp(&one, &three, sizeof one), 0) << "step " << step;
+    const std::size_t P = alone->parameter_count();
+    EXPECT_EQ(std::memcmp(alone->gradient_data(), shared->gradient_data(), P * 4), 0)
+        << "step " << step;
+    EXPECT_EQ(std::memcmp(alone->parameter_data(), shared->parameter_data(), P * 4), 0)
+        << "step " << step;
+  }
 }
 
 TEST(ModelTransformer, ANonFiniteStepIsRefusedAndChangesNothing) {

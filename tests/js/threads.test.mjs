@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-import createAttention from '../../dist/attention.mjs';
+import createAttention, { INDUCTION_MODEL } from '../../dist/attention.mjs';
 import { useChromiumPage } from './chromium-page.mjs';
+
+// The induction model with an MLP and grouped heads, so that every stage of a step splits.
+const INDUCTION_MODEL_FOR_THREADS = { ...INDUCTION_MODEL, mlpSize: 32, kvHeads: 1 };
 
 /**
  * Teams of 2 and 3 threads (and 2 on the SIMD128 build) against the one-thread module of
@@ -100,6 +103,64 @@ describe('threads in Node', () => {
     assert.deepEqual(result, allSame(hasRelaxedSimd()));
   });
 
+  test('a tiny transformer trains on the team: the one-thread losses and parameters, bit for bit', async () => {
+    // Rows, kv heads (grouped, RoPE) and MLP elements enough that every stage splits.
+    const config = {
+      vocabSize: 13, context: 32, dModel: 32, layers: 2, heads: 4, kvHeads: 2,
+      positions: 'rope', mlpSize: 48, learningRate: 0.01, seed: 3,
+    }; // prettier-ignore
+    const one = await createAttention({ relaxedSimd: false, warmUp: false });
+    const team = await createAttention({ threads: 2, relaxedSimd: false, warmUp: false });
+    const models = [one, team].map((attn) => attn.createTinyTransformer(config));
+    const batch = 8;
+    for (let step = 0; step < 3; step++) {
+      const tokens = Int32Array.from({ length: batch * 32 }, (_, i) => (i * 7 + step * 5) % 13);
+      const targets = Int32Array.from(tokens, (_, i) => ((i + 1) % 32 ? tokens[i + 1] : -1));
+      const [a, b] = models.map((model) => model.trainStep({ tokens, targets, batch }));
+      assert.ok(Object.is(a, b), `step ${step}: loss ${a} on one thread, ${b} on two`);
+    }
+    const [p, q] = models.map((model) => model.parameters());
+    for (const name of Object.keys(p)) {
+      assert.ok(
+        p[name].data.every((x, i) => Object.is(x, q[name].data[i])),
+        `${name} differs`,
+      );
+    }
+    for (const model of models) model.free();
+    team.close();
+  });
+
+  test('createTrainer({ threads: 2 }): its worker trains on the threads build, the one-thread losses bit for bit', async () => {
+    const { createTrainer } = await import('../../dist/attention.mjs');
+    const options = {
+      config: INDUCTION_MODEL_FOR_THREADS,
+      seed: 4,
+      batch: 16,
+      relaxedSimd: false,
+    };
+    const runs = [];
+    for (const threads of [1, 2]) {
+      const losses = [];
+      const trainer = await createTrainer({
+        ...options,
+        threads,
+        onProgress: (event) => losses.push(...event.losses),
+      });
+      await trainer.train({ steps: 4, progressEvery: 1 });
+      runs.push({ losses, parameters: await trainer.parameters() });
+      trainer.close();
+    }
+    assert.equal(runs[0].losses.length, 4);
+    assert.deepEqual(runs[1].losses, runs[0].losses);
+    for (const [name, tensor] of Object.entries(runs[0].parameters)) {
+      const other = runs[1].parameters[name].data;
+      assert.ok(
+        tensor.data.every((x, i) => Object.is(x, other[i])),
+        `${name} differs`,
+      );
+    }
+  });
+
   test('a script that made a team exits by itself when it is done', async () => {
     const script = `
       import createAttention from ${JSON.stringify(new URL('../../dist/attention.mjs', import.meta.url).href)};
@@ -163,6 +224,26 @@ describe('threads in a cross-origin isolated Chromium page', () => {
     }); // prettier-ignore
     assert.deepEqual(problems, []);
     assert.deepEqual(result, { wrong: 0, kept: 0 });
+  });
+
+  test("createTrainer({ threads: 2 }): the trainer's worker starts its helpers, the one-thread losses bit for bit", async () => {
+    const { result, problems } = await evaluate(async (model) => {
+      const { createTrainer } = await import('/dist/attention.mjs');
+      const losses = [];
+      for (const threads of [1, 2]) {
+        const run = [];
+        const trainer = await createTrainer({
+          config: model, seed: 4, batch: 16, relaxedSimd: false, threads,
+          onProgress: (event) => run.push(...event.losses),
+        }); // prettier-ignore
+        await trainer.train({ steps: 3, progressEvery: 1 });
+        trainer.close();
+        losses.push(run);
+      }
+      return { steps: losses[0].length, same: losses[1].every((x, i) => Object.is(x, losses[0][i])) };
+    }, INDUCTION_MODEL_FOR_THREADS); // prettier-ignore
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, { steps: 3, same: true });
   });
 
   test('in a module Worker of the page too', async () => {

@@ -120,6 +120,11 @@ test('bad options are refused by name before any worker starts; a bad config by 
     name: 'TypeError',
     message: /unknown option 'depth'/,
   });
+  await assert.rejects(start({ threads: 0 }), {
+    name: 'RangeError',
+    message: /createTrainer: options.threads must be an integer from 1 to 64 or 'auto', got 0/,
+  });
+  await assert.rejects(start({ threads: '2' }), { name: 'TypeError', message: /threads/ });
   await assert.rejects(start({ config: { ...CONFIG, dModel: 0 } }), {
     name: 'RangeError',
     message: 'dModel must be a positive integer, got 0',

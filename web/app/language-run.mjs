@@ -18,8 +18,7 @@ import {
   defaultSentence,
   describeText,
 } from '../model/language.mjs';
-import { TEXT_BATCH } from '../../src/js/tasks/text-task.mjs';
-import { decodeSnapshot } from '../../src/js/tasks/text-snapshot.mjs';
+import { TEXT_BATCH, decodeSnapshot } from 'attention-explained';
 import { createRunLoop } from './run-loop.mjs';
 
 /** The temperature of the samples written while the model trains. */

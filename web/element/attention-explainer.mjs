@@ -138,8 +138,13 @@ export class AttentionExplainer extends HTMLElement {
     this.app = startApp({
       root,
       loadAttention: () => files.attention,
+      // On the wasm threads build where the page is cross-origin isolated (threads: 'auto').
       startTrainer: async (options) =>
-        (await files.module).createTrainer({ ...options, workerUrl: bootUrl(files.worker) }),
+        (await files.module).createTrainer({
+          ...options,
+          threads: 'auto',
+          workerUrl: bootUrl(files.worker),
+        }),
       loadText: async (file) => {
         const response = await fetch(new URL(file, files.texts));
         if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);

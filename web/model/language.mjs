@@ -7,7 +7,7 @@
 // Names: V characters in the vocabulary (the text's distinct characters), T characters of the
 // learner's sentence (T <= context), L layers, H heads per layer; logits [1, T, V], attention
 // [L, 1, H, T, T].
-import { TEXT_MODEL, createCharTokenizer, trainEndOf } from '../../src/js/tasks/text-task.mjs';
+import { TEXT_MODEL, createCharTokenizer, trainEndOf } from 'attention-explained';
 import { readTextHead } from './head-reading.mjs';
 
 /**

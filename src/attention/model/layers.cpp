@@ -7,6 +7,7 @@
 
 #include "kernels/exp2.hpp"
 #include "model/matmul.hpp"
+#include "model/parallel.hpp"
 
 namespace attention::model {
 
@@ -178,29 +179,47 @@ void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const 
   }
 }
 
+namespace {
+
+// Rows of a product per chunk of its work (model/parallel.hpp): a whole number of the
+// micro-kernel's strips of 4.
+constexpr std::size_t row_grain = 4;
+
+}  // namespace
+
 void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,
-                    std::size_t I, std::size_t O) {
-  // out [N, O]; x [N, I]; w [I, O]; bias [O] or null.
-  if (bias)
-    for (std::size_t n = 0; n < N; ++n) std::copy(bias, bias + O, out + n * O);
-  matmul(x, w, out, N, I, O, bias != nullptr);
+                    std::size_t I, std::size_t O, ThreadTeam* team) {
+  // out [N, O]; x [N, I]; w [I, O]; bias [O] or null. Rows n0 .. n1 - 1 per chunk.
+  split(team, N, row_grain, [&](std::size_t n0, std::size_t n1, std::size_t) {
+    if (bias)
+      for (std::size_t n = n0; n < n1; ++n) std::copy(bias, bias + O, out + n * O);
+    matmul(x + n0 * I, w, out + n0 * O, n1 - n0, I, O, bias != nullptr);
+  });
 }
 
 void linear_backward(float* dx, float* dw, float* dbias, const float* dout, const float* x,
-                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch) {
+                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch,
+                     ThreadTeam* team) {
   // dx [N, I] += dout [N, O] . w^T [O, I]; dw [I, O] += x^T [I, N] . dout [N, O];
-  // dbias [O] += the column sums of dout.
+  // dbias [O] += the column sums of dout. Chunks of dx's rows, then of dw's rows and dbias's
+  // columns: every element of each is summed by one thread, in order.
   transpose(w, scratch, I, O);
-  matmul(dout, scratch, dx, N, O, I, true);
+  split(team, N, row_grain, [&](std::size_t n0, std::size_t n1, std::size_t) {
+    matmul(dout + n0 * O, scratch, dx + n0 * I, n1 - n0, O, I, true);
+  });
   // dw sums over all N rows: in slices of rows, so that each slice of x and dout stays in
   // the L1 cache while every block of dw passes over it.
   constexpr std::size_t slice = 64;
-  for (std::size_t n0 = 0; n0 < N; n0 += slice)
-    matmul_transposed_a(x + n0 * I, dout + n0 * O, dw, I, std::min(slice, N - n0), O, true,
-                        {I, O, O});
+  split(team, I, row_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+    for (std::size_t n0 = 0; n0 < N; n0 += slice)
+      matmul_transposed_a(x + n0 * I + i0, dout + n0 * O, dw + i0 * O, i1 - i0,
+                          std::min(slice, N - n0), O, true, {I, O, O});
+  });
   if (dbias)
-    for (std::size_t n = 0; n < N; ++n)
-      for (std::size_t o = 0; o < O; ++o) dbias[o] += dout[n * O + o];
+    split(team, O, row_grain, [&](std::size_t o0, std::size_t o1, std::size_t) {
+      for (std::size_t n = 0; n < N; ++n)
+        for (std::size_t o = o0; o < o1; ++o) dbias[o] += dout[n * O + o];
+    });
 }
 
 std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * T + 2 * T * d; }
@@ -224,19 +243,24 @@ HeadView head_view(std::size_t b, std::size_t h, std::size_t heads, std::size_t 
   return {(b * T * heads + h) * d, heads * d};
 }
 
-// The walk both attention passes take: for each sequence b and kv head g, `group(kv)` once
-// (the kv head's view), then `head(kv, qy, weights)` for each query head h of the group, in
-// order (qy its view in q and out, weights the offset of its [T, T] in att).
+// The walk both attention passes take: for each sequence b and kv head g, `group(kv, mine)`
+// once (the kv head's view, and this thread's attention_scratch_floats of `scratch`), then
+// `head(kv, qy, weights, mine)` for each query head h of the group, in order (qy its view in
+// q and out, weights the offset of its [T, T] in att). The (b, g) pairs share nothing they
+// write, so a team's threads take them in chunks.
 template <class Group, class Head>
-void for_each_head(std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                   Group&& group, Head&& head) {
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t g = 0; g < Hkv; ++g) {
+void for_each_head(ThreadTeam* team, std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv,
+                   std::size_t d, float* scratch, Group&& group, Head&& head) {
+  split(team, B * Hkv, 1, [&](std::size_t i0, std::size_t i1, std::size_t thread) {
+    float* mine = scratch + thread * attention_scratch_floats(T, d);
+    for (std::size_t i = i0; i < i1; ++i) {
+      const std::size_t b = i / Hkv, g = i % Hkv;
       const HeadView kv = head_view(b, g, Hkv, T, d);
-      group(kv);
+      group(kv, mine);
       for (std::size_t h = g * (H / Hkv); h < (g + 1) * (H / Hkv); ++h)
-        head(kv, head_view(b, h, H, T, d), (b * H + h) * T * T);
+        head(kv, head_view(b, h, H, T, d), (b * H + h) * T * T, mine);
     }
+  });
 }
 
 // Query t's row of attention weights from its scores [t + 1] (q . k of keys 0 .. t): the
@@ -250,6 +274,24 @@ void attention_row(float* row, std::size_t t, std::size_t T, float scale, const 
   causal_softmax_row(row, t + 1, T, 1.0f);
 }
 
+// Query row t of attention_backward: dS = P * (dP - rowsum(P * dP)) * scale over its n = t + 1
+// keys, in place of dP in `ds`, zeros after. Vectors of `lanes`, then a scalar tail.
+void softmax_backward_row(float* ds, const float* p, std::size_t n, std::size_t T, float scale) {
+  const std::size_t body = n - n % lanes;
+  batch dots(0.0f);
+  for (std::size_t s = 0; s < body; s += lanes)
+    dots += batch::load_unaligned(p + s) * batch::load_unaligned(ds + s);
+  float dot = xsimd::reduce_add(dots);
+  for (std::size_t s = body; s < n; ++s) dot += p[s] * ds[s];
+  const batch vdot(dot), vscale(scale);
+  for (std::size_t s = 0; s < body; s += lanes) {
+    const batch ps = batch::load_unaligned(p + s);
+    (ps * (batch::load_unaligned(ds + s) - vdot) * vscale).store_unaligned(ds + s);
+  }
+  for (std::size_t s = body; s < n; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
+  std::fill(ds + n, ds + T, 0.0f);
+}
+
 }  // namespace
 
 void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
@@ -257,8 +299,15 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
   // through the fast exp2 of the fused kernels; the last, partial vector goes through a copy
   // padded with -inf (2^-inf = 0), so every score takes the same path.
   const float to_log2 = scale * 1.4426950408889634f;
+  const std::size_t body = n - n % lanes;
   float max = row[0];
-  for (std::size_t s = 1; s < n; ++s) max = std::max(max, row[s]);
+  if (body > 0) {
+    batch maxes = batch::load_unaligned(row);
+    for (std::size_t s = lanes; s < body; s += lanes)
+      maxes = xsimd::max(maxes, batch::load_unaligned(row + s));
+    max = xsimd::reduce_max(maxes);
+  }
+  for (std::size_t s = body; s < n; ++s) max = std::max(max, row[s]);
   const batch shift(max * to_log2), factor(to_log2);
   batch sums(0.0f);
   std::size_t s = 0;
@@ -277,7 +326,9 @@ void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
     std::copy(chunk, chunk + (n - s), row + s);
   }
   const float inverse = 1.0f / xsimd::reduce_add(sums);
-  for (s = 0; s < n; ++s) row[s] *= inverse;
+  for (s = 0; s < body; s += lanes)
+    (batch::load_unaligned(row + s) * batch(inverse)).store_unaligned(row + s);
+  for (; s < n; ++s) row[s] *= inverse;
   std::fill(row + n, row + T, 0.0f);
 }
 
@@ -295,19 +346,18 @@ void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, floa
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                       float* scratch, const float* alibi_slopes) {
-  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T];
-  // alibi_slopes [H] or null.
+                       float* scratch, const float* alibi_slopes, ThreadTeam* team) {
+  // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T] per
+  // thread; alibi_slopes [H] or null.
   // Per (b, h), block of query rows by block: scores = Q_h . K_g^T over the block's keys,
   // straight into att; each row t the softmax of its first t + 1 scores (zeros after); then
   // Y_h = att . V_g, straight into out. Q_h, V_g and Y_h are read and written in place;
   // K_g is transposed once per kv head into scratch.
   const float scale = score_scale(d);
-  float* k_transposed = scratch;
-  const auto transpose_keys = [&](HeadView kv) {
+  const auto transpose_keys = [&](HeadView kv, float* k_transposed) {
     transpose(k + kv.offset, k_transposed, T, d, kv.stride);
   };
-  for_each_head(B, T, H, Hkv, d, transpose_keys, [&](HeadView kv, HeadView qy, std::size_t at) {
+  const auto head = [&](HeadView kv, HeadView qy, std::size_t at, float* k_transposed) {
     float* weights = att + at;
     // Query head h = at / (T * T) % H (at = (b * H + h) * T * T): its ALiBi slope, or null.
     const float* slope = alibi_slopes ? alibi_slopes + at / (T * T) % H : nullptr;
@@ -320,39 +370,34 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
       matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
              false, {T, kv.stride, qy.stride});
     }
-  });
+  };
+  for_each_head(team, B, T, H, Hkv, d, scratch, transpose_keys, head);
 }
 
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                        float* scratch) {
+                        float* scratch, ThreadTeam* team) {
   // dq [N, H * d], dk, dv [N, Hkv * d] (+=); dout [N, H * d]; att [B, H, T, T];
-  // scratch [T, T] + [d, T]. Per (b, h), with P = att and S the scaled scores:
+  // scratch [T, T] + [d, T] per thread. Per (b, h), with P = att and S the scaled scores:
   //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)) * scale;
   //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
   // Rows of dV_g and dK_g from block s0 gather query rows t >= s0 only (P and dS are zero
   // above the diagonal). Query heads of one group add into their kv head in order.
   const float scale = score_scale(d);
-  float* dscores = scratch;
-  float* v_transposed = dscores + T * T;
-  const auto transpose_values = [&](HeadView kv) {
-    transpose(v + kv.offset, v_transposed, T, d, kv.stride);
+  const auto transpose_values = [&](HeadView kv, float* mine) {
+    transpose(v + kv.offset, mine + T * T, T, d, kv.stride);
   };
-  for_each_head(B, T, H, Hkv, d, transpose_values, [&](HeadView kv, HeadView qy, std::size_t at) {
+  const auto head = [&](HeadView kv, HeadView qy, std::size_t at, float* mine) {
+    float* dscores = mine;
+    const float* v_transposed = mine + T * T;
     const float* weights = att + at;
     for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
       const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
       matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
              false, {qy.stride, T, T});
-      for (std::size_t t = r0; t < r0 + rows; ++t) {
-        const float* p = weights + t * T;
-        float* ds = dscores + t * T;
-        float dot = 0.0f;
-        for (std::size_t s = 0; s <= t; ++s) dot += p[s] * ds[s];
-        for (std::size_t s = 0; s <= t; ++s) ds[s] = p[s] * (ds[s] - dot) * scale;
-        std::fill(ds + t + 1, ds + T, 0.0f);
-      }
+      for (std::size_t t = r0; t < r0 + rows; ++t)
+        softmax_backward_row(dscores + t * T, weights + t * T, t + 1, T, scale);
       matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d, true,
              {T, kv.stride, qy.stride});
     }
@@ -366,7 +411,8 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
                           dk + kv.offset + s0 * kv.stride, rows, queries, d, true,
                           {T, qy.stride, kv.stride});
     }
-  });
+  };
+  for_each_head(team, B, T, H, Hkv, d, scratch, transpose_values, head);
 }
 
 void attention_decode_row(float* out, const float* q, const float* keys, const float* values,

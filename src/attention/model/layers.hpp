@@ -11,7 +11,15 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace attention {
+class ThreadTeam;
+}
+
 namespace attention::model {
+
+// The products and attention take an optional thread team (thread_team.hpp; null: the calling
+// thread alone) and share their rows, or their sequences' kv heads, among its threads: the
+// results are the same bits either way (model/parallel.hpp).
 
 /** LayerNorm's epsilon, inside the square root: (x - mean) / sqrt(var + eps). */
 inline constexpr float layer_norm_epsilon = 1e-5f;
@@ -40,13 +48,15 @@ void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const 
 
 // out [N, O] = x [N, I] . w [I, O] (+ bias [O] when not null).
 void linear_forward(float* out, const float* x, const float* w, const float* bias, std::size_t N,
-                    std::size_t I, std::size_t O);
+                    std::size_t I, std::size_t O, ThreadTeam* team = nullptr);
 // dx [N, I], dw [I, O], dbias [O] (if not null) += from dout [N, O]. `scratch` holds I * O
 // floats (w transposed).
 void linear_backward(float* dx, float* dw, float* dbias, const float* dout, const float* x,
-                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch);
+                     const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch,
+                     ThreadTeam* team = nullptr);
 
-// Floats of scratch that attention_forward / attention_backward need for T tokens, head size d.
+// Floats of scratch that attention_forward / attention_backward need for T tokens, head size d,
+// per thread: a team's scratch holds team->size() times this.
 std::size_t attention_scratch_floats(std::size_t T, std::size_t d);
 
 // Causal multi-head attention with grouped key/value heads (query head h reads kv head
@@ -58,12 +68,13 @@ std::size_t attention_scratch_floats(std::size_t T, std::size_t d);
 // same with or without it, from att).
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                       float* scratch, const float* alibi_slopes = nullptr);
+                       float* scratch, const float* alibi_slopes = nullptr,
+                       ThreadTeam* team = nullptr);
 // dq [N, H * d], dk and dv [N, Hkv * d] += from dout [N, H * d].
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                        float* scratch);
+                        float* scratch, ThreadTeam* team = nullptr);
 
 // Decoding's attention of one new query over the n keys cached so far (itself the last):
 // out [H * d], q [H * d], keys and values [n, Hkv * d], scores [n] (scratch). Sums in the same

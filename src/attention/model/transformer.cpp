@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/score_step.hpp"
+#include "model/parallel.hpp"
 #include "model/prng.hpp"
 #include "rope.hpp"
 
@@ -135,11 +136,17 @@ void zero_gradients(const Activations& g, const Config& c, std::size_t B, std::s
   zero(g.logits, N * c.vocab_size);
 }
 
-// Floats of scratch for linear_backward's transposed weights and for attention.
-std::size_t scratch_floats(const Config& c, std::size_t T) {
+// Floats of scratch for linear_backward's transposed weights and for attention (each of
+// `threads` threads its own).
+std::size_t scratch_floats(const Config& c, std::size_t T, std::size_t threads) {
   const std::size_t D = c.d_model, M = c.mlp_size, V = c.vocab_size;
-  return std::max(attention_scratch_floats(T, D / c.heads), D * std::max({D, M, V}));
+  return std::max(threads * attention_scratch_floats(T, D / c.heads), D * std::max({D, M, V}));
 }
+
+// Elements per chunk of an element-wise stage shared by a team (GELU, AdamW): a multiple of
+// every SIMD width, so that each element takes the vector body or the scalar tail as it would
+// on one thread.
+constexpr std::size_t element_grain = 256;
 
 // Decoding's cache: keys and values [L, C, Hkv d] each, then one token's activations and the
 // scores of one query [C].
@@ -265,11 +272,12 @@ double model_bytes(const Config& config) {
   return 4.0 * (4 * count + rope + decode_floats(config) + config.vocab_size);
 }
 
-double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training) {
+double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training,
+                  std::size_t threads) {
   // scratch_floats cannot wrap: a valid config bounds T <= C and D times M or V.
   const double acts = activation_floats(config, B, T) * (training ? 2 : 1);
   const double positions = config.positions == Positions::rope ? static_cast<double>(B) * T : 0;
-  return 4.0 * (acts + static_cast<double>(scratch_floats(config, T))) + 8.0 * positions;
+  return 4.0 * (acts + static_cast<double>(scratch_floats(config, T, threads))) + 8.0 * positions;
 }
 
 // The parameters and their gradients as pointers, built once (the arena never moves).
@@ -389,7 +397,8 @@ std::string TinyTransformer::prepare(std::size_t B, std::size_t T, bool training
   if (activation_floats(config_, static_cast<double>(B), static_cast<double>(T)) * 2 > max_floats)
     return "the activations of this batch would not fit in memory";
   const std::size_t floats = layout_activations(config_, B, T, nullptr).floats;
-  const std::size_t total = floats * (training ? 2 : 1) + scratch_floats(config_, T);
+  const std::size_t total =
+      floats * (training ? 2 : 1) + scratch_floats(config_, T, team_size(team_));
   const bool rope = config_.positions == Positions::rope;
   acts_ = allocate<float>(total);
   positions_ = rope ? allocate<std::int64_t>(B * T) : nullptr;
@@ -425,6 +434,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
   const Activations a = layout_activations(c, B, T, acts_);
   float* scratch = acts_ + acts_floats_ * (training_ ? 2 : 1);
   StepProfile* profile = profile_.get();
+  ThreadTeam* team = team_;
 
   {
     PieceTimer timer(profile, Piece::embedding);
@@ -441,9 +451,9 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     }
     {
       PieceTimer timer(profile, Piece::qkv);
-      linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d);
-      linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV);
-      linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV);
+      linear_forward(la.q, la.norm1, lp.wq, nullptr, N, D, H * d, team);
+      linear_forward(la.k, la.norm1, lp.wk, nullptr, N, D, KV, team);
+      linear_forward(la.v, la.norm1, lp.wv, nullptr, N, D, KV, team);
     }
     if (c.positions == Positions::rope) {
       PieceTimer timer(profile, Piece::rope);
@@ -453,12 +463,12 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     {
       PieceTimer timer(profile, Piece::attention);
       attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch,
-                        alibi_slopes_.empty() ? nullptr : alibi_slopes_.data());
+                        alibi_slopes_.empty() ? nullptr : alibi_slopes_.data(), team);
       if (head_mask) head_mask_forward(la.heads, head_mask + l * H, N, H, d);
     }
     {
       PieceTimer timer(profile, Piece::output_projection);
-      linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D);
+      linear_forward(la.proj, la.heads, lp.wo, nullptr, N, H * d, D, team);
     }
     {
       PieceTimer timer(profile, Piece::residual);
@@ -472,9 +482,11 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
       }
       {
         PieceTimer timer(profile, Piece::mlp);
-        linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, N, D, M);
-        gelu_forward(la.gelu, la.hidden, N * M);
-        linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D);
+        linear_forward(la.hidden, la.norm2, lp.w1, lp.b1, N, D, M, team);
+        split(team, N * M, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+          gelu_forward(la.gelu + i0, la.hidden + i0, i1 - i0);
+        });
+        linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D, team);
       }
       PieceTimer timer(profile, Piece::residual);
       residual_forward(la.out, la.mid, la.mlp_out, N * D);
@@ -486,7 +498,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D);
   }
   PieceTimer timer(profile, Piece::unembedding);
-  linear_forward(a.logits, a.norm, p.unembedding, nullptr, N, D, c.vocab_size);
+  linear_forward(a.logits, a.norm, p.unembedding, nullptr, N, D, c.vocab_size, team);
 }
 
 void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32_t* targets) {
@@ -500,6 +512,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   const Activations g = layout_activations(c, B, T, acts_ + acts_floats_);
   float* scratch = acts_ + 2 * acts_floats_;
   StepProfile* profile = profile_.get();
+  ThreadTeam* team = team_;
   {
     PieceTimer timer(profile, Piece::zero_gradients);
     std::fill(grads_, grads_ + parameter_count_, 0.0f);
@@ -512,7 +525,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   {
     PieceTimer timer(profile, Piece::unembedding_backward);
     linear_backward(g.norm, dp.unembedding, nullptr, g.logits, a.norm, p.unembedding, N, D, V,
-                    scratch);
+                    scratch, team);
   }
   const std::size_t L = c.layers;
   {
@@ -532,9 +545,13 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
       }
       {
         PieceTimer timer(profile, Piece::mlp_backward);
-        linear_backward(gl.gelu, dlp.w2, dlp.b2, gl.mlp_out, la.gelu, lp.w2, N, M, D, scratch);
-        gelu_backward(gl.hidden, gl.gelu, la.hidden, N * M);
-        linear_backward(gl.norm2, dlp.w1, dlp.b1, gl.hidden, la.norm2, lp.w1, N, D, M, scratch);
+        linear_backward(gl.gelu, dlp.w2, dlp.b2, gl.mlp_out, la.gelu, lp.w2, N, M, D, scratch,
+                        team);
+        split(team, N * M, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+          gelu_backward(gl.hidden + i0, gl.gelu + i0, la.hidden + i0, i1 - i0);
+        });
+        linear_backward(gl.norm2, dlp.w1, dlp.b1, gl.hidden, la.norm2, lp.w1, N, D, M, scratch,
+                        team);
       }
       PieceTimer timer(profile, Piece::layer_norm_backward);
       layer_norm_backward(gl.mid, dlp.norm2_gain, dlp.norm2_bias, gl.norm2, la.mid, lp.norm2_gain,
@@ -546,12 +563,13 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     }
     {
       PieceTimer timer(profile, Piece::output_projection_backward);
-      linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch);
+      linear_backward(gl.heads, dlp.wo, nullptr, gl.proj, la.heads, lp.wo, N, H * d, D, scratch,
+                      team);
     }
     {
       PieceTimer timer(profile, Piece::attention_backward);
       attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
-                         H, Hkv, d, scratch);
+                         H, Hkv, d, scratch, team);
     }
     if (c.positions == Positions::rope) {
       PieceTimer timer(profile, Piece::rope_backward);
@@ -560,9 +578,9 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     }
     {
       PieceTimer timer(profile, Piece::qkv_backward);
-      linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch);
-      linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch);
-      linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch);
+      linear_backward(gl.norm1, dlp.wq, nullptr, gl.q, la.norm1, lp.wq, N, D, H * d, scratch, team);
+      linear_backward(gl.norm1, dlp.wk, nullptr, gl.k, la.norm1, lp.wk, N, D, KV, scratch, team);
+      linear_backward(gl.norm1, dlp.wv, nullptr, gl.v, la.norm1, lp.wv, N, D, KV, scratch, team);
     }
     PieceTimer timer(profile, Piece::layer_norm_backward);
     layer_norm_backward(dx, dlp.norm1_gain, dlp.norm1_bias, gl.norm1, x, lp.norm1_gain,
@@ -574,7 +592,12 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
 
 std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
                                                const std::int32_t* targets, std::size_t B,
-                                               std::size_t T, double* loss) {
+                                               std::size_t T, double* loss, ThreadTeam* team) {
+  team_ = team;
+  struct Alone {  // the team is this call's only
+    ThreadTeam*& team;
+    ~Alone() { team = nullptr; }
+  } alone{team_};
   if (std::string error = prepare(B, T, true); !error.empty()) return error;
   CallMemory call{*this};
   if (std::string error = check_tokens(tokens, targets, B, T); !error.empty()) return error;
@@ -591,9 +614,10 @@ std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
 }
 
 std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::int32_t* targets,
-                                        std::size_t B, std::size_t T, double* loss) {
+                                        std::size_t B, std::size_t T, double* loss,
+                                        ThreadTeam* team) {
   double value = 0.0;
-  if (std::string error = compute_gradients(tokens, targets, B, T, &value); !error.empty())
+  if (std::string error = compute_gradients(tokens, targets, B, T, &value, team); !error.empty())
     return error;
   PieceTimer timer(profile_.get(), Piece::optimiser);
   // Check before touching anything, so a refused step leaves parameters and moments as they were.
@@ -604,8 +628,10 @@ std::string TinyTransformer::train_step(const std::int32_t* tokens, const std::i
   beta1_power_ *= 0.9;
   beta2_power_ *= 0.999;
   const AdamW hyper{config_.learning_rate, 0.9f, 0.999f, 1e-8f, config_.weight_decay};
-  adamw_update(params_, moment1_, moment2_, grads_, parameter_count_, hyper, beta1_power_,
-               beta2_power_);
+  split(team, parameter_count_, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+    adamw_update(params_ + i0, moment1_ + i0, moment2_ + i0, grads_ + i0, i1 - i0, hyper,
+                 beta1_power_, beta2_power_);
+  });
   if (profile_) ++profile_->steps;
   *loss = value;
   return "";

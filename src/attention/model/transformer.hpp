@@ -70,7 +70,9 @@ std::vector<ParameterInfo> parameter_table(const Config& config);
 // key/value cache, and the most bytes one call with B sequences of T tokens (T <= context)
 // adds while it runs (activations, and for training their gradients).
 double model_bytes(const Config& config);
-double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training);
+// `threads`: the threads of the team the call computes with (each has its own attention scratch).
+double call_bytes(const Config& config, std::size_t B, std::size_t T, bool training,
+                  std::size_t threads = 1);
 
 class TinyTransformer {
  public:
@@ -89,12 +91,14 @@ class TinyTransformer {
 
   // One AdamW step on the mean cross-entropy of tokens [B, T] against targets [B, T] (-1 = not
   // counted); *loss is that mean before the step. Refused (with everything unchanged) when the
-  // loss or any gradient is not finite, or no target counts.
+  // loss or any gradient is not finite, or no target counts. With a team, the step's products,
+  // attention, GELU and AdamW share their work among its threads: the same bits as without.
   std::string train_step(const std::int32_t* tokens, const std::int32_t* targets, std::size_t B,
-                         std::size_t T, double* loss);
+                         std::size_t T, double* loss, ThreadTeam* team = nullptr);
   // Gradients of the mean cross-entropy without a step (tests read them from gradient_data()).
   std::string compute_gradients(const std::int32_t* tokens, const std::int32_t* targets,
-                                std::size_t B, std::size_t T, double* loss);
+                                std::size_t B, std::size_t T, double* loss,
+                                ThreadTeam* team = nullptr);
   const float* gradient_data() const { return grads_; }
 
   // logits [B, T, V]; attention [L, B, H, T, T] (null to skip) of tokens [B, T]. head_mask
@@ -162,6 +166,9 @@ class TinyTransformer {
   float* cache_ = nullptr;                // generate(): keys and values [L, C, 2 Hkv d], and rows
   std::int32_t* order_ = nullptr;         // generate(): [V], sampling's ranking of the logits
   std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)
+  // The team the training call in progress shares its products and attention with (null: this
+  // thread alone); the results are the same bits either way (model/parallel.hpp).
+  ThreadTeam* team_ = nullptr;
 };
 
 }  // namespace attention::model

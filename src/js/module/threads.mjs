@@ -19,15 +19,7 @@ import { preferRelaxed, readBesideInNode, within } from './load-module.mjs';
 import { besideThisFile } from './package-files.mjs';
 import { importNodeBuiltin, isNode, startWebWorker, whyNotLoaded } from '../shared/workers.mjs';
 
-/** The RangeError of threads asked for where memory cannot be shared. */
-export function notIsolatedError() {
-  return new RangeError(
-    "createAttention: options.threads above 1 needs wasm threads, which a page and its Workers have only when cross-origin isolated (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); this one is not. Pass threads: 'auto' to use them where they are, one thread elsewhere",
-  );
-}
-
-/** True where the threads build can run: Node, or a cross-origin isolated page or Worker. */
-export const threadsAvailable = () => isNode || globalThis.crossOriginIsolated === true;
+export { notIsolatedError, threadsAvailable } from './threads-option.mjs';
 
 /**
  * The threads build with `threads` - 1 helpers, loaded and wrapped (api.mjs wrapModule, which

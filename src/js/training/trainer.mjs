@@ -22,6 +22,7 @@ import { besideThisFile, wasmFilesForWorkers } from '../module/package-files.mjs
 import { fitConfigToTask, readTask } from './trainer-task.mjs';
 import { readTrainerForward, readTrainerGenerate } from './decoding-options.mjs';
 import { isNode, spawnWorker, startWebWorker } from '../shared/workers.mjs';
+import { readThreads } from '../module/threads-option.mjs';
 
 export { TrainerError };
 
@@ -34,6 +35,7 @@ const TRAINER_KEYS = new Set([
   'workerUrl',
   'initTimeout',
   'relaxedSimd',
+  'threads',
   'workerType',
 ]);
 const TRAIN_KEYS = new Set(['steps', 'progressEvery', 'attentionEvery']);
@@ -207,7 +209,8 @@ function spawnTrainWorker(workerUrl, workerType) {
 
 /**
  * createTrainer's options, read once and checked: { task, config, seed, batch, initTimeout,
- * onProgress, moduleOptions, url, workerType }.
+ * onProgress, moduleOptions, url, workerType, threads } (threads as given: createTrainer
+ * resolves it, 'auto' asynchronously).
  */
 function readTrainerOptions(options, where) {
   const o = readOwnOptions(options, TRAINER_KEYS, where, 'options');
@@ -241,7 +244,10 @@ function readTrainerOptions(options, where) {
       `${where}: workerType must be 'module' or 'classic', got ${describe(workerType)}`,
     );
   }
-  return { task, config, seed, batch, initTimeout, onProgress, moduleOptions, url, workerType };
+  return {
+    task, config, seed, batch, initTimeout, onProgress, moduleOptions, url, workerType,
+    threads: o.threads,
+  }; // prettier-ignore
 }
 
 /**
@@ -255,8 +261,12 @@ export async function createTrainer(options) {
       `${where}: options must be an object { config, ... }, got ${describe(options)}`,
     );
   }
-  const { task, config, seed, batch, initTimeout, onProgress, moduleOptions, url, workerType } =
+  const { task, config, seed, batch, initTimeout, onProgress, url, workerType, ...rest } =
     readTrainerOptions(options, where);
+  // The worker loads the wasm threads build when threads > 1: its training steps share their
+  // work among them (the same bits as one thread).
+  const threads = await readThreads(rest.threads, where);
+  const moduleOptions = threads > 1 ? { ...rest.moduleOptions, threads } : rest.moduleOptions;
 
   const channel = openChannel(await spawnTrainWorker(url, workerType), onProgress);
   const { request, fail } = channel;

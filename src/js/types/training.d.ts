@@ -237,6 +237,16 @@ export interface TrainerOptions {
   initTimeout?: number;
   /** As {@link CreateAttentionOptions.relaxedSimd}, for the worker's module. */
   relaxedSimd?: boolean;
+  /**
+   * As {@link CreateAttentionOptions.threads}: above 1, the worker loads the wasm threads build
+   * and every training step shares its matrix products, attention, GELU and AdamW among that
+   * many threads (the worker's own and helpers it starts), with the same losses and parameters
+   * as one thread, bit for bit. Threads need Node or a cross-origin isolated page: elsewhere a
+   * count above 1 is a RangeError, and `'auto'` (the machine's cores, up to 8, where threads
+   * run) is 1. Defaults to 1.
+   * @throws TypeError / RangeError when not an integer from 1 to 64 or `'auto'`
+   */
+  threads?: number | 'auto';
 }
 
 /** A progress event of a run: sent every `progressEvery` steps, and when the run ends. */
