@@ -12,8 +12,8 @@
 // of its last multiple). Reproducible: the same seed, steps and build give the same bytes (the SIMD128 build is used,
 // not Relaxed SIMD, whose last bits may differ by machine). Run scripts/build first (it writes
 // dist/ and dist/texts/).
-//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 6000]
-//        [--steps-english 8000] [--seed 1] [--out web/snapshots]
+//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 2000]
+//        [--steps-english 6500] [--seed 1] [--out web/snapshots]
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,8 +121,8 @@ async function trainSnapshot(name, { steps, every, seed, out }) {
 const { values } = parseArgs({
   options: {
     texts: { type: 'string', default: 'poems,english' },
-    'steps-poems': { type: 'string', default: '6000' },
-    'steps-english': { type: 'string', default: '8000' },
+    'steps-poems': { type: 'string', default: '2000' },
+    'steps-english': { type: 'string', default: '6500' },
     every: { type: 'string', default: '500' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'web/snapshots' },
