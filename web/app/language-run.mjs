@@ -9,6 +9,7 @@
 import {
   CHUNK_STEPS,
   LANGUAGE_MODEL,
+  LANGUAGE_TASK,
   MAX_LANGUAGE_STEPS,
   PROGRESS_EVERY,
   SAMPLE_EVERY,
@@ -181,7 +182,7 @@ async function startModel(run, startTrainer, onProgress, isCurrent) {
   const { manifest, bytes } = run.source === 'snapshot' ? run.snapshot : NO_SNAPSHOT;
   const ready = await startTrainer({
     config: { ...LANGUAGE_MODEL },
-    task: { text: run.text.info.text },
+    task: { text: run.text.info.text, ...LANGUAGE_TASK },
     batch: TEXT_BATCH,
     seed: manifest?.seed ?? 1,
     onProgress,
