@@ -38,8 +38,9 @@ function run(heldOut, { losses = falling(1000), snapshot = 'ready', source = 'sc
       status: 'ready',
       info: {
         length: 1000,
+        distinct: 9,
         baselines: { unigram: 6.22, bigram: 5.84 },
-        tokenizer: { vocabSize: 9 },
+        tokenizer: { vocabSize: 9, minCount: 1 },
       },
     },
   };
