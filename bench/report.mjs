@@ -7,7 +7,8 @@
 //   native.mjs       the same kernels natively;
 //   targets.mjs      the project's targets, checked against this run;
 //   decode.mjs       decoding with a KV cache;
-//   learning.mjs     attentionBackward and a training step, against tfjs.
+//   learning.mjs     attentionBackward and a training step, against tfjs;
+//   text.mjs         TEXT_MODEL on real text: loss against time, verse, the snapshots.
 //
 //   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
 //                         [--cores cores.json] [--decode decode-1.json --decode ...]
@@ -15,7 +16,8 @@
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
 // --decode, repeated: the decode runs, see bench/report/decode.mjs; --backward and --train,
 // repeated: the Node and Chromium runs, see bench/report/learning.mjs; --page P.md: the
-// page's section (bench/page-metrics.mjs) after the report; --doc FILE also writes the whole
+// page's section (bench/page-metrics.mjs) after the report; --text T.json: the text
+// section (bench/text-node.mjs); --doc FILE also writes the whole
 // as docs/benchmarks.md.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,7 @@ import { forwardSection, memorySection, runHeader } from './report/forward.mjs';
 import { backwardSection, trainSection } from './report/learning.mjs';
 import { nativeSection } from './report/native.mjs';
 import { smallCallsSection } from './report/small-calls.mjs';
+import { textSection } from './report/text.mjs';
 import { forwardTargets, smallCallAndCoresTargets, targetsTable } from './report/targets.mjs';
 
 const { values: args } = parseArgs({
@@ -39,6 +42,7 @@ const { values: args } = parseArgs({
     decode: { type: 'string', multiple: true, default: [] },
     backward: { type: 'string', multiple: true, default: [] },
     train: { type: 'string', multiple: true, default: [] },
+    text: { type: 'string' },
     meta: { type: 'string' },
     out: { type: 'string' },
     // docs/benchmarks.md: this report with the page's section (bench/page-metrics.mjs output)
@@ -85,6 +89,8 @@ for (const [files, section] of [
 ]) {
   if (files.length) out.push(section(await readAll(files)).trimEnd(), '');
 }
+// The text section: TEXT_MODEL on the poems and the English text.
+out.push(...textSection(await readJson(args.text)));
 
 const text = out.join('\n');
 // The page's section closes the report (and docs/benchmarks.md).

@@ -1,16 +1,19 @@
 // Trains the snapshot of each text that the page's chapter 4 opens with: TEXT_MODEL on the
-// text, by createTrainer (the package's own trainer, in its worker), from a fixed seed for a
-// fixed number of steps, then stores its parameters as float16 (src/js/tasks/text-snapshot.mjs) in
+// text read as TEXT_TASK says (rare characters as one unknown id, input dropout), by
+// createTrainer (the package's own trainer, in its worker), from a fixed seed for a fixed
+// number of steps (far more than a minute's: a snapshot is what a longer training gives), then
+// stores its parameters as float16 (src/js/tasks/text-snapshot.mjs) in
 // web/snapshots/<text>.f16 beside web/snapshots/<text>.json, the manifest with what was
 // measured: the held-out loss of the stored (float16) weights and, for the poems, the share of
-// generated lines with five or seven characters.
+// generated lines with five or seven characters. The manifest's `task` is the text task's
+// options: a reader builds the tokenizer with createCharTokenizer(text, { minCount }).
 //
 // Every --every steps the files are written again (so a run stopped early leaves the snapshot
 // of its last multiple). Reproducible: the same seed, steps and build give the same bytes (the SIMD128 build is used,
 // not Relaxed SIMD, whose last bits may differ by machine). Run scripts/build first (it writes
 // dist/ and dist/texts/).
-//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 6000]
-//        [--steps-english 8000] [--seed 1] [--out web/snapshots]
+//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 2000]
+//        [--steps-english 6500] [--seed 1] [--out web/snapshots]
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import createAttention, {
   TEXT_BATCH,
   TEXT_MODEL,
   TEXT_SAMPLING,
+  TEXT_TASK,
   createTextTask,
   createTrainer,
 } from '../dist/attention.mjs';
@@ -50,6 +54,7 @@ async function snapshotNow({ trainer, attn, name, text, seed, step }) {
     textCharacters: [...text].length,
     textSha256: createHash('sha256').update(text).digest('hex'),
     vocabSize: trainer.tokenizer.vocabSize,
+    task: TEXT_TASK,
     config,
     seed,
     batch: TEXT_BATCH,
@@ -64,7 +69,7 @@ async function snapshotNow({ trainer, attn, name, text, seed, step }) {
   const model = attn.createTinyTransformer(config);
   try {
     model.loadParameters(decodeSnapshot(manifest, bytes));
-    const task = createTextTask(text, { context: config.context, seed });
+    const task = createTextTask(text, { ...TEXT_TASK, context: config.context, seed });
     const { loss, accuracy } = heldOutLoss(model, task);
     const prompt = heldOutPrompt(text);
     const sample = sampleText(model, trainer.tokenizer, prompt, 2000, { ...TEXT_SAMPLING, seed });
@@ -88,7 +93,7 @@ async function trainSnapshot(name, { steps, every, seed, out }) {
   const attn = await createAttention({ relaxedSimd: false });
   const trainer = await createTrainer({
     config: TEXT_MODEL,
-    task: { text },
+    task: { text, ...TEXT_TASK },
     seed,
     batch: TEXT_BATCH,
     relaxedSimd: false,
@@ -116,8 +121,8 @@ async function trainSnapshot(name, { steps, every, seed, out }) {
 const { values } = parseArgs({
   options: {
     texts: { type: 'string', default: 'poems,english' },
-    'steps-poems': { type: 'string', default: '6000' },
-    'steps-english': { type: 'string', default: '8000' },
+    'steps-poems': { type: 'string', default: '2000' },
+    'steps-english': { type: 'string', default: '6500' },
     every: { type: 'string', default: '500' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'web/snapshots' },

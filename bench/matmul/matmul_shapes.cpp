@@ -4,6 +4,7 @@
 // time it against the SIMD128 peak probe in the same rounds. Built by scripts/bench with the
 // model's own sources (src/attention/model/*.cpp), the flags of the module's core.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -78,6 +79,14 @@ __attribute__((export_name("linear_backward_dw"))) void bench_linear_backward_dw
   release(x);
 }
 
+// The options record the tiny transformer's attention takes for head size d (transformer.cpp).
+static attention::AttentionOptions model_attention(std::uint32_t d) {
+  attention::AttentionOptions o;
+  o.scale = 1.0f / std::sqrt(static_cast<float>(d));
+  o.is_causal = true;
+  return o;
+}
+
 // attention_forward over B sequences of T, H heads of d: 2 B H T T d useful flops per rep
 // (q.k^T and p.v on the causal half).
 __attribute__((export_name("attention_forward"))) void bench_attention_forward(
@@ -86,7 +95,7 @@ __attribute__((export_name("attention_forward"))) void bench_attention_forward(
   Buffers x = buffers(3 * N * H * d, B * H * T * T, N * H * d, attention_scratch_floats(T, d));
   const float *q = x.a, *k = q + N * H * d, *v = k + N * H * d;
   for (std::uint32_t r = 0; r < reps; ++r)
-    attention_forward(x.c, x.b, q, k, v, B, T, H, H, d, x.scratch, nullptr);
+    attention_forward(x.c, x.b, q, k, v, B, T, H, H, d, x.scratch, model_attention(d));
   release(x);
 }
 
@@ -97,10 +106,11 @@ __attribute__((export_name("attention_backward"))) void bench_attention_backward
   Buffers x = buffers(4 * N * H * d, B * H * T * T, 3 * N * H * d, attention_scratch_floats(T, d));
   const float *q = x.a, *k = q + N * H * d, *v = k + N * H * d, *dout = v + N * H * d;
   // Rows of weights that sum to 1 on the causal part, as the forward leaves them.
-  attention_forward(x.c, x.b, q, k, v, B, T, H, H, d, x.scratch, nullptr);
+  attention_forward(x.c, x.b, q, k, v, B, T, H, H, d, x.scratch, model_attention(d));
   float *dq = x.c, *dk = dq + N * H * d, *dv = dk + N * H * d;
   for (std::uint32_t r = 0; r < reps; ++r)
-    attention_backward(dq, dk, dv, dout, q, k, v, x.b, B, T, H, H, d, x.scratch);
+    attention_backward(dq, dk, dv, dout, q, k, v, x.b, B, T, H, H, d, x.scratch,
+                       model_attention(d));
   release(x);
 }
 

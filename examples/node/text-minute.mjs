@@ -6,9 +6,11 @@
 // machine wall time says little about one quiet core, and CPU time (process.cpuUsage around
 // each trainStep) is what that core would spend, give or take cache sharing. `--clock wall`
 // counts wall time instead. Steps per second are printed either way.
+// The text task reads each text with TEXT_TASK (rare characters as one unknown id, input
+// dropout); `--task '{"minCount":1,"inputDropout":0}'` reads it as it is.
 //   node examples/node/text-minute.mjs [--texts poems,english] [--seconds 60] [--clock cpu]
-//        [--seed 1] [--batch 8] [--config '{"dModel":96}'] [--temperature 0.8] [--top-k 10]
-//        [--sample 2000] [--checks 4]
+//        [--seed 1] [--batch 8] [--config '{"dModel":96}'] [--task '{"inputDropout":0.3}']
+//        [--temperature 0.8] [--top-k 10] [--sample 2000] [--checks 4]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +19,7 @@ import createAttention, {
   TEXT_BATCH,
   TEXT_MODEL,
   TEXT_SAMPLING,
+  TEXT_TASK,
   createTextTask,
 } from 'attention-explained';
 import { sampleText, verseLineShare } from './train-text.mjs';
@@ -62,13 +65,15 @@ const cpuMs = () => {
 
 /**
  * Trains a fresh model on `text` for `seconds` of `clock` time (trainStep alone), measuring
- * at `checks` evenly spaced times; resolves to { steps, msPerStep, wallMsPerStep, checks:
+ * at `checks` evenly spaced times, the task read with `taskOptions` (createTextTask's minCount,
+ * inputDropout); resolves to { steps, msPerStep, wallMsPerStep, checks:
  * [{ seconds, step, loss, accuracy, verse, sample }] }. `print` receives each line.
  */
 export function trainForAMinute({
   attn,
   text,
   config = TEXT_MODEL,
+  taskOptions = TEXT_TASK,
   batch = TEXT_BATCH,
   seed = 1,
   seconds = 60,
@@ -79,7 +84,7 @@ export function trainForAMinute({
   verse = true,
   print = console.log,
 }) {
-  const task = createTextTask(text, { context: config.context, seed });
+  const task = createTextTask(text, { ...taskOptions, context: config.context, seed });
   const model = attn.createTinyTransformer({ ...config, vocabSize: task.vocabSize, seed });
   // The sample's prompt: the held-out tenth's first full line (never trained on).
   const heldOut = [...text].slice(task.trainLength).join('');
@@ -146,6 +151,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       seed: { type: 'string', default: '1' },
       batch: { type: 'string', default: String(TEXT_BATCH) },
       config: { type: 'string', default: '{}' },
+      task: { type: 'string', default: '{}' },
       temperature: { type: 'string', default: String(TEXT_SAMPLING.temperature) },
       'top-k': { type: 'string', default: String(TEXT_SAMPLING.topK) },
       sample: { type: 'string', default: '2000' },
@@ -154,15 +160,17 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   });
   const attn = await createAttention();
   const config = { ...TEXT_MODEL, ...JSON.parse(values.config) };
+  const taskOptions = { ...TEXT_TASK, ...JSON.parse(values.task) };
   const sampling = { temperature: Number(values.temperature), topK: Number(values['top-k']) };
   for (const name of values.texts.split(',')) {
     console.log(
-      `${name}: ${JSON.stringify(config)} · batch ${values.batch} · ${values.seconds} s of ${values.clock} time · sampling ${JSON.stringify(sampling)}`,
+      `${name}: ${JSON.stringify(config)} · task ${JSON.stringify(taskOptions)} · batch ${values.batch} · ${values.seconds} s of ${values.clock} time · sampling ${JSON.stringify(sampling)}`,
     );
     trainForAMinute({
       attn,
       text: readFileSync(TEXTS[name], 'utf8'),
       config,
+      taskOptions,
       batch: Number(values.batch),
       seed: Number(values.seed),
       seconds: Number(values.seconds),

@@ -1,6 +1,6 @@
 // Training a character model on a text, off the main thread, and sampling verse from it.
 //
-// createTrainer({ config: TEXT_MODEL, task: { text } }) trains a tiny transformer to predict
+// createTrainer({ config: TEXT_MODEL, task: { text, ...TEXT_TASK } }) trains a tiny transformer to predict
 // each next character of the text's first nine tenths, in a worker_thread (a Web Worker in a
 // page); evaluate() scores the held-out last tenth in nats per character. Every check prints
 // the held-out loss and accuracy and a sample drawn at a temperature from a copy of the model
@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import createAttention, {
   TEXT_BATCH,
   TEXT_MODEL,
-  createCharTokenizer,
+  TEXT_TASK,
   createTrainer,
 } from 'attention-explained';
 
@@ -86,7 +86,7 @@ export async function trainText({
   let spent = 0;
   const trainer = await createTrainer({
     config,
-    task: { text },
+    task: { text, ...TEXT_TASK },
     seed,
     batch,
     onProgress({ losses, msPerStep }) {
@@ -95,7 +95,7 @@ export async function trainText({
     },
   });
   const attn = await createAttention();
-  const tokenizer = createCharTokenizer(text);
+  const { tokenizer } = trainer; // the text's characters, read as TEXT_TASK says
   const model = attn.createTinyTransformer({ ...config, vocabSize: tokenizer.vocabSize });
   // The sample's prompt: the held-out tenth's first line (the model never trained on it).
   const heldOut = [...text].slice(Math.floor(([...text].length * 9) / 10)).join('');

@@ -58,20 +58,6 @@ ScoresGrad attention_scores_backward(const Matrix& queries, const Matrix& keys, 
   return grad;
 }
 
-Mask causal_mask(std::size_t n) {
-  // result: n x n; key j is hidden from query i when j > i (it comes later in the sequence)
-  Mask mask = xt::zeros<std::uint8_t>({n, n});
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) mask(i, j) = 1;
-  return mask;
-}
-
-void apply_mask(Matrix& scores, const Mask& mask) {
-  // scores: n x n, mask: n x n
-  const float minus_infinity = -std::numeric_limits<float>::infinity();
-  scores = xt::where(xt::equal(mask, std::uint8_t{1}), minus_infinity, scores);
-}
-
 void apply_mask_backward(Matrix& d_scores, const Mask& mask) {
   // d_scores: n x n, mask: n x n
   d_scores = xt::where(xt::equal(mask, std::uint8_t{1}), 0.0f, d_scores);

@@ -1,5 +1,6 @@
 // The article's stages of self-attention, one function each, in the article's order:
-//   project (keys, queries, values) -> attention_scores -> causal_mask / apply_mask (optional)
+//   project (keys, queries, values) -> attention_scores -> the score step (the mask, a bias:
+//   kernels/score_step.hpp, as attention()'s kernels run it)
 //   -> softmax: row_maxima, shifted_exponentials, row_sums, normalise_rows (the weights)
 //   -> weight_values -> sum_weighted_values (the outputs).
 // Several heads run those same stages on their own column_block() of the projection weights;
@@ -46,12 +47,7 @@ struct ScoresGrad {
 ScoresGrad attention_scores_backward(const Matrix& queries, const Matrix& keys, float scale,
                                      const Matrix& d_scores);
 
-// -> mask (n x n): 1 where key j comes after query i (j > i), hidden from it; else 0.
-Mask causal_mask(std::size_t n);
-
-// scores (n x n), in place: -infinity wherever mask (n x n) is 1.
-void apply_mask(Matrix& scores, const Mask& mask);
-
+// (The mask itself is the score step's, kernels/score_step.hpp: trace() runs it on each row.)
 // d_scores (n x n), in place: 0 wherever mask (n x n) is 1. A hidden score is the constant
 // -infinity, whatever the queries and keys: no gradient passes through it, even a NaN one.
 void apply_mask_backward(Matrix& d_scores, const Mask& mask);

@@ -17,33 +17,40 @@ const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const
 }
 
 Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
-            const TraceOptions& options) {
+            const AttentionOptions& options) {
   // inputs: n x d_in; w_query, w_key: d_in x d_k; w_value: d_in x d_v
   return attend(project(inputs, w_query), project(inputs, w_key), project(inputs, w_value),
                 options);
 }
 
-float trace_alibi_slope(const TraceOptions& options, std::size_t h, std::size_t heads) {
-  AttentionOptions record;
-  record.alibi = options.alibi;
-  record.alibi_slopes = options.alibi_slopes;
-  return kernels::alibi_slope(record, h, heads);
-}
-
 namespace {
 
-// scores [n x n] += slope * (j - i): ALiBi's bias, query i at position i, key j at j. Its
-// backward is the identity (a constant is added), so attend_backward has no step for it.
-void add_alibi(Matrix& scores, float slope) {
+// -> mask (n x n): 1 where the options hide key j from query i by position.
+Mask position_mask(const AttentionOptions& options, std::size_t n) {
+  Mask mask = xt::zeros<std::uint8_t>({n, n});
+  for (std::size_t i = 0; i < n; ++i) {
+    const kernels::KeyRange visible = kernels::visible_keys(options, 0, n, i);
+    for (std::size_t j = 0; j < n; ++j) mask(i, j) = j < visible.begin || j >= visible.end;
+  }
+  return mask;
+}
+
+// scores (n x n), in place: each row through the score step (softcap, bias, -inf where
+// hidden), as attention()'s kernels take it, query i at position i among the n keys. `capped`,
+// when given (n x n), receives what the step's derivative needs.
+void adjust_score_rows(Matrix& scores, const AttentionOptions& options, std::size_t head,
+                       std::size_t heads, Matrix* capped = nullptr) {
   const std::size_t n = scores.shape(0);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      scores(i, j) += slope * float(std::int64_t(j) - std::int64_t(i));
+    kernels::adjust_scores(
+        &scores(i, 0), 0, n, options, AttentionMask{},
+        kernels::score_row(options, kernels::visible_keys(options, 0, n, i), i, head, heads),
+        capped ? &(*capped)(i, 0) : nullptr);
 }
 
 }  // namespace
 
-Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options,
+Trace attend(Matrix queries, Matrix keys, Matrix values, const AttentionOptions& options,
              std::size_t head, std::size_t heads) {
   // queries, keys: n x d_k; values: n x d_v
   const std::size_t n = queries.shape(0);
@@ -52,9 +59,8 @@ Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& opt
   t.keys = std::move(keys);
   t.values = std::move(values);
   t.scores = attention_scores(t.queries, t.keys, options.scale);
-  if (options.alibi) add_alibi(t.scores, trace_alibi_slope(options, head, heads));
-  t.mask = options.is_causal ? causal_mask(n) : Mask(xt::zeros<std::uint8_t>({n, n}));
-  apply_mask(t.scores, t.mask);
+  t.mask = position_mask(options, n);
+  adjust_score_rows(t.scores, options, head, heads);
   t.row_max = row_maxima(t.scores);
   t.exponentials = shifted_exponentials(t.scores, t.row_max);
   t.row_sums = row_sums(t.exponentials);
@@ -64,7 +70,8 @@ Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& opt
   return t;
 }
 
-TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const TraceOptions& options) {
+TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const AttentionOptions& options,
+                          std::size_t head, std::size_t heads) {
   // t: queries, keys n x d_k; values n x d_v; scores, weights n x n; d_outputs: n x d_v
   const std::size_t n = t.keys.shape(0);
   TraceGrad g;
@@ -74,7 +81,14 @@ TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const TraceOp
   g.weights = std::move(weighting.weights);
   g.scores = softmax_rows_backward(t.weights, g.weights);
   apply_mask_backward(g.scores, t.mask);
-  ScoresGrad scoring = attention_scores_backward(t.queries, t.keys, options.scale, g.scores);
+  // The score step's derivative needs what its softcap made of the scores: computed again.
+  Matrix scores = attention_scores(t.queries, t.keys, options.scale);
+  Matrix capped(scores.shape());
+  adjust_score_rows(scores, options, head, heads, &capped);
+  Matrix d_raw = g.scores;
+  for (std::size_t i = 0; i < n; ++i)
+    kernels::adjust_scores_backward(&d_raw(i, 0), &capped(i, 0), n, options);
+  ScoresGrad scoring = attention_scores_backward(t.queries, t.keys, options.scale, d_raw);
   g.queries = std::move(scoring.queries);
   g.keys = std::move(scoring.keys);
   g.values = std::move(weighting.values);
@@ -116,7 +130,7 @@ const char* multi_head_shape_error(const Matrix& inputs, const Matrix& w_query, 
 
 MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
                                 const Matrix& w_value, const Matrix* w_out,
-                                const HeadCounts& counts, const TraceOptions& options) {
+                                const HeadCounts& counts, const AttentionOptions& options) {
   // inputs: n x d_in; w_query: d_in x (heads * d_k_head); w_key: d_in x (kv_heads * d_k_head);
   // w_value: d_in x (kv_heads * d_v_head); w_out: (heads * d_v_head) x d_out
   const std::size_t group = counts.heads / counts.kv_heads;  // query heads per kv head
@@ -143,7 +157,7 @@ MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, con
 LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& inputs,
                                     const Matrix& w_query, const Matrix& w_key,
                                     const Matrix& w_value, const Matrix* w_out,
-                                    const HeadCounts& counts, const TraceOptions& options,
+                                    const HeadCounts& counts, const AttentionOptions& options,
                                     const Matrix& d_outputs) {
   // inputs: n x d_in; w_query: d_in x (heads * d_k_head); w_key: d_in x (kv_heads * d_k_head);
   // w_value: d_in x (kv_heads * d_v_head); w_out: (heads * d_v_head) x d_out;
@@ -168,7 +182,7 @@ LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& input
   // Each kv head's keys and values gradients, summed over the query heads that read them.
   std::vector<Matrix> d_keys(counts.kv_heads), d_values(counts.kv_heads);
   for (std::size_t h = 0; h < counts.heads; ++h) {
-    g.heads.push_back(attend_backward(t.heads[h], d_head_outputs[h], options));
+    g.heads.push_back(attend_backward(t.heads[h], d_head_outputs[h], options, h, counts.heads));
     const TraceGrad& head = g.heads.back();
     const std::size_t kv = h / group;
     d_keys[kv] = h % group == 0 ? head.keys : Matrix(d_keys[kv] + head.keys);

@@ -12,28 +12,22 @@
 #include <cstdint>
 #include <vector>
 
+#include "attention.hpp"
 #include "tensor.hpp"
 
 namespace attention {
 
-struct TraceOptions {
-  float scale = 1.0f;      // the article does not scale; the Transformer uses 1/sqrt(d_k)
-  bool is_causal = false;  // hide later keys from earlier queries
-  // ALiBi, as AttentionOptions has it (attention.hpp): query head h's scores get
-  // slope_h * (j - i), slope_h = alibi_slopes[h], or the standard slope when that is null.
-  bool alibi = false;
-  const float* alibi_slopes = nullptr;
-};
-
-// Query head h's ALiBi slope of `heads` (0 without ALiBi): the score step's (score_step.hpp).
-float trace_alibi_slope(const TraceOptions& options, std::size_t h, std::size_t heads);
+// A trace takes attention()'s options record (attention.hpp): its scores go through the same
+// score step (kernels/score_step.hpp), query i at position i among the n keys. Its scale
+// defaults to 1, as the article does not scale (the Transformer uses 1/sqrt(d_k)).
 
 struct Trace {
   Matrix queries;       // n x d_k
   Matrix keys;          // n x d_k
   Matrix values;        // n x d_v
-  Matrix scores;        // n x n, queries . keys^T * scale (+ ALiBi's bias), -inf where masked
-  Mask mask;            // n x n, 1 where key j is hidden from query i (all 0 unless causal)
+  Matrix scores;        // n x n, queries . keys^T * scale after the score step (softcap,
+                        // bias), -inf where masked
+  Mask mask;            // n x n, 1 where key j is hidden from query i by position (causal)
   Vector row_max;       // n, each row's largest score (the softmax's shift)
   Matrix exponentials;  // n x n, e^(scores[i][j] - row_max[i]), 0 where masked
   Vector row_sums;      // n, each row's sum of exponentials (the softmax's denominator)
@@ -49,12 +43,12 @@ const char* trace_shape_error(const Matrix& inputs, const Matrix& w_query, const
 
 // Runs every stage; the shapes must satisfy trace_shape_error() == nullptr.
 Trace trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key, const Matrix& w_value,
-            const TraceOptions& options = {});
+            const AttentionOptions& options = {});
 
 // The stages after the projections: queries (n x d_k), keys (n x d_k), values (n x d_v) ->
-// the rest of the trace, for query head `head` of `heads` (its ALiBi slope). trace() is
-// project() three times, then this.
-Trace attend(Matrix queries, Matrix keys, Matrix values, const TraceOptions& options,
+// the rest of the trace, for query head `head` of `heads` (what the score step does may depend
+// on the head). trace() is project() three times, then this.
+Trace attend(Matrix queries, Matrix keys, Matrix values, const AttentionOptions& options,
              std::size_t head = 0, std::size_t heads = 1);
 
 // The gradient of a loss with respect to each intermediate of one head's Trace, each the
@@ -70,8 +64,10 @@ struct TraceGrad {
 };
 
 // t (attend()'s, run with `options`), d_outputs (n x d_v) -> every intermediate's gradient:
-// sum_weighted_values, weight_values, softmax_rows, apply_mask and attention_scores backwards.
-TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const TraceOptions& options);
+// sum_weighted_values, weight_values, softmax_rows, apply_mask, the score step and
+// attention_scores backwards.
+TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const AttentionOptions& options,
+                          std::size_t head = 0, std::size_t heads = 1);
 
 // --- several heads ---------------------------------------------------------------------
 
@@ -100,7 +96,7 @@ const char* multi_head_shape_error(const Matrix& inputs, const Matrix& w_query, 
 // heads[0] is exactly trace() and concat and outputs are its outputs.
 MultiHeadTrace multi_head_trace(const Matrix& inputs, const Matrix& w_query, const Matrix& w_key,
                                 const Matrix& w_value, const Matrix* w_out,
-                                const HeadCounts& counts, const TraceOptions& options = {});
+                                const HeadCounts& counts, const AttentionOptions& options = {});
 
 // The gradient of a loss with respect to every intermediate of a MultiHeadTrace and to its
 // inputs and weights, each the shape of what it belongs to.
@@ -123,7 +119,7 @@ struct LayerGrad {
 LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& inputs,
                                     const Matrix& w_query, const Matrix& w_key,
                                     const Matrix& w_value, const Matrix* w_out,
-                                    const HeadCounts& counts, const TraceOptions& options,
+                                    const HeadCounts& counts, const AttentionOptions& options,
                                     const Matrix& d_outputs);
 
 // --- the packed form -------------------------------------------------------------------
@@ -131,10 +127,25 @@ LayerGrad multi_head_trace_backward(const MultiHeadTrace& t, const Matrix& input
 // What decides a packed trace's layout. d_k is w_query's columns (heads * d_k_head), d_v is
 // w_value's (kv_heads * d_v_head); d_out is w_out's columns, 0 without w_out. with_grad: the
 // trace carries a LayerGrad too.
+// A record JS writes into wasm memory (src/bindings/call_layout.hpp reads each_field).
 struct TraceDims {
+  static constexpr const char* name = "TraceDims";
   std::size_t n = 0, d_in = 0, d_k = 0, d_v = 0;
   std::size_t heads = 1, kv_heads = 1, d_out = 0;
   bool with_grad = false;
+
+  // visit(name, member) for every field (call_layout.hpp).
+  template <class Visit>
+  static void each_field(Visit&& visit) {
+    visit("n", &TraceDims::n);
+    visit("d_in", &TraceDims::d_in);
+    visit("d_k", &TraceDims::d_k);
+    visit("d_v", &TraceDims::d_v);
+    visit("heads", &TraceDims::heads);
+    visit("kv_heads", &TraceDims::kv_heads);
+    visit("d_out", &TraceDims::d_out);
+    visit("with_grad", &TraceDims::with_grad);
+  }
 };
 
 // Why no trace has these dims, or nullptr: every dim at least 1 (d_out may be 0), kv_heads

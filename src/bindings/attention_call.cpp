@@ -6,6 +6,7 @@
 #include "call_layout.hpp"
 #include "kv_cache_call.hpp"
 #include "thread_team.hpp"
+#include "trace_call.hpp"
 
 namespace attention_call {
 namespace {
@@ -126,7 +127,8 @@ double working_bytes(const AttentionCall& call) {
 
 std::string layouts() {
   return call_layout::describe_layouts<attention::AttentionOptions, AttentionCall,
-                                       AttentionBackwardCall, kv_cache_call::KvAttendCall>();
+                                       AttentionBackwardCall, kv_cache_call::KvAttendCall,
+                                       attention::TraceDims, trace_call::TraceCall>();
 }
 
 }  // namespace attention_call

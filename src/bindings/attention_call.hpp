@@ -141,7 +141,7 @@ struct PresentCall {
 std::string concat_present(const PresentCall& call);
 
 // The layouts of every record JS writes into wasm memory (call_layout.hpp's JSON):
-// AttentionOptions, AttentionCall, AttentionBackwardCall and KvAttendCall.
+// AttentionOptions, AttentionCall, AttentionBackwardCall, KvAttendCall, TraceDims and TraceCall.
 std::string layouts();
 
 }  // namespace attention_call

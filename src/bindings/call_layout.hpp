@@ -1,11 +1,12 @@
 // How the call records the JS layer writes into wasm memory are laid out, described from the
 // records themselves: every record (AttentionOptions, AttentionCall, AttentionBackwardCall,
-// KvAttendCall) lists its fields once, in a static each_field(visit), and names itself in a
-// static `name`. describe_layouts<...>() turns those lists into one JSON object the JS layer
-// reads once when the module loads (src/js/core-call.mjs packs records with it):
+// KvAttendCall, TraceDims, TraceCall) lists its fields once, in a static each_field(visit), and
+// names itself in a static `name`. describe_layouts<...>() turns those lists into one JSON object
+// the JS layer reads once when the module loads (src/js/core-call.mjs packs records with it):
 //   { "AttentionOptions": { "size": 32, "fields": [["scale", 0, "f32"], ...] }, ... }
-// Field types: f32, bool (one byte, 0 or 1), i32 (enums too), u32, i64, address (a pointer:
-// 4 bytes in wasm32), u32[4], or the name of another record (nested in place).
+// Field types: f32, bool (one byte, 0 or 1), i32 (enums too), u32, i64, address (a pointer, or
+// a size_t, the same type: 4 bytes in wasm32), u32[4], or the name of another record (nested
+// in place).
 // No Emscripten header here, so the native tests check the description.
 #pragma once
 
@@ -29,7 +30,8 @@ std::string type_name() {
     return "u32";
   else if constexpr (std::is_same_v<T, std::int32_t>)
     return "i32";
-  else if constexpr (std::is_same_v<T, std::uintptr_t> || std::is_pointer_v<T>)
+  else if constexpr (std::is_same_v<T, std::uintptr_t> || std::is_same_v<T, std::size_t> ||
+                     std::is_pointer_v<T>)
     return "address";
   else if constexpr (std::is_same_v<T, std::array<std::uint32_t, 4>>)
     return "u32[4]";

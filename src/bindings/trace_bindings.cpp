@@ -1,20 +1,22 @@
-// Embind registrations of trace(): the call (trace_call.hpp) and the core's packed layout
-// (trace.hpp's trace_layout()) as JS objects. Type conversions only; nothing here throws or
-// aborts.
+// Embind registration of trace()'s packed layout (trace.hpp's trace_layout()) as JS objects.
+// The call itself is a record in wasm memory (trace_call.hpp's plain export trace_call_run).
+// Type conversions only; nothing here throws or aborts.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <string>
 
 #include "trace.hpp"
-#include "trace_call.hpp"
 
 namespace {
 
-// The core's trace_layout() as JS objects:
+// The core's trace_layout() of the TraceDims record at `address` (written by JS as
+// call_layout.hpp describes it) as JS objects:
 // [{ name, head?, grad?, element, shape, offset, count }], `head` only on a field of one head,
 // `grad` (true) only on a gradient. Dims no trace can have give their error message instead.
-emscripten::val trace_layout(const attention::TraceDims& dims) {
+emscripten::val trace_layout(std::uintptr_t address) {
+  const attention::TraceDims& dims = *reinterpret_cast<const attention::TraceDims*>(address);
   if (const char* error = attention::trace_dims_error(dims)) return emscripten::val(error);
   emscripten::val fields = emscripten::val::array();
   std::size_t index = 0;
@@ -37,33 +39,4 @@ emscripten::val trace_layout(const attention::TraceDims& dims) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(trace) {
-  namespace em = emscripten;
-  using attention::TraceDims;
-  using trace_call::TraceCall;
-  // Field names and meanings: trace_call.hpp.
-  em::value_object<TraceDims>("TraceDims")
-      .field("n", &TraceDims::n)
-      .field("dIn", &TraceDims::d_in)
-      .field("dK", &TraceDims::d_k)
-      .field("dV", &TraceDims::d_v)
-      .field("heads", &TraceDims::heads)
-      .field("kvHeads", &TraceDims::kv_heads)
-      .field("dOut", &TraceDims::d_out)
-      .field("withGrad", &TraceDims::with_grad);
-  em::value_object<TraceCall>("TraceCall")
-      .field("x", &TraceCall::x)
-      .field("wQuery", &TraceCall::w_query)
-      .field("wKey", &TraceCall::w_key)
-      .field("wValue", &TraceCall::w_value)
-      .field("wOut", &TraceCall::w_out)
-      .field("gradOutputs", &TraceCall::grad_outputs)
-      .field("out", &TraceCall::out)
-      .field("dims", &TraceCall::dims)
-      .field("scale", &TraceCall::scale)
-      .field("isCausal", &TraceCall::is_causal)
-      .field("alibi", &TraceCall::alibi)
-      .field("alibiSlopes", &TraceCall::alibi_slopes);
-  em::function("traceInto", &trace_call::run);
-  em::function("traceLayout", &trace_layout);
-}
+EMSCRIPTEN_BINDINGS(trace) { emscripten::function("traceLayout", &trace_layout); }

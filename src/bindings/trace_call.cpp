@@ -16,7 +16,7 @@ attention::Matrix matrix_from(std::uintptr_t address, std::size_t rows, std::siz
 
 }  // namespace
 
-std::string run(const TraceCall& call) {
+const char* run_message(const TraceCall& call) {
   const attention::TraceDims& d = call.dims;
   if (const char* error = attention::trace_dims_error(d)) return error;
   if ((d.d_out == 0) != (call.w_out == 0)) return "wOut and its column count disagree";
@@ -31,21 +31,29 @@ std::string run(const TraceCall& call) {
   const attention::HeadCounts counts{d.heads, d.kv_heads};
   if (const char* error = attention::multi_head_shape_error(inputs, wq, wk, wv, w_out, counts))
     return error;
-  const attention::TraceOptions options{call.scale, call.is_causal, call.alibi,
-                                        reinterpret_cast<const float*>(call.alibi_slopes)};
+  const attention::AttentionOptions& options = call.options;
   const attention::MultiHeadTrace t =
       attention::multi_head_trace(inputs, wq, wk, wv, w_out, counts, options);
   std::uint8_t* out = reinterpret_cast<std::uint8_t*>(call.out);
   if (!d.with_grad) {
     attention::pack_trace(t, d, out);
-    return "";
+    return nullptr;
   }
   const attention::Matrix d_outputs =
       matrix_from(call.grad_outputs, d.n, w_out ? d.d_out : concat_cols);
   const attention::LayerGrad grad = attention::multi_head_trace_backward(
       t, inputs, wq, wk, wv, w_out, counts, options, d_outputs);
   attention::pack_trace(t, d, out, &grad);
-  return "";
+  return nullptr;
+}
+
+std::string run(const TraceCall& call) {
+  const char* message = run_message(call);
+  return message ? message : "";
 }
 
 }  // namespace trace_call
+
+extern "C" const char* trace_call_run(const trace_call::TraceCall* call) {
+  return trace_call::run_message(*call);
+}

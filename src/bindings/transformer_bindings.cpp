@@ -53,12 +53,9 @@ em::val step_profile(std::uintptr_t handle) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(tiny_transformer) {
-  using attention::model::Positions;
-  em::enum_<Positions>("TransformerPositions")
-      .value("learned", Positions::learned)
-      .value("rope", Positions::rope)
-      .value("none", Positions::none)
-      .value("alibi", Positions::alibi);
+  em::enum_<attention::model::Positions> positions("TransformerPositions");
+  for (const attention::model::PositionsName& p : attention::model::positions_names)
+    positions.value(p.name, p.value);
   em::value_object<Config>("TransformerConfig")
       .field("vocabSize", &Config::vocab_size)
       .field("context", &Config::context)

@@ -25,6 +25,8 @@ export {
   TEXT_BATCH,
   TEXT_MODEL,
   TEXT_SAMPLING,
+  TEXT_TASK,
+  UNKNOWN_CHARACTER,
   createCharTokenizer,
   createTextTask,
   trainEndOf,

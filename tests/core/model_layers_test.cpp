@@ -29,6 +29,16 @@ Floats random_floats(std::size_t count, std::uint64_t seed, float bound = 1.0f) 
 }
 Vec widen(const Floats& x) { return Vec(x.begin(), x.end()); }
 
+// The options record the model's attention takes for head size d (the transformer's own).
+attention::AttentionOptions model_options(std::size_t d, bool alibi = false, float softcap = 0) {
+  attention::AttentionOptions o;
+  o.scale = 1.0f / std::sqrt(static_cast<float>(d));
+  o.is_causal = true;
+  o.alibi = alibi;
+  o.softcap = softcap;
+  return o;
+}
+
 // Every element within atol + rtol * |expected|; reports the worst one.
 void expect_close(const Floats& actual, const Vec& expected, double atol, double rtol,
                   const char* what) {
@@ -223,14 +233,14 @@ TEST(ModelStages, AttentionBackwardMatchesFiniteDifferences) {
                v = random_floats(N * Hkv * d, 19), dout = random_floats(N * H * d, 20);
   Floats out(N * H * d), att(B * H * T * T), scratch(attention_scratch_floats(T, d));
   attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, H, Hkv, d,
-                    scratch.data());
+                    scratch.data(), model_options(d));
   Vec att64;
   expect_close(out, reference64::attention(widen(q), widen(k), widen(v), B, T, H, Hkv, d, &att64),
                1e-5, 1e-5, "out");
   expect_close(att, att64, 1e-6, 1e-5, "att");
   Floats dq(q.size(), 0.0f), dk(k.size(), 0.0f), dv(v.size(), 0.0f);
   attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
-                     att.data(), B, T, H, Hkv, d, scratch.data());
+                     att.data(), B, T, H, Hkv, d, scratch.data(), model_options(d));
   const Vec up = widen(dout);
   const auto f = [&](const Vec& q64, const Vec& k64, const Vec& v64) {
     return reference64::weighted_sum(up, reference64::attention(q64, k64, v64, B, T, H, Hkv, d));
@@ -289,11 +299,11 @@ TEST(ModelStages, DecodingAttentionEqualsTheBatchsLastRow) {
                v = random_floats(T * Hkv * d, 23);
   Floats out(T * H * d), att(H * T * T), scratch(attention_scratch_floats(T, d));
   attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), 1, T, H, Hkv, d,
-                    scratch.data());
+                    scratch.data(), model_options(d));
   for (std::size_t n = 1; n <= T; ++n) {
     Floats row(H * d), scores(n);
     attention_decode_row(row.data(), q.data() + (n - 1) * H * d, k.data(), v.data(), n, H, Hkv, d,
-                         scores.data());
+                         scores.data(), model_options(d));
     for (std::size_t i = 0; i < H * d; ++i)
       EXPECT_NEAR(row[i], out[(n - 1) * H * d + i], 1e-6f) << "row " << n - 1;
   }
@@ -394,47 +404,56 @@ TEST(ModelStages, AdamWFirstStepMatchesAHandComputation) {
 
 }  // namespace
 
-// ALiBi in the model's attention: the paper's slopes (written in float64 by the reference),
-// the forward against the float64 reference, the backward (the same function: the bias is a
-// constant) against finite differences of it, and decoding equal to the batch's last row.
-TEST(ModelStages, AlibiAttentionMatchesTheFloat64ReferenceAndItsFiniteDifferences) {
+// The score step in the model's attention (its options record): ALiBi with the paper's slopes
+// (written in float64 by the reference), and a softcap, whose derivative the backward applies
+// from the scores it computes again. The forward against the float64 reference, the backward
+// against finite differences of it, and decoding equal to the batch's last row.
+TEST(ModelStages, ScoreStepAttentionMatchesTheFloat64ReferenceAndItsFiniteDifferences) {
   const std::size_t B = 2, T = 6, H = 6, Hkv = 3, d = 3, N = B * T;
-  const Floats q = random_floats(N * H * d, 51), k = random_floats(N * Hkv * d, 52),
+  const Floats q = random_floats(N * H * d, 51, 1.5f), k = random_floats(N * Hkv * d, 52, 1.5f),
                v = random_floats(N * Hkv * d, 53), dout = random_floats(N * H * d, 54);
   const Vec slopes64 = reference64::alibi_slopes(H);
-  Floats slopes;
-  for (std::size_t h = 0; h < H; ++h) {
-    slopes.push_back(attention::kernels::standard_alibi_slope(h, H));
-    EXPECT_NEAR(slopes[h], slopes64[h], 1e-7) << "slope " << h;
-  }
-  Floats out(N * H * d), att(B * H * T * T), scratch(attention_scratch_floats(T, d));
-  attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, H, Hkv, d,
-                    scratch.data(), slopes.data());
-  Vec att64;
-  expect_close(
-      out, reference64::attention(widen(q), widen(k), widen(v), B, T, H, Hkv, d, &att64, &slopes64),
-      1e-5, 1e-5, "out");
-  expect_close(att, att64, 1e-6, 1e-5, "att");
-  Floats dq(q.size(), 0.0f), dk(k.size(), 0.0f), dv(v.size(), 0.0f);
-  attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
-                     att.data(), B, T, H, Hkv, d, scratch.data());
-  const auto f = [&](const Vec& q64, const Vec& k64, const Vec& v64) {
-    return reference64::weighted_sum(
-        widen(dout), reference64::attention(q64, k64, v64, B, T, H, Hkv, d, nullptr, &slopes64));
+  for (std::size_t h = 0; h < H; ++h)
+    EXPECT_NEAR(attention::kernels::standard_alibi_slope(h, H), slopes64[h], 1e-7) << "slope " << h;
+  struct Case {
+    bool alibi;
+    float softcap;
   };
-  expect_close(dq,
-               reference64::numerical_gradient(
-                   [&](const Vec& x) { return f(x, widen(k), widen(v)); }, widen(q)),
-               1e-4, 1e-4, "dq");
-  expect_close(dk,
-               reference64::numerical_gradient(
-                   [&](const Vec& x) { return f(widen(q), x, widen(v)); }, widen(k)),
-               1e-4, 1e-4, "dk");
-  for (std::size_t n = 1; n <= T; ++n) {
-    Floats row(H * d), scores(n);
-    attention_decode_row(row.data(), q.data() + (n - 1) * H * d, k.data(), v.data(), n, H, Hkv, d,
-                         scores.data(), slopes.data());
-    for (std::size_t i = 0; i < H * d; ++i)
-      EXPECT_NEAR(row[i], out[(n - 1) * H * d + i], 1e-6f) << "row " << n - 1;
+  for (const Case c : {Case{true, 0.0f}, Case{false, 1.5f}, Case{true, 1.5f}}) {
+    SCOPED_TRACE(testing::Message() << "alibi " << c.alibi << ", softcap " << c.softcap);
+    const attention::AttentionOptions options = model_options(d, c.alibi, c.softcap);
+    const Vec* slopes = c.alibi ? &slopes64 : nullptr;
+    Floats out(N * H * d), att(B * H * T * T), scratch(attention_scratch_floats(T, d));
+    attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, H, Hkv, d,
+                      scratch.data(), options);
+    Vec att64;
+    expect_close(out,
+                 reference64::attention(widen(q), widen(k), widen(v), B, T, H, Hkv, d, &att64,
+                                        slopes, c.softcap),
+                 1e-5, 1e-5, "out");
+    expect_close(att, att64, 1e-6, 1e-5, "att");
+    Floats dq(q.size(), 0.0f), dk(k.size(), 0.0f), dv(v.size(), 0.0f);
+    attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
+                       att.data(), B, T, H, Hkv, d, scratch.data(), options);
+    const auto f = [&](const Vec& q64, const Vec& k64, const Vec& v64) {
+      return reference64::weighted_sum(
+          widen(dout),
+          reference64::attention(q64, k64, v64, B, T, H, Hkv, d, nullptr, slopes, c.softcap));
+    };
+    expect_close(dq,
+                 reference64::numerical_gradient(
+                     [&](const Vec& x) { return f(x, widen(k), widen(v)); }, widen(q)),
+                 1e-4, 1e-4, "dq");
+    expect_close(dk,
+                 reference64::numerical_gradient(
+                     [&](const Vec& x) { return f(widen(q), x, widen(v)); }, widen(k)),
+                 1e-4, 1e-4, "dk");
+    for (std::size_t n = 1; n <= T; ++n) {
+      Floats row(H * d), scores(n);
+      attention_decode_row(row.data(), q.data() + (n - 1) * H * d, k.data(), v.data(), n, H, Hkv, d,
+                           scores.data(), options);
+      for (std::size_t i = 0; i < H * d; ++i)
+        EXPECT_NEAR(row[i], out[(n - 1) * H * d + i], 1e-6f) << "row " << n - 1;
+    }
   }
 }

@@ -67,10 +67,11 @@ inline Vec alibi_slopes(std::size_t H) {
 }
 
 // Causal attention with grouped kv heads; att [B, H, T, T] when given; with `alibi` (H
-// slopes), head h's score of key s for query t gets alibi[h] * (s - t).
+// slopes), head h's score of key s for query t gets alibi[h] * (s - t); with softcap > 0 the
+// scaled score x becomes softcap * tanh(x / softcap) first.
 inline Vec attention(const Vec& q, const Vec& k, const Vec& v, std::size_t B, std::size_t T,
                      std::size_t H, std::size_t Hkv, std::size_t d, Vec* att = nullptr,
-                     const Vec* alibi = nullptr) {
+                     const Vec* alibi = nullptr, double softcap = 0.0) {
   Vec out(B * T * H * d, 0.0);
   if (att) att->assign(B * H * T * T, 0.0);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
@@ -84,7 +85,8 @@ inline Vec attention(const Vec& q, const Vec& k, const Vec& v, std::size_t B, st
           double dot = 0;
           for (std::size_t i = 0; i < d; ++i)
             dot += q[((b * T + t) * H + h) * d + i] * k[((b * T + s) * Hkv + g) * d + i];
-          w[s] = dot * scale + (alibi ? (*alibi)[h] * (double(s) - double(t)) : 0.0);
+          const double x = softcap > 0 ? softcap * std::tanh(dot * scale / softcap) : dot * scale;
+          w[s] = x + (alibi ? (*alibi)[h] * (double(s) - double(t)) : 0.0);
           max = std::max(max, w[s]);
         }
         for (double& x : w) sum += (x = std::exp(x - max));

@@ -66,8 +66,8 @@ TEST(TraceCall, PacksTheArticlesTraceAsItsLayoutSays) {
 TEST(TraceCall, ScaleCausalAndHeadsReachTheCore) {
   ArticleCall a;
   auto c = a.call();
-  c.scale = 0.5f;
-  c.is_causal = true;
+  c.options.scale = 0.5f;
+  c.options.is_causal = true;
   ASSERT_EQ(trace_call::run(c), "");
   const auto scores = field_of(a.out, a.dims, "scores");
   EXPECT_EQ(scores[0], 1.0f);                           // 2 * 0.5

@@ -21,6 +21,7 @@
 
 #include "article.hpp"
 #include "grad64.hpp"
+#include "kernels/score_step.hpp"
 #include "matchers.hpp"
 #include "matrices64.hpp"
 #include "reference64.hpp"
@@ -46,7 +47,7 @@ TEST(Trace, ReproducesEveryNumberOfTheArticle) {
 }
 
 TEST(Trace, ScaledByOneOverSqrtDk) {
-  TraceOptions options;
+  AttentionOptions options;
   options.scale = 1.0f / std::sqrt(3.0f);
   const Trace t =
       trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
@@ -54,8 +55,22 @@ TEST(Trace, ScaledByOneOverSqrtDk) {
   EXPECT_TRUE(AllClose(t.outputs, article::scaled_outputs(), 1e-5));
 }
 
+TEST(Trace, CausalScoresAndMaskHideLaterKeys) {
+  AttentionOptions options;
+  options.is_causal = true;
+  const Trace t =
+      trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
+  const Mask expected{{0, 1, 1}, {0, 0, 1}, {0, 0, 0}};
+  EXPECT_EQ(t.mask, expected);
+  EXPECT_EQ(t.scores(0, 0), 2.0f);
+  EXPECT_TRUE(std::isinf(t.scores(0, 1)) && t.scores(0, 1) < 0);
+  EXPECT_TRUE(std::isinf(t.scores(1, 2)) && t.scores(1, 2) < 0);
+  EXPECT_EQ(t.scores(2, 1), 12.0f);
+  EXPECT_FLOAT_EQ(t.weights(0, 0), 1.0f);  // the first token can only see itself
+}
+
 TEST(Trace, CausalFirstOutputIsTheFirstValue) {
-  TraceOptions options;
+  AttentionOptions options;
   options.is_causal = true;
   const Trace t =
       trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
@@ -99,7 +114,7 @@ TEST(Trace, RandomShapesMatchTheFloat64Reference) {
     const float scale = 1.0f / std::sqrt(float(d_k));
     const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, d_k),
                  wk = random_matrix(rng, d_in, d_k), wv = random_matrix(rng, d_in, d_v);
-    TraceOptions options;
+    AttentionOptions options;
     options.scale = scale;
     options.is_causal = causal;
     const Trace t = trace(x, wq, wk, wv, options);
@@ -118,7 +133,7 @@ TEST(Trace, RandomShapesMatchTheFloat64Reference) {
 }
 
 TEST(Trace, KeepsTheSoftmaxIntermediatesAndTheMask) {
-  TraceOptions options;
+  AttentionOptions options;
   options.is_causal = true;
   const Trace t =
       trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
@@ -147,7 +162,7 @@ TEST(Trace, WithoutTheMaskNothingIsHidden) {
 
 TEST(Trace, PackedLayoutMatchesWhatPackTraceWrites) {
   const Matrix w_value{{1, 0, 0, 0, 1}, {0, 1, 0, 0, 1}, {0, 0, 1, 0, 1}, {0, 0, 0, 1, 1}};
-  TraceOptions options;
+  AttentionOptions options;
   options.is_causal = true;
   const MultiHeadTrace heads = multi_head_trace(article::inputs(), article::w_query(),
                                                 article::w_key(), w_value, nullptr, {}, options);
@@ -212,7 +227,7 @@ void expect_same_numbers(const Trace& a, const Trace& b) {
 
 TEST(MultiHeadTrace, OneHeadWithoutWOutIsExactlyTheSingleHeadTrace) {
   for (const bool causal : {false, true}) {
-    TraceOptions options;
+    AttentionOptions options;
     options.is_causal = causal;
     const Trace single =
         trace(article::inputs(), article::w_query(), article::w_key(), article::w_value(), options);
@@ -242,7 +257,7 @@ TEST(MultiHeadTrace, EachHeadIsTheSingleHeadTraceOfItsColumnBlocks) {
   const Matrix x = random_matrix(rng, n, d_in), wq = random_matrix(rng, d_in, heads * d_k_head),
                wk = random_matrix(rng, d_in, kv_heads * d_k_head),
                wv = random_matrix(rng, d_in, kv_heads * d_v_head);
-  TraceOptions options;
+  AttentionOptions options;
   options.is_causal = true;
   options.scale = 0.5f;
   const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, {heads, kv_heads}, options);
@@ -284,7 +299,7 @@ TEST(MultiHeadTrace, RandomShapesMatchTheFloat64Reference) {
                  wv = random_matrix(rng, d_in, kv_heads * d_v_head),
                  wo = random_matrix(rng, heads * d_v_head, d_out);
     const Matrix* w_out = with_w_out ? &wo : nullptr;
-    TraceOptions options;
+    AttentionOptions options;
     options.scale = 1.0f / std::sqrt(float(d_k_head));
     options.is_causal = causal;
     SCOPED_TRACE(testing::Message() << "n=" << n << " d_in=" << d_in << " heads=" << heads
@@ -345,7 +360,7 @@ TEST(MultiHeadTrace, PackedLayoutTagsEachHeadsFieldsAndKeepsMasksLast) {
   const Matrix x = random_matrix(rng, 3, 4), wq = random_matrix(rng, 4, 6),
                wk = random_matrix(rng, 4, 2), wv = random_matrix(rng, 4, 3),
                wo = random_matrix(rng, 9, 5);
-  TraceOptions options;
+  AttentionOptions options;
   options.is_causal = true;
   const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, &wo, {3, 1}, options);
   const TraceDims dims{3, 4, 6, 3, 3, 1, 5};
@@ -458,7 +473,9 @@ TEST(TraceGrad, OneHeadMatchesTheFloat64ReferenceOnRandomShapes) {
                  d_outputs = random_matrix(rng, n, d_v);
     SCOPED_TRACE(testing::Message() << "n=" << n << " d_in=" << d_in << " d_k=" << d_k
                                     << " d_v=" << d_v << " causal=" << causal);
-    const TraceOptions options{scale, causal};
+    AttentionOptions options;
+    options.scale = scale;
+    options.is_causal = causal;
     const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, {}, options);
     const LayerGrad g =
         multi_head_trace_backward(t, x, wq, wk, wv, nullptr, {}, options, d_outputs);
@@ -495,7 +512,9 @@ TEST(TraceGrad, SeveralHeadsWithGqaAndWOutMatchCentralDifferencesOfTheFloat64Lay
                  wo = random_matrix(rng, c.heads * d_v_head, d_out);
     const Matrix* w_out = c.w_out ? &wo : nullptr;
     const Matrix d_outputs = random_matrix(rng, n, c.w_out ? d_out : c.heads * d_v_head);
-    const TraceOptions options{0.6f, c.causal};
+    AttentionOptions options;
+    options.scale = 0.6f;
+    options.is_causal = c.causal;
     SCOPED_TRACE(testing::Message() << "heads=" << c.heads << " kv_heads=" << c.kv_heads
                                     << " w_out=" << c.w_out << " causal=" << c.causal);
     const HeadCounts counts{c.heads, c.kv_heads};
@@ -630,7 +649,7 @@ TEST(TraceAlibi, EveryHeadsScoresWeightsAndOutputsMatchTheFloat64Reference) {
                  wv = random_matrix(rng, d_in, kv_heads * d_v_head);
     std::vector<float> slopes(heads);
     for (std::size_t h = 0; h < heads; ++h) slopes[h] = given ? 0.3f * float(h) - 0.4f : 0.0f;
-    TraceOptions options;
+    AttentionOptions options;
     options.scale = 0.7f;
     options.is_causal = causal;
     options.alibi = true;
@@ -642,7 +661,7 @@ TEST(TraceAlibi, EveryHeadsScoresWeightsAndOutputsMatchTheFloat64Reference) {
       const std::size_t g = h / (heads / kv_heads);
       // The standard slope, from the paper's formula in float64 (heads a power of two:
       // 2^(-8(h+1)/n)).
-      const double slope = given ? slopes[h] : trace_alibi_slope(options, h, heads);
+      const double slope = given ? slopes[h] : kernels::alibi_slope(options, h, heads);
       if (!given && (heads & (heads - 1)) == 0)
         EXPECT_DOUBLE_EQ(slope, std::exp2(-8.0 * double(h + 1) / double(heads))) << "head " << h;
       const grad64::Forward f =
@@ -669,9 +688,13 @@ TEST(TraceAlibi, TheGradientsMatchCentralDifferencesOfTheFloat64Layer) {
                  wk = random_matrix(rng, d_in, kv_heads * d_k_head),
                  wv = random_matrix(rng, d_in, kv_heads * d_v_head);
     const Matrix d_outputs = random_matrix(rng, n, heads * d_v_head);
-    TraceOptions options{0.6f, causal, true, nullptr};
+    AttentionOptions options;
+    options.scale = 0.6f;
+    options.is_causal = causal;
+    options.alibi = true;
     std::vector<double> slopes;
-    for (std::size_t h = 0; h < heads; ++h) slopes.push_back(trace_alibi_slope(options, h, heads));
+    for (std::size_t h = 0; h < heads; ++h)
+      slopes.push_back(kernels::alibi_slope(options, h, heads));
     const HeadCounts counts{heads, kv_heads};
     const MultiHeadTrace t = multi_head_trace(x, wq, wk, wv, nullptr, counts, options);
     const LayerGrad g =

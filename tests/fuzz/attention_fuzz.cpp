@@ -309,7 +309,7 @@ void fuzz_trace(Bytes& in) {
                           wv = matrix(d_in, kv_heads * d_v_head),
                           wo = matrix(heads * d_v_head, d_out == 0 ? 1 : d_out);
   const attention::Matrix* w_out = d_out == 0 ? nullptr : &wo;
-  attention::TraceOptions options;
+  attention::AttentionOptions options;
   options.scale = in.flag() ? 1.0f : 1.0f / std::sqrt(float(d_k_head));
   options.is_causal = in.flag();
   const attention::HeadCounts counts{heads, kv_heads};
@@ -386,8 +386,8 @@ void fuzz_trace_call(Bytes& in) {
   c.w_value = reinterpret_cast<std::uintptr_t>(wv.data());
   c.w_out = d.d_out ? reinterpret_cast<std::uintptr_t>(wo.data()) : 0;
   c.grad_outputs = d.with_grad ? reinterpret_cast<std::uintptr_t>(grad.data()) : 0;
-  c.scale = in.flag() ? 1.0f : float(in.pick(1, 16)) / 8.0f;
-  c.is_causal = in.flag();
+  c.options.scale = in.flag() ? 1.0f : float(in.pick(1, 16)) / 8.0f;
+  c.options.is_causal = in.flag();
   c.dims = d;
   // Sometimes break one rule; the layout is sized for the dims as first drawn.
   bool valid = true;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createCharTokenizer } from '../../src/js/tasks/char-tokenizer.mjs';
+import { UNKNOWN_CHARACTER, createCharTokenizer } from '../../src/js/tasks/char-tokenizer.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 test('the vocabulary: distinct code points in code-point order, the same for any order of the text', () => {
@@ -73,4 +73,57 @@ test('refusals name the argument, the character or id, and where it is', () => {
     message: /ids\[2\] must be an id in 0\.\.2 .* got 3/,
   });
   assert.throws(() => tokenizer.decode([-1]), { name: 'RangeError', message: /ids\[0\].* got -1/ });
+});
+
+test('minCount: characters rarer than it share the last id, which decodes to U+FFFD', () => {
+  // a ×3, b ×2, c ×1, 月 ×2, U+FFFD ×2 (counted, but always the unknown).
+  const text = 'abacab月月\uFFFD\uFFFD';
+  const exact = createCharTokenizer(text);
+  assert.equal(exact.minCount, 1);
+  assert.equal(exact.unknownId, -1, 'minCount 1: no unknown id, every character its own');
+  assert.deepEqual(exact.characters, [...'abc月\uFFFD']);
+  assert.throws(() => exact.encode('d'), { name: 'RangeError', message: /not in the vocabulary/ });
+
+  const folded = createCharTokenizer(text, { minCount: 2 });
+  assert.equal(folded.minCount, 2);
+  assert.deepEqual(folded.characters, ['a', 'b', '月', UNKNOWN_CHARACTER]);
+  assert.equal(folded.vocabSize, 4);
+  assert.equal(folded.unknownId, 3);
+  // c (once), a character the text never holds, and U+FFFD itself are the unknown id.
+  assert.deepEqual([...folded.encode('abc月🙂\uFFFD')], [0, 1, 3, 2, 3, 3]);
+  assert.equal(folded.decode(folded.encode('cab')), '\uFFFDab');
+  // A minCount above every count leaves the unknown id alone.
+  const all = createCharTokenizer(text, { minCount: 4 });
+  assert.deepEqual(all.characters, [UNKNOWN_CHARACTER]);
+  assert.deepEqual([...all.encode('ab')], [0, 0]);
+  // An explicit minCount 1 is the default.
+  assert.deepEqual(createCharTokenizer(text, { minCount: 1 }).characters, exact.characters);
+  assert.deepEqual(createCharTokenizer(text, {}).characters, exact.characters);
+});
+
+test('minCount refusals name the option', () => {
+  assert.throws(() => createCharTokenizer('abc', 3), {
+    name: 'TypeError',
+    message: /createCharTokenizer: options must be an object \{ minCount \}, got .*3/,
+  });
+  assert.throws(() => createCharTokenizer('abc', { minCount: 0 }), {
+    name: 'RangeError',
+    message: /options.minCount must be an integer from 1 to .* got 0/,
+  });
+  assert.throws(() => createCharTokenizer('abc', { minCount: 2.5 }), {
+    name: 'RangeError',
+    message: /options.minCount .* got 2.5/,
+  });
+  assert.throws(() => createCharTokenizer('abc', { minCount: '2' }), {
+    name: 'TypeError',
+    message: /options.minCount must be an integer/,
+  });
+  assert.throws(() => createCharTokenizer('abc', { mincount: 2 }), {
+    name: 'TypeError',
+    message: /unknown option 'mincount'/,
+  });
+  assert.throws(() => createCharTokenizer('', { minCount: 2 }), {
+    name: 'RangeError',
+    message: /at least one character/,
+  });
 });

@@ -190,8 +190,18 @@ function matmul(a, b) {
  * Every intermediate of the article's self-attention in float64, as nested arrays:
  * { queries, keys, values, scores, weights, weighted, outputs }. Arguments as `attn.trace`.
  */
-export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal = false }) {
+export function trace64({
+  x,
+  wQuery,
+  wKey,
+  wValue,
+  scale: scale64 = 1,
+  isCausal = false,
+  softcap: softcap64 = 0,
+}) {
   const scale = Math.fround(scale64); // float32, like the module's
+  const softcap = Math.fround(softcap64);
+  const cap = (s) => (softcap > 0 ? softcap * Math.tanh(s / softcap) : s);
   const xs = toRows(x);
   const queries = matmul(xs, toRows(wQuery));
   const keys = matmul(xs, toRows(wKey));
@@ -199,7 +209,7 @@ export function trace64({ x, wQuery, wKey, wValue, scale: scale64 = 1, isCausal 
   const n = xs.length;
   const scores = queries.map((qRow, i) =>
     keys.map((kRow, j) =>
-      isCausal && j > i ? -Infinity : scale * qRow.reduce((s, x, c) => s + x * kRow[c], 0),
+      isCausal && j > i ? -Infinity : cap(scale * qRow.reduce((s, x, c) => s + x * kRow[c], 0)),
     ),
   );
   const weights = scores.map((row) => {
@@ -234,6 +244,7 @@ export function multiHeadTrace64({
   kvHeads = heads,
   scale,
   isCausal,
+  softcap,
 }) {
   const block = (m, b, blocks) => {
     const rows = toRows(m);
@@ -250,6 +261,7 @@ export function multiHeadTrace64({
       wValue: block(wValue, g, kvHeads),
       scale,
       isCausal,
+      softcap,
     });
   });
   const concat = perHead[0].outputs.map((_, i) => perHead.flatMap((t) => t.outputs[i]));

@@ -74,7 +74,8 @@ for (const name of ['poems', 'english']) {
     const text = readFileSync(textFile, 'utf8');
     assert.equal(createHash('sha256').update(text).digest('hex'), manifest.textSha256);
 
-    const task = createTextTask(text, { context: manifest.config.context });
+    // The tokenizer the snapshot was trained with: the manifest's task options.
+    const task = createTextTask(text, { ...manifest.task, context: manifest.config.context });
     assert.equal(task.vocabSize, manifest.vocabSize);
     const model = attn.createTinyTransformer(manifest.config);
     try {

@@ -108,3 +108,84 @@ test('refusals: not a string, a text too short for its context, bad context, see
   assert.throws(() => task.batch(0), { name: 'RangeError', message: /batch/ });
   assert.throws(() => task.batch(65537), { name: 'RangeError', message: /at most 65536/ });
 });
+
+test('minCount: the task encodes with the folded vocabulary, rare characters as the unknown id', () => {
+  // 'x' occurs 4 times, all in the training part; '#' once, in the held-out tenth.
+  const text = randomText(9, 1000).split('');
+  for (const at of [10, 200, 400, 600]) text[at] = 'x';
+  text[950] = '#';
+  const joined = text.join('');
+  const task = createTextTask(joined, { context: 16, seed: 2, minCount: 5 });
+  const { tokenizer } = task;
+  assert.equal(tokenizer.minCount, 5);
+  assert.equal(task.vocabSize, tokenizer.vocabSize);
+  assert.ok(!tokenizer.characters.includes('x') && !tokenizer.characters.includes('#'));
+  const { tokens, targets } = task.heldOut();
+  const unknown = tokenizer.unknownId;
+  // '#' is held-out character 950 - 900 = 50: a token of window 3 (position 2) and a target.
+  assert.equal(tokens[3 * 16 + 2], unknown);
+  assert.equal(targets[3 * 16 + 1], unknown);
+  assert.equal(createTextTask(joined, { context: 16 }).tokenizer.unknownId, -1, 'default: none');
+  assert.throws(() => createTextTask(joined, { context: 16, minCount: -1 }), {
+    name: 'RangeError',
+    message: /minCount/,
+  });
+});
+
+test('inputDropout: some input letters become the unknown id, never a target, a mark or a space', () => {
+  const text = randomText(4, 3000);
+  const plain = createTextTask(text, { context: 32, seed: 6, minCount: 2 });
+  const noisy = createTextTask(text, { context: 32, seed: 6, minCount: 2, inputDropout: 0.25 });
+  assert.equal(noisy.inputDropout, 0.25);
+  assert.equal(plain.inputDropout, 0);
+  const unknown = noisy.tokenizer.unknownId;
+  const layout = new Set([...' .\n'].map((c) => noisy.tokenizer.encode(c)[0]));
+  let letters = 0;
+  let dropped = 0;
+  for (let round = 0; round < 50; round++) {
+    const { tokens, targets, starts } = noisy.batch(16);
+    for (let b = 0; b < 16; b++) {
+      const truth = noisy.tokenizer.encode(text.slice(starts[b], starts[b] + 33));
+      for (let t = 0; t < 32; t++) {
+        const [token, original] = [tokens[b * 32 + t], truth[t]];
+        assert.equal(targets[b * 32 + t], truth[t + 1], 'targets are never changed');
+        if (layout.has(original)) assert.equal(token, original, 'marks and spaces stay');
+        else {
+          letters++;
+          if (token === unknown) dropped++;
+          else assert.equal(token, original);
+        }
+      }
+    }
+  }
+  // About a quarter of the letters (50 × 16 × 32 positions, most of them letters).
+  assert.ok(Math.abs(dropped / letters - 0.25) < 0.02, `${dropped} of ${letters}`);
+  // The held-out windows are the text as it is.
+  assert.deepEqual(noisy.heldOut().tokens, plain.heldOut().tokens);
+  // The same seed, the same noise.
+  const again = createTextTask(text, { context: 32, seed: 6, minCount: 2, inputDropout: 0.25 });
+  const first = createTextTask(text, { context: 32, seed: 6, minCount: 2, inputDropout: 0.25 });
+  assert.deepEqual(again.batch(8).tokens, first.batch(8).tokens);
+});
+
+test('inputDropout refusals: not a number in [0, 1), or no unknown id to replace with', () => {
+  const text = randomText(4, 500);
+  for (const bad of [-0.1, 1, NaN, Infinity]) {
+    assert.throws(
+      () => createTextTask(text, { context: 8, minCount: 2, inputDropout: bad }),
+      { name: 'RangeError', message: /text task: inputDropout must be a number in \[0, 1\)/ },
+      String(bad),
+    );
+  }
+  assert.throws(() => createTextTask(text, { context: 8, minCount: 2, inputDropout: '0.1' }), {
+    name: 'TypeError',
+    message: /inputDropout must be a number/,
+  });
+  assert.throws(() => createTextTask(text, { context: 8, inputDropout: 0.1 }), {
+    name: 'RangeError',
+    message:
+      /inputDropout replaces characters with the unknown id, .*minCount above 1, got minCount 1/,
+  });
+  // 0 needs no unknown id.
+  assert.equal(createTextTask(text, { context: 8, inputDropout: 0 }).inputDropout, 0);
+});

@@ -89,6 +89,38 @@ test('TEXT_MODEL takes its vocabulary from the text; stop and reset keep the tex
   }
 });
 
+test('task.minCount and inputDropout: rare characters share the unknown id, in the worker as on the host', async () => {
+  // The made-up text with one rare letter (z, once every ~50 characters; 'q' is in one word).
+  const rare = [...text].map((c, i) => (i % 97 === 5 ? 'z' : c)).join('');
+  const trainer = await createTrainer({
+    config: SMALL,
+    task: { text: rare, minCount: 200, inputDropout: 0.2 },
+    batch: 8,
+  });
+  try {
+    const host = createCharTokenizer(rare, { minCount: 200 });
+    assert.deepEqual(trainer.tokenizer.characters, host.characters);
+    assert.equal(trainer.tokenizer.unknownId, host.vocabSize - 1);
+    assert.ok(host.vocabSize < createCharTokenizer(rare).vocabSize, 'some letters fold');
+    assert.ok((await trainer.train({ steps: 5 })).loss > 0);
+    // The worker's held-out window is the host tokenizer's ids: the same vocabulary.
+    const { tokens, counted } = await trainer.evaluate();
+    assert.equal(counted, rare.length - trainEnd - 1);
+    assert.deepEqual([...tokens], [...host.encode(rare.slice(trainEnd, trainEnd + 16))]);
+    assert.match(trainer.tokenizer.decode(tokens), /\uFFFD/);
+  } finally {
+    trainer.close();
+  }
+  await assert.rejects(createTrainer({ config: SMALL, task: { text, minCount: 0 } }), {
+    name: 'RangeError',
+    message: /options.minCount must be an integer from 1/,
+  });
+  await assert.rejects(createTrainer({ config: SMALL, task: { text, inputDropout: 0.1 } }), {
+    name: 'RangeError',
+    message: /createTrainer: task.inputDropout replaces characters with the unknown id/,
+  });
+});
+
 test('refusals: the task, a text too short for the context, a vocabulary too small, evaluate batch', async () => {
   const start = (options) => createTrainer({ config: SMALL, ...options });
   await assert.rejects(start({ task: { text: 5 } }), {
@@ -102,7 +134,7 @@ test('refusals: the task, a text too short for the context, a vocabulary too sma
   });
   await assert.rejects(start({ task: 'poems' }), {
     name: 'RangeError',
-    message: /task must be 'induction' or \{ text \}/,
+    message: /task must be 'induction' or \{ text, minCount\?, inputDropout\? \}/,
   });
   await assert.rejects(start({ task: { text: 'abcdefghijklmnop' } }), {
     name: 'RangeError',
@@ -111,7 +143,7 @@ test('refusals: the task, a text too short for the context, a vocabulary too sma
   });
   await assert.rejects(start({ config: { ...SMALL, vocabSize: 5 }, task: { text } }), {
     name: 'RangeError',
-    message: /config.vocabSize must be at least the text's 20 distinct characters/,
+    message: /config.vocabSize must be at least the text's 20 characters \(its vocabulary/,
   });
   const trainer = await start({ task: { text } });
   try {

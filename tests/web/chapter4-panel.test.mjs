@@ -1,7 +1,8 @@
 // "Your numbers" on chapter 4 shows what the learner changes there, not chapter 1's matrices
 // (which the character model never reads): the text, their sentence, and the temperature and
 // top-k it writes with, on the same run as the stages (a change in the panel is seen in the
-// stage, and back). Leaving chapter 4 brings chapter 1's editors back.
+// stage, and back); nor "All numbers as tables" (the article's example). Leaving chapter 4
+// brings chapter 1's editors and the tables back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { collectProblems, pageFixture, waitForReady } from './helpers.mjs';
@@ -26,6 +27,9 @@ describe('chapter 4: "Your numbers"', () => {
       const panel = page.locator('.workbench .language-numbers');
       assert.equal(await panel.isVisible(), true);
       assert.equal(await page.isVisible('.workbench .editors'), false);
+      // Nor the article's example as tables: the character model never reads it.
+      const tables = page.locator('details:has-text("All numbers as tables")');
+      assert.equal(await tables.isVisible(), false);
       for (const control of ['ch4-text', 'ch4-sentence', 'ch4-temperature', 'ch4-top-k'])
         assert.equal(await panel.locator(`[data-control="${control}"]`).isVisible(), true, control);
 
@@ -54,6 +58,7 @@ describe('chapter 4: "Your numbers"', () => {
       // Chapter 1: its editors again, chapter 4's controls gone.
       await goTo(page, 'sum-1');
       assert.equal(await page.isVisible('.workbench .editors'), true);
+      assert.equal(await tables.isVisible(), true);
       assert.equal(await panel.isVisible(), false);
       assert.deepEqual(await collectProblems(page, problems), []);
       await context.close();

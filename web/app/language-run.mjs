@@ -9,6 +9,7 @@
 import {
   CHUNK_STEPS,
   LANGUAGE_MODEL,
+  LANGUAGE_TASK,
   MAX_LANGUAGE_STEPS,
   PROGRESS_EVERY,
   SAMPLE_EVERY,
@@ -18,8 +19,7 @@ import {
   defaultSentence,
   describeText,
 } from '../model/language.mjs';
-import { TEXT_BATCH } from '../../src/js/tasks/text-task.mjs';
-import { decodeSnapshot } from '../../src/js/tasks/text-snapshot.mjs';
+import { TEXT_BATCH, decodeSnapshot } from 'attention-explained';
 import { createRunLoop } from './run-loop.mjs';
 
 /** The temperature of the samples written while the model trains. */
@@ -182,7 +182,7 @@ async function startModel(run, startTrainer, onProgress, isCurrent) {
   const { manifest, bytes } = run.source === 'snapshot' ? run.snapshot : NO_SNAPSHOT;
   const ready = await startTrainer({
     config: { ...LANGUAGE_MODEL },
-    task: { text: run.text.info.text },
+    task: { text: run.text.info.text, ...LANGUAGE_TASK },
     batch: TEXT_BATCH,
     seed: manifest?.seed ?? 1,
     onProgress,

@@ -72,9 +72,12 @@ export function showExplanation(app, scene, step) {
   app.marks.dataset.step = step.id;
   app.widgets.tools.sceneShown();
   // In chapter 2, "Your numbers" opens with the layer's editors; in chapter 4 it holds only
-  // what the learner changes there (widgets/language-numbers.mjs).
+  // what the learner changes there (widgets/language-numbers.mjs), and "All numbers as
+  // tables", whose tables are the article's example, is not shown: chapter 4's model never
+  // reads them (its numbers are in its stages).
   const chapter = chapterOf(step.stage);
-  const { workbench, languageNumbers } = app.widgets;
+  const { workbench, languageNumbers, tables } = app.widgets;
+  tables.element.hidden = chapter === 4;
   workbench.element.classList.toggle('is-chapter-2', chapter === 2);
   workbench.element.classList.toggle('is-chapter-4', chapter === 4);
   languageNumbers.update({ tr, shown: chapter === 4 });

@@ -112,6 +112,9 @@ export function textSentence(run, tr) {
   return tr('ch4.text.about', {
     name: tr(`ch4.text.${run.choice}`),
     characters: info.length.toLocaleString('en-US'),
+    distinct: info.distinct.toLocaleString('en-US'),
+    known: (info.tokenizer.vocabSize - 1).toLocaleString('en-US'),
+    minCount: info.tokenizer.minCount,
     vocab: info.tokenizer.vocabSize.toLocaleString('en-US'),
   });
 }

@@ -7,7 +7,7 @@
 // Names: V characters in the vocabulary (the text's distinct characters), T characters of the
 // learner's sentence (T <= context), L layers, H heads per layer; logits [1, T, V], attention
 // [L, 1, H, T, T].
-import { TEXT_MODEL, createCharTokenizer, trainEndOf } from '../../src/js/tasks/text-task.mjs';
+import { TEXT_MODEL, TEXT_TASK, createCharTokenizer, trainEndOf } from 'attention-explained';
 import { readTextHead } from './head-reading.mjs';
 
 /**
@@ -24,6 +24,12 @@ export const TEXT_CHOICES = Object.freeze(['tang', 'kjv', 'own']);
 
 /** The model every run trains (its vocabulary comes from the text). */
 export const LANGUAGE_MODEL = TEXT_MODEL;
+/**
+ * How every run reads its text (the trainer's task options, and the tokenizer's minCount):
+ * characters seen fewer than minCount times share the unknown id, and training hides some
+ * input characters behind it (src/js/tasks/text-task.mjs). The snapshots were trained so.
+ */
+export const LANGUAGE_TASK = TEXT_TASK;
 /** The most characters the model reads at once: a sentence or a written text is cut to it. */
 export const CONTEXT = TEXT_MODEL.context;
 
@@ -101,14 +107,21 @@ export const characterCount = (text) => {
  * (too short) throws a RangeError.
  */
 export function describeText(text) {
-  const tokenizer = createCharTokenizer(text);
+  const tokenizer = createCharTokenizer(text, { minCount: LANGUAGE_TASK.minCount });
   const ids = tokenizer.encode(text);
   if (ids.length < MIN_OWN_TEXT) {
     throw new RangeError(
       `the text must hold at least ${MIN_OWN_TEXT} characters, got ${ids.length}`,
     );
   }
-  return { tokenizer, length: ids.length, baselines: baselines(ids, tokenizer.vocabSize) };
+  // distinct: the text's different characters (the vocabulary keeps those seen minCount times).
+  const distinct = new Set(text).size;
+  return {
+    tokenizer,
+    length: ids.length,
+    distinct,
+    baselines: baselines(ids, tokenizer.vocabSize),
+  };
 }
 
 /**

@@ -46,15 +46,24 @@ inline float alibi_slope(const AttentionOptions& o, std::size_t h, std::size_t h
   return o.alibi_slopes ? o.alibi_slopes[h] : standard_alibi_slope(h, heads);
 }
 
+// The ScoreRow of a query of head h of `heads` at `position` among the keys, seeing keys
+// `visible` by position, mask row 0 (a call without a mask: trace(), the tiny transformer).
+inline ScoreRow score_row(const AttentionOptions& o, KeyRange visible, std::int64_t position,
+                          std::size_t h, std::size_t heads) {
+  ScoreRow row;
+  row.visible = visible;
+  row.position = position;
+  row.slope = alibi_slope(o, h, heads);
+  return row;
+}
+
 // The ScoreRow of query i of head h in batch b.
 inline ScoreRow score_row_of(const AttentionArgs& a, std::size_t b, std::size_t h, std::size_t i) {
   const std::int64_t offset = query_offset(a, b);
   const AttentionMask& m = a.mask;
-  ScoreRow row;
-  row.visible = visible_keys(a.options, offset, key_limit(a, b), i);
-  row.position = std::int64_t(i) + offset;
+  ScoreRow row = score_row(a.options, visible_keys(a.options, offset, key_limit(a, b), i),
+                           std::int64_t(i) + offset, h, a.shape.q_num_heads);
   row.mask_row = b * m.strides[0] + h * m.strides[1] + i * m.strides[2];
-  row.slope = alibi_slope(a.options, h, a.shape.q_num_heads);
   return row;
 }
 
@@ -118,13 +127,17 @@ inline void adjust_scores_reference(float* row, std::size_t key0, std::size_t ke
   }
 }
 
+// True when adjust_scores_backward changes a gradient (the softcap): a caller that does not
+// keep the capped scores computes them only then.
+inline bool score_step_has_derivative(const AttentionOptions& o) { return o.softcap > 0.0f; }
+
 // The step's derivative: ds [n], dL/d(adjusted score) on entry, becomes dL/d(scale * q.k).
 // The bias adds constants (derivative 1), so only the softcap acts: times 1 - tanh^2
 // (tanh = capped / cap, capped as adjust_scores kept it). Keys that pass no gradient (ds = 0:
 // hidden ones, P = 0) stay exactly 0, whatever their score was (a hidden key's may be NaN).
 inline void adjust_scores_backward(float* ds, const float* capped, std::size_t n,
                                    const AttentionOptions& o) {
-  if (o.softcap <= 0.0f) return;
+  if (!score_step_has_derivative(o)) return;
   for (std::size_t j = 0; j < n; ++j) {
     const float t = capped[j] / o.softcap;
     if (ds[j] != 0.0f) ds[j] *= 1.0f - t * t;

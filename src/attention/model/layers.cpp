@@ -6,6 +6,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/exp2.hpp"
+#include "kernels/score_step.hpp"
 #include "model/matmul.hpp"
 #include "model/parallel.hpp"
 
@@ -226,8 +227,6 @@ std::size_t attention_scratch_floats(std::size_t T, std::size_t d) { return T * 
 
 namespace {
 
-float score_scale(std::size_t d) { return 1.0f / std::sqrt(static_cast<float>(d)); }
-
 // Causal attention works on blocks of this many query rows: block r0 .. r0 + 3 needs keys
 // 0 .. r0 + 3 only, so products stop there and skip (almost) half of each T x T.
 constexpr std::size_t row_block = 4;
@@ -263,15 +262,32 @@ void for_each_head(ThreadTeam* team, std::size_t B, std::size_t T, std::size_t H
   });
 }
 
-// Query t's row of attention weights from its scores [t + 1] (q . k of keys 0 .. t): the
-// causal softmax, with ALiBi's slope * (s - t) added to the scaled scores when a slope is
-// given (the row is then scaled here, and the softmax takes scale 1).
-void attention_row(float* row, std::size_t t, std::size_t T, float scale, const float* slope) {
-  if (slope == nullptr) return causal_softmax_row(row, t + 1, T, scale);
-  const auto query = static_cast<std::int64_t>(t);
-  for (std::size_t s = 0; s <= t; ++s)
-    row[s] = row[s] * scale + *slope * static_cast<float>(static_cast<std::int64_t>(s) - query);
+// Query t's row of attention weights from its scores [t + 1] (q . k of keys 0 .. t), of query
+// head h of H: the score step of `options`, then the causal softmax. A row the step would
+// leave as it is (no bias, no softcap) is scaled inside the softmax instead.
+void attention_row(float* row, std::size_t t, std::size_t T, const AttentionOptions& options,
+                   std::size_t h, std::size_t H) {
+  if (!kernels::scores_need_adjusting(options, AttentionMask{}))
+    return causal_softmax_row(row, t + 1, T, options.scale);
+  for (std::size_t s = 0; s <= t; ++s) row[s] *= options.scale;
+  const auto position = static_cast<std::int64_t>(t);
+  kernels::adjust_scores(
+      row, 0, t + 1, options, AttentionMask{},
+      kernels::score_row(options, kernels::visible_keys(options, 0, t + 1, t), position, h, H));
   causal_softmax_row(row, t + 1, T, 1.0f);
+}
+
+// What the score step's derivative needs of query t's row when it has one (a softcap):
+// capped [t + 1], the step's first part on scale * q_t . k_s, computed again (the forward
+// keeps only the weights). q_t: the query's d numbers; keys: key s at keys + s * stride.
+void capped_scores(float* capped, const float* q_t, const float* keys, std::size_t stride,
+                   std::size_t t, std::size_t d, const AttentionOptions& options) {
+  for (std::size_t s = 0; s <= t; ++s) {
+    float dot = 0.0f;
+    for (std::size_t i = 0; i < d; ++i) dot += q_t[i] * keys[s * stride + i];
+    capped[s] = dot * options.scale;
+  }
+  kernels::apply_softcap(capped, t + 1, options.softcap);
 }
 
 // Query row t of attention_backward: dS = P * (dP - rowsum(P * dP)) * scale over its n = t + 1
@@ -346,27 +362,25 @@ void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, floa
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                       float* scratch, const float* alibi_slopes, ThreadTeam* team) {
+                       float* scratch, const AttentionOptions& options, ThreadTeam* team) {
   // out [N, H * d]; att [B, H, T, T]; q [N, H * d]; k, v [N, Hkv * d]; scratch [d, T] per
-  // thread; alibi_slopes [H] or null.
+  // thread.
   // Per (b, h), block of query rows by block: scores = Q_h . K_g^T over the block's keys,
   // straight into att; each row t the softmax of its first t + 1 scores (zeros after); then
   // Y_h = att . V_g, straight into out. Q_h, V_g and Y_h are read and written in place;
   // K_g is transposed once per kv head into scratch.
-  const float scale = score_scale(d);
   const auto transpose_keys = [&](HeadView kv, float* k_transposed) {
     transpose(k + kv.offset, k_transposed, T, d, kv.stride);
   };
   const auto head = [&](HeadView kv, HeadView qy, std::size_t at, float* k_transposed) {
     float* weights = att + at;
-    // Query head h = at / (T * T) % H (at = (b * H + h) * T * T): its ALiBi slope, or null.
-    const float* slope = alibi_slopes ? alibi_slopes + at / (T * T) % H : nullptr;
+    const std::size_t h = at / (T * T) % H;  // the query head (at = (b * H + h) * T * T)
     for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
       const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
       matmul(q + qy.offset + r0 * qy.stride, k_transposed, weights + r0 * T, rows, d, keys, false,
              {qy.stride, T, T});
       for (std::size_t t = r0; t < r0 + rows; ++t)
-        attention_row(weights + t * T, t, T, scale, slope);
+        attention_row(weights + t * T, t, T, options, h, H);
       matmul(weights + r0 * T, v + kv.offset, out + qy.offset + r0 * qy.stride, rows, keys, d,
              false, {T, kv.stride, qy.stride});
     }
@@ -377,27 +391,40 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                        float* scratch, ThreadTeam* team) {
+                        float* scratch, const AttentionOptions& options, ThreadTeam* team) {
   // dq [N, H * d], dk, dv [N, Hkv * d] (+=); dout [N, H * d]; att [B, H, T, T];
-  // scratch [T, T] + [d, T] per thread. Per (b, h), with P = att and S the scaled scores:
-  //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)) * scale;
+  // scratch [T, T] + [d, T] + [T] per thread. Per (b, h), with P = att and S the adjusted
+  // scores:
+  //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)), then the score step's
+  //   derivative (a softcap's, from the scores computed again) and * scale;
   //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
   // Rows of dV_g and dK_g from block s0 gather query rows t >= s0 only (P and dS are zero
   // above the diagonal). Query heads of one group add into their kv head in order.
-  const float scale = score_scale(d);
+  const bool step_derivative = kernels::score_step_has_derivative(options);
   const auto transpose_values = [&](HeadView kv, float* mine) {
     transpose(v + kv.offset, mine + T * T, T, d, kv.stride);
   };
   const auto head = [&](HeadView kv, HeadView qy, std::size_t at, float* mine) {
     float* dscores = mine;
     const float* v_transposed = mine + T * T;
+    float* capped = mine + T * T + d * T;  // [T], within the scratch's second [d, T]
     const float* weights = att + at;
     for (std::size_t r0 = 0; r0 < T; r0 += row_block) {
       const std::size_t rows = rows_in_block(r0, T), keys = keys_for_block(r0, T);
       matmul(dout + qy.offset + r0 * qy.stride, v_transposed, dscores + r0 * T, rows, d, keys,
              false, {qy.stride, T, T});
-      for (std::size_t t = r0; t < r0 + rows; ++t)
-        softmax_backward_row(dscores + t * T, weights + t * T, t + 1, T, scale);
+      for (std::size_t t = r0; t < r0 + rows; ++t) {
+        float* ds = dscores + t * T;
+        if (!step_derivative) {
+          softmax_backward_row(ds, weights + t * T, t + 1, T, options.scale);
+          continue;
+        }
+        softmax_backward_row(ds, weights + t * T, t + 1, T, 1.0f);
+        capped_scores(capped, q + qy.offset + t * qy.stride, k + kv.offset, kv.stride, t, d,
+                      options);
+        kernels::adjust_scores_backward(ds, capped, t + 1, options);
+        for (std::size_t s = 0; s <= t; ++s) ds[s] *= options.scale;
+      }
       matmul(dscores + r0 * T, k + kv.offset, dq + qy.offset + r0 * qy.stride, rows, keys, d, true,
              {T, kv.stride, qy.stride});
     }
@@ -417,9 +444,8 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
 
 void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
                           std::size_t n, std::size_t H, std::size_t Hkv, std::size_t d,
-                          float* scores, const float* alibi_slopes) {
-  // out, q [H * d]; keys, values [n, Hkv * d]; scores [n]; alibi_slopes [H] or null.
-  const float scale = score_scale(d);
+                          float* scores, const AttentionOptions& options) {
+  // out, q [H * d]; keys, values [n, Hkv * d]; scores [n].
   const std::size_t kv_width = Hkv * d;
   for (std::size_t h = 0; h < H; ++h) {
     const std::size_t g = h / (H / Hkv);
@@ -429,7 +455,7 @@ void attention_decode_row(float* out, const float* q, const float* keys, const f
       for (std::size_t i = 0; i < d; ++i) dot += q_head[i] * keys[s * kv_width + g * d + i];
       scores[s] = dot;
     }
-    attention_row(scores, n - 1, n, scale, alibi_slopes ? alibi_slopes + h : nullptr);
+    attention_row(scores, n - 1, n, options, h, H);
     for (std::size_t i = 0; i < d; ++i) {
       float sum = 0.0f;
       for (std::size_t s = 0; s < n; ++s) sum += scores[s] * values[s * kv_width + g * d + i];

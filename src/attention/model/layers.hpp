@@ -11,9 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace attention {
-class ThreadTeam;
-}
+#include "attention.hpp"
 
 namespace attention::model {
 
@@ -63,25 +61,26 @@ std::size_t attention_scratch_floats(std::size_t T, std::size_t d);
 // h / (H / Hkv)); q [N, H * d], k and v [N, Hkv * d] (row n holds every head, head h at
 // columns h * d ..). out [N, H * d] (heads side by side); att [B, H, T, T] the softmax weights
 // (zero above the diagonal), kept for the backward and for forward()'s picture.
-// scale multiplies q.k (1 / sqrt(d)). alibi_slopes [H], when given: ALiBi, query head h's
-// score of key s for query t gets alibi_slopes[h] * (s - t) (a constant: the backward is the
-// same with or without it, from att).
+// `options` is attention()'s record (attention.hpp): its scale multiplies q.k, and each row's
+// scaled scores go through the score step (kernels/score_step.hpp: a bias, a softcap), query
+// t at position t. It must be causal (is_causal): the layer computes keys 0 .. t only.
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                       float* scratch, const float* alibi_slopes = nullptr,
-                       ThreadTeam* team = nullptr);
-// dq [N, H * d], dk and dv [N, Hkv * d] += from dout [N, H * d].
+                       float* scratch, const AttentionOptions& options, ThreadTeam* team = nullptr);
+// dq [N, H * d], dk and dv [N, Hkv * d] += from dout [N, H * d], with attention_forward's
+// options (the score step's derivative).
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q,
                         const float* k, const float* v, const float* att, std::size_t B,
                         std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,
-                        float* scratch, ThreadTeam* team = nullptr);
+                        float* scratch, const AttentionOptions& options,
+                        ThreadTeam* team = nullptr);
 
 // Decoding's attention of one new query over the n keys cached so far (itself the last):
 // out [H * d], q [H * d], keys and values [n, Hkv * d], scores [n] (scratch). Sums in the same
-// order as attention_forward's row n - 1, with the same alibi_slopes.
+// order as attention_forward's row n - 1, with the same options.
 void attention_decode_row(float* out, const float* q, const float* keys, const float* values,
                           std::size_t n, std::size_t H, std::size_t Hkv, std::size_t d,
-                          float* scores, const float* alibi_slopes = nullptr);
+                          float* scores, const AttentionOptions& options);
 
 // One row of causal attention weights: scores [n] (q . k of the first n keys) become
 // softmax(scores * scale) in place; [n, T) are set to 0. Shared by forward and decoding.

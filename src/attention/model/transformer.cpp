@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
-#include "kernels/score_step.hpp"
 #include "model/parallel.hpp"
 #include "model/prng.hpp"
 #include "rope.hpp"
@@ -202,6 +202,16 @@ T* allocate(std::size_t count) {
   return static_cast<T*>(std::malloc(std::max<std::size_t>(count, 1) * sizeof(T)));
 }
 
+// The options record every layer's attention takes (attention.hpp): causal, q.k scaled by
+// 1 / sqrt(d), and the score step's part of the positions (alibi: the standard slopes).
+AttentionOptions attention_options(const Config& c) {
+  AttentionOptions o;
+  o.scale = 1.0f / std::sqrt(static_cast<float>(c.d_model / c.heads));
+  o.is_causal = true;
+  o.alibi = c.positions == Positions::alibi;
+  return o;
+}
+
 }  // namespace
 
 const char* config_error(const Config& c) {
@@ -211,9 +221,9 @@ const char* config_error(const Config& c) {
     return "d_model, layers, heads and kv_heads must be at least 1";
   if (c.d_model % c.heads != 0) return "heads must divide d_model";
   if (c.heads % c.kv_heads != 0) return "kv_heads must divide heads";
-  if (c.positions != Positions::learned && c.positions != Positions::rope &&
-      c.positions != Positions::none && c.positions != Positions::alibi)
-    return "positions must be learned, rope, none or alibi";
+  if (std::none_of(std::begin(positions_names), std::end(positions_names),
+                   [&](const PositionsName& p) { return p.value == c.positions; }))
+    return "positions must be one of positions_names";
   if (c.positions == Positions::rope && (c.d_model / c.heads) % 2 != 0)
     return "rope needs an even head size";
   if (!std::isfinite(c.learning_rate) || c.learning_rate < 0.0f)
@@ -321,9 +331,7 @@ std::unique_ptr<TinyTransformer> TinyTransformer::create(const Config& config, s
     model->rope_sin_ = model->rope_cos_ + config.context * d / 2;
     rope_cache(config.context, d, rope_base, model->rope_cos_, model->rope_sin_);
   }
-  if (config.positions == Positions::alibi)
-    for (std::size_t h = 0; h < config.heads; ++h)
-      model->alibi_slopes_.push_back(kernels::standard_alibi_slope(h, config.heads));
+  model->attention_options_ = attention_options(config);
   // Gains 1, biases 0; the token embeddings uniform in [-1, 1); learned positions start as
   // sinusoids (sinusoid_positions); every matrix uniform in +-1 / sqrt(its rows), so a product
   // keeps its input's scale (PyTorch's Linear default). Drawn tensor by tensor in table order,
@@ -463,7 +471,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     {
       PieceTimer timer(profile, Piece::attention);
       attention_forward(la.heads, la.att, la.q_rot, la.k_rot, la.v, B, T, H, Hkv, d, scratch,
-                        alibi_slopes_.empty() ? nullptr : alibi_slopes_.data(), team);
+                        attention_options_, team);
       if (head_mask) head_mask_forward(la.heads, head_mask + l * H, N, H, d);
     }
     {
@@ -569,7 +577,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     {
       PieceTimer timer(profile, Piece::attention_backward);
       attention_backward(gl.q_rot, gl.k_rot, gl.v, gl.heads, la.q_rot, la.k_rot, la.v, la.att, B, T,
-                         H, Hkv, d, scratch, team);
+                         H, Hkv, d, scratch, attention_options_, team);
     }
     if (c.positions == Positions::rope) {
       PieceTimer timer(profile, Piece::rope_backward);
@@ -688,7 +696,7 @@ const float* TinyTransformer::decode(std::int32_t token, std::size_t position,
     std::copy_n(la.k_rot, KV, layer_keys + position * KV);
     std::copy_n(la.v, KV, layer_values + position * KV);
     attention_decode_row(la.heads, la.q_rot, layer_keys, layer_values, position + 1, H, Hkv, d,
-                         scores, alibi_slopes_.empty() ? nullptr : alibi_slopes_.data());
+                         scores, attention_options_);
     if (head_mask) head_mask_forward(la.heads, head_mask + l * H, 1, H, d);
     linear_forward(la.proj, la.heads, lp.wo, nullptr, 1, H * d, D);
     residual_forward(la.mid, x, la.proj, D);

@@ -25,9 +25,21 @@
 
 namespace attention::model {
 
-// learned: a table added to the embeddings; rope: q and k rotated; alibi: ALiBi's standard
-// slope_h * (s - t) added to head h's scores (attention_forward); none: no positions.
+// learned: a table added to the embeddings; rope: q and k rotated; alibi: the attention's
+// options record asks for ALiBi's standard slope_h * (s - t) on head h's scores; none: no
+// positions.
 enum class Positions : std::uint32_t { learned = 0, rope = 1, none = 2, alibi = 3 };
+
+// Every Positions value with its name: the one list the bindings register and config_error
+// accepts.
+struct PositionsName {
+  Positions value;
+  const char* name;
+};
+inline constexpr PositionsName positions_names[] = {{Positions::learned, "learned"},
+                                                    {Positions::rope, "rope"},
+                                                    {Positions::none, "none"},
+                                                    {Positions::alibi, "alibi"}};
 
 struct Config {
   std::uint32_t vocab_size = 16;  // V
@@ -162,7 +174,7 @@ class TinyTransformer {
   float* rope_cos_ = nullptr;  // [C, d / 2], rope only
   float* rope_sin_ = nullptr;
   std::int64_t* positions_ = nullptr;     // [B * T]: t of each row, rope only
-  std::vector<float> alibi_slopes_;       // [H], alibi only (else empty)
+  AttentionOptions attention_options_;    // every layer's attention (attention_options)
   float* cache_ = nullptr;                // generate(): keys and values [L, C, 2 Hkv d], and rows
   std::int32_t* order_ = nullptr;         // generate(): [V], sampling's ranking of the logits
   std::unique_ptr<StepProfile> profile_;  // null unless profile_steps(true)

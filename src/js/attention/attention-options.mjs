@@ -2,10 +2,11 @@
 // one list in JS: every option's name, which entry points take it, its default, its
 // validation, and whether it depends on a query's position or head (the pool's split rule,
 // pool-split.mjs). attention() and attentionBackward (attention-args.mjs), the pool, a cache's
-// attend() (kv-cache.mjs) and onnxAttention() all read the record with checkAttentionOptions,
-// and core-call.mjs writes it into the core's AttentionOptions (src/attention/attention.hpp)
-// where the module says its fields lie. A new option is an entry here, a field there and its
-// effect in the score step (src/attention/kernels/score_step.hpp).
+// attend() (kv-cache.mjs), trace() (trace.mjs) and onnxAttention() all read the record with
+// checkAttentionOptions, and core-call.mjs writes it into the core's AttentionOptions
+// (src/attention/attention.hpp) where the module says its fields lie. A new option is an entry
+// here, a field there and its effect in the score step (src/attention/kernels/score_step.hpp);
+// docs/architecture.md lists every file it touches.
 import { checkBoolean, checkFloat32, describe } from '../shared/checks.mjs';
 import { measureTypedArray, measuredBytes, ownOr, setBytes } from '../shared/read-once.mjs';
 
@@ -55,8 +56,9 @@ function checkAlibi(value, name, how) {
 /**
  * Each option of the record:
  *   name       its key, in the record and in the options bags of the entry points that take it
- *   takenBy    those entry points: 'attention' (attention(), attentionBackward, the pool) and
- *              'attend' (KvCache.attend); onnxAttention takes every one under ONNX's names
+ *   takenBy    those entry points: 'attention' (attention(), attentionBackward, the pool),
+ *              'attend' (KvCache.attend) and 'trace' (trace()); onnxAttention takes every one
+ *              under ONNX's names
  *   dependsOn  the axes, of 'position' and 'head', by which what it does to a query row
  *              depends on the row (a call cut along one would change)
  *   fallback   its value when not given (`how`: checkAttentionOptions' second argument)
@@ -68,7 +70,7 @@ function checkAlibi(value, name, how) {
 export const OPTION_FIELDS = Object.freeze([
   {
     name: 'scale',
-    takenBy: ['attention', 'attend'],
+    takenBy: ['attention', 'attend', 'trace'],
     dependsOn: [],
     // 1 / sqrt(headSize); without a head size it stays undefined (withScale resolves it).
     fallback: (how) => {
@@ -80,7 +82,7 @@ export const OPTION_FIELDS = Object.freeze([
   },
   {
     name: 'isCausal',
-    takenBy: ['attention', 'attend'],
+    takenBy: ['attention', 'attend', 'trace'],
     dependsOn: ['position'],
     fallback: (how) => ownOr(how, 'isCausal', false),
     check: (value, name) => checkBoolean(value, name),
@@ -88,7 +90,7 @@ export const OPTION_FIELDS = Object.freeze([
   },
   {
     name: 'softcap',
-    takenBy: ['attention', 'attend'],
+    takenBy: ['attention', 'attend', 'trace'],
     dependsOn: [],
     fallback: () => 0,
     check: (value, name) => {
@@ -117,7 +119,7 @@ export const OPTION_FIELDS = Object.freeze([
   {
     // ALiBi (BLOOM, MPT): slope_h * (key position - query position) added to head h's scores.
     name: 'alibi',
-    takenBy: ['attention', 'attend'],
+    takenBy: ['attention', 'attend', 'trace'],
     dependsOn: ['head', 'position'],
     fallback: () => false,
     check: checkAlibi,
@@ -126,7 +128,7 @@ export const OPTION_FIELDS = Object.freeze([
   },
 ]);
 
-/** The option names an entry point takes ('attention' or 'attend'), in OPTION_FIELDS' order. */
+/** The option names an entry point takes ('attention', 'attend' or 'trace'), in OPTION_FIELDS' order. */
 export const optionNames = (entry) =>
   OPTION_FIELDS.filter((field) => field.takenBy.includes(entry)).map((field) => field.name);
 

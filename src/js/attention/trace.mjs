@@ -2,16 +2,11 @@
 // Reads its one argument once (read-once.mjs: read, measure, validate, copy), asks the core
 // for the packed trace's layout (trace_layout() in src/attention/trace.hpp), runs the core
 // (src/bindings/trace_call.hpp) and unpacks the result field by field as that layout says.
-import {
-  checkBoolean,
-  checkFloat32,
-  checkPositiveInteger,
-  describe,
-  formatBytes,
-  isOptionBag,
-} from '../shared/checks.mjs';
-import { bufferOf, measureTypedArray, readOwnOptions } from '../shared/read-once.mjs';
-import { checkAttentionOptions } from './attention-options.mjs';
+// Its options are attention()'s record (attention-options.mjs): those OPTION_FIELDS gives to
+// 'trace', checked by the same rules and passed to the same score step.
+import { checkPositiveInteger, describe, formatBytes, isOptionBag } from '../shared/checks.mjs';
+import { measureTypedArray, readOwnOptions } from '../shared/read-once.mjs';
+import { checkAttentionOptions, optionNames } from './attention-options.mjs';
 
 const { isArray } = Array;
 const { defineProperty, hasOwn } = Object;
@@ -32,6 +27,7 @@ const ownField = (object, key, fresh) =>
 export const TRACE_LIMIT = 16 * 1024 * 1024;
 /** The most heads one trace may have: it is for teaching, and each head is a whole trace. */
 export const TRACE_MAX_HEADS = 256;
+const TRACE_OPTIONS = optionNames('trace');
 const TRACE_KEYS = new Set([
   'x',
   'wQuery',
@@ -41,19 +37,11 @@ const TRACE_KEYS = new Set([
   'gradOutputs',
   'heads',
   'kvHeads',
-  'scale',
-  'isCausal',
-  'alibi',
+  ...TRACE_OPTIONS,
 ]);
 const TRACE_MATRICES = ['x', 'wQuery', 'wKey', 'wValue'];
 // The element types the core's trace layout names, as the arrays that hold them.
 const TRACE_ELEMENT_TYPES = { float32: Float32Array, uint8: Uint8Array };
-
-/** A Float32Array of this layer's own, as copyIn takes a measured array (intrinsics only). */
-const ownCopy = (array) => {
-  const buffer = bufferOf(array);
-  return { buffer, byteOffset: 0, byteLength: buffer.byteLength };
-};
 
 /** Bytes of a packed trace: its fields lie one after another, so the last one ends it. */
 function packedBytes(layout) {
@@ -148,8 +136,8 @@ function readTraceArgs(args) {
   for (const name of TRACE_MATRICES) {
     if (given[name] === undefined) throw new TypeError(`trace: ${name} is missing`);
   }
-  const { heads, kvHeads, scale, isCausal, alibi } = given;
-  const read = { heads, kvHeads, scale, isCausal, alibi };
+  const read = { heads: given.heads, kvHeads: given.kvHeads, options: {} };
+  for (const name of TRACE_OPTIONS) read.options[name] = given[name];
   for (const name of TRACE_MATRICES) read[name] = readMatrix(given[name], name);
   read.wOut = given.wOut === undefined ? undefined : readMatrix(given.wOut, 'wOut');
   read.gradOutputs =
@@ -177,8 +165,6 @@ function checkTraceArgs(read) {
   const wKey = measureMatrix(read.wKey, 'wKey');
   const wValue = measureMatrix(read.wValue, 'wValue');
   const wOut = read.wOut === undefined ? null : measureMatrix(read.wOut, 'wOut');
-  const scale = read.scale === undefined ? 1 : checkFloat32(read.scale, 'scale');
-  const isCausal = read.isCausal === undefined ? false : checkBoolean(read.isCausal, 'isCausal');
   const heads = read.heads === undefined ? 1 : checkHeadCount(read.heads, 'heads');
   const kvHeads = read.kvHeads === undefined ? heads : checkHeadCount(read.kvHeads, 'kvHeads');
   if (heads % kvHeads !== 0) {
@@ -186,8 +172,9 @@ function checkTraceArgs(read) {
       `kvHeads must divide heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
     );
   }
-  // ALiBi as attention() takes it (the options record's rule): true, false or a slope per head.
-  const { alibi, alibiSlopes } = checkAttentionOptions({ alibi: read.alibi }, { qNumHeads: heads });
+  // attention()'s record, by its rules; the scale defaults to 1, as in the article.
+  const options = checkAttentionOptions(read.options, { qNumHeads: heads });
+  if (options.scale === undefined) options.scale = 1;
   const dIn = x.cols;
   for (const [name, w] of [
     ['wQuery', wQuery],
@@ -232,7 +219,7 @@ function checkTraceArgs(read) {
   const dims = { n: x.rows, dIn, dK, dV, heads, kvHeads, dOut: wOut === null ? 0 : wOut.cols };
   const gradOutputs = checkGradOutputs(read.gradOutputs, dims);
   dims.withGrad = gradOutputs !== null;
-  return { x, wQuery, wKey, wValue, wOut, gradOutputs, scale, isCausal, alibi, alibiSlopes, dims };
+  return { x, wQuery, wKey, wValue, wOut, gradOutputs, options, dims };
 }
 
 /**
@@ -282,7 +269,7 @@ function largestTraceField({ n, dIn, dK, dV, heads, kvHeads, dOut }) {
  * wrapModule's (api.mjs): every allocation of a call freed in `finally`, results copied out
  * into fresh arrays the caller owns.
  */
-export function createTrace({ Module, withAllocations, copyOut }) {
+export function createTrace({ withAllocations, copyOut, runTrace, traceLayout }) {
   /**
    * The packed trace at `pointer` as the Trace (or MultiHeadTrace) of attention.d.ts, field
    * by field as the core's layout lists them: rank 1 a typed array, rank 2
@@ -306,19 +293,7 @@ export function createTrace({ Module, withAllocations, copyOut }) {
 
   return function trace(args) {
     const read = readTraceArgs(args);
-    const {
-      x,
-      wQuery,
-      wKey,
-      wValue,
-      wOut,
-      gradOutputs,
-      scale,
-      isCausal,
-      alibi,
-      alibiSlopes,
-      dims,
-    } = checkTraceArgs(read);
+    const { x, wQuery, wKey, wValue, wOut, gradOutputs, options, dims } = checkTraceArgs(read);
     const tooBig = (total) =>
       new RangeError(
         `trace: x with n = ${dims.n} tokens, ${dims.heads} head(s) and d_v = ${dims.dV} needs ${total} numbers (${formatBytes(total * 4)}) for its intermediates${dims.withGrad ? ' and their gradients' : ''}, more than the limit of ${TRACE_LIMIT}; use attention() for large inputs`,
@@ -326,7 +301,7 @@ export function createTrace({ Module, withAllocations, copyOut }) {
     const largest = largestTraceField(dims);
     if (largest > TRACE_LIMIT) throw tooBig(largest);
     // The core's own description of the packed trace: field names, heads, shapes, offsets.
-    const layout = Module.traceLayout(dims);
+    const layout = traceLayout(dims);
     if (typeof layout === 'string') throw new RangeError(`trace: ${layout}`);
     const total = layout.reduce((sum, field) => sum + field.count, 0);
     if (total > TRACE_LIMIT) throw tooBig(total);
@@ -344,13 +319,9 @@ export function createTrace({ Module, withAllocations, copyOut }) {
             : copyIn(gradOutputs.data, gradOutputs.rows * gradOutputs.cols * 4, 'gradOutputs'),
         out: allocate(packedBytes(layout), 'the trace'),
         dims,
-        scale,
-        isCausal,
-        alibi: alibi !== false,
-        alibiSlopes:
-          alibiSlopes === null ? 0 : copyIn(ownCopy(alibiSlopes), dims.heads * 4, 'alibi'),
+        options,
       };
-      const error = Module.traceInto(call);
+      const error = runTrace(call);
       if (error) throw new RangeError(`trace: ${error}`);
       return unpackTrace(call.out, layout);
     });

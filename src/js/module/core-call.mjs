@@ -1,5 +1,6 @@
 // The core's calls, as the JS layer makes them: each a record (AttentionCall,
-// AttentionBackwardCall, KvAttendCall, with the options record AttentionOptions inside) written
+// AttentionBackwardCall, KvAttendCall, TraceCall, with the options record AttentionOptions
+// inside) written
 // into wasm memory and handed to a plain wasm export by its address. Where each field lies is
 // the module's own description (callLayouts, src/bindings/call_layout.hpp), read once here:
 // the layouts are written down once, in C++. A record's JS keys are its C++ field names in
@@ -80,7 +81,7 @@ function arraysOf(layouts, name, value, found = []) {
   return found;
 }
 
-/** { coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
+/** { coreCall, runAttentionCall, runAttentionBackward, runKvAttend, runTrace, ... } for one module. */
 export function createCoreCalls(Module) {
   const layouts = JSON.parse(Module.callLayouts());
   // Each field as [name, offset, type, its JS key].
@@ -91,10 +92,10 @@ export function createCoreCalls(Module) {
   for (const name of Object.keys(layouts)) writers[name] = recordWriter(layouts, name);
 
   /**
-   * Writes record `name` (and the typed arrays it holds, after it) into wasm memory, calls
-   * `entry(address)`, frees it all: '' when entry returns 0, else the core's message there.
+   * Writes record `name` (and the typed arrays it holds, after it) into wasm memory, returns
+   * `use(address)`, frees it all.
    */
-  function callWithRecord(name, value, entry) {
+  function withRecord(name, value, use) {
     const size = (layouts[name].size + 7) & ~7;
     const arrays = arraysOf(layouts, name, value);
     let bytes = size;
@@ -113,12 +114,21 @@ export function createCoreCalls(Module) {
         return address;
       };
       writers[name](view, 0, value, later);
-      const message = entry(at);
-      return message === 0 ? '' : Module.UTF8ToString(message);
+      return use(at);
     } finally {
       Module._free(at);
     }
   }
+
+  /**
+   * Runs `entry` (a plain export) on record `name`: '' when it returns 0, else the core's
+   * message there.
+   */
+  const callWithRecord = (name, value, entry) =>
+    withRecord(name, value, (at) => {
+      const message = entry(at);
+      return message === 0 ? '' : Module.UTF8ToString(message);
+    });
 
   /**
    * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
@@ -175,6 +185,12 @@ export function createCoreCalls(Module) {
   /** Runs a cache's attend { cache, q, y, qNumHeads, qSeqLen, options }: '' or the message. */
   const runKvAttend = (call) => callWithRecord('KvAttendCall', call, Module._kv_cache_call_attend);
 
+  /** Runs trace()'s record (fields: src/bindings/trace_call.hpp): '' or the core's message. */
+  const runTrace = (call) => callWithRecord('TraceCall', call, Module._trace_call_run);
+
+  /** The core's layout of a packed trace of these TraceDims, or why no trace has them. */
+  const traceLayout = (dims) => withRecord('TraceDims', dims, (at) => Module.traceLayout(at));
+
   /** The core's working bytes for a call record's shape (forward, or backward). */
   const bytesFor = (entry) => (c) =>
     entry(c.batch, c.qNumHeads, c.kvNumHeads, c.qSeqLen, c.kvSeqLen, c.headSize, c.vHeadSize);
@@ -186,6 +202,8 @@ export function createCoreCalls(Module) {
     runAttentionCall,
     runAttentionBackward,
     runKvAttend,
+    runTrace,
+    traceLayout,
     attentionWorkingBytes,
     attentionBackwardWorkingBytes,
   };

@@ -3,8 +3,9 @@
 // (scripts/train-snapshots.mjs writes both; the page's chapter 4 opens with them).
 //
 //   manifest: { format: 'attention-explained/text-snapshot@1', text, textCharacters, vocabSize,
-//               config, seed, batch, steps, tensors: [[name, dims], ...], bytes, heldOutLoss,
-//               ... what the script measured }
+//               task: { minCount, inputDropout } (the text task's options: the tokenizer is
+//               createCharTokenizer(text, { minCount })), config, seed, batch, steps,
+//               tensors: [[name, dims], ...], bytes, heldOutLoss, ... what the script measured }
 //   bytes:    the tensors' numbers, float16, one after another in `tensors` order
 //
 // Half precision keeps 11 significant bits: the weights of a model this small lose nothing a

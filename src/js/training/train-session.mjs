@@ -87,7 +87,7 @@ function progressReporter(post, attentionNow) {
 export function createTrainSession({ createModel, post }) {
   let model = null;
   let config = null;
-  let taskSpec = null; // the init message's task: undefined (induction) or { text }
+  let taskSpec = null; // the init message's task: undefined (induction) or { text, minCount, inputDropout }
   let task = null; // inductionTraining or textTraining: batch, probe, evaluate
   let seed = 1;
   let batch = 0;
@@ -103,7 +103,7 @@ export function createTrainSession({ createModel, post }) {
     const nextTask =
       taskSpec === undefined
         ? inductionTraining(nextSeed)
-        : textTraining(taskSpec.text, nextConfig, nextSeed);
+        : textTraining(taskSpec, nextConfig, nextSeed);
     const made = createModel({ seed: nextSeed, ...nextConfig });
     model?.free();
     model = made;

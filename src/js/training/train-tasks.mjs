@@ -56,11 +56,11 @@ const TEXT_EVALUATION_ROWS = 16;
  * The text task (text-task.mjs) as the session uses it: windows of config.context characters
  * of the first nine tenths; evaluate scores every character of the held-out tenth.
  */
-export function textTraining(text, { context, vocabSize }, seed) {
-  const task = createTextTask(text, { context, seed });
+export function textTraining({ text, minCount, inputDropout }, { context, vocabSize }, seed) {
+  const task = createTextTask(text, { context, seed, minCount, inputDropout });
   if (vocabSize < task.vocabSize) {
     throw new RangeError(
-      `config.vocabSize must be at least the text's ${task.vocabSize} distinct characters, got ${vocabSize}`,
+      `config.vocabSize must be at least the text's ${task.vocabSize} characters (its vocabulary), got ${vocabSize}`,
     );
   }
   const held = task.heldOut();

@@ -282,7 +282,16 @@ export async function createTrainer(options) {
   let ready;
   try {
     const files = wasmFilesForWorkers();
-    const taskField = task === null ? {} : { task: { text: task.text } };
+    const taskField =
+      task === null
+        ? {}
+        : {
+            task: {
+              text: task.text,
+              minCount: task.tokenizer.minCount,
+              inputDropout: task.inputDropout,
+            },
+          };
     ready = await request('init', {
       options: moduleOptions,
       files,

@@ -1,6 +1,8 @@
 // The options of AttentionApi.attention (the KV cache's attend and attentionBackward take the
 // same record) and what attentionBackward returns.
 import type { AttentionApi } from './api.js';
+import type { KvAttendOptions } from './kv-cache.js';
+import type { TraceArgs } from './trace.js';
 
 /**
  * A mask over the scores, broadcast (right-aligned, numpy rules) to
@@ -17,6 +19,30 @@ export interface AttentionMask {
 }
 
 /**
+ * What the score step does to each query row's scores between `scale * q.k` and the softmax,
+ * the same in every entry point that takes it: {@link AttentionOptions} (attention() and
+ * attentionBackward), {@link KvAttendOptions} (a cache's attend) and {@link TraceArgs}
+ * (trace(), whose `scores` show the result). Query i sits at position i among the keys (with a
+ * cache: T - S + i).
+ */
+export interface ScoreOptions {
+  /**
+   * When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0
+   * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
+   */
+  softcap?: number;
+  /**
+   * ALiBi, the linear position bias of BLOOM and MPT: `slope_h * (j - i)` is added to query
+   * head h's score of key j for query i (after `softcap`, with a mask). `true`: the
+   * standard slopes of the ALiBi paper, `2^(-8 (h + 1) / n)` for n heads (a power of two;
+   * for other counts the first n = the largest power of two below, then the odd steps of 2n's
+   * sequence); or a `Float32Array` of one finite slope per query head (copied when read).
+   * Default false. The same as passing those biases as an additive `attnMask`, without it.
+   */
+  alibi?: boolean | Float32Array;
+}
+
+/**
  * Options of {@link AttentionApi.attention}, named as in the ONNX `Attention` operator.
  *
  * Every argument is read exactly once, before anything is checked, so a getter or a Proxy
@@ -26,7 +52,7 @@ export interface AttentionMask {
  * measured by the engine's own getters, so an own `length`, `byteLength` or
  * `Symbol.toStringTag` changes nothing; a detached buffer is a TypeError naming the argument.
  */
-export interface AttentionOptions {
+export interface AttentionOptions extends ScoreOptions {
   /** Batch size. Default 1. */
   batch?: number;
   /** Number of query heads. Required. */
@@ -53,20 +79,6 @@ export interface AttentionOptions {
   scale?: number;
   /** Hide key j from query i when j > i (top-left aligned, as ONNX without past). Default false. */
   isCausal?: boolean;
-  /**
-   * When positive, scores become `softcap * tanh(score / softcap)` before masking. Default 0
-   * (off). A float32, like `scale`: 1e-46 would be 0 there, so it is a RangeError.
-   */
-  softcap?: number;
-  /**
-   * ALiBi, the linear position bias of BLOOM and MPT: `slope_h * (j - i)` is added to query
-   * head h's score of key j for query i (after `softcap`, with `attnMask`). `true`: the
-   * standard slopes of the ALiBi paper, `2^(-8 (h + 1) / n)` for n heads (a power of two;
-   * for other counts the first n = the largest power of two below, then the odd steps of 2n's
-   * sequence); or a `Float32Array` of one finite slope per query head (copied when read).
-   * Default false. The same as passing those biases as an additive `attnMask`, without it.
-   */
-  alibi?: boolean | Float32Array;
   /** An optional boolean or additive mask. */
   attnMask?: AttentionMask;
   /**

@@ -1,7 +1,7 @@
 // The KV cache (AttentionApi.createKvCache): keys and values kept in wasm memory across decoding
 // steps, each step's attention over all of them.
 import type { AttentionApi } from './api.js';
-import type { AttentionOptions } from './attention.js';
+import type { ScoreOptions } from './attention.js';
 import type { OnnxTensor } from './onnx.js';
 
 /**
@@ -31,19 +31,15 @@ export interface KvCacheOptions {
   pastValue?: OnnxTensor;
 }
 
-/** Options of {@link KvCache.attend}. Read once, own properties only. */
-export interface KvAttendOptions {
+/**
+ * Options of {@link KvCache.attend}: the score step's ({@link ScoreOptions}: query i of S at
+ * position T - S + i) and these. Read once, own properties only.
+ */
+export interface KvAttendOptions extends ScoreOptions {
   /** Hq: query heads, a multiple of the cache's `kvNumHeads`. Defaults to `kvNumHeads`. */
   qNumHeads?: number;
   /** Multiplies q.k; defaults to 1 / sqrt(headSize). */
   scale?: number;
-  /** 0 (off, the default) or positive: scores become `softcap * tanh(score / softcap)`. */
-  softcap?: number;
-  /**
-   * ALiBi, as {@link AttentionOptions.alibi}: query i of S at position T - S + i, so key j's
-   * bias is `slope_h * (j - (T - S + i))`. Default false.
-   */
-  alibi?: boolean | Float32Array;
   /**
    * Defaults to true: query i of S sits at position T - S + i and sees keys 0 .. T - S + i
    * (bottom-right aligned, as ONNX's `is_causal` with a past). false: every query sees every

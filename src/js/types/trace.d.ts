@@ -1,7 +1,7 @@
 // The trace (AttentionApi.trace): every intermediate of self-attention on small inputs, one head
 // or a layer of heads, and their gradients, for teaching and visualisation.
 import type { AttentionApi } from './api.js';
-import type { AttentionOptions } from './attention.js';
+import type { AttentionOptions, ScoreOptions } from './attention.js';
 
 /** A row-major matrix: `data[i * cols + j]` is row i, column j. */
 export interface Matrix {
@@ -17,10 +17,12 @@ export interface Matrix {
 export type MatrixInput = number[][] | Matrix;
 
 /**
- * Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v.
- * Read once, own properties only (see {@link AttentionOptions}).
+ * Arguments of {@link AttentionApi.trace}. Dimensions: n tokens, d_in, d_k, d_v. The score
+ * step's options ({@link ScoreOptions}: `scores` hold their effect; query head h of `heads`
+ * is head h there) as attention() takes them. Read once, own properties only (see
+ * {@link AttentionOptions}).
  */
-export interface TraceArgs {
+export interface TraceArgs extends ScoreOptions {
   /** The inputs, one token per row: n x d_in. */
   x: MatrixInput;
   /** Query weights: d_in x d_k. */
@@ -36,12 +38,6 @@ export interface TraceArgs {
   scale?: number;
   /** Hide key j from query i when j > i (a decoder's causal mask). Defaults to false. */
   isCausal?: boolean;
-  /**
-   * ALiBi, as {@link AttentionOptions.alibi} takes it: `slope_h * (j - i)` added to query head
-   * h's score of key j for query i (so `scores` hold it). `true`: the standard slopes; a
-   * `Float32Array`: one slope per query head (of `heads`). Defaults to false.
-   */
-  alibi?: boolean | Float32Array;
   /** One head: the article's form. See {@link MultiHeadTraceArgs} for several. */
   heads?: 1;
   /** One key/value head. */
@@ -107,7 +103,10 @@ export interface Trace<Grad extends HeadGrad = HeadGrad> {
   keys: Matrix;
   /** x . wValue: n x d_v. */
   values: Matrix;
-  /** queries . keys^T * scale (plus ALiBi's bias): n x n; -Infinity where `mask` hides a key. */
+  /**
+   * queries . keys^T * scale after the score step ({@link ScoreOptions}): n x n; -Infinity
+   * where `mask` hides a key.
+   */
   scores: Matrix;
   /** Each row's largest score: n numbers, the shift the softmax subtracts before `e^x`. */
   rowMax: Float32Array;

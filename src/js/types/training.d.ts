@@ -6,6 +6,7 @@ import type { CreateAttentionOptions } from '../attention.js';
 import type {
   CharTokenizer,
   TEXT_MODEL,
+  TEXT_TASK,
   createCharTokenizer,
   createInductionTask,
   createTextTask,
@@ -200,7 +201,7 @@ export interface TrainerOptions {
   /**
    * The model's config, as {@link AttentionApi.createTinyTransformer} takes it. For the
    * induction task, vocabSize at least 16 and context at least 25 (its tokens and rows); for
-   * a text, vocabSize may be left out (the text's distinct characters; at least those if
+   * a text, vocabSize may be left out (the tokenizer's vocabulary; at least that if
    * given) and the text's first nine tenths must hold a window of context characters and
    * one more (e.g. {@link TEXT_MODEL}). Its seed defaults to this trainer's
    * {@link TrainerOptions.seed}.
@@ -208,11 +209,13 @@ export interface TrainerOptions {
   config:
     TinyTransformerConfig | (Omit<TinyTransformerConfig, 'vocabSize'> & { vocabSize?: number });
   /**
-   * The workload: 'induction' (the default; {@link createInductionTask}) or `{ text }`: next
-   * characters of any string, trained on its first nine tenths, its last tenth held out for
-   * {@link Trainer.evaluate} ({@link createTextTask}).
+   * The workload: 'induction' (the default; {@link createInductionTask}) or `{ text,
+   * minCount, inputDropout }`: next characters of any string, trained on its first nine
+   * tenths, its last tenth held out for {@link Trainer.evaluate} ({@link createTextTask},
+   * which says what minCount and inputDropout do; {@link TEXT_TASK} is what the Tang poems
+   * train with).
    */
-  task?: 'induction' | { text: string };
+  task?: 'induction' | { text: string; minCount?: number; inputDropout?: number };
   /** Seeds the training batches (and the model, unless config.seed is given). Default 1. */
   seed?: number;
   /** Rows per training step (default 32). */

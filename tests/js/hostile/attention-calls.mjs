@@ -14,32 +14,17 @@ import {
   oddButValidArrays,
   setKey,
   wrongArrays,
+  BAD_OPTION_VALUES,
 } from './inputs.mjs';
 import { resizable, show } from './checks.mjs';
 import { optionNames } from '../../../src/js/attention/attention-options.mjs';
 
 const DIMS = ['batch', 'qNumHeads', 'kvNumHeads', 'qSeqLen', 'kvSeqLen', 'headSize', 'vHeadSize'];
 // The options attention() takes, from the options record's one list: a new option is
-// attacked here as soon as it exists, and must bring its bad values (BAD_OPTION_VALUES).
+// attacked here as soon as it exists, and must bring its bad values (BAD_OPTION_VALUES,
+// inputs.mjs).
 const OPTIONS = optionNames('attention');
 const ATTENTION_KEYS = [...DIMS, ...OPTIONS, 'attnMask'];
-const BAD_OPTION_VALUES = {
-  scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
-  softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
-  isCausal: [...JUNK, 0, 1, 'true', true, false],
-  // No valid slopes but `false` (off): the oracle's reference has no ALiBi (alibi.test.mjs).
-  alibi: [
-    ...JUNK.filter((value) => value !== true),
-    false,
-    1,
-    'true',
-    [0.5],
-    new Float64Array(6),
-    new Float32Array(0),
-    new Float32Array(7),
-    Float32Array.of(NaN, 1, 1, 1, 1, 1),
-  ],
-};
 for (const name of OPTIONS) {
   if (!BAD_OPTION_VALUES[name]) throw new Error(`the hostile suite has no bad values for ${name}`);
 }

@@ -1,4 +1,5 @@
-// What the hostile suites check after each call, and the one instance each suite file checks:
+// What the hostile suites check after each call, and the one instance each suite file checks
+// (useInstance; a suite with its own instance uses assertRefuses):
 // the error's kind and wording (names a broken argument; says how much when too big), the result
 // against the float64 reference, and that nothing leaked. useInstance() registers the file's
 // before/after hooks: after everything, the same instance still computes the article's example
@@ -37,6 +38,23 @@ export function namesOneOf(message, names) {
     new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[$]/g, '\\$')}([^A-Za-z0-9_]|$)`).test(text),
   );
 }
+/** Whether `message` names `name` as a whole identifier (namesOneOf of one name). */
+export const namesIt = (message, name) => namesOneOf(message, [name]);
+
+/**
+ * Asserts that `call` throws an `ErrorType` naming `name`, and that the instance `attn` holds
+ * no more memory than `baseline` afterwards (a refused call leaks nothing): for suites that
+ * bring their own instance.
+ */
+export function assertRefuses(attn, baseline, call, ErrorType, name) {
+  assert.throws(call, (error) => {
+    assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
+    assert.ok(namesIt(error.message, name), `"${error.message}" does not name ${name}`);
+    return true;
+  });
+  assert.equal(attn.memoryStats().allocatedBytes, baseline, 'leaked');
+}
+
 export const SAYS_SIZE = /\d(\.\d+)? ?(bytes|KiB|MiB|GiB|TiB)/;
 
 /** Results equal where both are numbers; the same NaN / infinity pattern elsewhere. */
@@ -137,7 +155,7 @@ export function assertRefusesNaming(call, ErrorType, name, pattern = /./) {
   const before = attn.memoryStats().allocatedBytes;
   assert.throws(call, (error) => {
     assert.ok(error instanceof ErrorType, `${error.constructor.name}: ${error.message}`);
-    assert.ok(namesOneOf(error.message, [name]), `"${error.message}" does not name ${name}`);
+    assert.ok(namesIt(error.message, name), `"${error.message}" does not name ${name}`);
     assert.match(error.message, pattern);
     return true;
   });

@@ -38,6 +38,27 @@ export const JUNK = [
   new Map(),
   NaN,
 ];
+
+// Bad (and some good) values of each option of the record (attention-options.mjs), for the
+// suites that attack an entry point's options; the oracles judge which are valid. Every option
+// OPTION_FIELDS lists must have some (attention-calls.mjs and trace-calls.mjs check).
+export const BAD_OPTION_VALUES = {
+  scale: [...JUNK, Infinity, -Infinity, 3, -3, 0, Number.MIN_VALUE, 1e-300, 1e39, 1e-45],
+  softcap: [...JUNK, Infinity, -1, -Number.MIN_VALUE, 2, 1e-20, 1e-46, 1e-45],
+  isCausal: [...JUNK, 0, 1, 'true', true, false],
+  // No valid slopes but `false` (off): the oracle's reference has no ALiBi (alibi.test.mjs).
+  alibi: [
+    ...JUNK.filter((value) => value !== true),
+    false,
+    1,
+    'true',
+    [0.5],
+    new Float64Array(6),
+    new Float32Array(0),
+    new Float32Array(7),
+    Float32Array.of(NaN, 1, 1, 1, 1, 1),
+  ],
+};
 export const BAD_DIMS = [0, -0, -1, -7, 1.5, 0.999, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 32 + 1];
 export const BAD_DIMS_HUGE = [2 ** 53, 1e300, Number.MAX_VALUE, 2 ** 31 - 1, 1e9];
 // A number the module passes on as a float32 (scale, softcap) must mean the same there: finite,

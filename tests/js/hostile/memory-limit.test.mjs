@@ -1,6 +1,9 @@
-// Requests past what wasm memory allows: a RangeError that says how much, nothing allocated.
+// Requests past what wasm memory allows: a RangeError that says how much, nothing allocated,
+// and nothing changed (a refused KvCache.append leaves the cache as it was).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+
+import createAttention from '../../../dist/attention.mjs';
 
 import { SAYS_SIZE, attn, useInstance } from './checks.mjs';
 
@@ -58,4 +61,35 @@ describe('requests past the wasm memory limit', () => {
     );
     assert.deepEqual(attn.memoryStats(), before);
   });
+});
+
+test('a refused KvCache.append leaves the cache exactly as it was', async () => {
+  // Its own module: this test grows wasm memory to its 2 GiB limit.
+  const own = await createAttention();
+  const fill = (length, seed) => {
+    const out = new Float32Array(length);
+    for (let i = 0; i < length; i++) out[i] = Math.sin(seed + i * 0.37);
+    return out;
+  };
+  const cache = own.createKvCache({ kvNumHeads: 1, headSize: 1024, capacity: 1 });
+  const k1 = fill(1024, 4);
+  const v1 = fill(1024, 5);
+  cache.append(k1, v1);
+  const allocated = own.memoryStats().allocatedBytes;
+  // 144,000 rows of k and v (562.5 MiB each) fit in wasm memory, but not together with the
+  // cache grown to hold them: the append must be refused before anything changes.
+  const rows = fill(1024 * 144000, 6);
+  assert.throws(() => cache.append(rows, rows), {
+    name: 'RangeError',
+    message: /^KvCache\.append: .*(could not allocate|out of memory)/,
+  });
+  assert.equal(cache.length, 1);
+  assert.equal(cache.capacity, 1);
+  assert.equal(own.memoryStats().allocatedBytes, allocated, 'nothing allocated stays');
+  assert.deepEqual(cache.presentKey().data, k1);
+  assert.deepEqual(cache.presentValue().data, v1);
+  // And it still works: the next append grows it (to twice its capacity).
+  assert.equal(cache.append(v1, k1), 2);
+  assert.equal(cache.capacity, 2);
+  cache.free();
 });

@@ -1,20 +1,31 @@
 // A polluted Object.prototype (a property some other script added) against the API's own
 // objects: an argument the caller left out is not an object of the caller's, so nothing
 // inherited may stand in for it (onnxRotaryEmbedding's and onnxAttention's attributes,
-// createAttention's options); and a result is built of own properties only, so no polluted
-// `grad` or `heads` turns every trace's results into one shared object. Where the caller does
-// pass an object, an option it only inherits is refused by name, as every option bag is.
+// createAttention's options); a result is built of own properties only, so no polluted
+// `grad` or `heads` turns every trace's results into one shared object; and the call records
+// the JS layer writes into wasm memory read their own fields only, so every entry point
+// computes what it computes clean, and leaks nothing. Where the caller does pass an object, an
+// option it only inherits is refused by name, as every option bag is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import createAttention from '../../../dist/attention.mjs';
+import { attention64, maxAbsDiff } from '../reference64.mjs';
 
 const attn = await createAttention();
 
-/** Runs `work` with `values` as (non-enumerable, as a careful polluter does) prototype props. */
-async function pollutedWith(values, work, prototype = Object.prototype) {
+/**
+ * Runs `work` with `values` as prototype props: non-enumerable, as a careful polluter adds
+ * them, or enumerable, as `Object.prototype.x = 1` does.
+ */
+async function pollutedWith(values, work, prototype = Object.prototype, enumerable = false) {
   for (const [key, value] of Object.entries(values)) {
-    Object.defineProperty(prototype, key, { value, configurable: true, writable: true });
+    Object.defineProperty(prototype, key, {
+      value,
+      configurable: true,
+      writable: true,
+      enumerable,
+    });
   }
   try {
     return await work();
@@ -201,4 +212,59 @@ test('createAttention({}) refuses an option it only inherits, by name', async ()
       message: new RegExp(`createAttention: '${key}' is inherited by options`),
     });
   }
+});
+
+// One call of every entry point that writes a call record, with its result.
+const entryOptions = { qNumHeads: 2, kvNumHeads: 1, headSize: 4, vHeadSize: 3, isCausal: true };
+const q = floats(2 * 5 * 4, 1);
+const k = floats(1 * 5 * 4, 2);
+const v = floats(1 * 5 * 3, 3);
+function everyEntryPoint() {
+  const cache = attn.createKvCache({ kvNumHeads: 1, headSize: 4, vHeadSize: 3, capacity: 2 });
+  try {
+    cache.append(k, v); // grows
+    const inputs = {
+      Q: { type: 'float32', data: q, dims: [1, 2, 5, 4] },
+      K: { type: 'float32', data: k, dims: [1, 1, 5, 4] },
+      V: { type: 'float32', data: v, dims: [1, 1, 5, 3] },
+    };
+    return {
+      attention: attn.attention(q, k, v, entryOptions),
+      onnx: attn.onnxAttention(inputs, { is_causal: 1 }).Y.data,
+      trace: attn.trace(traceArgs()).outputs.data,
+      cache: cache.attend(q, { qNumHeads: 2 }),
+    };
+  } finally {
+    cache.free();
+  }
+}
+
+// A name of no field, and names of the call records' own fields (an own property must win).
+// Not option names: an inherited option is refused by name, by design (read-once.mjs).
+const RECORD_FIELDS = ['foo', 'pastLength', 'maskDims', 'y', 'handle', 'rows', 'qLayout'];
+RECORD_FIELDS.push('maskKeys', 'scoresMode', 'names', 'rightWindow', 'alibiSlopes', 'dOut');
+RECORD_FIELDS.push('withGrad');
+const recordPollution = Object.fromEntries(RECORD_FIELDS.map((name) => [name, 1]));
+
+test('an enumerable Object.prototype pollution changes no result of attention, onnxAttention, trace or a cache', async () => {
+  const clean = everyEntryPoint();
+  assert.ok(maxAbsDiff(clean.attention, attention64(q, k, v, entryOptions)) < 1e-5);
+  const dirty = await pollutedWith(recordPollution, everyEntryPoint, Object.prototype, true);
+  for (const name of Object.keys(clean)) {
+    assert.deepEqual(dirty[name], clean[name], `${name} with Object.prototype polluted`);
+  }
+});
+
+test('1,000 calls under an enumerable Object.prototype pollution leave no wasm memory allocated', async () => {
+  everyEntryPoint(); // warm-up
+  const before = attn.memoryStats().allocatedBytes;
+  await pollutedWith(
+    recordPollution,
+    () => {
+      for (let i = 0; i < 250; i++) everyEntryPoint();
+    },
+    Object.prototype,
+    true,
+  );
+  assert.equal(attn.memoryStats().allocatedBytes, before);
 });

@@ -16,6 +16,7 @@ import {
   resizable,
   useInstance,
 } from './checks.mjs';
+import { OPTION_FIELDS, optionNames } from '../../../src/js/attention/attention-options.mjs';
 
 useInstance();
 
@@ -26,8 +27,12 @@ describe('read once: reproductions of earlier defects', () => {
   const k = t.floats(5 * 4);
   const v = t.floats(5 * 3);
 
-  for (const option of ['scale', 'isCausal', 'softcap', 'attnMask']) {
-    const fallback = { scale: 0.5, isCausal: true, softcap: 2, attnMask: undefined }[option];
+  // Every option of the record attention() takes (OPTION_FIELDS), and the mask; the getter
+  // returns the option's default.
+  const defaults = { attnMask: undefined };
+  for (const field of OPTION_FIELDS) defaults[field.name] = field.fallback(base);
+  for (const option of [...optionNames('attention'), 'attnMask']) {
+    const fallback = defaults[option];
     for (const victim of ['q', 'k']) {
       test(`a ${option} getter that shrinks ${victim}'s resizable buffer: RangeError naming ${victim}`, () => {
         for (const lengthTracking of [true, false]) {

@@ -2,6 +2,7 @@
 // that break them, and the oracle (judgeTrace), an independent reading of the contract.
 import {
   BAD_DIMS,
+  BAD_OPTION_VALUES,
   JUNK,
   SKIPPED,
   TRACE_LIMIT,
@@ -12,8 +13,18 @@ import {
   setKey,
 } from './inputs.mjs';
 import { show } from './checks.mjs';
+import { optionNames } from '../../../src/js/attention/attention-options.mjs';
 
 const TRACE_ARGS = ['x', 'wQuery', 'wKey', 'wValue'];
+// The options trace() takes, from the options record's one list (as attention-calls.mjs).
+const OPTIONS = optionNames('trace');
+for (const name of OPTIONS) {
+  if (!BAD_OPTION_VALUES[name]) throw new Error(`the hostile suite has no bad values for ${name}`);
+}
+// Options of the record that trace() does not take: unknown keys to it.
+const OTHER_OPTIONS = optionNames('attention')
+  .concat(optionNames('attend'))
+  .filter((name) => !OPTIONS.includes(name));
 const TRACE_RELATIVES = {
   x: ['wQuery', 'wKey', 'wValue'],
   wQuery: ['wKey', 'x'],
@@ -155,13 +166,9 @@ export const TRACE_MUTATIONS = [
     delete call.args[0][name];
     return { names: [name], what: `${name} deleted` };
   },
-  function badScalar(call, t) {
-    const name = t.pick(['scale', 'isCausal']);
-    const values = {
-      scale: [...JUNK, Infinity, -Infinity, 2, -1, 0, 1e-300, 1e39],
-      isCausal: [...JUNK, 0, 1, 'false', true, false],
-    }[name];
-    const value = t.pick(values);
+  function badOption(call, t) {
+    const name = t.pick(OPTIONS);
+    const value = t.pick(BAD_OPTION_VALUES[name]);
     if (!isObject(call.args[0])) return SKIPPED;
     setKey(call.args[0], name, value);
     return { names: [name], what: `${name} = ${show(value)}` };
@@ -185,7 +192,7 @@ export const TRACE_MUTATIONS = [
     return { names: ['wOut', 'heads', 'wValue'], what: `wOut = ${show(value)}` };
   },
   function unknownKey(call, t) {
-    const key = t.pick(['X', 'wq', 'w_query', 'scaled', 'causal', 'softcap', 'attnMask']);
+    const key = t.pick(['X', 'wq', 'w_query', 'scaled', 'causal', 'attnMask', ...OTHER_OPTIONS]);
     if (!isObject(call.args[0])) return SKIPPED;
     setKey(call.args[0], key, call.args[0].x);
     return { names: [key], what: `unknown key ${key}` };
@@ -237,7 +244,7 @@ export function judgeTrace(callArgs) {
   const invalid = { valid: false };
   const [args] = callArgs;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return invalid;
-  const allowed = [...TRACE_ARGS, 'wOut', 'heads', 'kvHeads', 'scale', 'isCausal'];
+  const allowed = [...TRACE_ARGS, 'wOut', 'heads', 'kvHeads', ...OPTIONS];
   if (Object.keys(args).some((key) => !allowed.includes(key))) return invalid;
   const m = {};
   for (const name of TRACE_ARGS) {
@@ -248,7 +255,7 @@ export function judgeTrace(callArgs) {
     m.wOut = readMatrix(args.wOut);
     if (!m.wOut) return invalid;
   }
-  const { scale, isCausal, heads = 1 } = args;
+  const { scale, isCausal, softcap, alibi, heads = 1 } = args;
   const { kvHeads = heads } = args;
   const isHeadCount = (x) => isDim(x) && x <= TRACE_MAX_HEADS;
   if (!isHeadCount(heads) || !isHeadCount(kvHeads) || heads % kvHeads !== 0) return invalid;
@@ -264,6 +271,13 @@ export function judgeTrace(callArgs) {
   if (m.wOut && m.wOut.rows !== heads * dVHead) return invalid;
   if (scale !== undefined && !isFloat32(scale)) return invalid;
   if (isCausal !== undefined && typeof isCausal !== 'boolean') return invalid;
+  if (softcap !== undefined && !(isFloat32(softcap) && softcap >= 0)) return invalid;
+  if (alibi !== undefined && alibi !== false) {
+    const slopes = alibi instanceof Float32Array && alibi.length === heads;
+    if (alibi !== true && !(slopes && alibi.every(Number.isFinite))) return invalid;
+    // BAD_OPTION_VALUES holds no valid slopes but `false`: the reference has no ALiBi.
+    throw new Error(`judgeTrace cannot judge alibi = ${show(alibi)}`);
+  }
   const n = m.x.rows;
   // Per head: queries, keys, values, outputs; scores, exponentials, weights, mask; rowMax,
   // rowSums; weighted. A layer adds concat and outputs.
@@ -272,7 +286,7 @@ export function judgeTrace(callArgs) {
   const layer = single ? 0 : n * heads * dVHead + n * (m.wOut ? m.wOut.cols : heads * dVHead);
   const total = heads * perHead + layer;
   if (total > TRACE_LIMIT) return { valid: true, tooBig: total * 4 };
-  const args64 = { scale, isCausal, heads, kvHeads };
+  const args64 = { scale, isCausal, softcap, heads, kvHeads };
   for (const name of [...TRACE_ARGS, 'wOut']) args64[name] = m[name]?.values;
   return { valid: true, args64, dims: { n, dKHead, dVHead, heads, single } };
 }

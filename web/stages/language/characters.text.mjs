@@ -15,7 +15,7 @@ export default {
     'ch4.text.loading': 'Reading the text…',
     'ch4.text.failed': 'The text could not be read: {reason}',
     'ch4.text.about':
-      'The model learns {name}: {characters} characters, of which {vocab} are different. Those {vocab} characters are its vocabulary: each gets an id, in the order of their code points.',
+      'The model learns {name}: {characters} characters, of which {distinct} are different. The {known} seen at least {minCount} times are its vocabulary, each with an id in the order of their code points; the rarer ones share one more id, shown as �: {vocab} ids in all.',
     'ch4.panel.title': 'Chapter 4: your text and sentence',
     'ch4.panel.intro':
       'The model reads the text you choose (or paste) and your sentence, and writes with the temperature and top-k below. Every stage of chapter 4 follows them.',
@@ -59,7 +59,7 @@ export default {
     'ch4.text.loading': '正在读取文本…',
     'ch4.text.failed': '无法读取文本：{reason}',
     'ch4.text.about':
-      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {vocab} 个。这 {vocab} 个字符就是它的词表：按码位顺序，每个字符一个编号。',
+      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。出现至少 {minCount} 次的 {known} 个字符是它的词表：按码位顺序，每个字符一个编号；更少见的字符共用另一个编号，显示为 �：一共 {vocab} 个编号。',
     'ch4.panel.title': '第四章：你的文本和句子',
     'ch4.panel.intro':
       '模型读你选择（或粘贴）的文本和你的句子，并用下面的温度和 top-k 写作。第四章的每一节都随之更新。',

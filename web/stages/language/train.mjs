@@ -21,7 +21,7 @@ import {
   SAMPLE_EVERY,
   verseShare,
 } from '../../model/language.mjs';
-import { TEXT_BATCH } from '../../../src/js/tasks/text-task.mjs';
+import { TEXT_BATCH } from 'attention-explained';
 import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
 
 /**

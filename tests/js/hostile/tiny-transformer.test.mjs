@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import createAttention from '../../dist/attention.mjs';
-import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import { assertEachReadOnce, countingProxy } from '../counting-proxy.mjs';
 
 const attn = await createAttention();
 

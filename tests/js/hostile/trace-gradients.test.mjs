@@ -5,9 +5,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import createAttention from '../../dist/attention.mjs';
-import * as article from './article.mjs';
-import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import * as article from '../article.mjs';
+import { assertEachReadOnce, countingProxy } from '../counting-proxy.mjs';
 
 const attn = await createAttention();
 const TRACE_LIMIT = 16 * 1024 * 1024; // attention.d.ts: at most this many numbers per trace

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 
-import createAttention from '../../dist/attention.mjs';
-import { countingProxy } from './counting-proxy.mjs';
-import { assertRefuses as checkRefuses, namesIt } from './hostile-checks.mjs';
-import { caseInputs, compare, randomCase } from './onnx-data.mjs';
-import { onnxAttention64 } from './reference64.mjs';
-import { seededRandom } from './seeded-random.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import { countingProxy } from '../counting-proxy.mjs';
+import { assertRefuses as checkRefuses, namesIt } from './checks.mjs';
+import { caseInputs, compare, randomCase } from '../onnx-data.mjs';
+import { onnxAttention64 } from '../reference64.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 // A valid call: B 2, Hq 4, Hkv 2, S 3, L 5, P 4 (so T 9), D 8, Dv 6, a float mask (3, 9).
 const random = seededRandom(0x0bad0001);

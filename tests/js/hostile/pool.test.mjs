@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import createAttention, { createAttentionPool } from '../../dist/attention.mjs';
-import { useChromiumPage } from './chromium-page.mjs';
+import createAttention, { createAttentionPool } from '../../../dist/attention.mjs';
+import { useChromiumPage } from '../chromium-page.mjs';
 
 const attn = await createAttention();
 const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.37));
@@ -114,14 +114,14 @@ describe('initTimeout', () => {
 
 describe('workers that send what ours never would', () => {
   test('a worker that posts null instead of ready: createAttentionPool rejects, Node stays up', async () => {
-    const workerUrl = new URL('./fixtures/null-worker.mjs', import.meta.url);
+    const workerUrl = new URL('../fixtures/null-worker.mjs', import.meta.url);
     await assert.rejects(within(createAttentionPool({ workers: 2, workerUrl }), 'start'), {
       message: /a worker failed to start: it sent a message the pool does not understand \(null\)/,
     });
   });
 
   test('a wrong result, null or a failure without an error rejects that call; the pool goes on', async () => {
-    const workerUrl = new URL('./fixtures/lying-worker.mjs', import.meta.url);
+    const workerUrl = new URL('../fixtures/lying-worker.mjs', import.meta.url);
     const pool = await createAttentionPool({ workers: 1, workerUrl });
     try {
       const call = (length) => {
@@ -156,7 +156,7 @@ describe('the shared-memory path (Node: workers share the arena)', () => {
   };
 
   test('a worker that lies about its slices, or dies after running them, fails only that call', async () => {
-    const workerUrl = new URL('./fixtures/shared-lying-worker.mjs', import.meta.url);
+    const workerUrl = new URL('../fixtures/shared-lying-worker.mjs', import.meta.url);
     const pool = await createAttentionPool({ workers: 2, workerUrl });
     try {
       await assert.rejects(within(pool.attention(...shared(13)), 'no slice run'), {
@@ -189,7 +189,7 @@ describe("a call's signal, aborted after the call resolved", () => {
     const starts = join(mkdtempSync(join(tmpdir(), 'pool-starts-')), 'starts');
     writeFileSync(starts, '');
     process.env.POOL_FIXTURE_STARTS = starts; // each worker's env: a copy as it starts
-    const workerUrl = new URL('./fixtures/shared-late-worker.mjs', import.meta.url);
+    const workerUrl = new URL('../fixtures/shared-late-worker.mjs', import.meta.url);
     const pool = await createAttentionPool({ workers: 2, workerUrl });
     try {
       const controller = new AbortController();

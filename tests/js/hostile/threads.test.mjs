@@ -11,11 +11,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import createAttention from '../../dist/attention.mjs';
-import { launchChromium } from '../../scripts/lib/chromium.mjs';
-import { startServer } from '../../scripts/lib/serve.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import { launchChromium } from '../../../scripts/lib/chromium.mjs';
+import { startServer } from '../../../scripts/lib/serve.mjs';
 
-const entry = new URL('../../dist/attention.mjs', import.meta.url).href;
+const entry = new URL('../../../dist/attention.mjs', import.meta.url).href;
 
 /**
  * Runs `body` (an async function's body, with createAttention, q, options and liveThreads()
@@ -136,7 +136,7 @@ const ISOLATION = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 const HELPER = '/dist/attention-threads.worker.mjs';
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('threads in a cross-origin isolated Chromium page', () => {
   let browser;

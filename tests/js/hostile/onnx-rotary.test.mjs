@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 
-import createAttention from '../../dist/attention.mjs';
-import { assertEachReadOnce, countingProxy } from './counting-proxy.mjs';
-import { assertRefuses as checkRefuses } from './hostile-checks.mjs';
-import { rotaryEmbedding64 } from './rotary-reference64.mjs';
-import { seededRandom } from './seeded-random.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import { assertEachReadOnce, countingProxy } from '../counting-proxy.mjs';
+import { assertRefuses as checkRefuses } from './checks.mjs';
+import { rotaryEmbedding64 } from '../rotary-reference64.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 // A valid call: B 2, H 3, S 4, D 8, rotary_embedding_dim 6 (caches of 3 columns), interleaved,
 // caches of 10 rows, position ids from 0 to 9.

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import createAttention from '../../dist/attention.mjs';
-import { attentionBackward64 } from './reference64.mjs';
-import { seededRandom } from './seeded-random.mjs';
+import createAttention from '../../../dist/attention.mjs';
+import { attentionBackward64 } from '../reference64.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const attn = await createAttention();
 const random = seededRandom(0xbac0001);
