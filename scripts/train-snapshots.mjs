@@ -12,7 +12,7 @@
 // of its last multiple). Reproducible: the same seed, steps and build give the same bytes (the SIMD128 build is used,
 // not Relaxed SIMD, whose last bits may differ by machine). Run scripts/build first (it writes
 // dist/ and dist/texts/).
-//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 2000]
+//   node scripts/train-snapshots.mjs [--texts poems,english] [--steps-poems 500]
 //        [--steps-english 6500] [--seed 1] [--out web/snapshots]
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -121,7 +121,7 @@ async function trainSnapshot(name, { steps, every, seed, out }) {
 const { values } = parseArgs({
   options: {
     texts: { type: 'string', default: 'poems,english' },
-    'steps-poems': { type: 'string', default: '2000' },
+    'steps-poems': { type: 'string', default: '500' },
     'steps-english': { type: 'string', default: '6500' },
     every: { type: 'string', default: '500' },
     seed: { type: 'string', default: '1' },
