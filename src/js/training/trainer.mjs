@@ -251,6 +251,50 @@ function readTrainerOptions(options, where) {
 }
 
 /**
+ * Asks the new worker to load the module and build the model (and the text task's tokenizer);
+ * resolves to its answer. A worker that does not answer within initTimeout, or refuses, is
+ * ended (the channel fails), and the error is thrown.
+ */
+async function initTrainWorker(channel, where, init) {
+  const { task, config, seed, batch, initTimeout, moduleOptions } = init;
+  const { request, fail } = channel;
+  const timer = setTimeout(
+    () =>
+      fail(
+        new TrainerError(
+          `${where}: the worker did not build the model within ${initTimeout} ms (initTimeout)`,
+        ),
+      ),
+    initTimeout,
+  );
+  try {
+    const taskField =
+      task === null
+        ? {}
+        : {
+            task: {
+              text: task.text,
+              minCount: task.tokenizer.minCount,
+              inputDropout: task.inputDropout,
+            },
+          };
+    return await request('init', {
+      options: moduleOptions,
+      files: wasmFilesForWorkers(),
+      config,
+      seed,
+      batch,
+      ...taskField,
+    });
+  } catch (error) {
+    fail(new TrainerError(`${where}: refused, so its worker was ended`));
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Starts a worker, loads the module there and builds the model; resolves to the trainer once
  * the model is ready. See attention.d.ts for every option and method.
  */
@@ -270,42 +314,14 @@ export async function createTrainer(options) {
 
   const channel = openChannel(await spawnTrainWorker(url, workerType), onProgress);
   const { request, fail } = channel;
-  const timer = setTimeout(
-    () =>
-      fail(
-        new TrainerError(
-          `${where}: the worker did not build the model within ${initTimeout} ms (initTimeout)`,
-        ),
-      ),
+  const ready = await initTrainWorker(channel, where, {
+    task,
+    config,
+    seed,
+    batch,
     initTimeout,
-  );
-  let ready;
-  try {
-    const files = wasmFilesForWorkers();
-    const taskField =
-      task === null
-        ? {}
-        : {
-            task: {
-              text: task.text,
-              minCount: task.tokenizer.minCount,
-              inputDropout: task.inputDropout,
-            },
-          };
-    ready = await request('init', {
-      options: moduleOptions,
-      files,
-      config,
-      seed,
-      batch,
-      ...taskField,
-    });
-  } catch (error) {
-    fail(new TrainerError(`${where}: refused, so its worker was ended`));
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+    moduleOptions,
+  });
 
   // The model's tensors, for loadParameters' checks: those of the model the worker holds
   // (`confirmed`, as init and each reset answered), or null while a reset is under way.
