@@ -432,7 +432,8 @@ void fuzz_trace_call(Bytes& in) {
       double row = 0;
       for (std::size_t j = 0; j < d.n; ++j) {
         const float g = scores[i * d.n + j];
-        if (c.is_causal && j > i && g != 0.0f) fail("a masked score's gradient", j, g, 0.0f);
+        if (c.options.is_causal && j > i && g != 0.0f)
+          fail("a masked score's gradient", j, g, 0.0f);
         row += g;
       }
       const double bound = 1e-3 * std::pow(double(magnitude), 4) * d.d_in * d.d_in * d.n;
