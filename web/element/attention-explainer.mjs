@@ -138,13 +138,11 @@ export class AttentionExplainer extends HTMLElement {
     this.app = startApp({
       root,
       loadAttention: () => files.attention,
-      // On the wasm threads build where the page is cross-origin isolated (threads: 'auto').
+      // One thread: the element's trainer runs from the worker URL an app's bundler gave it,
+      // and under Vite's and webpack's worker builds the threads build's helpers do not start
+      // there (tests/apps hung waiting for the trainer in an isolated page).
       startTrainer: async (options) =>
-        (await files.module).createTrainer({
-          ...options,
-          threads: 'auto',
-          workerUrl: bootUrl(files.worker),
-        }),
+        (await files.module).createTrainer({ ...options, workerUrl: bootUrl(files.worker) }),
       loadText: async (file) => {
         const response = await fetch(new URL(file, files.texts));
         if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);
