@@ -35,9 +35,9 @@ Mask position_mask(const AttentionOptions& options, std::size_t n) {
   return mask;
 }
 
-// scores (n x n), in place: each row through the score step (softcap, bias, -inf where
-// hidden), as attention()'s kernels take it, query i at position i among the n keys. `capped`,
-// when given (n x n), receives what the step's derivative needs.
+// scores (n x n), in place: each row through the score step (kernels/score_step.hpp: the
+// options' effects, -inf where hidden), as attention()'s kernels take it, query i at position i
+// among the n keys. `capped`, when given (n x n), receives what the step's derivative needs.
 void adjust_score_rows(Matrix& scores, const AttentionOptions& options, std::size_t head,
                        std::size_t heads, Matrix* capped = nullptr) {
   const std::size_t n = scores.shape(0);
@@ -81,7 +81,7 @@ TraceGrad attend_backward(const Trace& t, const Matrix& d_outputs, const Attenti
   g.weights = std::move(weighting.weights);
   g.scores = softmax_rows_backward(t.weights, g.weights);
   apply_mask_backward(g.scores, t.mask);
-  // The score step's derivative needs what its softcap made of the scores: computed again.
+  // The score step's derivative needs the step's first part of the scores: computed again.
   Matrix scores = attention_scores(t.queries, t.keys, options.scale);
   Matrix capped(scores.shape());
   adjust_score_rows(scores, options, head, heads, &capped);

@@ -25,8 +25,8 @@ struct Trace {
   Matrix queries;       // n x d_k
   Matrix keys;          // n x d_k
   Matrix values;        // n x d_v
-  Matrix scores;        // n x n, queries . keys^T * scale after the score step (softcap,
-                        // bias), -inf where masked
+  Matrix scores;        // n x n, queries . keys^T * scale after the score step
+                        // (kernels/score_step.hpp), -inf where masked
   Mask mask;            // n x n, 1 where key j is hidden from query i by position (causal)
   Vector row_max;       // n, each row's largest score (the softmax's shift)
   Matrix exponentials;  // n x n, e^(scores[i][j] - row_max[i]), 0 where masked

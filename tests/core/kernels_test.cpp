@@ -184,6 +184,34 @@ TEST(Kernels, AdjustScoresMatchesScalarReference) {
   }
 }
 
+// The step's first part computed again from a query and its keys (capped_scores, for a caller
+// that keeps only the weights) is what adjust_scores hands out as `capped` for those scores.
+TEST(Kernels, CappedScoresAreTheStepsFirstPartComputedAgain) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> uniform(-3.0f, 3.0f);
+  constexpr std::size_t d = 5, n = 7, stride = 6;  // key s at keys + s * stride
+  std::vector<float> q(d), keys(n * stride);
+  for (float& x : q) x = uniform(rng);
+  for (float& x : keys) x = uniform(rng);
+  for (const float softcap : {0.0f, 1.5f}) {
+    AttentionOptions o;
+    o.scale = 0.7f;
+    o.softcap = softcap;
+    std::vector<float> scores(n), capped(n), again(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      float dot = 0.0f;
+      for (std::size_t i = 0; i < d; ++i) dot += q[i] * keys[s * stride + i];
+      scores[s] = dot * o.scale;
+    }
+    kernels::ScoreRow at;
+    at.visible.end = n;
+    kernels::adjust_scores_reference(scores.data(), 0, n, o, AttentionMask{}, at, capped.data());
+    kernels::capped_scores(again.data(), q.data(), keys.data(), stride, n, d, o);
+    SCOPED_TRACE(testing::Message() << "softcap " << softcap);
+    EXPECT_TRUE(same_floats(again, capped));
+  }
+}
+
 // A key that passes no gradient (ds = 0) keeps 0 through the step's derivative, even when its
 // score was NaN; the derivative of the softcap at 0 is 1, and far out it goes to 0.
 TEST(Kernels, AdjustScoresBackwardKeepsZerosAndFollowsTheSoftcap) {

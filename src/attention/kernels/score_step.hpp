@@ -73,11 +73,30 @@ inline bool scores_need_adjusting(const AttentionOptions& o, const AttentionMask
   return o.softcap > 0.0f || o.alibi || mask.kind != MaskKind::none;
 }
 
-// row [keys] = cap * tanh(row / cap): the softcap, the step's first part (qk_matmul_output's
-// "softcapped" scores stop here). Off when cap is 0.
+// row [keys] = cap * tanh(row / cap): the softcap. Off when cap is 0.
 inline void apply_softcap(float* row, std::size_t keys, float cap) {
   if (cap > 0.0f)
     for (std::size_t j = 0; j < keys; ++j) row[j] = cap * std::tanh(row[j] / cap);
+}
+
+// The step's first part, before the bias, on scores of `keys` keys (scale * q.k on entry):
+// what qk_matmul_output's "softcapped" scores hold, and what adjust_scores_backward reads
+// (adjust_scores' `capped`). The part that acts on a score's value, not on its key.
+inline void adjust_scores_before_bias(float* row, std::size_t keys, const AttentionOptions& o) {
+  apply_softcap(row, keys, o.softcap);
+}
+
+// What adjust_scores_backward needs of one query's row, for a caller that keeps only the
+// weights: the step's first part of scale * q . k_s, computed again, into capped [n] for keys
+// s < n. q: the query's d numbers; key s at keys + s * stride.
+inline void capped_scores(float* capped, const float* q, const float* keys, std::size_t stride,
+                          std::size_t n, std::size_t d, const AttentionOptions& o) {
+  for (std::size_t s = 0; s < n; ++s) {
+    float dot = 0.0f;
+    for (std::size_t i = 0; i < d; ++i) dot += q[i] * keys[s * stride + i];
+    capped[s] = dot * o.scale;
+  }
+  adjust_scores_before_bias(capped, n, o);
 }
 
 // The whole step on scores of keys key0 .. key0 + keys (scale * q.k on entry): the softcap,
@@ -88,7 +107,7 @@ inline void apply_softcap(float* row, std::size_t keys, float cap) {
 inline void adjust_scores(float* row, std::size_t key0, std::size_t keys, const AttentionOptions& o,
                           const AttentionMask& mask, const ScoreRow& at, float* capped = nullptr) {
   constexpr float hidden = -std::numeric_limits<float>::infinity();
-  apply_softcap(row, keys, o.softcap);
+  adjust_scores_before_bias(row, keys, o);
   if (capped) std::copy(row, row + keys, capped);
   const std::size_t begin = std::clamp(at.visible.begin, key0, key0 + keys) - key0;
   const std::size_t end = std::max(begin, std::clamp(at.visible.end, key0, key0 + keys) - key0);

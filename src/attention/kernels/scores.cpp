@@ -24,7 +24,8 @@ void score_row(const AttentionArgs& a, std::size_t b, std::size_t h, std::size_t
   }
   // The score step (score_step.hpp), as far as `mode` asks.
   if (mode == ScoresMode::raw) return;
-  if (mode == ScoresMode::softcapped) return apply_softcap(row, s.kv_seq_len, a.options.softcap);
+  if (mode == ScoresMode::softcapped)
+    return adjust_scores_before_bias(row, s.kv_seq_len, a.options);
   adjust_scores(row, 0, s.kv_seq_len, a.options, a.mask, score_row_of(a, b, h, i));
   if (mode != ScoresMode::probabilities) return;
   float max = minus_infinity;  // of the scores that are not NaN

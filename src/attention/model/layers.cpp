@@ -264,7 +264,7 @@ void for_each_head(ThreadTeam* team, std::size_t B, std::size_t T, std::size_t H
 
 // Query t's row of attention weights from its scores [t + 1] (q . k of keys 0 .. t), of query
 // head h of H: the score step of `options`, then the causal softmax. A row the step would
-// leave as it is (no bias, no softcap) is scaled inside the softmax instead.
+// leave as it is (scores_need_adjusting) is scaled inside the softmax instead.
 void attention_row(float* row, std::size_t t, std::size_t T, const AttentionOptions& options,
                    std::size_t h, std::size_t H) {
   if (!kernels::scores_need_adjusting(options, AttentionMask{}))
@@ -275,19 +275,6 @@ void attention_row(float* row, std::size_t t, std::size_t T, const AttentionOpti
       row, 0, t + 1, options, AttentionMask{},
       kernels::score_row(options, kernels::visible_keys(options, 0, t + 1, t), position, h, H));
   causal_softmax_row(row, t + 1, T, 1.0f);
-}
-
-// What the score step's derivative needs of query t's row when it has one (a softcap):
-// capped [t + 1], the step's first part on scale * q_t . k_s, computed again (the forward
-// keeps only the weights). q_t: the query's d numbers; keys: key s at keys + s * stride.
-void capped_scores(float* capped, const float* q_t, const float* keys, std::size_t stride,
-                   std::size_t t, std::size_t d, const AttentionOptions& options) {
-  for (std::size_t s = 0; s <= t; ++s) {
-    float dot = 0.0f;
-    for (std::size_t i = 0; i < d; ++i) dot += q_t[i] * keys[s * stride + i];
-    capped[s] = dot * options.scale;
-  }
-  kernels::apply_softcap(capped, t + 1, options.softcap);
 }
 
 // Query row t of attention_backward: dS = P * (dP - rowsum(P * dP)) * scale over its n = t + 1
@@ -396,7 +383,7 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
   // scratch [T, T] + [d, T] + [T] per thread. Per (b, h), with P = att and S the adjusted
   // scores:
   //   dV_g += P^T dY;  dP = dY V_g^T;  dS = P * (dP - rowsum(P * dP)), then the score step's
-  //   derivative (a softcap's, from the scores computed again) and * scale;
+  //   derivative (when it has one: from the scores computed again, capped_scores) and * scale;
   //   dQ_h = dS K_g;   dK_g += dS^T Q_h.
   // Rows of dV_g and dK_g from block s0 gather query rows t >= s0 only (P and dS are zero
   // above the diagonal). Query heads of one group add into their kv head in order.
@@ -420,8 +407,8 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
           continue;
         }
         softmax_backward_row(ds, weights + t * T, t + 1, T, 1.0f);
-        capped_scores(capped, q + qy.offset + t * qy.stride, k + kv.offset, kv.stride, t, d,
-                      options);
+        kernels::capped_scores(capped, q + qy.offset + t * qy.stride, k + kv.offset, kv.stride,
+                               t + 1, d, options);
         kernels::adjust_scores_backward(ds, capped, t + 1, options);
         for (std::size_t s = 0; s <= t; ++s) ds[s] *= options.scale;
       }

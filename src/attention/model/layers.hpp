@@ -62,7 +62,7 @@ std::size_t attention_scratch_floats(std::size_t T, std::size_t d);
 // columns h * d ..). out [N, H * d] (heads side by side); att [B, H, T, T] the softmax weights
 // (zero above the diagonal), kept for the backward and for forward()'s picture.
 // `options` is attention()'s record (attention.hpp): its scale multiplies q.k, and each row's
-// scaled scores go through the score step (kernels/score_step.hpp: a bias, a softcap), query
+// scaled scores go through the score step (kernels/score_step.hpp: every score option), query
 // t at position t. It must be causal (is_causal): the layer computes keys 0 .. t only.
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v,
                        std::size_t B, std::size_t T, std::size_t H, std::size_t Hkv, std::size_t d,

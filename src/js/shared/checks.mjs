@@ -63,9 +63,10 @@ export function checkIntegerIn(value, name, min, max) {
 }
 
 /**
- * A number the core receives as a float32 (scale, softcap): it must stay what the caller
- * meant there. 1e39 is finite in JS but Infinity in float32; 1e-46 is positive in JS but 0 in
- * float32 (a softcap of 1e-46 would silently be off, a scale of 1e-300 would silently be 0).
+ * A number the core receives as a float32 (the scale, a score option's value): it must stay
+ * what the caller meant there. 1e39 is finite in JS but Infinity in float32; 1e-46 is positive
+ * in JS but 0 in float32 (an option that is off at 0 would silently be off, a scale of 1e-300
+ * would silently be 0).
  */
 export function checkFloat32(value, name) {
   if (typeof value !== 'number') {

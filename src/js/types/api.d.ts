@@ -75,9 +75,10 @@ export interface AttentionApi {
    * for training in the page or in an app. Same layouts and every option of `attention`
    * (`out` excepted): a group's query heads (GQA/MQA) add into their shared kv head's
    * gradients; keys hidden by `isCausal` or a mask pass no gradient, and a query row that
-   * sees no key (its y is zeros) gets none; under `softcap` the chain rule goes through the
-   * tanh. Computed in one pass over tiles of 32 query rows (each tile's exact softmax over the
-   * keys it sees; never the `qSeqLen x kvSeqLen` weights stored), in float32. Its working
+   * sees no key (its y is zeros) gets none; the chain rule goes through every score option
+   * of {@link AttentionOptions}. Computed in one pass over tiles of 32 query rows (each
+   * tile's exact softmax over the keys it sees; never the `qSeqLen x kvSeqLen` weights
+   * stored), in float32. Its working
    * memory grows with `kvSeqLen` (about `(64 + 5 * headSize) * 4` bytes per key), so the
    * longest `kvSeqLen` it takes is shorter than `attention`'s: about 800,000 keys at
    * headSize 64 in 2 GiB of wasm memory. NaN in a row's scores may reach the gradients of
