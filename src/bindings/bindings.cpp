@@ -45,11 +45,6 @@ EMSCRIPTEN_BINDINGS(attention) {
   em::enum_<attention::MaskKeys>("MaskKeys")
       .value("broadcast", attention::MaskKeys::broadcast)
       .value("pad", attention::MaskKeys::pad);
-  em::enum_<attention::ScoresMode>("ScoresMode")
-      .value("raw", attention::ScoresMode::raw)
-      .value("softcapped", attention::ScoresMode::softcapped)
-      .value("biased", attention::ScoresMode::biased)
-      .value("probabilities", attention::ScoresMode::probabilities);
   // Field names and meanings: attention_call.hpp.
   using attention_call::PresentCall;
   em::value_object<PresentCall>("PresentCall")

@@ -133,8 +133,9 @@ export function createCoreCalls(Module) {
   /**
    * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
    * and options record (attention-options.mjs), every address 0 for the caller to fill.
-   * `mask` is { kind: 'boolean' | 'additive', dims } or null; the rest default to plain
-   * attention(): 4-D layouts, no past, a broadcast mask, raw scores.
+   * `mask` is { kind: 'boolean' | 'additive', dims } or null; `scoresMode` what the scores hold,
+   * ONNX's qk_matmul_output_mode 0..3 (the values of the core's ScoresMode). The rest default to
+   * plain attention(): 4-D layouts, no past, a broadcast mask, raw scores (0).
    */
   function coreCall(shape, options, more = {}) {
     // Own properties only: Object.prototype.pastLength must not become this call's.
@@ -143,7 +144,7 @@ export function createCoreCalls(Module) {
     const pastLength = ownOr(more, 'pastLength', 0);
     const mask = ownOr(more, 'mask', null);
     const maskKeys = ownOr(more, 'maskKeys', 'broadcast');
-    const scoresMode = ownOr(more, 'scoresMode', 'raw');
+    const scoresMode = ownOr(more, 'scoresMode', 0);
     // One object literal with every field: built as `{ ...dims, more fields }`, the record
     // cost V8 (Node 20) most of a small call's fixed cost (a 1-token attention() call took
     // 27 µs, now 3 µs).
@@ -170,7 +171,7 @@ export function createCoreCalls(Module) {
       maskRank: mask ? mask.dims.length : 0,
       maskKeys: Module.MaskKeys[maskKeys].value,
       scores: 0,
-      scoresMode: Module.ScoresMode[scoresMode].value,
+      scoresMode,
     };
   }
 

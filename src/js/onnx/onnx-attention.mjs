@@ -21,7 +21,7 @@
 // Shape rules: onnx-shapes.mjs; float16 in and out: onnx-tensors.mjs.
 import { formatBytes, isOutOfMemory } from '../shared/checks.mjs';
 import { withScale } from '../attention/attention-options.mjs';
-import { BYTES_PER, SCORES_MODES, plan, readCall } from './onnx-shapes.mjs';
+import { BYTES_PER, plan, readCall } from './onnx-shapes.mjs';
 import { readOut, tensorCopy, writeFloats } from './onnx-tensors.mjs';
 import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
@@ -63,7 +63,7 @@ function onnxCoreCall(coreCall, p) {
     mask: mask && { kind: mask.type === 'bool' ? 'boolean' : 'additive', dims: mask.dims },
     // ONNX: a mask shorter than T hides the keys beyond it.
     maskKeys: 'pad',
-    scoresMode: SCORES_MODES[p.attrs.mode],
+    scoresMode: p.attrs.mode,
   });
 }
 

@@ -70,8 +70,6 @@ const TYPE_OF_ARRAY = {
 /** Bytes per element of each ONNX element type. */
 export const BYTES_PER = { float32: 4, float16: 2, bool: 1, int64: 8 };
 const FLOATS = ['float32', 'float16'];
-// qk_matmul_output_mode 0..3, as the core's ScoresMode names them.
-export const SCORES_MODES = ['raw', 'softcapped', 'biased', 'probabilities'];
 const MAX_RANK = 8;
 const INT32_MAX = 0x7fffffff;
 
