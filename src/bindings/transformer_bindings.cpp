@@ -54,7 +54,7 @@ em::val step_profile(std::uintptr_t handle) {
 
 EMSCRIPTEN_BINDINGS(tiny_transformer) {
   em::enum_<attention::model::Positions> positions("TransformerPositions");
-  for (const attention::model::PositionsName& p : attention::model::positions_names)
+  for (const attention::model::PositionsChoice& p : attention::model::positions_choices)
     positions.value(p.name, p.value);
   em::value_object<Config>("TransformerConfig")
       .field("vocabSize", &Config::vocab_size)

@@ -1,7 +1,8 @@
 // The package entry (built into dist/attention.mjs): `createAttention()` in a page, a Worker
-// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs), the
-// induction and text tasks, the text snapshots' reader and the float16 conversions (all that
-// the explainer page, web/, uses: it imports this entry only). The one-thread module loads through load-module.mjs, the wasm threads build
+// or Node >= 18, `createAttentionPool()` (pool.mjs), `createTrainer()` (trainer.mjs) and the
+// tiny transformer's positions choices, the induction and text tasks, the text snapshots'
+// reader and the float16 conversions (all that the explainer page, web/, uses: it imports this
+// entry only). The one-thread module loads through load-module.mjs, the wasm threads build
 // through threads.mjs; both find their files beside this one (or where an app's bundler put
 // them: every file is named by a literal URL bundlers follow).
 import { describe, isOptionBag } from './shared/checks.mjs';
@@ -14,6 +15,7 @@ import { baseUrlOf, wasmFiles } from './module/package-files.mjs';
 export { hasRelaxedSimd };
 export { createAttentionPool } from './pool/pool.mjs';
 export { createTrainer, TrainerError } from './training/trainer.mjs';
+export { TRANSFORMER_POSITIONS } from './training/tiny-transformer.mjs';
 export {
   INDUCTION_BATCH,
   INDUCTION_LENGTH,

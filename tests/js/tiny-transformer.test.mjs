@@ -2,11 +2,14 @@
 // the shapes of forward()'s logits and attention, causal and batch-independent results, a loss
 // that starts near log(vocabSize) and falls on a task attention can solve, the same losses for
 // the same seed and batches, parameters that survive a JSON round trip, greedy generate() equal
-// to the argmax of forward(), every positions kind, and no leaked wasm memory.
+// to the argmax of forward(), every positions kind (the package's list of them is the core's),
+// and no leaked wasm memory.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 
-import createAttention from '../../dist/attention.mjs';
+import createAttentionModule from '../../build/wasm/attention.mjs';
+import createAttention, { TRANSFORMER_POSITIONS } from '../../dist/attention.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 const attn = await createAttention();
@@ -136,6 +139,18 @@ describe('createTinyTransformer', () => {
     const none = lastLoss('none');
     const alibi = lastLoss('alibi');
     assert.ok(alibi < none - 0.1, `alibi ${alibi}, none ${none}`);
+  });
+
+  test("the package's positions choices are the core's, in its order, and each one builds", async () => {
+    // The raw module: its TransformerPositions, registered from the core's positions_choices.
+    const Module = await createAttentionModule({
+      wasmBinary: await readFile(new URL('../../dist/attention.wasm', import.meta.url)),
+    });
+    const core = Object.keys(Module.TransformerPositions).filter((key) => key !== 'values');
+    assert.deepEqual(TRANSFORMER_POSITIONS, core);
+    assert.ok(Object.isFrozen(TRANSFORMER_POSITIONS));
+    for (const positions of TRANSFORMER_POSITIONS)
+      attn.createTinyTransformer({ ...SMALL, positions }).free();
   });
 
   test('grouped kv heads and an MLP train too', () => {

@@ -193,12 +193,13 @@ test('the train stage: what the tiny model is, the loss it lowers, and two speed
     ),
     ['1', '2', '4'],
   );
-  // Positions: RoPE, ALiBi, learned or none; ALiBi's sentence says what it does to the scores.
+  // Positions: the model's choices as the package lists them (learned, RoPE, ALiBi, none),
+  // RoPE chosen; ALiBi's sentence says what it does to the scores.
   assert.deepEqual(
     await page.$$eval('.scene-train select[data-control="positions"] option', (all) =>
-      all.map((o) => `${o.value}:${o.textContent}`),
+      all.map((o) => `${o.value}:${o.textContent}${o.selected ? ' (chosen)' : ''}`),
     ),
-    ['rope:RoPE', 'alibi:ALiBi', 'learned:Learned', 'none:None'],
+    ['learned:Learned', 'rope:RoPE (chosen)', 'alibi:ALiBi', 'none:None'],
   );
   await page.selectOption('.scene-train select[data-control="positions"]', 'alibi');
   await page.waitForFunction(() =>

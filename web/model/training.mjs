@@ -5,11 +5,14 @@
 //
 // Names: L layers, H heads per layer, T = 25 tokens per row, V = 16 token ids (0 is BOS): the
 // induction task's own sizes (the package's INDUCTION_LENGTH and INDUCTION_MODEL), read from it.
-import { INDUCTION_LENGTH, INDUCTION_MODEL } from 'attention-explained';
+import { INDUCTION_LENGTH, INDUCTION_MODEL, TRANSFORMER_POSITIONS } from 'attention-explained';
 import { readHeads } from './head-reading.mjs';
 
-/** The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). */
-export const POSITIONS = Object.freeze(['rope', 'alibi', 'learned', 'none']);
+/**
+ * The switches' choices, and the page's defaults (RoPE, seed 1: the drop comes early). The
+ * positions are the model's own, as the package lists them.
+ */
+export const POSITIONS = TRANSFORMER_POSITIONS;
 export const LAYER_CHOICES = Object.freeze([1, 2]);
 /**
  * Heads per layer the page offers: those that build. Each head takes dModel / heads numbers,

@@ -202,13 +202,12 @@ T* allocate(std::size_t count) {
   return static_cast<T*>(std::malloc(std::max<std::size_t>(count, 1) * sizeof(T)));
 }
 
-// The options record every layer's attention takes (attention.hpp): causal, q.k scaled by
-// 1 / sqrt(d), and the score step's part of the positions (alibi: the standard slopes).
+// The options record every layer's attention takes (attention.hpp): the score options of its
+// positions choice (positions_choices), causal, q.k scaled by 1 / sqrt(d).
 AttentionOptions attention_options(const Config& c) {
-  AttentionOptions o;
+  AttentionOptions o = positions_choice(c.positions)->scores;
   o.scale = 1.0f / std::sqrt(static_cast<float>(c.d_model / c.heads));
   o.is_causal = true;
-  o.alibi = c.positions == Positions::alibi;
   return o;
 }
 
@@ -221,9 +220,7 @@ const char* config_error(const Config& c) {
     return "d_model, layers, heads and kv_heads must be at least 1";
   if (c.d_model % c.heads != 0) return "heads must divide d_model";
   if (c.heads % c.kv_heads != 0) return "kv_heads must divide heads";
-  if (std::none_of(std::begin(positions_names), std::end(positions_names),
-                   [&](const PositionsName& p) { return p.value == c.positions; }))
-    return "positions must be one of positions_names";
+  if (!positions_choice(c.positions)) return "positions must be one of positions_choices";
   if (c.positions == Positions::rope && (c.d_model / c.heads) % 2 != 0)
     return "rope needs an even head size";
   if (!std::isfinite(c.learning_rate) || c.learning_rate < 0.0f)

@@ -19,27 +19,45 @@
 #include <string>
 #include <vector>
 
+#include "attention.hpp"
 #include "model/layers.hpp"
 #include "model/sampling.hpp"
 #include "model/step_profile.hpp"
 
 namespace attention::model {
 
-// learned: a table added to the embeddings; rope: q and k rotated; alibi: the attention's
-// options record asks for ALiBi's standard slope_h * (s - t) on head h's scores; none: no
-// positions.
+// How a model knows where a token is (positions_choices says what each one is).
 enum class Positions : std::uint32_t { learned = 0, rope = 1, none = 2, alibi = 3 };
 
-// Every Positions value with its name: the one list the bindings register and config_error
-// accepts.
-struct PositionsName {
+// One positions choice: its value, its name, and the score options it sets in every layer's
+// attention record (attention_options; the rest of the record is the model's own).
+struct PositionsChoice {
   Positions value;
   const char* name;
+  AttentionOptions scores;
 };
-inline constexpr PositionsName positions_names[] = {{Positions::learned, "learned"},
-                                                    {Positions::rope, "rope"},
-                                                    {Positions::none, "none"},
-                                                    {Positions::alibi, "alibi"}};
+// Every choice, one row each: the one list the bindings register and config_error accepts.
+// learned: a [C, D] table added to the embeddings; rope: q and k rotated (both in
+// transformer.cpp); alibi: ALiBi's standard slope_h * (s - t) on head h's scores (the score
+// step); none: no positions.
+inline constexpr PositionsChoice positions_choices[] = {
+    {Positions::learned, "learned", {}},
+    {Positions::rope, "rope", {}},
+    {Positions::alibi, "alibi",
+     [] {
+       AttentionOptions o;
+       o.alibi = true;
+       return o;
+     }()},
+    {Positions::none, "none", {}},
+};
+
+// The row of `positions`, or nullptr when it is none of them.
+inline const PositionsChoice* positions_choice(Positions positions) {
+  for (const PositionsChoice& choice : positions_choices)
+    if (choice.value == positions) return &choice;
+  return nullptr;
+}
 
 struct Config {
   std::uint32_t vocab_size = 16;  // V

@@ -34,6 +34,13 @@ import {
 } from '../shared/read-once.mjs';
 import { readGenerateOptions, readHeadMask } from './decoding-options.mjs';
 
+/**
+ * The config's positions choices, the default first: the core's (positions_choices in
+ * src/attention/model/transformer.hpp, registered as TransformerPositions), in its order. The
+ * package exports the list: chapter 3's positions switch offers these.
+ */
+export const TRANSFORMER_POSITIONS = Object.freeze(['learned', 'rope', 'alibi', 'none']);
+
 /** createTinyTransformer's config fields (createTrainer passes the same config on). */
 export const CONFIG_KEYS = new Set([
   'vocabSize',
@@ -53,7 +60,6 @@ export const CONFIG_KEYS = new Set([
 const STEP_KEYS = new Set(['tokens', 'targets', 'batch', 'length', 'rows']);
 const FORWARD_KEYS = new Set(['tokens', 'batch', 'headMask']);
 const OPTIONAL_KEYS = new Set(['batch', 'length', 'rows', 'headMask']);
-const POSITIONS = ['learned', 'rope', 'none', 'alibi'];
 /** The most tokens one model knows, positions it sees, and its widest layer (all far past
  * what trains in a page, and below the core's size arithmetic limits). */
 const LIMITS = { vocabSize: 1 << 20, context: 1 << 14, width: 1 << 14, layers: 256 };
@@ -95,9 +101,9 @@ function readConfig(config) {
       `config.kvHeads must divide config.heads (each kv head serves heads / kvHeads query heads): heads is ${heads}, kvHeads ${kvHeads}`,
     );
   }
-  const positions = given.positions === undefined ? 'learned' : given.positions;
-  if (!POSITIONS.includes(positions)) {
-    const message = `config.positions must be one of ${POSITIONS.map((p) => `'${p}'`).join(', ')}, got ${describe(positions)}`;
+  const positions = given.positions === undefined ? TRANSFORMER_POSITIONS[0] : given.positions;
+  if (!TRANSFORMER_POSITIONS.includes(positions)) {
+    const message = `config.positions must be one of ${TRANSFORMER_POSITIONS.map((p) => `'${p}'`).join(', ')}, got ${describe(positions)}`;
     throw typeof positions === 'string' ? new RangeError(message) : new TypeError(message);
   }
   if (positions === 'rope' && (dModel / heads) % 2 !== 0) {

@@ -13,6 +13,23 @@ import type {
 } from './tasks.js';
 
 /**
+ * The tiny transformer's positions choices ({@link TinyTransformerConfig.positions}), the
+ * default first; an app can offer them as they are (chapter 3's switch does):
+ * - 'learned': a [C, D] table added to the token embedding, trained from sinusoids: row t holds
+ *   cos(t θ_i) then sin(t θ_i), θ_i from 1 radian per position down to 1 radian over the
+ *   context;
+ * - 'rope': rotary embedding of every head's queries and keys, base 10000, pairs
+ *   (i, i + d / 2); needs an even head size;
+ * - 'alibi': no table: ALiBi's standard slopes, `slope_h * (s - t)` added to head h's score of
+ *   key s for query t, as {@link AttentionOptions.alibi} with `true`;
+ * - 'none': no positions.
+ */
+export const TRANSFORMER_POSITIONS: readonly ['learned', 'rope', 'alibi', 'none'];
+
+/** One of {@link TRANSFORMER_POSITIONS}. */
+export type TransformerPositions = (typeof TRANSFORMER_POSITIONS)[number];
+
+/**
  * Config of {@link AttentionApi.createTinyTransformer}. Names: V vocabSize, C context, D dModel,
  * L layers, H heads, Hkv kvHeads, d = D / H the head size, M mlpSize. Read once, own properties
  * only; integers unless said otherwise.
@@ -31,14 +48,10 @@ export interface TinyTransformerConfig {
   /** Hkv: key/value heads (grouped-query attention); must divide heads. Defaults to heads. */
   kvHeads?: number;
   /**
-   * How the model knows where a token is: 'learned' (the default: a [C, D] table added to the
-   * token embedding, trained from sinusoids: row t holds cos(t θ_i) then sin(t θ_i), θ_i from 1
-   * radian per position down to 1 radian over the context), 'rope' (rotary embedding of every head's queries and keys, base 10000,
-   * pairs (i, i + d / 2); needs an even head size), 'alibi' (no table: ALiBi's standard slopes,
-   * `slope_h * (s - t)` added to head h's score of key s for query t, as
-   * {@link AttentionOptions.alibi} with `true`) or 'none'.
+   * How the model knows where a token is, one of {@link TRANSFORMER_POSITIONS} (default
+   * 'learned').
    */
-  positions?: 'learned' | 'rope' | 'none' | 'alibi';
+  positions?: TransformerPositions;
   /** M: the MLP's hidden size after each attention; 0 (the default) for attention-only layers. */
   mlpSize?: number;
   /** AdamW's step size (finite, >= 0). Defaults to 0.001. */

@@ -72,7 +72,7 @@ describe('createTinyTransformer refuses a bad config', () => {
     [
       { ...CONFIG, positions: 'sinusoidal' },
       RangeError,
-      /config\.positions must be one of 'learned', 'rope', 'none', 'alibi', got the string "sinusoidal"/,
+      /config\.positions must be one of 'learned', 'rope', 'alibi', 'none', got the string "sinusoidal"/,
     ],
     [{ ...CONFIG, positions: 1 }, TypeError, /config\.positions must be one of/],
     [
