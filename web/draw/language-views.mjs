@@ -2,7 +2,7 @@
 // sentence (both change the one run, app/language-run.mjs), a row of characters, the loss
 // curve with its baselines, bars of next-character probabilities, and the scene's link to
 // the run (it follows the run while on screen and lets go once taken off).
-import { h, svg } from '../dom.mjs';
+import { h, setText, svg } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
 import { lossPoints, weightRgb } from './training-views.mjs';
 import {
@@ -178,6 +178,24 @@ export function sentenceField(languageRun, tr, { least = 2 } = {}) {
     problem,
   );
   return { element, update };
+}
+
+/**
+ * The top of a scene that reads the learner's sentence: its field and the model's status line,
+ * which the scene places. update(run) draws both and returns the sentence as the model reads
+ * it, { key (sentenceKey), tokens }, or null while it cannot (the text not read yet, or too
+ * short); failed(error) says in the status line why the model refused.
+ */
+export function sentenceAndStatus(languageRun, tr) {
+  const field = sentenceField(languageRun, tr);
+  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const update = (run) => {
+    field.update(run);
+    setText(status, runStatus(run, tr));
+    const tokens = sentenceIds(run);
+    return tokens ? { key: sentenceKey(run), tokens } : null;
+  };
+  return { field, status, update, failed: sayFailure(status, tr) };
 }
 
 /** The learner's own text: a box to paste it in and a button that trains on it. */
