@@ -81,7 +81,7 @@ function arraysOf(layouts, name, value, found = []) {
   return found;
 }
 
-/** { coreCall, runAttentionCall, runAttentionBackward, runKvAttend, runTrace, ... } for one module. */
+/** { withRecord, coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
 export function createCoreCalls(Module) {
   const layouts = JSON.parse(Module.callLayouts());
   // Each field as [name, offset, type, its JS key].
@@ -198,6 +198,7 @@ export function createCoreCalls(Module) {
   const attentionBackwardWorkingBytes = bytesFor(Module._attention_call_backward_working_bytes);
 
   return {
+    withRecord,
     coreCall,
     runAttentionCall,
     runAttentionBackward,
