@@ -19,7 +19,7 @@ import { wrapModule } from '../src/js/module/api.mjs';
 import { createWasmContext } from '../src/js/module/wasm-context.mjs';
 import { checkAttentionOptions } from '../src/js/attention/attention-options.mjs';
 import { decodeInputs } from './common/decode.mjs';
-import { median } from './common/harness.mjs';
+import { timeStages } from './common/small-calls.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,31 +35,6 @@ const cpuMicros = () => {
   return user + system;
 };
 
-/**
- * Median CPU µs per call of each stage: each one's repetitions calibrated to a sample of about
- * sampleMs, then every round times one sample of every stage, in a rotating order.
- */
-function timeStages(stages, { rounds, sampleMs }) {
-  const timed = Object.entries(stages).map(([name, run]) => {
-    let inner = 1;
-    for (;;) {
-      const start = performance.now();
-      for (let i = 0; i < inner; i++) run();
-      if (performance.now() - start >= sampleMs) break;
-      inner *= 2;
-    }
-    return { name, run, inner, samples: [] };
-  });
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < timed.length; i++) {
-      const stage = timed[(i + r) % timed.length];
-      const start = cpuMicros();
-      for (let j = 0; j < stage.inner; j++) stage.run();
-      stage.samples.push((cpuMicros() - start) / stage.inner);
-    }
-  }
-  return Object.fromEntries(timed.map(({ name, samples }) => [name, median(samples)]));
-}
 const CASES = [
   { batch: 1, qHeads: 8, kvHeads: 8, d: 64, L: 256 },
   { batch: 1, qHeads: 32, kvHeads: 8, d: 128, L: 256 },
@@ -132,7 +107,7 @@ for (const shape of CASES) {
     for (let start = performance.now(); performance.now() - start < 500;) {
       for (const f of Object.values(run)) f();
     }
-    return timeStages(run, settings);
+    return timeStages(run, settings, cpuMicros);
   });
   const same = cache.attend(inputs.q, options);
   const core = new Float32Array(Module.HEAPU8.buffer, yAt, same.length);
