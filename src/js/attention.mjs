@@ -31,6 +31,7 @@ export {
   UNKNOWN_CHARACTER,
   createCharTokenizer,
   createTextTask,
+  textTaskFor,
   trainEndOf,
 } from './tasks/text-task.mjs';
 export { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from './tasks/text-snapshot.mjs';
