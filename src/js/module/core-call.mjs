@@ -166,9 +166,8 @@ export function createCoreCalls(Module) {
   /**
    * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
    * and options record (attention-options.mjs), every address 0 for the caller to fill.
-   * `mask` is { kind: 'boolean' | 'additive', dims } or null; `scoresMode` what the scores hold,
-   * ONNX's qk_matmul_output_mode 0..3 (the values of the core's ScoresMode). The rest default to
-   * plain attention(): 4-D layouts, no past, a broadcast mask, raw scores (0).
+   * `mask` { kind: 'boolean' | 'additive', dims } or null, `scoresMode` ONNX's 0..3; the rest
+   * default to plain attention(): 4-D layouts, no past, a broadcast mask, raw scores.
    */
   function coreCall(shape, options, more = {}) {
     // Own properties only: Object.prototype.pastLength must not become this call's.
