@@ -4,7 +4,8 @@
 // no DOM); drawing parts and the link's state; the widgets and learning tools (which never
 // import each other, nor do stages and widgets: web/README.md); the stages; the text tables
 // (which merge each stage's own text); the app; startApp (app.mjs); what starts it: the served
-// and offline entries and the <attention-explainer> element. An import up the house would tie a lower part to what is built on it.
+// and offline entries and the <attention-explainer> element. An import up the house would tie
+// a lower part to what is built on it.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,17 +32,6 @@ const FLOORS = [
   ['app.mjs'],
   ['main-served.mjs', 'main-offline.mjs', 'train-worker-offline.mjs', 'element/', 'build.mjs'],
 ];
-/**
- * The imports up the house that are known and still to be fixed, each "file -> target": the test
- * fails when one goes (take it off this list) as when a new one comes.
- */
-const PENDING = [
-  // Chapter 4's stages read the sampling temperature and the held-out interval of the app's
-  // language run: those two constants belong in model/language.mjs.
-  'stages/language/characters.mjs -> app/language-run.mjs',
-  'stages/language/train.mjs -> app/language-run.mjs',
-];
-
 /** A module's part: its top folder under web/, or itself when it is a file at the top. */
 const partOf = (path) => (path.includes('/') ? `${path.split('/')[0]}/` : path);
 const floorOf = (part) => FLOORS.findIndex((parts) => parts.includes(part));
@@ -66,17 +56,7 @@ test('every part of the page has its floor', () => {
 });
 
 test('no module of web/ imports a part on its floor or above (imports run down the house)', () => {
-  const up = importsNotDown();
-  assert.deepEqual(
-    up.filter((edge) => !PENDING.includes(edge)),
-    [],
-    'imports up the house (or across a floor)',
-  );
-  assert.deepEqual(
-    PENDING.filter((edge) => !up.includes(edge)),
-    [],
-    'fixed: take these off PENDING',
-  );
+  assert.deepEqual(importsNotDown(), [], 'imports up the house (or across a floor)');
 });
 
 test('the imports the check reads are the page’s own files, and it sees every floor import', () => {

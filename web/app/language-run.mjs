@@ -13,27 +13,16 @@ import {
   MAX_LANGUAGE_STEPS,
   PROGRESS_EVERY,
   SAMPLE_EVERY,
+  SAMPLE_TEMPERATURE,
   SAMPLE_LENGTH,
   TEXTS,
   allHeadsOn,
   defaultSentence,
   describeText,
+  heldOutEvery,
 } from '../model/language.mjs';
 import { TEXT_BATCH, decodeSnapshot } from 'attention-explained';
 import { createRunLoop } from './run-loop.mjs';
-
-/** The temperature of the samples written while the model trains. */
-export const SAMPLE_TEMPERATURE = 0.8;
-
-/**
- * Steps between two held-out losses: every sample's step for a text whose held-out tenth is
- * at most HELD_OUT_CHARS characters, less often for a longer one (the English classic's
- * 81,510 held-out characters take seconds to score: every 1,800 steps), so that scoring
- * never takes much of the training's time.
- */
-const HELD_OUT_CHARS = 10_000;
-export const heldOutEvery = (length) =>
-  SAMPLE_EVERY * Math.max(1, Math.ceil(length / 10 / HELD_OUT_CHARS));
 
 /** What a run holds before its first step. */
 const freshTraining = () => ({

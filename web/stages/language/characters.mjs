@@ -17,8 +17,7 @@ import {
 } from '../../draw/language-views.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
-import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
-import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
+import { LANGUAGE_MODEL, SAMPLE_TEMPERATURE, showCharacter } from '../../model/language.mjs';
 import { articleExample, dimsOf } from '../../model/example.mjs';
 import { singleStep } from '../single-step.mjs';
 

@@ -20,10 +20,11 @@ import {
   LANGUAGE_MODEL,
   MAX_LANGUAGE_STEPS,
   SAMPLE_EVERY,
+  SAMPLE_TEMPERATURE,
+  heldOutEvery,
   verseShare,
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from 'attention-explained';
-import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
 import { singleStep } from '../single-step.mjs';
 
 /**
