@@ -5,17 +5,24 @@
 // Each of --out (the forward suite), --decode-out, --small-calls, --backward-out and --train-out
 // runs its table and writes it there; --decode-only is --decode-out alone (without --out).
 // scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
+// --isolated serves the repository itself, cross-origin isolated (COOP/COEP headers, as
+// bench/cores.mjs does), instead of --url: what --threads N (N > 1) needs, the training table
+// with ours on the wasm threads build and tfjs on its threaded one.
+//   node bench/run-browser-page.mjs --isolated --threads 2 [--quick] --train-out FILE
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { launchChromium } from '../scripts/lib/chromium.mjs';
+import { startServer } from '../scripts/lib/serve.mjs';
 import { hostCpu } from './common/host-cpu.mjs';
 
 const { values: args } = parseArgs({
   options: {
     url: { type: 'string' },
+    isolated: { type: 'boolean', default: false },
+    threads: { type: 'string', default: '1' },
     quick: { type: 'boolean', default: false },
     out: { type: 'string' },
     'decode-out': { type: 'string' },
@@ -26,14 +33,29 @@ const { values: args } = parseArgs({
   },
 });
 const outputs = ['out', 'decode-out', 'small-calls', 'backward-out', 'train-out'];
-if (!args.url || !outputs.some((name) => args[name]))
+if (!(args.url || args.isolated) || !outputs.some((name) => args[name]))
   throw new Error(
-    'usage: node bench/run-browser-page.mjs --url URL [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE] [--backward-out FILE] [--train-out FILE]',
+    'usage: node bench/run-browser-page.mjs (--url URL | --isolated) [--threads N] [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE] [--backward-out FILE] [--train-out FILE]',
   );
+const threads = Number(args.threads);
+if (!Number.isInteger(threads) || threads < 1) throw new Error('--threads must be a count');
+if (threads > 1 && !args.isolated) throw new Error('--threads above 1 needs --isolated');
+if (threads > 1 && outputs.some((name) => name !== 'train-out' && args[name])) {
+  throw new Error("--threads is the training table's alone: pass --train-out only");
+}
 
 const profile = await mkdtemp(path.join(os.tmpdir(), 'attention-bench-chromium-'));
 let context;
+let server = null;
 try {
+  if (args.isolated) {
+    const root = new URL('..', import.meta.url).pathname;
+    const headers = {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    };
+    ({ server, url: args.url } = await startServer({ root, headers }));
+  }
   context = await launchChromium({ profile });
   const page = context.pages()[0] ?? (await context.newPage());
   // The real versions (the user agent says 156.0.0.0 and nothing of V8): chrome://version.
@@ -78,7 +100,7 @@ try {
     if (!args[option]) continue;
     const result = await page.evaluate(
       ([method, settings]) => window.bench[method](settings),
-      [entry, { quick: args.quick }],
+      [entry, entry === 'train' ? { quick: args.quick, threads } : { quick: args.quick }],
     );
     result.environment.name = name;
     await writeFile(args[option], JSON.stringify(result, null, 1));
@@ -86,4 +108,5 @@ try {
 } finally {
   await context?.close();
   await rm(profile, { recursive: true, force: true });
+  server?.close();
 }

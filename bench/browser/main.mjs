@@ -21,10 +21,11 @@ import { runTrainBench } from './train.mjs';
 // specifier is a variable so that esbuild leaves this import to the browser.
 const oursUrl = '/dist/attention.mjs';
 
-// tfjs-backend-wasm, its wasm file from its own dist/ folder, at one thread.
-async function useTfjsWasm() {
+// tfjs-backend-wasm, its wasm file from its own dist/ folder, at one thread (or `threads`:
+// its threaded build, which it loads only in a cross-origin isolated page).
+async function useTfjsWasm(threads = 1) {
   tfWasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
-  tfWasm.setThreadsCount(1);
+  tfWasm.setThreadsCount(threads);
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
 }
 
@@ -141,9 +142,9 @@ async function smallCalls({ quick }) {
   return { environment: { kind: 'chromium', userAgent: navigator.userAgent }, results, small };
 }
 
-/** tfjs-backend-wasm set up, and the peak probe's functions. */
-async function tfjsAndPeak() {
-  await useTfjsWasm();
+/** tfjs-backend-wasm set up (at `threads` threads), and the peak probe's functions. */
+async function tfjsAndPeak(threads = 1) {
+  await useTfjsWasm(threads);
   return peakProbes((await peakInstance()).exports);
 }
 
@@ -162,15 +163,35 @@ async function backward({ quick }) {
   return { environment: { kind: 'chromium', clock: 'wall time' }, ...result };
 }
 
-// A training step, ours in a Worker against tfjs in the page (bench/browser/train.mjs).
-async function train({ quick }) {
+// A training step, ours in a Worker against tfjs in the page (bench/browser/train.mjs). With
+// `threads` above 1 (a cross-origin isolated page: bench/run-browser-page.mjs --isolated), ours
+// is the wasm threads build in the Worker and tfjs its threaded build, each at that count, and
+// ours is not timed on the page's thread (the threads build waits for its helpers there).
+async function train({ quick, threads = 1 }) {
   const log = (line) => console.log(`[bench train chromium] ${line}`);
-  const probes = await tfjsAndPeak();
+  if (threads > 1 && !self.crossOriginIsolated) {
+    throw new Error(`train: ${threads} threads need a cross-origin isolated page`);
+  }
+  const probes = await tfjsAndPeak(threads);
   const { default: createAttention } = await import(oursUrl);
-  const attn = await createAttention({ relaxedSimd: false });
+  const attn = threads === 1 ? await createAttention({ relaxedSimd: false }) : null;
   const workerUrl = '/build/bench/train-worker.js';
-  const result = await runTrainBench({ tf, attn, probes, quick, log, workerUrl });
-  return { environment: { kind: 'chromium', ours: 'in a Worker' }, ...result };
+  const result = await runTrainBench({ tf, attn, probes, quick, log, workerUrl, threads });
+  const tfjsThreads = tfWasm.getThreadsCount();
+  // Each against the probe times its threads (the probe runs on one core).
+  for (const row of result.results) {
+    row.ours.share /= threads;
+    row.tfjs.share /= tfjsThreads;
+  }
+  const environment = {
+    kind: 'chromium',
+    ours: 'in a Worker',
+    crossOriginIsolated: self.crossOriginIsolated,
+    // What tfjs-backend-wasm's own check says of threads here, and the count it then runs.
+    tfjsThreadsSupported: await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT'),
+    threads: { ours: threads, tfjs: tfjsThreads },
+  };
+  return { environment, ...result };
 }
 
 window.bench = { run, cores, runDecode, smallCalls, backward, train };

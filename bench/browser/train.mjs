@@ -38,32 +38,35 @@ function openWorker(url) {
 
 /**
  * Every model's row, as bench/train-node.mjs writes them, with oursPage. tf: tfjs with
- * gradients registered and its wasm backend set; attn: our module in the page; probes:
- * peakProbes() of the page's simd_peak.wasm.
+ * gradients registered and its wasm backend set; attn: our module in the page, or null for no
+ * oursPage; probes: peakProbes() of the page's simd_peak.wasm; threads: the Worker's module,
+ * the one-thread build (1) or the wasm threads build with that many threads.
  */
-export async function runTrainBench({ tf, attn, probes, quick, log, workerUrl }) {
+export async function runTrainBench({ tf, attn, probes, quick, log, workerUrl, threads = 1 }) {
   const worker = openWorker(workerUrl);
   const results = [];
   try {
     for (const model of trainModels({ quick })) {
       const theirs = createTfjsTransformer(tf, trainConfig(model));
-      const inPage = attn.createTinyTransformer(trainConfig(model));
-      await worker.ask('create', { model });
+      const inPage = attn?.createTinyTransformer(trainConfig(model));
+      await worker.ask('create', { model, threads });
       const [theirBatches, pageBatches] = [batchesFor(model), batchesFor(model)];
+      const contenders = {
+        ours: (steps) => worker.ask('time', { steps }),
+        tfjs: (steps) => timeSteps(theirs, theirBatches, steps),
+      };
+      if (inPage) contenders.oursPage = (steps) => timeSteps(inPage, pageBatches, steps);
       const row = await trainRow(
         { ...model, steps: { ...model.steps, oursPage: model.steps.ours } },
-        {
-          ours: (steps) => worker.ask('time', { steps }),
-          oursPage: (steps) => timeSteps(inPage, pageBatches, steps),
-          tfjs: (steps) => timeSteps(theirs, theirBatches, steps),
-        },
+        contenders,
         probes,
       );
       await worker.ask('free');
-      inPage.free();
+      inPage?.free();
       theirs.dispose();
+      const page = row.oursPage ? ` (in the page ${row.oursPage.ms.toFixed(2)})` : '';
       log(
-        `${model.name}: ours ${row.ours.ms.toFixed(2)} (in the page ${row.oursPage.ms.toFixed(2)}), tfjs ${row.tfjs.ms.toFixed(2)} ms/step; peak ${row.peak.toFixed(1)} GFLOP/s`,
+        `${model.name}, ${threads} thread(s): ours ${row.ours.ms.toFixed(2)}${page}, tfjs ${row.tfjs.ms.toFixed(2)} ms/step; peak ${row.peak.toFixed(1)} GFLOP/s`,
       );
       results.push(row);
     }

@@ -71,6 +71,8 @@ export function shortReason(message) {
  * `minorFaults` (Node: () => process.resourceUsage().minorPageFault), when given, is read
  * before and after every sample, outside its timing: each ok Result then also has
  * minorFaultsPerCall, the median over its samples of the minor page faults per call.
+ * `cpuTime` (Node: the process's CPU time in µs, from process.cpuUsage()), when given, is read
+ * the same way: each ok Result then also has cpuMsPerCall, the median CPU ms per call.
  */
 export async function runSuite({
   contenders,
@@ -78,6 +80,7 @@ export async function runSuite({
   cases,
   settings,
   minorFaults = null,
+  cpuTime = null,
   log = () => {},
 }) {
   const out = { settings, cases: [] };
@@ -142,6 +145,7 @@ export async function runSuite({
           reps,
           samples: [],
           faultsPerCall: [],
+          cpuMsPerCall: [],
           maxAbsDiff: diff,
           settleMs,
         });
@@ -172,7 +176,9 @@ export async function runSuite({
           }
         } else {
           const faultsBefore = minorFaults?.();
+          const cpuBefore = cpuTime?.();
           const ms = await timeSample(item.run, item.inner);
+          if (cpuTime) item.cpuMsPerCall.push((cpuTime() - cpuBefore) / 1000 / item.inner);
           if (minorFaults) item.faultsPerCall.push((minorFaults() - faultsBefore) / item.inner);
           item.samples.push(ms);
           if (item.settleMs > 0) await pause(item.settleMs);
@@ -186,11 +192,12 @@ export async function runSuite({
       await breathe();
     }
 
-    for (const { name, samples, inner, maxAbsDiff, faultsPerCall } of timed) {
+    for (const { name, samples, inner, maxAbsDiff, faultsPerCall, cpuMsPerCall } of timed) {
       const ms = median(samples);
       history.push({ name, n, heads, ms });
       results[name] = { status: 'ok', ms, gflops: flops / ms / 1e6, samples, inner, maxAbsDiff };
       if (minorFaults) results[name].minorFaultsPerCall = median(faultsPerCall);
+      if (cpuTime) results[name].cpuMsPerCall = median(cpuMsPerCall);
     }
     const peaks = { peak: {} };
     for (const [probe, samples] of probeSamples) {

@@ -20,9 +20,10 @@ export const SMALL_CASES = [
 ];
 
 // Median µs per repetition of each stage. Each stage's repetition count is calibrated to a
-// sample of about `sampleMs`; then every round times one sample of every stage, so that a
-// noisy spell on this shared machine hits all stages alike.
-function timeStages(stages, { rounds, sampleMs }) {
+// sample of about `sampleMs`; then every round times one sample of every stage, in a rotating
+// order, so that a noisy spell on this shared machine hits all stages alike. `now` is the
+// clock in µs: the wall clock by default, or a process's CPU time (bench/decode-overhead.mjs).
+export function timeStages(stages, { rounds, sampleMs }, now = () => performance.now() * 1000) {
   const timed = Object.entries(stages).map(([name, run]) => {
     for (let start = performance.now(); performance.now() - start < 50;) run(); // warm up
     let inner = 1;
@@ -35,10 +36,11 @@ function timeStages(stages, { rounds, sampleMs }) {
     return { name, run, inner, samples: [] };
   });
   for (let r = 0; r < rounds; r++) {
-    for (const stage of timed) {
-      const start = performance.now();
-      for (let i = 0; i < stage.inner; i++) stage.run();
-      stage.samples.push(((performance.now() - start) * 1000) / stage.inner);
+    for (let i = 0; i < timed.length; i++) {
+      const stage = timed[(i + r) % timed.length];
+      const start = now();
+      for (let j = 0; j < stage.inner; j++) stage.run();
+      stage.samples.push((now() - start) / stage.inner);
     }
   }
   return Object.fromEntries(timed.map(({ name, samples }) => [name, median(samples)]));

@@ -105,35 +105,46 @@ function threadsLabel(run) {
 }
 
 /**
- * Ours on one thread against ours on N, per model, where a one-thread run and an N-thread run
- * of the same environment are both given: how many times faster the step is on N threads.
+ * One thread against N, per model, where a one-thread run and an N-thread run of the same
+ * environment are both given: ours (the wasm threads build) and tfjs-wasm side by side, each
+ * with how many times faster its step is on N threads.
  */
 function threadsTable(runs) {
   const oursThreads = (run) => run.environment?.threads?.ours ?? 1;
+  const tfjsThreads = (run) => run.environment?.threads?.tfjs ?? 1;
   const pairs = runs
     .filter((run) => oursThreads(run) > 1)
     .flatMap((team) => {
       const alone = runs.find((r) => oursThreads(r) === 1 && where(r) === where(team));
       if (!alone) return [];
       return team.results.flatMap((r) => {
-        const one = alone.results.find((a) => a.model === r.model)?.ours;
-        if (!one || !r.ours) return [];
+        const one = alone.results.find((a) => a.model === r.model);
+        if (!one?.ours || !r.ours) return [];
         const n = oursThreads(team);
-        return [[where(team), modelLabel(r), `${ms(one.ms)} ms`, `${n}: ${ms(r.ours.ms)} ms`,
-          ratio(one.ms / r.ours.ms), pct(r.ours.share)]]; // prettier-ignore
+        const m = tfjsThreads(team);
+        const tfjs =
+          one.tfjs && r.tfjs
+            ? [`${ms(one.tfjs.ms)} ms`, `${m}: ${ms(r.tfjs.ms)} ms`, ratio(one.tfjs.ms / r.tfjs.ms)]
+            : ['—', '—', '—'];
+        return [[where(team), modelLabel(r), `${ms(one.ours.ms)} ms`, `${n}: ${ms(r.ours.ms)} ms`,
+          ratio(one.ours.ms / r.ours.ms), pct(r.ours.share), ...tfjs,
+          r.tfjs ? ratio(r.tfjs.ms / r.ours.ms) : '—']]; // prettier-ignore
       });
     });
   if (pairs.length === 0) return [];
   return [
-    'Ours on the wasm threads build: a training step on one thread against N threads ' +
-      '(createAttention({ threads: N }); the products, attention, GELU and AdamW shared by the ' +
-      'threads, the same bits as one thread). Wall time, both cores free for it; % of peak is ' +
+    'One thread against N: ours on the wasm threads build (createAttention({ threads: N }); the ' +
+      'products, attention, GELU and AdamW shared by the threads, the same bits as one thread), ' +
+      'tfjs-wasm asked for N threads (it gets them only in a cross-origin isolated page: in Node ' +
+      'it keeps one, as its column says). Wall time, both cores free for the run; % of peak is ' +
       'against N times the one-core probe.',
     '',
     table(
-      ['where', 'model', 'ours, 1 thread', 'ours, N threads', '1 ÷ N threads', '% of N × peak'],
+      ['where', 'model', 'ours, 1 thread', 'ours, N threads', 'ours 1 ÷ N threads',
+        'ours % of N × peak', 'tfjs, 1 thread', 'tfjs, N threads', 'tfjs 1 ÷ N threads',
+        'tfjs ÷ ours, N threads'],
       pairs,
-    ),
+    ), // prettier-ignore
     '',
   ];
 }
@@ -170,9 +181,10 @@ export function trainSection(runs) {
       '(bench/common/train-bench.mjs says how); % of peak uses the SIMD128 peak probe timed in ' +
       'the same rounds (last column; a run on N threads is against N times it). In Chromium ours ' +
       'trains in a Worker, as the page does, and tfjs in the page; ours is timed on the page’s ' +
-      'own thread too, in the same rounds. The rows naming threads are Node on both cores: ours ' +
-      'on the wasm threads build, tfjs asked for as many (its wasm backend has threads only in ' +
-      'cross-origin isolated pages, so in Node it keeps one, as the row says).',
+      'own thread too, in the same rounds (at one thread). The rows naming threads ran on both ' +
+      'cores: ours on the wasm threads build, tfjs asked for as many (its wasm backend has ' +
+      'threads only in cross-origin isolated pages, as the Chromium one is: in Node it keeps ' +
+      'one, as the row says).',
     '',
     table(
       ['where', 'model', 'batch × T', 'GFLOP/step', 'ours', 'ours % of peak', 'tfjs-wasm',

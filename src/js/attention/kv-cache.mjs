@@ -22,6 +22,7 @@ import {
   measuredBytes,
   readArray,
   readOwnOptions,
+  setBytes,
 } from '../shared/read-once.mjs';
 
 const CREATE_KEYS = new Set([
@@ -229,7 +230,7 @@ class KvCache {
     // called free(), and a handle taken before it would then point at freed memory (or at
     // another cache that took it since).
     const handle = this.#live('attend');
-    const { Module, withAllocations, copyOut, runKvAttend } = this.#context;
+    const { Module, memoryLimit, copyOut, runKvAttend } = this.#context;
     const length = Module.kvCacheLength(handle);
     if (length === 0) {
       throw new RangeError('KvCache.attend: the cache is empty; append(k, v) the keys first');
@@ -240,15 +241,24 @@ class KvCache {
       );
     }
     const yLength = this.#batch * qNumHeads * rows * this.#vHeadSize;
-    return withAllocations('KvCache.attend', (allocate, copyIn) => {
-      // Phase 4: q in, y out; the call is a record in wasm memory (core-call.mjs).
-      const qAt = copyIn(qm, qm.length * 4, 'q');
-      const yAt = allocate(yLength * 4, 'the output');
-      const call = { cache: handle, q: qAt, y: yAt, qNumHeads, qSeqLen: rows, options: record };
-      const error = runKvAttend(call);
-      if (error) throw new RangeError(`KvCache.attend: ${error}`);
-      return copyOut(yAt, yLength);
-    });
+    const qBytes = qm.length * 4;
+    const bytes = qBytes + yLength * 4;
+    if (bytes > memoryLimit) {
+      throw new RangeError(
+        `KvCache.attend: q and the output need ${formatBytes(bytes)}, more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
+      );
+    }
+    // Phase 4: q in, y out, both in the allocation of the call's record (core-call.mjs): one
+    // malloc and one free per step.
+    const call = { cache: handle, q: 0, y: 0, qNumHeads, qSeqLen: rows, options: record };
+    const place = (at) => {
+      setBytes(Module.HEAPU8, measuredBytes(qm, qBytes, 'q'), at);
+      call.q = at;
+      call.y = at + qBytes;
+    };
+    const result = runKvAttend(call, { bytes, place }, () => copyOut(call.y, yLength));
+    if (typeof result === 'string') throw new RangeError(`KvCache.attend: ${result}`);
+    return result;
   }
 
   #present(where, size, copy) {

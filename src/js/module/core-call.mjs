@@ -67,21 +67,33 @@ function recordWriter(layouts, name) {
 }
 
 /**
- * Typed arrays among a record's address fields, nested records included, in field order.
+ * The JS key paths of a record's address fields, nested records included, in field order:
+ * where a call's typed arrays can be, found once per record instead of walking every field
+ * of every call.
+ */
+function addressPaths(layouts, name, prefix = []) {
+  return layouts[name].fields.flatMap(([, , type, key]) => {
+    if (type in layouts) return addressPaths(layouts, type, [...prefix, key]);
+    return type === 'address' ? [[...prefix, key]] : [];
+  });
+}
+
+/**
+ * Typed arrays among a record's address fields (`paths`, addressPaths'), in field order.
  * Index loops, as everywhere a call runs: a replaced Array iterator must not change a call.
  */
-function arraysOf(layouts, name, value, found = []) {
-  const { fields } = layouts[name];
-  for (let i = 0; i < fields.length; i++) {
-    const type = fields[i][2];
-    const x = value[fields[i][3]];
-    if (type in layouts) arraysOf(layouts, type, x, found);
-    else if (type === 'address' && typedArrayType(x)) found[found.length] = x;
+function arraysOf(paths, value) {
+  const found = [];
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    let x = value;
+    for (let j = 0; j < path.length && x !== null && x !== undefined; j++) x = x[path[j]];
+    if (typedArrayType(x)) found[found.length] = x;
   }
   return found;
 }
 
-/** { coreCall, runAttentionCall, runAttentionBackward, runKvAttend, runTrace, ... } for one module. */
+/** { withRecord, coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
 export function createCoreCalls(Module) {
   const layouts = JSON.parse(Module.callLayouts());
   // Each field as [name, offset, type, its JS key].
@@ -89,20 +101,34 @@ export function createCoreCalls(Module) {
     for (const field of layouts[name].fields) field.push(camelCase(field[0]));
   }
   const writers = {};
-  for (const name of Object.keys(layouts)) writers[name] = recordWriter(layouts, name);
+  const paths = {};
+  for (const name of Object.keys(layouts)) {
+    writers[name] = recordWriter(layouts, name);
+    paths[name] = addressPaths(layouts, name);
+  }
 
   /**
    * Writes record `name` (and the typed arrays it holds, after it) into wasm memory, returns
-   * `use(address)`, frees it all.
+   * `use(address)`, frees it all. `data` ({ bytes, place }), when given, asks for `bytes` more
+   * in the same allocation, after the record's own: place(address) is called with their
+   * address before the record is written (to copy a call's inputs there and point the record's
+   * fields at them), so that a small call makes one allocation, not one per buffer.
    */
-  function withRecord(name, value, use) {
+  function withRecord(name, value, use, data = null) {
     const size = (layouts[name].size + 7) & ~7;
-    const arrays = arraysOf(layouts, name, value);
+    const arrays = arraysOf(paths[name], value);
     let bytes = size;
     for (let i = 0; i < arrays.length; i++) bytes += (typedArrayLengthOf(arrays[i]) * 4 + 7) & ~7;
+    const dataAt = bytes;
+    if (data) bytes += data.bytes;
     const at = Module._malloc(bytes);
-    if (!at) throw new RangeError(`could not allocate ${bytes} bytes for the call's record`);
+    if (!at) {
+      throw new RangeError(
+        `could not allocate ${bytes} bytes for the call's record${data ? ' and its data' : ''}`,
+      );
+    }
     try {
+      if (data) data.place(at + dataAt);
       const heap = Module.HEAPU8; // after malloc: it may have grown (and replaced) memory
       const view = new DataViewIntrinsic(bufferOf(heap), at, bytes);
       let next = size;
@@ -122,13 +148,20 @@ export function createCoreCalls(Module) {
 
   /**
    * Runs `entry` (a plain export) on record `name`: '' when it returns 0, else the core's
-   * message there.
+   * message there. `data` as withRecord's; `after()`, when given, runs once the core has
+   * returned 0, while the data are still allocated, and its result is returned instead of ''.
    */
-  const callWithRecord = (name, value, entry) =>
-    withRecord(name, value, (at) => {
-      const message = entry(at);
-      return message === 0 ? '' : Module.UTF8ToString(message);
-    });
+  const callWithRecord = (name, value, entry, data = null, after = null) =>
+    withRecord(
+      name,
+      value,
+      (at) => {
+        const message = entry(at);
+        if (message !== 0) return Module.UTF8ToString(message);
+        return after ? after() : '';
+      },
+      data,
+    );
 
   /**
    * The core's AttentionCall (fields: src/bindings/attention_call.hpp) for a validated shape
@@ -182,8 +215,13 @@ export function createCoreCalls(Module) {
   const runAttentionBackward = (call) =>
     callWithRecord('AttentionBackwardCall', call, Module._attention_call_run_backward);
 
-  /** Runs a cache's attend { cache, q, y, qNumHeads, qSeqLen, options }: '' or the message. */
-  const runKvAttend = (call) => callWithRecord('KvAttendCall', call, Module._kv_cache_call_attend);
+  /**
+   * Runs a cache's attend { cache, q, y, qNumHeads, qSeqLen, options } with its q and y in the
+   * record's own allocation (`data`: { bytes, place } as withRecord's, place setting call.q and
+   * call.y) and returns `after()`'s result (copying y out), or the core's message: a string.
+   */
+  const runKvAttend = (call, data, after) =>
+    callWithRecord('KvAttendCall', call, Module._kv_cache_call_attend, data, after);
 
   /** Runs trace()'s record (fields: src/bindings/trace_call.hpp): '' or the core's message. */
   const runTrace = (call) => callWithRecord('TraceCall', call, Module._trace_call_run);
@@ -198,6 +236,7 @@ export function createCoreCalls(Module) {
   const attentionBackwardWorkingBytes = bytesFor(Module._attention_call_backward_working_bytes);
 
   return {
+    withRecord,
     coreCall,
     runAttentionCall,
     runAttentionBackward,

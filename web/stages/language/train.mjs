@@ -25,6 +25,7 @@ import {
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from 'attention-explained';
 import { SAMPLE_SAMPLING, heldOutEvery } from '../../app/language-run.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /** When a sample was written: its step and seconds of training here, after the snapshot's offline steps if any. */
 function sampleWhen(run, s, tr) {
@@ -212,10 +213,8 @@ function build(ctx) {
     element.dataset.text = run.text.status;
   }
   const follow = followRun(languageRun, element, draw);
-  const render = (t) => {
-    follow();
-    element.dataset.t = t >= 1 ? '1' : '0';
-  };
+  // The curve and the samples follow the run as it trains, not the clock.
+  const render = follow;
   const explanation = {
     sentences: [
       tr('ch4.train.explain', {
@@ -233,14 +232,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-train',
-    family: 'lm-train',
-    params: {},
-    duration: 2,
-    title: (tr) => tr('ch4.title.train'),
-    build,
-  },
+  singleStep({ id: 'lm-train', titleKey: 'ch4.title.train', duration: 2, build }),
 ];
 
 export default { titleKey: 'ch4.stage.train', steps };
