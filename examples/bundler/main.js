@@ -111,4 +111,26 @@ await part('trainer', async () => {
   return { step, loss };
 });
 
+await part('trainerThreads', async () => {
+  // Training on wasm threads where the page is cross-origin isolated: every step's loss the
+  // same as on one thread, bit for bit.
+  if (!crossOriginIsolated) return { isolated: false };
+  const train = async (threads) => {
+    const losses = [];
+    const trainer = await createTrainer({
+      config: { ...INDUCTION_MODEL },
+      seed: 3,
+      threads,
+      onProgress: (event) => losses.push(...event.losses),
+    });
+    const { step } = await trainer.train({ steps: 60, progressEvery: 20 });
+    trainer.close();
+    return { threads: trainer.threads, step, losses };
+  };
+  const one = await train(1);
+  const two = await train(2);
+  const same = two.losses.length === 60 && two.losses.every((loss, i) => loss === one.losses[i]);
+  return { threads: two.threads, step: two.step, same };
+});
+
 globalThis.appResult = results;

@@ -29,6 +29,7 @@ export {
   UNKNOWN_CHARACTER,
   createCharTokenizer,
   createTextTask,
+  textTaskFor,
   trainEndOf,
 } from './tasks/text-task.mjs';
 export { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from './tasks/text-snapshot.mjs';

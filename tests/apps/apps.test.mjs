@@ -3,8 +3,8 @@
 // for each bundler says (Vite's build and its dev server, webpack 5, esbuild, Rollup) and run
 // as a plain page with an import map. Each runs in headless Chromium, cross-origin isolated:
 // the article's attention (1.937), wasm threads (2, and 'auto'), the pool, the trainer (loss
-// below 0.5 after 800 steps of INDUCTION_MODEL) and the element (step="result" shows 1.937;
-// chapter 3 trains inside it). Also: no Node-only file or type declaration lands in a web
+// below 0.5 after 800 steps of INDUCTION_MODEL; on 2 threads, every step's loss as on one)
+// and the element (step="result" shows 1.937; chapter 3 trains inside it, on 'auto' threads). Also: no Node-only file or type declaration lands in a web
 // build. (Where a page is not isolated, 'auto' gives one thread: tests/js/threads.test.mjs.)
 // Prints, per setup, the bytes the package added (gzip) and the first call's time, and writes
 // them to build/apps/report.json (the README's table comes from there).
@@ -109,7 +109,15 @@ async function runApp(url) {
     await page.waitForSelector(`${element('result')}[data-step="result"]`, { timeout: 30_000 });
     const explainerText = await page.textContent(element('result'));
     const scene = `${element('train')} .scene-train`;
-    await page.waitForSelector(`${scene}[data-worker="ready"]`, { timeout: 30_000 });
+    await page
+      .waitForSelector(`${scene}[data-worker="ready"]`, { timeout: 30_000 })
+      .catch(async (error) => {
+        const says = (await page.textContent(`${scene} .train-status`).catch(() => ''))?.trim();
+        throw new Error(
+          `${url}: chapter 3's trainer did not become ready (${error.message}); its status says "${says}"; ${problems.join('; ')}`,
+        );
+      });
+    const elementThreads = await page.getAttribute('#train', 'data-trainer-threads');
     await page.click(`${scene} .train-button`);
     // Training: its live text counts the steps (the page's tests follow the loss down).
     const status = `${scene} .train-status`;
@@ -124,14 +132,14 @@ async function runApp(url) {
     );
     const trainStatus = (await page.textContent(status)).trim();
     await page.click(`${scene} .train-button`); // Pause
-    return { result, resources, problems, explainerText, trainStatus };
+    return { result, resources, problems, explainerText, trainStatus, elementThreads };
   } finally {
     await page.close();
   }
 }
 
 /** The checks every setup passes: the app's parts, then the element's. */
-function checkApp(name, { result, problems, explainerText, trainStatus }) {
+function checkApp(name, { result, problems, explainerText, trainStatus, elementThreads }) {
   assert.deepEqual(problems, [], `${name}: the page reported problems`);
   const { attention, threads, pool, trainer } = result;
   assert.ok(!attention.error, `${name}: attention: ${attention.error}`);
@@ -146,8 +154,13 @@ function checkApp(name, { result, problems, explainerText, trainStatus }) {
   assert.ok(!trainer.error, `${name}: trainer: ${trainer.error}`);
   assert.equal(trainer.step, 800);
   assert.ok(trainer.loss < 0.5, `${name}: loss ${trainer.loss} after 800 steps`);
+  const { trainerThreads } = result;
+  assert.ok(!trainerThreads.error, `${name}: trainer on threads: ${trainerThreads.error}`);
+  assert.deepEqual(trainerThreads, { threads: 2, step: 60, same: true }, `${name}: trainer on 2 threads`); // prettier-ignore
   assert.match(explainerText, /1\.937/, `${name}: the explainer at step="result"`);
   assert.match(trainStatus, /^step \d+ · loss \d\.\d{3}$/, `${name}: chapter 3's training`);
+  // On wasm threads ('auto'), as the page trains.
+  assert.equal(elementThreads, String(threads.auto), `${name}: chapter 3's trainer's threads`);
 }
 
 /** gzip -9 bytes of the JS and wasm under `folder`, and of those the page fetched by its first call. */

@@ -141,16 +141,221 @@ test('every folder of src/ and web/ is in the layout map', () => {
   }
 });
 
-test("the performance headlines are numbers of docs/benchmarks.md's run", () => {
-  const benchmarks = readFileSync(new URL('docs/benchmarks.md', root), 'utf8');
-  const headlines = section('## Performance')
-    .split('\n')
-    .filter((line) => /^\s*-|^\s{2}\S/.test(line))
-    .join(' ');
-  const figures = headlines.match(/\d+(\.\d+)?( ms|×|%)/g) ?? [];
-  assert.ok(figures.length >= 5, `only ${figures.length} figures in the headlines`);
-  for (const figure of figures)
-    assert.ok(benchmarks.includes(figure), `"${figure}" is not in docs/benchmarks.md`);
+// The performance headlines, each figure checked against its own row and column of
+// docs/benchmarks.md's tables. HEADLINES holds each bullet of README's "In brief" as it reads,
+// with a {name} where a figure stands (a number, its unit if it has one); FIGURES says which
+// cell each name is: { table: which table, row: its row, column: its column }. A table is found
+// by its innermost heading (`under`, a ### / #### heading or a bold line above it) and a column
+// it has; a row by some of its cells (a string the whole cell, a RegExp a part of it). `pick`
+// takes the least or greatest of the column over every matching row (a range's two ends);
+// `after` reads the figure after that text inside the cell (a targets row lists several).
+// The cell's first figure is the one compared: "62.6 ms · 34.3" says 62.6 ms.
+const HEADLINES = [
+  'One thread, N = 1024, 8 heads, head size 64, Node: {ours} per call (SIMD128 build), {relaxed} (Relaxed SIMD), onnxruntime-web {ort} ({oursOverOrt}, {relaxedOverOrt}); at N = 4096, {peak} of the SIMD128 peak measured in the same rounds (Relaxed SIMD: {relaxedPeak}; in Chromium {chromiumPeak} and {chromiumRelaxedPeak}).',
+  'Two threads (`createAttention({ threads: 2 })`, wasm threads), N = 256, 8 heads: {threads} in Node against {ortThreads} for onnxruntime-web on 2 threads ({threadsOverOrt}), and {chromiumThreadsOverOrt} in a cross-origin isolated Chromium page; at N = 1024, {threadsOverOne} our one thread in Node, {chromiumThreadsOverOne} in Chromium.',
+  'Decoding one token over a resident KV cache of 4096 keys (8 heads): {decode}, against {ortDecode} for onnxruntime-web ({decodeOverOrt}).',
+  "Gradients (`attentionBackward`, N = 256 and 1024, 8 heads): {gradLeast}–{gradMost} tfjs's `tf.grads` in Node, {chromiumGradLeast}–{chromiumGradMost} in Chromium, at {gradPeakLeast}–{gradPeakMost} of the SIMD128 peak. A training step of the induction model: {step} in Node, tfjs-wasm {tfjsStep} ({stepOverTfjs}); in Chromium, in a Worker, {chromiumStepOverTfjs}; the larger model (4 layers, MLP 512) {largerOverTfjs} and {chromiumLargerOverTfjs}. The page is interactive {ready} after navigation.",
+];
+const NODE = /^Node\b/;
+const CHROMIUM = /^Chromium\b/;
+const at = (n, heads) => ({ N: String(n), heads: String(heads) });
+const one = { table: { under: NODE, column: 'ours % of peak' }, row: at(1024, 8) };
+const relaxed = (under, n) => ({ table: { under, column: 'ours Relaxed SIMD' }, row: at(n, 8) });
+const cores = (under, n) => ({ table: { under, column: 'ours, 2 wasm threads' }, row: at(n, 8) });
+const targets = (where) => ({
+  table: { column: 'target' },
+  row: { target: new RegExp(`^${where}: 2 wasm threads ≥ [\\d.]+× ours on one thread`) },
+  column: 'measured',
+  after: 'N=1024 h=8: ',
+});
+const decode = {
+  table: { under: NODE, column: 'ours resident' },
+  row: { workload: 'B=1 8 heads D=64 L=4096' },
+};
+const gradients = (where, column, pick) => ({
+  table: { column: 'tfjs ÷ ours' },
+  row: { where, N: /./ },
+  column,
+  pick,
+});
+const training = (where, model) => ({
+  table: { column: 'batch × T' },
+  row: { where, model },
+  column: 'tfjs ÷ ours',
+});
+const FIGURES = {
+  ours: { ...one, column: 'ours' },
+  relaxed: { ...relaxed(NODE, 1024), column: 'ours Relaxed SIMD' },
+  ort: { ...one, column: 'onnxruntime-web' },
+  oursOverOrt: { ...relaxed(NODE, 1024), column: 'SIMD128 ÷ ort' },
+  relaxedOverOrt: { ...relaxed(NODE, 1024), column: 'relaxed ÷ ort' },
+  peak: { ...one, row: at(4096, 8), column: 'ours % of peak' },
+  relaxedPeak: { ...relaxed(NODE, 4096), column: 'relaxed % of peak' },
+  chromiumPeak: {
+    table: { under: CHROMIUM, column: 'ours % of peak' },
+    row: at(4096, 8),
+    column: 'ours % of peak',
+  },
+  chromiumRelaxedPeak: { ...relaxed(CHROMIUM, 4096), column: 'relaxed % of peak' },
+  threads: { ...cores(NODE, 256), column: 'ours, 2 wasm threads' },
+  ortThreads: { ...cores(NODE, 256), column: 'ORT 2 threads' },
+  threadsOverOrt: { ...cores(NODE, 256), column: '2 wasm threads ÷ ORT 2t' },
+  chromiumThreadsOverOrt: { ...cores(CHROMIUM, 256), column: '2 wasm threads ÷ ORT 2t' },
+  threadsOverOne: targets('node'),
+  chromiumThreadsOverOne: targets('chromium'),
+  decode: { ...decode, column: 'ours resident' },
+  ortDecode: { ...decode, column: 'ORT 1 thread' },
+  decodeOverOrt: { ...decode, column: 'resident ÷ ORT 1t' },
+  gradLeast: gradients(NODE, 'tfjs ÷ ours', 'least'),
+  gradMost: gradients(NODE, 'tfjs ÷ ours', 'most'),
+  chromiumGradLeast: gradients(CHROMIUM, 'tfjs ÷ ours', 'least'),
+  chromiumGradMost: gradients(CHROMIUM, 'tfjs ÷ ours', 'most'),
+  gradPeakLeast: gradients(/./, 'ours % of peak', 'least'),
+  gradPeakMost: gradients(/./, 'ours % of peak', 'most'),
+  step: { ...training(NODE, /^induction/), column: 'ours' },
+  tfjsStep: { ...training(NODE, /^induction/), column: 'tfjs-wasm' },
+  stepOverTfjs: training(NODE, /^induction/),
+  chromiumStepOverTfjs: training(/^Chromium .*Worker/, /^induction/),
+  largerOverTfjs: training(NODE, /^larger/),
+  chromiumLargerOverTfjs: training(/^Chromium .*Worker/, /^larger/),
+  ready: {
+    table: { column: 'measure' },
+    row: { measure: /^navigation to the first interactive step/ },
+    column: 'result',
+  },
+};
+
+const FIGURE = /\d+(?:\.\d+)?(?: ms|×|%)?/;
+const LEADING_FIGURE = new RegExp(`^${FIGURE.source}`);
+const cells = (line) =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+
+/** Every table of a markdown page: { under, columns, rows } (rows as { column: cell }). */
+function tablesOf(text) {
+  const tables = [];
+  let under = '';
+  let table = null;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('|')) {
+      table = null;
+      const heading = /^#{3,4} (.*)/.exec(line) ?? /^\*\*(.+?)\*\*(.*)/.exec(line);
+      if (heading) under = heading.slice(1).join('');
+      continue;
+    }
+    if (!table) {
+      table = { under, columns: cells(line), rows: [] };
+      tables.push(table);
+    } else if (!/^\|\s*:?-/.test(line)) {
+      const row = {};
+      cells(line).forEach((cell, i) => (row[table.columns[i]] = cell));
+      table.rows.push(row);
+    }
+  }
+  return tables;
+}
+
+const matches = (cell, want) => (want instanceof RegExp ? want.test(cell) : cell === want);
+const numberOf = (figure) => Number.parseFloat(figure);
+const show = (row) => JSON.stringify(row, (_, v) => (v instanceof RegExp ? String(v) : v));
+
+/** The figure a FIGURES entry points at, as its cell states it, or why there is none. */
+function figureAt(tables, { table: where, row, column, pick, after }) {
+  const rowsOf = (t) =>
+    t.rows.filter((r) => Object.entries(row).every(([name, want]) => matches(r[name] ?? '', want)));
+  const table = tables.find(
+    (t) =>
+      t.columns.includes(where.column) &&
+      (!where.under || where.under.test(t.under)) &&
+      rowsOf(t).length > 0,
+  );
+  if (!table)
+    return {
+      missing: `no table with a column "${where.column}" under ${where.under} and a row ${show(row)}`,
+    };
+  const rows = rowsOf(table);
+  if (!pick && rows.length > 1)
+    return { missing: `${rows.length} rows of "${table.under}" match ${show(row)}` };
+  const figures = rows.map((r) => {
+    const cell = r[column] ?? '';
+    const from = after ? cell.indexOf(after) : 0;
+    return from < 0 ? null : LEADING_FIGURE.exec(cell.slice(from + (after ?? '').length))?.[0];
+  });
+  if (figures.some((f) => !f))
+    return { missing: `no figure in column "${column}" of ${table.under}` };
+  figures.sort((x, y) => numberOf(x) - numberOf(y));
+  return { figure: pick === 'most' ? figures.at(-1) : figures[0] };
+}
+
+/** The README's headline bullets, each on one line. */
+const headlines = section('## Performance')
+  .split(/\n(?=- )/)
+  .filter((item) => item.startsWith('- '))
+  .map((item) => item.slice(2).split(/\n\n/)[0].replace(/\s+/g, ' ').trim());
+
+/** What each {name} of a headline says, read from the README's bullet it matches. */
+function figuresStated(template, bullet) {
+  const names = [];
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  const pattern = escaped.replace(/\{(\w+)\}/g, (_, name) => {
+    names.push(name);
+    return `(${FIGURE.source})`;
+  });
+  const found = new RegExp(`^${pattern}$`).exec(bullet);
+  return found && Object.fromEntries(names.map((name, i) => [name, found[i + 1]]));
+}
+
+/** Each stated figure that is not its own cell's, as "name: README says x, the table y". */
+function wrongFigures(readmeBullets, benchmarksText) {
+  const tables = tablesOf(benchmarksText);
+  const wrong = [];
+  readmeBullets.forEach((bullet, i) => {
+    const stated = figuresStated(HEADLINES[i], bullet);
+    if (!stated) return wrong.push(`bullet ${i + 1} no longer reads as HEADLINES[${i}]: ${bullet}`);
+    for (const [name, figure] of Object.entries(stated)) {
+      const cell = figureAt(tables, FIGURES[name]);
+      const unit = figure.replace(/^[\d.]+/, '');
+      const same =
+        cell.figure && numberOf(cell.figure) === numberOf(figure) && cell.figure.endsWith(unit);
+      if (!same)
+        wrong.push(`${name}: README says ${figure}, the table ${cell.figure ?? cell.missing}`);
+    }
+  });
+  return wrong;
+}
+
+const benchmarks = readFileSync(new URL('docs/benchmarks.md', root), 'utf8');
+
+test("each performance headline states its own row's figure of docs/benchmarks.md's run", () => {
+  assert.equal(headlines.length, HEADLINES.length, 'the In brief bullets and HEADLINES');
+  assert.deepEqual(wrongFigures(headlines, benchmarks), []);
+  // Every figure of the headlines is one of HEADLINES' {names}, and each name has its cell.
+  const names = HEADLINES.flatMap((h) => [...h.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  assert.deepEqual(names.toSorted(), Object.keys(FIGURES).toSorted());
+  assert.ok(names.length >= 30, `only ${names.length} figures checked`);
+  for (const template of HEADLINES) {
+    const literal = template.replace(/\{\w+\}/g, '');
+    assert.doesNotMatch(literal, /\d(?: ms|×|%)/, `a figure written into HEADLINES: ${template}`);
+  }
+});
+
+test("a headline that quotes another row's or column's figure is caught", () => {
+  const swapped = [
+    ['62.6 ms per call', '4.18 ms per call'], // N = 256's time, under N = 1024
+    ['50.7 ms', '55.5 ms'], // Chromium's Relaxed SIMD time, under Node
+    ['(1.50×, 1.86×)', '(1.86×, 1.50×)'], // two columns swapped
+    ['14.5–30.1×', '14.5–28.7×'], // Chromium's highest, under Node
+    ['0.845 ms', '0.194 ms'], // the 1024-key cache's time
+  ];
+  for (const [right, other] of swapped) {
+    const i = headlines.findIndex((h) => h.includes(right));
+    assert.ok(i >= 0, `no headline says ${right}`);
+    const edited = headlines.with(i, headlines[i].replace(right, other));
+    assert.ok(benchmarks.includes(other.match(FIGURE)[0]), `${other} is a figure of the run`);
+    assert.notDeepEqual(wrongFigures(edited, benchmarks), [], `${other} passed for ${right}`);
+  }
 });
 
 test('the README stays short: at most 400 lines, linking to the pages that hold the detail', () => {

@@ -5,7 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createTextTask, trainEndOf } from '../../src/js/tasks/text-task.mjs';
+import {
+  TEXT_TASK,
+  createCharTokenizer,
+  createTextTask,
+  textTaskFor,
+  trainEndOf,
+} from '../../src/js/tasks/text-task.mjs';
 import { seededRandom } from './seeded-random.mjs';
 
 /** A text the repository does not ship: random "words" of a few letters, made for a seed. */
@@ -188,4 +194,29 @@ test('inputDropout refusals: not a number in [0, 1), or no unknown id to replace
   });
   // 0 needs no unknown id.
   assert.equal(createTextTask(text, { context: 8, inputDropout: 0 }).inputDropout, 0);
+});
+
+test('textTaskFor: a short text keeps every character, a long one is read as TEXT_TASK', () => {
+  // A learner's paragraph of Chinese: with TEXT_TASK's minCount 3 most of its different
+  // characters (seen once or twice) would share the unknown id.
+  const poem = '床前明月光，疑是地上霜。举头望明月，低头思故乡。\n';
+  const short = poem.repeat(2) + '白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n';
+  assert.deepEqual(textTaskFor(short), { minCount: 1, inputDropout: 0 });
+  const kept = createCharTokenizer(short, { minCount: textTaskFor(short).minCount });
+  assert.equal(kept.unknownId, -1);
+  assert.equal(kept.vocabSize, new Set(short).size);
+  const folded = createCharTokenizer(short, { minCount: TEXT_TASK.minCount });
+  assert.ok(folded.vocabSize < kept.vocabSize / 2, `${folded.vocabSize} of ${kept.vocabSize}`);
+  // By length, in steps of 6,000 characters: 1 below 12,000, 2 below 18,000, then TEXT_TASK.
+  const of = (n) => textTaskFor(randomText(3, n));
+  assert.deepEqual(of(11_999), { minCount: 1, inputDropout: 0 });
+  assert.deepEqual(of(12_000), { minCount: 2, inputDropout: TEXT_TASK.inputDropout });
+  assert.equal(of(18_000), TEXT_TASK);
+  assert.equal(of(900_000), TEXT_TASK);
+  // Characters are code points: 12,000 astral characters are 24,000 UTF-16 units.
+  assert.equal(textTaskFor('𝄞'.repeat(12_000)).minCount, 2);
+  assert.throws(() => textTaskFor(42), {
+    name: 'TypeError',
+    message: /textTaskFor: text must be a string, got number 42/,
+  });
 });

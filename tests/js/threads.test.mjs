@@ -147,6 +147,7 @@ describe('threads in Node', () => {
         onProgress: (event) => losses.push(...event.losses),
       });
       await trainer.train({ steps: 4, progressEvery: 1 });
+      assert.equal(trainer.threads, threads);
       runs.push({ losses, parameters: await trainer.parameters() });
       trainer.close();
     }
@@ -230,6 +231,7 @@ describe('threads in a cross-origin isolated Chromium page', () => {
     const { result, problems } = await evaluate(async (model) => {
       const { createTrainer } = await import('/dist/attention.mjs');
       const losses = [];
+      const counts = [];
       for (const threads of [1, 2]) {
         const run = [];
         const trainer = await createTrainer({
@@ -239,11 +241,12 @@ describe('threads in a cross-origin isolated Chromium page', () => {
         await trainer.train({ steps: 3, progressEvery: 1 });
         trainer.close();
         losses.push(run);
+        counts.push(trainer.threads);
       }
-      return { steps: losses[0].length, same: losses[1].every((x, i) => Object.is(x, losses[0][i])) };
+      return { counts, steps: losses[0].length, same: losses[1].every((x, i) => Object.is(x, losses[0][i])) };
     }, INDUCTION_MODEL_FOR_THREADS); // prettier-ignore
     assert.deepEqual(problems, []);
-    assert.deepEqual(result, { steps: 3, same: true });
+    assert.deepEqual(result, { counts: [1, 2], steps: 3, same: true });
   });
 
   test('in a module Worker of the page too', async () => {

@@ -1,13 +1,14 @@
 // Chapter 4's model code in Node (web/model/language.mjs and the text readings of
 // web/model/head-reading.mjs): the baselines against counts done by hand, the sentence's
 // loss equal to −ln of its probability, the learner's sentence checked, and what a head of the
-// character model reads as on a couplet.
+// character model reads as on a couplet; and where the loss curve puts its baselines' labels.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
 import { snapshotMismatch } from '../../web/app/language-run.mjs';
+import { spreadLabels } from '../../web/draw/language-views.mjs';
 import {
   lineStartScore,
   punctuationScore,
@@ -131,5 +132,18 @@ describe('chapter 4: the model code (Node)', () => {
       snapshotMismatch(wider, describeText(text)),
       /its dModel is \d+, the page's model has/,
     );
+  });
+
+  test("the curve's labels: where their lines are, else parted around them, within the plot", () => {
+    // Apart already: each at its line.
+    assert.deepEqual(spreadLabels([40, 120], 15, [10, 200]), [40, 120]);
+    // Closer than a line of text (the Tang poems' unigram and bigram): parted around their
+    // middle, a gap apart, in their order (the list's order is kept).
+    assert.deepEqual(spreadLabels([105, 100], 15, [10, 200]), [110, 95]);
+    // Three crowded ones move as a group, still centred where they wanted to be.
+    assert.deepEqual(spreadLabels([100, 90, 95], 15, [10, 200]), [110, 80, 95]);
+    // Pushed inside the plot at its top and bottom.
+    assert.deepEqual(spreadLabels([5, 8], 15, [11, 200]), [11, 26]);
+    assert.deepEqual(spreadLabels([199, 197], 15, [11, 200]), [200, 185]);
   });
 });

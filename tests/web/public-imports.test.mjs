@@ -3,13 +3,10 @@
 // entry src/js/attention.mjs). A page file that reached into src/js by path would tie the page
 // to the package's insides, and a name the page needs would be missing from its public API.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const web = join(root, 'web');
+import { importsByPath, root, specifiers, web, webModules } from './web-imports.mjs';
 
 // The offline file's two entries wire the inlined single-file module (a classic script, for
 // file://) into the package's loader and its trainer's worker protocol: that wiring is the
@@ -20,32 +17,11 @@ const OFFLINE_WIRING = {
 };
 const ALLOWED = OFFLINE_WIRING;
 
-/** Every .mjs file under web/, as [path relative to web/, text]. */
-function webModules(folder = web) {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return webModules(path);
-    return entry.name.endsWith('.mjs') ? [[relative(web, path), readFileSync(path, 'utf8')]] : [];
-  });
-}
-
-/** The specifiers a module imports: static imports and re-exports, and import(). */
-function specifiers(text) {
-  const found = [];
-  for (const pattern of [/\bfrom\s*'([^']+)'/g, /\bimport\s*'([^']+)'/g, /\bimport\(\s*'([^']+)'/g])
-    for (const match of text.matchAll(pattern)) found.push(match[1]);
-  return found;
-}
-
 /** Each import of web/ that reaches outside web/, as "file -> target" (relative to the root). */
 function importsOutsideWeb() {
-  return webModules().flatMap(([file, text]) =>
-    specifiers(text)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => relative(root, resolve(dirname(join(web, file)), specifier)))
-      .filter((target) => !target.startsWith('web/') && !target.startsWith('..'))
-      .map((target) => [file, target]),
-  );
+  return importsByPath()
+    .map(([file, target]) => [file, relative(root, join(web, target))])
+    .filter(([, target]) => !target.startsWith('web/') && !target.startsWith('..'));
 }
 
 test('web/ imports nothing of src/js by path: the package by its name only', () => {

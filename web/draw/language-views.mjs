@@ -2,7 +2,7 @@
 // sentence (both change the one run, app/language-run.mjs), a row of characters, the loss
 // curve with its baselines, bars of next-character probabilities, and the scene's link to
 // the run (it follows the run while on screen and lets go once taken off).
-import { h, svg } from '../dom.mjs';
+import { h, setText, svg } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
 import { lossPoints, weightRgb } from './training-views.mjs';
 import {
@@ -180,6 +180,24 @@ export function sentenceField(languageRun, tr, { least = 2 } = {}) {
   return { element, update };
 }
 
+/**
+ * The top of a scene that reads the learner's sentence: its field and the model's status line,
+ * which the scene places. update(run) draws both and returns the sentence as the model reads
+ * it, { key (sentenceKey), tokens }, or null while it cannot (the text not read yet, or too
+ * short); failed(error) says in the status line why the model refused.
+ */
+export function sentenceAndStatus(languageRun, tr) {
+  const field = sentenceField(languageRun, tr);
+  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const update = (run) => {
+    field.update(run);
+    setText(status, runStatus(run, tr));
+    const tokens = sentenceIds(run);
+    return tokens ? { key: sentenceKey(run), tokens } : null;
+  };
+  return { field, status, update, failed: sayFailure(status, tr) };
+}
+
 /** The learner's own text: a box to paste it in and a button that trains on it. */
 export function ownText(languageRun, tr) {
   const problem = h('p', { class: 'ch4-problem', role: 'status' });
@@ -285,7 +303,40 @@ export function charStrip(characters, classOf = () => '') {
   );
 }
 
-const CURVE = { width: 560, height: 220, left: 40, right: 96, top: 10, bottom: 28 };
+const CURVE = { width: 560, height: 220, left: 40, right: 100, top: 10, bottom: 28 };
+// The baselines' labels, in the right margin: they start past the held-out dots (radius 3,
+// the newest on the plot's right edge) and lie a line of their largest letters apart (13
+// units on a phone, whose line in a Chinese font is about 1.45 em: 19 units).
+const DOT_RADIUS = 3;
+const LABEL = { past: DOT_RADIUS + 5, gap: 20, toBaseline: 4 };
+
+/**
+ * Where labels go along one axis: each as near its wanted place as it can be with none
+ * closer than `gap` to the next, all within [low, high]. Labels that would crowd are moved
+ * apart as a group, centred where they wanted to be. Returns the places in `wanted`'s order.
+ */
+export function spreadLabels(wanted, gap, [low, high]) {
+  const order = wanted.map((_, k) => k).sort((a, b) => wanted[a] - wanted[b]);
+  const groups = []; // { first: its first label's place, labels: [index into order] }
+  order.forEach((k, i) => {
+    let group = { first: wanted[k], labels: [i] };
+    // Merge with the group above while they overlap: the merged group centred on its wishes.
+    while (groups.length && groups.at(-1).first + groups.at(-1).labels.length * gap > group.first) {
+      const above = groups.pop();
+      const labels = [...above.labels, ...group.labels];
+      const mean =
+        labels.reduce((sum, j, n) => sum + wanted[order[j]] - n * gap, 0) / labels.length;
+      group = { first: mean, labels };
+    }
+    groups.push(group);
+  });
+  const placed = [];
+  for (const { first, labels } of groups) {
+    const start = Math.min(Math.max(first, low), high - (labels.length - 1) * gap);
+    labels.forEach((j, n) => (placed[order[j]] = start + n * gap));
+  }
+  return placed;
+}
 
 /**
  * The loss curve against the two baselines: { element, update(run, maxSteps) }. The y axis
@@ -301,7 +352,10 @@ export function languageLossCurve(tr) {
   const dots = svg('g', { class: 'heldout-dots' });
   const base = (name) => {
     const rule = svg('line', { class: `baseline baseline-${name}`, x1: left, x2: left + plotW });
-    const label = svg('text', { class: `baseline-label baseline-${name}`, x: left + plotW + 4 });
+    const label = svg('text', {
+      class: `baseline-label baseline-${name}`,
+      x: left + plotW + LABEL.past,
+    });
     return { rule, label };
   };
   const unigram = base('unigram');
@@ -363,16 +417,24 @@ export function languageLossCurve(tr) {
     const info = run.text.info;
     if (!info) return;
     axis(info.tokenizer.vocabSize);
-    for (const [name, part] of [
+    const lines = [
       ['unigram', unigram],
       ['bigram', bigram],
-    ]) {
+    ];
+    // Each label's letters centred on its line, unless the two lines are closer than a line
+    // of text: then the labels part around them.
+    const places = spreadLabels(
+      lines.map(([name]) => y(info.baselines[name]) + LABEL.toBaseline),
+      LABEL.gap,
+      [top + LABEL.gap - LABEL.toBaseline, top + plotH + LABEL.toBaseline],
+    );
+    lines.forEach(([name, part], k) => {
       const value = info.baselines[name];
       part.rule.setAttribute('y1', y(value));
       part.rule.setAttribute('y2', y(value));
-      part.label.setAttribute('y', y(value) + (name === 'bigram' ? 12 : -2));
+      part.label.setAttribute('y', places[k]);
       part.label.textContent = tr(`ch4.train.${name}`, { loss: value.toFixed(2) });
-    }
+    });
     const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
     dots.replaceChildren(
@@ -381,7 +443,7 @@ export function languageLossCurve(tr) {
           class: 'heldout-dot',
           cx: x(offline + e.step, maxSteps),
           cy: y(e.loss),
-          r: 3,
+          r: DOT_RADIUS,
         }),
       ),
     );

@@ -5,10 +5,10 @@
 import { h } from '../dom.mjs';
 import { formatExact, formatList, subscript } from '../format.mjs';
 import { matrixView } from './matrix-view.mjs';
-import { symbolNode } from './matrices.mjs';
+import { roleLabels } from './matrices.mjs';
 import { at } from '../model/matrix.mjs';
 import { heatLegend, shade } from './heatmap.mjs';
-import { ROLES, symbolText } from '../roles.mjs';
+import { ROLES } from '../roles.mjs';
 
 /** Texts of a rows × cols grid of numbers, all with the same decimals. */
 export function gridTexts(rows, cols, value) {
@@ -140,10 +140,7 @@ export function layerInput(ctx, name, options = {}) {
   const view = blocks
     ? headBlocksMatrix({
         matrix: `layer-${name}`,
-        role: meta.role,
-        symbol: symbolNode(meta.symbol),
-        symbolText: symbolText(meta.symbol),
-        name: tr(meta.nameKey),
+        ...roleLabels(meta, tr),
         rows: matrix.rows,
         cols: matrix.cols,
         value,
@@ -153,10 +150,7 @@ export function layerInput(ctx, name, options = {}) {
       })
     : matrixView({
         matrix: 'layer-wOut',
-        role: meta.role,
-        symbol: symbolNode(meta.symbol),
-        symbolText: symbolText(meta.symbol),
-        name: tr(meta.nameKey),
+        ...roleLabels(meta, tr),
         rows: matrix.rows,
         cols: matrix.cols,
         text: gridTexts(matrix.rows, matrix.cols, value),
@@ -205,32 +199,23 @@ export function layerProjection(ctx, field) {
 export function headPair(ctx, hd, options = {}) {
   const { numbers, tr } = ctx;
   const layer = numbers.layer;
-  const { n } = layer.dims;
   const trace = layer.heads[hd];
-  const masked = (i, j) => layer.masked(hd, i, j);
-  const scores = headHeatmap({
-    matrix: 'head-scores',
-    head: hd,
-    n,
-    value: (i, j) => at(trace.scores, i, j),
-    masked,
-    weights: false,
-    symbol: `S${subscript(hd + 1)}`,
-    name: tr('ch2.attention.scores', { h: hd + 1 }),
-    rows: options.rows,
-    tr,
-  });
-  const weights = headHeatmap({
-    matrix: 'head-weights',
-    head: hd,
-    n,
-    value: (i, j) => at(trace.weights, i, j),
-    masked,
-    weights: true,
-    symbol: `A${subscript(hd + 1)}`,
-    name: tr('ch2.attention.weights', { h: hd + 1 }),
-    rows: options.rows,
-    tr,
-  });
-  return { scores, weights };
+  // The two differ in their numbers, letter and name only (the weights' cells are shaded 0 to 1).
+  const heatmap = (field, letter, nameKey) =>
+    headHeatmap({
+      matrix: `head-${field}`,
+      head: hd,
+      n: layer.dims.n,
+      value: (i, j) => at(trace[field], i, j),
+      masked: (i, j) => layer.masked(hd, i, j),
+      weights: field === 'weights',
+      symbol: `${letter}${subscript(hd + 1)}`,
+      name: tr(nameKey, { h: hd + 1 }),
+      rows: options.rows,
+      tr,
+    });
+  return {
+    scores: heatmap('scores', 'S', 'ch2.attention.scores'),
+    weights: heatmap('weights', 'A', 'ch2.attention.weights'),
+  };
 }

@@ -21,6 +21,17 @@ export function symbolNode(symbol) {
   return h('span', { class: 'symbol', text: symbol });
 }
 
+/**
+ * A matrix's labels from its row of roles.mjs, as matrixView takes them: its colour role, its
+ * symbol (a node, and as plain text) and its name.
+ */
+export const roleLabels = (meta, tr) => ({
+  role: meta.role,
+  symbol: symbolNode(meta.symbol),
+  symbolText: symbolText(meta.symbol),
+  name: tr(meta.nameKey),
+});
+
 /** The number in cell (i, j) of a named matrix, in the current rounding. */
 function cellValue(numbers, name, i, j) {
   if (name === 'weights') return numbers.shown.weight(i, j);
@@ -69,10 +80,7 @@ export function fullMatrix(ctx, name, options = {}) {
       : rowNames;
   return matrixView({
     matrix: name,
-    role: meta.role,
-    symbol: symbolNode(meta.symbol),
-    symbolText: symbolText(meta.symbol),
-    name: tr(meta.nameKey),
+    ...roleLabels(meta, tr),
     rows: matrix.rows,
     cols: matrix.cols,
     text: (i, j) => texts[i][j],

@@ -13,6 +13,8 @@
 //   base-url   the folder of the package's files (attention.mjs, train-worker.mjs, the .wasm)
 //              when they are not beside this file (or where an app's bundler put them); also
 //              the baseUrl property
+// Once chapter 3 or 4 has started its trainer, the element's data-trainer-threads says how many
+// threads it trains on ('auto': the cores where the page is cross-origin isolated, else 1).
 // Each element is its own explainer with its own state (startApp on a root inside its shadow
 // root). The styles live in the shadow root, adopted as a constructed stylesheet (allowed by
 // a strict style-src); keys reach an element only while the focus is inside it.
@@ -92,6 +94,24 @@ function bootUrl(worker) {
   return bootUrls.get(worker);
 }
 
+/**
+ * A trainer for chapters 3 and 4 of the element `host`: on the wasm threads build where the
+ * page is cross-origin isolated (threads: 'auto'; the trainer tells its worker where the
+ * threads build's files are, as the package's module sees them: beside it, or where an app's
+ * bundler put them), on one thread where its helpers cannot start (a policy that allows blob:
+ * workers only). The host's data-trainer-threads says which.
+ */
+async function startTrainer(host, files, options) {
+  const { createTrainer } = await files.module;
+  const start = (threads) =>
+    createTrainer({ ...options, threads, workerUrl: bootUrl(files.worker) });
+  const trainer = await start('auto').catch((error) =>
+    globalThis.crossOriginIsolated ? start(1) : Promise.reject(error),
+  );
+  host.dataset.trainerThreads = String(trainer.threads);
+  return trainer;
+}
+
 /** A base-url attribute's value as an absolute folder URL ('' for none or an invalid one). */
 function folderOf(value) {
   if (!value) return '';
@@ -138,11 +158,7 @@ export class AttentionExplainer extends HTMLElement {
     this.app = startApp({
       root,
       loadAttention: () => files.attention,
-      // One thread: the element's trainer runs from the worker URL an app's bundler gave it,
-      // and under Vite's and webpack's worker builds the threads build's helpers do not start
-      // there (tests/apps hung waiting for the trainer in an isolated page).
-      startTrainer: async (options) =>
-        (await files.module).createTrainer({ ...options, workerUrl: bootUrl(files.worker) }),
+      startTrainer: (options) => startTrainer(this, files, options),
       loadText: async (file) => {
         const response = await fetch(new URL(file, files.texts));
         if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);

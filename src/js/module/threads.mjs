@@ -4,11 +4,12 @@
 // cross-origin isolated.
 //
 // Its files sit beside the package entry: in browsers its glue (attention-threads.mjs, an ES
-// module, imported by a literal import() that bundlers split into a chunk), the helpers'
-// script (attention-threads.worker.mjs, which imports the glue; started below by a literal
-// new Worker(new URL(…)) that bundlers bundle as a worker) and the two .wasm
-// (attention-threads.wasm and its Relaxed SIMD twin, named by literal new URL(…)s); in Node
-// its CommonJS glue and worker script (attention-threads-node.cjs and .worker.cjs), by path.
+// module with no imports), the helpers' script (attention-threads.worker.mjs, which imports
+// the glue; bundlers bundle the two as a worker) and the two .wasm (attention-threads.wasm
+// and its Relaxed SIMD twin), each named by a literal URL bundlers follow (threads-files.mjs);
+// in Node its CommonJS glue and worker script (attention-threads-node.cjs and .worker.cjs), by
+// path. Or where a caller says: baseUrl's folder, or each file's URL (the trainer's worker is
+// told them by its host, which sees them where the app's bundler put them).
 //
 // Loading settles within initTimeout: a helper whose script cannot start (a 404, a script
 // served without the page's Cross-Origin-Embedder-Policy) rejects it at once, naming the
@@ -17,20 +18,27 @@
 import { createAttentionWith } from './api.mjs';
 import { preferRelaxed, readBesideInNode, within } from './load-module.mjs';
 import { besideThisFile } from './package-files.mjs';
+import { startHelperBesideThis, threadsFiles } from './threads-files.mjs';
 import { importNodeBuiltin, isNode, startWebWorker, whyNotLoaded } from '../shared/workers.mjs';
 
 export { notIsolatedError, threadsAvailable } from './threads-option.mjs';
 
 /**
  * The threads build with `threads` - 1 helpers, loaded and wrapped (api.mjs wrapModule, which
- * starts the team). `options`: createAttention's, checked ({ relaxedSimd, warmUp, initTimeout }).
+ * starts the team). `options`: createAttention's, checked ({ relaxedSimd, warmUp, initTimeout,
+ * base }); in a browser also `files`, each file's URL (threadsFiles() as another thread saw
+ * them), which take the place of base's.
  */
 export async function loadThreads(threads, options) {
-  const { relaxedSimd, warmUp, initTimeout = Infinity, base = null } = options;
-  const glue = isNode ? await nodeGlue(base) : await browserGlue(base);
+  const { relaxedSimd, warmUp, initTimeout = Infinity, base = null, files: named = null } = options;
+  // In a browser: where the caller names them, in base, or beside this file.
+  const files = isNode ? null : (named ?? threadsFiles(base));
+  // The helpers' script beside this file starts by its literal new Worker(new URL(…)).
+  const helperScript = named === null && base === null ? null : files?.helper;
+  const glue = isNode ? await nodeGlue(base) : await browserGlue(files.glue);
   const load = async (relaxed) => {
-    const wasm = threadsWasm(relaxed, base);
-    const helpers = isNode ? null : browserHelpers(base);
+    const wasm = isNode ? nodeWasm(relaxed, base) : files[wasmKey(relaxed)];
+    const helpers = isNode ? null : browserHelpers(helperScript);
     const moduleOptions = {
       attentionHelpers: threads - 1,
       ...glue.moduleOptions,
@@ -55,29 +63,26 @@ export async function loadThreads(threads, options) {
   return preferRelaxed(relaxedSimd, load, true, false);
 }
 
-/** The URL of either .wasm: in `base`, else beside this file by a literal URL bundlers see. */
-function threadsWasm(relaxed, base) {
+/** The key of either .wasm in threadsFiles(). */
+const wasmKey = (relaxed) => (relaxed ? 'relaxed' : 'simd128');
+
+/** The URL of either .wasm in Node: in `base`, else beside this file. */
+function nodeWasm(relaxed, base) {
   const file = relaxed ? 'attention-threads-relaxed.wasm' : 'attention-threads.wasm';
-  if (base !== null) return new URL(file, base).href;
-  if (isNode) return besideThisFile(file).href;
-  return relaxed
-    ? new URL('./attention-threads-relaxed.wasm', import.meta.url).href
-    : new URL('./attention-threads.wasm', import.meta.url).href;
+  return base === null ? besideThisFile(file).href : new URL(file, base).href;
 }
 
-/** The browsers' glue (an ES module): from `base`, else the file beside this one. */
-async function browserGlue(base) {
+/**
+ * The browsers' glue (an ES module) from `url`: an app's bundler emitted the file there (or it
+ * is the package's, served as is), so the import itself is left alone by bundlers.
+ */
+async function browserGlue(url) {
   let glue;
   try {
-    glue =
-      base === null
-        ? await import('./attention-threads.mjs')
-        : await import(
-            /* webpackIgnore: true */ /* @vite-ignore */ new URL('attention-threads.mjs', base).href
-          );
+    glue = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
   } catch (error) {
     throw new Error(
-      `createAttention: could not load the threads build’s glue (attention-threads.mjs, ${base === null ? 'beside attention.mjs' : `in ${base}`}): ${error?.message ?? error}. Serve it there, or pass baseUrl (the folder of the package’s files)`,
+      `createAttention: could not load the threads build’s glue (attention-threads.mjs) from ${url}: ${error?.message ?? error}. Serve it there, or pass baseUrl (the folder of the package’s files)`,
       { cause: error },
     );
   }
@@ -85,11 +90,11 @@ async function browserGlue(base) {
 }
 
 /**
- * The helpers of one load in a browser: moduleOptions.createHelperWorker starts each (the glue
- * calls it, scripts/lib/glue-fixes.mjs), `failed` rejects when one cannot start, end() ends
- * them all.
+ * The helpers of one load in a browser, from `script` ({ url, type }; null: beside this
+ * file): moduleOptions.createHelperWorker starts each (the glue calls it,
+ * scripts/lib/glue-fixes.mjs), `failed` rejects when one cannot start, end() ends them all.
  */
-function browserHelpers(base) {
+function browserHelpers(script) {
   const workers = [];
   const urls = [];
   let reject;
@@ -97,9 +102,7 @@ function browserHelpers(base) {
   failed.catch(() => {}); // raced, or never looked at when the load fails otherwise
   const createHelperWorker = () => {
     const { worker, url } = startWebWorker(() =>
-      base === null
-        ? new Worker(new URL('./attention-threads.worker.mjs', import.meta.url), { type: 'module' })
-        : new Worker(new URL('attention-threads.worker.mjs', base), { type: 'module' }),
+      script ? new Worker(script.url, { type: script.type }) : startHelperBesideThis(),
     );
     workers.push(worker);
     urls.push(url);

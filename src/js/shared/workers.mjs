@@ -76,6 +76,36 @@ export function startWebWorker(start) {
 }
 
 /**
+ * The script `start` (a literal new Worker(new URL(…)), as for startWebWorker) names, as an
+ * app's bundler rewrote it, and how it is started: { url, type }, an absolute URL and
+ * 'module' or 'classic' (webpack makes its worker bundles classic scripts). Starts nothing:
+ * the global Worker is a stand-in that only records, while `start` runs. For a worker whose
+ * script must start in another thread than this one (the trainer's, for its helpers), where
+ * the same literal could not be followed by a bundler. Null where Worker cannot be replaced.
+ */
+export function workerScriptOf(start) {
+  const NativeWorker = globalThis.Worker;
+  let script = null;
+  class RecordingStandIn {
+    constructor(scriptUrl, options) {
+      const url = new URL(String(scriptUrl), globalThis.location?.href).href;
+      script = { url, type: options?.type === 'module' ? 'module' : 'classic' };
+    }
+  }
+  try {
+    globalThis.Worker = RecordingStandIn;
+  } catch {
+    return null;
+  }
+  try {
+    start();
+    return script;
+  } finally {
+    globalThis.Worker = NativeWorker;
+  }
+}
+
+/**
  * Starts the module worker at `url`: { post, onMessage, onDeath, busy, terminate }. onDeath's
  * listener gets a phrase saying why ("its script … did not load: HTTP 404", "it threw …", "it
  * exited with code 1"); busy(false) lets Node exit while the worker waits (browsers have no

@@ -47,6 +47,36 @@ export const TEXT_MODEL = Object.freeze({
  * length of a line instead of recalling its 22,500 training characters.
  */
 export const TEXT_TASK = Object.freeze({ minCount: 3, inputDropout: 0.15 });
+/**
+ * Characters of text per unit of minCount in textTaskFor: a text needs this many characters
+ * for each count a character must reach to keep its own id.
+ */
+const CHARACTERS_PER_COUNT = 6000;
+
+/**
+ * How the text task reads `text` (createTrainer's `task: { text, ...textTaskFor(text) }`):
+ * TEXT_TASK for a text long enough, and a lower minCount for a shorter one, so that a short
+ * text (a learner's paragraph) keeps its characters instead of sharing one unknown id: minCount
+ * is floor(characters / CHARACTERS_PER_COUNT), at least 1 and at most TEXT_TASK.minCount
+ * (under 12,000 characters every character keeps its id; from 18,000 on, TEXT_TASK's 3: the
+ * Tang poems' 24,992 and the English text's). With minCount 1 there is no unknown id, so no
+ * input dropout either.
+ * @param {string} text
+ * @returns {Readonly<{ minCount: number, inputDropout: number }>}
+ */
+export function textTaskFor(text) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`textTaskFor: text must be a string, got ${describe(text)}`);
+  }
+  let characters = 0;
+  for (const _ of text) characters++; // eslint-disable-line no-unused-vars
+  const minCount = Math.max(
+    1,
+    Math.min(TEXT_TASK.minCount, Math.floor(characters / CHARACTERS_PER_COUNT)),
+  );
+  if (minCount === TEXT_TASK.minCount) return TEXT_TASK;
+  return Object.freeze({ minCount, inputDropout: minCount > 1 ? TEXT_TASK.inputDropout : 0 });
+}
 /** Rows (windows) per training step for TEXT_MODEL. */
 export const TEXT_BATCH = 8;
 /**

@@ -6,9 +6,11 @@
 // worker build refuses it).
 //
 // The first message, { type: 'init', options, files, config, seed, batch }, also loads the
-// module (options: createAttention's, threads included; files: the host's .wasm URLs, so that a copy of this
-// script in another folder, as the element starts it, finds them); a module that fails to
-// load answers it with an error (train-worker-handler.mjs).
+// module (options: createAttention's, threads and initTimeout included; files: the host's
+// .wasm URLs, and for threads the threads build's files, so that this script bundled as a
+// worker or copied into another folder, as the element starts it, finds them where the app's
+// bundler put them); a module that fails to load answers it with an error
+// (train-worker-handler.mjs).
 import { loadOneThread } from '../module/load-module.mjs';
 import { loadThreads } from '../module/threads.mjs';
 import { wasmFiles } from '../module/package-files.mjs';
@@ -17,14 +19,15 @@ import { listenInWorker } from '../shared/workers.mjs';
 
 /**
  * The module createTrainer asked for: with options.threads above 1 (a count createTrainer
- * checked where threads can run) the wasm threads build, whose files sit beside the one-thread
- * module's (the host's `files`, else beside this script); else the one-thread module.
+ * checked where threads can run) the wasm threads build, from the files the host named
+ * (files.threads; none in Node, where they are read beside this script); else the one-thread
+ * module.
  */
 function loadAttention(options = {}, files = undefined) {
   const { threads = 1, ...oneThread } = options;
   if (threads > 1) {
-    const base = files ? new URL('.', files.simd128).href : null;
-    return loadThreads(threads, { relaxedSimd: oneThread.relaxedSimd, base });
+    const { relaxedSimd, initTimeout } = oneThread;
+    return loadThreads(threads, { relaxedSimd, initTimeout, files: files?.threads ?? null });
   }
   return loadOneThread(oneThread, files ?? wasmFiles());
 }

@@ -19,6 +19,7 @@ import {
 import { CONFIG_KEYS } from './tiny-transformer.mjs';
 import { openChannel, TrainerError } from './trainer-channel.mjs';
 import { besideThisFile, wasmFilesForWorkers } from '../module/package-files.mjs';
+import { threadsFiles } from '../module/threads-files.mjs';
 import { fitConfigToTask, readTask } from './trainer-task.mjs';
 import { readTrainerForward, readTrainerGenerate } from './decoding-options.mjs';
 import { isNode, spawnWorker, startWebWorker } from '../shared/workers.mjs';
@@ -251,6 +252,18 @@ function readTrainerOptions(options, where) {
 }
 
 /**
+ * What the worker is told of the package's files, as this host sees them (beside it, or where
+ * an app's bundler put them; wasmFilesForWorkers): the one-thread module's .wasm, and with
+ * threads above 1 the threads build's files (threads-files.mjs), which a worker script bundled
+ * or copied on its own could not find itself. Undefined in Node and in a classic script.
+ */
+function filesForWorker(threads) {
+  const files = wasmFilesForWorkers();
+  if (files === undefined || threads === 1) return files;
+  return { ...files, threads: threadsFiles() };
+}
+
+/**
  * Asks the new worker to load the module and build the model (and the text task's tokenizer);
  * resolves to its answer. A worker that does not answer within initTimeout, or refuses, is
  * ended (the channel fails), and the error is thrown.
@@ -280,7 +293,7 @@ async function initTrainWorker(channel, where, init) {
           };
     return await request('init', {
       options: moduleOptions,
-      files: wasmFilesForWorkers(),
+      files: filesForWorker(moduleOptions.threads ?? 1),
       config,
       seed,
       batch,
@@ -308,9 +321,13 @@ export async function createTrainer(options) {
   const { task, config, seed, batch, initTimeout, onProgress, url, workerType, ...rest } =
     readTrainerOptions(options, where);
   // The worker loads the wasm threads build when threads > 1: its training steps share their
-  // work among them (the same bits as one thread).
+  // work among them (the same bits as one thread). Its load gets most of initTimeout, so that
+  // a file that does not load is named by the worker's error before this side's timeout.
   const threads = await readThreads(rest.threads, where);
-  const moduleOptions = threads > 1 ? { ...rest.moduleOptions, threads } : rest.moduleOptions;
+  const moduleOptions =
+    threads > 1
+      ? { ...rest.moduleOptions, threads, initTimeout: Math.ceil(initTimeout * 0.9) }
+      : rest.moduleOptions;
 
   const channel = openChannel(await spawnTrainWorker(url, workerType), onProgress);
   const { request, fail } = channel;
@@ -415,6 +432,8 @@ export async function createTrainer(options) {
     },
     /** The text task's tokenizer (createCharTokenizer of its text); null for induction. */
     tokenizer: task?.tokenizer ?? null,
+    /** The threads each training step runs on (options.threads, 'auto' resolved). */
+    threads,
     /** The last step the worker reported. */
     get step() {
       return channel.step;

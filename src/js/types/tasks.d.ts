@@ -172,6 +172,21 @@ export const TEXT_MODEL: Readonly<{
  */
 export const TEXT_TASK: Readonly<{ minCount: 3; inputDropout: 0.15 }>;
 
+/**
+ * How the text task reads `text`, by its length: {@link TEXT_TASK} for a text of 18,000
+ * characters or more (the Tang poems, the English text), and a lower `minCount` for a shorter
+ * one, so that a short text (a learner's paragraph) keeps its characters instead of sharing
+ * one unknown id: minCount is floor(characters / 6,000), at least 1 and at most 3. Under
+ * 12,000 characters every character keeps its id (minCount 1), and with no unknown id there is
+ * no input dropout either (inputDropout 0).
+ * @example
+ * ```ts
+ * const trainer = await createTrainer({ config: { ...TEXT_MODEL }, task: { text, ...textTaskFor(text) } });
+ * ```
+ * @throws TypeError when text is not a string.
+ */
+export function textTaskFor(text: string): Readonly<{ minCount: number; inputDropout: number }>;
+
 /** Windows per training step for {@link TEXT_MODEL}: 8. */
 export const TEXT_BATCH: 8;
 

@@ -368,6 +368,11 @@ export interface Trainer {
   close(): void;
   /** A text trainer's tokenizer ({@link createCharTokenizer} of its text); null for induction. */
   readonly tokenizer: CharTokenizer | null;
+  /**
+   * The threads every training step runs on: {@link TrainerOptions.threads} as given, `'auto'`
+   * resolved (1 where threads cannot run).
+   */
+  readonly threads: number;
   /** The last step the worker reported. */
   readonly step: number;
   /** True once the worker is gone. */

@@ -20,6 +20,7 @@ import { formatExact } from '../../format.mjs';
 import { LANGUAGE_MODEL, showCharacter } from '../../model/language.mjs';
 import { SAMPLE_TEMPERATURE } from '../../app/language-run.mjs';
 import { articleExample, dimsOf } from '../../model/example.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /** The article's X (chapter 1's example): its tokens n and their dimension dIn. */
 const ARTICLE = dimsOf(articleExample());
@@ -175,7 +176,6 @@ function build(ctx) {
     follow();
     const p = progressOf(t);
     parts.forEach((part, k) => reveal(part, ramp(p, k / 3, (k + 1) / 3)));
-    element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
     sentences: [
@@ -188,14 +188,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-chars',
-    family: 'lm-chars',
-    params: {},
-    duration: 4,
-    title: (tr) => tr('ch4.title.chars'),
-    build,
-  },
+  singleStep({ id: 'lm-chars', titleKey: 'ch4.title.chars', duration: 4, build }),
 ];
 
 export default { titleKey: 'ch4.stage.chars', steps };

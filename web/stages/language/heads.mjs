@@ -7,11 +7,7 @@ import { h, setText } from '../../dom.mjs';
 import {
   followRun,
   forwardFollower,
-  runStatus,
-  sentenceField,
-  sentenceIds,
-  sentenceKey,
-  sayFailure,
+  sentenceAndStatus,
   textReading,
 } from '../../draw/language-views.mjs';
 import { headHeatmap, tokenLines } from '../../draw/training-views.mjs';
@@ -22,6 +18,7 @@ import {
   readSentenceHeads,
   showCharacter,
 } from '../../model/language.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /**
  * Each heatmap's cells at least 13 px, so that a Chinese character can be read on its axes
@@ -31,8 +28,7 @@ const HEATMAP_SIZE = { cell: 13, most: 312 };
 
 function build(ctx) {
   const { tr, languageRun } = ctx;
-  const field = sentenceField(languageRun, tr);
-  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const sentence = sentenceAndStatus(languageRun, tr);
   const grid = h('div', { class: 'train-heads ch4-heads' });
   // One head's weights as lines from each character to those it attends to: the head the
   // learner picked (a click on its heatmap), else the one read most clearly.
@@ -41,8 +37,8 @@ function build(ctx) {
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-heads' },
-    field.element,
-    status,
+    sentence.field.element,
+    sentence.status,
     grid,
     h('div', { class: 'ch4-stagepart' }, linesTitle, lines),
   );
@@ -107,21 +103,18 @@ function build(ctx) {
   const revealMaps = () =>
     maps.forEach((m, k) => reveal(m.element, itemAmount(progress, maps.length, k)));
 
-  const follow = forwardFollower(languageRun, show, sayFailure(status, tr));
+  const follow = forwardFollower(languageRun, show, sentence.failed);
   function draw(run) {
-    field.update(run);
-    setText(status, runStatus(run, tr));
-    const ids = sentenceIds(run);
+    const read = sentence.update(run);
     // The model whole: the heads switched off in the next stage are read here too.
     const headMask = allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads);
-    if (ids) follow({ key: sentenceKey(run), tokens: ids, headMask });
+    if (read) follow({ ...read, headMask });
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {
     followed();
     progress = progressOf(t);
     revealMaps();
-    element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
     sentences: [tr('ch4.heads.explain'), tr('ch4.heads.kinds')],
@@ -131,14 +124,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-heads',
-    family: 'lm-heads',
-    params: {},
-    duration: 4,
-    title: (tr) => tr('ch4.title.heads'),
-    build,
-  },
+  singleStep({ id: 'lm-heads', titleKey: 'ch4.title.heads', duration: 4, build }),
 ];
 
 export default { titleKey: 'ch4.stage.heads', steps };

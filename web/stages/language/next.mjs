@@ -12,17 +12,14 @@ import {
   numberRgb,
   forwardFollower,
   probabilityBars,
-  runStatus,
-  sentenceField,
-  sentenceIds,
-  sentenceKey,
-  sayFailure,
+  sentenceAndStatus,
 } from '../../draw/language-views.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { LANGUAGE_MODEL, sentenceScores, showCharacter } from '../../model/language.mjs';
 import { lastRowOutput } from '../../model/last-row.mjs';
 import { formatExact } from '../../format.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /** Products of the true character's logit printed in full (the rest are counted). */
 const SHOWN_PRODUCTS = 3;
@@ -163,8 +160,7 @@ function showH({ element, hPart, dot, tr }, run, hRow, z, unembedding, { truth, 
 
 function build(ctx) {
   const { tr, languageRun, attn } = ctx;
-  const field = sentenceField(languageRun, tr);
-  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const sentence = sentenceAndStatus(languageRun, tr);
   const reads = h('p', { class: 'ch4-reads' });
   const hPart = h('div', { class: 'ch4-stagepart ch4-h' });
   const logitsPart = h('div', { class: 'ch4-stagepart ch4-logits' });
@@ -176,14 +172,14 @@ function build(ctx) {
     languageRun,
     attn,
     (...shown) => showH({ element, hPart, dot, tr }, languageRun.run, ...shown),
-    sayFailure(status, tr),
+    sentence.failed,
   );
 
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-next' },
-    field.element,
-    status,
+    sentence.field.element,
+    sentence.status,
     reads,
     parts,
   );
@@ -261,20 +257,16 @@ function build(ctx) {
     element.dataset.ready = 'true';
   }
 
-  const follow = forwardFollower(languageRun, show, sayFailure(status, tr));
+  const follow = forwardFollower(languageRun, show, sentence.failed);
   function draw(run) {
-    field.update(run);
-    setText(status, runStatus(run, tr));
-    const ids = sentenceIds(run);
-    if (!ids) return;
-    follow({ key: sentenceKey(run), tokens: ids, headMask: run.headMask });
+    const read = sentence.update(run);
+    if (read) follow({ ...read, headMask: run.headMask });
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {
     followed();
     const p = progressOf(t);
     parts.forEach((part, k) => reveal(part, ramp(p, k / 4, (k + 1) / 4)));
-    element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
     sentences: [tr('ch4.next.explain'), tr('ch4.next.why')],
@@ -302,16 +294,7 @@ function build(ctx) {
   return { element, render, explanation, narration: tr('ch4.narrate.next') };
 }
 
-const steps = () => [
-  {
-    id: 'lm-next',
-    family: 'lm-next',
-    params: {},
-    duration: 4,
-    title: (tr) => tr('ch4.title.next'),
-    build,
-  },
-];
+const steps = () => [singleStep({ id: 'lm-next', titleKey: 'ch4.title.next', duration: 4, build })];
 
 export default { titleKey: 'ch4.stage.next', steps };
 

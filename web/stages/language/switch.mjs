@@ -7,11 +7,7 @@ import {
   followRun,
   forwardFollower,
   probabilityBars,
-  runStatus,
-  sentenceField,
-  sentenceIds,
-  sentenceKey,
-  sayFailure,
+  sentenceAndStatus,
   textReading,
 } from '../../draw/language-views.mjs';
 import { itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
@@ -23,6 +19,7 @@ import {
   sentenceScores,
   showCharacter,
 } from '../../model/language.mjs';
+import { singleStep } from '../single-step.mjs';
 
 const { layers: L, heads: H } = LANGUAGE_MODEL;
 
@@ -78,8 +75,7 @@ function headSwitches(languageRun, tr) {
 
 function build(ctx) {
   const { tr, languageRun } = ctx;
-  const field = sentenceField(languageRun, tr);
-  const status = h('p', { class: 'ch4-status', role: 'status' });
+  const sentence = sentenceAndStatus(languageRun, tr);
   const switches = headSwitches(languageRun, tr);
   const verdict = h('p', { class: 'ch4-verdict', 'aria-live': 'polite' });
   const before = h('div', { class: 'ch4-stagepart' });
@@ -87,8 +83,8 @@ function build(ctx) {
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-switch' },
-    field.element,
-    status,
+    sentence.field.element,
+    sentence.status,
     // Above the heads, which run down a phone's screen: a tap far down brings it into view
     // once the model has run again (tell()).
     verdict,
@@ -178,7 +174,7 @@ function build(ctx) {
       );
       tell();
     },
-    sayFailure(status, tr),
+    sentence.failed,
   );
   const followMasked = forwardFollower(
     languageRun,
@@ -190,24 +186,20 @@ function build(ctx) {
       };
       tell();
     },
-    sayFailure(status, tr),
+    sentence.failed,
   );
   function draw(run) {
-    field.update(run);
+    const read = sentence.update(run);
     switches.update(run.headMask);
-    setText(status, runStatus(run, tr));
-    const ids = sentenceIds(run);
-    if (!ids) return;
-    const key = sentenceKey(run);
-    followWhole({ key, tokens: ids, headMask: allHeadsOn(L, H) });
-    followMasked({ key, tokens: ids, headMask: [...run.headMask] });
+    if (!read) return;
+    followWhole({ ...read, headMask: allHeadsOn(L, H) });
+    followMasked({ ...read, headMask: [...run.headMask] });
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {
     followed();
     const p = progressOf(t);
     switches.rows.forEach((row, k) => reveal(row, itemAmount(p, switches.rows.length, k)));
-    element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
     sentences: [tr('ch4.switch.explain'), tr('ch4.switch.how')],
@@ -217,14 +209,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-switch',
-    family: 'lm-switch',
-    params: {},
-    duration: 3,
-    title: (tr) => tr('ch4.title.switch'),
-    build,
-  },
+  singleStep({ id: 'lm-switch', titleKey: 'ch4.title.switch', duration: 3, build }),
 ];
 
 export default { titleKey: 'ch4.stage.switch', steps };

@@ -24,6 +24,7 @@ import {
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from 'attention-explained';
 import { SAMPLE_TEMPERATURE, heldOutEvery } from '../../app/language-run.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /**
  * The samples, newest first: the step and the seconds of training (or, for the snapshot, its
@@ -182,10 +183,8 @@ function build(ctx) {
     element.dataset.text = run.text.status;
   }
   const follow = followRun(languageRun, element, draw);
-  const render = (t) => {
-    follow();
-    element.dataset.t = t >= 1 ? '1' : '0';
-  };
+  // The curve and the samples follow the run as it trains, not the clock.
+  const render = follow;
   const explanation = {
     sentences: [
       tr('ch4.train.explain', {
@@ -203,14 +202,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-train',
-    family: 'lm-train',
-    params: {},
-    duration: 2,
-    title: (tr) => tr('ch4.title.train'),
-    build,
-  },
+  singleStep({ id: 'lm-train', titleKey: 'ch4.title.train', duration: 2, build }),
 ];
 
 export default { titleKey: 'ch4.stage.train', steps };

@@ -15,6 +15,7 @@ import {
   showCharacter,
   topChoices,
 } from '../../model/language.mjs';
+import { singleStep } from '../single-step.mjs';
 
 const { layers: L, heads: H } = LANGUAGE_MODEL;
 
@@ -205,7 +206,6 @@ function build(ctx) {
       const count = t >= 1 ? n : activeItem(progressOf(t), n + 1);
       if (count !== shownCount) showWritten(count);
     }
-    element.dataset.t = t >= 1 ? '1' : '0';
   };
   const explanation = {
     sentences: [tr('ch4.write.explain', { context: CONTEXT }), tr('ch4.write.knobs')],
@@ -215,14 +215,7 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
-    id: 'lm-write',
-    family: 'lm-write',
-    params: {},
-    duration: 6,
-    title: (tr) => tr('ch4.title.write'),
-    build,
-  },
+  singleStep({ id: 'lm-write', titleKey: 'ch4.title.write', duration: 6, build }),
 ];
 
 export default { titleKey: 'ch4.stage.write', steps };

@@ -8,6 +8,7 @@ import { formula, frac, mi, mo, row as mrow, sqrt, sub, sup } from '../../draw/m
 import { headCardTitle, headPair } from '../../draw/layer-views.mjs';
 import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
 import { at } from '../../model/matrix.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /**
  * Where each query of head h looks most: "q₁→k₃ 0.32" per row (every key tied for the
@@ -127,12 +128,10 @@ function build(ctx) {
 }
 
 const steps = (dims, layerDims) => [
-  {
+  singleStep({
     id: 'heads-attention',
-    family: 'heads-attention',
-    params: {},
+    titleKey: 'ch2.title.attention',
     duration: duration(layerDims.heads, 0.9),
-    title: (tr) => tr('ch2.title.attention'),
     build,
     // Predict (tools/exercises.mjs): each head's weights of the last query, which sees every
     // key. The scene stays as it is: its heatmaps show the numbers only when asked to.
@@ -143,7 +142,7 @@ const steps = (dims, layerDims) => [
         hold: false,
       }));
     },
-  },
+  }),
 ];
 
 export default { titleKey: 'stage.headAttention', steps, reads: ['layer'] };

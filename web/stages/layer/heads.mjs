@@ -7,6 +7,7 @@ import { formula, mi, mo, row as mrow, sub, sup } from '../../draw/mathml.mjs';
 import { headChip, layerInput, layerProjection } from '../../draw/layer-views.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
+import { singleStep } from '../single-step.mjs';
 
 function build(ctx) {
   const { numbers, tr } = ctx;
@@ -90,14 +91,12 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
+  singleStep({
     id: 'heads-split',
-    family: 'heads-split',
-    params: {},
+    titleKey: 'ch2.title.heads',
     duration: duration(4, 0.8),
-    title: (tr) => tr('ch2.title.heads'),
     build,
-  },
+  }),
 ];
 
 export default { titleKey: 'stage.heads', steps, reads: ['layer'] };

@@ -9,6 +9,7 @@ import { duration, itemAmount, progressOf, reveal } from '../../draw/timing.mjs'
 import { LLAMA_3_8B, MODEL_DEFAULTS, kvChoices, sharingKind } from '../../model/layer.mjs';
 import { cacheNumbers } from '../../model/layer-numbers.mjs';
 import { formatBytes, lengthSlider } from '../../draw/length-cost.mjs';
+import { singleStep } from '../single-step.mjs';
 
 const formatCount = (value, language) =>
   new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
@@ -254,14 +255,12 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
+  singleStep({
     id: 'kv-sharing',
-    family: 'kv-sharing',
-    params: {},
+    titleKey: 'ch2.title.kv',
     duration: duration(3, 0.8),
-    title: (tr) => tr('ch2.title.kv'),
     build,
-  },
+  }),
 ];
 
 export default { titleKey: 'stage.kvSharing', steps, reads: ['layer'] };

@@ -12,6 +12,7 @@ import { operator } from '../../draw/term-line.mjs';
 import { activeItem, duration, itemAmount, land, progressOf } from '../../draw/timing.mjs';
 import { at } from '../../model/matrix.mjs';
 import { ROLES } from '../../roles.mjs';
+import { singleStep } from '../single-step.mjs';
 
 function concatView(ctx) {
   const { numbers, tr } = ctx;
@@ -148,22 +149,18 @@ function buildProjection(ctx) {
 }
 
 const steps = (dims, layerDims) => [
-  {
+  singleStep({
     id: 'heads-concat',
-    family: 'heads-concat',
-    params: {},
+    titleKey: 'ch2.title.concat',
     duration: duration(layerDims.heads, 0.8),
-    title: (tr) => tr('ch2.title.concat'),
     build: buildConcat,
-  },
-  {
+  }),
+  singleStep({
     id: 'output-projection',
-    family: 'output-projection',
-    params: {},
+    titleKey: 'ch2.title.output',
     duration: duration(layerDims.n * layerDims.dModel, 0.25),
-    title: (tr) => tr('ch2.title.output'),
     build: buildProjection,
-  },
+  }),
 ];
 
 export default { titleKey: 'stage.output', steps, reads: ['layer'] };

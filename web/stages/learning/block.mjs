@@ -1,12 +1,12 @@
 // Chapter 3, stage "The rest of the block": after attention, on chapter 2's layer, the
 // residual connection X + Y, LayerNorm, the MLP and the second residual, so the reader sees
 // where attention sits in a Transformer block and why blocks stack (the output has X's shape).
-import { h } from '../../dom.mjs';
 import { formula, mi, mo, row as mrow, sub } from '../../draw/mathml.mjs';
 import { messageScene, revealedRow } from '../../draw/learning-views.mjs';
 import { blockView } from '../../draw/learning-tables.mjs';
 import { operator } from '../../draw/term-line.mjs';
 import { duration } from '../../draw/timing.mjs';
+import { singleStep } from '../single-step.mjs';
 
 const view = blockView;
 
@@ -100,14 +100,8 @@ function buildMlp(ctx) {
 
 const noBlock = ({ tr }) => messageScene(tr('ch3.block.noShape'));
 
-const step = (id, seconds, build) => ({
-  id,
-  family: id,
-  params: {},
-  duration: duration(seconds, 0.9),
-  title: (tr) => tr(`ch3.title.${id}`),
-  build,
-});
+const step = (id, seconds, build) =>
+  singleStep({ id, titleKey: `ch3.title.${id}`, duration: duration(seconds, 0.9), build });
 
 const steps = () => [
   step('block-residual', 3, buildResidual),

@@ -31,6 +31,7 @@ import {
   tokenLabel,
   trainedSteps,
 } from '../../model/training.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /**
  * The position an induction head attends to from the last token: the one right after the
@@ -340,12 +341,10 @@ function build(ctx) {
 }
 
 const steps = () => [
-  {
+  singleStep({
     id: 'heads-learned',
-    family: 'heads-learned',
-    params: {},
+    titleKey: 'ch3.title.heads',
     duration: 4,
-    title: (tr) => tr('ch3.title.heads'),
     build,
     // Predict (tools/exercises.mjs): where a head looks from the last token of the stage's
     // sequence, asked only as far as the weights show it (the scene's data-heads): where the
@@ -391,7 +390,7 @@ const steps = () => [
         ),
       ];
     },
-  },
+  }),
 ];
 
 // No table for the trained heads: the tables and "Your numbers" say where they are.

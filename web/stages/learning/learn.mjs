@@ -19,6 +19,7 @@ import { duration, progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { MAX_STEPS } from '../../model/learning-step.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
 import { ROLES } from '../../roles.mjs';
+import { singleStep } from '../single-step.mjs';
 
 const dL = (symbol) => frac(mi('∂L'), mi(`∂${symbol}`));
 
@@ -356,32 +357,28 @@ function directionQuestion(numbers) {
 }
 
 const steps = () => [
-  {
+  singleStep({
     id: 'learn-target',
-    family: 'learn-target',
-    params: {},
+    titleKey: 'ch3.title.target',
     duration: duration(3, 0.9),
-    title: (tr) => tr('ch3.title.target'),
     build: buildTarget,
-  },
-  ...gradSteps.map((spec) => ({
-    id: spec.id,
-    family: spec.id,
-    params: {},
-    duration: duration(3, 0.9),
-    title: (tr) => tr(`ch3.title.${spec.id}`),
-    build: buildGrad(spec),
-    questions: spec.questions,
-  })),
-  {
+  }),
+  ...gradSteps.map((spec) =>
+    singleStep({
+      id: spec.id,
+      titleKey: `ch3.title.${spec.id}`,
+      duration: duration(3, 0.9),
+      build: buildGrad(spec),
+      questions: spec.questions,
+    }),
+  ),
+  singleStep({
     id: 'learn-update',
-    family: 'learn-update',
-    params: {},
+    titleKey: 'ch3.title.update',
     duration: duration(4, 0.9),
-    title: (tr) => tr('ch3.title.update'),
     build: buildUpdate,
     questions: (numbers) => [directionQuestion(numbers)],
-  },
+  }),
 ];
 
 /** The weight matrices the step changes. */

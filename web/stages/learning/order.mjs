@@ -17,6 +17,7 @@ import { nextOrder, permutationGap } from '../../model/order-numbers.mjs';
 import { DISTANCES, STARTS } from '../../model/rope-numbers.mjs';
 import { at, fromRows } from '../../model/matrix.mjs';
 import { ROLES } from '../../roles.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /** X and its outputs side by side, rows labelled by the token they hold. */
 function pairOfMatrices(ctx, run, rowTokens, suffix, symbols) {
@@ -248,12 +249,10 @@ function buildDistance(ctx) {
 const noPair = ({ tr }) => messageScene(tr('ch3.rope.noPair'));
 
 const steps = () => [
-  {
+  singleStep({
     id: 'order-shuffle',
-    family: 'order-shuffle',
-    params: {},
+    titleKey: 'ch3.title.shuffle',
     duration: duration(3, 0.9),
-    title: (tr) => tr('ch3.title.shuffle'),
     build: buildShuffle,
     // Predict: an entry of the shuffled outputs (the same number as one of Y's).
     questions: ({ learning }) => {
@@ -267,31 +266,25 @@ const steps = () => [
         },
       ];
     },
-  },
-  {
+  }),
+  singleStep({
     id: 'order-positions',
-    family: 'order-positions',
-    params: {},
+    titleKey: 'ch3.title.positions',
     duration: duration(3, 0.9),
-    title: (tr) => tr('ch3.title.positions'),
     build: buildPositions,
-  },
-  {
+  }),
+  singleStep({
     id: 'order-rope',
-    family: 'order-rope',
-    params: {},
+    titleKey: 'ch3.title.rope',
     duration: duration(6, 0.7),
-    title: (tr) => tr('ch3.title.rope'),
     build: buildRope,
-  },
-  {
+  }),
+  singleStep({
     id: 'order-distance',
-    family: 'order-distance',
-    params: {},
+    titleKey: 'ch3.title.distance',
     duration: duration(5, 0.6),
-    title: (tr) => tr('ch3.title.distance'),
     build: buildDistance,
-  },
+  }),
 ];
 
 /**

@@ -34,6 +34,7 @@ import {
   runReading,
   trainedSteps,
 } from '../../model/training.mjs';
+import { singleStep } from '../single-step.mjs';
 
 /** How often the live region's text may change (a screen reader reads every change). */
 const STATUS_EVERY_MS = 1000;
@@ -410,14 +411,12 @@ function build(ctx) {
   }
   const schedule = oncePerFrame(draw);
 
-  const render = (t) => {
-    if (!unsubscribe) {
-      unsubscribe = training.subscribe(schedule);
-      draw();
-      whenIdle(() => element.isConnected && training.prepare());
-    }
-    // Nothing moves with the clock: the run draws itself as it reports (reduced motion too).
-    element.dataset.t = t >= 1 ? '1' : '0';
+  // Nothing moves with the clock: the run draws itself as it reports (reduced motion too).
+  const render = () => {
+    if (unsubscribe) return;
+    unsubscribe = training.subscribe(schedule);
+    draw();
+    whenIdle(() => element.isConnected && training.prepare());
   };
   const explanation = {
     sentences: [
@@ -429,16 +428,7 @@ function build(ctx) {
   return { element, render, explanation, narration: tr('ch3.narrate.train') };
 }
 
-const steps = () => [
-  {
-    id: 'train',
-    family: 'train',
-    params: {},
-    duration: 2,
-    title: (tr) => tr('ch3.title.train'),
-    build,
-  },
-];
+const steps = () => [singleStep({ id: 'train', titleKey: 'ch3.title.train', duration: 2, build })];
 
 /** The tables and "Your numbers" on this stage: the run's loss and heads, as it trains. */
 const panels = {
