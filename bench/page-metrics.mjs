@@ -267,7 +267,7 @@ async function measureFrames(browser, url, parentPid, scenario) {
  * the main thread's CPU time, how many frames exceed the budget by each, and the forced layouts.
  */
 function traceStats(trace) {
-  const { frames, forced, partsOf } = framesOfTrace(trace);
+  const { frames, forced, partsOf, tasksOf } = framesOfTrace(trace);
   const longest = (key) => Math.max(0, ...frames.map((frame) => frame[key]));
   return {
     frames: frames.length,
@@ -278,7 +278,12 @@ function traceStats(trace) {
     slowestCpu: [...frames]
       .sort((a, b) => b.cpuMs - a.cpuMs)
       .slice(0, 3)
-      .map((frame) => ({ at: frame.at, cpuMs: frame.cpuMs, parts: partsOf(frame).slice(0, 5) })),
+      .map((frame) => ({
+        at: frame.at,
+        cpuMs: frame.cpuMs,
+        parts: partsOf(frame).slice(0, 5),
+        tasks: tasksOf(frame).slice(0, 4),
+      })),
     forced: forced.sort((a, b) => b.ms - a.ms),
   };
 }
@@ -398,10 +403,10 @@ async function measure() {
 function slowestByCpu(runs, what) {
   const frames = runs.flatMap((run) => run.trace?.slowestCpu ?? []);
   if (!frames.length) return '';
-  const parts = (frame) => frame.parts.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+  const list = (pairs) => pairs.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
   const lines = frames.map(
     (frame) =>
-      `- ${frame.cpuMs.toFixed(1)} ms at ${(frame.at / 1000).toFixed(2)} s: ${parts(frame)} ms`,
+      `- ${frame.cpuMs.toFixed(1)} ms at ${(frame.at / 1000).toFixed(2)} s: ${list(frame.parts)} ms; its tasks at their top level: ${list(frame.tasks)} ms`,
   );
   return `\nFrames with the most main-thread CPU during ${what} (Chromium trace; nested events overlap):\n${lines.join('\n')}\n`;
 }

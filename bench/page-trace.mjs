@@ -12,6 +12,9 @@ export const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'disabled-by-default-devtools.timeline.frame',
+  // V8's own spans (compiling, running a script): what a long task spent outside the
+  // timeline's events.
+  'v8.execute',
 ];
 
 // Events in which the page's scripts run: a layout inside one of them was forced by a script.
@@ -41,9 +44,12 @@ const PARTS = new Set([
 /**
  * The frames of the busiest renderer main thread in `trace` (Chromium's JSON), from the first
  * frame at or after `fromUs` (trace clock, µs) on, when given. Returns { frames, forced,
- * partsOf } with frames: [{ at (ms from the first frame), wallMs, cpuMs, begin, end }], forced:
- * the forced layouts [{ at, ms, name, in }] (`in`: the script event around it), and
- * partsOf(frame): [name, CPU ms] of what ran in the frame, largest first.
+ * partsOf, tasksOf } with frames: [{ at (ms from the first frame), wallMs, cpuMs, begin, end }],
+ * forced: the forced layouts [{ at, ms, name, in }] (`in`: the script event around it),
+ * partsOf(frame): [name, CPU ms] of the events that start in the frame, largest first, and
+ * tasksOf(frame): the frame's cpuMs (the tasks that start in it) by what each task did at its
+ * top level, every ms named once (a task that starts in the frame may run past its end: the
+ * two lists then differ).
  */
 export function framesOfTrace(trace, { fromUs = 0 } = {}) {
   const events = (Array.isArray(trace) ? trace : trace.traceEvents).filter((e) => e.ph !== 'M');
@@ -97,7 +103,48 @@ export function framesOfTrace(trace, { fromUs = 0 } = {}) {
       name: e.name,
       in: around.name,
     }));
-  return { frames, forced, partsOf: (frame) => partsOf(own, frame) };
+  return {
+    frames,
+    forced,
+    partsOf: (frame) => partsOf(own, frame),
+    tasksOf: (frame) => tasksOf(own, tasks, frame),
+  };
+}
+
+/**
+ * CPU ms of a frame's tasks by what ran at their top level: each task's direct children summed
+ * by name (through the scheduler's wrapper, ThreadControllerImpl::RunTask, which holds the whole
+ * task), and the time outside them as 'task itself' (work the recorded categories do not name),
+ * largest first.
+ */
+function tasksOf(own, tasks, { begin, end }) {
+  const sums = new Map();
+  const add = (name, us) => sums.set(name, (sums.get(name) ?? 0) + us / 1000);
+  const childrenOf = (parent) => {
+    const children = [];
+    let childEnd = parent.ts;
+    for (const e of own) {
+      if (e.ts < parent.ts || e === parent || e.ph !== 'X') continue;
+      if (e.ts >= parent.ts + parent.dur) break;
+      if (e.ts < childEnd || e.ts + e.dur > parent.ts + parent.dur) continue; // not a child
+      childEnd = e.ts + e.dur;
+      children.push(e);
+    }
+    return children;
+  };
+  const cpu = (e) => e.tdur ?? e.dur;
+  // A span's time by its children, a wrapper's by its own children in turn.
+  const spread = (parent) => {
+    let named = 0;
+    for (const e of childrenOf(parent)) {
+      named += cpu(e);
+      if (/RunTask$/.test(e.name)) spread(e);
+      else add(e.name, cpu(e));
+    }
+    add('task itself', Math.max(0, cpu(parent) - named));
+  };
+  for (const task of tasks) if (task.ts >= begin && task.ts < end) spread(task);
+  return [...sums].sort((a, b) => b[1] - a[1]);
 }
 
 /** CPU ms of each kind of event (PARTS) in a frame of framesOfTrace, largest first. */

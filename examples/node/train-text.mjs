@@ -25,9 +25,10 @@ export const VERSE_BREAKS = /[，。？！；：、,.?!;:\n]/u;
 /**
  * `count` characters after `prompt`, drawn by the model's own generate() through its key/value
  * cache (greedy at temperature 0, else from softmax(logits / temperature) over the topK
- * likeliest). A sample longer than the context is made in pieces: each piece is prompted with
- * the last half-context of characters so far and runs to the end of the context. The same seed
- * gives the same text. Returns the new text only.
+ * likeliest), never the tokenizer's unknown id (U+FFFD is no character to write). A sample
+ * longer than the context is made in pieces: each piece is prompted with the last half-context
+ * of characters so far and runs to the end of the context. The same seed gives the same text.
+ * Returns the new text only.
  */
 export function sampleText(
   model,
@@ -39,11 +40,13 @@ export function sampleText(
   const { context } = model.config;
   const keep = Math.max(1, Math.floor(context / 2));
   const ids = [...tokenizer.encode(prompt)];
+  const bannedIds = tokenizer.unknownId >= 0 ? [tokenizer.unknownId] : [];
   const made = [];
   for (let piece = 0; made.length < count; piece++) {
     const window = ids.slice(-keep);
     const n = Math.min(context - window.length + 1, count - made.length);
-    const next = model.generate(window, n, { temperature, topK, seed: (seed + piece) >>> 0 });
+    const options = { temperature, topK, seed: (seed + piece) >>> 0, bannedIds };
+    const next = model.generate(window, n, options);
     ids.push(...next);
     made.push(...next);
   }

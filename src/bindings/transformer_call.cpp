@@ -44,8 +44,10 @@ std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t 
 
 std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
                      std::uint32_t count, std::uintptr_t out, float temperature,
-                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask) {
-  const attention::model::Sampling sampling{temperature, top_k, seed};
+                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask,
+                     std::uintptr_t banned) {
+  const attention::model::Sampling sampling{temperature, top_k, seed,
+                                            reinterpret_cast<const std::uint8_t*>(banned)};
   return model(handle)->generate(ints(prompt), length, count, reinterpret_cast<std::int32_t*>(out),
                                  sampling, floats(head_mask));
 }

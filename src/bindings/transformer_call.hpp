@@ -41,10 +41,12 @@ std::string forward(std::uintptr_t handle, std::uintptr_t tokens, std::uint32_t 
                     std::uint32_t T, std::uintptr_t logits, std::uintptr_t attention,
                     std::uintptr_t head_mask);
 // prompt int32 [length] -> out int32 [count]: greedy at temperature 0, else sampled from the
-// top_k largest logits (0 = all) by a generator seeded with `seed`; head_mask as forward's.
+// top_k largest logits (0 = all) by a generator seeded with `seed`; head_mask as forward's;
+// banned: uint8 [V], nonzero = that id is never chosen, 0 for none banned.
 std::string generate(std::uintptr_t handle, std::uintptr_t prompt, std::uint32_t length,
                      std::uint32_t count, std::uintptr_t out, float temperature,
-                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask);
+                     std::uint32_t top_k, std::uint32_t seed, std::uintptr_t head_mask,
+                     std::uintptr_t banned);
 
 // The parameter arena's address (tensors at the offsets of the model's parameter table, in
 // floats), for copying parameters out.

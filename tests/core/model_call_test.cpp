@@ -47,7 +47,7 @@ TEST(ModelCall, TrainsForwardsAndGeneratesThroughAddresses) {
             "");
   std::vector<std::int32_t> out(3);
   EXPECT_EQ(transformer_call::generate(created.handle, address(tokens.data()), 1, 3,
-                                       address(out.data()), 0.0f, 0, 0, 0),
+                                       address(out.data()), 0.0f, 0, 0, 0, 0),
             "");
   for (std::int32_t token : out) EXPECT_TRUE(token >= 0 && token < 4);
   transformer_call::free_model(created.handle);

@@ -441,6 +441,39 @@ TEST(ModelTransformer, SamplesFollowTheTemperedSoftmaxOfTheTopK) {
   }
 }
 
+// A banned id is never chosen: greedy takes the best id left, a draw never lands on one, even
+// when the banned id holds nearly all the probability; banning every id is refused.
+TEST(ModelTransformer, BannedIdsAreNeverChosen) {
+  const Config c = small_config(Positions::none, 0, 2);
+  auto model = trained(c);
+  const Tokens prompt = {0, 3};
+  const std::size_t V = c.vocab_size;
+  std::vector<float> logits(2 * V);
+  ASSERT_EQ(model->forward(prompt.data(), 1, 2, logits.data(), nullptr), "");
+  const float* last = logits.data() + V;
+  const auto best = std::int32_t(std::max_element(last, last + V) - last);
+  std::vector<std::uint8_t> banned(V, 0);
+  banned[std::size_t(best)] = 1;
+  std::int32_t token = -1;
+  Sampling greedy;
+  greedy.banned = banned.data();
+  ASSERT_EQ(model->generate(prompt.data(), 2, 1, &token, greedy), "");
+  std::int32_t second = -1;
+  for (std::size_t i = 0; i < V; ++i)
+    if (std::int32_t(i) != best && (second < 0 || last[i] > last[second])) second = std::int32_t(i);
+  EXPECT_EQ(token, second);
+  // A temperature so low that the best id would be drawn every time were it allowed.
+  for (std::uint32_t seed = 0; seed < 200; ++seed) {
+    for (std::uint32_t k : {0u, 1u, 2u}) {
+      ASSERT_EQ(model->generate(prompt.data(), 2, 1, &token, {0.05f, k, seed, banned.data()}), "");
+      EXPECT_NE(token, best) << "seed " << seed << ", top_k " << k;
+    }
+  }
+  std::fill(banned.begin(), banned.end(), std::uint8_t(1));
+  EXPECT_EQ(model->generate(prompt.data(), 2, 1, &token, {1.0f, 0, 0, banned.data()}),
+            "every token id is banned: at least one must be left to choose");
+}
+
 // A task only attention with positions can solve: the target is the previous token. One layer,
 // a few hundred steps, and the loss falls from about log V far below.
 TEST(ModelTransformer, LearnsToRepeatThePreviousToken) {

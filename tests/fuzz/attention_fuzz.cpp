@@ -647,16 +647,26 @@ void fuzz_transformer(Bytes& in) {
   std::vector<float> head_mask(c.layers * c.heads);
   for (float& factor : head_mask) factor = 0.5f * float(in.pick(0, 3));
   const bool masked = in.next() % 2 == 0;
+  // Some ids banned (none, a few, or every one: then generate must refuse).
+  std::vector<std::uint8_t> banned(V);
+  for (std::uint8_t& ban : banned) ban = std::uint8_t(in.pick(0, 1));
+  const bool banning = in.next() % 2 == 0;
+  const bool all_banned = banning && std::all_of(banned.begin(), banned.end(),
+                                                 [](std::uint8_t ban) { return ban != 0; });
   const std::string error = transformer_call::generate(
       created.handle, reinterpret_cast<std::uintptr_t>(prompt.data()), std::uint32_t(length),
       std::uint32_t(n), reinterpret_cast<std::uintptr_t>(out.data()), temperature, top_k,
-      std::uint32_t(in.next()), masked ? reinterpret_cast<std::uintptr_t>(head_mask.data()) : 0);
-  if (error.empty() != prompt_ok)
+      std::uint32_t(in.next()), masked ? reinterpret_cast<std::uintptr_t>(head_mask.data()) : 0,
+      banning ? reinterpret_cast<std::uintptr_t>(banned.data()) : 0);
+  if (error.empty() != (prompt_ok && !all_banned))
     fail("transformer: generate accepted or refused wrongly", 0, 0, 0);
   if (error.empty())
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
       if (out[i] < 0 || out[i] >= V)
         fail("transformer: generated an id outside the vocabulary", i, float(out[i]), 0);
+      else if (banning && banned[std::size_t(out[i])])
+        fail("transformer: generated a banned id", i, float(out[i]), 0);
+    }
   transformer_call::free_model(created.handle);
 }
 

@@ -2,7 +2,7 @@
 // head off is the same as zeroing its rows of W_O, a mask of all ones is no mask bit for bit,
 // generating with a mask follows the masked forward, sampling is seeded, topK 1 is greedy and a
 // draw never leaves the top k; every bad option is a named TypeError / RangeError that leaves
-// no wasm memory behind.
+// no wasm memory behind. A banned id is never chosen.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -155,6 +155,60 @@ describe('generate(prompt, count, options)', () => {
   });
 });
 
+/**
+ * A model whose every next-token logit is 10·dModel for `favoured` and 0 for every other id,
+ * whatever the tokens: the final LayerNorm outputs its bias (gain 0, bias 1), and the
+ * unembedding's only non-zero column is the favoured id's.
+ */
+function favouring(favoured) {
+  const model = attn.createTinyTransformer(CONFIG);
+  const parameters = model.parameters();
+  parameters['norm.gain'].data.fill(0);
+  parameters['norm.bias'].data.fill(1);
+  const unembedding = parameters.unembedding.data.fill(0); // [D, V]
+  for (let d = 0; d < CONFIG.dModel; d++) unembedding[d * CONFIG.vocabSize + favoured] = 10;
+  model.loadParameters(parameters);
+  return model;
+}
+
+describe('generate(prompt, count, { bannedIds })', () => {
+  test('a banned id is never written, even when the model favours it above all', () => {
+    const model = favouring(4);
+    assert.deepEqual([...model.generate([1], 8, { temperature: 1, seed: 3 })], Array(8).fill(4));
+    const others = new Set();
+    for (let seed = 0; seed < 20; seed++) {
+      for (const options of [{}, { temperature: 1 }, { temperature: 2, topK: 3 }]) {
+        const drawn = model.generate([1], 8, { ...options, seed, bannedIds: [4] });
+        assert.ok(!drawn.includes(4), `seed ${seed}, ${JSON.stringify(options)}: ${drawn}`);
+        drawn.forEach((id) => others.add(id));
+      }
+    }
+    // The other ids' logits are equal: the draws spread over all eight of them.
+    assert.equal(others.size, CONFIG.vocabSize - 1);
+    model.free();
+  });
+
+  test('greedy takes the best id left; topK counts only the ids left', () => {
+    const model = trainedModel();
+    const prompt = [2, 7, 1];
+    const { logits } = model.forward({ tokens: Int32Array.from(prompt) });
+    const order = ranked(logits.data, prompt.length - 1, CONFIG.vocabSize);
+    const bannedIds = Int32Array.from(order.slice(0, 2));
+    assert.equal(model.generate(prompt, 1, { bannedIds })[0], order[2]);
+    for (let seed = 0; seed < 20; seed++) {
+      const [token] = model.generate(prompt, 1, { temperature: 3, topK: 2, seed, bannedIds });
+      assert.ok([order[2], order[3]].includes(token), `seed ${seed}: ${token}`);
+    }
+    // No bans and an empty list are the same sampler, bit for bit.
+    const options = { temperature: 1.1, topK: 4, seed: 5 };
+    assert.deepEqual(
+      model.generate(prompt, 6, { ...options, bannedIds: [] }),
+      model.generate(prompt, 6, options),
+    );
+    model.free();
+  });
+});
+
 describe('bad masks and options', () => {
   test('are named TypeErrors / RangeErrors, and leave no wasm memory behind', () => {
     const model = trainedModel();
@@ -183,6 +237,17 @@ describe('bad masks and options', () => {
       [{ seed: 2 ** 32 }, RangeError, /seed must be an integer from 0 to 4294967295/],
       [{ seed: null }, TypeError, /seed must be an integer/],
       [{ temprature: 1 }, TypeError, /temprature/],
+      [{ bannedIds: [9] }, RangeError, /bannedIds\[0\] must be a token id from 0 to 8, got 9/],
+      [{ bannedIds: Int32Array.of(2, -1) }, RangeError, /bannedIds\[1\] must be a token id/],
+      [{ bannedIds: [1.5] }, RangeError, /bannedIds\[0\] must be a token id \(an integer/],
+      [{ bannedIds: ['1'] }, TypeError, /bannedIds\[0\] must be a token id \(a number\)/],
+      [{ bannedIds: new Float32Array(2) }, TypeError, /bannedIds must be an Int32Array/],
+      [{ bannedIds: 3 }, TypeError, /bannedIds must be an Int32Array/],
+      [
+        { bannedIds: [...Array(CONFIG.vocabSize).keys()] },
+        RangeError,
+        /bannedIds bans every one of the model's 9 ids/,
+      ],
       [null, TypeError, /options must be an object/],
       [[1], TypeError, /options must be an object/],
     ];

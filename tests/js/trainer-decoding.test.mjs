@@ -67,6 +67,42 @@ test('a text trainer: forward and generate on strings, as its parameters do here
   }
 });
 
+test('a text trainer never writes its unknown id (U+FFFD) unless told to, even when the model favours it', async () => {
+  // 'q', 'z' and '!' are seen once: with minCount 2 they share the unknown id.
+  const rare = `${text}q z!`;
+  const trainer = await createTrainer({ config: CONFIG, task: { text: rare, minCount: 2 } });
+  try {
+    const { unknownId, vocabSize } = trainer.tokenizer;
+    assert.ok(unknownId >= 0);
+    // Every next-character logit 10·dModel for the unknown id, 0 for the others.
+    const parameters = await trainer.parameters();
+    parameters['norm.gain'].data.fill(0);
+    parameters['norm.bias'].data.fill(1);
+    const unembedding = parameters.unembedding.data.fill(0);
+    for (let d = 0; d < CONFIG.dModel; d++) unembedding[d * vocabSize + unknownId] = 10;
+    await trainer.loadParameters(parameters);
+    for (let seed = 0; seed < 5; seed++) {
+      for (const options of [{}, { temperature: 1 }, { temperature: 0.8, topK: 10 }]) {
+        const written = await trainer.generate({ prompt: 'the ', count: 12, seed, ...options });
+        assert.ok(!written.includes(unknownId), `${JSON.stringify(options)}: ${written}`);
+        assert.ok(!trainer.tokenizer.decode(written).includes('\uFFFD'));
+      }
+    }
+    // bannedIds given replaces the default: [] allows the unknown id (and it is all it writes).
+    const allowed = await trainer.generate({ prompt: 'the ', count: 6, bannedIds: [] });
+    assert.deepEqual([...allowed], Array(6).fill(unknownId));
+    const space = trainer.tokenizer.encode(' ')[0];
+    const other = await trainer.generate({ prompt: 'the ', count: 6, bannedIds: [space] });
+    assert.deepEqual([...other], Array(6).fill(unknownId));
+    await assert.rejects(trainer.generate({ prompt: 'a', count: 2, bannedIds: [vocabSize] }), {
+      name: 'RangeError',
+      message: new RegExp(`bannedIds\\[0\\] must be a token id from 0 to ${vocabSize - 1}`),
+    });
+  } finally {
+    trainer.close();
+  }
+});
+
 test('forward and generate are answered while a run is going', async () => {
   const trainer = await createTrainer({ config: CONFIG, task: { text }, batch: 4 });
   try {

@@ -1,8 +1,9 @@
 // Chapter 4 opens with a model that already writes: the chosen text's snapshot (web/snapshots/,
 // trained offline), loaded into the worker's model. The page says which model it shows (the
 // snapshot, its offline steps and the held-out loss the worker scores now; or a model from
-// scratch, its step) in every stage; "Start from scratch" trains a new one and "Back to the
-// snapshot" brings the snapshot back. The next-character stage shows h, the last row's
+// scratch, its step) in every stage; "Keep training" trains the snapshot on, "Start from
+// scratch" trains a new one and "Back to the snapshot" brings the snapshot back. No sample
+// writes U+FFFD, the unknown id's character. The next-character stage shows h, the last row's
 // output, whose product with W_U is the model's logit. The offline file shows the Tang poems'
 // snapshot and says why it has none for the English classic (it holds Genesis only).
 import assert from 'node:assert/strict';
@@ -46,7 +47,7 @@ describe('chapter 4 opens with the snapshot', () => {
     assert.match(await page.textContent('.scene-ch4-chars .ch4-status'), /the snapshot: trained/);
     assert.match(
       await page.textContent('.ch4-writes'),
-      /^What it writes \(temperature [\d.]+\):\n./,
+      /^What it writes \(temperature [\d.]+, top \d+\):\n\s*\S/,
     );
     await goTo(page, 'lm-train');
     const status = await snapshotStatus(page);
@@ -80,6 +81,44 @@ describe('chapter 4 opens with the snapshot', () => {
     assert.ok(Math.abs(shown.zTrue - shown.logitTrue) < 1e-3, JSON.stringify(shown));
     assert.ok(shown.dot.endsWith(`= ${shown.zTrue.toFixed(2)}`), shown.dot);
     const snapshotLoss = await page.$eval('.ch4-sentence-loss', (p) => p.dataset.loss);
+
+    // Keep training: the snapshot's weights learn on here; its steps count after the offline ones.
+    await goTo(page, 'lm-train');
+    assert.equal(await page.textContent('[data-control="ch4-keep"]'), 'Keep training');
+    await page.click('[data-control="ch4-keep"]');
+    await page.waitForFunction(
+      () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 50,
+      null,
+      { timeout: 60_000 },
+    );
+    assert.equal(await page.textContent('[data-control="ch4-keep"]'), 'Pause');
+    await page.click('[data-control="ch4-keep"]');
+    await page.waitForSelector('.scene-ch4-train[data-status="paused"]');
+    assert.equal(await page.$eval('.scene-ch4-train', (s) => s.dataset.source), 'snapshot');
+    assert.equal(await page.textContent('[data-control="ch4-keep"]'), 'Keep training');
+    const kept = Number(await page.$eval('.scene-ch4-train', (s) => s.dataset.step));
+    assert.match(
+      await page.textContent('.scene-ch4-train .ch4-status'),
+      new RegExp(`^step ${POEMS.steps + kept} · loss \\d`),
+    );
+    assert.equal(await page.isHidden('[data-control="ch4-snapshot"]'), false);
+    await goTo(page, 'lm-next');
+    await page.waitForFunction(
+      (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
+      snapshotLoss,
+      { timeout: 30_000 },
+    );
+    assert.equal(
+      await page.textContent('.scene-ch4-next .ch4-status'),
+      `The model shown is the snapshot trained on here: ${steps(POEMS.steps)} steps offline, then ${kept} here.`,
+    );
+    // No sample ever writes the unknown id's U+FFFD (the trainer bans it).
+    await goTo(page, 'lm-train');
+    const written = await page.$$eval('.ch4-sample-text', (all) => all.map((p) => p.textContent));
+    assert.ok(written.length >= 1);
+    for (const sample of written) assert.ok(!sample.includes('\uFFFD'), sample);
+    await page.click('[data-control="ch4-snapshot"]');
+    assert.equal(scoredLoss(await snapshotStatus(page)), scoredLoss(status));
 
     // From scratch: a new model trains here, and every stage says so.
     await goTo(page, 'lm-train');

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
+import { TEXT_TASK, createCharTokenizer } from '../../src/js/tasks/text-task.mjs';
+import { textSentence } from '../../web/draw/language-views.mjs';
 import { snapshotMismatch } from '../../web/app/language-run.mjs';
 import { spreadLabels } from '../../web/draw/language-views.mjs';
 import {
@@ -107,6 +108,32 @@ describe('chapter 4: the model code (Node)', () => {
     assert.equal(verseShare('光，疑是地上霜。举头望明月，低头思故乡明月。后'), 1);
     assert.equal(verseShare('光，疑是地。后'), 0);
     assert.equal(verseShare('no marks'), null);
+  });
+
+  test('a short text of the learner’s keeps its characters; the page says its vocabulary', () => {
+    // Two quatrains, 72 characters: seen once or twice, most characters would share the
+    // unknown id with the Tang poems' minCount of 3.
+    const own =
+      '床前明月光，疑是地上霜。举头望明月，低头思故乡。\n白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n';
+    const info = describeText(own);
+    assert.deepEqual(info.task, { minCount: 1, inputDropout: 0 });
+    assert.equal(info.tokenizer.vocabSize, info.distinct);
+    assert.equal(info.tokenizer.unknownId, -1);
+    assert.deepEqual(parseSentence('疑是地上霜', info.tokenizer).ids.length, 5);
+    const tr = (key, params) => `${key} ${JSON.stringify(params)}`;
+    const run = { choice: 'own', text: { status: 'ready', info } };
+    assert.match(
+      textSentence(run, tr),
+      new RegExp(`^ch4.text.aboutAll .*"vocab":"${info.distinct}"`),
+    );
+    // The Tang poems are long: TEXT_TASK, and the sentence names its minCount and unknown id.
+    const tang = readFileSync(
+      join(import.meta.dirname, '../../dist/texts', TEXTS.tang.file),
+      'utf8',
+    );
+    const poems = { choice: 'tang', text: { status: 'ready', info: describeText(tang) } };
+    assert.deepEqual(poems.text.info.task, TEXT_TASK);
+    assert.match(textSentence(poems, tr), /^ch4.text.about .*"minCount":3/);
   });
 
   test('a snapshot is shown only for the text and the model it was trained on', () => {

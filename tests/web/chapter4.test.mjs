@@ -16,7 +16,8 @@ import {
   waitForReady,
 } from './helpers.mjs';
 
-import { LANGUAGE_MODEL, LANGUAGE_TASK } from '../../web/model/language.mjs';
+import { LANGUAGE_MODEL } from '../../web/model/language.mjs';
+import { textTaskFor } from '../../dist/attention.mjs';
 
 const web = pageFixture();
 const TANG = readFileSync(join(distDir, 'texts', 'tang300.txt'), 'utf8');
@@ -24,7 +25,7 @@ const TANG = readFileSync(join(distDir, 'texts', 'tang300.txt'), 'utf8');
 const TANG_COUNTS = new Map();
 for (const c of TANG) TANG_COUNTS.set(c, (TANG_COUNTS.get(c) ?? 0) + 1);
 const TANG_KNOWN = [...TANG_COUNTS.keys()]
-  .filter((c) => TANG_COUNTS.get(c) >= LANGUAGE_TASK.minCount)
+  .filter((c) => TANG_COUNTS.get(c) >= textTaskFor(TANG).minCount)
   .sort((a, b) => a.codePointAt(0) - b.codePointAt(0));
 const TANG_VOCAB = new Set([...TANG_KNOWN, '\uFFFD']);
 

@@ -4,16 +4,16 @@
 // step's loss, the samples, the held-out loss), the learner's sentence and the heads they
 // switched off. The model shown first is the text's snapshot, trained offline
 // (scripts/train-snapshots.mjs): the chapter opens with a model that already writes; the
-// learner can start from scratch and watch one learn, and go back. It lives in the app, not in a scene: the six stages of the chapter read the
-// same model, and a scene rebuilt on a language switch draws whatever the run holds then.
+// learner can keep training it, or start from scratch and watch one learn, and go back. It
+// lives in the app, not in a scene: the six stages of the chapter read the same model, and a
+// scene rebuilt on a language switch draws whatever the run holds then.
 import {
   CHUNK_STEPS,
   LANGUAGE_MODEL,
-  LANGUAGE_TASK,
   MAX_LANGUAGE_STEPS,
   PROGRESS_EVERY,
   SAMPLE_EVERY,
-  SAMPLE_TEMPERATURE,
+  SAMPLE_SAMPLING,
   SAMPLE_LENGTH,
   TEXTS,
   allHeadsOn,
@@ -124,8 +124,7 @@ function createTrainingLoop(run, notify, trainers) {
     const written = await ready.generate({
       prompt,
       count: SAMPLE_LENGTH - 1,
-      temperature: SAMPLE_TEMPERATURE,
-      topK: 0,
+      ...SAMPLE_SAMPLING,
       seed: step + 1,
     });
     const scoreNow = score || step % heldOutEvery(run.text.info.length) === 0;
@@ -154,9 +153,11 @@ function createTrainingLoop(run, notify, trainers) {
     notify,
     ensure: trainers.ensure,
     current: trainers.current,
-    // The snapshot is shown as trained offline: training starts from scratch (fromScratch).
+    // A new model, or the snapshot (keepTraining: its weights go on learning here).
     canStart: () =>
-      run.text.status === 'ready' && run.source === 'scratch' && run.step < MAX_LANGUAGE_STEPS,
+      run.text.status === 'ready' &&
+      (run.source === 'scratch' || run.snapshot.status === 'ready') &&
+      run.step < MAX_LANGUAGE_STEPS,
     trainChunks,
   });
   return { ...loop, record, sample };
@@ -171,7 +172,7 @@ async function startModel(run, startTrainer, onProgress, isCurrent) {
   const { manifest, bytes } = run.source === 'snapshot' ? run.snapshot : NO_SNAPSHOT;
   const ready = await startTrainer({
     config: { ...LANGUAGE_MODEL },
-    task: { text: run.text.info.text, ...LANGUAGE_TASK },
+    task: { text: run.text.info.text, ...run.text.info.task },
     batch: TEXT_BATCH,
     seed: manifest?.seed ?? 1,
     onProgress,
@@ -287,13 +288,21 @@ export function createLanguageRun({ startTrainer, loadText, loadSnapshot = null 
     pause: loop.pause,
     reset,
     setText,
+    /**
+     * Trains the snapshot further: its weights, loaded into the worker, learn on from where
+     * the offline training left them (AdamW starts again), step after step as a new model's.
+     */
+    keepTraining() {
+      if (run.source !== 'snapshot') return undefined;
+      return loop.start();
+    },
     /** A new model from the seed instead of the snapshot, and its training started. */
     fromScratch() {
       run.source = 'scratch';
       reset();
       return loop.start();
     },
-    /** The text's snapshot again (what training from scratch did is left). */
+    /** The text's snapshot again, as stored (what was trained here is left). */
     toSnapshot() {
       if (run.snapshot.status !== 'ready') return;
       run.source = 'snapshot';

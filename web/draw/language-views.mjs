@@ -110,7 +110,8 @@ export function textSentence(run, tr) {
   const { status, error, info } = run.text;
   if (status === 'failed') return tr('ch4.text.failed', { reason: error });
   if (!info) return tr('ch4.text.loading');
-  return tr('ch4.text.about', {
+  // A short text keeps every character (textTaskFor): no unknown id to speak of.
+  return tr(info.tokenizer.unknownId < 0 ? 'ch4.text.aboutAll' : 'ch4.text.about', {
     name: tr(run.choice === 'own' ? 'ch4.text.ownInSentence' : `ch4.text.${run.choice}`),
     characters: info.length.toLocaleString('en-US'),
     distinct: info.distinct.toLocaleString('en-US'),
@@ -435,7 +436,8 @@ export function languageLossCurve(tr) {
       part.label.setAttribute('y', places[k]);
       part.label.textContent = tr(`ch4.train.${name}`, { loss: value.toFixed(2) });
     });
-    const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
+    // A snapshot trained on: its steps here come after its offline ones, as its dots do.
+    const points = lossPoints(run.losses, (step) => x(offline + step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
     dots.replaceChildren(
       ...run.heldOut.map((e) =>
@@ -491,8 +493,8 @@ export const sayFailure = (status, tr) => (error) =>
 
 /**
  * Which model the stages show, in one line: the text's snapshot (its offline steps and its
- * held-out loss, scored in the worker once loaded), or a model trained here from scratch (its
- * step), or why none runs. Stages other than "Training live" (`training` false) point to it
+ * held-out loss, scored in the worker once loaded; or its steps trained on here), or a model
+ * trained here from scratch (its step), or why none runs. Stages other than "Training live" (`training` false) point to it
  * for what can be done there; that stage does not point to itself.
  */
 export function runStatus(run, tr, { training = false } = {}) {
@@ -502,6 +504,10 @@ export function runStatus(run, tr, { training = false } = {}) {
     training ? first : tr('ch4.model.then', { first, then: tr(where) });
   if (run.source === 'snapshot') {
     if (run.loadedStep === null) return tr('ch4.model.snapshotLoading');
+    if (run.step > 0) {
+      const offline = run.loadedStep.toLocaleString('en-US');
+      return tr('ch4.model.kept', { steps: offline, here: run.step.toLocaleString('en-US') });
+    }
     const scored = run.heldOut.find((e) => e.step === run.step);
     const sentence = tr('ch4.model.snapshot', {
       steps: run.loadedStep.toLocaleString('en-US'),

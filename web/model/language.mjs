@@ -7,7 +7,13 @@
 // Names: V characters in the vocabulary (the text's distinct characters), T characters of the
 // learner's sentence (T <= context), L layers, H heads per layer; logits [1, T, V], attention
 // [L, 1, H, T, T].
-import { TEXT_MODEL, TEXT_TASK, createCharTokenizer, trainEndOf } from 'attention-explained';
+import {
+  TEXT_MODEL,
+  TEXT_SAMPLING,
+  createCharTokenizer,
+  textTaskFor,
+  trainEndOf,
+} from 'attention-explained';
 import { readTextHead } from './head-reading.mjs';
 
 /**
@@ -24,19 +30,16 @@ export const TEXT_CHOICES = Object.freeze(['tang', 'kjv', 'own']);
 
 /** The model every run trains (its vocabulary comes from the text). */
 export const LANGUAGE_MODEL = TEXT_MODEL;
-/**
- * How every run reads its text (the trainer's task options, and the tokenizer's minCount):
- * characters seen fewer than minCount times share the unknown id, and training hides some
- * input characters behind it (src/js/tasks/text-task.mjs). The snapshots were trained so.
- */
-export const LANGUAGE_TASK = TEXT_TASK;
 /** The most characters the model reads at once: a sentence or a written text is cut to it. */
 export const CONTEXT = TEXT_MODEL.context;
 
 /** Steps between the samples written while the model trains. */
 export const SAMPLE_EVERY = 200;
-/** The temperature of the samples written while the model trains. */
-export const SAMPLE_TEMPERATURE = 0.8;
+/**
+ * How the samples written while the model trains are drawn: TEXT_SAMPLING, the module's
+ * sampling for a text model (a temperature below 1, the likeliest characters only).
+ */
+export const SAMPLE_SAMPLING = TEXT_SAMPLING;
 
 /**
  * Steps between two held-out losses: every sample's step for a text whose held-out tenth is
@@ -115,12 +118,15 @@ export const characterCount = (text) => {
 };
 
 /**
- * What a text is to the model: its tokenizer, its ids, and the unigram and bigram baselines
- * (nats per character on its held-out tenth, counted on its first nine tenths). Refused text
- * (too short) throws a RangeError.
+ * What a text is to the model: how the text task reads it (textTaskFor: by its length,
+ * characters seen fewer than minCount times share the unknown id, and training hides some
+ * input characters behind it; the snapshots' texts were read so), its tokenizer, its ids, and
+ * the unigram and bigram baselines (nats per character on its held-out tenth, counted on its
+ * first nine tenths). Refused text (too short) throws a RangeError.
  */
 export function describeText(text) {
-  const tokenizer = createCharTokenizer(text, { minCount: LANGUAGE_TASK.minCount });
+  const task = textTaskFor(text);
+  const tokenizer = createCharTokenizer(text, { minCount: task.minCount });
   const ids = tokenizer.encode(text);
   if (ids.length < MIN_OWN_TEXT) {
     throw new RangeError(
@@ -130,6 +136,7 @@ export function describeText(text) {
   // distinct: the text's different characters (the vocabulary keeps those seen minCount times).
   const distinct = new Set(text).size;
   return {
+    task,
     tokenizer,
     length: ids.length,
     distinct,

@@ -721,6 +721,9 @@ std::string TinyTransformer::generate(const std::int32_t* prompt, std::size_t le
   if (length > config_.context) return "the prompt must fit in the context";
   if (!(sampling.temperature >= 0.0f) || !std::isfinite(sampling.temperature))
     return "the temperature must be finite and >= 0";
+  if (sampling.banned && std::all_of(sampling.banned, sampling.banned + config_.vocab_size,
+                                     [](std::uint8_t ban) { return ban != 0; }))
+    return "every token id is banned: at least one must be left to choose";
   if (std::string error = check_tokens(prompt, nullptr, 1, length); !error.empty()) return error;
   if (count == 0) return "";
   cache_ = allocate<float>(decode_floats(config_));

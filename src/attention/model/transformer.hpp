@@ -139,8 +139,9 @@ class TinyTransformer {
 
   // Decoding: feeds prompt [length] then each new token back, one position at a time through a
   // per-layer key/value cache; writes the `count` new tokens to out, each chosen from the last
-  // logits by `sampling` (greedy by default; sampling.hpp), with head_mask as forward's. Needs
-  // length >= 1 and length + count - 1 <= C (every token but the last is fed).
+  // logits by `sampling` (greedy by default; sampling.hpp, which may ban ids), with head_mask
+  // as forward's. Needs length >= 1, length + count - 1 <= C (every token but the last is
+  // fed) and, with sampling.banned, at least one id not banned.
   std::string generate(const std::int32_t* prompt, std::size_t length, std::size_t count,
                        std::int32_t* out, const Sampling& sampling = {},
                        const float* head_mask = nullptr);

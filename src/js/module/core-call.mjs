@@ -93,13 +93,8 @@ function arraysOf(paths, value) {
   return found;
 }
 
-/** { withRecord, coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
-export function createCoreCalls(Module) {
-  const layouts = JSON.parse(Module.callLayouts());
-  // Each field as [name, offset, type, its JS key].
-  for (const name of Object.keys(layouts)) {
-    for (const field of layouts[name].fields) field.push(camelCase(field[0]));
-  }
+/** withRecord (below) for one module's records (`layouts`, as createCoreCalls reads them). */
+function createWithRecord(Module, layouts) {
   const writers = {};
   const paths = {};
   for (const name of Object.keys(layouts)) {
@@ -114,7 +109,7 @@ export function createCoreCalls(Module) {
    * address before the record is written (to copy a call's inputs there and point the record's
    * fields at them), so that a small call makes one allocation, not one per buffer.
    */
-  function withRecord(name, value, use, data = null) {
+  return function withRecord(name, value, use, data = null) {
     const size = (layouts[name].size + 7) & ~7;
     const arrays = arraysOf(paths[name], value);
     let bytes = size;
@@ -144,7 +139,17 @@ export function createCoreCalls(Module) {
     } finally {
       Module._free(at);
     }
+  };
+}
+
+/** { withRecord, coreCall, runAttentionCall, runAttentionBackward, runKvAttend, ... } for one module. */
+export function createCoreCalls(Module) {
+  const layouts = JSON.parse(Module.callLayouts());
+  // Each field as [name, offset, type, its JS key].
+  for (const name of Object.keys(layouts)) {
+    for (const field of layouts[name].fields) field.push(camelCase(field[0]));
   }
+  const withRecord = createWithRecord(Module, layouts);
 
   /**
    * Runs `entry` (a plain export) on record `name`: '' when it returns 0, else the core's

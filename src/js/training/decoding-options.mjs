@@ -6,6 +6,8 @@
 //   temperature 0 = greedy, else the softmax of logits / temperature is sampled (finite, >= 0)
 //   topK       sample among the topK largest logits; 0 (or vocabSize and more) = among all
 //   seed       the sampler's seed: the same seed gives the same tokens
+//   bannedIds  ids never chosen, greedy or drawn (a text model's unknown id: its U+FFFD is
+//              no character to write); the model checks them against its vocabulary
 import { checkFloat32, checkIntegerIn, describe, isOptionBag } from '../shared/checks.mjs';
 import {
   measuredBytes,
@@ -18,7 +20,9 @@ import {
 /** The most heads a model may have (256 layers of 16384 heads: far past any that trains). */
 const MAX_HEADS = 256 * (1 << 14);
 const UINT32_MAX = 0xffffffff;
-export const GENERATE_KEYS = new Set(['temperature', 'topK', 'seed', 'headMask']);
+export const GENERATE_KEYS = new Set(['temperature', 'topK', 'seed', 'headMask', 'bannedIds']);
+/** The most ids bannedIds may list (the largest vocabulary a model may have). */
+const MAX_BANNED = 1 << 20;
 
 /** One factor of a head mask: a number from 0 to 1. */
 function checkFactor(value, name) {
@@ -75,14 +79,16 @@ export function readHeadMask(value, name, count) {
 }
 
 /**
- * generate()'s options, read once: { temperature, topK, seed, headMask } with defaults (greedy,
- * all, 0, null). `headCount` as readHeadMask's `count`.
+ * generate()'s options, read once: { temperature, topK, seed, headMask, bannedIds } with
+ * defaults (greedy, all, 0, null, null). `headCount` as readHeadMask's `count`.
  */
 export function readGenerateOptions(options, where, headCount) {
-  if (options === undefined) return { temperature: 0, topK: 0, seed: 0, headMask: null };
+  if (options === undefined) {
+    return { temperature: 0, topK: 0, seed: 0, headMask: null, bannedIds: null };
+  }
   if (!isOptionBag(options)) {
     throw new TypeError(
-      `${where}: options must be an object { temperature, topK, seed, headMask }, got ${describe(options)}`,
+      `${where}: options must be an object { temperature, topK, seed, headMask, bannedIds }, got ${describe(options)}`,
     );
   }
   const given = readOwnOptions(options, GENERATE_KEYS, where, 'options');
@@ -99,7 +105,33 @@ export function readSampling(given, headCount) {
     topK: checkIntegerIn(or(given.topK, 0), 'topK', 0, UINT32_MAX),
     seed: checkIntegerIn(or(given.seed, 0), 'seed', 0, UINT32_MAX),
     headMask: readHeadMask(given.headMask, 'headMask', headCount),
+    bannedIds:
+      given.bannedIds === undefined ? null : readIds(given.bannedIds, 'bannedIds', MAX_BANNED),
   };
+}
+
+/**
+ * bannedIds checked against a model of `vocabSize` ids: a table [vocabSize] of flags (1 =
+ * never chosen), or null when none are banned. Every id must be one of the model's, and at
+ * least one id must be left to choose.
+ */
+export function bannedTable(bannedIds, vocabSize) {
+  if (bannedIds === null) return null;
+  const table = new Uint8Array(vocabSize);
+  bannedIds.forEach((id, i) => {
+    if (!(id >= 0 && id < vocabSize)) {
+      throw new RangeError(
+        `bannedIds[${i}] must be a token id from 0 to ${vocabSize - 1}, got ${id}`,
+      );
+    }
+    table[id] = 1;
+  });
+  if (!table.includes(0)) {
+    throw new RangeError(
+      `bannedIds bans every one of the model's ${vocabSize} ids; at least one must be left to choose`,
+    );
+  }
+  return table;
 }
 
 /** The most tokens a forward or generate call can take (the largest context a model has). */
@@ -121,7 +153,15 @@ function readTokenIds(value, name, tokenizer) {
     }
     return tokenizer.encode(value);
   }
-  const items = readArray(value, name, MAX_TOKENS);
+  return readIds(value, name, MAX_TOKENS, tokenizer !== null);
+}
+
+/**
+ * At most `limit` token ids (integers >= 0), read once from an Int32Array or an array, as an
+ * Int32Array of our own; `orString` says a string is taken too (for the message).
+ */
+function readIds(value, name, limit, orString = false) {
+  const items = readArray(value, name, limit);
   if (items !== null) {
     const ids = new Int32Array(items.length);
     items.forEach((id, i) => {
@@ -138,8 +178,11 @@ function readTokenIds(value, name, tokenizer) {
   const measured = measureTypedArray(value, name);
   if (measured === null || measured.type !== 'Int32Array') {
     throw new TypeError(
-      `${name} must be an Int32Array, an array of token ids${tokenizer ? ' or a string' : ''}, got ${describe(value)}`,
+      `${name} must be an Int32Array, an array of token ids${orString ? ' or a string' : ''}, got ${describe(value)}`,
     );
+  }
+  if (measured.length > limit) {
+    throw new RangeError(`${name} must hold at most ${limit} ids, got ${measured.length}`);
   }
   const copy = new Int32Array(measured.length);
   setBytes(new Uint8Array(copy.buffer), measuredBytes(measured, measured.byteLength, name), 0);
@@ -162,12 +205,15 @@ export function readTrainerForward(args, tokenizer) {
   };
 }
 
-/** trainer.generate's argument, read once: { prompt, count, temperature, topK, seed, headMask }. */
+/**
+ * trainer.generate's argument, read once: { prompt, count, temperature, topK, seed, headMask,
+ * bannedIds } (headMask and bannedIds null when not given).
+ */
 export function readTrainerGenerate(args, tokenizer) {
   const where = 'generate';
   if (!isOptionBag(args)) {
     throw new TypeError(
-      `${where}: the argument must be an object { prompt, count, temperature, topK, seed, headMask }, got ${describe(args)}`,
+      `${where}: the argument must be an object { prompt, count, temperature, topK, seed, headMask, bannedIds }, got ${describe(args)}`,
     );
   }
   const given = readOwnOptions(args, TRAINER_GENERATE_KEYS, where, 'the argument');

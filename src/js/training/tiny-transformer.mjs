@@ -7,8 +7,9 @@
 //   trainStep({ tokens, targets, batch }): tokens, targets Int32Array [B, T] -> the loss
 //   forward({ tokens, batch, headMask }): logits [B, T, V], attention [L, B, H, T, T];
 //                                headMask [L, H] switches heads off (decoding-options.mjs)
-//   generate(prompt, count, { temperature, topK, seed, headMask }):
-//                                count new tokens (Int32Array), greedy without options
+//   generate(prompt, count, { temperature, topK, seed, headMask, bannedIds }):
+//                                count new tokens (Int32Array), greedy without options, never
+//                                one of bannedIds
 //   parameters() / loadParameters(p): { name: { data, dims } }
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy. A refused
 // call changes nothing: every check runs before the model is touched, and the core refuses a
@@ -32,7 +33,7 @@ import {
   readOwnOptions,
   setBytes,
 } from '../shared/read-once.mjs';
-import { readGenerateOptions, readHeadMask } from './decoding-options.mjs';
+import { bannedTable, readGenerateOptions, readHeadMask } from './decoding-options.mjs';
 
 /**
  * The config's positions choices, the default first: the core's (positions_choices in
@@ -344,11 +345,12 @@ class TinyTransformer {
     const ids = items ?? snapshotTokens(prompt);
     const { vocabSize: V, context: C, layers: L, heads: H } = this.#config;
     const n = checkIntegerIn(count, 'count', 0, C);
-    const { temperature, topK, seed, headMask } = readGenerateOptions(
+    const { temperature, topK, seed, headMask, bannedIds } = readGenerateOptions(
       options,
       'TinyTransformer.generate',
       L * H,
     );
+    const banned = bannedTable(bannedIds, V);
     if (ids.length === 0) throw new RangeError('prompt must hold at least one token, got none');
     const tokens = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
@@ -371,6 +373,8 @@ class TinyTransformer {
     return this.#env.withAllocations('TinyTransformer.generate', (allocate, copyIn) => {
       const pp = copyIn(measureTypedArray(tokens, 'prompt'), tokens.length * 4, 'prompt');
       const pm = this.#copyInMask(copyIn, headMask);
+      const pb =
+        banned === null ? 0 : copyIn(measureTypedArray(banned, 'bannedIds'), V, 'bannedIds');
       const po = allocate(n * 4, 'the new tokens');
       const error = this.#env.Module.transformerGenerate(
         handle,
@@ -382,6 +386,7 @@ class TinyTransformer {
         topK,
         seed,
         pm,
+        pb,
       );
       if (error) throw new RangeError(`TinyTransformer.generate: ${error}`);
       return this.#env.copyOut(po, n, Int32Array);

@@ -24,7 +24,7 @@
 //                                             targets and attention
 //   { type: 'forward', tokens, headMask? }    result { step, logits, attention }: the model
 //                                             on one sequence (batch 1), heads masked
-//   { type: 'generate', prompt, count, temperature, topK, seed, headMask? }
+//   { type: 'generate', prompt, count, temperature, topK, seed, headMask?, bannedIds? }
 //                                             result { step, tokens }: count new tokens
 //   { type: 'parameters' }                    result: the model's parameters (transferred)
 //   { type: 'loadParameters', parameters }    result { step }
@@ -201,8 +201,8 @@ export function createTrainSession({ createModel, post }) {
       const { logits, attention } = model.forward({ tokens, batch: 1, headMask });
       return { step, logits, attention };
     },
-    generate({ prompt, count, temperature, topK, seed, headMask }) {
-      const options = { temperature, topK, seed, headMask };
+    generate({ prompt, count, temperature, topK, seed, headMask, bannedIds }) {
+      const options = { temperature, topK, seed, headMask, bannedIds };
       return { step, tokens: model.generate(prompt, count, options) };
     },
     parameters() {

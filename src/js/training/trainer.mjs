@@ -118,6 +118,13 @@ function snapshotData(data, name, count) {
   return copy;
 }
 
+/**
+ * What a trainer's generate bans when its caller does not say: a text task's unknown id (it
+ * decodes to U+FFFD, which is no character to write), as an Int32Array; null otherwise.
+ */
+const unknownIdOf = (task) =>
+  task !== null && task.tokenizer.unknownId >= 0 ? Int32Array.of(task.tokenizer.unknownId) : null;
+
 /** A head mask as a message's field: none when null (every head on). */
 const masked = (headMask) => (headMask === null ? {} : { headMask });
 
@@ -390,12 +397,19 @@ export async function createTrainer(options) {
         ({ logits, attention }) => ({ logits, attention }),
       );
     },
-    /** count new tokens after prompt: greedy, or sampled with temperature and topK from seed. */
+    /**
+     * count new tokens after prompt: greedy, or sampled with temperature and topK from seed;
+     * never one of bannedIds (a text trainer's default: its tokenizer's unknown id, if any).
+     */
     generate(args) {
-      const { headMask, ...read } = readTrainerGenerate(args, task?.tokenizer ?? null);
-      return request('generate', { ...read, ...masked(headMask) }, [read.prompt.buffer]).then(
-        (result) => result.tokens,
-      );
+      const { headMask, bannedIds, ...read } = readTrainerGenerate(args, task?.tokenizer ?? null);
+      const banned = bannedIds ?? unknownIdOf(task);
+      const transfer = banned ? [read.prompt.buffer, banned.buffer] : [read.prompt.buffer];
+      return request(
+        'generate',
+        { ...read, ...masked(headMask), ...(banned ? { bannedIds: banned } : {}) },
+        transfer,
+      ).then((result) => result.tokens);
     },
     parameters: () => request('parameters'),
     loadParameters(parameters) {

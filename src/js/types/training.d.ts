@@ -96,6 +96,19 @@ export interface GenerateOptions {
   seed?: number;
   /** Heads switched off while generating ({@link HeadMask}). */
   headMask?: HeadMask;
+  /**
+   * Token ids never chosen, greedy or drawn: the draw is among the other ids (topK counts only
+   * those), as if the banned ids' logits were -Infinity. An Int32Array or an array of ids from
+   * 0 to vocabSize - 1, repeats allowed; at least one id must be left. Default: none, except in
+   * {@link Trainer.generate} of a text trainer, which bans its tokenizer's unknown id
+   * ({@link CharTokenizer.unknownId}: it decodes to U+FFFD, no character to write); give `[]`
+   * to allow it.
+   * @example
+   * ```ts
+   * model.generate(prompt, 20, { temperature: 0.8, bannedIds: [tokenizer.unknownId] });
+   * ```
+   */
+  bannedIds?: Int32Array | readonly number[];
 }
 
 /** One parameter tensor, row-major. Weights are [in, out]: a row times the matrix. */
@@ -174,7 +187,8 @@ export interface TinyTransformer {
    * @returns the `count` new tokens.
    * @throws TypeError / RangeError naming the bad token, count or option (a negative or
    *   non-finite temperature, a topK or seed that is not an integer from 0 to 2^32 - 1, a
-   *   headMask of the wrong length or with a factor outside [0, 1], an unknown option).
+   *   headMask of the wrong length or with a factor outside [0, 1], a banned id outside
+   *   [0, vocabSize) or every id banned, an unknown option).
    */
   generate(
     prompt: Int32Array | readonly number[],
@@ -351,8 +365,9 @@ export interface Trainer {
   }>;
   /**
    * `count` new tokens after `prompt` ({@link TinyTransformer.generate}: greedy without a
-   * temperature, else sampled with topK from seed, some heads switched off by headMask). A text
-   * trainer takes the prompt as a string too; the tokens come back as ids: decode them with
+   * temperature, else sampled with topK from seed, some heads switched off by headMask, never
+   * one of bannedIds). A text trainer takes the prompt as a string too, and by default never
+   * writes its tokenizer's unknown id (U+FFFD); the tokens come back as ids: decode them with
    * `trainer.tokenizer.decode`. Checked as {@link Trainer.forward} checks.
    * @example
    * ```ts

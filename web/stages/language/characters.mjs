@@ -17,7 +17,7 @@ import {
 } from '../../draw/language-views.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
 import { formatExact } from '../../format.mjs';
-import { LANGUAGE_MODEL, SAMPLE_TEMPERATURE, showCharacter } from '../../model/language.mjs';
+import { LANGUAGE_MODEL, SAMPLE_SAMPLING, showCharacter } from '../../model/language.mjs';
 import { articleExample, dimsOf } from '../../model/example.mjs';
 import { singleStep } from '../single-step.mjs';
 
@@ -130,7 +130,7 @@ function build(ctx) {
     const sample = run.samples.at(-1);
     setText(
       writes,
-      sample ? tr('ch4.chars.writes', { temperature: SAMPLE_TEMPERATURE, text: sample.text }) : '',
+      sample ? tr('ch4.chars.writes', { ...SAMPLE_SAMPLING, text: sample.text }) : '',
     );
     writes.hidden = !sample;
     const idList = sentenceIds(run, 1);
@@ -156,10 +156,13 @@ function build(ctx) {
     if (asked !== run.model && !training) {
       [asked, askedStep] = [run.model, run.step];
       const { step, loadedStep } = run;
+      const offline = loadedStep?.toLocaleString('en-US');
       const when =
         loadedStep === null
           ? tr('ch4.chars.whenStep', { step })
-          : tr('ch4.chars.whenSnapshot', { steps: loadedStep.toLocaleString('en-US') });
+          : step === 0
+            ? tr('ch4.chars.whenSnapshot', { steps: offline })
+            : tr('ch4.chars.whenKept', { steps: offline, here: step });
       languageRun.parameters().then(
         (p) => {
           if (!p) return;

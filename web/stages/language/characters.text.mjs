@@ -17,6 +17,8 @@ export default {
     'ch4.text.failed': 'The text could not be read: {reason}',
     'ch4.text.about':
       'The model learns {name}: {characters} characters, of which {distinct} are different. The {known} seen at least {minCount} times are its vocabulary, each with an id in the order of their code points; the rarer ones share one more id, shown as �: {vocab} ids in all.',
+    'ch4.text.aboutAll':
+      'The model learns {name}: {characters} characters, of which {distinct} are different. All {vocab} are its vocabulary, each with an id in the order of their code points: a text this short keeps even the characters it holds once (a longer one shares its rarest characters as one id).',
     'ch4.panel.title': 'Chapter 4: your text and sentence',
     'ch4.panel.intro':
       'The model reads the text you choose (or paste) and your sentence, and writes with the temperature and top-k below. Every stage of chapter 4 follows them.',
@@ -39,9 +41,11 @@ export default {
     'ch4.model.snapshot':
       'The model shown is the snapshot: trained {steps} steps offline; held-out loss {loss} nats per character, scored now.',
     'ch4.model.snapshotLoading': 'Loading the snapshot (the model trained offline)…',
+    'ch4.model.kept':
+      'The model shown is the snapshot trained on here: {steps} steps offline, then {here} here.',
     'ch4.model.noSnapshot': 'No snapshot for this text ({reason}): the model starts from scratch.',
     'ch4.model.failed': 'The model could not run: {reason}',
-    'ch4.chars.writes': 'What it writes (temperature {temperature}):\n{text}',
+    'ch4.chars.writes': 'What it writes (temperature {temperature}, top {topK}):\n{text}',
     'ch4.chars.characters': '1. Characters',
     'ch4.chars.ids': '2. Ids in the vocabulary',
     'ch4.chars.rows': '3. Rows of X: each id picks its row of the embedding E',
@@ -49,6 +53,7 @@ export default {
       'Row {id} of E, for “{character}”, begins {numbers} … ({more} more numbers). Your {T} characters give X with {T} rows of {D} numbers; E has {V} rows, one per character of the vocabulary ({when}). Blue is above 0, green below.',
     'ch4.chars.whenStep': 'as trained here from scratch, step {step}',
     'ch4.chars.whenSnapshot': 'the snapshot’s, trained {steps} steps offline',
+    'ch4.chars.whenKept': 'the snapshot’s, trained {steps} steps offline and {here} here',
     'ch4.chars.explain':
       'A real model starts as the article did: one row of numbers per token. Here a token is one character; its id picks row id of the embedding matrix E, and that row ({D} numbers, learned with the rest of the model) is its row of X. The model reads at most {context} characters at once.',
     'ch4.chars.article':
@@ -69,6 +74,8 @@ export default {
     'ch4.text.failed': '无法读取文本：{reason}',
     'ch4.text.about':
       '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。出现至少 {minCount} 次的 {known} 个字符是它的词表：按码位顺序，每个字符一个编号；更少见的字符共用另一个编号，显示为 �：一共 {vocab} 个编号。',
+    'ch4.text.aboutAll':
+      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。这 {vocab} 个字符全部是它的词表，按码位顺序，每个字符一个编号：文本这么短，只出现一次的字符也保留自己的编号（更长的文本会让最少见的字符共用一个编号）。',
     'ch4.panel.title': '第四章：你的文本和句子',
     'ch4.panel.intro':
       '模型读你选择（或粘贴）的文本和你的句子，并用下面的温度和 top-k 写作。第四章的每一节都随之更新。',
@@ -88,9 +95,10 @@ export default {
     'ch4.model.snapshot':
       '这里显示的是快照：离线训练了 {steps} 步；留出文本损失为每字符 {loss} 奈特（刚刚算出）。',
     'ch4.model.snapshotLoading': '正在载入快照（离线训练好的模型）…',
+    'ch4.model.kept': '这里显示的是在本页接着训练的快照：离线 {steps} 步，再在本页训练 {here} 步。',
     'ch4.model.noSnapshot': '这段文本没有快照（{reason}）：模型从零开始。',
     'ch4.model.failed': '模型无法运行：{reason}',
-    'ch4.chars.writes': '它写出的内容（温度 {temperature}）：\n{text}',
+    'ch4.chars.writes': '它写出的内容（温度 {temperature}，前 {topK} 个）：\n{text}',
     'ch4.chars.characters': '1. 字符',
     'ch4.chars.ids': '2. 词表中的编号',
     'ch4.chars.rows': '3. X 的行：每个编号取出嵌入矩阵 E 的一行',
@@ -98,6 +106,7 @@ export default {
       '“{character}”对应 E 的第 {id} 行，开头是 {numbers} …（还有 {more} 个数）。你的 {T} 个字符组成 X：{T} 行，每行 {D} 个数；E 有 {V} 行，词表里每个字符一行（{when}）。蓝色大于 0，绿色小于 0。',
     'ch4.chars.whenStep': '在本页从零训练到第 {step} 步的值',
     'ch4.chars.whenSnapshot': '快照的值，离线训练了 {steps} 步',
+    'ch4.chars.whenKept': '快照的值，离线训练了 {steps} 步，又在本页训练了 {here} 步',
     'ch4.chars.explain':
       '真实的模型和那篇文章一样开始：每个词元一行数。这里一个词元就是一个字符；它的编号取出嵌入矩阵 E 的那一行（{D} 个数，与模型的其余部分一起学出来），这一行就是它在 X 中的行。模型一次最多读 {context} 个字符。',
     'ch4.chars.article':

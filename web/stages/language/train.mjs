@@ -3,8 +3,9 @@
 // attention (unigram: how often each character occurs; bigram: the character before decides),
 // computed from the text here; the held-out loss at each sample is a dot; every SAMPLE_EVERY
 // steps the model writes a sample. Train/Pause, Reset, the text (Tang poems, the English
-// classic, or the learner's own, pasted). Nothing moves with the clock: the run draws itself
-// as it reports.
+// classic, or the learner's own, pasted); with a snapshot shown, Keep training (the snapshot
+// learns on), Start from scratch and Back to the snapshot. Nothing moves with the clock: the
+// run draws itself as it reports.
 import { h, setText } from '../../dom.mjs';
 import {
   followRun,
@@ -20,24 +21,31 @@ import {
   LANGUAGE_MODEL,
   MAX_LANGUAGE_STEPS,
   SAMPLE_EVERY,
-  SAMPLE_TEMPERATURE,
+  SAMPLE_SAMPLING,
   heldOutEvery,
   verseShare,
 } from '../../model/language.mjs';
 import { TEXT_BATCH } from 'attention-explained';
 import { singleStep } from '../single-step.mjs';
 
+/** When a sample was written: its step and seconds of training here, after the snapshot's offline steps if any. */
+function sampleWhen(run, s, tr) {
+  const seconds = s.seconds.toFixed(0);
+  if (run.loadedStep === null) return tr('ch4.train.sampleAt', { step: s.step, seconds });
+  const offline = run.loadedStep.toLocaleString('en-US');
+  if (s.step === 0) return tr('ch4.train.sampleSnapshot', { steps: offline });
+  const step = (run.loadedStep + s.step).toLocaleString('en-US');
+  return tr('ch4.train.sampleKept', { step, offline, here: s.step, seconds });
+}
+
 /**
- * The samples, newest first: the step and the seconds of training (or, for the snapshot, its
- * offline steps), the text (and its verse).
+ * The samples, newest first: the step and the seconds of training (after the snapshot's
+ * offline steps, for the snapshot), the text (and its verse).
  */
 function sampleList(run, tr) {
   return [...run.samples].reverse().map((s) => {
     const share = run.choice === 'tang' ? verseShare(s.text) : null;
-    const when =
-      run.loadedStep === null
-        ? tr('ch4.train.sampleAt', { step: s.step, seconds: s.seconds.toFixed(0) })
-        : tr('ch4.train.sampleSnapshot', { steps: run.loadedStep.toLocaleString('en-US') });
+    const when = sampleWhen(run, s, tr);
     return h(
       'li',
       { class: 'ch4-sample', dataset: { step: s.step } },
@@ -60,10 +68,12 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 /** What the run is doing, in one line. */
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
-  if (run.source === 'snapshot') return runStatus(run, tr, { training: true });
+  if (run.source === 'snapshot' && run.step === 0) return runStatus(run, tr, { training: true });
   if (run.step > 0) {
     const perSecond = Math.round(1000 / run.msPerStep);
-    return tr('ch4.train.status', { step: run.step, loss: run.loss.toFixed(3), perSecond });
+    // A snapshot trained on counts its offline steps first, as the curve does.
+    const step = (run.loadedStep ?? 0) + run.step;
+    return tr('ch4.train.status', { step, loss: run.loss.toFixed(3), perSecond });
   }
   // Running, before its first progress: still starting, not "ready".
   if (run.status === 'starting' || run.status === 'running') return tr('ch4.train.starting');
@@ -77,6 +87,9 @@ function trainLabel(run, busy) {
   if (busy) return 'ch4.train.pause';
   return run.step > 0 ? 'ch4.train.resume' : 'ch4.train.train';
 }
+
+/** The Keep training button's words (the snapshot is shown): keep training, or pause. */
+const keepLabel = (busy) => (busy ? 'ch4.train.pause' : 'ch4.train.keep');
 
 function build(ctx) {
   const { tr, languageRun } = ctx;
@@ -93,6 +106,15 @@ function build(ctx) {
         ? languageRun.pause()
         : languageRun.start();
     },
+  });
+  // The snapshot is shown: Keep training trains it on here (and pauses, and goes on).
+  const keep = h('button', {
+    type: 'button',
+    dataset: { control: 'ch4-keep' },
+    onclick: () =>
+      run.status === 'running' || run.status === 'starting'
+        ? languageRun.pause()
+        : languageRun.keepTraining(),
   });
   const back = h('button', {
     type: 'button',
@@ -120,7 +142,7 @@ function build(ctx) {
     h(
       'div',
       { class: 'ch4-controls train-controls', 'data-export': 'skip' },
-      h('div', { class: 'train-buttons' }, train, reset, back),
+      h('div', { class: 'train-buttons' }, train, keep, reset, back),
       picker.element,
       ownText(languageRun, tr),
     ),
@@ -131,7 +153,7 @@ function build(ctx) {
     heldOut,
     verdict,
     h('h3', {
-      text: tr('ch4.train.samplesTitle', { every: SAMPLE_EVERY, temperature: SAMPLE_TEMPERATURE }),
+      text: tr('ch4.train.samplesTitle', { every: SAMPLE_EVERY, ...SAMPLE_SAMPLING }),
     }),
     samples,
   );
@@ -143,10 +165,18 @@ function build(ctx) {
     const busy = run.status === 'running' || run.status === 'starting';
     const snapshot = run.source === 'snapshot';
     setText(train, tr(trainLabel(run, busy)));
-    train.setAttribute('aria-pressed', String(busy));
-    train.disabled = run.text.status !== 'ready' || run.step >= MAX_LANGUAGE_STEPS;
+    train.setAttribute('aria-pressed', String(busy && !snapshot));
+    const unread = run.text.status !== 'ready';
+    const done = run.step >= MAX_LANGUAGE_STEPS;
+    // From scratch starts a new model: the steps of the snapshot trained on do not stop it.
+    train.disabled = unread || (done && !snapshot);
+    setText(keep, tr(keepLabel(busy)));
+    keep.setAttribute('aria-pressed', String(busy && snapshot));
+    keep.hidden = !snapshot;
+    keep.disabled = unread || done || run.snapshot.status !== 'ready';
     reset.hidden = snapshot;
-    back.hidden = snapshot || run.snapshot.status !== 'ready';
+    // Back to the snapshot as stored: from a new model, or from the snapshot trained on here.
+    back.hidden = (snapshot && run.step === 0 && !busy) || run.snapshot.status !== 'ready';
     setText(about, [textSentence(run, tr), snapshotNote(run, tr)].filter(Boolean).join(' '));
     snapshotAbout.hidden = run.snapshot.status !== 'ready';
     const now = performance.now();

@@ -11,7 +11,10 @@ export default {
     'ch4.train.reset': 'Reset',
     'ch4.train.fromScratch': 'Start from scratch',
     'ch4.train.toSnapshot': 'Back to the snapshot',
+    'ch4.train.keep': 'Keep training',
     'ch4.train.sampleSnapshot': 'the snapshot · trained {steps} steps offline',
+    'ch4.train.sampleKept':
+      'step {step} · the snapshot’s {offline} offline, then {here} here · {seconds} s',
     'ch4.train.ready': 'Ready: press Train. The model starts from random weights.',
     'ch4.train.starting': 'Starting the worker…',
     'ch4.train.failed': 'Training stopped: {reason}',
@@ -23,7 +26,8 @@ export default {
     'ch4.train.axisSteps': 'training steps',
     'ch4.train.unigram': 'unigram {loss}',
     'ch4.train.bigram': 'bigram {loss}',
-    'ch4.train.samplesTitle': 'What it writes, every {every} steps (temperature {temperature})',
+    'ch4.train.samplesTitle':
+      'What it writes, every {every} steps (temperature {temperature}, among the {topK} likeliest characters)',
     'ch4.train.sampleAt': 'step {step} · {seconds} s',
     'ch4.train.beatsBoth':
       'On held-out text the model shown ({loss}) is below both lines: it beats unigram ({unigram}) and bigram ({bigram}), so it uses more than the one character before.',
@@ -46,7 +50,7 @@ export default {
     'ch4.train.baselines':
       'The two lines are models without attention, counted from the same nine tenths and scored on the held-out tenth: unigram knows only how often each character occurs; bigram also knows the character before. A model below the bigram line on held-out text uses more than the one character before; the sentence under the curve says where the model shown is.',
     'ch4.train.snapshotExplain':
-      'This text has a snapshot, which the chapter opens with: the same model trained offline on the same text by the repository’s script, from the same seed, and stored as half-precision numbers. “Start from scratch” throws it away for random weights and trains here; “Back to the snapshot” brings it back.',
+      'This text has a snapshot, which the chapter opens with: the same model trained offline on the same text by the repository’s script, from the same seed, and stored as half-precision numbers. “Keep training” trains it on here from where it stopped; “Start from scratch” throws it away for random weights and trains here; “Back to the snapshot” brings it back as stored.',
   },
   zh: {
     'ch4.stage.train': '现场训练',
@@ -59,7 +63,10 @@ export default {
     'ch4.train.reset': '重置',
     'ch4.train.fromScratch': '从零开始',
     'ch4.train.toSnapshot': '回到快照',
+    'ch4.train.keep': '接着训练',
     'ch4.train.sampleSnapshot': '快照 · 离线训练了 {steps} 步',
+    'ch4.train.sampleKept':
+      '第 {step} 步 · 快照离线 {offline} 步，再在本页训练 {here} 步 · {seconds} 秒',
     'ch4.train.ready': '准备好了：按“训练”。模型从随机权重开始。',
     'ch4.train.starting': '正在启动后台线程…',
     'ch4.train.failed': '训练停止：{reason}',
@@ -70,7 +77,8 @@ export default {
     'ch4.train.axisSteps': '训练步数',
     'ch4.train.unigram': '一元 {loss}',
     'ch4.train.bigram': '二元 {loss}',
-    'ch4.train.samplesTitle': '它写出的内容，每 {every} 步一次（温度 {temperature}）',
+    'ch4.train.samplesTitle':
+      '它写出的内容，每 {every} 步一次（温度 {temperature}，在最可能的 {topK} 个字符中抽取）',
     'ch4.train.sampleAt': '第 {step} 步 · {seconds} 秒',
     'ch4.train.beatsBoth':
       '在留出文本上，当前模型（{loss}）低于两条基线：它胜过一元（{unigram}）和二元（{bigram}）模型，说明它用上了前一个字符以外的上下文。',
@@ -93,6 +101,6 @@ export default {
     'ch4.train.baselines':
       '两条横线是没有注意力的模型，用同样的前十分之九统计，在留出的十分之一上评分：一元模型只知道每个字符出现的频率；二元模型还知道前一个字符。在留出文本上低于二元基线的模型，用上了前一个字符以外的上下文；曲线下面的一句话说明当前模型在哪里。',
     'ch4.train.snapshotExplain':
-      '这段文本有快照，本章一开始显示的就是它：同一个模型，由仓库里的脚本从同一个种子在同一段文本上离线训练，以半精度数存储。“从零开始”把它换成随机权重并在这里训练；“回到快照”再把它拿回来。',
+      '这段文本有快照，本章一开始显示的就是它：同一个模型，由仓库里的脚本从同一个种子在同一段文本上离线训练，以半精度数存储。“接着训练”让它从停下的地方在这里继续学；“从零开始”把它换成随机权重并在这里训练；“回到快照”再把存储的它拿回来。',
   },
 };
