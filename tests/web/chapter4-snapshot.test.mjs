@@ -37,6 +37,20 @@ async function snapshotStatus(page) {
   return page.textContent('.scene-ch4-train .ch4-status');
 }
 
+/**
+ * The next-character stage's status line, once its sentence's loss is no longer the
+ * snapshot's `snapshotLoss` (the stage has read the model trained here).
+ */
+async function nextStatusOnceRetrained(page, snapshotLoss) {
+  await goTo(page, 'lm-next');
+  await page.waitForFunction(
+    (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
+    snapshotLoss,
+    { timeout: 30_000 },
+  );
+  return page.textContent('.scene-ch4-next .ch4-status');
+}
+
 describe('chapter 4 opens with the snapshot', () => {
   test('served: the snapshot writes at once, every stage names it, from scratch and back', async () => {
     const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
@@ -102,14 +116,8 @@ describe('chapter 4 opens with the snapshot', () => {
       new RegExp(`^step ${POEMS.steps + kept} · loss \\d`),
     );
     assert.equal(await page.isHidden('[data-control="ch4-snapshot"]'), false);
-    await goTo(page, 'lm-next');
-    await page.waitForFunction(
-      (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
-      snapshotLoss,
-      { timeout: 30_000 },
-    );
     assert.equal(
-      await page.textContent('.scene-ch4-next .ch4-status'),
+      await nextStatusOnceRetrained(page, snapshotLoss),
       `The model shown is the snapshot trained on here: ${steps(POEMS.steps)} steps offline, then ${kept} here.`,
     );
     // No sample ever writes the unknown id's U+FFFD (the trainer bans it).
@@ -132,14 +140,8 @@ describe('chapter 4 opens with the snapshot', () => {
     await page.waitForSelector('.scene-ch4-train[data-status="paused"]');
     assert.equal(await page.$eval('.scene-ch4-train', (s) => s.dataset.source), 'scratch');
     const step = await page.$eval('.scene-ch4-train', (s) => s.dataset.step);
-    await goTo(page, 'lm-next');
-    await page.waitForFunction(
-      (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
-      snapshotLoss,
-      { timeout: 30_000 },
-    );
     assert.equal(
-      await page.textContent('.scene-ch4-next .ch4-status'),
+      await nextStatusOnceRetrained(page, snapshotLoss),
       `The model shown was trained here from scratch: step ${step}.`,
     );
 
