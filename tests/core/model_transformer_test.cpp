@@ -313,6 +313,15 @@ std::unique_ptr<TinyTransformer> trained(const Config& c, std::uint32_t steps = 
   return model;
 }
 
+// The logits at the prompt's last position (V numbers): what its first generated token is
+// drawn from.
+std::vector<float> last_logits(TinyTransformer& model, const Tokens& prompt) {
+  const std::size_t V = model.config().vocab_size;
+  std::vector<float> logits(prompt.size() * V);
+  EXPECT_EQ(model.forward(prompt.data(), 1, prompt.size(), logits.data(), nullptr), "");
+  return std::vector<float>(logits.end() - std::ptrdiff_t(V), logits.end());
+}
+
 TEST(ModelTransformer, AHeadMaskMatchesTheFloat64ReferenceAndAllOnesIsNoMask) {
   for (const Config& c :
        {small_config(Positions::learned, 12, 1), small_config(Positions::rope, 0, 2)}) {
@@ -411,9 +420,8 @@ TEST(ModelTransformer, SamplesFollowTheTemperedSoftmaxOfTheTopK) {
   auto model = trained(c);
   const Tokens prompt = {0, 3};
   const std::size_t V = c.vocab_size;
-  std::vector<float> logits(2 * V);
-  ASSERT_EQ(model->forward(prompt.data(), 1, 2, logits.data(), nullptr), "");
-  const float* last = logits.data() + V;
+  const std::vector<float> logits = last_logits(*model, prompt);
+  const float* last = logits.data();
   std::vector<std::int32_t> rank(V);
   for (std::size_t i = 0; i < V; ++i) rank[i] = std::int32_t(i);
   std::sort(rank.begin(), rank.end(), [last](auto x, auto y) { return last[x] > last[y]; });
@@ -448,9 +456,8 @@ TEST(ModelTransformer, BannedIdsAreNeverChosen) {
   auto model = trained(c);
   const Tokens prompt = {0, 3};
   const std::size_t V = c.vocab_size;
-  std::vector<float> logits(2 * V);
-  ASSERT_EQ(model->forward(prompt.data(), 1, 2, logits.data(), nullptr), "");
-  const float* last = logits.data() + V;
+  const std::vector<float> logits = last_logits(*model, prompt);
+  const float* last = logits.data();
   const auto best = std::int32_t(std::max_element(last, last + V) - last);
   std::vector<std::uint8_t> banned(V, 0);
   banned[std::size_t(best)] = 1;
