@@ -5,6 +5,7 @@
 // drawn again when a checkpoint, a snapshot or the run's status comes, and stops following
 // once it has left the page.
 import { h } from '../dom.mjs';
+import { oncePerFrame } from '../idle.mjs';
 import { formatExact } from '../format.mjs';
 import { runReading } from '../model/training.mjs';
 import { kindName } from './training-views.mjs';
@@ -64,23 +65,28 @@ function headsTable(run, tr) {
 }
 
 /**
- * A view that draws `draw(run, tr)` and draws it again as the run moves on: { element }.
+ * A view that draws `draw(run, tr)` and draws it again as the run moves on: { element }. The
+ * run reports from the worker's messages: a table is drawn again in the next animation frame,
+ * with the train stage's own drawing, never in the message's task (a table changed there has
+ * the frame lay the page out twice: once for the mouse's hit test, once after the frame's
+ * callbacks).
  * @param training app/training.mjs's controller (ctx.training)
  */
 function followingView(training, tr, draw, key) {
   const element = h('div', { class: 'run-table' });
   let drawn = null;
   let shown = false; // on the page once: leaving it then ends the following
-  const update = (run) => {
+  const update = () => {
     if (element.isConnected) shown = true;
     else if (shown) return unsubscribe();
+    const { run } = training;
     const next = key(run);
     if (next === drawn) return;
     drawn = next;
     element.replaceChildren(draw(run, tr));
   };
-  const unsubscribe = training.subscribe(update);
-  update(training.run);
+  const unsubscribe = training.subscribe(oncePerFrame(update));
+  update();
   return { element };
 }
 
