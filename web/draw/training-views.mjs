@@ -2,7 +2,7 @@
 // growing as the run reports), one head's attention as a heatmap (canvas: 25 × 25 cells,
 // redrawn at every snapshot), a row of tokens as letters, and BertViz-style token lines (each
 // token joined to the tokens it attends to, the line as thick as the weight).
-import { h, setStyle, svg } from '../dom.mjs';
+import { h, setStyle, setText, svg } from '../dom.mjs';
 import { tokenLabel } from '../model/training.mjs';
 
 const CURVE = { width: 560, height: 200, left: 44, right: 10, top: 10, bottom: 28 };
@@ -66,7 +66,8 @@ export function lossCurve(tr) {
   function update(run, maxSteps) {
     const points = lossPoints(run.losses, (step) => x(step, maxSteps), y);
     line.setAttribute('points', points.join(' '));
-    xEnd.textContent = String(maxSteps);
+    // Texts written only when they change (a text written has the frame lay the page out).
+    setText(xEnd, String(maxSteps));
     const dropped = run.dropStep !== null;
     dropLine.setAttribute('visibility', dropped ? 'visible' : 'hidden');
     dropText.setAttribute('visibility', dropped ? 'visible' : 'hidden');
@@ -75,7 +76,7 @@ export function lossCurve(tr) {
       dropLine.setAttribute('x1', dx);
       dropLine.setAttribute('x2', dx);
       dropText.setAttribute('x', dx + 4);
-      dropText.textContent = tr('ch3.train.dropMark', { step: run.dropStep });
+      setText(dropText, tr('ch3.train.dropMark', { step: run.dropStep }));
     }
     element.dataset.points = String(points.length);
   }
@@ -177,7 +178,7 @@ export function headHeatmap(label, headClass, { tokens, labels, cell, most } = {
     element.dataset.filled = 'true';
   }
   const read = (text, kind = '') => {
-    reading.textContent = text;
+    setText(reading, text);
     element.dataset.kind = kind;
   };
   return { element, update, read };

@@ -6,7 +6,7 @@
 // layers, 1-4 heads, the seed, the speed. The scene draws what the run holds; nothing here
 // computes attention.
 import { createInductionTask, INDUCTION_BATCH } from 'attention-explained';
-import { h } from '../../dom.mjs';
+import { h, setText } from '../../dom.mjs';
 import { oncePerFrame, whenIdle } from '../../idle.mjs';
 import { formatExact } from '../../format.mjs';
 import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
@@ -157,7 +157,9 @@ function controls(training, actions, tr) {
   );
   const update = (run) => {
     const busy = run.status === 'running' || run.status === 'starting';
-    train.textContent = tr(busy ? 'ch3.train.pause' : 'ch3.train.train');
+    // Written only when it changes: this runs at every frame of a run, and a text written
+    // has the frame lay the page out again.
+    setText(train, tr(busy ? 'ch3.train.pause' : 'ch3.train.train'));
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.step >= MAX_TRAINING_STEPS;
     // The switches as the run has them (a link or Back may change them under this scene),
@@ -392,7 +394,7 @@ function build(ctx) {
     // and so does a text citing a step (the drop, the verdict): the status is never behind it.
     const counting = run.status === 'running' && run.step > 0;
     if (!counting || !wasCounting || cites || verdictChanged || now - statusAt >= STATUS_EVERY_MS) {
-      status.textContent = statusText();
+      setText(status, statusText());
       statusAt = now;
     }
     wasCounting = counting;
