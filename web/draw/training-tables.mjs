@@ -64,6 +64,33 @@ function headsTable(run, tr) {
   }).element;
 }
 
+/** True when two trees have the same elements in the same places (texts and attributes aside). */
+function sameShape(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  if (a.childNodes.length !== b.childNodes.length) return false;
+  for (let k = 0; k < a.childNodes.length; k++)
+    if (!sameShape(a.childNodes[k], b.childNodes[k])) return false;
+  return true;
+}
+
+/**
+ * The texts and attributes of `from` into `into`, a tree of the same shape, where they
+ * differ: a new snapshot changes a few numbers of a table, and only those are laid out again
+ * (a table built anew has the frame lay out and paint all of it, and the sidebar around it).
+ */
+function copyTexts(into, from) {
+  if (into.nodeType === Node.TEXT_NODE) {
+    if (into.data !== from.data) into.data = from.data;
+    return;
+  }
+  for (const { name, value } of from.attributes)
+    if (into.getAttribute(name) !== value) into.setAttribute(name, value);
+  for (const { name } of [...into.attributes])
+    if (!from.hasAttribute(name)) into.removeAttribute(name);
+  for (let k = 0; k < into.childNodes.length; k++)
+    copyTexts(into.childNodes[k], from.childNodes[k]);
+}
+
 /**
  * A view that draws `draw(run, tr)` and draws it again as the run moves on: { element }. The
  * run reports from the worker's messages: a table is drawn again in the next animation frame,
@@ -83,7 +110,10 @@ function followingView(training, tr, draw, key) {
     const next = key(run);
     if (next === drawn) return;
     drawn = next;
-    element.replaceChildren(draw(run, tr));
+    const table = draw(run, tr);
+    const current = element.firstChild;
+    if (current && sameShape(current, table)) copyTexts(current, table);
+    else element.replaceChildren(table);
   };
   const unsubscribe = training.subscribe(oncePerFrame(update));
   update();
