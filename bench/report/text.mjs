@@ -18,6 +18,12 @@ const share = (verse) =>
   verse ? `${pct(verse.share)} (${verse.fiveOrSeven}/${verse.lines})` : '—';
 const speed = (ms) => `${ms.toFixed(1)} ms · ${(1000 / ms).toFixed(1)} steps/s`;
 
+/** Characters of a check's sample the report shows (the JSON keeps SAMPLE_KEPT). */
+const SAMPLE_SHOWN = 48;
+/** A sample as a table cell: its first characters, each run of line breaks as " / ". */
+const sampleCell = (sample) =>
+  [...sample.trim().replace(/\n+/g, ' / ')].slice(0, SAMPLE_SHOWN).join('').replaceAll('|', '\\|');
+
 /** The targets "Done means" sets, for a minute of training in Chromium. */
 export const TEXT_TARGETS = { seconds: 60, verseShare: 0.9, englishNats: 1.6 };
 
@@ -52,6 +58,12 @@ function runSection({ results, environment }) {
       [`${text}, snapshot`, snapshot.steps, '—', nats(snapshot.loss), bits(snapshot.loss), share(snapshot.verse), snapshot.bytes.toLocaleString('en-US')],
     ]; // prettier-ignore
   });
+  // Each check's sample (JSON of older runs has none).
+  const sampleRows = results.flatMap(({ text, curve }) =>
+    curve.points
+      .filter((p) => typeof p.sample === 'string')
+      .map((p) => [text, p.seconds.toFixed(0), sampleCell(p.sample)]),
+  );
   const stepRows = results.map(({ text, steps: { config, batch, ms } }) => [
     `${text} (V ${config.vocabSize})`,
     `${batch} × ${config.context}`,
@@ -76,6 +88,15 @@ function runSection({ results, environment }) {
       curveRows,
     ), // prettier-ignore
     '',
+    ...(sampleRows.length
+      ? [
+          'What the model writes at each check (the start of its sample, after the held-out ' +
+            "tenth's first line; line breaks as /):",
+          '',
+          table(['text', `${environment.clock} s`, 'sample'], ['---', '--:', '---'], sampleRows),
+          '',
+        ]
+      : []),
     `${seconds} s from scratch (steps per second of ${environment.clock} while training) ` +
       'against the snapshot the page opens with (web/snapshots/, trained longer by ' +
       'scripts/train-snapshots.mjs), measured the same way:',

@@ -50,6 +50,13 @@ test('each run is shown under its own environment, the targets only for Chromium
   assert.match(both, /### Targets: a minute of text training in Chromium/);
   assert.doesNotMatch(textSection([node, null]).join('\n'), /Targets/);
   assert.deepEqual(textSection([null]), []);
+  // Each check's sample, its line breaks as " / " and a "|" kept out of the table's cells.
+  assert.doesNotMatch(both, /What the model writes/);
+  node.results[0].curve.points[1].sample = '\n床前明月光，\n\n疑是|地上霜。\n';
+  assert.match(
+    textSection([node]).join('\n'),
+    /\| poems \| 60 \| 床前明月光， \/ 疑是\\\|地上霜。 \|/,
+  );
 });
 
 test('the targets say met or not from the last check of the Chromium run', () => {
