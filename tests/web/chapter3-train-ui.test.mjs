@@ -129,3 +129,42 @@ test('zh: loading parameters is a button in Chinese that opens the file chooser'
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+// A run redraws at every frame: what did not change must not be written again (a text written
+// anew, a table built anew, has the frame lay out and paint them, and the sidebar around them).
+test('while it trains, only what changed is written: the Train button keeps its text, the heads table its cells', async () => {
+  const { page, context, problems } = await openTrain({ viewport: { width: 1366, height: 768 } });
+  const cell = '.stage-numbers td.cell[data-matrix="run-heads"][data-row="0"][data-col="0"]';
+  const before = await page.textContent(cell);
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(() => Number(document.querySelector('.scene-train').dataset.step) > 0);
+  await page.evaluate((selector) => {
+    window.__kept = {
+      buttonText: document.querySelector('[data-control="train"]').firstChild,
+      cell: document.querySelector(selector),
+    };
+  }, cell);
+  // Many frames and several snapshots later (one every 50 steps), still training.
+  await page.waitForFunction(
+    ([selector, first]) =>
+      Number(document.querySelector('.scene-train').dataset.step) >= 200 &&
+      document.querySelector(selector)?.textContent !== first,
+    [cell, before],
+    { timeout: 60_000 },
+  );
+  const kept = await page.evaluate((selector) => {
+    const button = document.querySelector('[data-control="train"]');
+    return {
+      running: document.querySelector('.scene-train').dataset.status === 'running',
+      button: button.textContent,
+      sameText: button.firstChild === window.__kept.buttonText,
+      sameCell: document.querySelector(selector) === window.__kept.cell,
+    };
+  }, cell);
+  assert.ok(kept.running, 'still training');
+  assert.equal(kept.button, 'Pause');
+  assert.ok(kept.sameText, 'the button\'s text "Pause" was written again while it trained');
+  assert.ok(kept.sameCell, 'the heads table was built anew instead of its numbers changed');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
