@@ -7,6 +7,7 @@ import { oncePerFrame } from '../idle.mjs';
 import { lossPoints, weightRgb } from './training-views.mjs';
 import {
   MIN_OWN_TEXT,
+  SAMPLE_SAMPLING,
   TEXT_CHOICES,
   characterCount,
   describeText,
@@ -237,9 +238,14 @@ export function ownText(languageRun, tr) {
   );
 }
 
-/** The temperatures and top-k choices the model writes with (0: every character). */
-export const TEMPERATURES = [0.2, 0.5, 0.8, 1, 1.5];
-export const TOP_KS = [0, 1, 5, 20];
+/**
+ * The temperatures and top-k choices the model writes with (0: every character); the
+ * samples' own (SAMPLE_SAMPLING) among them, so that what the samples say they used can be
+ * chosen.
+ */
+const withOwn = (choices, own) => [...new Set([...choices, own])].sort((a, b) => a - b);
+export const TEMPERATURES = withOwn([0.2, 0.5, 1, 1.5], SAMPLE_SAMPLING.temperature);
+export const TOP_KS = withOwn([0, 1, 5, 20], SAMPLE_SAMPLING.topK);
 
 function choice(options, text, onChange, label, control) {
   const select = h(
@@ -484,7 +490,11 @@ export function probabilityBars(top, truth, tokenizer, tr) {
 
 /** A head's reading in one line: "previous character: 0.81 of its weight on the one before". */
 export function textReading(read, tr) {
-  return tr(`ch4.read.${read.kind}`, { share: read.share.toFixed(2), keys: read.keys.toFixed(1) });
+  return tr(`ch4.read.${read.kind}`, {
+    share: read.share.toFixed(2),
+    keys: read.keys.toFixed(1),
+    toward: read.toward ? tr(`ch4.read.toward.${read.toward}`) : '',
+  });
 }
 
 /** The model's refusal, said in a scene's status line. */
