@@ -76,6 +76,17 @@ export function numberRgb(x, max) {
   return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
 }
 
+/**
+ * The text colour that reads on a cell of colour [r, g, b] (0-255): white on the dark end of
+ * the scales (relative luminance under 0.2, where the page's ink falls under 3:1), else the
+ * page's ink ('').
+ */
+export function inkOn([r, g, b]) {
+  const linear = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const luminance = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  return luminance < 0.2 ? '#fff' : '';
+}
+
 /** The text the model learns: a <select> of the Tang poems, the English classic, their own. */
 export function textPicker(languageRun, tr) {
   const { run } = languageRun;

@@ -9,6 +9,7 @@ import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  inkOn,
   numberRgb,
   forwardFollower,
   probabilityBars,
@@ -42,8 +43,9 @@ function hGrid(values) {
     'ol',
     { class: 'h-grid', 'aria-label': 'h' },
     Array.from(values, (x) => {
-      const [r, g, b] = numberRgb(x, max);
-      return h('li', { style: { background: `rgb(${r} ${g} ${b})` }, text: twoDecimals(x) });
+      const rgb = numberRgb(x, max);
+      const style = { background: `rgb(${rgb.join(' ')})`, color: inkOn(rgb) };
+      return h('li', { style, text: twoDecimals(x) });
     }),
   );
 }

@@ -189,6 +189,7 @@ function build(ctx) {
   write.addEventListener('click', run);
 
   let promptFor = '';
+  let wroteOnce = false; // the stage opens writing: the first time it can, it writes once
   function draw(state) {
     setText(status, runStatus(state, tr));
     sampling.update(state);
@@ -200,6 +201,10 @@ function build(ctx) {
       promptBox.value = promptOf(state.sentence);
     }
     write.disabled = state.text.status !== 'ready';
+    if (!wroteOnce && !write.disabled && promptBox.value) {
+      wroteOnce = true;
+      run();
+    }
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {
