@@ -16,8 +16,8 @@
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
 // --decode, repeated: the decode runs, see bench/report/decode.mjs; --backward and --train,
 // repeated: the Node and Chromium runs, see bench/report/learning.mjs; --page P.md: the
-// page's section (bench/page-metrics.mjs) after the report; --text T.json: the text
-// section (bench/text-node.mjs); --doc FILE also writes the whole
+// page's section (bench/page-metrics.mjs) after the report; --text, repeated: the text
+// section's Node and Chromium runs, see bench/report/text.mjs; --doc FILE also writes the whole
 // as docs/benchmarks.md.)
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     decode: { type: 'string', multiple: true, default: [] },
     backward: { type: 'string', multiple: true, default: [] },
     train: { type: 'string', multiple: true, default: [] },
-    text: { type: 'string' },
+    text: { type: 'string', multiple: true, default: [] },
     meta: { type: 'string' },
     out: { type: 'string' },
     // docs/benchmarks.md: this report with the page's section (bench/page-metrics.mjs output)
@@ -89,8 +89,8 @@ for (const [files, section] of [
 ]) {
   if (files.length) out.push(section(await readAll(files)).trimEnd(), '');
 }
-// The text section: TEXT_MODEL on the poems and the English text.
-out.push(...textSection(await readJson(args.text)));
+// The text section: TEXT_MODEL on the poems and the English text, Node and Chromium.
+out.push(...textSection(await readAll(args.text)));
 
 const text = out.join('\n');
 // The page's section closes the report (and docs/benchmarks.md).

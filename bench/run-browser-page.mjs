@@ -2,8 +2,9 @@
 // playwright-core, started by scripts/lib/chromium.mjs) with a fresh profile, and writes the
 // page's results as JSON.
 //   node bench/run-browser-page.mjs --url http://127.0.0.1:PORT/ [--quick] --out build/bench/chromium.json
-// Each of --out (the forward suite), --decode-out, --small-calls, --backward-out and --train-out
-// runs its table and writes it there; --decode-only is --decode-out alone (without --out).
+// Each of --out (the forward suite), --decode-out, --small-calls, --backward-out, --train-out and
+// --text-out (the text section: bench/browser/text.mjs) runs its table and writes it there;
+// --decode-only is --decode-out alone (without --out).
 // scripts/bench starts it under `taskset -c 0`, so Chromium's processes inherit the pinning.
 // --isolated serves the repository itself, cross-origin isolated (COOP/COEP headers, as
 // bench/cores.mjs does), instead of --url: what --threads N (N > 1) needs, the training table
@@ -30,12 +31,13 @@ const { values: args } = parseArgs({
     'small-calls': { type: 'string' },
     'backward-out': { type: 'string' },
     'train-out': { type: 'string' },
+    'text-out': { type: 'string' },
   },
 });
-const outputs = ['out', 'decode-out', 'small-calls', 'backward-out', 'train-out'];
+const outputs = ['out', 'decode-out', 'small-calls', 'backward-out', 'train-out', 'text-out'];
 if (!(args.url || args.isolated) || !outputs.some((name) => args[name]))
   throw new Error(
-    'usage: node bench/run-browser-page.mjs (--url URL | --isolated) [--threads N] [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE] [--backward-out FILE] [--train-out FILE]',
+    'usage: node bench/run-browser-page.mjs (--url URL | --isolated) [--threads N] [--quick] [--out FILE] [--decode-out FILE] [--decode-only] [--small-calls FILE] [--backward-out FILE] [--train-out FILE] [--text-out FILE]',
   );
 const threads = Number(args.threads);
 if (!Number.isInteger(threads) || threads < 1) throw new Error('--threads must be a count');
@@ -96,6 +98,7 @@ try {
   for (const [option, entry] of [
     ['backward-out', 'backward'],
     ['train-out', 'train'],
+    ['text-out', 'text'],
   ]) {
     if (!args[option]) continue;
     const result = await page.evaluate(

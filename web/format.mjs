@@ -29,6 +29,24 @@ export function formatOneDecimal(value) {
   return withMinus(text);
 }
 
+/**
+ * A probability to four significant digits (0.002228, not 0.0022), so that −ln of the printed
+ * number gives the printed loss to its last digit, and two unlikely characters' chances are
+ * told apart, however small.
+ */
+export function formatProbability(p) {
+  return p < 1e-4 ? p.toExponential(3) : p.toPrecision(4);
+}
+
+/**
+ * A loss (or a change of loss) in nats: three decimals, or three significant digits below 0.1
+ * (0.00712), so that a model that knows a text by heart does not read as a loss of 0.007 that
+ * "goes from 0.007 to 0.007".
+ */
+export function formatNats(x) {
+  return Math.abs(x) >= 0.1 || x === 0 ? x.toFixed(3) : x.toPrecision(3);
+}
+
 function withMinus(text) {
   return text.startsWith('-') ? MINUS + text.slice(1) : text;
 }

@@ -15,6 +15,7 @@ import { runDecodeBench } from '../common/decode.mjs';
 import { runBench, runCores, runSmall } from '../common/harness.mjs';
 import { onnxruntime, peakProbes } from '../common/contenders.mjs';
 import { smallCallBreakdown } from '../common/small-calls.mjs';
+import { runTextBench } from './text.mjs';
 import { runTrainBench } from './train.mjs';
 
 // Our module exactly as shipped: dist/attention.mjs finds attention.wasm next to itself. The
@@ -194,5 +195,23 @@ async function train({ quick, threads = 1 }) {
   return { environment, ...result };
 }
 
-window.bench = { run, cores, runDecode, smallCalls, backward, train };
+// The text section: TEXT_MODEL on the poems and the English text, trained through
+// createTrainer (its Worker) as chapter 4 trains, and a step against tfjs-wasm in the page
+// (bench/browser/text.mjs). One thread: this page is not cross-origin isolated.
+async function text({ quick }) {
+  const log = (line) => console.log(`[bench text chromium] ${line}`);
+  await useTfjsWasm(1);
+  const lib = await import(oursUrl);
+  const attn = await lib.default({ relaxedSimd: false });
+  const result = await runTextBench({ lib, attn, tf, quick, log });
+  const environment = {
+    kind: 'chromium',
+    clock: 'wall time',
+    trainer: 'createTrainer, in its Worker',
+    crossOriginIsolated: self.crossOriginIsolated,
+  };
+  return { environment, ...result };
+}
+
+window.bench = { run, cores, runDecode, smallCalls, backward, train, text };
 window.benchReady = true;

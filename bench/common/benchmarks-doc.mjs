@@ -17,7 +17,12 @@ page; its decode table times one generated token over a KV cache; its small-call
 N = 64 calls with and without \`attention()\`'s \`out\`; its gradient table times
 \`attentionBackward\` against tfjs's \`tf.grads\` of the same attention, and its training table
 a step of our tiny transformer against the same model in tfjs-wasm (in Chromium ours trains in
-a Worker, as the page does), both in Node and in Chromium. How far the FMA peak sits above the
+a Worker, as the page does), both in Node and in Chromium. Its text section trains the text
+model (\`TEXT_MODEL\`) for a minute on the Tang poems and on the English text, from scratch,
+and measures the held-out loss against time, the share of generated verse lines with five or
+seven characters, the snapshots the page opens with, and a step against the same model in
+tfjs-wasm: in Node for a minute of CPU time, and in Chromium for a minute of wall time through
+\`createTrainer\` (its Worker, one thread), as chapter 4 of the page trains. How far the FMA peak sits above the
 multiply + add one depends on the CPU (on AMD Zen cores the two are close, on Intel cores the
 FMA peak is about twice the other): the report names the host's CPU and gives both peaks.
 

@@ -1,94 +1,82 @@
-// The text benchmark's workload (bench/text-node.mjs runs it; bench/report/text.mjs makes its
-// section): what TEXT_MODEL learns on real text, read as TEXT_TASK says, in a fixed budget of
-// one core's time, against the snapshot the page opens with, and how fast its step is against
-// the same model in tfjs-wasm.
-//   curve      a fresh model per text, trained for `seconds` of the clock (CPU time in Node:
-//              process.cpuUsage around each trainStep, what one quiet core would spend), with
-//              the held-out loss (nats per character; bits = nats / ln 2) at evenly spaced
-//              checks, and for the poems the share of generated lines with five or seven
-//              characters (examples/node/text-minute.mjs's trainForAMinute does the training)
+// The text benchmark's workload, the same in Node (bench/text-node.mjs) and in Chromium
+// (bench/browser/text.mjs); bench/report/text.mjs makes its section. What TEXT_MODEL learns on
+// real text, read as TEXT_TASK says, in a fixed budget of one core's time, against the snapshot
+// the page opens with, and how fast its step is against the same model in tfjs-wasm:
+//   curve      a fresh model per text, trained for `seconds` (Node: CPU time in this thread;
+//              Chromium: wall time, through createTrainer in its Worker as the page trains),
+//              with the held-out loss (nats per character; bits = nats / ln 2) at evenly
+//              spaced checks, and for the poems the share of generated lines with five or
+//              seven characters: each check is checkPoint() below
 //   snapshot   web/snapshots/<text>.{json,f16}, loaded and measured the same way
 //   steps      ms per trainStep of ours and of tfjs-backend-wasm on the same model and batches
 //              (the text task's windows), in interleaved rounds. tfjs has learned positions
 //              only (bench/common/train-tfjs.mjs), so both run TEXT_MODEL with learned
 //              positions here; ours with RoPE (TEXT_MODEL as it is) is timed in the same rounds.
-import { readFileSync } from 'node:fs';
-
-import {
-  TEXT_BATCH,
-  TEXT_MODEL,
-  TEXT_SAMPLING,
-  TEXT_TASK,
-  createTextTask,
-} from '../../dist/attention.mjs';
-import { decodeSnapshot } from '../../src/js/tasks/text-snapshot.mjs';
-import { TEXTS, heldOutLoss, trainForAMinute } from '../../examples/node/text-minute.mjs';
-import { sampleText, verseLineShare } from '../../examples/node/train-text.mjs';
+// Nothing here reads a file or imports the module: `lib` is the module's namespace (dist/
+// attention.mjs as imported), `attn` an instance of it, texts and snapshots are passed in.
+import { heldOutPrompt, scoreTextModel } from '../../examples/node/text-scores.mjs';
 import { median } from './harness.mjs';
+import { createTfjsTransformer } from './train-tfjs.mjs';
 
-/** The texts: the file scripts/build writes, its snapshot's name, whether it is verse. */
+/** The texts: their file in dist/texts/ (scripts/build), their snapshot's name, whether verse. */
 export const TEXT_BENCH_TEXTS = [
-  { name: 'poems', file: TEXTS.poems, verse: true },
-  { name: 'english', file: TEXTS.english, verse: false },
+  { name: 'poems', file: 'tang300.txt', verse: true },
+  { name: 'english', file: 'kjv-genesis-deuteronomy.txt', verse: false },
 ];
 /** Characters generated for a 5/7 share (about 270 lines of verse), with TEXT_SAMPLING. */
 export const SAMPLE_CHARACTERS = 2000;
+/** Characters of each check's sample kept in the JSON (a look at what the model writes). */
+export const SAMPLE_KEPT = 160;
 
-const readText = (file) => readFileSync(file, 'utf8');
+/** A minute of training, checked every 10 s; --quick: 20 s, checked every 5 s. */
+export const textBudget = (quick) =>
+  quick ? { seconds: 20, checks: 4 } : { seconds: 60, checks: 6 };
+/** The step timing's interleaved rounds, and steps per round. */
+export const textRounds = (quick) => (quick ? { rounds: 3, steps: 5 } : { rounds: 7, steps: 10 });
+
+/** The model's seed, the batches' and the text task's. */
+const SEED = 1;
+
+/** A text's task as the curve's trainer reads it (TEXT_TASK, TEXT_MODEL's context, SEED). */
+export const textTaskOf = (lib, text) =>
+  lib.createTextTask(text, { ...lib.TEXT_TASK, context: lib.TEXT_MODEL.context, seed: SEED });
 
 /**
- * One text's loss against time: { steps, msPerStep, wallMsPerStep, points: [{ seconds, step,
- * loss, accuracy, verse }] } after `seconds` of `clock` time measured at `checks` times.
+ * One check of a curve: `model` (the model being trained, or a copy of its parameters) after
+ * `seconds` of training and `step` steps, scored on `task`; the check's number seeds its sample.
+ * { seconds, step, loss, accuracy, verse, sample }.
  */
-export function textCurve(attn, { file, verse }, { seconds, checks, clock = 'cpu' }) {
-  const run = trainForAMinute({
-    attn,
-    text: readText(file),
-    seconds,
-    checks,
-    clock,
+export function checkPoint(lib, model, task, { text, verse, seconds, step, check }) {
+  const scored = scoreTextModel(model, task, {
+    prompt: heldOutPrompt(text, task.trainLength),
     verse,
-    sampleLength: SAMPLE_CHARACTERS,
-    print: () => {},
+    length: SAMPLE_CHARACTERS,
+    sampling: { ...lib.TEXT_SAMPLING, seed: SEED + check },
   });
-  const points = run.checks.map(({ seconds: s, step, loss, accuracy, verse: lines }) => ({
-    seconds: s,
-    step,
-    loss,
-    accuracy,
-    verse: lines,
-  }));
-  return { steps: run.steps, msPerStep: run.msPerStep, wallMsPerStep: run.wallMsPerStep, points };
+  return { seconds, step, ...scored, sample: scored.sample.slice(0, SAMPLE_KEPT) };
 }
 
 /**
- * The committed snapshot of a text, measured as the curve's points are: { steps, bytes, loss,
- * accuracy, verse } (verse: the 5/7 lines of SAMPLE_CHARACTERS generated with TEXT_SAMPLING
- * after the held-out tenth's first line, seed 1).
+ * A text's committed snapshot (its manifest and float16 bytes), measured as the curve's points
+ * are: { steps, bytes, loss, accuracy, verse } (verse: the 5/7 lines of SAMPLE_CHARACTERS
+ * generated with TEXT_SAMPLING after the held-out tenth's first line, seed 1).
  */
-export function snapshotPoint(attn, { name, file, verse }) {
-  const url = new URL(`../../web/snapshots/${name}`, import.meta.url);
-  const manifest = JSON.parse(readFileSync(`${url.pathname}.json`, 'utf8'));
-  const bytes = readFileSync(`${url.pathname}.f16`);
-  const text = readText(file);
-  const task = createTextTask(text, { ...manifest.task, context: manifest.config.context });
+export function snapshotPoint(lib, attn, { text, verse, manifest, bytes }) {
+  const task = lib.createTextTask(text, { ...manifest.task, context: manifest.config.context });
   const model = attn.createTinyTransformer(manifest.config);
   try {
-    model.loadParameters(decodeSnapshot(manifest, bytes));
-    const { loss, accuracy } = heldOutLoss(model, task);
-    const heldOut = [...text].slice(task.trainLength).join('');
-    const prompt = heldOut.slice(heldOut.indexOf('\n') + 1).split('\n')[0];
-    const sample = sampleText(model, task.tokenizer, prompt, SAMPLE_CHARACTERS, {
-      ...TEXT_SAMPLING,
-      seed: 1,
-    });
-    return {
-      steps: manifest.steps,
-      bytes: bytes.length,
+    model.loadParameters(lib.decodeSnapshot(manifest, bytes));
+    const {
       loss,
       accuracy,
-      verse: verse ? verseLineShare(sample) : null,
-    };
+      verse: lines,
+    } = scoreTextModel(model, task, {
+      prompt: heldOutPrompt(text, task.trainLength),
+      verse,
+      length: SAMPLE_CHARACTERS,
+      sampling: { ...lib.TEXT_SAMPLING, seed: 1 },
+    });
+    return { steps: manifest.steps, bytes: bytes.length, loss, accuracy, verse: lines };
   } finally {
     model.free();
   }
@@ -97,11 +85,21 @@ export function snapshotPoint(attn, { name, file, verse }) {
 /**
  * ms per trainStep on one text's windows, median of `rounds` interleaved rounds of `steps`
  * steps each: { ours (learned positions), tfjs (learned), oursRope (TEXT_MODEL) }, and the
- * config. contenders: { name: (config) => { trainStep, free } } makes each model.
+ * config. All in this thread: `attn` our module's instance, `tf` tfjs with gradients
+ * registered and its wasm backend set (one thread).
  */
-export async function stepTimes({ file }, makers, { rounds, steps }) {
-  const task = createTextTask(readText(file), { ...TEXT_TASK, context: TEXT_MODEL.context });
-  const base = { ...TEXT_MODEL, vocabSize: task.vocabSize, seed: 1 };
+export async function stepTimes({ lib, attn, tf }, text, { rounds, steps }) {
+  const { TEXT_BATCH, TEXT_MODEL } = lib;
+  const makers = {
+    ours: (config) => attn.createTinyTransformer(config),
+    oursRope: (config) => attn.createTinyTransformer(config),
+    tfjs: (config) => {
+      const model = createTfjsTransformer(tf, config);
+      return { trainStep: (batch) => model.trainStep(batch), free: () => model.dispose() };
+    },
+  };
+  const task = textTaskOf(lib, text);
+  const base = { ...TEXT_MODEL, vocabSize: task.vocabSize, seed: SEED };
   const configs = {
     ours: { ...base, positions: 'learned' },
     tfjs: { ...base, positions: 'learned' },

@@ -22,7 +22,7 @@ import createAttention, {
   TEXT_TASK,
   createTextTask,
 } from 'attention-explained';
-import { sampleText, verseLineShare } from './train-text.mjs';
+import { heldOutPrompt, sampleText, scoreTextModel, verseLineShare } from './text-scores.mjs';
 
 /** The texts scripts/build writes (docs/text.md). */
 export const TEXTS = {
@@ -30,33 +30,8 @@ export const TEXTS = {
   english: new URL('../../dist/texts/kjv-genesis-deuteronomy.txt', import.meta.url),
 };
 
-/** Mean cross-entropy (nats) and accuracy of a model over a task's held-out windows. */
-export function heldOutLoss(model, task, rowsPerCall = 64) {
-  const { tokens, targets, batch: rows, length: T } = task.heldOut();
-  const V = model.config.vocabSize;
-  let total = 0;
-  let right = 0;
-  let counted = 0;
-  for (let first = 0; first < rows; first += rowsPerCall) {
-    const batch = Math.min(rowsPerCall, rows - first);
-    const slice = tokens.subarray(first * T, (first + batch) * T);
-    const { data } = model.forward({ tokens: slice, batch }).logits;
-    for (let n = 0; n < batch * T; n++) {
-      const target = targets[first * T + n];
-      if (target < 0) continue;
-      const row = data.subarray(n * V, (n + 1) * V);
-      let largest = -Infinity;
-      let best = 0;
-      for (let v = 0; v < V; v++) if (row[v] > largest) [largest, best] = [row[v], v];
-      let sum = 0;
-      for (let v = 0; v < V; v++) sum += Math.exp(row[v] - largest);
-      total += largest + Math.log(sum) - row[target];
-      right += best === target ? 1 : 0;
-      counted++;
-    }
-  }
-  return { loss: total / counted, accuracy: right / counted };
-}
+// The scores live in text-scores.mjs (they run in a browser too); here for older importers.
+export { heldOutLoss } from './text-scores.mjs';
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -87,8 +62,7 @@ export function trainForAMinute({
   const task = createTextTask(text, { ...taskOptions, context: config.context, seed });
   const model = attn.createTinyTransformer({ ...config, vocabSize: task.vocabSize, seed });
   // The sample's prompt: the held-out tenth's first full line (never trained on).
-  const heldOut = [...text].slice(task.trainLength).join('');
-  const prompt = heldOut.slice(heldOut.indexOf('\n') + 1).split('\n')[0];
+  const prompt = heldOutPrompt(text, task.trainLength);
   const now = clock === 'cpu' ? cpuMs : () => performance.now();
   const results = [];
   let spent = 0;
@@ -105,12 +79,13 @@ export function trainForAMinute({
         wall += performance.now() - wallBegan;
         step++;
       }
-      const { loss, accuracy } = heldOutLoss(model, task);
-      const sample = sampleText(model, task.tokenizer, prompt, sampleLength, {
-        ...sampling,
-        seed: seed + check,
+      const scored = scoreTextModel(model, task, {
+        prompt,
+        verse,
+        length: sampleLength,
+        sampling: { ...sampling, seed: seed + check },
       });
-      const lines = verse ? verseLineShare(sample) : null;
+      const { loss, accuracy, verse: lines, sample } = scored;
       results.push({ seconds: until / 1000, step, loss, accuracy, verse: lines, sample });
       print(
         `${(until / 1000).toFixed(0)} s (${clock}): step ${step} · held-out ${loss.toFixed(3)} nats/char, accuracy ${(100 * accuracy).toFixed(1)}%` +

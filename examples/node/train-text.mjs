@@ -17,59 +17,12 @@ import createAttention, {
   TEXT_MODEL,
   TEXT_TASK,
   createTrainer,
+  trainEndOf,
 } from 'attention-explained';
+import { heldOutPrompt, sampleText, verseLineShare } from './text-scores.mjs';
 
-/** Marks that end a line of verse: Chinese and ASCII punctuation, and the line break. */
-export const VERSE_BREAKS = /[，。？！；：、,.?!;:\n]/u;
-
-/**
- * `count` characters after `prompt`, drawn by the model's own generate() through its key/value
- * cache (greedy at temperature 0, else from softmax(logits / temperature) over the topK
- * likeliest), never the tokenizer's unknown id (U+FFFD is no character to write). A sample
- * longer than the context is made in pieces: each piece is prompted with the last half-context
- * of characters so far and runs to the end of the context. The same seed gives the same text.
- * Returns the new text only.
- */
-export function sampleText(
-  model,
-  tokenizer,
-  prompt,
-  count,
-  { temperature = 0.8, topK = 0, seed = 1 } = {},
-) {
-  const { context } = model.config;
-  const keep = Math.max(1, Math.floor(context / 2));
-  const ids = [...tokenizer.encode(prompt)];
-  const bannedIds = tokenizer.unknownId >= 0 ? [tokenizer.unknownId] : [];
-  const made = [];
-  for (let piece = 0; made.length < count; piece++) {
-    const window = ids.slice(-keep);
-    const n = Math.min(context - window.length + 1, count - made.length);
-    const options = { temperature, topK, seed: (seed + piece) >>> 0, bannedIds };
-    const next = model.generate(window, n, options);
-    ids.push(...next);
-    made.push(...next);
-  }
-  return tokenizer.decode(made);
-}
-
-/**
- * The lines of generated verse between punctuation marks, leaving out the first (it may
- * continue the prompt's) and the last (it may be unfinished) and empty ones (two marks in a
- * row, as "。\n"): { lines, fiveOrSeven, share }.
- */
-export function verseLineShare(text) {
-  const lines = text
-    .split(VERSE_BREAKS)
-    .slice(1, -1)
-    .filter((line) => line !== '');
-  const fiveOrSeven = lines.filter((line) => [...line].length === 5 || [...line].length === 7);
-  return {
-    lines: lines.length,
-    fiveOrSeven: fiveOrSeven.length,
-    share: lines.length === 0 ? NaN : fiveOrSeven.length / lines.length,
-  };
-}
+// The scores live in text-scores.mjs (they run in a browser too); here for older importers.
+export { VERSE_BREAKS, sampleText, verseLineShare } from './text-scores.mjs';
 
 /**
  * Trains on `text`; resolves to { steps, checks: [{ step, trainLoss, loss, accuracy, sample,
@@ -101,8 +54,7 @@ export async function trainText({
   const { tokenizer } = trainer; // the text's characters, read as TEXT_TASK says
   const model = attn.createTinyTransformer({ ...config, vocabSize: tokenizer.vocabSize });
   // The sample's prompt: the held-out tenth's first line (the model never trained on it).
-  const heldOut = [...text].slice(Math.floor(([...text].length * 9) / 10)).join('');
-  const prompt = heldOut.slice(heldOut.indexOf('\n') + 1).split('\n')[0];
+  const prompt = heldOutPrompt(text, trainEndOf([...text].length));
   const checks = [];
   let done = 0;
   try {

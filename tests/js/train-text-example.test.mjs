@@ -1,4 +1,4 @@
-// examples/node/train-text.mjs's helpers, which the measurements of docs/text.md use: the
+// examples/node/text-scores.mjs's helpers, which the measurements of docs/text.md use: the
 // share of verse lines with five or seven characters between punctuation marks, and sampling
 // with the model's generate() in pieces longer than its context (at temperature 0, or with
 // topK 1, the model's greedy generate()).
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import createAttention, { createCharTokenizer } from '../../dist/attention.mjs';
-import { sampleText, verseLineShare } from '../../examples/node/train-text.mjs';
+import { sampleText, verseLineShare } from '../../examples/node/text-scores.mjs';
 
 test('verse lines: the first and last (maybe partial) and empty ones are not counted', () => {
   assert.deepEqual(verseLineShare('光，白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。\n'), {

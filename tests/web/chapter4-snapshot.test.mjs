@@ -113,7 +113,7 @@ describe('chapter 4 opens with the snapshot', () => {
     const kept = Number(await page.$eval('.scene-ch4-train', (s) => s.dataset.step));
     assert.match(
       await page.textContent('.scene-ch4-train .ch4-status'),
-      new RegExp(`^step ${POEMS.steps + kept} · loss \\d`),
+      new RegExp(`^paused at step ${POEMS.steps + kept} · training loss \\d`),
     );
     assert.equal(await page.isHidden('[data-control="ch4-snapshot"]'), false);
     assert.equal(

@@ -24,6 +24,7 @@ import {
   describeText,
   headsOff,
   parseSentence,
+  sentencePlace,
   sentenceScores,
   softmaxRow,
   verseShare,
@@ -97,6 +98,29 @@ describe('chapter 4: the model code (Node)', () => {
       Array.from({ length: T }, (_, j) => (j <= i ? 1 / (i + 1) : 0)),
     );
     assert.equal(readTextHead(even, COUPLET).kind, 'diffuse');
+    // 0.45 on the previous character, the rest spread evenly: a band under the diagonal that
+    // holds no half of the weight, yet is far above even weights' share; it leans there.
+    const band = Array.from({ length: T }, (_, i) =>
+      Array.from({ length: T }, (_, j) => {
+        if (i === 0) return Number(j === 0);
+        return j === i - 1 ? 0.45 : j <= i ? 0.55 / i : 0;
+      }),
+    );
+    const leaning = readTextHead(band, COUPLET);
+    assert.equal(leaning.kind, 'leans');
+    assert.equal(leaning.toward, 'previous');
+    assert.ok(Math.abs(leaning.share - 0.45) < 1e-12);
+  });
+
+  test('where the text holds the learner’s sentence: trained on, held out, or neither', () => {
+    // 20 characters: the first 18 are trained on, the last 2 held out (trainEndOf).
+    const text = '床前明月光，疑是地上霜。举头望明月，低头';
+    assert.equal(sentencePlace(text, '疑是地上霜'), 'training');
+    assert.equal(sentencePlace(text, '，低头'), 'training'); // begins in the trained part
+    assert.equal(sentencePlace(text, '低头'), 'heldOut');
+    assert.equal(sentencePlace(text, '思故乡'), null);
+    // Counted in characters, not UTF-16 units: 𠀀 is two units, one character.
+    assert.equal(sentencePlace(`${'𠀀'.repeat(18)}低头`, '低头'), 'heldOut');
   });
 
   test('head masks and verse lines', () => {

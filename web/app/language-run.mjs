@@ -207,7 +207,8 @@ export function createLanguageRun({ startTrainer, loadText, loadSnapshot = null 
     text: { status: 'idle', error: '', info: null }, // info: describeText()
     sentence: '', // the learner's sentence ('' until the text is read: its default then)
     headMask: allHeadsOn(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads),
-    sampling: { temperature: 0.8, topK: 0 }, // how the writing stage draws each character
+    // How the writing stage draws each character: as the samples are drawn, until changed.
+    sampling: { ...SAMPLE_SAMPLING },
     // The model shown: the text's snapshot (trained offline), or one trained here from scratch.
     source: 'snapshot',
     snapshot: NO_SNAPSHOT, // the text's snapshot as read: { status, error, manifest, bytes }

@@ -7,6 +7,7 @@ import { oncePerFrame } from '../idle.mjs';
 import { lossPoints, weightRgb } from './training-views.mjs';
 import {
   MIN_OWN_TEXT,
+  SAMPLE_SAMPLING,
   TEXT_CHOICES,
   characterCount,
   describeText,
@@ -73,6 +74,17 @@ export function numberRgb(x, max) {
   if (x >= 0) return weightRgb(x / max);
   const w = Math.min(1, -x / max);
   return [255 + (0x2b - 255) * w, 255 + (0x8a - 255) * w, 255 + (0x3e - 255) * w];
+}
+
+/**
+ * The text colour that reads on a cell of colour [r, g, b] (0-255): white on the dark end of
+ * the scales (relative luminance under 0.2, where the page's ink falls under 3:1), else the
+ * page's ink ('').
+ */
+export function inkOn([r, g, b]) {
+  const linear = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const luminance = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  return luminance < 0.2 ? '#fff' : '';
 }
 
 /** The text the model learns: a <select> of the Tang poems, the English classic, their own. */
@@ -237,9 +249,14 @@ export function ownText(languageRun, tr) {
   );
 }
 
-/** The temperatures and top-k choices the model writes with (0: every character). */
-export const TEMPERATURES = [0.2, 0.5, 0.8, 1, 1.5];
-export const TOP_KS = [0, 1, 5, 20];
+/**
+ * The temperatures and top-k choices the model writes with (0: every character); the
+ * samples' own (SAMPLE_SAMPLING) among them, so that what the samples say they used can be
+ * chosen.
+ */
+const withOwn = (choices, own) => [...new Set([...choices, own])].sort((a, b) => a - b);
+export const TEMPERATURES = withOwn([0.2, 0.5, 1, 1.5], SAMPLE_SAMPLING.temperature);
+export const TOP_KS = withOwn([0, 1, 5, 20], SAMPLE_SAMPLING.topK);
 
 function choice(options, text, onChange, label, control) {
   const select = h(
@@ -484,7 +501,11 @@ export function probabilityBars(top, truth, tokenizer, tr) {
 
 /** A head's reading in one line: "previous character: 0.81 of its weight on the one before". */
 export function textReading(read, tr) {
-  return tr(`ch4.read.${read.kind}`, { share: read.share.toFixed(2), keys: read.keys.toFixed(1) });
+  return tr(`ch4.read.${read.kind}`, {
+    share: read.share.toFixed(2),
+    keys: read.keys.toFixed(1),
+    toward: read.toward ? tr(`ch4.read.toward.${read.toward}`) : '',
+  });
 }
 
 /** The model's refusal, said in a scene's status line. */

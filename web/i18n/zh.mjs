@@ -28,7 +28,7 @@ export default {
 
   // --- 阶段 ---
   'stages.label': '步骤',
-  'stage.number': '阶段{stage}',
+  'stage.number': '第{stage}阶段',
 
   // --- 步骤标题 ---
   'title.row.keys': '计算输入{i}的键',

@@ -151,19 +151,30 @@ export function readHead(weights, tokens) {
 }
 
 /**
+ * A character model's head, short of PATTERN_SHARE, leans to a pattern with at least this
+ * share, if that is at least LEAN_OVER_EVEN times the share the same sentence gives the
+ * pattern with even weights (every row spread over all the characters it sees): a head with
+ * 0.30 on the previous character draws a band under the diagonal, but 0.28 on the
+ * punctuation of a line with many marks is what spreading evenly gives.
+ */
+export const TEXT_LEAN_SHARE = 0.25;
+export const LEAN_OVER_EVEN = 2;
+
+/**
  * The reading from the patterns' shares: the pattern (in `patterns`' order for a tie) with the
  * most weight if it has at least PATTERN_SHARE; else, with `lean` given, 'leans' toward it if
  * it has at least that; else diffuse (spread over DIFFUSE_KEYS keys or more) or mixed.
  * Returns { kind, toward?, share, keys, scores }.
  */
-function pickKind(scores, patterns, keys, lean = Infinity) {
+function pickKind(scores, patterns, keys, lean = Infinity, chance = null) {
   let best = null;
   for (const name of patterns) {
     if ((scores[name] ?? 0) > (best ? scores[best] : 0)) best = name;
   }
   const share = best ? scores[best] : 0;
   if (share >= PATTERN_SHARE) return { kind: best, share, keys, scores };
-  if (share >= lean) return { kind: 'leans', toward: best, share, keys, scores };
+  const aboveChance = !chance || share >= LEAN_OVER_EVEN * (chance[best] ?? 0);
+  if (share >= lean && aboveChance) return { kind: 'leans', toward: best, share, keys, scores };
   return { kind: keys >= DIFFUSE_KEYS ? 'diffuse' : 'mixed', share: 0, keys, scores };
 }
 
@@ -204,6 +215,7 @@ export const TEXT_HEAD_KINDS = Object.freeze([
   'punctuation',
   'lineStart',
   'self',
+  'leans',
   'diffuse',
   'mixed',
 ]);
@@ -285,15 +297,30 @@ export function lineStartScore(weights, characters) {
  * keys, scores } with kind one of TEXT_HEAD_KINDS and scores every pattern's share
  * ({ previous, line, punctuation, lineStart, self }; null where the sentence has no place for
  * it), by the same rule as readHead: the pattern with the most weight, if at least
- * PATTERN_SHARE; else diffuse or mixed by spreadKeys.
+ * PATTERN_SHARE; else 'leans' toward it (TEXT_LEAN_SHARE, well above even weights); else
+ * diffuse or mixed by spreadKeys.
  */
 export function readTextHead(weights, characters) {
-  const scores = {
+  const scores = textScores(weights, characters);
+  const even = textScores(evenWeights(characters.length), characters);
+  const patterns = TEXT_HEAD_KINDS.slice(0, 5);
+  return pickKind(scores, patterns, spreadKeys(weights), TEXT_LEAN_SHARE, even);
+}
+
+/** Every text pattern's share in `weights` [T][T] on `characters`. */
+function textScores(weights, characters) {
+  return {
     previous: previousTokenScore(weights),
     line: sameColumnScore(weights, characters),
     punctuation: punctuationScore(weights, characters),
     lineStart: lineStartScore(weights, characters),
     self: selfScore(weights),
   };
-  return pickKind(scores, TEXT_HEAD_KINDS.slice(0, 5), spreadKeys(weights));
+}
+
+/** Causal weights [T][T] with every row spread evenly over the keys it sees. */
+function evenWeights(T) {
+  return Array.from({ length: T }, (_, i) =>
+    Array.from({ length: T }, (_, j) => (j <= i ? 1 / (i + 1) : 0)),
+  );
 }

@@ -101,6 +101,18 @@ export function parseSentence(sentence, tokenizer, { least = 2 } = {}) {
   return { ids: tokenizer.encode(characters.join('')) };
 }
 
+/**
+ * Where `text` holds `sentence`: 'training' when it begins in the text's first nine tenths,
+ * the part the model trains on (the model may know it by heart), 'heldOut' when it is only in
+ * the last tenth (never trained on), null when the text does not hold it.
+ */
+export function sentencePlace(text, sentence) {
+  const at = sentence ? text.indexOf(sentence) : -1;
+  if (at < 0) return null;
+  const start = characterCount(text.slice(0, at));
+  return start < trainEndOf(characterCount(text)) ? 'training' : 'heldOut';
+}
+
 /** A character as a page shows it: a line break and a space named, others as they are. */
 export function showCharacter(c) {
   if (c === '\n') return '↵';

@@ -18,6 +18,7 @@ import {
   readSentenceHeads,
   showCharacter,
 } from '../../model/language.mjs';
+import { LEAN_OVER_EVEN, TEXT_LEAN_SHARE } from '../../model/head-reading.mjs';
 import { singleStep } from '../single-step.mjs';
 
 /**
@@ -117,7 +118,10 @@ function build(ctx) {
     revealMaps();
   };
   const explanation = {
-    sentences: [tr('ch4.heads.explain'), tr('ch4.heads.kinds')],
+    sentences: [
+      tr('ch4.heads.explain'),
+      tr('ch4.heads.kinds', { lean: TEXT_LEAN_SHARE, over: LEAN_OVER_EVEN }),
+    ],
     formula: null,
   };
   return { element, render, explanation, narration: tr('ch4.narrate.heads') };

@@ -9,6 +9,7 @@ import { h, setText } from '../../dom.mjs';
 import {
   charStrip,
   followRun,
+  inkOn,
   numberRgb,
   forwardFollower,
   probabilityBars,
@@ -16,9 +17,14 @@ import {
 } from '../../draw/language-views.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
-import { LANGUAGE_MODEL, sentenceScores, showCharacter } from '../../model/language.mjs';
+import {
+  LANGUAGE_MODEL,
+  sentencePlace,
+  sentenceScores,
+  showCharacter,
+} from '../../model/language.mjs';
 import { lastRowOutput } from '../../model/last-row.mjs';
-import { formatExact } from '../../format.mjs';
+import { formatExact, formatProbability } from '../../format.mjs';
 import { singleStep } from '../single-step.mjs';
 
 /** Products of the true character's logit printed in full (the rest are counted). */
@@ -37,8 +43,9 @@ function hGrid(values) {
     'ol',
     { class: 'h-grid', 'aria-label': 'h' },
     Array.from(values, (x) => {
-      const [r, g, b] = numberRgb(x, max);
-      return h('li', { style: { background: `rgb(${r} ${g} ${b})` }, text: twoDecimals(x) });
+      const rgb = numberRgb(x, max);
+      const style = { background: `rgb(${rgb.join(' ')})`, color: inkOn(rgb) };
+      return h('li', { style, text: twoDecimals(x) });
     }),
   );
 }
@@ -229,7 +236,7 @@ function build(ctx) {
       h('p', {
         class: 'ch4-loss-line',
         dataset: { p: String(pTrue), loss: String(loss) },
-        text: tr('ch4.next.loss', { truth, p: fourDigits(pTrue), loss: loss.toFixed(3) }),
+        text: tr('ch4.next.loss', { truth, p: formatProbability(pTrue), loss: loss.toFixed(3) }),
       }),
       h(
         'figure',
@@ -245,6 +252,7 @@ function build(ctx) {
           uniform: Math.log(tokenizer.vocabSize).toFixed(2),
         }),
       }),
+      h('p', { class: 'ch4-note ch4-sentence-place', text: placeNote(tr) }),
     );
     // Each character after the first shaded by the loss the model had on it.
     lossPart.querySelectorAll('.char-strip .char').forEach((li, k) => {
@@ -255,6 +263,20 @@ function build(ctx) {
       li.title = tr('ch4.next.placeLoss', { p: place.p.toFixed(3), loss: place.loss.toFixed(2) });
     });
     element.dataset.ready = 'true';
+  }
+
+  // Whether the model has trained on the sentence: a loss on text it may know by heart is not
+  // its loss on text it has never seen (the training stage's held-out loss).
+  let placeFor = null;
+  let place = null;
+  function placeNote(tr) {
+    const { run } = languageRun;
+    const key = `${run.choice}|${run.sentence}`;
+    if (placeFor !== key) {
+      placeFor = key;
+      place = sentencePlace(run.text.info.text, run.sentence);
+    }
+    return place ? tr(`ch4.next.seen.${place}`) : '';
   }
 
   const follow = forwardFollower(languageRun, show, sentence.failed);
@@ -297,11 +319,3 @@ function build(ctx) {
 const steps = () => [singleStep({ id: 'lm-next', titleKey: 'ch4.title.next', duration: 4, build })];
 
 export default { titleKey: 'ch4.stage.next', steps };
-
-/**
- * A probability to four significant digits (0.002228, not 0.0022), so that −ln of the printed
- * number gives the printed loss to its last digit, however unlikely the character.
- */
-function fourDigits(p) {
-  return p < 1e-4 ? p.toExponential(3) : p.toPrecision(4);
-}

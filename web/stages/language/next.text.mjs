@@ -25,6 +25,10 @@ export default {
     'ch4.next.sentenceLoss':
       'The same at every place of your sentence ({n|# prediction|# predictions}, darker is a larger loss): their mean is {loss} nats per character. Guessing evenly among all characters would cost ln V = {uniform}.',
     'ch4.next.placeLoss': 'p = {p}, loss {loss}',
+    'ch4.next.seen.training':
+      'This sentence is in the part of the text the model trains on (its first nine tenths), so the model may know it by heart: its loss on text it has never seen is the held-out loss of “Training live”.',
+    'ch4.next.seen.heldOut':
+      'This sentence is in the held-out tenth of the text: the model has never trained on it.',
     'ch4.next.explain':
       'Attention and the MLP turn each row of X into an output row h. The last row’s h is multiplied by the unembedding W_U, one column per character of the vocabulary: each product is a logit, a score for that character coming next.',
     'ch4.next.why':
@@ -54,6 +58,9 @@ export default {
     'ch4.next.sentenceLoss':
       '你的句子每个位置都这样算（共 {n} 次预测，颜色越深损失越大）：平均是每字符 {loss} 奈特。在所有字符中平均乱猜的损失是 ln V = {uniform}。',
     'ch4.next.placeLoss': 'p = {p}，损失 {loss}',
+    'ch4.next.seen.training':
+      '这句话就在模型训练用的那部分文本里（前十分之九），模型可能已经背下来了；它在没见过的文本上的损失，要看“现场训练”一节的留出损失。',
+    'ch4.next.seen.heldOut': '这句话在文本留出的最后十分之一里：模型从没在它上面训练过。',
     'ch4.next.explain':
       '注意力和 MLP 把 X 的每一行变成输出行 h。最后一行的 h 乘以反嵌入矩阵 W_U（词表里每个字符一列）：每个乘积是一个 logit，即这个字符作为下一个字符的得分。',
     'ch4.next.why':

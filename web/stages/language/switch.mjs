@@ -19,6 +19,7 @@ import {
   sentenceScores,
   showCharacter,
 } from '../../model/language.mjs';
+import { formatNats, formatProbability } from '../../format.mjs';
 import { singleStep } from '../single-step.mjs';
 
 const { layers: L, heads: H } = LANGUAGE_MODEL;
@@ -80,6 +81,7 @@ function build(ctx) {
   const verdict = h('p', { class: 'ch4-verdict', 'aria-live': 'polite' });
   const before = h('div', { class: 'ch4-stagepart' });
   const after = h('div', { class: 'ch4-stagepart' });
+  const caption = h('p', { class: 'ch4-note' });
   const element = h(
     'div',
     { class: 'scene scene-ch4 scene-ch4-switch' },
@@ -89,6 +91,7 @@ function build(ctx) {
     // once the model has run again (tell()).
     verdict,
     switches.element,
+    caption,
     h('div', { class: 'ch4-compare' }, before, after),
   );
   // A head switched by the learner: show the verdict once it has the new numbers, scrolled
@@ -129,11 +132,20 @@ function build(ctx) {
     bars(before, tr('ch4.switch.before'), a);
     bars(after, tr('ch4.switch.after', { n: off.length }), b);
     const truth = a.last.truth;
+    // The bars are the prediction made at the last character but one, of the last.
+    const characters = [...languageRun.run.sentence];
+    setText(
+      caption,
+      tr('ch4.switch.barsCaption', {
+        before: showCharacter(characters.at(-2) ?? ''),
+        truth: name(truth),
+      }),
+    );
     element.dataset.lossOn = String(a.loss);
     element.dataset.lossOff = String(b.loss);
     element.dataset.off = String(off.length);
     if (off.length === 0) {
-      verdict.textContent = tr('ch4.switch.none', { loss: a.loss.toFixed(3) });
+      verdict.textContent = tr('ch4.switch.none', { loss: formatNats(a.loss) });
       showVerdict();
       return;
     }
@@ -144,14 +156,14 @@ function build(ctx) {
     verdict.textContent = tr('ch4.switch.changed', {
       heads: off
         .map((x) => tr('ch4.headName', { layer: x.layer + 1, head: x.head + 1 }))
-        .join(', '),
-      from: a.loss.toFixed(3),
-      to: b.loss.toFixed(3),
-      change: `${sign(change)}${Math.abs(change).toFixed(3)}`,
+        .join(tr('ch4.list.separator')),
+      from: formatNats(a.loss),
+      to: formatNats(b.loss),
+      change: `${sign(change)}${formatNats(Math.abs(change))}`,
       percent: `${sign(change)}${Math.abs((100 * change) / a.loss).toFixed(1)}`,
       truth: name(truth),
-      pFrom: a.last.p[truth].toFixed(3),
-      pTo: b.last.p[truth].toFixed(3),
+      pFrom: formatProbability(a.last.p[truth]),
+      pTo: formatProbability(b.last.p[truth]),
       guess:
         guessFrom === guessTo
           ? tr('ch4.switch.guessStays', { guess: guessFrom })

@@ -13,6 +13,9 @@ export default {
     'ch4.switch.changed':
       'With {heads} off, the loss on your sentence goes from {from} to {to} nats per character ({change}, {percent}%). The probability of “{truth}” goes from {pFrom} to {pTo}. {guess}',
     'ch4.switch.guessStays': 'The top guess stays “{guess}”.',
+    'ch4.switch.barsCaption':
+      'Below: the characters the model finds likeliest to follow “{before}”, with every head on and with the heads you switched off; the true next one, your sentence’s last, is “{truth}”.',
+    'ch4.list.separator': ', ',
     'ch4.switch.guessChanged': 'The top guess changes from “{guessFrom}” to “{guessTo}”.',
     'ch4.switch.explain':
       'Switching a head off sets its output to zero before W_O mixes the heads, on every row; the rest of the model is unchanged. A head the model relies on raises the loss when it goes; a head it does not need changes little.',
@@ -31,6 +34,9 @@ export default {
     'ch4.switch.changed':
       '关掉 {heads} 后，你的句子上每字符损失从 {from} 变为 {to} 奈特（{change}，{percent}%）。“{truth}”的概率从 {pFrom} 变为 {pTo}。{guess}',
     'ch4.switch.guessStays': '首选仍是“{guess}”。',
+    'ch4.switch.barsCaption':
+      '下面是模型认为最可能跟在“{before}”之后的字符：一组是所有头都开着时的，一组是关掉你选的头之后的；真正的下一个字符是你句子的最后一个字“{truth}”。',
+    'ch4.list.separator': '、',
     'ch4.switch.guessChanged': '首选从“{guessFrom}”变为“{guessTo}”。',
     'ch4.switch.explain':
       '关掉一个头，就是在 W_O 混合各头之前，把它每一行的输出置零；模型的其余部分不变。模型依赖的头被关掉时损失上升；它不需要的头，关掉后变化很小。',

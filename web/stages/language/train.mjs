@@ -70,15 +70,30 @@ function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
   if (run.source === 'snapshot' && run.step === 0) return runStatus(run, tr, { training: true });
   if (run.step > 0) {
-    const perSecond = Math.round(1000 / run.msPerStep);
     // A snapshot trained on counts its offline steps first, as the curve does.
     const step = (run.loadedStep ?? 0) + run.step;
-    return tr('ch4.train.status', { step, loss: run.loss.toFixed(3), perSecond });
+    const loss = run.loss.toFixed(3);
+    if (run.status !== 'running') return tr('ch4.train.paused', { step, loss });
+    const perSecond = Math.round(1000 / run.msPerStep);
+    return tr('ch4.train.status', { step, loss, perSecond });
   }
   // Running, before its first progress: still starting, not "ready".
   if (run.status === 'starting' || run.status === 'running') return tr('ch4.train.starting');
   if (run.text.status !== 'ready') return textSentence(run, tr);
   return tr('ch4.train.ready');
+}
+
+/** What the curve's line and dots are, and their unit: a line under the curve. */
+function curveLegend(tr) {
+  const item = (swatch, key) =>
+    h('span', { class: 'ch4-legend-item' }, h('span', { class: swatch }), tr(key));
+  return h(
+    'figcaption',
+    { class: 'ch4-legend' },
+    item('legend-line', 'ch4.train.legendTraining'),
+    item('legend-dot', 'ch4.train.legendHeldOut'),
+    h('span', { class: 'ch4-legend-item', text: tr('ch4.train.legendUnit') }),
+  );
 }
 
 /** The Train button's words: from scratch (the snapshot is shown), pause, resume or train. */
@@ -149,7 +164,7 @@ function build(ctx) {
     about,
     snapshotAbout,
     status,
-    h('figure', { class: 'ch4-curve-figure' }, curve.element),
+    h('figure', { class: 'ch4-curve-figure' }, curve.element, curveLegend(tr)),
     heldOut,
     verdict,
     h('h3', {

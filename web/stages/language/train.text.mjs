@@ -18,12 +18,16 @@ export default {
     'ch4.train.ready': 'Ready: press Train. The model starts from random weights.',
     'ch4.train.starting': 'Starting the worker…',
     'ch4.train.failed': 'Training stopped: {reason}',
-    'ch4.train.status': 'step {step} · loss {loss} · {perSecond} steps a second',
+    'ch4.train.status': 'step {step} · training loss {loss} · {perSecond} steps a second',
+    'ch4.train.paused': 'paused at step {step} · training loss {loss}',
     'ch4.train.heldOut':
       'Held-out text (the last tenth, never trained on; scored every {every} steps), at step {step}: {loss} nats per character ({bits} bits), the next character guessed right {accuracy}% of the time. Unigram: {unigram}; bigram: {bigram}.',
     'ch4.train.curveLabel':
       'The training loss at every step, the held-out loss at each sample, and the two baselines',
     'ch4.train.axisSteps': 'training steps',
+    'ch4.train.legendTraining': 'training loss: the batch of each step',
+    'ch4.train.legendHeldOut': 'held-out loss: text never trained on',
+    'ch4.train.legendUnit': 'both in nats per character',
     'ch4.train.unigram': 'unigram {loss}',
     'ch4.train.bigram': 'bigram {loss}',
     'ch4.train.samplesTitle':
@@ -70,11 +74,15 @@ export default {
     'ch4.train.ready': '准备好了：按“训练”。模型从随机权重开始。',
     'ch4.train.starting': '正在启动后台线程…',
     'ch4.train.failed': '训练停止：{reason}',
-    'ch4.train.status': '第 {step} 步 · 损失 {loss} · 每秒 {perSecond} 步',
+    'ch4.train.status': '第 {step} 步 · 训练损失 {loss} · 每秒 {perSecond} 步',
+    'ch4.train.paused': '已暂停，第 {step} 步 · 训练损失 {loss}',
     'ch4.train.heldOut':
       '留出文本（最后十分之一，从不用于训练；每 {every} 步评一次），第 {step} 步：每字符 {loss} 奈特（{bits} 比特），猜对下一个字符的比例 {accuracy}%。一元：{unigram}；二元：{bigram}。',
     'ch4.train.curveLabel': '每步的训练损失、每次采样时的留出损失，以及两条基线',
     'ch4.train.axisSteps': '训练步数',
+    'ch4.train.legendTraining': '训练损失：每一步那批窗口上的',
+    'ch4.train.legendHeldOut': '留出损失：从不用于训练的文本上的',
+    'ch4.train.legendUnit': '单位都是每字符奈特',
     'ch4.train.unigram': '一元 {loss}',
     'ch4.train.bigram': '二元 {loss}',
     'ch4.train.samplesTitle':

@@ -99,6 +99,7 @@ function build(ctx) {
   const status = h('p', { class: 'ch4-status', role: 'status' });
   const written = h('ol', { class: 'char-strip ch4-written', 'aria-live': 'polite' });
   const focus = h('p', { class: 'ch4-focus' });
+  const filled = h('p', { class: 'ch4-note' }); // writing stops where the context is full
   const masked = h('p', { class: 'ch4-note' });
   const element = h(
     'div',
@@ -108,6 +109,7 @@ function build(ctx) {
     status,
     masked,
     h('figure', { class: 'ch4-written-figure' }, written),
+    filled,
     focus,
   );
   let result = null; // { ids, promptLength, attention, probabilities }
@@ -175,6 +177,7 @@ function build(ctx) {
         }),
       );
       element.dataset.written = info.tokenizer.decode(made.made);
+      setText(filled, tr('ch4.write.full', { n: made.made.length, context: CONTEXT }));
       ctx.actions.replayStep?.();
       showWritten(made.made.length);
     } catch (error) {
@@ -186,6 +189,7 @@ function build(ctx) {
   write.addEventListener('click', run);
 
   let promptFor = '';
+  let wroteOnce = false; // the stage opens writing: the first time it can, it writes once
   function draw(state) {
     setText(status, runStatus(state, tr));
     sampling.update(state);
@@ -197,6 +201,10 @@ function build(ctx) {
       promptBox.value = promptOf(state.sentence);
     }
     write.disabled = state.text.status !== 'ready';
+    if (!wroteOnce && !write.disabled && promptBox.value) {
+      wroteOnce = true;
+      run();
+    }
   }
   const followed = followRun(languageRun, element, draw);
   const render = (t) => {
@@ -211,7 +219,7 @@ function build(ctx) {
     sentences: [tr('ch4.write.explain', { context: CONTEXT }), tr('ch4.write.knobs')],
     formula: null,
   };
-  return { element, render, explanation, narration: tr('ch4.narrate.write') };
+  return { element, render, explanation, narration: tr('ch4.narrate.write', { context: CONTEXT }) };
 }
 
 const steps = () => [
