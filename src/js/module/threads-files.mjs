@@ -15,26 +15,38 @@ export const startHelperBesideThis = () =>
   new Worker(new URL('./attention-threads.worker.mjs', import.meta.url), { type: 'module' });
 
 /**
- * The threads build's files in a browser, as absolute URLs: { glue, helper: { url, type },
- * relaxed, simd128 } (helper: the script and how it is started, module or classic; the two
- * .wasm: Relaxed SIMD and SIMD128). In the folder `base` (baseUrl), else as this file sees
- * them: beside it, or where an app's bundler emitted them. helper is null where the script's
- * URL cannot be known (workerScriptOf).
+ * The threads build's glue and two .wasm in a browser, as absolute URLs: { glue, relaxed,
+ * simd128 } (Relaxed SIMD and SIMD128). In the folder `base` (baseUrl), else as this file
+ * sees them: beside it, or where an app's bundler emitted them. What the loader needs when
+ * its helpers start beside this file (startHelperBesideThis), which their script's URL is not.
  */
-export function threadsFiles(base = null) {
+export function threadsBuildFiles(base = null) {
   if (base !== null) {
     const at = (file) => new URL(file, base).href;
     return {
       glue: at('attention-threads.mjs'),
-      helper: { url: at('attention-threads.worker.mjs'), type: 'module' },
       relaxed: at('attention-threads-relaxed.wasm'),
       simd128: at('attention-threads.wasm'),
     };
   }
   return {
     glue: new URL('./attention-threads.mjs', import.meta.url).href,
-    helper: workerScriptOf(startHelperBesideThis),
     relaxed: new URL('./attention-threads-relaxed.wasm', import.meta.url).href,
     simd128: new URL('./attention-threads.wasm', import.meta.url).href,
   };
+}
+
+/**
+ * threadsBuildFiles(base) and the helpers' script: { glue, helper: { url, type }, relaxed,
+ * simd128 } (helper: the script and how it is started, module or classic), for a thread that
+ * starts the helpers from elsewhere (the trainer's worker). Beside this file the script's URL
+ * is read by briefly swapping in a stand-in Worker (workerScriptOf); helper is null where it
+ * cannot be known.
+ */
+export function threadsFiles(base = null) {
+  const helper =
+    base === null
+      ? workerScriptOf(startHelperBesideThis)
+      : { url: new URL('attention-threads.worker.mjs', base).href, type: 'module' };
+  return { ...threadsBuildFiles(base), helper };
 }

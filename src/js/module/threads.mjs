@@ -18,7 +18,7 @@
 import { createAttentionWith } from './api.mjs';
 import { preferRelaxed, readBesideInNode, within } from './load-module.mjs';
 import { besideThisFile } from './package-files.mjs';
-import { startHelperBesideThis, threadsFiles } from './threads-files.mjs';
+import { startHelperBesideThis, threadsBuildFiles, threadsFiles } from './threads-files.mjs';
 import { importNodeBuiltin, isNode, startWebWorker, whyNotLoaded } from '../shared/workers.mjs';
 
 export { notIsolatedError, threadsAvailable } from './threads-option.mjs';
@@ -31,10 +31,14 @@ export { notIsolatedError, threadsAvailable } from './threads-option.mjs';
  */
 export async function loadThreads(threads, options) {
   const { relaxedSimd, warmUp, initTimeout = Infinity, base = null, files: named = null } = options;
-  // In a browser: where the caller names them, in base, or beside this file.
-  const files = isNode ? null : (named ?? threadsFiles(base));
-  // The helpers' script beside this file starts by its literal new Worker(new URL(…)).
-  const helperScript = named === null && base === null ? null : files?.helper;
+  // In a browser: where the caller names them, in base, or beside this file. The helpers'
+  // script beside this file starts by its literal new Worker(new URL(…)): its URL is not
+  // needed, so not looked up (threadsFiles swaps in a stand-in Worker to read it).
+  const besideThis = named === null && base === null;
+  const files = isNode
+    ? null
+    : (named ?? (base === null ? threadsBuildFiles() : threadsFiles(base)));
+  const helperScript = besideThis ? null : files?.helper;
   const glue = isNode ? await nodeGlue(base) : await browserGlue(files.glue);
   const load = async (relaxed) => {
     const wasm = isNode ? nodeWasm(relaxed, base) : files[wasmKey(relaxed)];
@@ -63,7 +67,7 @@ export async function loadThreads(threads, options) {
   return preferRelaxed(relaxedSimd, load, true, false);
 }
 
-/** The key of either .wasm in threadsFiles(). */
+/** The key of either .wasm in threadsBuildFiles() and threadsFiles(). */
 const wasmKey = (relaxed) => (relaxed ? 'relaxed' : 'simd128');
 
 /** The URL of either .wasm in Node: in `base`, else beside this file. */
