@@ -29,6 +29,7 @@ import createAttention, {
 } from '../dist/attention.mjs';
 import { heldOutLoss } from '../examples/node/text-minute.mjs';
 import { SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from '../src/js/tasks/text-snapshot.mjs';
+import { heldOutPrompt } from '../examples/node/text-scores.mjs';
 import { sampleText, verseLineShare } from '../examples/node/train-text.mjs';
 
 /**
@@ -43,13 +44,6 @@ const TEXTS = {
   poems: { file: 'tang300.txt', verse: true, task: { ...TEXT_TASK, inputDropout: 0.5 } },
   english: { file: 'kjv-genesis-deuteronomy.txt', verse: false, task: TEXT_TASK },
 };
-
-/** The held-out tenth's first full line: the prompt of the manifest's sample. */
-function heldOutPrompt(text) {
-  const characters = [...text];
-  const heldOut = characters.slice(Math.floor((characters.length * 9) / 10)).join('');
-  return heldOut.slice(heldOut.indexOf('\n') + 1).split('\n')[0];
-}
 
 /** The manifest and bytes of the trainer's model now, measured on its float16 weights. */
 async function snapshotNow({ trainer, attn, name, text, seed, step }) {
@@ -79,7 +73,7 @@ async function snapshotNow({ trainer, attn, name, text, seed, step }) {
     model.loadParameters(decodeSnapshot(manifest, bytes));
     const task = createTextTask(text, { ...taskOptions, context: config.context, seed });
     const { loss, accuracy } = heldOutLoss(model, task);
-    const prompt = heldOutPrompt(text);
+    const prompt = heldOutPrompt(text, task.trainLength);
     const sample = sampleText(model, trainer.tokenizer, prompt, 2000, { ...TEXT_SAMPLING, seed });
     Object.assign(manifest, { heldOutLoss: loss, heldOutAccuracy: accuracy });
     manifest.sampling = { ...TEXT_SAMPLING, seed, prompt };
