@@ -301,10 +301,18 @@ export function lineStartScore(weights, characters) {
  * diffuse or mixed by spreadKeys.
  */
 export function readTextHead(weights, characters) {
-  const scores = textScores(weights, characters);
+  return textHeadReader(characters)(weights);
+}
+
+/**
+ * readTextHead for every head of a model on one sentence: (weights) => reading, with the
+ * shares even weights give the sentence's patterns counted once.
+ */
+export function textHeadReader(characters) {
   const even = textScores(evenWeights(characters.length), characters);
   const patterns = TEXT_HEAD_KINDS.slice(0, 5);
-  return pickKind(scores, patterns, spreadKeys(weights), TEXT_LEAN_SHARE, even);
+  return (weights) =>
+    pickKind(textScores(weights, characters), patterns, spreadKeys(weights), TEXT_LEAN_SHARE, even);
 }
 
 /** Every text pattern's share in `weights` [T][T] on `characters`. */

@@ -14,7 +14,7 @@ import {
   textTaskFor,
   trainEndOf,
 } from 'attention-explained';
-import { readTextHead } from './head-reading.mjs';
+import { textHeadReader } from './head-reading.mjs';
 
 /**
  * The texts the learner can choose: the Tang poems, the English classic (dist/texts/, made by
@@ -102,15 +102,16 @@ export function parseSentence(sentence, tokenizer, { least = 2 } = {}) {
 }
 
 /**
- * Where `text` holds `sentence`: 'training' when it begins in the text's first nine tenths,
- * the part the model trains on (the model may know it by heart), 'heldOut' when it is only in
- * the last tenth (never trained on), null when the text does not hold it.
+ * Where `text` (`length` characters: describeText's count) holds `sentence`: 'training' when
+ * it begins in the text's first nine tenths, the part the model trains on (the model may know
+ * it by heart), 'heldOut' when it is only in the last tenth (never trained on), null when the
+ * text does not hold it.
  */
-export function sentencePlace(text, sentence) {
+export function sentencePlace(text, sentence, length = characterCount(text)) {
   const at = sentence ? text.indexOf(sentence) : -1;
   if (at < 0) return null;
   const start = characterCount(text.slice(0, at));
-  return start < trainEndOf(characterCount(text)) ? 'training' : 'heldOut';
+  return start < trainEndOf(length) ? 'training' : 'heldOut';
 }
 
 /** A character as a page shows it: a line break and a space named, others as they are. */
@@ -297,11 +298,12 @@ export function headOf(attention, layer, head) {
  */
 export function readSentenceHeads(attention, characters) {
   const [L, , H] = attention.dims;
+  const read = textHeadReader(characters);
   const heads = [];
   for (let layer = 0; layer < L; layer++) {
     for (let head = 0; head < H; head++) {
       const weights = headOf(attention, layer, head);
-      heads.push({ layer, head, weights, ...readTextHead(weights, characters) });
+      heads.push({ layer, head, weights, ...read(weights) });
     }
   }
   return heads;

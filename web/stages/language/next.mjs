@@ -14,6 +14,7 @@ import {
   forwardFollower,
   probabilityBars,
   sentenceAndStatus,
+  sentenceKey,
 } from '../../draw/language-views.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
@@ -252,7 +253,7 @@ function build(ctx) {
           uniform: Math.log(tokenizer.vocabSize).toFixed(2),
         }),
       }),
-      h('p', { class: 'ch4-note ch4-sentence-place', text: placeNote(tr) }),
+      h('p', { class: 'ch4-note ch4-sentence-place', text: placeNote() }),
     );
     // Each character after the first shaded by the loss the model had on it.
     lossPart.querySelectorAll('.char-strip .char').forEach((li, k) => {
@@ -269,12 +270,12 @@ function build(ctx) {
   // its loss on text it has never seen (the training stage's held-out loss).
   let placeFor = null;
   let place = null;
-  function placeNote(tr) {
+  function placeNote() {
     const { run } = languageRun;
-    const key = `${run.choice}|${run.sentence}`;
-    if (placeFor !== key) {
-      placeFor = key;
-      place = sentencePlace(run.text.info.text, run.sentence);
+    if (placeFor !== sentenceKey(run)) {
+      placeFor = sentenceKey(run);
+      const { text, length } = run.text.info;
+      place = sentencePlace(text, run.sentence, length);
     }
     return place ? tr(`ch4.next.seen.${place}`) : '';
   }
