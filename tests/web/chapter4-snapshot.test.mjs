@@ -160,6 +160,35 @@ describe('chapter 4 opens with the snapshot', () => {
     await context.close();
   });
 
+  test("while the English classic's held-out tenth is scored (seconds), the status says so", async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
+    await page.goto(`${web.url}#step=lm-train`);
+    await waitForReady(page);
+    await snapshotStatus(page);
+    // Every line the status shows from here on, kept as it is written.
+    await page.evaluate(() => {
+      const status = document.querySelector('.scene-ch4-train .ch4-status');
+      window.statusLines = [];
+      new MutationObserver(() => window.statusLines.push(status.textContent)).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    await page.selectOption('[data-control="ch4-text"]', 'kjv');
+    const scored = await snapshotStatus(page);
+    const lines = await page.evaluate(() => window.statusLines);
+    const scoring = lines.findIndex((line) =>
+      /^step [\d,]+ · scoring the held-out tenth \(81,51\d characters, never trained on\)…$/.test(
+        line,
+      ),
+    );
+    assert.ok(scoring >= 0, `no status line said it was scoring: ${JSON.stringify(lines)}`);
+    assert.ok(lines.indexOf(scored) > scoring, 'the scored loss came after the scoring line');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
   test('the offline file: the poems’ snapshot is embedded; the English classic says why it has none', async () => {
     const { page, context, problems } = await web.open({ viewport: { width: 390, height: 844 } });
     await page.goto(`${explainerFileUrl}#step=lm-train`);

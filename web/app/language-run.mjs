@@ -35,6 +35,7 @@ const freshTraining = () => ({
   runningMs: 0,
   samples: [], // { step, seconds, text } every SAMPLE_EVERY steps, and at step 0
   heldOut: [], // { step, loss, accuracy }: evaluate() on the text's last tenth
+  scoring: false, // true while evaluate() scores it (seconds for a long text; training waits)
   loadedStep: null, // the steps the snapshot shown was trained offline; null for a new model
   model: 0, // bumped whenever the model's weights change: forward results are of one model
 });
@@ -128,7 +129,16 @@ function createTrainingLoop(run, notify, trainers) {
       seed: step + 1,
     });
     const scoreNow = score || step % heldOutEvery(run.text.info.length) === 0;
-    const scored = scoreNow ? await ready.evaluate() : null;
+    let scored = null;
+    if (scoreNow) {
+      run.scoring = true;
+      notify();
+      try {
+        scored = await ready.evaluate();
+      } finally {
+        run.scoring = false;
+      }
+    }
     if (trainers.current() !== started || run.samples.some((s) => s.step === step)) return;
     run.samples.push({ step, seconds: time, text: tokenizer.decode(written) });
     if (scored) run.heldOut.push({ step, loss: scored.loss, accuracy: scored.accuracy });

@@ -25,7 +25,7 @@ import {
   heldOutEvery,
   verseShare,
 } from '../../model/language.mjs';
-import { TEXT_BATCH } from 'attention-explained';
+import { TEXT_BATCH, trainEndOf } from 'attention-explained';
 import { singleStep } from '../single-step.mjs';
 
 /** When a sample was written: its step and seconds of training here, after the snapshot's offline steps if any. */
@@ -68,6 +68,13 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 /** What the run is doing, in one line. */
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
+  if (run.scoring) {
+    // Seconds for a long text, and training waits: said, so the steps do not seem stuck.
+    const { length } = run.text.info;
+    const step = ((run.loadedStep ?? 0) + run.step).toLocaleString('en-US');
+    const characters = (length - trainEndOf(length)).toLocaleString('en-US');
+    return tr('ch4.train.scoring', { step, characters });
+  }
   if (run.source === 'snapshot' && run.step === 0) return runStatus(run, tr, { training: true });
   if (run.step > 0) {
     // A snapshot trained on counts its offline steps first, as the curve does.
@@ -174,6 +181,7 @@ function build(ctx) {
   );
   let drawnSamples = -1;
   let statusAt = -Infinity;
+  let statusScoring = false;
 
   function draw() {
     picker.update();
@@ -195,8 +203,10 @@ function build(ctx) {
     setText(about, [textSentence(run, tr), snapshotNote(run, tr)].filter(Boolean).join(' '));
     snapshotAbout.hidden = run.snapshot.status !== 'ready';
     const now = performance.now();
-    if (!busy || now - statusAt > 1000) {
+    // While busy, the status is rewritten once a second, and at once when scoring starts or ends.
+    if (!busy || now - statusAt > 1000 || run.scoring !== statusScoring) {
       statusAt = now;
+      statusScoring = run.scoring;
       setText(status, statusText(run, tr));
     }
     const last = run.heldOut.at(-1);

@@ -20,6 +20,8 @@ export default {
     'ch4.train.failed': 'Training stopped: {reason}',
     'ch4.train.status': 'step {step} · training loss {loss} · {perSecond} steps a second',
     'ch4.train.paused': 'paused at step {step} · training loss {loss}',
+    'ch4.train.scoring':
+      'step {step} · scoring the held-out tenth ({characters} characters, never trained on)…',
     'ch4.train.heldOut':
       'Held-out text (the last tenth, never trained on; scored every {every} steps), at step {step}: {loss} nats per character ({bits} bits), the next character guessed right {accuracy}% of the time. Unigram: {unigram}; bigram: {bigram}.',
     'ch4.train.curveLabel':
@@ -76,6 +78,8 @@ export default {
     'ch4.train.failed': '训练停止：{reason}',
     'ch4.train.status': '第 {step} 步 · 训练损失 {loss} · 每秒 {perSecond} 步',
     'ch4.train.paused': '已暂停，第 {step} 步 · 训练损失 {loss}',
+    'ch4.train.scoring':
+      '第 {step} 步 · 正在给留出的最后十分之一打分（{characters} 个字符，从不用于训练）…',
     'ch4.train.heldOut':
       '留出文本（最后十分之一，从不用于训练；每 {every} 步评一次），第 {step} 步：每字符 {loss} 奈特（{bits} 比特），猜对下一个字符的比例 {accuracy}%。一元：{unigram}；二元：{bigram}。',
     'ch4.train.curveLabel': '每步的训练损失、每次采样时的留出损失，以及两条基线',
