@@ -38,3 +38,38 @@ test('playback: the explanation follows the step on screen, and stepping keeps i
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+// The address bar names the step on screen during playback: once written 400 ms after each
+// step change, it showed the stage before for that long (a link copied then was one behind).
+test('playback: the URL names the step on screen within a few frames of each step change', async () => {
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=weights`,
+    reducedMotion: 'no-preference',
+  });
+  await waitForReady(page);
+  await page.keyboard.press('Space'); // play: on to keys-row-1, then keys-row-2
+  // Every frame: when each step was first shown, and when the URL first named it.
+  const lags = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const shownAt = new Map();
+        const linkedAt = new Map();
+        const tick = (now) => {
+          const shown = document.body.dataset.step;
+          const linked = /step=([^&]+)/.exec(location.hash)?.[1];
+          if (!shownAt.has(shown)) shownAt.set(shown, now);
+          if (linked && !linkedAt.has(linked)) linkedAt.set(linked, now);
+          if (linkedAt.has('keys-row-2')) {
+            const lag = (step) => Math.round(linkedAt.get(step) - shownAt.get(step));
+            done({ 'keys-row-1': lag('keys-row-1'), 'keys-row-2': lag('keys-row-2') });
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  // A step lasts seconds; its link follows within a frame or two (and an idle moment).
+  for (const [step, lag] of Object.entries(lags))
+    assert.ok(lag < 150, `#step=${step} written ${lag} ms after the step showed`);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

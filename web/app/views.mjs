@@ -3,6 +3,7 @@
 // reads `app` (app.mjs: the state, the numbers and steps derived from it, the widgets) and
 // writes only its own part of the page.
 import { h } from '../dom.mjs';
+import { whenIdle } from '../idle.mjs';
 import { withGlossary } from '../draw/glossary.mjs';
 import { htmlLang } from '../i18n/index.mjs';
 import { STAGES, chapterOf, indexOfStep, stageTitle } from '../stages/index.mjs';
@@ -181,8 +182,11 @@ export function refreshPanels(app) {
   widgets.languageSwitch.update(language, tr);
 }
 
-/** How long after a step change during playback its URL is written (a step lasts seconds). */
-const URL_DELAY_MS = 400;
+/**
+ * How long playback's URL may wait for an idle moment after the new step's first frame (the
+ * page is never idle long while a step animates: then it is written regardless).
+ */
+const URL_IDLE_TIMEOUT_MS = 100;
 
 /** The URL: pushed when the reader moved to another step, replaced otherwise. */
 export function writeUrl(app, reason) {
@@ -192,13 +196,17 @@ export function writeUrl(app, reason) {
   const push = reason === 'step' || reason === 'practice';
   const write = () => url.write(urlOf(app.state.current), push ? 'push' : 'replace');
   // During playback the URL (a message to the browser process, which then works for several
-  // milliseconds on the core the page draws with) waits until the new step's first frames,
-  // the costliest of playback, are drawn; the page's first URL waits for its first frame.
-  if (app.pendingUrl) clearTimeout(app.pendingUrl.timer);
+  // milliseconds on the core the page draws with) is written once the new step's first frame,
+  // the costliest of playback, is drawn, in the idle moment after it: the address bar names
+  // the step on screen a frame or two after it shows. The page's first URL waits for its
+  // first frame. A later write replaces a pending one (app.pendingUrl is the one to run).
+  const pending = { write };
   app.pendingUrl = null;
   if (reason === 'tick') {
-    const timer = setTimeout(() => afterFrame(app, () => flushUrl(app)), URL_DELAY_MS);
-    app.pendingUrl = { write, timer };
+    app.pendingUrl = pending;
+    afterFrame(app, () =>
+      whenIdle(() => app.pendingUrl === pending && flushUrl(app), URL_IDLE_TIMEOUT_MS),
+    );
   } else if (reason === 'load') requestAnimationFrame(() => afterFrame(app, write));
   else write();
 }
@@ -207,7 +215,6 @@ export function writeUrl(app, reason) {
 export function flushUrl(app) {
   const pending = app.pendingUrl;
   if (!pending) return;
-  clearTimeout(pending.timer);
   app.pendingUrl = null;
   pending.write();
 }

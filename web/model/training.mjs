@@ -204,6 +204,19 @@ export function runAttention(run) {
 const readings = new WeakMap();
 
 /**
+ * readAttention(attention, tokens), read once per snapshot: kept with the attention, so the
+ * train stage, the tables, the heads-learned stage and the files share one reading.
+ */
+export function readingOf(attention, tokens) {
+  let reading = readings.get(attention);
+  if (!reading) {
+    reading = readAttention(attention, tokens);
+    readings.set(attention, reading);
+  }
+  return reading;
+}
+
+/**
  * Which head does what in the run's model as it is now: every head read on the held-out row
  * (the one reader the train stage, the tables, the heads-learned stage and the files share);
  * null when runAttention() has nothing. Read once per snapshot.
@@ -211,12 +224,7 @@ const readings = new WeakMap();
 export function runReading(run) {
   const latest = runAttention(run);
   if (!latest || !run.probe) return null;
-  let reading = readings.get(latest.attention);
-  if (!reading) {
-    reading = readAttention(latest.attention, run.probe.tokens);
-    readings.set(latest.attention, reading);
-  }
-  return { ...reading, step: latest.step };
+  return { ...readingOf(latest.attention, run.probe.tokens), step: latest.step };
 }
 
 /** The index of the largest entry of logits row t ([1, T, V]): the predicted next token. */

@@ -30,7 +30,7 @@ import {
   SPEEDS,
   modelConfig,
   parameterCount,
-  readAttention,
+  readingOf,
   runReading,
   trainedSteps,
 } from '../../model/training.mjs';
@@ -197,7 +197,7 @@ function dropStory(run, tr) {
   if (!after || !induction) return tr('ch3.train.dropped', told);
   const tokens = run.probe.tokens;
   const shareAt = (snapshot) => {
-    const then = readAttention(snapshot.attention, tokens).heads.find(
+    const then = readingOf(snapshot.attention, tokens).heads.find(
       (x) => x.layer === induction.layer && x.head === induction.head,
     );
     return formatExact(then.scores.induction ?? 0);
