@@ -105,9 +105,15 @@ async function startTrainer(host, files, options) {
   const { createTrainer } = await files.module;
   const start = (threads) =>
     createTrainer({ ...options, threads, workerUrl: bootUrl(files.worker) });
-  const trainer = await start('auto').catch((error) =>
-    globalThis.crossOriginIsolated ? start(1) : Promise.reject(error),
-  );
+  const trainer = await start('auto').catch((error) => {
+    if (!globalThis.crossOriginIsolated) throw error;
+    // Said once, not thrown: training still works, on one thread, and a developer who
+    // expected threads learns why they are missing.
+    console.info(
+      `<attention-explainer>: the trainer's threads could not start (${error?.message ?? error}); it trains on one thread`,
+    );
+    return start(1);
+  });
   host.dataset.trainerThreads = String(trainer.threads);
   return trainer;
 }
