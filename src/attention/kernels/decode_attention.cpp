@@ -155,7 +155,8 @@ class DecodeGroup {
         rows_(group_rows(s_)),
         dv_padded_(round_up(s_.v_head_size, lanes)),
         touch_(cache_bytes(s_) >
-               (rows_ > 1 ? decode_touch_min_bytes : decode_touch_single_row_min_bytes)) {}
+               (rows_ > 1 ? decode_touch_min_bytes : decode_touch_single_row_min_bytes)),
+        adjust_(scores_need_adjusting(args.options, args.mask)) {}
 
   void run(std::size_t b, std::size_t g) {
     const std::size_t group = s_.q_num_heads / s_.kv_num_heads;
@@ -185,7 +186,10 @@ class DecodeGroup {
       score_chunk(k_head + key0 * a_.k_strides.seq, keys);
       for (std::size_t r = 0; r < rows_; ++r) {
         float* row = scratch_.scores + r * chunk_keys;
-        adjust_row(r, row, key0, keys);
+        if (adjust_ || !sees_all(r, key0, keys))
+          adjust_row(r, row, key0, keys);
+        else
+          std::fill(row + keys, row + chunk_keys, minus_infinity);
         update_row(r, row, keys);
       }
       accumulate_chunk(v_head + key0 * a_.v_strides.seq, keys);
@@ -230,6 +234,13 @@ class DecodeGroup {
       score_rows<1>(q_ + r, k, stride, d, keys, scale, scratch_.scores + r * chunk_keys);
   }
 
+  // True when row r sees every key of the chunk key0 .. key0 + keys by position: when the
+  // options change no score's value (adjust_ false), the score step then leaves it as it is.
+  bool sees_all(std::size_t r, std::size_t key0, std::size_t keys) const {
+    const KeyRange& v = rows_at_[r].visible;
+    return v.begin <= key0 && key0 + keys <= v.end;
+  }
+
   // The score step on row r's chunk of scores (masks never reach this path), then -inf in the
   // chunk's padding. Out of line, as score_rows: inlined into the chunk loop, the step's
   // branches and its ALiBi loop cost V8's registers there (KvCache.attend(), Node, pinned,
@@ -253,9 +264,8 @@ class DecodeGroup {
   // length (512 bytes at Dv = 128) per load and leaves the memory stream out of address order
   // (profiled: nearly half the value accumulation's time stalled on the first load of each
   // row). Over value_keys keys, a block's bytes are all read within a short span instead.
-  // A single row (no grouped heads) keeps whole chunks: there the eight accumulators of each
-  // column block would be stored and reloaded every value_keys keys, and blocks measured
-  // 4-12% slower.
+  // A single row (no grouped heads) keeps whole chunks: there the accumulators of each column
+  // block would be stored and reloaded every value_keys keys, and blocks measured 4-12% slower.
   void accumulate_chunk(const float* v, std::size_t keys) {
     const std::size_t block = rows_ == 1 ? chunk_keys : value_keys;
     for (std::size_t j = 0; j < keys; j += block)
@@ -268,8 +278,12 @@ class DecodeGroup {
     const std::size_t stride = a_.v_strides.seq, dv = s_.v_head_size;
     const std::size_t body = dv - dv % lanes;
     const auto columns = [&](auto rows, std::size_t r) {
-      // Eight accumulators: two rows x four vectors, or one row x eight vectors.
-      constexpr std::size_t R = decltype(rows)::value, wide = 8 / R;
+      // Four vectors of columns per row: two rows x four, or one row x four. One row x eight
+      // was tried: its eight value vectors, loaded before use, eight accumulators and the
+      // probability leave V8 (Node 20, x64) one register short, and it kept an accumulator on
+      // the stack, a load, add and store per key on the loop's critical path (profiled: 8
+      // heads at D = 64, L = 1024, the path's hottest instructions).
+      constexpr std::size_t R = decltype(rows)::value, wide = 4;
       const float* p = scratch_.scores + r * chunk_keys + first;
       float* out = scratch_.outputs + r * dv_padded_;
       std::size_t c = 0;
@@ -300,7 +314,8 @@ class DecodeGroup {
   const AttentionShape& s_;
   Scratch& scratch_;
   const std::size_t rows_, dv_padded_;
-  const bool touch_;  // touch_rows each chunk's keys and values before using them
+  const bool touch_;   // touch_rows each chunk's keys and values before using them
+  const bool adjust_;  // the score step may change a score's value, not only hide it
   const float* q_[decode_max_rows] = {};
   float* y_[decode_max_rows] = {};
   ScoreRow rows_at_[decode_max_rows];  // each row's visible keys and position
