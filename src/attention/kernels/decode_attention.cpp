@@ -243,7 +243,7 @@ class DecodeGroup {
 
   // The score step on row r's chunk of scores (masks never reach this path), then -inf in the
   // chunk's padding. Out of line, as score_rows: inlined into the chunk loop, the step's
-  // branches and its ALiBi loop cost V8's registers there (KvCache.attend(), Node, pinned,
+  // branches and its bias loops cost V8's registers there (KvCache.attend(), Node, pinned,
   // interleaved with the build before the score step: 8 heads at D = 64 took 1.36x as long
   // at L = 256 and 2.0x at L = 2048 inlined, and as long as before out of line).
   __attribute__((noinline)) void adjust_row(std::size_t r, float* row, std::size_t key0,
