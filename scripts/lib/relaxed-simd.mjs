@@ -15,47 +15,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { eachCodeBody } from './wasm-binary.mjs';
+
 const SIMD_PREFIX = 0xfd;
 const PROTOTYPE_FMA = 0xaf; // f32x4.fma of the Relaxed SIMD prototype
 const RELAXED_MADD = 0x105; // f32x4.relaxed_madd, final
 const LAST_SIMD_OPCODE = 0x113; // i32x4.relaxed_dot_i8x16_i7x16_add_s, the last final opcode
-const CODE_SECTION = 10;
-
-class Reader {
-  constructor(bytes, pos, end) {
-    this.bytes = bytes;
-    this.pos = pos;
-    this.end = end;
-  }
-  fail(what) {
-    throw new Error(`relaxed-simd: ${what} at byte ${this.pos}`);
-  }
-  byte() {
-    if (this.pos >= this.end) this.fail('unexpected end');
-    return this.bytes[this.pos++];
-  }
-  skip(count) {
-    if (this.pos + count > this.end) this.fail('unexpected end');
-    this.pos += count;
-  }
-  // Unsigned LEB128 of at most maxBytes bytes: its value (exact up to 2^53).
-  uleb(maxBytes = 5) {
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < maxBytes; i++) {
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      if ((b & 0x80) === 0) return value;
-      scale *= 128;
-    }
-    return this.fail('LEB128 too long');
-  }
-  // Any LEB128 (signed or not) of at most maxBytes bytes, skipped.
-  skipLeb(maxBytes) {
-    for (let i = 0; i < maxBytes; i++) if ((this.byte() & 0x80) === 0) return;
-    this.fail('LEB128 too long');
-  }
-}
 
 const VALUE_TYPES = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]); // i32 … v128, refs
 
@@ -163,34 +128,16 @@ function walkBody(r, onPrototypeFma) {
  */
 export function rewriteRelaxedMadd(wasm) {
   const out = new Uint8Array(wasm);
-  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  if (out.length < 8 || header.some((b, i) => out[i] !== b)) {
-    throw new Error('relaxed-simd: not a WebAssembly module (version 1)');
-  }
   let rewritten = 0;
-  const top = new Reader(out, 8, out.length);
-  while (top.pos < out.length) {
-    const id = top.byte();
-    const size = top.uleb();
-    const start = top.pos;
-    top.skip(size);
-    if (id !== CODE_SECTION) continue;
-    const section = new Reader(out, start, start + size);
-    const bodies = section.uleb();
-    for (let f = 0; f < bodies; f++) {
-      const bodySize = section.uleb();
-      const body = new Reader(out, section.pos, section.pos + bodySize);
-      walkBody(body, (at) => {
-        // Minimal encoding only: the final opcode's LEB128 (0x85 0x02) must fit the same bytes.
-        if (body.pos - at !== 2) body.fail('prototype fma opcode not in its 2-byte encoding');
-        out[at] = 0x80 | (RELAXED_MADD & 0x7f);
-        out[at + 1] = RELAXED_MADD >> 7;
-        rewritten++;
-      });
-      section.skip(bodySize);
-    }
-    if (section.pos !== section.end) section.fail('code section ends before its declared size');
-  }
+  eachCodeBody(out, 'relaxed-simd', (body) =>
+    walkBody(body, (at) => {
+      // Minimal encoding only: the final opcode's LEB128 (0x85 0x02) must fit the same bytes.
+      if (body.pos - at !== 2) body.fail('prototype fma opcode not in its 2-byte encoding');
+      out[at] = 0x80 | (RELAXED_MADD & 0x7f);
+      out[at + 1] = RELAXED_MADD >> 7;
+      rewritten++;
+    }),
+  );
   return { wasm: out, rewritten };
 }
 

@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
+import { eachCodeBody } from '../../scripts/lib/wasm-binary.mjs';
+
 // The largest function a first call may have to compile (the decode kernel, 16 KB, is the
 // largest a build holds on purpose).
 const LIMIT_BYTES = 32 * 1024;
@@ -18,52 +20,12 @@ const MODULES = [
   'attention-threads-relaxed.wasm',
 ];
 
-/** Each defined function's index (imports counted first) and body size, from the binary. */
+/** Each function body's size in bytes, in the code section's order. */
 function functionSizes(bytes) {
-  let at = 8; // after the magic number and the version
-  const leb = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-    }
-  };
-  const skipLimits = () => {
-    const flags = leb();
-    leb();
-    if (flags & 1) leb();
-  };
-  let importedFunctions = 0;
   const sizes = [];
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
-    if (id === 2) {
-      // imports: module and field names, then the kind (0 function, 1 table, 2 memory, 3 global)
-      for (let k = leb(); k > 0; k--) {
-        at += leb();
-        at += leb();
-        const kind = bytes[at++];
-        if (kind === 0) {
-          leb();
-          importedFunctions++;
-        } else if (kind === 1) {
-          at++; // element type
-          skipLimits();
-        } else if (kind === 2) skipLimits();
-        else at += 2; // a global's type and mutability
-      }
-    } else if (id === 10) {
-      for (let k = 0, count = leb(); k < count; k++) {
-        const bodySize = leb();
-        sizes.push({ index: importedFunctions + k, bytes: bodySize });
-        at += bodySize;
-      }
-    }
-    at = end;
-  }
+  eachCodeBody(bytes, 'function-sizes', (body, k) =>
+    sizes.push({ body: k, bytes: body.end - body.pos }),
+  );
   return sizes;
 }
 
@@ -74,7 +36,7 @@ for (const name of MODULES) {
     const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     assert.ok(
       largest.bytes <= LIMIT_BYTES,
-      `${name}: function ${largest.index} holds ${largest.bytes} bytes of code (at most ${LIMIT_BYTES})`,
+      `${name}: the code section's function body ${largest.body} (function index: the imported functions + ${largest.body}) holds ${largest.bytes} bytes of code (at most ${LIMIT_BYTES})`,
     );
   });
 }
