@@ -237,8 +237,7 @@ class DecodeGroup {
   // True when row r sees every key of the chunk key0 .. key0 + keys by position: when the
   // options change no score's value (adjust_ false), the score step then leaves it as it is.
   bool sees_all(std::size_t r, std::size_t key0, std::size_t keys) const {
-    const KeyRange& v = rows_at_[r].visible;
-    return v.begin <= key0 && key0 + keys <= v.end;
+    return rows_at_[r].visible.covers(key0, keys);
   }
 
   // The score step on row r's chunk of scores (masks never reach this path), then -inf in the

@@ -231,7 +231,7 @@ class HeadGroup {
   void process_block(std::size_t key0, std::size_t keys) {
     // A block inside every row's visible keys (no causal edge or window inside it, the common
     // case) needs no tile's checks.
-    const bool seen_whole = seen_by_all_.begin <= key0 && key0 + keys <= seen_by_all_.end;
+    const bool seen_whole = seen_by_all_.covers(key0, keys);
     for (std::size_t t = 0; t < rows_; t += tile_rows) process_tile(t, key0, keys, seen_whole);
   }
 
@@ -243,7 +243,7 @@ class HeadGroup {
     for (std::size_t r = t; r < t + real_rows && !seen_whole; ++r) {
       const KeyRange v = s_.score_rows[r].visible;
       if (v.begin < key0 + keys && v.end > key0 && v.begin < v.end) any_sees = true;
-      if (v.begin > key0 || v.end < key0 + keys) straddles = true;
+      if (!v.covers(key0, keys)) straddles = true;
     }
     if (!any_sees) return;
     const std::size_t padded_keys = round_up(keys, tile_keys);

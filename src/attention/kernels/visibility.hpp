@@ -15,6 +15,11 @@ namespace attention::kernels {
 // Keys [begin, end) are visible to a row by position (empty when begin == end).
 struct KeyRange {
   std::size_t begin = 0, end = 0;
+
+  // True when the range holds every key of key0 .. key0 + keys - 1 (a kernel's block or chunk).
+  bool covers(std::size_t key0, std::size_t keys) const {
+    return begin <= key0 && key0 + keys <= end;
+  }
 };
 
 // Where query 0 of batch b sits among the keys: past_length, or nonpad_kv_seqlen[b] - S.
