@@ -68,17 +68,16 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 /** What the run is doing, in one line. */
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
+  // A snapshot trained on counts its offline steps first, as the curve does.
+  const step = (run.loadedStep ?? 0) + run.step;
   if (run.scoring) {
     // Seconds for a long text, and training waits: said, so the steps do not seem stuck.
     const { length } = run.text.info;
-    const step = ((run.loadedStep ?? 0) + run.step).toLocaleString('en-US');
     const characters = (length - trainEndOf(length)).toLocaleString('en-US');
-    return tr('ch4.train.scoring', { step, characters });
+    return tr('ch4.train.scoring', { step: step.toLocaleString('en-US'), characters });
   }
   if (run.source === 'snapshot' && run.step === 0) return runStatus(run, tr, { training: true });
   if (run.step > 0) {
-    // A snapshot trained on counts its offline steps first, as the curve does.
-    const step = (run.loadedStep ?? 0) + run.step;
     const loss = run.loss.toFixed(3);
     if (run.status !== 'running') return tr('ch4.train.paused', { step, loss });
     const perSecond = Math.round(1000 / run.msPerStep);
