@@ -11,12 +11,10 @@ namespace {
 constexpr std::size_t alignment = 64;
 constexpr std::size_t size_max = std::numeric_limits<std::size_t>::max();
 
-// Copies `rows` rows of `size` floats for every (b, h) from a [heads, from_rows, size] layout
-// at `from` to a [heads, to_rows, size] layout at `to`, starting at row `at` there.
-void copy_heads(const float* from, std::size_t from_rows, float* to, std::size_t to_rows,
-                std::size_t at, std::size_t heads, std::size_t rows, std::size_t size) {
-  copy_rows(from, layout_strides(Layout::bhsd, heads, from_rows, size), to + at * size,
-            layout_strides(Layout::bhsd, heads, to_rows, size), 1, heads, rows, size);
+// Strides of a [batch, heads, rows, row_floats] block: the cache's rows (rows = capacity,
+// row_floats = D + Dv) or a caller's contiguous keys or values (row_floats = D or Dv).
+Strides bhsd(std::size_t heads, std::size_t rows, std::size_t row_floats) {
+  return layout_strides(Layout::bhsd, heads, rows, row_floats);
 }
 
 }  // namespace
@@ -36,33 +34,31 @@ std::size_t KvCache::bytes_for(const AttentionShape& s, std::size_t capacity) {
   return k + v;
 }
 
-KvCache::KvCache(const AttentionShape& shape, std::size_t capacity, Storage keys, Storage values)
-    : shape_(shape), capacity_(capacity), keys_(std::move(keys)), values_(std::move(values)) {}
+KvCache::KvCache(const AttentionShape& shape, std::size_t capacity, Storage rows)
+    : shape_(shape), capacity_(capacity), rows_(std::move(rows)) {}
+
+Strides KvCache::strides() const {
+  return bhsd(shape_.kv_num_heads, capacity_, shape_.head_size + shape_.v_head_size);
+}
 
 KvCache::~KvCache() = default;
 
 std::unique_ptr<KvCache> KvCache::create(const AttentionShape& s, std::size_t capacity) {
   if (s.head_size == 0 || s.v_head_size == 0 || bytes_for(s, capacity) == 0) return nullptr;
-  const std::size_t rows = s.batch * s.kv_num_heads * capacity;
-  Storage keys = allocate(rows * s.head_size);
-  Storage values = keys ? allocate(rows * s.v_head_size) : nullptr;
-  if (!values) return nullptr;
-  return std::unique_ptr<KvCache>(new (std::nothrow)
-                                      KvCache(s, capacity, std::move(keys), std::move(values)));
+  Storage rows = allocate(s.batch * s.kv_num_heads * capacity * (s.head_size + s.v_head_size));
+  if (!rows) return nullptr;
+  return std::unique_ptr<KvCache>(new (std::nothrow) KvCache(s, capacity, std::move(rows)));
 }
 
 bool KvCache::reserve(std::size_t capacity) {
   if (capacity <= capacity_) return true;
   if (bytes_for(shape_, capacity) == 0) return false;
-  const std::size_t heads = shape_.batch * shape_.kv_num_heads;
-  Storage keys = allocate(heads * capacity * shape_.head_size);
-  Storage values = keys ? allocate(heads * capacity * shape_.v_head_size) : nullptr;
-  if (!values) return false;
-  copy_heads(keys_.get(), capacity_, keys.get(), capacity, 0, heads, length_, shape_.head_size);
-  copy_heads(values_.get(), capacity_, values.get(), capacity, 0, heads, length_,
-             shape_.v_head_size);
-  keys_ = std::move(keys);
-  values_ = std::move(values);
+  const std::size_t row_floats = shape_.head_size + shape_.v_head_size;
+  Storage rows = allocate(shape_.batch * shape_.kv_num_heads * capacity * row_floats);
+  if (!rows) return false;
+  copy_rows(rows_.get(), strides(), rows.get(), bhsd(shape_.kv_num_heads, capacity, row_floats),
+            shape_.batch, shape_.kv_num_heads, length_, row_floats);
+  rows_ = std::move(rows);
   capacity_ = capacity;
   return true;
 }
@@ -75,9 +71,11 @@ const char* KvCache::append(const float* k, const float* v, std::size_t rows) {
     if (!reserve(std::max(doubled, needed)) && !reserve(needed))
       return "out of memory for the cache to grow";
   }
-  const std::size_t heads = shape_.batch * shape_.kv_num_heads;
-  copy_heads(k, rows, keys_.get(), capacity_, length_, heads, rows, shape_.head_size);
-  copy_heads(v, rows, values_.get(), capacity_, length_, heads, rows, shape_.v_head_size);
+  const std::size_t B = shape_.batch, H = shape_.kv_num_heads, D = shape_.head_size;
+  const Strides cache = strides();
+  float* end = rows_.get() + length_ * cache.seq;
+  copy_rows(k, bhsd(H, rows, D), end, cache, B, H, rows, D);
+  copy_rows(v, bhsd(H, rows, shape_.v_head_size), end + D, cache, B, H, rows, shape_.v_head_size);
   length_ = needed;
   return nullptr;
 }
@@ -90,21 +88,22 @@ const char* KvCache::attend(const float* q, const KvAttendOptions& o, float* y) 
   s.q_seq_len = o.q_seq_len;
   s.kv_seq_len = length_;
   if (const char* error = attention_shape_error(s)) return error;
-  AttentionArgs a = contiguous_args(q, keys_.get(), values_.get(), {}, s, o.options, y);
-  a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity_, s.head_size);
-  a.v_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity_, s.v_head_size);
+  const float* keys = rows_.get();
+  AttentionArgs a = contiguous_args(q, keys, keys + s.head_size, {}, s, o.options, y);
+  a.k_strides = a.v_strides = strides();
   a.past_length = length_ - o.q_seq_len;
   return status_message(attention(a), a);
 }
 
 void KvCache::copy_keys(float* out) const {
-  copy_heads(keys_.get(), capacity_, out, length_, 0, shape_.batch * shape_.kv_num_heads, length_,
-             shape_.head_size);
+  const std::size_t H = shape_.kv_num_heads, D = shape_.head_size;
+  copy_rows(rows_.get(), strides(), out, bhsd(H, length_, D), shape_.batch, H, length_, D);
 }
 
 void KvCache::copy_values(float* out) const {
-  copy_heads(values_.get(), capacity_, out, length_, 0, shape_.batch * shape_.kv_num_heads, length_,
-             shape_.v_head_size);
+  const std::size_t H = shape_.kv_num_heads, Dv = shape_.v_head_size;
+  copy_rows(rows_.get() + shape_.head_size, strides(), out, bhsd(H, length_, Dv), shape_.batch, H,
+            length_, Dv);
 }
 
 }  // namespace attention

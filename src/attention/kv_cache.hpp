@@ -5,10 +5,14 @@
 //
 // Dimensions: batch B, kv_num_heads Hkv, head_size D (keys), v_head_size Dv (values),
 // capacity C (rows held per head before it must grow), length T (rows in use, T <= C).
-// Storage, for each (b, h), C rows of D (keys) or Dv (values) floats, contiguous:
-//   keys   [B, Hkv, C, D]     values [B, Hkv, C, Dv]
-// so row t of head h in batch b is at ((b * Hkv + h) * C + t) * D. The kernel reads the
-// first T rows of each head with a head stride of C * D.
+// Storage, for each (b, h), C rows of D + Dv floats, contiguous: each row is its key (D
+// floats) and then its value (Dv):
+//   rows [B, Hkv, C, D + Dv]
+// so the key of row t of head h in batch b is at ((b * Hkv + h) * C + t) * (D + Dv) and its
+// value D floats further. The kernel reads the first T rows of each head (keys and values with
+// the same strides, a row stride of D + Dv and a head stride of C * (D + Dv)): one step's keys
+// and values are then one run of memory per head, which the decode kernel streams in address
+// order (decode_attention.cpp), where separate key and value blocks were two streams.
 #pragma once
 
 #include <algorithm>
@@ -80,12 +84,14 @@ class KvCache {
     void operator()(float* p) const;
   };
   using Storage = std::unique_ptr<float[], Free>;
-  KvCache(const AttentionShape& shape, std::size_t capacity, Storage keys, Storage values);
+  KvCache(const AttentionShape& shape, std::size_t capacity, Storage rows);
   static Storage allocate(std::size_t floats);
+  // Strides of rows_ as [B, Hkv, C, D + Dv].
+  Strides strides() const;
 
   AttentionShape shape_;
   std::size_t capacity_ = 0, length_ = 0;
-  Storage keys_, values_;
+  Storage rows_;  // [B, Hkv, C, D + Dv]: each row is its key, then its value
 };
 
 }  // namespace attention

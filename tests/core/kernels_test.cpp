@@ -378,7 +378,8 @@ namespace {
 // holds them, and the queries sit at offset past_length.
 void expect_decode_matches_reference(const AttentionShape& s, const AttentionOptions& options,
                                      std::size_t past_length, std::size_t capacity,
-                                     std::mt19937& rng, const std::int32_t* nonpad = nullptr) {
+                                     std::mt19937& rng, const std::int32_t* nonpad = nullptr,
+                                     bool shared_rows = false) {
   const auto q =
       reference64::random_floats(rng, s.batch * s.q_num_heads * s.q_seq_len * s.head_size);
   const auto k = reference64::random_floats(rng, s.batch * s.kv_num_heads * capacity * s.head_size);
@@ -389,6 +390,20 @@ void expect_decode_matches_reference(const AttentionShape& s, const AttentionOpt
   AttentionArgs a = contiguous_args(q.data(), k.data(), v.data(), {}, s, options, fast.data());
   a.k_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity, s.head_size);
   a.v_strides = layout_strides(Layout::bhsd, s.kv_num_heads, capacity, s.v_head_size);
+  // shared_rows: the same keys and values, each row its key then its value (KvCache's layout).
+  std::vector<float> rows;
+  if (shared_rows) {
+    const std::size_t row = s.head_size + s.v_head_size;
+    rows.resize(s.batch * s.kv_num_heads * capacity * row);
+    const Strides to = layout_strides(Layout::bhsd, s.kv_num_heads, capacity, row);
+    copy_rows(k.data(), a.k_strides, rows.data(), to, s.batch, s.kv_num_heads, capacity,
+              s.head_size);
+    copy_rows(v.data(), a.v_strides, rows.data() + s.head_size, to, s.batch, s.kv_num_heads,
+              capacity, s.v_head_size);
+    a.k = rows.data();
+    a.v = rows.data() + s.head_size;
+    a.k_strides = a.v_strides = to;
+  }
   a.past_length = past_length;
   a.nonpad_kv_seqlen = nonpad;
   ASSERT_EQ(attention_error(a), nullptr);
@@ -436,12 +451,15 @@ TEST(Kernels, DecodeOverCachesBeyondTheTouchSizesMatchesTheReference) {
   // Keys of 128 floats and values of 127, so each chunk is touched first; a window keeps some
   // chunks unread. 4 query rows per kv head over 4500 keys: 9.2 MB, past the size from which
   // groups touch; one row per kv head, 4 heads over 9000 keys: 36.7 MB, past the larger size
-  // from which single rows do.
+  // from which single rows do; one row per kv head where each row holds its key then its value
+  // (the resident cache's layout, touched as one run), 4 heads over 2100 keys: 8.6 MB.
   const struct {
     AttentionShape shape;
     std::size_t touch_bytes;
-  } cases[] = {{{1, 8, 2, 1, 4500, 128, 127}, kernels::decode_touch_min_bytes},
-               {{1, 4, 4, 1, 9000, 128, 127}, kernels::decode_touch_single_row_min_bytes}};
+    bool shared_rows;
+  } cases[] = {{{1, 8, 2, 1, 4500, 128, 127}, kernels::decode_touch_min_bytes, false},
+               {{1, 4, 4, 1, 9000, 128, 127}, kernels::decode_touch_single_row_min_bytes, false},
+               {{1, 4, 4, 1, 2100, 128, 127}, kernels::decode_touch_min_bytes, true}};
   for (const auto& c : cases) {
     const AttentionShape& s = c.shape;
     ASSERT_GT(s.kv_num_heads * s.kv_seq_len * (s.head_size + s.v_head_size) * sizeof(float),
@@ -449,9 +467,10 @@ TEST(Kernels, DecodeOverCachesBeyondTheTouchSizesMatchesTheReference) {
     AttentionOptions o;
     o.scale = 1.0f / std::sqrt(128.0f);
     o.is_causal = true;
-    expect_decode_matches_reference(s, o, s.kv_seq_len - 1, s.kv_seq_len + 100, rng);
+    const std::size_t past = s.kv_seq_len - 1, capacity = s.kv_seq_len + 100;
+    expect_decode_matches_reference(s, o, past, capacity, rng, nullptr, c.shared_rows);
     o.left_window = 1000;
-    expect_decode_matches_reference(s, o, s.kv_seq_len - 1, s.kv_seq_len + 100, rng);
+    expect_decode_matches_reference(s, o, past, capacity, rng, nullptr, c.shared_rows);
   }
 }
 

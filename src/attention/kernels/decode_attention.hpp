@@ -17,9 +17,10 @@ constexpr std::size_t decode_max_rows = 16;
 
 // Bytes of keys and values (all heads, all batches) above which a call reads each chunk's
 // lines once in address order before using them: the stand-in for the prefetch WebAssembly
-// lacks. With several query rows per kv head it pays from 4 MiB; with one row (no grouped
-// heads, S = 1) only once the cache is well past the core's own caches (decode_attention.cpp
-// says what was measured).
+// lacks. With several query rows per kv head, or where each cached row holds its key and then
+// its value (the resident cache), it pays from 4 MiB; with one row (no grouped heads, S = 1)
+// over separate keys and values only once the cache is well past the core's own caches
+// (decode_attention.cpp says what was measured).
 constexpr std::size_t decode_touch_min_bytes = std::size_t{4} << 20;
 constexpr std::size_t decode_touch_single_row_min_bytes = std::size_t{32} << 20;
 
