@@ -25,6 +25,7 @@ import {
   heldOutEvery,
   verseShare,
 } from '../../model/language.mjs';
+import { trainedSteps } from '../../model/training.mjs';
 import { TEXT_BATCH, trainEndOf } from 'attention-explained';
 import { singleStep } from '../single-step.mjs';
 
@@ -69,7 +70,7 @@ const axisEnd = (step) => AXIS_ENDS.find((end) => end >= step) ?? MAX_LANGUAGE_S
 function statusText(run, tr) {
   if (run.status === 'failed') return tr('ch4.train.failed', { reason: run.error });
   // A snapshot trained on counts its offline steps first, as the curve does.
-  const step = (run.loadedStep ?? 0) + run.step;
+  const step = trainedSteps(run);
   if (run.scoring) {
     // Seconds for a long text, and training waits: said, so the steps do not seem stuck.
     const { length } = run.text.info;
@@ -227,7 +228,7 @@ function build(ctx) {
     setText(verdict, heldOutSentence(run, tr));
     verdict.hidden = !verdict.textContent;
     const offline = run.loadedStep ?? 0; // the curve's steps count the snapshot's offline ones
-    curve.update(run, axisEnd(offline + run.step), offline);
+    curve.update(run, axisEnd(trainedSteps(run)), offline);
     if (run.samples.length !== drawnSamples) {
       drawnSamples = run.samples.length;
       samples.replaceChildren(...sampleList(run, tr));
