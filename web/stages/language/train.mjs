@@ -1,4 +1,4 @@
-// Chapter 4, "Training live" (#step=ch4-train): the character model learns the chosen text in
+// Chapter 4, "Training live" (#step=lm-train): the character model learns the chosen text in
 // its worker (app/language-run.mjs). The loss curve is drawn against two models without
 // attention (unigram: how often each character occurs; bigram: the character before decides),
 // computed from the text here; the held-out loss at each sample is a dot; every SAMPLE_EVERY
