@@ -2,15 +2,17 @@
 // the core's own call on the same cache, in the same interleaved rounds (the SIMD128 build):
 //   attend      cache.attend(q, { qNumHeads }) of dist/attention.mjs: read, validate, copy q in,
 //               the call's record written, the core, y copied out into a fresh array
+//   attend, out the same with the caller's `out`: y copied into one array reused every step
 //   core        the plain export kv_cache_call_attend on a record written once, q and y
 //               already in wasm memory: the kernel and nothing of the JS layer
-// The difference is the JS layer's µs per call. With --baseline DIR (another build's dist/,
+// The difference is the JS layer's µs per call. scripts/bench runs it with --json for the
+// report's decode section (bench/report/decode.mjs). With --baseline DIR (another build's dist/,
 // e.g. the one before a change, copied aside) its attend() is timed in the same rounds too,
 // over a cache of its own module: the before and after of a change to the JS layer (the same
 // .wasm, so the same core). Cases: the decode table's smallest, L = 256 (B = 1, 8 heads,
 // D = 64; and GQA, 32 query heads over 8, D = 128), S = 1.
-//   taskset -c 0 node bench/decode-overhead.mjs [--quick] [--baseline DIR]
-import { readFile } from 'node:fs/promises';
+//   taskset -c 0 node bench/decode-overhead.mjs [--quick] [--baseline DIR] [--json FILE]
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    json: { type: 'string' },
   },
 });
 const settings = args.quick ? { rounds: 9, sampleMs: 10 } : { rounds: 31, sampleMs: 20 };
@@ -62,6 +65,7 @@ function cacheOf(api, { batch, kvHeads, d, L }, { pastKey, pastValue, k, v }) {
   return cache;
 }
 
+const results = [];
 for (const shape of CASES) {
   const { batch, qHeads, kvHeads, d, L } = shape;
   const inputs = decodeInputs(shape);
@@ -96,8 +100,11 @@ for (const shape of CASES) {
   const record = checkAttentionOptions({}, { headSize: d, isCausal: true, qNumHeads: qHeads });
   const call = { cache: handle, q: qAt, y: yAt, qNumHeads: qHeads, qSeqLen: 1, options: record };
   const stages = context.withRecord('KvAttendCall', call, (at) => {
+    const out = new Float32Array(batch * qHeads * d);
+    const withOut = { ...options, out };
     const run = {
       attend: () => cache.attend(inputs.q, options),
+      'attend, out': () => cache.attend(inputs.q, withOut),
       core: () => {
         if (Module._kv_cache_call_attend(at) !== 0) throw new Error('the core refused the call');
       },
@@ -116,7 +123,11 @@ for (const shape of CASES) {
   console.log(`\n${name}: CPU µs per call, medians of ${settings.rounds} interleaved rounds`);
   for (const [stage, us] of Object.entries(stages))
     console.log(`  ${stage.padEnd(18)} ${us.toFixed(2)} µs`);
-  console.log(`  JS layer (attend − core): ${(stages.attend - stages.core).toFixed(2)} µs`);
+  const jsLayer = stages.attend - stages.core;
+  const jsLayerWithOut = stages['attend, out'] - stages.core;
+  console.log(`  JS layer (attend − core): ${jsLayer.toFixed(2)} µs`);
+  console.log(`  JS layer with out:        ${jsLayerWithOut.toFixed(2)} µs`);
+  results.push({ name, stages, jsLayer, jsLayerWithOut });
   if (baseCache) {
     const before = stages['attend, baseline'] - stages.core;
     console.log(
@@ -127,4 +138,9 @@ for (const shape of CASES) {
   cache.free();
   Module.kvCacheFree(handle);
   for (const p of [staging, qAt, yAt]) Module._free(p);
+}
+
+if (args.json) {
+  const environment = { name: `Node ${process.versions.node}`, v8: process.versions.v8 };
+  await writeFile(args.json, JSON.stringify({ environment, settings, cases: results }, null, 2));
 }

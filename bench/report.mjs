@@ -12,9 +12,11 @@
 //
 //   node bench/report.mjs --node N.json --chromium C.json --meta M.json --out latest.md
 //                         [--cores cores.json] [--decode decode-1.json --decode ...]
+//                         [--decode-overhead overhead.json]
 //                         [--native wide-1.json --native wide-2.json ...] [--native4 ...]
 // (--native / --native4, repeated: the Google Benchmark JSON of every run of each native build;
-// --decode, repeated: the decode runs, see bench/report/decode.mjs; --backward and --train,
+// --decode, repeated: the decode runs, and --decode-overhead, the JS layer's share of a step
+// (bench/decode-overhead.mjs), see bench/report/decode.mjs; --backward and --train,
 // repeated: the Node and Chromium runs, see bench/report/learning.mjs; --page P.md: the
 // page's section (bench/page-metrics.mjs) after the report; --text, repeated: the text
 // section's Node and Chromium runs, see bench/report/text.mjs; --doc FILE also writes the whole
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     native: { type: 'string', multiple: true, default: [] },
     native4: { type: 'string', multiple: true, default: [] },
     decode: { type: 'string', multiple: true, default: [] },
+    'decode-overhead': { type: 'string' },
     backward: { type: 'string', multiple: true, default: [] },
     train: { type: 'string', multiple: true, default: [] },
     text: { type: 'string', multiple: true, default: [] },
@@ -75,7 +78,10 @@ const out = [
     forwardTargets(envs, nodeEnv?.heap),
   ),
 ];
-if (args.decode.length) out.push(decodeSection(await readAll(args.decode)), '');
+if (args.decode.length) {
+  const overhead = await readJson(args['decode-overhead']);
+  out.push(decodeSection(await readAll(args.decode), overhead), '');
+}
 out.push(
   ...targetsTable(
     'Targets: small calls and cores, in this run',

@@ -1,8 +1,10 @@
 // The decode table of the report, from the JSON of bench/decode-node.mjs (one run per ORT
-// thread count) and of the Chromium page's runDecode(). bench/report.mjs appends it to the
-// whole report; run alone (scripts/bench --decode-only) it prints just this table:
+// thread count) and of the Chromium page's runDecode(), and the JS layer's share of a step at
+// small caches from bench/decode-overhead.mjs's. bench/report.mjs appends it to the whole
+// report; run alone (scripts/bench --decode-only) it prints just this section:
 //   node bench/report/decode.mjs --decode node-1t.json --decode node-2t.json
-//                                --decode chromium.json [--load "1.2 3.4"] [--out decode.md]
+//                                --decode chromium.json [--overhead overhead.json]
+//                                [--load "1.2 3.4"] [--out decode.md]
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,8 +23,11 @@ function cell(result) {
 
 const okMs = (result) => (result?.status === 'ok' ? result.ms : null);
 
-/** Markdown for every environment: runs of one environment kind are joined case by case. */
-export function decodeSection(runs) {
+/**
+ * Markdown for every environment: runs of one environment kind are joined case by case; then
+ * `overhead` (decode-overhead.mjs's JSON, or null): the JS layer's µs per step.
+ */
+export function decodeSection(runs, overhead = null) {
   const out = [
     '### Decoding with a KV cache (S = 1: one new token per sequence and step)',
     '',
@@ -95,7 +100,39 @@ export function decodeSection(runs) {
       '',
     );
   }
+  if (overhead) out.push(...overheadTable(overhead));
   return out.join('\n');
+}
+
+/** The JS layer's share of one step at a small cache (bench/decode-overhead.mjs). */
+function overheadTable({ environment, settings, cases }) {
+  const us = (x) => `${x.toFixed(1)} µs`;
+  const share = (part, whole) => `${((100 * part) / whole).toFixed(0)}%`;
+  return [
+    `#### The JS layer's share of a step at a small cache, ${environment.name}`,
+    '',
+    `CPU time per \`cache.attend(q)\` (pinned, medians of ${settings.rounds} interleaved ` +
+      'rounds): “core” is the plain wasm export on a call record written once, q and y already ' +
+      'in wasm memory; the JS layer is attend − core (reading and checking the arguments, the ' +
+      'record, q in, y out). “with out” passes `attend`’s `out`, one output array reused every ' +
+      'step, instead of a fresh one per call.',
+    '',
+    row(['workload', 'attend', 'attend with out', 'core', 'JS layer', 'JS layer with out']),
+    row(['--', '--:', '--:', '--:', '--:', '--:']),
+    ...cases.map((c) => {
+      const { attend, core } = c.stages;
+      const withOut = c.stages['attend, out'];
+      return row([
+        c.name,
+        us(attend),
+        us(withOut),
+        us(core),
+        `${us(c.jsLayer)} (${share(c.jsLayer, attend)})`,
+        `${us(c.jsLayerWithOut)} (${share(c.jsLayerWithOut, withOut)})`,
+      ]);
+    }),
+    '',
+  ];
 }
 
 // Run alone: print (and write) the decode section.
@@ -103,6 +140,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values: args } = parseArgs({
     options: {
       decode: { type: 'string', multiple: true, default: [] },
+      overhead: { type: 'string' },
       load: { type: 'string' },
       out: { type: 'string' },
     },
@@ -114,7 +152,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ? `Load average (1 min) at the start and end: ${args.load}. The machine is shared: absolute ` +
       'times drift between runs; ratios from the same rounds drift much less.\n\n'
     : '';
-  const text = head + decodeSection(runs);
+  const overhead = args.overhead ? JSON.parse(await readFile(args.overhead, 'utf8')) : null;
+  const text = head + decodeSection(runs, overhead);
   console.log(text);
   if (args.out) await writeFile(args.out, `${text}\n`);
 }

@@ -2,7 +2,7 @@
 // a call without it; every bad `out` refused by name before anything is written; no leak over
 // many calls; the pool refuses it.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import { readFile } from 'node:fs/promises';
 
@@ -206,4 +206,88 @@ test('the pool refuses out with a TypeError naming it, and keeps working', async
     message: /attention pool: the option out is not supported/,
   });
   assert.deepEqual(await pool.attention(q, k, v, options), attn.attention(q, k, v, options));
+});
+
+// KvCache.attend()'s `out`: the same rule, for a decoding loop's one output array.
+describe('KvCache.attend out', () => {
+  // GQA (4 query heads over 2 kv heads), value size unlike the key size, two new rows.
+  const shape = { batch: 1, kvNumHeads: 2, headSize: 8, vHeadSize: 4 };
+  const [qNumHeads, rows, cached] = [4, 2, 9];
+  const attendLength = qNumHeads * rows * 4;
+  const cacheOf = (api) => {
+    const cache = api.createKvCache({ ...shape, capacity: 16 });
+    cache.append(random(2 * cached * 8), random(2 * cached * 4));
+    return cache;
+  };
+  const qs = random(qNumHeads * rows * 8);
+
+  test('out receives exactly the result of a step without it, and is returned', () => {
+    const cache = cacheOf(attn);
+    for (const opts of [{ qNumHeads }, { qNumHeads, softcap: 1.5, leftWindow: 3 }]) {
+      const expected = cache.attend(qs, opts);
+      const out = new Float32Array(attendLength).fill(Number.NaN);
+      assert.equal(cache.attend(qs, { ...opts, out }), out, 'the very array passed comes back');
+      assert.deepEqual(out, expected);
+    }
+    cache.free();
+  });
+
+  const refused = [
+    ['an Int32Array', () => new Int32Array(attendLength), TypeError, /out must be a Float32Array/],
+    ['one number short', () => new Float32Array(attendLength - 1), RangeError, /out must hold/],
+    ['detached', () => detachedFloat32Array(attendLength), TypeError, /detached/],
+    ['q itself', 'q', RangeError, /out must not share memory with q/],
+  ];
+  for (const [name, make, Type, message] of refused) {
+    test(`out as ${name}: ${Type.name} naming out, q and the cache untouched`, () => {
+      const cache = cacheOf(attn);
+      const expected = cache.attend(qs, { qNumHeads });
+      const q = qs.slice();
+      const out = make === 'q' ? q.subarray(0, attendLength) : make();
+      assert.throws(
+        () => cache.attend(q, { qNumHeads, out }),
+        (error) => error instanceof Type && message.test(error.message),
+      );
+      assert.deepEqual(q, qs, 'q untouched');
+      assert.equal(cache.length, cached);
+      assert.deepEqual(cache.attend(qs, { qNumHeads }), expected, 'the cache attends as before');
+      cache.free();
+    });
+  }
+
+  test("out as a view of the module's own wasm memory is refused", async () => {
+    const Module = await createAttentionModule({
+      wasmBinary: await readFile(new URL('../../dist/attention.wasm', import.meta.url)),
+    });
+    const raw = wrapModule(Module);
+    const cache = cacheOf(raw);
+    const pointer = Module._malloc(attendLength * 4);
+    try {
+      const out = new Float32Array(Module.HEAPU8.buffer, pointer, attendLength);
+      assert.throws(() => cache.attend(qs, { qNumHeads, out }), {
+        name: 'RangeError',
+        message: /out must not be a view of the module's own wasm memory/,
+      });
+    } finally {
+      Module._free(pointer);
+    }
+    assert.equal(cache.attend(qs, { qNumHeads }).length, attendLength);
+    cache.free();
+  });
+
+  test('10,000 steps with out keep memoryStats flat, a refused one between them', () => {
+    const cache = cacheOf(attn);
+    const out = new Float32Array(attendLength);
+    for (let i = 0; i < 100; i++) cache.attend(qs, { qNumHeads, out });
+    const baseline = attn.memoryStats();
+    for (let i = 0; i < 10_000; i++) {
+      cache.attend(qs, { qNumHeads, out });
+      if (i % 1000 === 0) {
+        assert.throws(() => cache.attend(qs, { qNumHeads, out: out.subarray(1) }), RangeError);
+      }
+    }
+    assert.deepEqual(attn.memoryStats(), baseline);
+    assert.deepEqual(out, cache.attend(qs, { qNumHeads }));
+    cache.free();
+  });
 });

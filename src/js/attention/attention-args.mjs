@@ -4,6 +4,7 @@
 // RangeError for the same bad argument, and neither reads the caller's objects twice.
 import { checkAttentionOptions, optionNames } from './attention-options.mjs';
 import { checkPositiveInteger, describe, isOptionBag } from '../shared/checks.mjs';
+import { checkOut } from '../shared/out-array.mjs';
 import { measureTypedArray, readArray, readOwnOptions } from '../shared/read-once.mjs';
 
 /** The fields of the options record (attention-options.mjs) that attention() takes. */
@@ -83,43 +84,6 @@ function checkMask(read, target) {
     }
   }
   return { kind, data, dims, bytes: count * (kind === 'boolean' ? 1 : 4) };
-}
-
-/** Two measured typed arrays share bytes: the same buffer and overlapping byte ranges. */
-function overlaps(a, b) {
-  return (
-    a.buffer === b.buffer &&
-    a.byteOffset < b.byteOffset + b.byteLength &&
-    b.byteOffset < a.byteOffset + a.byteLength
-  );
-}
-
-/**
- * Phase 3 of the optional `out` (already measured): { array: the caller's array as read,
- * measured: its measurement }, after checking it is a Float32Array of exactly yLength numbers
- * that shares no byte with q, k, v or the mask. attention() writes `out` only after the
- * inputs went into wasm memory, so sharing would not corrupt this call; it is refused all the
- * same, because a result written over an input is almost always a bug in the caller.
- */
-function checkOut(out, given, yLength, inputs) {
-  if (out === null || out.type !== 'Float32Array') {
-    throw new TypeError(`out must be a Float32Array, got ${describe(given)}`);
-  }
-  if (out.length !== yLength) {
-    throw new RangeError(
-      `out must hold batch * qNumHeads * qSeqLen * vHeadSize = ${yLength} numbers, got ${out.length}`,
-    );
-  }
-  // An index loop: a replaced Array iterator must not skip a check.
-  for (let i = 0; i < inputs.length; i++) {
-    const [name, input] = inputs[i];
-    if (input !== null && overlaps(out, input)) {
-      throw new RangeError(
-        `out must not share memory with ${name} (it is a view of the same ArrayBuffer, over bytes ${name} uses); pass a separate Float32Array`,
-      );
-    }
-  }
-  return { array: given, measured: out };
 }
 
 /** A sequence length left out of the options, from an array's length. */

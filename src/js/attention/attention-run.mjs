@@ -3,24 +3,18 @@
 // the output copied out into a fresh Float32Array (or the caller's `out`).
 import { readAttentionArgs } from './attention-args.mjs';
 import { formatBytes, isOutOfMemory } from '../shared/checks.mjs';
-import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
+import { checkOutsideMemory } from '../shared/out-array.mjs';
 
 /** The `attention` method for one module; `context` is wasm-context.mjs's. */
 export function createAttentionRun(context) {
-  const { Module, withAllocations, copyOut, coreCall, checkFits } = context;
+  const { Module, withAllocations, copyOutTo, coreCall, checkFits } = context;
   const { runAttentionCall, attentionWorkingBytes } = context;
   return function attention(q, k, v, options) {
     // Phases 1 to 3: read, measure, validate.
     const args = readAttentionArgs(q, k, v, options);
     const { mask, out } = args;
     const { q: qLength, k: kLength, v: vLength, y: yLength } = args.lengths;
-    // A view of wasm memory itself would be replaced when the memory grows, and overlaps the
-    // very buffers the call works in.
-    if (out !== null && out.measured.buffer === bufferOf(Module.HEAPU8)) {
-      throw new RangeError(
-        "out must not be a view of the module's own wasm memory (it moves when the memory grows); pass a separate Float32Array",
-      );
-    }
+    checkOutsideMemory(out, Module.HEAPU8);
     const dataBytes = (qLength + kLength + vLength + yLength) * 4 + (mask ? mask.bytes : 0);
     const call = coreCall(args, args.options, { mask });
     const kernelBytes = checkFits(
@@ -44,15 +38,7 @@ export function createAttentionRun(context) {
         );
       }
       if (error) throw new RangeError(`attention: ${error}`);
-      if (out === null) return copyOut(py, yLength);
-      // Into the caller's array: no caller code ran since it was measured, so its bytes are
-      // still the ones validated (measuredBytes asserts it all the same).
-      setBytes(
-        measuredBytes(out.measured, yLength * 4, 'out'),
-        new Uint8Array(bufferOf(Module.HEAPU8), py, yLength * 4),
-        0,
-      );
-      return out.array;
+      return copyOutTo(out, py, yLength);
     });
   };
 }

@@ -6,8 +6,9 @@
 // Names: B batch, Hkv key/value heads, Hq query heads (a multiple of Hkv), D key head size,
 // Dv value head size, S new rows of one step, T rows cached (length), C capacity.
 //   append(k, v):   k (B, Hkv, S, D), v (B, Hkv, S, Dv), Float32Array, contiguous
-//   attend(q, o):   q (B, Hq, S, D) -> y (B, Hq, S, Dv), Float32Array; the queries are the
-//                   last S positions of the cache (causal: query i sees keys 0 .. T - S + i)
+//   attend(q, o):   q (B, Hq, S, D) -> y (B, Hq, S, Dv), Float32Array (fresh, or o.out filled);
+//                   the queries are the last S positions of the cache (causal: query i sees
+//                   keys 0 .. T - S + i)
 //   presentKey():   { type: 'float32', data, dims: [B, Hkv, T, D] } (ONNX present_key)
 // The cache grows by reallocation when an append does not fit (its rule is the core's,
 // KvCache::append: twice its capacity, or what the append needs), copying its rows once. An
@@ -17,6 +18,7 @@
 // Every argument is read exactly once (read-once.mjs): read, measure, validate, copy.
 import { checkAttentionOptions, optionNames } from './attention-options.mjs';
 import { checkPositiveInteger, describe, formatBytes, isOptionBag } from '../shared/checks.mjs';
+import { checkOut, checkOutsideMemory } from '../shared/out-array.mjs';
 import {
   measureTypedArray,
   measuredBytes,
@@ -34,7 +36,7 @@ const CREATE_KEYS = new Set([
   'pastKey',
   'pastValue',
 ]);
-const ATTEND_KEYS = new Set(['qNumHeads', ...optionNames('attend')]);
+const ATTEND_KEYS = new Set(['qNumHeads', ...optionNames('attend'), 'out']);
 /** Rows per head reserved when createKvCache is not told a capacity. */
 const DEFAULT_CAPACITY = 256;
 const INT32_MAX = 0x7fffffff;
@@ -202,9 +204,10 @@ class KvCache {
     if (!isOptionBag(options)) {
       throw new TypeError(`KvCache.attend: options must be an object, got ${describe(options)}`);
     }
-    // Phase 1, read: each own option once. Phase 2, measure q.
+    // Phase 1, read: each own option once. Phase 2, measure q (and out).
     const o = readOwnOptions(options, ATTEND_KEYS, 'KvCache.attend', 'options');
     const qm = measureFloats(q, 'q');
+    const outm = o.out === undefined ? null : measureTypedArray(o.out, 'out');
     // Phase 3, validate.
     const qNumHeads =
       o.qNumHeads === undefined ? this.#kvNumHeads : checkPositiveInteger(o.qNumHeads, 'qNumHeads');
@@ -230,7 +233,7 @@ class KvCache {
     // called free(), and a handle taken before it would then point at freed memory (or at
     // another cache that took it since).
     const handle = this.#live('attend');
-    const { Module, memoryLimit, copyOut, runKvAttend } = this.#context;
+    const { Module, memoryLimit, copyOutTo, runKvAttend } = this.#context;
     const length = Module.kvCacheLength(handle);
     if (length === 0) {
       throw new RangeError('KvCache.attend: the cache is empty; append(k, v) the keys first');
@@ -241,6 +244,8 @@ class KvCache {
       );
     }
     const yLength = this.#batch * qNumHeads * rows * this.#vHeadSize;
+    const out = o.out === undefined ? null : checkOut(outm, o.out, yLength, [['q', qm]]);
+    checkOutsideMemory(out, Module.HEAPU8);
     const qBytes = qm.length * 4;
     const bytes = qBytes + yLength * 4;
     if (bytes > memoryLimit) {
@@ -248,15 +253,15 @@ class KvCache {
         `KvCache.attend: q and the output need ${formatBytes(bytes)}, more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
       );
     }
-    // Phase 4: q in, y out, both in the allocation of the call's record (core-call.mjs): one
-    // malloc and one free per step.
+    // Phase 4: q in, y out (into the caller's `out`, or a fresh array), both in the allocation
+    // of the call's record (core-call.mjs): one malloc and one free per step.
     const call = { cache: handle, q: 0, y: 0, qNumHeads, qSeqLen: rows, options: record };
     const place = (at) => {
       setBytes(Module.HEAPU8, measuredBytes(qm, qBytes, 'q'), at);
       call.q = at;
       call.y = at + qBytes;
     };
-    const result = runKvAttend(call, { bytes, place }, () => copyOut(call.y, yLength));
+    const result = runKvAttend(call, { bytes, place }, () => copyOutTo(out, call.y, yLength));
     if (typeof result === 'string') throw new RangeError(`KvCache.attend: ${result}`);
     return result;
   }

@@ -1,6 +1,6 @@
 // What every entry point needs of one instantiated module, built once by wrapModule (api.mjs)
 // and handed to each entry point's factory as one object:
-//   { Module, memoryLimit, withAllocations, copyOut, checkFits,
+//   { Module, memoryLimit, withAllocations, copyOut, copyOutTo, checkFits,
 //     coreCall, runAttentionCall, attentionWorkingBytes }   (the last three: core-call.mjs)
 // so that installing a new entry point is one line in wrapModule: `name: createName(context)`.
 import { formatBytes } from '../shared/checks.mjs';
@@ -8,6 +8,7 @@ import { createCoreCalls } from './core-call.mjs';
 import { bufferOf, measuredBytes, setBytes } from '../shared/read-once.mjs';
 
 const Float32ArrayIntrinsic = Float32Array;
+const Uint8ArrayIntrinsic = Uint8Array;
 
 /** Room kept free beside a call's data for the stack and the module's static data. */
 const RESERVE_BYTES = 4 * 1024 * 1024;
@@ -62,6 +63,19 @@ export function createWasmContext(Module) {
     new Type(new Type(bufferOf(Module.HEAPU8), pointer, length));
 
   /**
+   * The caller's `out` (out-array.mjs checkOut's { array, measured }) filled with `length`
+   * floats from `pointer`, or a fresh array (copyOut) when there is none; returns it. No
+   * caller code runs between the measuring and this copy, so `out`'s bytes are still the ones
+   * validated (measuredBytes asserts it all the same).
+   */
+  const copyOutTo = (out, pointer, length) => {
+    if (out === null) return copyOut(pointer, length);
+    const from = new Uint8ArrayIntrinsic(bufferOf(Module.HEAPU8), pointer, length * 4);
+    setBytes(measuredBytes(out.measured, length * 4, 'out'), from, 0);
+    return out.array;
+  };
+
+  /**
    * Checks that `dataBytes` of tensors, `kernelBytes` of the kernel's working memory (the
    * core's attentionWorkingBytes(call), or its twin's) and room for the stack fit in wasm
    * memory; else a RangeError: `${where}: ${what} need ...`. Returns kernelBytes.
@@ -80,6 +94,7 @@ export function createWasmContext(Module) {
     memoryLimit,
     withAllocations,
     copyOut,
+    copyOutTo,
     checkFits,
     ...createCoreCalls(Module),
   });

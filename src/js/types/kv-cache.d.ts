@@ -48,6 +48,15 @@ export interface KvAttendOptions extends ScoreOptions {
   isCausal?: boolean;
   /** -1 (unbounded, the default) or n >= 0: query at position p sees no key before p - n. */
   leftWindow?: number;
+  /**
+   * Where to write the step's output, instead of a fresh array: a `Float32Array` of exactly
+   * `B * Hq * S * Dv` numbers, which `attend` fills and returns. For a decoding loop: one
+   * array for every token instead of a new one per step. Checked before any work, as
+   * `attention`'s `out`: not a `Float32Array` or detached is a TypeError naming `out`; the
+   * wrong length, bytes shared with `q`, or a view of the module's own wasm memory is a
+   * RangeError naming `out`. On any error `out` is left as it was.
+   */
+  out?: Float32Array;
 }
 
 /**
@@ -94,7 +103,8 @@ export interface KvCache {
   /**
    * Attention of the step's queries `(B, Hq, S, D)` over every cached row: the queries are the
    * last S positions (append their keys first).
-   * @returns a fresh `(B, Hq, S, Dv)` Float32Array the caller owns.
+   * @returns the `(B, Hq, S, Dv)` output: `options.out`, filled, or a fresh Float32Array the
+   *   caller owns.
    * @throws RangeError for an empty cache, more query rows than cached rows, or a `q` whose
    *   length is not a multiple of B * Hq * D; TypeError / RangeError naming a bad option.
    */
