@@ -31,12 +31,20 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
   return {a, b, c, s.a ? s.a : dense_a, s.b ? s.b : cols, s.c ? s.c : cols, inner};
 }
 
+// The register tile: rows r .. r + tile_rows - 1 of c, tile_vectors vectors of columns. 2 x 4
+// as the attention kernels' (kernels/register_block.hpp): 8 accumulators, 4 vectors of b, a
+// splat and a product fit V8's ~15 vector registers on x86-64. The 4 x 3 tile this replaces
+// spilled five accumulators to the stack in V8's code (perf annotate of the training step),
+// and its loop recomputed every address with a multiply each step; the same products with
+// this tile and the pointer-walking loop below measured the larger benchmark model's whole
+// step at 87-92% of the mul + add peak against 49-54% (bench/matmul-node.mjs, CPU time, the
+// peak in the same rounds). 4 x 2 measured the same as 2 x 4 within the noise.
+constexpr std::size_t tile_rows = 2, tile_vectors = 4;
+
 // Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators, each column
-// vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. 4 x 3 (12
-// accumulators, 3 vectors of b, a splat: about all of V8's 15 vector registers on x86-64)
-// made the larger benchmark model's training step 10% faster than 4 x 2 in Node (CPU time;
-// bench/train-node.mjs); the small induction model's did not move. More accumulators than
-// registers would spill.
+// vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. The loop walks
+// b's and a's pointers (no step counter, no index multiplied per step), as the attention
+// kernels' multiply_add_steps does.
 template <bool Transposed, std::size_t R, std::size_t V>
 void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool accumulate) {
   batch acc[R][V];
@@ -44,15 +52,19 @@ void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool acc
     for (std::size_t v = 0; v < V; ++v)
       acc[i][v] =
           accumulate ? batch::load_unaligned(o.c + (r + i) * o.ldc + j + v * lanes) : batch(0.0f);
+  const std::size_t a_row = Transposed ? 1 : o.lda;
+  const std::size_t a_step = Transposed ? o.lda : 1;
+  const float* a = Transposed ? o.a + r : o.a + r * o.lda;
+  const float* b = o.b + j;
+  const float* const b_end = b + o.inner * o.ldb;
 #if defined(__clang__)
 #pragma clang loop unroll_count(1)
 #endif
-  for (std::size_t p = 0; p < o.inner; ++p) {
+  for (; b != b_end; b += o.ldb, a += a_step) {
     batch bv[V];
-    for (std::size_t v = 0; v < V; ++v)
-      bv[v] = batch::load_unaligned(o.b + p * o.ldb + j + v * lanes);
+    for (std::size_t v = 0; v < V; ++v) bv[v] = batch::load_unaligned(b + v * lanes);
     for (std::size_t i = 0; i < R; ++i) {
-      const batch ai(o.left(r + i, p));
+      const batch ai(a[i * a_row]);
       for (std::size_t v = 0; v < V; ++v) acc[i][v] = kernels::multiply_add(ai, bv[v], acc[i][v]);
     }
   }
@@ -61,13 +73,12 @@ void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool acc
       acc[i][v].store_unaligned(o.c + (r + i) * o.ldc + j + v * lanes);
 }
 
-// Rows r .. r + R - 1 of c, every column: blocks of 3 vectors, then 2, then 1, then a scalar
-// tail.
+// Rows r .. r + R - 1 of c, every column: whole tiles, then single vectors, then a scalar tail.
 template <bool Transposed, std::size_t R>
 void rows_of(const Operands<Transposed>& o, std::size_t r, std::size_t cols, bool accumulate) {
   std::size_t j = 0;
-  for (; j + 3 * lanes <= cols; j += 3 * lanes) block<Transposed, R, 3>(o, r, j, accumulate);
-  for (; j + 2 * lanes <= cols; j += 2 * lanes) block<Transposed, R, 2>(o, r, j, accumulate);
+  for (; j + tile_vectors * lanes <= cols; j += tile_vectors * lanes)
+    block<Transposed, R, tile_vectors>(o, r, j, accumulate);
   for (; j + lanes <= cols; j += lanes) block<Transposed, R, 1>(o, r, j, accumulate);
   for (; j < cols; ++j)
     for (std::size_t i = r; i < r + R; ++i) {
@@ -82,7 +93,8 @@ void product(const float* a, const float* b, float* c, std::size_t rows, std::si
              std::size_t cols, bool accumulate, Strides strides) {
   const Operands<Transposed> o = resolve<Transposed>(a, b, c, rows, inner, cols, strides);
   std::size_t r = 0;
-  for (; r + 4 <= rows; r += 4) rows_of<Transposed, 4>(o, r, cols, accumulate);
+  for (; r + tile_rows <= rows; r += tile_rows)
+    rows_of<Transposed, tile_rows>(o, r, cols, accumulate);
   for (; r < rows; ++r) rows_of<Transposed, 1>(o, r, cols, accumulate);
 }
 
