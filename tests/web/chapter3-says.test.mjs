@@ -173,6 +173,10 @@ test('the train stage: what the tiny model is, the loss it lowers, and two speed
   model.free();
   const { page, context, problems } = await open('step=train');
   await waitForStep(page, 'train');
+  // The sentence comes in the page's first idle moment (its count makes a model: train.mjs).
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train .train-model').textContent !== '',
+  );
   const about = () => page.textContent('.scene-train .train-model');
   assert.match(
     await about(),

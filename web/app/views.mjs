@@ -79,8 +79,7 @@ export function showExplanation(app, scene, step) {
   const chapter = chapterOf(step.stage);
   const { workbench, languageNumbers, tables } = app.widgets;
   tables.element.hidden = chapter === 4;
-  workbench.element.classList.toggle('is-chapter-2', chapter === 2);
-  workbench.element.classList.toggle('is-chapter-4', chapter === 4);
+  workbench.showChapter(chapter);
   languageNumbers.update({ tr, shown: chapter === 4 });
 }
 

@@ -71,17 +71,27 @@ export function modelConfig({ positions, layers, heads, seed }) {
 
 const parameterCounts = new WeakMap(); // the module's API -> Map(config without seed -> count)
 
+function countsOf(attn) {
+  let counts = parameterCounts.get(attn);
+  if (!counts) parameterCounts.set(attn, (counts = new Map()));
+  return counts;
+}
+
+/** A model's shape: its config but the seed (which JSON leaves out when undefined). */
+const shapeKey = (settings) => JSON.stringify({ ...modelConfig(settings), seed: undefined });
+
+/** Whether parameterCount() knows this shape's count already (it makes no model for it). */
+export const parameterCountKnown = (attn, settings) => countsOf(attn).has(shapeKey(settings));
+
 /**
  * How many numbers (parameters) the model these switches make holds, as the module counts
  * them: a model is made, its parameters() added up, and freed (once per shape).
  */
 export function parameterCount(attn, settings) {
-  const { seed, ...config } = modelConfig(settings);
-  let counts = parameterCounts.get(attn);
-  if (!counts) parameterCounts.set(attn, (counts = new Map()));
-  const key = JSON.stringify(config);
+  const counts = countsOf(attn);
+  const key = shapeKey(settings);
   if (!counts.has(key)) {
-    const model = attn.createTinyTransformer({ ...config, seed });
+    const model = attn.createTinyTransformer(modelConfig(settings));
     try {
       const tensors = Object.values(model.parameters());
       counts.set(

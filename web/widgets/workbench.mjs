@@ -4,6 +4,7 @@
 // size, tokens and its five matrices). It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
+import { whenIdle } from '../idle.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model/example.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
@@ -245,6 +246,17 @@ export function createWorkbench({
   const random = createRandomGroup(onRandomise, onReset);
 
   const layerEditor = createLayerEditor({ onDims: onLayerDims, onEntry: onLayerEntry });
+  // Chapter 2's layer editor (its shape and 144 entries) is filled at once on a chapter 2 step,
+  // and elsewhere in the first idle moment after: below chapter 1's editors, nobody reads it as
+  // the page opens, and filling it took 4–8 ms of the page's start (13 on the train stage).
+  let layerShown = false;
+  let layerPending = null; // [layer, tr] not yet in the editor
+  const fillLayerEditor = () => {
+    if (!layerPending) return;
+    const [layer, tr] = layerPending;
+    layerPending = null;
+    layerEditor.update(layer, tr);
+  };
 
   const element = h(
     'aside',
@@ -297,7 +309,10 @@ export function createWorkbench({
     for (const name of EDITABLE) editors[name].update(example[name], tr, matrixName(name));
     traceError.textContent = error ? tr('workbench.traceError', { message: error }) : '';
     random.update(tr, statusText);
-    layerEditor.update(layer, tr);
+    const waiting = layerPending !== null;
+    layerPending = [layer, tr];
+    if (layerShown) fillLayerEditor();
+    else if (!waiting) whenIdle(fillLayerEditor);
     stageNumbers.update(panels, { numbers, tr, training });
   }
 
@@ -306,5 +321,16 @@ export function createWorkbench({
     layerEditor.clearMessages();
   };
 
-  return { element, update, clearEditorMessages };
+  /**
+   * The chapter of the step on screen: in chapter 2 the layer's editors come first (and are
+   * filled now); in chapter 4 the panel holds only that chapter's part (views.mjs).
+   */
+  function showChapter(chapter) {
+    element.classList.toggle('is-chapter-2', chapter === 2);
+    element.classList.toggle('is-chapter-4', chapter === 4);
+    layerShown = chapter === 2;
+    if (layerShown) fillLayerEditor();
+  }
+
+  return { element, update, showChapter, clearEditorMessages };
 }

@@ -30,6 +30,7 @@ import {
   SPEEDS,
   modelConfig,
   parameterCount,
+  parameterCountKnown,
   readingOf,
   runReading,
   trainedSteps,
@@ -334,7 +335,12 @@ function build(ctx) {
     });
     mapGrid.replaceChildren(...layerRows);
     note.textContent = switchNote(run.settings, tr);
-    about.textContent = modelSentence(ctx, run.settings);
+    // The sentence counts the model's parameters by making one: the first count of a shape
+    // cost 30–40 ms of a page opened on this stage before it was ready, so a shape not
+    // counted yet is told in the first idle moment (until then, the sentence of before).
+    const tell = () => (about.textContent = modelSentence(ctx, run.settings));
+    if (parameterCountKnown(ctx.attn, run.settings)) tell();
+    else whenIdle(() => shape === next && tell());
     return true;
   }
   const element = h(
