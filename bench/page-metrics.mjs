@@ -486,6 +486,8 @@ if (options.json) {
   const cores = availableParallelism();
   console.log(`### The page (headless Chromium on ${cores} core${cores > 1 ? 's' : ''}, dist/ served from 127.0.0.1)
 
+Chromium runs with the flags of scripts/lib/chromium.mjs, among them \`--disable-features=WebUIOmniboxPopup\`: headless Chromium 156 otherwise builds its omnibox popup, a WebUI page in a renderer process of its own, for every page it opens, 70–100 ms of CPU on the one core during each load that is none of the page's.
+
 | measure | result | target |
 | --- | --: | --- |
 | navigation to the first interactive step (median of ${LOADS} loads) | ${result.readyMedian.toFixed(0)} ms (all: ${times(result.loads)}) | ≤ ${READY_BUDGET} ms: ${ok(result.readyMedian <= READY_BUDGET)} |
