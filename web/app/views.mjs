@@ -37,7 +37,7 @@ export function showExplanation(app, scene, step) {
   const { sentences, formula, notes = [], developer = [] } = scene.explanation;
   const glossarySeen = new Set();
   const glossary = (text) => withGlossary(text, tr, glossarySeen, id);
-  page.explanation.replaceChildren(
+  const explanation = [
     h(
       'div',
       { class: 'explanation-text' },
@@ -54,7 +54,16 @@ export function showExplanation(app, scene, step) {
     ),
     // No formula (chapter 3's training and heads): no empty formula box beside the text.
     ...(formula ? [h('div', { class: 'formula' }, formula)] : []),
-  );
+  ];
+  // While playing, the new step's text goes on the page in the frame after its scene: the
+  // frame that shows a new scene is playback's costliest (its first style and layout), and
+  // the text's own (sentences and formula) then comes in a frame of its own, 16 ms later.
+  app.shownExplanation = explanation;
+  if (app.timeline.playing)
+    requestAnimationFrame(() => {
+      if (app.shownExplanation === explanation) page.explanation.replaceChildren(...explanation);
+    });
+  else page.explanation.replaceChildren(...explanation);
   // Shown until Predict holds the new step (app/widgets.mjs).
   app.held = false;
   page.notes.hidden = false;

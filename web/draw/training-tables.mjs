@@ -103,9 +103,27 @@ function followingView(training, tr, draw, key) {
   const element = h('div', { class: 'run-table' });
   let drawn = null;
   let shown = false; // on the page once: leaving it then ends the following
+  let closedPanel = null; // the closed <details> it waits in, to be drawn when that opens
+  const opened = () => {
+    closedPanel?.removeEventListener('toggle', opened);
+    closedPanel = null;
+    update();
+  };
   const update = () => {
     if (element.isConnected) shown = true;
     else if (shown) return unsubscribe();
+    // In a closed panel (the tables' <details>) a table drawn at every snapshot is not seen:
+    // it is drawn when the panel opens (1.2-1.4 ms of script per snapshot frame, and its
+    // layout, while chapter 3 trains with the tables closed).
+    const closed = element.closest('details:not([open])');
+    if (closed) {
+      if (closedPanel !== closed) {
+        closedPanel?.removeEventListener('toggle', opened);
+        closedPanel = closed;
+        closed.addEventListener('toggle', opened);
+      }
+      return;
+    }
     const { run } = training;
     const next = key(run);
     if (next === drawn) return;

@@ -42,43 +42,64 @@ export function createStageList({ onJump, chapters, stages }) {
     onJump(index);
   };
 
-  // What the list was last built for: moving to another step of the same stage only moves
-  // aria-current (playback changes step every few seconds; the list need not be rebuilt).
+  // What the list was last built for: another stage of the same steps only moves the
+  // current mark and the one row of steps (the list built anew at every stage change of
+  // playback laid out and styled some 250 boxes in that frame: 48 stage numbers and names, 24
+  // buttons, 23 items), another step of the same stage only moves aria-current.
   let builtFor = null;
+  let items = new Map(); // stage number → its <li>
+
+  function markCurrent(index) {
+    // A stage's button targets its first step: it is current on that step, as are the steps'.
+    for (const button of list.querySelectorAll('[data-target]')) {
+      if (Number(button.dataset.target) === index) button.setAttribute('aria-current', 'step');
+      else button.removeAttribute('aria-current');
+    }
+  }
 
   function update({ steps, index, tr, dims }) {
     const current = steps[index];
-    if (
-      builtFor &&
-      builtFor.steps === steps &&
-      builtFor.tr === tr &&
-      builtFor.dims === dims &&
-      builtFor.stage === current.stage
-    ) {
-      // A stage's button targets its first step: it is current on that step, as are the steps'.
-      for (const button of list.querySelectorAll('[data-target]')) {
-        if (Number(button.dataset.target) === index) button.setAttribute('aria-current', 'step');
-        else button.removeAttribute('aria-current');
-      }
-      // Keyboard focus in the list follows the current step, as after a rebuild.
-      if (list.contains(document.activeElement))
-        list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
-      return;
-    }
-    builtFor = { steps, tr, dims, stage: current.stage };
     const focusedTarget = list.contains(document.activeElement)
       ? document.activeElement.dataset.target
       : null;
-    heading.textContent = tr('stages.label');
+    const same =
+      builtFor && builtFor.steps === steps && builtFor.tr === tr && builtFor.dims === dims;
+    if (same && builtFor.stage === current.stage) {
+      markCurrent(index);
+      // Keyboard focus in the list follows the current step, as after a rebuild.
+      if (focusedTarget !== null)
+        list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
+      return;
+    }
     toggleText.textContent = tr('stages.toggle', {
       stage: current.stage,
       total: steps[steps.length - 1].stage,
       name: tr(stages.find((s) => s.number === current.stage).titleKey),
     });
-    const items = stageItems({ stages, chapters, steps, index, tr, dims, jump });
-    list.replaceChildren(...items);
+    if (same) {
+      // Another stage: the old one closes its row of steps, the new one opens its own.
+      const before = items.get(builtFor.stage);
+      before?.classList.remove('is-current');
+      before?.querySelector(':scope > .step-list')?.remove();
+      const now = items.get(current.stage);
+      now.classList.add('is-current');
+      const sublist = stepList({ steps, stage: current.stage, index, tr, dims, jump });
+      if (sublist) now.append(sublist);
+      markCurrent(index);
+      builtFor.stage = current.stage;
+    } else {
+      heading.textContent = tr('stages.label');
+      const built = stageItems({ stages, chapters, steps, index, tr, dims, jump });
+      items = new Map(
+        built
+          .filter((item) => item.dataset.stage)
+          .map((item) => [Number(item.dataset.stage), item]),
+      );
+      list.replaceChildren(...built);
+      builtFor = { steps, tr, dims, stage: current.stage };
+    }
     if (focusedTarget !== null) {
-      // Keep keyboard focus in the list across the re-render.
+      // Keep keyboard focus in the list across the change.
       const again =
         list.querySelector(`.step-button[data-target="${index}"]`) ??
         list.querySelector(`[data-target="${focusedTarget}"]`) ??
@@ -157,30 +178,7 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
       h('span', { class: 'stage-number', text: String(stage) }),
       h('span', { class: 'stage-name', text: tr(stages[k].titleKey) }),
     );
-    const children = steps
-      .map((step, k) => ({ step, k }))
-      .filter(({ step }) => step.stage === stage);
-    const sublist =
-      isCurrent && children.length > 1
-        ? h(
-            'ol',
-            { class: 'step-list' },
-            children.map(({ step, k }) =>
-              h(
-                'li',
-                {},
-                h('button', {
-                  type: 'button',
-                  class: 'step-button',
-                  dataset: { target: k },
-                  'aria-current': k === index ? 'step' : null,
-                  text: step.title(tr, dims),
-                  onclick: () => jump(k),
-                }),
-              ),
-            ),
-          )
-        : null;
+    const sublist = isCurrent ? stepList({ steps, stage, index, tr, dims, jump }) : null;
     const item = h(
       'li',
       { class: `stage-item${isCurrent ? ' is-current' : ''}`, dataset: { stage } },
@@ -189,6 +187,30 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
     );
     return chapterTitle ? [chapterTitle, item] : [item];
   });
+}
+
+/** The buttons of a stage's steps (the current stage's, under its button), or null for one. */
+function stepList({ steps, stage, index, tr, dims, jump }) {
+  const children = steps.map((step, k) => ({ step, k })).filter(({ step }) => step.stage === stage);
+  if (children.length <= 1) return null;
+  return h(
+    'ol',
+    { class: 'step-list' },
+    children.map(({ step, k }) =>
+      h(
+        'li',
+        {},
+        h('button', {
+          type: 'button',
+          class: 'step-button',
+          dataset: { target: k },
+          'aria-current': k === index ? 'step' : null,
+          text: step.title(tr, dims),
+          onclick: () => jump(k),
+        }),
+      ),
+    ),
+  );
 }
 
 /**
