@@ -83,8 +83,7 @@ export function createStageList({ onJump, chapters, stages }) {
       before?.querySelector(':scope > .step-list')?.remove();
       const now = items.get(current.stage);
       now.classList.add('is-current');
-      const sublist = stepList({ steps, stage: current.stage, index, tr, dims, jump });
-      if (sublist) now.append(sublist);
+      now.append(stepList({ steps, stage: current.stage, index, tr, dims, jump }));
       markCurrent(index);
       builtFor.stage = current.stage;
     } else {
@@ -189,13 +188,17 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
   });
 }
 
-/** The buttons of a stage's steps (the current stage's, under its button), or null for one. */
+/**
+ * The buttons of a stage's steps (the current stage's, under its button). A stage of one step
+ * has its list too, marked is-single: the stage strip of laptop screens shows it, so that the
+ * strip keeps its height from stage to stage and the controls under it stay put; the list
+ * of wide screens hides it (layout.css).
+ */
 function stepList({ steps, stage, index, tr, dims, jump }) {
   const children = steps.map((step, k) => ({ step, k })).filter(({ step }) => step.stage === stage);
-  if (children.length <= 1) return null;
   return h(
     'ol',
-    { class: 'step-list' },
+    { class: `step-list${children.length === 1 ? ' is-single' : ''}` },
     children.map(({ step, k }) =>
       h(
         'li',
