@@ -67,6 +67,8 @@ export async function startApp(options) {
     wasPlaying: false,
     pendingAfterFrame: new Set(),
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
+    shownExplanation: null, // the step's text showExplanation made last (views.mjs), which
+    // playback puts on the page a frame after its scene
     inspector: null,
     held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,

@@ -6,7 +6,7 @@ import { describe } from './checks.mjs';
 import { bufferOf } from './read-once.mjs';
 
 /** Two measured typed arrays share bytes: the same buffer and overlapping byte ranges. */
-export function overlaps(a, b) {
+function overlaps(a, b) {
   return (
     a.buffer === b.buffer &&
     a.byteOffset < b.byteOffset + b.byteLength &&
