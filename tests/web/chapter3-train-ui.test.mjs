@@ -168,3 +168,28 @@ test('while it trains, only what changed is written: the Train button keeps its 
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('a run that has taken its last step says why Train is greyed out, and Reset starts anew', async () => {
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=train`,
+    viewport: { width: 1366, height: 768 },
+  });
+  await waitForReady(page);
+  const done = '.scene-train .train-done';
+  assert.equal(await page.isVisible(done), false, 'nothing said before a run ends');
+  await page.click('.scene-train .train-button');
+  await page.waitForFunction(
+    () => document.querySelector('.scene-train .train-button').disabled,
+    null,
+    {
+      timeout: 120_000,
+    },
+  );
+  assert.ok(await page.isVisible(done));
+  assert.match(await page.textContent(done), /taken its 2000 steps.*Reset/);
+  await page.click('.scene-train [data-control="reset"]');
+  await page.waitForFunction(() => !document.querySelector('.scene-train .train-button').disabled);
+  assert.equal(await page.isVisible(done), false, 'said no more once Reset made a new model');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

@@ -78,6 +78,8 @@ function choice({ label, value, options, text, onChange, key }) {
 function controls(training, actions, tr) {
   const { settings } = training.run;
   const gone = h('p', { class: 'train-gone', role: 'status' });
+  // Said once a run has taken its last step: Train is then greyed out, and this says why.
+  const done = h('p', { class: 'train-done', role: 'status' });
   const setTraining = (patch) => {
     const had = trainedSteps(training.run);
     const changed = actions.setTraining(patch);
@@ -155,6 +157,7 @@ function controls(training, actions, tr) {
     h('div', { class: 'train-buttons' }, train, reset),
     h('div', { class: 'train-fields' }, fields),
     gone,
+    done,
   );
   const update = (run) => {
     const busy = run.status === 'running' || run.status === 'starting';
@@ -163,6 +166,7 @@ function controls(training, actions, tr) {
     setText(train, tr(busy ? 'ch3.train.pause' : 'ch3.train.train'));
     train.setAttribute('aria-pressed', String(busy));
     train.disabled = run.step >= MAX_TRAINING_STEPS;
+    setText(done, train.disabled ? tr('ch3.train.done', { steps: MAX_TRAINING_STEPS }) : '');
     // The switches as the run has them (a link or Back may change them under this scene),
     // except a number the reader is typing (the seed): it counts once committed (its change
     // event), and this runs at every frame of a run, which would undo each key pressed.
