@@ -191,8 +191,8 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
 /**
  * The buttons of a stage's steps (the current stage's, under its button). A stage of one step
  * has its list too, marked is-single: the stage strip of laptop screens shows it, so that the
- * strip keeps its height from stage to stage and the controls under it stay put; the list
- * of wide screens hides it (layout.css).
+ * strip keeps its height from stage to stage and the controls under it stay put (layout.css);
+ * the list of wide screens hides it (controls.css).
  */
 function stepList({ steps, stage, index, tr, dims, jump }) {
   const children = steps.map((step, k) => ({ step, k })).filter(({ step }) => step.stage === stage);

@@ -249,7 +249,6 @@ export function createWorkbench({
   // Chapter 2's layer editor (its shape and 144 entries) is filled at once on a chapter 2 step,
   // and elsewhere in the first idle moment after: below chapter 1's editors, nobody reads it as
   // the page opens, and filling it took 4–8 ms of the page's start (13 on the train stage).
-  let layerShown = false;
   let layerPending = null; // [layer, tr] not yet in the editor
   const fillLayerEditor = () => {
     if (!layerPending) return;
@@ -311,7 +310,7 @@ export function createWorkbench({
     random.update(tr, statusText);
     const waiting = layerPending !== null;
     layerPending = [layer, tr];
-    if (layerShown) fillLayerEditor();
+    if (element.classList.contains('is-chapter-2')) fillLayerEditor();
     else if (!waiting) whenIdle(fillLayerEditor);
     stageNumbers.update(panels, { numbers, tr, training });
   }
@@ -328,8 +327,7 @@ export function createWorkbench({
   function showChapter(chapter) {
     element.classList.toggle('is-chapter-2', chapter === 2);
     element.classList.toggle('is-chapter-4', chapter === 4);
-    layerShown = chapter === 2;
-    if (layerShown) fillLayerEditor();
+    if (chapter === 2) fillLayerEditor();
   }
 
   return { element, update, showChapter, clearEditorMessages };
