@@ -176,8 +176,17 @@ describe('chapter 4 opens with the snapshot', () => {
       });
     });
     await page.selectOption('[data-control="ch4-text"]', 'kjv');
-    const scored = await snapshotStatus(page);
+    // The poems' scored line is still there for a moment after the switch: wait for a line
+    // written after it that gives a loss.
+    await page.waitForFunction(
+      () => window.statusLines.some((line) => /held-out loss \d/.test(line)),
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
     const lines = await page.evaluate(() => window.statusLines);
+    const scored = lines.find((line) => /held-out loss \d/.test(line));
     const scoring = lines.findIndex((line) =>
       /^step [\d,]+ · scoring the held-out tenth \(81,51\d characters, never trained on\)…$/.test(
         line,
