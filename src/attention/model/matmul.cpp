@@ -41,6 +41,12 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
 // peak in the same rounds). 4 x 2 measured the same as 2 x 4 within the noise.
 constexpr std::size_t tile_rows = 2, tile_vectors = 4;
 
+// Narrower products keep as many accumulators with taller tiles: 4 x 2 for 2 vectors (the
+// attention's P . V and its dV, dK at head size 8), 4 x 1 for one (4 rows: the attention's
+// row block). With 2 x 1 and 2 x 2 they had 2 and 4 chains of additions, each waiting on its
+// own last sum.
+constexpr std::size_t narrow_rows(std::size_t vectors) { return vectors == 3 ? 2 : 4; }
+
 // Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators, each column
 // vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. The loop walks
 // b's and a's pointers (no step counter, no index multiplied per step), as the attention
@@ -73,12 +79,12 @@ void block(const Operands<Transposed>& o, std::size_t r, std::size_t j, bool acc
       acc[i][v].store_unaligned(o.c + (r + i) * o.ldc + j + v * lanes);
 }
 
-// Rows r .. r + R - 1 of c, every column: whole tiles, then single vectors, then a scalar tail.
-template <bool Transposed, std::size_t R>
+// Rows r .. r + R - 1 of c, every column: tiles of V vectors, then single vectors, then a
+// scalar tail.
+template <bool Transposed, std::size_t R, std::size_t V>
 void rows_of(const Operands<Transposed>& o, std::size_t r, std::size_t cols, bool accumulate) {
   std::size_t j = 0;
-  for (; j + tile_vectors * lanes <= cols; j += tile_vectors * lanes)
-    block<Transposed, R, tile_vectors>(o, r, j, accumulate);
+  for (; j + V * lanes <= cols; j += V * lanes) block<Transposed, R, V>(o, r, j, accumulate);
   for (; j + lanes <= cols; j += lanes) block<Transposed, R, 1>(o, r, j, accumulate);
   for (; j < cols; ++j)
     for (std::size_t i = r; i < r + R; ++i) {
@@ -88,14 +94,29 @@ void rows_of(const Operands<Transposed>& o, std::size_t r, std::size_t cols, boo
     }
 }
 
+// Tiles of R x V, then the last rows one by one.
+template <bool Transposed, std::size_t R, std::size_t V>
+void tiled(const Operands<Transposed>& o, std::size_t rows, std::size_t cols, bool accumulate) {
+  std::size_t r = 0;
+  for (; r + R <= rows; r += R) rows_of<Transposed, R, V>(o, r, cols, accumulate);
+  for (; r < rows; ++r) rows_of<Transposed, 1, V>(o, r, cols, accumulate);
+}
+
+// Every element sums over p in order whatever the tile, so the tile changes no bit.
 template <bool Transposed>
 void product(const float* a, const float* b, float* c, std::size_t rows, std::size_t inner,
              std::size_t cols, bool accumulate, Strides strides) {
   const Operands<Transposed> o = resolve<Transposed>(a, b, c, rows, inner, cols, strides);
-  std::size_t r = 0;
-  for (; r + tile_rows <= rows; r += tile_rows)
-    rows_of<Transposed, tile_rows>(o, r, cols, accumulate);
-  for (; r < rows; ++r) rows_of<Transposed, 1>(o, r, cols, accumulate);
+  switch (cols / lanes) {
+    case 1:
+      return tiled<Transposed, narrow_rows(1), 1>(o, rows, cols, accumulate);
+    case 2:
+      return tiled<Transposed, narrow_rows(2), 2>(o, rows, cols, accumulate);
+    case 3:
+      return tiled<Transposed, narrow_rows(3), 3>(o, rows, cols, accumulate);
+    default:
+      return tiled<Transposed, tile_rows, tile_vectors>(o, rows, cols, accumulate);
+  }
 }
 
 // The plain loops the tuned kernels are tested against.
