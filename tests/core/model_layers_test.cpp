@@ -54,10 +54,13 @@ void expect_close(const Floats& actual, const Vec& expected, double atol, double
 }
 
 TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
-  for (std::size_t rows : {1u, 3u, 4u, 7u})
-    for (std::size_t inner : {1u, 5u, 16u})
-      // Past 3 vectors of the widest native SIMD too (16 lanes): every block width and a tail.
-      for (std::size_t cols : {1u, 3u, 4u, 9u, 17u, 33u, 13u * 4u + 3u, 3u * 16u + 2u * 16u + 5u}) {
+  // 33 rows and more: b read from packed panels; inner 300: two panels' depths.
+  for (std::size_t rows : {1u, 3u, 4u, 7u, 33u})
+    for (std::size_t inner : {1u, 5u, 16u, 300u})
+      // Past 3 vectors of the widest native SIMD too (16 lanes): every block width and a tail;
+      // 9 vectors of 16 lanes: two packed panels of 4 vectors and one vector after them.
+      for (std::size_t cols :
+           {1u, 3u, 4u, 9u, 17u, 33u, 13u * 4u + 3u, 3u * 16u + 2u * 16u + 5u, 9u * 16u + 5u}) {
         const Floats a = random_floats(rows * inner, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
           Floats tuned = random_floats(rows * cols, 3), plain = tuned;
@@ -70,8 +73,8 @@ TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
 }
 
 TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
-  for (std::size_t rows : {1u, 4u, 6u})
-    for (std::size_t inner : {1u, 7u})
+  for (std::size_t rows : {1u, 4u, 6u, 17u})
+    for (std::size_t inner : {1u, 7u, 300u})
       for (std::size_t cols : {2u, 8u, 19u, 3u * 16u + 2u * 16u + 5u}) {
         const Floats a = random_floats(inner * rows, 1), b = random_floats(inner * cols, 2);
         for (bool accumulate : {false, true}) {
@@ -110,13 +113,19 @@ TEST(ModelMatmul, StridedViewsMatchTheScalarReference) {
   }
 }
 
+// Whatever the tile, and whether b is read in place or from packed panels (many rows, a deep
+// inner dimension), a row's numbers are the same bits.
 TEST(ModelMatmul, ARowGivesTheSameBitsAloneOrInABatch) {
-  const std::size_t rows = 6, inner = 13, cols = 11;
-  const Floats a = random_floats(rows * inner, 4), b = random_floats(inner * cols, 5);
-  Floats batch(rows * cols), single(cols);
-  matmul(a.data(), b.data(), batch.data(), rows, inner, cols, false);
-  matmul(a.data() + 5 * inner, b.data(), single.data(), 1, inner, cols, false);
-  for (std::size_t j = 0; j < cols; ++j) EXPECT_EQ(single[j], batch[5 * cols + j]);
+  for (std::size_t rows : {6u, 40u})
+    for (std::size_t inner : {13u, 300u})
+      for (std::size_t cols : {11u, 70u}) {
+        const Floats a = random_floats(rows * inner, 4), b = random_floats(inner * cols, 5);
+        Floats batch(rows * cols), single(cols);
+        matmul(a.data(), b.data(), batch.data(), rows, inner, cols, false);
+        matmul(a.data() + 5 * inner, b.data(), single.data(), 1, inner, cols, false);
+        for (std::size_t j = 0; j < cols; ++j)
+          EXPECT_EQ(single[j], batch[5 * cols + j]) << rows << "x" << inner << "x" << cols;
+      }
 }
 
 TEST(ModelStages, EmbeddingBackwardMatchesFiniteDifferences) {

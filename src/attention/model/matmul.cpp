@@ -1,5 +1,6 @@
 #include "model/matmul.hpp"
 
+#include <algorithm>
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/multiply_add.hpp"
@@ -102,6 +103,47 @@ void tiled(const Operands<Transposed>& o, std::size_t rows, std::size_t cols, bo
   for (; r < rows; ++r) rows_of<Transposed, 1, V>(o, r, cols, accumulate);
 }
 
+// Products of many rows read b from a packed copy, one panel of tile_vectors vectors of
+// columns at a time: panel_depth rows of the panel, contiguous (16 KiB in wasm), which every
+// row of c then reads from the L1 cache. Read in place, a panel's rows are a whole row of b
+// apart (2 KiB for the MLP's [128 x 512]): they fall into a few of the L1 cache's sets and
+// evict each other. Below packed_min_rows rows (the attention's blocks of 4 query rows)
+// the copy costs more than it saves.
+constexpr std::size_t panel_depth = 256, packed_min_rows = 16;
+
+template <bool Transposed>
+void packed(const Operands<Transposed>& o, std::size_t rows, std::size_t cols, bool accumulate) {
+  constexpr std::size_t width = tile_vectors * lanes;
+  alignas(64) float panel[panel_depth * width];
+  const std::size_t whole = cols - cols % width;
+  for (std::size_t p0 = 0; p0 < o.inner; p0 += panel_depth) {
+    // The rows p0 .. p0 + depth - 1 of b (and the matching part of a), added to what the rows
+    // before them left in c: every element still sums over p in order.
+    Operands<Transposed> part = o;
+    part.inner = std::min(panel_depth, o.inner - p0);
+    part.a = Transposed ? o.a + p0 * o.lda : o.a + p0;
+    part.b = o.b + p0 * o.ldb;
+    const bool add = accumulate || p0 > 0;
+    for (std::size_t j = 0; j < whole; j += width) {
+      for (std::size_t p = 0; p < part.inner; ++p)
+        std::copy(part.b + p * o.ldb + j, part.b + p * o.ldb + j + width, panel + p * width);
+      Operands<Transposed> from_panel = part;
+      from_panel.b = panel;
+      from_panel.ldb = width;
+      from_panel.c = o.c + j;
+      std::size_t r = 0;
+      for (; r + tile_rows <= rows; r += tile_rows)
+        block<Transposed, tile_rows, tile_vectors>(from_panel, r, 0, add);
+      for (; r < rows; ++r) block<Transposed, 1, tile_vectors>(from_panel, r, 0, add);
+    }
+    // The last columns, fewer than a panel: single vectors and a scalar tail, in place.
+    Operands<Transposed> rest = part;
+    rest.b = part.b + whole;
+    rest.c = o.c + whole;
+    tiled<Transposed, tile_rows, tile_vectors>(rest, rows, cols - whole, add);
+  }
+}
+
 // Every element sums over p in order whatever the tile, so the tile changes no bit.
 template <bool Transposed>
 void product(const float* a, const float* b, float* c, std::size_t rows, std::size_t inner,
@@ -115,6 +157,7 @@ void product(const float* a, const float* b, float* c, std::size_t rows, std::si
     case 3:
       return tiled<Transposed, narrow_rows(3), 3>(o, rows, cols, accumulate);
     default:
+      if (rows >= packed_min_rows) return packed<Transposed>(o, rows, cols, accumulate);
       return tiled<Transposed, tile_rows, tile_vectors>(o, rows, cols, accumulate);
   }
 }
