@@ -235,6 +235,34 @@ test('phone: chapter 2’s three-decimal numbers clear their cell’s coloured b
   }
 });
 
+test('phone: after an edit, the "Your own numbers" badge sits below the step’s title, not beside it', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await web.open({ ...PHONE, locale });
+    await page.goto(`${web.url}#step=sum-1`);
+    await waitForReady(page);
+    await waitForStep(page, 'sum-1');
+    await page.fill('.workbench [data-editor="x"] input[data-row="0"][data-col="1"]', '3');
+    await page.waitForFunction(() => document.querySelector('.badge-own')?.checkVisibility());
+    const shown = await page.evaluate(() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      const [header, title, badges] = ['.scene-header', '.scene-title', '.badges'].map(box);
+      return { header, title, badges, text: document.querySelector('.badges').textContent };
+    });
+    assert.match(shown.text, locale === 'zh-CN' ? /你自己的数字/ : /Your own numbers/);
+    // The title keeps the header's whole width: the badge took a column of it before.
+    assert.ok(
+      shown.title.width >= shown.header.width - 1,
+      `${locale}: the title is ${shown.title.width} of ${shown.header.width} px wide`,
+    );
+    assert.ok(shown.badges.top >= shown.title.bottom, `${locale}: the badge is below the title`);
+    assert.ok(shown.badges.right <= shown.header.right + 0.5, `${locale}: the badge fits`);
+    await page.$eval('.scene-header', (el) => el.scrollIntoView());
+    await screenshot(page, `phone-own-numbers-badge-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
+
 test('phone: a scene wider than the screen (a reader’s 8×8 numbers) says it scrolls sideways', async () => {
   const { page, context, problems } = await web.open(PHONE);
   const matrix = Array.from({ length: 8 }, () => Array(8).fill('12.5').join(',')).join(';');
