@@ -193,3 +193,61 @@ test('a run that has taken its last step says why Train is greyed out, and Reset
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+// At 1366×768 the heads table stands in a 330 px column: what a head reads as was written in
+// the numbers' font, "previous token" in two lines pressed against the cell's borders.
+test('1366×768: in "Your numbers", "previous token" reads on one line and no name touches its cell’s border', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await openTrain({
+      locale,
+      viewport: { width: 1366, height: 768 },
+    });
+    const previous = locale === 'zh-CN' ? '前一个词元' : 'previous token';
+    await page.click('[data-control="train"]');
+    await page.waitForFunction(
+      (name) =>
+        [...document.querySelectorAll('.stage-numbers td.cell[data-matrix="run-heads"]')].some(
+          (cell) => cell.textContent === name,
+        ),
+      previous,
+      { timeout: 60_000 },
+    );
+    await page.click('[data-control="train"]');
+    await page.waitForFunction(
+      () => document.querySelector('.scene-train').dataset.status !== 'running',
+    );
+    const shown = await page.evaluate(() => {
+      const table = document.querySelector('.stage-numbers .matrix-table');
+      const column = document.querySelector('.stage-numbers').getBoundingClientRect();
+      const cells = [...table.querySelectorAll('td.cell[data-col="2"]')].map((cell) => {
+        const text = cell.querySelector('.cell-value').firstChild;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        const ink = range.getBoundingClientRect();
+        const box = cell.getBoundingClientRect();
+        const style = getComputedStyle(cell);
+        return {
+          name: cell.textContent,
+          lines,
+          above: ink.top - box.top - Number.parseFloat(style.borderTopWidth),
+          below: box.bottom - Number.parseFloat(style.borderBottomWidth) - ink.bottom,
+        };
+      });
+      return { right: table.getBoundingClientRect().right, column: column.right, cells };
+    });
+    assert.ok(shown.right <= shown.column + 0.5, `${locale}: the table fits its column`);
+    for (const cell of shown.cells) {
+      if (cell.name === previous)
+        assert.equal(cell.lines, 1, `${locale}: "${cell.name}" on one line`);
+      assert.ok(
+        cell.above >= 1 && cell.below >= 1,
+        `${locale}: "${cell.name}" is ${cell.above.toFixed(1)} / ${cell.below.toFixed(1)} px from its borders`,
+      );
+    }
+    await page.$eval('.stage-numbers .matrix-table', (el) => el.scrollIntoView());
+    await screenshot(page, `train-heads-table-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});

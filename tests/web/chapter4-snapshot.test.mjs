@@ -160,6 +160,51 @@ describe('chapter 4 opens with the snapshot', () => {
     await context.close();
   });
 
+  test('the next character: the id the rarer characters share reads “⟨rare⟩” (“⟨罕见字⟩”), not “�”, clear of its bar', async () => {
+    for (const [locale, rare] of [
+      ['en-US', '⟨rare⟩'],
+      ['zh-CN', '⟨罕见字⟩'],
+    ]) {
+      const { page, context, problems } = await web.open({
+        locale,
+        viewport: { width: 1366, height: 768 },
+      });
+      await page.goto(`${web.url}#step=lm-next`);
+      await waitForReady(page);
+      await page.waitForSelector('.scene-ch4-next[data-ready="true"] .prob-bar', {
+        timeout: 60_000,
+      });
+      const shown = await page.$eval('.scene-ch4-next', (scene) => ({
+        text: scene.textContent,
+        table: [...scene.querySelectorAll('.logit-table td:first-child')].map(
+          (td) => td.textContent,
+        ),
+        bars: [...scene.querySelectorAll('.prob-bar')].map((bar) => ({
+          label: bar.querySelector('.prob-char').textContent,
+          labelRight: bar.querySelector('.prob-char').getBoundingClientRect().right,
+          trackLeft: bar.querySelector('.prob-track').getBoundingClientRect().left,
+        })),
+      }));
+      assert.ok(!shown.text.includes('\uFFFD'), `${locale}: a “�” on the stage`);
+      // The poems' snapshot ranks the rarer characters' id among the five likeliest after the
+      // default sentence's last character but one.
+      assert.ok(shown.table.includes(rare), `${locale}: the logits' table: ${shown.table}`);
+      const bar = shown.bars.find((b) => b.label === rare);
+      assert.ok(bar, `${locale}: the bars: ${shown.bars.map((b) => b.label)}`);
+      for (const b of shown.bars)
+        assert.ok(b.labelRight <= b.trackLeft, `${locale}: “${b.label}” runs into its bar`);
+      // The text's sentence names the mark.
+      await goTo(page, 'lm-chars');
+      await page.waitForFunction(
+        (mark) => document.querySelector('.scene-ch4-chars')?.textContent.includes(`${mark}`),
+        rare,
+        { timeout: 30_000 },
+      );
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    }
+  });
+
   test("while the English classic's held-out tenth is scored (seconds), the status says so", async () => {
     const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
     await page.goto(`${web.url}#step=lm-train`);

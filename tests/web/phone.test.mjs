@@ -175,6 +175,94 @@ test('phone: stage 13 fits the screen at every token, nothing to swipe sideways'
   await context.close();
 });
 
+/**
+ * How close the digits of the scene's head-coloured cells come to their cell: the least room
+ * (px) between the digits' ink and the cell's coloured band above them, and between the
+ * digits and the cell's left and right borders (the ink's top from the font's measured ascent).
+ */
+function headCellRoom(page) {
+  return page.evaluate(() => {
+    const measure = document.createElement('canvas').getContext('2d');
+    const room = { cells: 0, top: Infinity, left: Infinity, right: Infinity };
+    for (const cell of document.querySelectorAll('.scene-host td.cell[class*="head-"]')) {
+      const value = cell.querySelector('.cell-value');
+      if (!value?.textContent.trim()) continue;
+      const style = getComputedStyle(cell);
+      measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const metrics = measure.measureText(value.textContent);
+      const range = document.createRange();
+      range.selectNodeContents(value);
+      const text = range.getBoundingClientRect();
+      const box = cell.getBoundingClientRect();
+      const band = Number.parseFloat(style.boxShadow.match(/0px (\d+(?:\.\d+)?)px 0px/)[1]);
+      const inkTop = text.top + metrics.fontBoundingBoxAscent - metrics.actualBoundingBoxAscent;
+      room.cells++;
+      room.top = Math.min(
+        room.top,
+        inkTop - (box.top + Number.parseFloat(style.borderTopWidth) + band),
+      );
+      room.left = Math.min(
+        room.left,
+        text.left - box.left - Number.parseFloat(style.borderLeftWidth),
+      );
+      room.right = Math.min(
+        room.right,
+        box.right - Number.parseFloat(style.borderRightWidth) - text.right,
+      );
+    }
+    return room;
+  });
+}
+
+test('phone: chapter 2’s three-decimal numbers clear their cell’s coloured band and sides', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await web.open({ ...PHONE, locale });
+    for (const id of ['heads-split', 'heads-concat', 'output-projection']) {
+      await page.goto(`${web.url}#step=${id}`);
+      await waitForReady(page);
+      await waitForStep(page, id);
+      const room = await headCellRoom(page);
+      const where = `${locale} ${id}`;
+      assert.ok(room.cells >= 8, `${where}: ${room.cells} head cells`);
+      assert.ok(room.top >= 2, `${where}: digits ${room.top.toFixed(1)} px below the band`);
+      assert.ok(room.left >= 2 && room.right >= 2, `${where}: ${room.left} / ${room.right} px`);
+      const host = await page.$eval('.scene-host', (el) => el.scrollWidth - el.clientWidth);
+      assert.ok(host <= 0, `${where}: ${host} px to swipe`);
+    }
+    await screenshot(page, `phone-heads-concat-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
+
+test('phone: after an edit, the "Your own numbers" badge sits below the step’s title, not beside it', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await web.open({ ...PHONE, locale });
+    await page.goto(`${web.url}#step=sum-1`);
+    await waitForReady(page);
+    await waitForStep(page, 'sum-1');
+    await page.fill('.workbench [data-editor="x"] input[data-row="0"][data-col="1"]', '3');
+    await page.waitForFunction(() => document.querySelector('.badge-own')?.checkVisibility());
+    const shown = await page.evaluate(() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      const [header, title, badges] = ['.scene-header', '.scene-title', '.badges'].map(box);
+      return { header, title, badges, text: document.querySelector('.badges').textContent };
+    });
+    assert.match(shown.text, locale === 'zh-CN' ? /你自己的数字/ : /Your own numbers/);
+    // The title keeps the header's whole width: the badge took a column of it before.
+    assert.ok(
+      shown.title.width >= shown.header.width - 1,
+      `${locale}: the title is ${shown.title.width} of ${shown.header.width} px wide`,
+    );
+    assert.ok(shown.badges.top >= shown.title.bottom, `${locale}: the badge is below the title`);
+    assert.ok(shown.badges.right <= shown.header.right + 0.5, `${locale}: the badge fits`);
+    await page.$eval('.scene-header', (el) => el.scrollIntoView());
+    await screenshot(page, `phone-own-numbers-badge-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
+
 test('phone: a scene wider than the screen (a reader’s 8×8 numbers) says it scrolls sideways', async () => {
   const { page, context, problems } = await web.open(PHONE);
   const matrix = Array.from({ length: 8 }, () => Array(8).fill('12.5').join(',')).join(';');

@@ -92,8 +92,21 @@ export function onStateChange(app, current, previous, reason) {
     app.widgets.tools.update({ keepQuestion: reason === 'language' });
   // Step changes come from the clock, which updates the controls itself.
   if (reason !== 'tick' && reason !== 'step' && reason !== 'scrub') updateChrome(app);
+  if (current.step !== previous.step) pauseRunsLeft(app, app.steps[index].chapter);
   narrate(app);
   writeUrl(app, reason);
+}
+
+/**
+ * Chapters 3 and 4's training runs pause when the reader leaves their chapter: unseen, a run
+ * went on taking a core from chapter 1's playback, and the reader came back to find it had
+ * moved on without them (back, they find it as Pause leaves it: chapter 4's status says
+ * "paused at step N"). Between its own chapter's stages, which read the model as it trains,
+ * a run goes on.
+ */
+function pauseRunsLeft(app, chapter) {
+  if (chapter !== 3) app.training.pause();
+  if (chapter !== 4) app.languageRun.pause();
 }
 
 /**

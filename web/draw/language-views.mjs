@@ -17,6 +17,14 @@ import {
 } from '../model/language.mjs';
 
 /**
+ * The character of vocabulary id `id` as chapter 4 shows it (showCharacter), but the id the
+ * rarer characters share named as such ("⟨rare⟩", "⟨罕见字⟩"): its character, U+FFFD, was
+ * drawn as "�", a broken glyph, among the likeliest next characters.
+ */
+export const showId = (tokenizer, id, tr) =>
+  id === tokenizer.unknownId ? tr('ch4.text.rare') : showCharacter(tokenizer.characters[id]);
+
+/**
  * Follows the run while `element` is on screen: `draw(run)` once per frame after each change,
  * the text read and the worker started ahead (the run's prepare()). Returns render(t)'s part
  * that does it (call it at every render).
@@ -130,6 +138,7 @@ export function textSentence(run, tr) {
     known: (info.tokenizer.vocabSize - 1).toLocaleString('en-US'),
     minCount: info.tokenizer.minCount,
     vocab: info.tokenizer.vocabSize.toLocaleString('en-US'),
+    rare: tr('ch4.text.rare'),
   });
 }
 
@@ -487,7 +496,7 @@ export function probabilityBars(top, truth, tokenizer, tr) {
           class: `prob-bar ${id === truth ? 'is-true' : ''}`.trim(),
           dataset: { id, p: String(p) },
         },
-        h('span', { class: 'prob-char', text: showCharacter(tokenizer.characters[id]) }),
+        h('span', { class: 'prob-char', text: showId(tokenizer, id, tr) }),
         h(
           'span',
           { class: 'prob-track' },

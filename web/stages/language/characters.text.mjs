@@ -16,7 +16,8 @@ export default {
     'ch4.text.loading': 'Reading the text…',
     'ch4.text.failed': 'The text could not be read: {reason}',
     'ch4.text.about':
-      'The model learns {name}: {characters} characters, of which {distinct} are different. The {known} seen at least {minCount} times are its vocabulary, each with an id in the order of their code points; the rarer ones share one more id, shown as �: {vocab} ids in all.',
+      'The model learns {name}: {characters} characters, of which {distinct} are different. The {known} seen at least {minCount} times are its vocabulary, each with an id in the order of their code points; the rarer ones share one more id, shown as {rare}: {vocab} ids in all.',
+    'ch4.text.rare': '⟨rare⟩',
     'ch4.text.aboutAll':
       'The model learns {name}: {characters} characters, of which {distinct} are different. All {vocab} are its vocabulary, each with an id in the order of their code points: a text this short keeps even the characters it holds once (a longer one shares its rarest characters as one id).',
     'ch4.panel.title': 'Chapter 4: your text and sentence',
@@ -73,7 +74,8 @@ export default {
     'ch4.text.loading': '正在读取文本…',
     'ch4.text.failed': '无法读取文本：{reason}',
     'ch4.text.about':
-      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。出现至少 {minCount} 次的 {known} 个字符是它的词表：按码位顺序，每个字符一个编号；更少见的字符共用另一个编号，显示为 �：一共 {vocab} 个编号。',
+      '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。出现至少 {minCount} 次的 {known} 个字符是它的词表：按码位顺序，每个字符一个编号；更少见的字符共用另一个编号，显示为 {rare}：一共 {vocab} 个编号。',
+    'ch4.text.rare': '⟨罕见字⟩',
     'ch4.text.aboutAll':
       '模型学习的是{name}：共 {characters} 个字符，其中不同的有 {distinct} 个。这 {vocab} 个字符全部是它的词表，按码位顺序，每个字符一个编号：文本这么短，只出现一次的字符也保留自己的编号（更长的文本会让最少见的字符共用一个编号）。',
     'ch4.panel.title': '第四章：你的文本和句子',

@@ -15,15 +15,11 @@ import {
   probabilityBars,
   sentenceAndStatus,
   sentenceKey,
+  showId,
 } from '../../draw/language-views.mjs';
 import { formula, frac, mi, mo, row as mrow, sub, sumOver, sup } from '../../draw/mathml.mjs';
 import { progressOf, ramp, reveal } from '../../draw/timing.mjs';
-import {
-  LANGUAGE_MODEL,
-  sentencePlace,
-  sentenceScores,
-  showCharacter,
-} from '../../model/language.mjs';
+import { LANGUAGE_MODEL, sentencePlace, sentenceScores } from '../../model/language.mjs';
 import { lastRowOutput } from '../../model/last-row.mjs';
 import { formatExact, formatProbability } from '../../format.mjs';
 import { singleStep } from '../single-step.mjs';
@@ -101,7 +97,7 @@ function logitTable(scores, logits, tokenizer, tr) {
         h(
           'tr',
           { class: id === truth ? 'is-true' : '' },
-          h('td', { text: showCharacter(tokenizer.characters[id]) }),
+          h('td', { text: showId(tokenizer, id, tr) }),
           h('td', { text: z(id).toFixed(2) }),
           h('td', { text: p[id].toFixed(3) }),
         ),
@@ -156,7 +152,7 @@ function showH({ element, hPart, dot, tr }, run, hRow, z, unembedding, { truth, 
   setText(
     dot,
     tr('ch4.next.dot', {
-      truth: showCharacter(run.text.info.tokenizer.characters[truth]),
+      truth: showId(run.text.info.tokenizer, truth, tr),
       D: hRow.length,
       ...dotProduct(hRow, unembedding, truth, z[truth]),
     }),
@@ -197,7 +193,7 @@ function build(ctx) {
     const ids = Array.from(tokens);
     const scores = sentenceScores(logits, ids);
     const { last } = scores;
-    const characters = ids.map((id) => showCharacter(tokenizer.characters[id]));
+    const characters = ids.map((id) => showId(tokenizer, id, tr));
     const truth = characters[last.t + 1];
     setText(
       reads,

@@ -8,6 +8,7 @@ import {
   forwardFollower,
   probabilityBars,
   sentenceAndStatus,
+  showId,
   textReading,
 } from '../../draw/language-views.mjs';
 import { itemAmount, progressOf, reveal } from '../../draw/timing.mjs';
@@ -125,7 +126,7 @@ function build(ctx) {
   function tell() {
     if (!whole || !masked || whole.key !== masked.key) return;
     const { tokenizer } = languageRun.run.text.info;
-    const name = (id) => showCharacter(tokenizer.characters[id]);
+    const name = (id) => showId(tokenizer, id, tr);
     const off = headsOff(masked.mask, H);
     const a = whole.scores;
     const b = masked.scores;
