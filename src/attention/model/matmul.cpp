@@ -42,11 +42,11 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
 // peak in the same rounds). 4 x 2 measured the same as 2 x 4 within the noise.
 constexpr std::size_t tile_rows = 2, tile_vectors = 4;
 
-// Narrower products keep as many accumulators with taller tiles: 4 x 2 for 2 vectors (the
-// attention's P . V and its dV, dK at head size 8), 4 x 1 for one (4 rows: the attention's
-// row block). With 2 x 1 and 2 x 2 they had 2 and 4 chains of additions, each waiting on its
-// own last sum.
-constexpr std::size_t narrow_rows(std::size_t vectors) { return vectors == 3 ? 2 : 4; }
+// Products 2 vectors wide (the attention's P . V, dQ, dV and dK at head size 8) keep 8
+// accumulators with a 4 x 2 tile (4 rows: the attention's row block); with 2 x 2 they had 4
+// chains of additions, each waiting on its own last sum. (Tiles for 1 and 3 vectors, met only
+// by the first blocks' scores, were not worth their code in the module's size.)
+constexpr std::size_t narrow_rows = 4, narrow_vectors = 2;
 
 // Rows r .. r + R - 1 of c, columns j .. j + V * lanes - 1: R x V accumulators, each column
 // vector of b loaded once per p and multiplied by a splat of each row's a[r][p]. The loop walks
@@ -149,17 +149,10 @@ template <bool Transposed>
 void product(const float* a, const float* b, float* c, std::size_t rows, std::size_t inner,
              std::size_t cols, bool accumulate, Strides strides) {
   const Operands<Transposed> o = resolve<Transposed>(a, b, c, rows, inner, cols, strides);
-  switch (cols / lanes) {
-    case 1:
-      return tiled<Transposed, narrow_rows(1), 1>(o, rows, cols, accumulate);
-    case 2:
-      return tiled<Transposed, narrow_rows(2), 2>(o, rows, cols, accumulate);
-    case 3:
-      return tiled<Transposed, narrow_rows(3), 3>(o, rows, cols, accumulate);
-    default:
-      if (rows >= packed_min_rows) return packed<Transposed>(o, rows, cols, accumulate);
-      return tiled<Transposed, tile_rows, tile_vectors>(o, rows, cols, accumulate);
-  }
+  if (cols / lanes == narrow_vectors)
+    return tiled<Transposed, narrow_rows, narrow_vectors>(o, rows, cols, accumulate);
+  if (rows >= packed_min_rows) return packed<Transposed>(o, rows, cols, accumulate);
+  tiled<Transposed, tile_rows, tile_vectors>(o, rows, cols, accumulate);
 }
 
 // The plain loops the tuned kernels are tested against.
