@@ -39,6 +39,17 @@ test('#step= links open exactly there; back and forward follow the steps', async
   await context.close();
 });
 
+test("a bad link's warning goes when a later link works", async () => {
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=softmax` });
+  await waitForReady(page);
+  assert.match(await page.textContent('.notice-text'), /This link could not be used/);
+  await page.goto(`${web.url}#step=scores-2`);
+  await waitForStep(page, 'scores-2');
+  assert.equal(await page.locator('.notice').count(), 0, 'the warning went');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('keyboard: arrows, Home/End, Space; focus is visible', async () => {
   const { page, context, problems } = await web.open({ url: web.url });
   await waitForReady(page);

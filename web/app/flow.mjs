@@ -224,6 +224,9 @@ export function openLink(app, hash, reason) {
       kind: 'warning',
       text: (t) => t('url.fallback', { reason: t(problem.key, problem.params) }),
     });
+  } else {
+    // A link that works: an earlier link's warning no longer says what the page shows.
+    app.widgets.notices.hide('url');
   }
   if (trainedProblem) {
     // The same notice as a model link that does not decode (app/training-state.mjs).
