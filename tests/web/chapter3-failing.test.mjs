@@ -112,7 +112,7 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
   );
   // The verdict names the step the status shows (not 1500 beside "step 1530").
   const step = Number(
-    (await page.textContent('.scene-train .train-status')).match(/^step (\d+)/)[1],
+    (await page.textContent('.scene-train .train-status')).match(/^paused at step (\d+)/)[1],
   );
   assert.ok(step >= VERDICT_AFTER, `paused at step ${step}`);
   const said = await page.textContent('.scene-train .train-verdict');
@@ -157,7 +157,7 @@ test('the page: 1 layer, and no positions, say past 1500 steps that they have no
     () => document.querySelector('.scene-train').dataset.status === 'paused',
   );
   const noneStep = Number(
-    (await page.textContent('.scene-train .train-status')).match(/^step (\d+)/)[1],
+    (await page.textContent('.scene-train .train-status')).match(/^paused at step (\d+)/)[1],
   );
   const none = await page.textContent('.scene-train .train-verdict');
   assert.match(

@@ -22,6 +22,8 @@ const web = pageFixture();
 const STATUS = /^step (\d+) · loss (\d+\.\d{3})$/;
 /** The same live text in Chinese (every word of it from web/i18n). */
 const STATUS_ZH = /^第 (\d+) 步 · 损失 (\d+\.\d{3})$/;
+// Paused, it says so.
+const PAUSED_ZH = /^已暂停，第 (\d+) 步 · 损失 (\d+\.\d{3})$/;
 /** The brief's bound, from pressing Train to the drop. */
 const DROP_WITHIN_S = 10;
 
@@ -123,7 +125,10 @@ describe('the page trains the induction head live', () => {
     await page.waitForFunction(() =>
       ['paused', 'done'].includes(document.querySelector('.scene-train')?.dataset.status),
     );
-    const step = await page.$eval('.scene-train', (e) => Number(e.dataset.step));
+    const { step, paused } = await page.$eval('.scene-train', (e) => ({
+      step: Number(e.dataset.step),
+      paused: e.dataset.status === 'paused',
+    }));
     // Paused: the story's "now" is the induction head's number in the heads table, same step.
     await page.waitForFunction(() =>
       /now \(step \d+\)/.test(document.querySelector('.scene-train .train-drop').textContent),
@@ -146,7 +151,8 @@ describe('the page trains the induction head live', () => {
       () => document.querySelector('.scene-train .train-button')?.textContent === '训练',
     );
     assert.equal(await page.$eval('.scene-train', (e) => Number(e.dataset.step)), step);
-    assert.equal((await statusOf(page)).trim().match(STATUS_ZH)?.[1], String(step));
+    const statusZh = (await statusOf(page)).trim();
+    assert.equal(statusZh.match(paused ? PAUSED_ZH : STATUS_ZH)?.[1], String(step), statusZh);
     await page.click('.language-button[data-language="en"]');
     await page.evaluate(() => {
       location.hash = 'step=inputs';

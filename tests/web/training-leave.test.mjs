@@ -94,6 +94,7 @@ test('chapter 3’s training goes on through chapter 3’s stages and pauses whe
   await page.waitForSelector(`${scene}[data-status="paused"]`);
   const back = await readScene(page, scene, button);
   assert.equal(back.button, 'Train'); // as after Pause: Train goes on from the step shown
+  assert.match(back.text.trim(), /^paused at step [\d,]+ · loss \d+\.\d{3}$/);
   await page.waitForTimeout(500);
   assert.equal((await readScene(page, scene, button)).step, back.step, 'no step taken paused');
   assert.deepEqual(await collectProblems(page, problems), []);

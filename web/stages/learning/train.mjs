@@ -374,7 +374,10 @@ function build(ctx) {
   let unsubscribe = null;
   const statusText = () => {
     if (run.status === 'failed') return tr('ch3.train.failed', { reason: run.error });
-    if (run.step > 0) return tr('ch3.train.status', { step: run.step, loss: run.loss.toFixed(3) });
+    // Paused (by Pause, or by leaving chapter 3), the status says so: back from another
+    // chapter, a reader finds the run where it stopped.
+    const key = run.status === 'paused' ? 'ch3.train.paused' : 'ch3.train.status';
+    if (run.step > 0) return tr(key, { step: run.step, loss: run.loss.toFixed(3) });
     if (run.status === 'starting') return tr('ch3.train.starting');
     if (run.loadedStep !== null) return tr('ch3.train.loaded', { step: run.loadedStep });
     return tr('ch3.train.ready');

@@ -28,6 +28,7 @@ export default {
     'ch3.train.ready': 'Ready: press Train.',
     'ch3.train.starting': 'Starting the worker…',
     'ch3.train.status': 'step {step} · loss {loss}',
+    'ch3.train.paused': 'paused at step {step} · loss {loss}',
     'ch3.train.done':
       'This run has taken its {steps} steps, the most a run takes here: Reset, or another switch, starts a new one.',
     'ch3.train.failed': 'Training stopped: {reason}',
@@ -100,6 +101,7 @@ export default {
     'ch3.train.ready': '就绪：请按“训练”。',
     'ch3.train.starting': '正在启动 Worker…',
     'ch3.train.status': '第 {step} 步 · 损失 {loss}',
+    'ch3.train.paused': '已暂停，第 {step} 步 · 损失 {loss}',
     'ch3.train.done':
       '这次训练已走完 {steps} 步，这里一次训练最多走这么多步：按“重置”或换一个开关，就会开始新的训练。',
     'ch3.train.failed': '训练停止：{reason}',
