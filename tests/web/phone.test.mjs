@@ -123,6 +123,14 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.ok(stage.nameWidth > 20 && stage.nameHeight > 10, `${stage.name} is not shown`);
     }
     await screenshot(page, `phone-stage-list-${locale}`);
+    // Escape closes it (a phone with a keyboard), focus back on its button; a tap opens it again.
+    await page.focus('.stages .stage-button[data-stage="13"]');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$('.stages.is-open'), null, 'Escape closed the list');
+    assert.equal(await page.getAttribute('.stages-toggle', 'aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'stages-toggle');
+    await page.tap('.stages-toggle');
+    await page.waitForSelector('.stages.is-open');
     // A tap on a stage goes there and closes the list.
     await page.tap('.stages .stage-button[data-stage="10"]');
     await waitForStep(page, 'heads-attention');

@@ -37,6 +37,13 @@ export function createStageList({ onJump, chapters, stages }) {
     element.classList.toggle('is-open', open);
     toggle.setAttribute('aria-expanded', String(open));
   }
+  // Escape closes the open list, focus back on its button, as a disclosure's menu does.
+  element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !element.classList.contains('is-open')) return;
+    event.preventDefault();
+    setOpen(false);
+    toggle.focus();
+  });
   const jump = (index) => {
     setOpen(false);
     onJump(index);
