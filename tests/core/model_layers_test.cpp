@@ -72,6 +72,19 @@ TEST(ModelMatmul, MatchesTheScalarReferenceOnOddSizesAndAccumulates) {
       }
 }
 
+// An empty inner dimension: c = a . b is zeros, c += a . b leaves c, however many rows.
+TEST(ModelMatmul, AnEmptyInnerDimensionGivesZeros) {
+  const Floats a(1, 1.0f), b(1, 1.0f);  // never read
+  for (std::size_t rows : {3u, 33u})
+    for (bool accumulate : {false, true}) {
+      const Floats before = random_floats(rows * 70, 3);
+      Floats c = before;
+      matmul(a.data(), b.data(), c.data(), rows, 0, 70, accumulate);
+      for (std::size_t i = 0; i < c.size(); ++i)
+        ASSERT_EQ(c[i], accumulate ? before[i] : 0.0f) << rows << " rows, element " << i;
+    }
+}
+
 TEST(ModelMatmul, TransposedAMatchesItsScalarReference) {
   for (std::size_t rows : {1u, 4u, 6u, 17u})
     for (std::size_t inner : {1u, 7u, 300u})

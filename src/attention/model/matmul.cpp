@@ -151,7 +151,8 @@ void product(const float* a, const float* b, float* c, std::size_t rows, std::si
   const Operands<Transposed> o = resolve<Transposed>(a, b, c, rows, inner, cols, strides);
   if (cols / lanes == narrow_vectors)
     return tiled<Transposed, narrow_rows, narrow_vectors>(o, rows, cols, accumulate);
-  if (rows >= packed_min_rows) return packed<Transposed>(o, rows, cols, accumulate);
+  // (An empty inner dimension takes the tiles too: they store c's zeros.)
+  if (rows >= packed_min_rows && inner > 0) return packed<Transposed>(o, rows, cols, accumulate);
   tiled<Transposed, tile_rows, tile_vectors>(o, rows, cols, accumulate);
 }
 
