@@ -1,7 +1,8 @@
 // In Firefox and in WebKit: chapter 3's train stage. Served, Train trains the tiny model in
-// its Worker until the loss drops: the live text counts "step N · loss X.XXX", the sentence
-// under the curve names the drop, every head's heatmap is drawn. The offline file
-// (dist/explainer.html from file://, a classic worker from a blob: URL) trains too.
+// its Worker until the loss drops: the live text counts "step N · loss X.XXX" (paused, "paused
+// at step N · loss X.XXX"), the sentence under the curve names the drop, every head's heatmap
+// is drawn. The offline file (dist/explainer.html from file://, a classic worker from a blob:
+// URL) trains too.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -10,6 +11,8 @@ import { WORDS, findControl, inPageTraining } from './page.mjs';
 import { waitForReady, waitForScene } from './scene.mjs';
 
 const LIVE = /^step (\d+) · loss (\d+\.\d{3})$/;
+// Paused, it says so.
+const PAUSED = /^paused at step (\d+) · loss (\d+\.\d{3})$/;
 
 /** Polls inPageTraining() until `done(seen)`; fails with what a reader saw instead. */
 async function waitForTraining(page, done, what, timeout) {
@@ -55,12 +58,12 @@ for (const engine of ENGINES) {
       }
     }
 
-    /** Paused: the live text shows the step it stopped at, at least `least`. */
+    /** Paused: the live text says so, with the step it stopped at, at least `least`. */
     const pausedAt = (page, least) =>
       waitForTraining(
         page,
-        (t) => LIVE.test(t.live) && Number(t.live.match(LIVE)[1]) >= least,
-        `the live text to read “step N · loss X.XXX” with N ≥ ${least}`,
+        (t) => PAUSED.test(t.live) && Number(t.live.match(PAUSED)[1]) >= least,
+        `the live text to read “paused at step N · loss X.XXX” with N ≥ ${least}`,
         10000,
       );
 
@@ -70,7 +73,7 @@ for (const engine of ENGINES) {
         const { dropStep } = await train(page, (t) => t.dropStep !== null, 'the drop', 90000);
         // While counting the live text changes at most once a second: it may lag the drop.
         const seen = await pausedAt(page, dropStep);
-        const loss = Number(seen.live.match(LIVE)[2]);
+        const loss = Number(seen.live.match(PAUSED)[2]);
         assert.ok(loss < 1.5, `after the drop at step ${dropStep} the loss reads ${loss}`);
         assert.equal(seen.heatmaps, 8, 'every head of both layers drawn');
         await page.screenshot(`engines-${engine.name}-ch3-train`);
