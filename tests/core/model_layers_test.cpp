@@ -6,7 +6,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <utility>
 #include <vector>
+#include <xsimd/xsimd.hpp>
 
 #include "kernels/score_step.hpp"
 #include "model/layers.hpp"
@@ -14,6 +18,7 @@
 #include "model/prng.hpp"
 #include "model_reference64.hpp"
 #include "rope.hpp"
+#include "thread_team.hpp"
 
 namespace {
 
@@ -191,6 +196,32 @@ TEST(ModelStages, LayerNormBackwardMatchesFiniteDifferences) {
                1e-4, 1e-4, "dbias");
 }
 
+// With a team, LayerNorm's rows are shared out, and its backward's dgain and dbias go by
+// chunks of columns: the bits of one thread, with a width that ends in a scalar tail.
+TEST(ModelStages, LayerNormWithATeamGivesTheBitsOfOneThread) {
+  std::unique_ptr<attention::ThreadTeam> team = attention::ThreadTeam::start(1);
+  ASSERT_TRUE(team);
+  const std::size_t N = 70, D = 5 * xsimd::batch<float>::size + 3;
+  const Floats x = random_floats(N * D, 41, 2.0f), gain = random_floats(D, 42),
+               bias = random_floats(D, 43), dout = random_floats(N * D, 44);
+  Floats out1(N * D), mean1(N), rstd1(N), dx1(N * D, 0.5f), dgain1(D, 0.25f), dbias1(D, 0.0f);
+  Floats out2 = out1, mean2 = mean1, rstd2 = rstd1, dx2 = dx1, dgain2 = dgain1, dbias2 = dbias1;
+  layer_norm_forward(out1.data(), mean1.data(), rstd1.data(), x.data(), gain.data(), bias.data(), N,
+                     D);
+  layer_norm_forward(out2.data(), mean2.data(), rstd2.data(), x.data(), gain.data(), bias.data(), N,
+                     D, team.get());
+  EXPECT_EQ(out1, out2);
+  EXPECT_EQ(mean1, mean2);
+  EXPECT_EQ(rstd1, rstd2);
+  layer_norm_backward(dx1.data(), dgain1.data(), dbias1.data(), dout.data(), x.data(), gain.data(),
+                      mean1.data(), rstd1.data(), N, D);
+  layer_norm_backward(dx2.data(), dgain2.data(), dbias2.data(), dout.data(), x.data(), gain.data(),
+                      mean2.data(), rstd2.data(), N, D, team.get());
+  EXPECT_EQ(dx1, dx2);
+  EXPECT_EQ(dgain1, dgain2);
+  EXPECT_EQ(dbias1, dbias2);
+}
+
 TEST(ModelStages, LayerNormMatchesItsScalarReferenceOnOddWidths) {
   const std::size_t N = 3;
   for (std::size_t D : {1u, 3u, 7u, 16u, 19u, 32u}) {
@@ -245,6 +276,34 @@ TEST(ModelStages, LinearBackwardMatchesFiniteDifferences) {
                reference64::numerical_gradient(
                    [&](const Vec& v) { return f(widen(x), widen(w), v); }, bias64),
                1e-4, 1e-4, "dbias");
+}
+
+// With a team, linear_backward splits dw by columns in whole panels (x's rows no more than
+// twice dout's) or by rows (the MLP's down projection): either way every gradient is the bits
+// of one thread. Shapes of both kinds, several panels and a part of one, and more rows than a
+// slice of the dw loop.
+TEST(ModelStages, LinearBackwardWithATeamGivesTheBitsOfOneThread) {
+  std::unique_ptr<attention::ThreadTeam> team = attention::ThreadTeam::start(1);
+  ASSERT_TRUE(team);
+  const std::size_t N = 150;
+  for (const auto [I, O] : {std::pair<std::size_t, std::size_t>{20, 3 * panel_columns + 5},
+                            {7 * panel_columns + 3, 2 * panel_columns + 1}}) {
+    const Floats x = random_floats(N * I, 31), w = random_floats(I * O, 32),
+                 dout = random_floats(N * O, 33);
+    Floats dx1(N * I, 0.5f), dw1(I * O, 0.25f), db1(O, 0.0f), scratch(I * O);
+    Floats dx2 = dx1, dw2 = dw1, db2 = db1;
+    linear_backward(dx1.data(), dw1.data(), db1.data(), dout.data(), x.data(), w.data(), N, I, O,
+                    scratch.data());
+    linear_backward(dx2.data(), dw2.data(), db2.data(), dout.data(), x.data(), w.data(), N, I, O,
+                    scratch.data(), team.get());
+    EXPECT_EQ(dx1, dx2) << I << " x " << O;
+    EXPECT_EQ(dw1, dw2) << I << " x " << O;
+    EXPECT_EQ(db1, db2) << I << " x " << O;
+    // And the team's dw is the product's: x^T . dout added to what dw held.
+    Floats expected(I * O, 0.25f);
+    matmul_transposed_a_reference(x.data(), dout.data(), expected.data(), I, N, O, true);
+    expect_close(dw2, widen(expected), 1e-4, 1e-4, "dw");
+  }
 }
 
 // Grouped heads (4 query heads over 2 kv heads), an odd T, and a head size that is not a
@@ -403,6 +462,24 @@ TEST(ModelStages, CrossEntropySkipsUncountedTargetsAndItsBackwardMatchesFiniteDi
   const auto f = [&](const Vec& v) { return reference64::cross_entropy(v, targets, V); };
   expect_close(dlogits, reference64::numerical_gradient(f, widen(logits)), 1e-5, 1e-4, "dlogits");
   for (std::size_t i = 0; i < V; ++i) EXPECT_EQ(dlogits[1 * V + i], 0.0f) << "row 1 is not counted";
+}
+
+// The loss sums its rows in blocks fixed by the row count: with a team it is the bits of one
+// thread, and both match the float64 reference, over rows enough for many blocks.
+TEST(ModelStages, CrossEntropyWithATeamGivesTheBitsOfOneThread) {
+  std::unique_ptr<attention::ThreadTeam> team = attention::ThreadTeam::start(1);
+  ASSERT_TRUE(team);
+  const std::size_t N = 1000, V = 37;
+  std::vector<std::int32_t> targets(N);
+  for (std::size_t n = 0; n < N; ++n) targets[n] = n % 11 == 0 ? -1 : std::int32_t(n * 7 % V);
+  const Floats logits = random_floats(N * V, 26, 4.0f);
+  Floats alone(N * V), shared(N * V);
+  const double one = cross_entropy_forward(alone.data(), logits.data(), targets.data(), N, V);
+  const double two =
+      cross_entropy_forward(shared.data(), logits.data(), targets.data(), N, V, team.get());
+  EXPECT_EQ(std::memcmp(&one, &two, sizeof one), 0);
+  EXPECT_EQ(alone, shared);
+  EXPECT_NEAR(one, reference64::cross_entropy(widen(logits), targets, V), 1e-6);
 }
 
 TEST(ModelStages, AdamWFirstStepMatchesAHandComputation) {

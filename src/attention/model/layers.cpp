@@ -38,45 +38,51 @@ void embedding_backward(float* dwte, float* dwpe, const float* dout, const std::
 namespace {
 
 using batch = xsimd::batch<float>;
+using batch_bool = xsimd::batch_bool<float>;
 constexpr std::size_t lanes = batch::size;
 
 // Rows of D numbers: a vector body over the first D - D % lanes, a scalar tail after.
 std::size_t vector_part(std::size_t D) { return D - D % lanes; }
 
+// Rows per chunk of a LayerNorm shared by a team (model/parallel.hpp).
+constexpr std::size_t norm_row_grain = 16;
+
 }  // namespace
 
 void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, const float* gain,
-                        const float* bias, std::size_t N, std::size_t D) {
+                        const float* bias, std::size_t N, std::size_t D, ThreadTeam* team) {
   // out [N, D]; mean, rstd [N]; x [N, D]; gain, bias [D]. Each row on its own, so a row gives
   // the same bits alone (decoding) or in a batch.
   const std::size_t body = vector_part(D);
-  for (std::size_t n = 0; n < N; ++n) {
-    const float* row = x + n * D;
-    float* y = out + n * D;
-    batch sums(0.0f);
-    for (std::size_t i = 0; i < body; i += lanes) sums += batch::load_unaligned(row + i);
-    float sum = xsimd::reduce_add(sums);
-    for (std::size_t i = body; i < D; ++i) sum += row[i];
-    const float m = sum / static_cast<float>(D);
-    const batch vm(m);
-    batch squares_v(0.0f);
-    for (std::size_t i = 0; i < body; i += lanes) {
-      const batch centred = batch::load_unaligned(row + i) - vm;
-      squares_v += centred * centred;
+  split(team, N, norm_row_grain, [&](std::size_t n0, std::size_t n1, std::size_t) {
+    for (std::size_t n = n0; n < n1; ++n) {
+      const float* row = x + n * D;
+      float* y = out + n * D;
+      batch sums(0.0f);
+      for (std::size_t i = 0; i < body; i += lanes) sums += batch::load_unaligned(row + i);
+      float sum = xsimd::reduce_add(sums);
+      for (std::size_t i = body; i < D; ++i) sum += row[i];
+      const float m = sum / static_cast<float>(D);
+      const batch vm(m);
+      batch squares_v(0.0f);
+      for (std::size_t i = 0; i < body; i += lanes) {
+        const batch centred = batch::load_unaligned(row + i) - vm;
+        squares_v += centred * centred;
+      }
+      float squares = xsimd::reduce_add(squares_v);
+      for (std::size_t i = body; i < D; ++i) squares += (row[i] - m) * (row[i] - m);
+      const float s = 1.0f / std::sqrt(squares / static_cast<float>(D) + layer_norm_epsilon);
+      const batch vs(s);
+      for (std::size_t i = 0; i < body; i += lanes) {
+        const batch xhat = (batch::load_unaligned(row + i) - vm) * vs;
+        (xhat * batch::load_unaligned(gain + i) + batch::load_unaligned(bias + i))
+            .store_unaligned(y + i);
+      }
+      for (std::size_t i = body; i < D; ++i) y[i] = (row[i] - m) * s * gain[i] + bias[i];
+      mean[n] = m;
+      rstd[n] = s;
     }
-    float squares = xsimd::reduce_add(squares_v);
-    for (std::size_t i = body; i < D; ++i) squares += (row[i] - m) * (row[i] - m);
-    const float s = 1.0f / std::sqrt(squares / static_cast<float>(D) + layer_norm_epsilon);
-    const batch vs(s);
-    for (std::size_t i = 0; i < body; i += lanes) {
-      const batch xhat = (batch::load_unaligned(row + i) - vm) * vs;
-      (xhat * batch::load_unaligned(gain + i) + batch::load_unaligned(bias + i))
-          .store_unaligned(y + i);
-    }
-    for (std::size_t i = body; i < D; ++i) y[i] = (row[i] - m) * s * gain[i] + bias[i];
-    mean[n] = m;
-    rstd[n] = s;
-  }
+  });
 }
 
 namespace {
@@ -112,40 +118,63 @@ void layer_norm_backward_updates(float* dx_row, float* dgain, float* dbias, cons
 
 void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
                          const float* gain, const float* mean, const float* rstd, std::size_t N,
-                         std::size_t D) {
+                         std::size_t D, ThreadTeam* team) {
   // dx [N, D]; dgain, dbias [D]; dout, x [N, D]; gain [D]; mean, rstd [N].
   // With xhat = (x - mean) rstd and g = dout * gain:
   // dx = rstd (g - mean(g) - xhat mean(g xhat)).
+  // Two passes a team can share: dx by chunks of rows (each row on its own), then dgain and
+  // dbias by chunks of columns, each summing over the rows in order.
   const std::size_t body = vector_part(D);
-  for (std::size_t n = 0; n < N; ++n) {
-    const float* dout_row = dout + n * D;
-    const float* x_row = x + n * D;
-    float* dx_row = dx + n * D;
-    const batch vm(mean[n]), vs(rstd[n]);
-    batch g_sums(0.0f), g_xhat_sums(0.0f);
-    for (std::size_t i = 0; i < body; i += lanes) {
-      const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
-      const batch g = batch::load_unaligned(dout_row + i) * batch::load_unaligned(gain + i);
-      g_sums += g;
-      g_xhat_sums += g * xhat;
+  split(team, N, norm_row_grain, [&](std::size_t n0, std::size_t n1, std::size_t) {
+    for (std::size_t n = n0; n < n1; ++n) {
+      const float* dout_row = dout + n * D;
+      const float* x_row = x + n * D;
+      float* dx_row = dx + n * D;
+      const batch vm(mean[n]), vs(rstd[n]);
+      batch g_sums(0.0f), g_xhat_sums(0.0f);
+      for (std::size_t i = 0; i < body; i += lanes) {
+        const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
+        const batch g = batch::load_unaligned(dout_row + i) * batch::load_unaligned(gain + i);
+        g_sums += g;
+        g_xhat_sums += g * xhat;
+      }
+      float g_sum = xsimd::reduce_add(g_sums), g_xhat_sum = xsimd::reduce_add(g_xhat_sums);
+      layer_norm_backward_sums(dout_row, x_row, gain, mean[n], rstd[n], body, D, &g_sum,
+                               &g_xhat_sum);
+      const float g_mean = g_sum / static_cast<float>(D);
+      const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
+      const batch v_g_mean(g_mean), v_g_xhat_mean(g_xhat_mean);
+      for (std::size_t i = 0; i < body; i += lanes) {
+        const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
+        const batch g = batch::load_unaligned(dout_row + i) * batch::load_unaligned(gain + i);
+        (batch::load_unaligned(dx_row + i) + vs * (g - v_g_mean - xhat * v_g_xhat_mean))
+            .store_unaligned(dx_row + i);
+      }
+      for (std::size_t i = body; i < D; ++i) {
+        const float xhat = (x_row[i] - mean[n]) * rstd[n];
+        dx_row[i] += rstd[n] * (dout_row[i] * gain[i] - g_mean - xhat * g_xhat_mean);
+      }
     }
-    float g_sum = xsimd::reduce_add(g_sums), g_xhat_sum = xsimd::reduce_add(g_xhat_sums);
-    layer_norm_backward_sums(dout_row, x_row, gain, mean[n], rstd[n], body, D, &g_sum, &g_xhat_sum);
-    const float g_mean = g_sum / static_cast<float>(D);
-    const float g_xhat_mean = g_xhat_sum / static_cast<float>(D);
-    const batch v_g_mean(g_mean), v_g_xhat_mean(g_xhat_mean);
-    for (std::size_t i = 0; i < body; i += lanes) {
-      const batch up = batch::load_unaligned(dout_row + i);
-      const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
-      const batch g = up * batch::load_unaligned(gain + i);
-      (batch::load_unaligned(dbias + i) + up).store_unaligned(dbias + i);
-      (batch::load_unaligned(dgain + i) + xhat * up).store_unaligned(dgain + i);
-      (batch::load_unaligned(dx_row + i) + vs * (g - v_g_mean - xhat * v_g_xhat_mean))
-          .store_unaligned(dx_row + i);
+  });
+  split(team, D, lanes, [&](std::size_t i0, std::size_t i1, std::size_t) {
+    const std::size_t vectors_end = std::min(i1, body);
+    for (std::size_t n = 0; n < N; ++n) {
+      const float* dout_row = dout + n * D;
+      const float* x_row = x + n * D;
+      const batch vm(mean[n]), vs(rstd[n]);
+      for (std::size_t i = i0; i < vectors_end; i += lanes) {
+        const batch up = batch::load_unaligned(dout_row + i);
+        const batch xhat = (batch::load_unaligned(x_row + i) - vm) * vs;
+        (batch::load_unaligned(dbias + i) + up).store_unaligned(dbias + i);
+        (batch::load_unaligned(dgain + i) + xhat * up).store_unaligned(dgain + i);
+      }
+      for (std::size_t i = std::max(i0, body); i < i1; ++i) {
+        const float xhat = (x_row[i] - mean[n]) * rstd[n];
+        dbias[i] += dout_row[i];
+        dgain[i] += xhat * dout_row[i];
+      }
     }
-    layer_norm_backward_updates(dx_row, dgain, dbias, dout_row, x_row, gain, mean[n], rstd[n],
-                                g_mean, g_xhat_mean, body, D);
-  }
+  });
 }
 
 void layer_norm_forward_reference(float* out, float* mean, float* rstd, const float* x,
@@ -202,20 +231,32 @@ void linear_backward(float* dx, float* dw, float* dbias, const float* dout, cons
                      const float* w, std::size_t N, std::size_t I, std::size_t O, float* scratch,
                      ThreadTeam* team) {
   // dx [N, I] += dout [N, O] . w^T [O, I]; dw [I, O] += x^T [I, N] . dout [N, O];
-  // dbias [O] += the column sums of dout. Chunks of dx's rows, then of dw's rows and dbias's
-  // columns: every element of each is summed by one thread, in order.
+  // dbias [O] += the column sums of dout. Chunks of dx's rows, then of dw's columns (or rows),
+  // then of dbias's columns: every element of each is summed by one thread, in order.
   transpose(w, scratch, I, O);
   split(team, N, row_grain, [&](std::size_t n0, std::size_t n1, std::size_t) {
     matmul(dout + n0 * O, scratch, dx + n0 * I, n1 - n0, O, I, true);
   });
   // dw sums over all N rows: in slices of rows, so that each slice of x and dout stays in
-  // the L1 cache while every block of dw passes over it.
+  // the cache while every block of dw passes over it. A chunk reads every slice of one
+  // operand whole: of x when chunks take dw's columns, of dout when they take its rows, and
+  // then it also packs dout's panels again for its few rows (matmul.hpp, panel_columns). So
+  // chunks take columns, in whole panels, unless x's rows are over twice as long as dout's
+  // (the MLP's down projection).
   constexpr std::size_t slice = 64;
-  split(team, I, row_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-    for (std::size_t n0 = 0; n0 < N; n0 += slice)
-      matmul_transposed_a(x + n0 * I + i0, dout + n0 * O, dw + i0 * O, i1 - i0,
-                          std::min(slice, N - n0), O, true, {I, O, O});
-  });
+  if (I <= 2 * O) {
+    split(team, O, panel_columns, [&](std::size_t o0, std::size_t o1, std::size_t) {
+      for (std::size_t n0 = 0; n0 < N; n0 += slice)
+        matmul_transposed_a(x + n0 * I, dout + n0 * O + o0, dw + o0, I, std::min(slice, N - n0),
+                            o1 - o0, true, {I, O, O});
+    });
+  } else {
+    split(team, I, row_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+      for (std::size_t n0 = 0; n0 < N; n0 += slice)
+        matmul_transposed_a(x + n0 * I + i0, dout + n0 * O, dw + i0 * O, i1 - i0,
+                            std::min(slice, N - n0), O, true, {I, O, O});
+    });
+  }
   if (dbias)
     split(team, O, row_grain, [&](std::size_t o0, std::size_t o1, std::size_t) {
       for (std::size_t n = 0; n < N; ++n)
@@ -297,42 +338,74 @@ void softmax_backward_row(float* ds, const float* p, std::size_t n, std::size_t 
 
 }  // namespace
 
-void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
+namespace {
+
+// What a row's softmax divided by: its largest score and the sum of exp((x - max) * scale).
+struct RowSoftmax {
+  float max, sum;
+};
+
+// causal_softmax_row's work, returning what it divided by (the loss needs both).
+RowSoftmax softmax_in_place(float* row, std::size_t n, std::size_t T, float scale) {
   // exp(x * scale - max) = 2^(x * scale * log2(e) - max * log2(e)): vectors of `lanes` scores
-  // through the fast exp2 of the fused kernels; the last, partial vector goes through a copy
-  // padded with -inf (2^-inf = 0), so every score takes the same path.
+  // through the fast exp2 of the fused kernels. The last, partial vector's lanes past n count
+  // as -inf (2^-inf = 0), so every score takes the same path: read and written whole where the
+  // row has room for it (its lanes past n are the row's zeros to be), else through a copy.
+  // Short rows (the induction model's T = 25) spent most of their time in the copies and
+  // fills a partial vector took through the C library.
   const float to_log2 = scale * 1.4426950408889634f;
-  const std::size_t body = n - n % lanes;
-  float max = row[0];
-  if (body > 0) {
-    batch maxes = batch::load_unaligned(row);
-    for (std::size_t s = lanes; s < body; s += lanes)
-      maxes = xsimd::max(maxes, batch::load_unaligned(row + s));
-    max = xsimd::reduce_max(maxes);
+  const std::size_t body = n - n % lanes, last = n - body;
+  const bool in_place = last == 0 || body + lanes <= T;
+  alignas(64) float chunk[lanes];
+  float* const tail = in_place ? row + body : chunk;
+  batch_bool past_n(false);
+  if (last > 0) {
+    if (!in_place) std::copy(row + body, row + n, chunk);
+    alignas(64) static constexpr float lane_index[16] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                         8, 9, 10, 11, 12, 13, 14, 15};
+    static_assert(lanes <= 16, "lane_index covers a vector");
+    past_n = batch::load_aligned(lane_index) >= batch(static_cast<float>(last));
   }
-  for (std::size_t s = body; s < n; ++s) max = std::max(max, row[s]);
+  const auto load_tail = [&] {
+    return xsimd::select(past_n, batch(-std::numeric_limits<float>::infinity()),
+                         batch::load_unaligned(tail));
+  };
+  batch maxes(-std::numeric_limits<float>::infinity());
+  for (std::size_t s = 0; s < body; s += lanes)
+    maxes = xsimd::max(maxes, batch::load_unaligned(row + s));
+  if (last > 0) maxes = xsimd::max(maxes, load_tail());
+  const float max = xsimd::reduce_max(maxes);
   const batch shift(max * to_log2), factor(to_log2);
   batch sums(0.0f);
-  std::size_t s = 0;
-  for (; s + lanes <= n; s += lanes) {
+  for (std::size_t s = 0; s < body; s += lanes) {
     const batch e = kernels::exp2_fast(xsimd::fms(batch::load_unaligned(row + s), factor, shift));
     sums += e;
     e.store_unaligned(row + s);
   }
-  if (s < n) {
-    alignas(64) float chunk[lanes];
-    std::fill(chunk, chunk + lanes, -std::numeric_limits<float>::infinity());
-    std::copy(row + s, row + n, chunk);
-    const batch e = kernels::exp2_fast(xsimd::fms(batch::load_aligned(chunk), factor, shift));
-    sums += e;
-    e.store_aligned(chunk);
-    std::copy(chunk, chunk + (n - s), row + s);
+  batch tail_e(0.0f);
+  if (last > 0) {
+    tail_e = kernels::exp2_fast(xsimd::fms(load_tail(), factor, shift));
+    sums += tail_e;
   }
-  const float inverse = 1.0f / xsimd::reduce_add(sums);
-  for (s = 0; s < body; s += lanes)
-    (batch::load_unaligned(row + s) * batch(inverse)).store_unaligned(row + s);
-  for (; s < n; ++s) row[s] *= inverse;
-  std::fill(row + n, row + T, 0.0f);
+  const float sum = xsimd::reduce_add(sums);
+  const batch inverse(1.0f / sum);
+  for (std::size_t s = 0; s < body; s += lanes)
+    (batch::load_unaligned(row + s) * inverse).store_unaligned(row + s);
+  std::size_t s = body;
+  if (last > 0) {
+    (tail_e * inverse).store_unaligned(tail);
+    if (!in_place) std::copy(chunk, chunk + last, row + body);
+    s = in_place ? body + lanes : n;
+  }
+  for (; s + lanes <= T; s += lanes) batch(0.0f).store_unaligned(row + s);
+  for (; s < T; ++s) row[s] = 0.0f;
+  return {max, sum};
+}
+
+}  // namespace
+
+void causal_softmax_row(float* row, std::size_t n, std::size_t T, float scale) {
+  softmax_in_place(row, n, T, scale);
 }
 
 void causal_softmax_row_reference(float* row, std::size_t n, std::size_t T, float scale) {
@@ -531,24 +604,35 @@ void residual_backward(float* da, float* db, const float* dout, std::size_t coun
 }
 
 double cross_entropy_forward(float* probs, const float* logits, const std::int32_t* targets,
-                             std::size_t N, std::size_t V) {
+                             std::size_t N, std::size_t V, ThreadTeam* team) {
   // probs, logits [N, V]; targets [N]. Each counted row adds log(sum exp(l - max)) - (l_y - max),
-  // in double, rows in order.
+  // in double. The rows' softmax is the attention's (softmax_in_place: vectors and the fast
+  // exp2), where std::exp one logit at a time took 5% of the induction model's step.
+  // The rows are summed in blocks fixed by N alone, then the blocks in order: the same bits
+  // whether a team's threads take the blocks or one thread does.
+  constexpr std::size_t max_blocks = 64;
+  const std::size_t rows_per_block = std::max<std::size_t>(64, (N + max_blocks - 1) / max_blocks);
+  const std::size_t blocks = (N + rows_per_block - 1) / rows_per_block;
+  double block_total[max_blocks] = {};
+  std::size_t block_counted[max_blocks] = {};
+  split(team, blocks, 1, [&](std::size_t b0, std::size_t b1, std::size_t) {
+    for (std::size_t b = b0; b < b1; ++b)
+      for (std::size_t n = b * rows_per_block; n < std::min(N, (b + 1) * rows_per_block); ++n) {
+        const float* row = logits + n * V;
+        float* p = probs + n * V;
+        std::copy(row, row + V, p);
+        const RowSoftmax softmax = softmax_in_place(p, V, V, 1.0f);
+        if (targets[n] < 0) continue;
+        block_total[b] +=
+            std::log(static_cast<double>(softmax.sum)) - (row[targets[n]] - softmax.max);
+        ++block_counted[b];
+      }
+  });
   double total = 0.0;
   std::size_t counted = 0;
-  for (std::size_t n = 0; n < N; ++n) {
-    const float* row = logits + n * V;
-    float* p = probs + n * V;
-    const float max = *std::max_element(row, row + V);
-    float sum = 0.0f;
-    for (std::size_t i = 0; i < V; ++i) {
-      p[i] = std::exp(row[i] - max);
-      sum += p[i];
-    }
-    for (std::size_t i = 0; i < V; ++i) p[i] /= sum;
-    if (targets[n] < 0) continue;
-    total += std::log(static_cast<double>(sum)) - (row[targets[n]] - max);
-    ++counted;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    total += block_total[b];
+    counted += block_counted[b];
   }
   return total / static_cast<double>(counted);
 }

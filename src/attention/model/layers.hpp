@@ -31,11 +31,12 @@ void embedding_backward(float* dwte, float* dwpe, const float* dout, const std::
 
 // out [N, D] = (x - mean) * rstd * gain + bias, row by row; keeps mean [N] and rstd [N].
 void layer_norm_forward(float* out, float* mean, float* rstd, const float* x, const float* gain,
-                        const float* bias, std::size_t N, std::size_t D);
+                        const float* bias, std::size_t N, std::size_t D,
+                        ThreadTeam* team = nullptr);
 // dx [N, D], dgain [D], dbias [D] += from dout [N, D].
 void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dout, const float* x,
                          const float* gain, const float* mean, const float* rstd, std::size_t N,
-                         std::size_t D);
+                         std::size_t D, ThreadTeam* team = nullptr);
 // The plain scalar loops the two (vector body, scalar tail) are tested against.
 void layer_norm_forward_reference(float* out, float* mean, float* rstd, const float* x,
                                   const float* gain, const float* bias, std::size_t N,
@@ -112,7 +113,7 @@ void residual_backward(float* da, float* db, const float* dout, std::size_t coun
 // is not -1 of -log probs[target]; returns that mean (NaN when no row counts).
 // Targets must be -1 or in [0, V).
 double cross_entropy_forward(float* probs, const float* logits, const std::int32_t* targets,
-                             std::size_t N, std::size_t V);
+                             std::size_t N, std::size_t V, ThreadTeam* team = nullptr);
 // dlogits [N, V] += (probs - onehot(target)) / counted, on counted rows only.
 void cross_entropy_backward(float* dlogits, const float* probs, const std::int32_t* targets,
                             std::size_t N, std::size_t V);

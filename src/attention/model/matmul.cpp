@@ -41,6 +41,7 @@ Operands<Transposed> resolve(const float* a, const float* b, float* c, std::size
 // step at 87-92% of the mul + add peak against 49-54% (bench/matmul-node.mjs, CPU time, the
 // peak in the same rounds). 4 x 2 measured the same as 2 x 4 within the noise.
 constexpr std::size_t tile_rows = 2, tile_vectors = 4;
+static_assert(tile_vectors * lanes == panel_columns, "a packed panel is one tile wide");
 
 // Products 2 vectors wide (the attention's P . V, dQ, dV and dK at head size 8) keep 8
 // accumulators with a 4 x 2 tile (4 rows: the attention's row block); with 2 x 2 they had 4
@@ -113,7 +114,7 @@ constexpr std::size_t panel_depth = 256, packed_min_rows = 16;
 
 template <bool Transposed>
 void packed(const Operands<Transposed>& o, std::size_t rows, std::size_t cols, bool accumulate) {
-  constexpr std::size_t width = tile_vectors * lanes;
+  constexpr std::size_t width = panel_columns;
   alignas(64) float panel[panel_depth * width];
   const std::size_t whole = cols - cols % width;
   for (std::size_t p0 = 0; p0 < o.inner; p0 += panel_depth) {

@@ -8,8 +8,14 @@
 #pragma once
 
 #include <cstddef>
+#include <xsimd/xsimd.hpp>
 
 namespace attention::model {
+
+// Columns of b that the kernel packs into one panel for products of many rows (matmul.cpp): 4
+// vectors. A product split among threads by columns, in multiples of this, packs each panel
+// once, where a split by rows has every chunk pack all of b.
+inline constexpr std::size_t panel_columns = 4 * xsimd::batch<float>::size;
 
 // Row strides, in floats, of a, b and c when they are views into wider rows (one head's
 // columns of a [N, heads * d] tensor, say); 0 means dense (a's row length, cols, cols).

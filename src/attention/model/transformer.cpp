@@ -116,13 +116,23 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
   return a;
 }
 
+// Elements per chunk of an element-wise stage shared by a team (GELU, residuals, zeroing, AdamW): a
+// multiple of every SIMD width, so that each element takes the vector body or the scalar tail as it
+// would on one thread.
+constexpr std::size_t element_grain = 256;
+
 // Zeroes the activation gradients that the backward accumulates into: all but the attention
 // weights, the LayerNorm statistics and the probabilities, which have no gradient of their
 // own (the weights' is scratch inside attention_backward), and RoPE's inputs, which
 // rope_backward writes whole.
-void zero_gradients(const Activations& g, const Config& c, std::size_t B, std::size_t T) {
+void zero_gradients(const Activations& g, const Config& c, std::size_t B, std::size_t T,
+                    ThreadTeam* team) {
   const std::size_t N = B * T, D = c.d_model, KV = c.kv_heads * (D / c.heads), M = c.mlp_size;
-  const auto zero = [](float* x, std::size_t count) { std::fill(x, x + count, 0.0f); };
+  // Each buffer in chunks a team's threads share (memory-bound: a second core adds bandwidth).
+  const auto zero = [team](float* x, std::size_t count) {
+    split(team, count, element_grain,
+          [x](std::size_t i0, std::size_t i1, std::size_t) { std::fill(x + i0, x + i1, 0.0f); });
+  };
   zero(g.embedded, N * D);
   for (const LayerActivations& gl : g.layers) {
     for (float* x : {gl.norm1, gl.q_rot, gl.heads, gl.proj, gl.mid}) zero(x, N * D);
@@ -142,11 +152,6 @@ std::size_t scratch_floats(const Config& c, std::size_t T, std::size_t threads) 
   const std::size_t D = c.d_model, M = c.mlp_size, V = c.vocab_size;
   return std::max(threads * attention_scratch_floats(T, D / c.heads), D * std::max({D, M, V}));
 }
-
-// Elements per chunk of an element-wise stage shared by a team (GELU, AdamW): a multiple of
-// every SIMD width, so that each element takes the vector body or the scalar tail as it would
-// on one thread.
-constexpr std::size_t element_grain = 256;
 
 // Decoding's cache: keys and values [L, C, Hkv d] each, then one token's activations and the
 // scores of one query [C].
@@ -452,7 +457,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     {
       PieceTimer timer(profile, Piece::layer_norm);
       layer_norm_forward(la.norm1, la.norm1_mean, la.norm1_rstd, x, lp.norm1_gain, lp.norm1_bias, N,
-                         D);
+                         D, team);
     }
     {
       PieceTimer timer(profile, Piece::qkv);
@@ -477,13 +482,15 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     }
     {
       PieceTimer timer(profile, Piece::residual);
-      residual_forward(la.mid, x, la.proj, N * D);
+      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+        residual_forward(la.mid + i0, x + i0, la.proj + i0, i1 - i0);
+      });
     }
     if (M > 0) {
       {
         PieceTimer timer(profile, Piece::layer_norm);
         layer_norm_forward(la.norm2, la.norm2_mean, la.norm2_rstd, la.mid, lp.norm2_gain,
-                           lp.norm2_bias, N, D);
+                           lp.norm2_bias, N, D, team);
       }
       {
         PieceTimer timer(profile, Piece::mlp);
@@ -494,13 +501,15 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
         linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D, team);
       }
       PieceTimer timer(profile, Piece::residual);
-      residual_forward(la.out, la.mid, la.mlp_out, N * D);
+      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+        residual_forward(la.out + i0, la.mid + i0, la.mlp_out + i0, i1 - i0);
+      });
     }
     x = la.out;
   }
   {
     PieceTimer timer(profile, Piece::layer_norm);
-    layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D);
+    layer_norm_forward(a.norm, a.norm_mean, a.norm_rstd, x, p.norm_gain, p.norm_bias, N, D, team);
   }
   PieceTimer timer(profile, Piece::unembedding);
   linear_forward(a.logits, a.norm, p.unembedding, nullptr, N, D, c.vocab_size, team);
@@ -520,8 +529,10 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   ThreadTeam* team = team_;
   {
     PieceTimer timer(profile, Piece::zero_gradients);
-    std::fill(grads_, grads_ + parameter_count_, 0.0f);
-    zero_gradients(g, c, B, T);
+    split(team, parameter_count_, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+      std::fill(grads_ + i0, grads_ + i1, 0.0f);
+    });
+    zero_gradients(g, c, B, T, team);
   }
   {
     PieceTimer timer(profile, Piece::loss_backward);
@@ -536,7 +547,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   {
     PieceTimer timer(profile, Piece::layer_norm_backward);
     layer_norm_backward(g.layers[L - 1].out, dp.norm_gain, dp.norm_bias, g.norm,
-                        a.layers[L - 1].out, p.norm_gain, a.norm_mean, a.norm_rstd, N, D);
+                        a.layers[L - 1].out, p.norm_gain, a.norm_mean, a.norm_rstd, N, D, team);
   }
   for (std::size_t l = L; l-- > 0;) {
     const LayerParameters &lp = p.layers[l], &dlp = dp.layers[l];
@@ -546,7 +557,9 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     if (M > 0) {
       {
         PieceTimer timer(profile, Piece::residual_backward);
-        residual_backward(gl.mid, gl.mlp_out, gl.out, N * D);
+        split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+          residual_backward(gl.mid + i0, gl.mlp_out + i0, gl.out + i0, i1 - i0);
+        });
       }
       {
         PieceTimer timer(profile, Piece::mlp_backward);
@@ -560,11 +573,13 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
       }
       PieceTimer timer(profile, Piece::layer_norm_backward);
       layer_norm_backward(gl.mid, dlp.norm2_gain, dlp.norm2_bias, gl.norm2, la.mid, lp.norm2_gain,
-                          la.norm2_mean, la.norm2_rstd, N, D);
+                          la.norm2_mean, la.norm2_rstd, N, D, team);
     }
     {
       PieceTimer timer(profile, Piece::residual_backward);
-      residual_backward(dx, gl.proj, gl.mid, N * D);
+      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+        residual_backward(dx + i0, gl.proj + i0, gl.mid + i0, i1 - i0);
+      });
     }
     {
       PieceTimer timer(profile, Piece::output_projection_backward);
@@ -589,7 +604,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     }
     PieceTimer timer(profile, Piece::layer_norm_backward);
     layer_norm_backward(dx, dlp.norm1_gain, dlp.norm1_bias, gl.norm1, x, lp.norm1_gain,
-                        la.norm1_mean, la.norm1_rstd, N, D);
+                        la.norm1_mean, la.norm1_rstd, N, D, team);
   }
   PieceTimer timer(profile, Piece::embedding_backward);
   embedding_backward(dp.tokens, dp.positions, g.embedded, tokens, B, T, D);
@@ -612,7 +627,7 @@ std::string TinyTransformer::compute_gradients(const std::int32_t* tokens,
   const Activations a = layout_activations(config_, B, T, acts_);
   {
     PieceTimer timer(profile_.get(), Piece::loss);
-    *loss = cross_entropy_forward(a.probs, a.logits, targets, B * T, config_.vocab_size);
+    *loss = cross_entropy_forward(a.probs, a.logits, targets, B * T, config_.vocab_size, team_);
   }
   backward_pass(tokens, targets);
   return "";
