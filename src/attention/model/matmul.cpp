@@ -44,7 +44,7 @@ constexpr std::size_t tile_rows = 2, tile_vectors = 4;
 static_assert(tile_vectors * lanes == panel_columns, "a packed panel is one tile wide");
 
 // Products 2 vectors wide (the attention's P . V, dQ, dV and dK at head size 8) keep 8
-// accumulators with a 4 x 2 tile (4 rows: the attention's row block); with 2 x 2 they had 4
+// accumulators with a 4 x 2 tile (half the attention's row block of 8); with 2 x 2 they had 4
 // chains of additions, each waiting on its own last sum. (Tiles for 1 and 3 vectors, met only
 // by the first blocks' scores, were not worth their code in the module's size.)
 constexpr std::size_t narrow_rows = 4, narrow_vectors = 2;
@@ -108,7 +108,7 @@ void tiled(const Operands<Transposed>& o, std::size_t rows, std::size_t cols, bo
 // columns at a time: panel_depth rows of the panel, contiguous (16 KiB in wasm), which every
 // row of c then reads from the L1 cache. Read in place, a panel's rows are a whole row of b
 // apart (2 KiB for the MLP's [128 x 512]): they fall into a few of the L1 cache's sets and
-// evict each other. Below packed_min_rows rows (the attention's blocks of 4 query rows)
+// evict each other. Below packed_min_rows rows (the attention's blocks of 8 query rows)
 // the copy costs more than it saves.
 constexpr std::size_t panel_depth = 256, packed_min_rows = 16;
 
