@@ -107,6 +107,18 @@ function logitTable(scores, logits, tokenizer, tr) {
 }
 
 /**
+ * What "⟨rare⟩" is, under the table, when the table or the bars show it (the id the text's
+ * rarer characters share); else nothing.
+ */
+function rareNote(tokenizer, shownIds, tr) {
+  if (tokenizer.unknownId < 0 || !shownIds.includes(tokenizer.unknownId)) return '';
+  return h('p', {
+    class: 'ch4-note ch4-rare-note',
+    text: tr('ch4.next.rare', { rare: tr('ch4.text.rare'), minCount: tokenizer.minCount }),
+  });
+}
+
+/**
  * Follows the model at the sentence shown: its parameters, fetched once per model and request
  * (one at a time; a newer request waits for the one under way), give the logits of every
  * place, h at the last one and h · W_U, all in this thread from that one copy: the table, the
@@ -219,6 +231,7 @@ function build(ctx) {
       }),
       dot,
       logitTable(scores, logits, tokenizer, tr),
+      rareNote(tokenizer, [...last.top.map((x) => x.id), last.truth], tr),
     );
     showH({ element, hPart, dot, tr }, languageRun.run, outputs, last);
     const pTrue = last.p[last.truth];
