@@ -7,7 +7,7 @@
 import { h } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
 import { formatExact } from '../format.mjs';
-import { runReading } from '../model/training.mjs';
+import { runReading, tokenLabel } from '../model/training.mjs';
 import { kindName } from './training-views.mjs';
 import { matrixView } from './matrix-view.mjs';
 import { ROLES } from '../roles.mjs';
@@ -50,7 +50,7 @@ function headsTable(run, tr) {
     (x) => (x.scores.induction === null ? '–' : formatExact(x.scores.induction)),
     (x) => kindName(x, tr),
   ];
-  return matrixView({
+  const table = matrixView({
     matrix: 'run-heads',
     role: ROLES.weights.role,
     symbol: ROLES.weights.symbol,
@@ -62,6 +62,22 @@ function headsTable(run, tr) {
     text: (i, j) => columns[j](heads[i]),
     shape: '',
   }).element;
+  // What the short headers and a "fixed token" stand for, under the table.
+  const fixed = [
+    ...new Set(
+      heads
+        .filter((x) => x.kind === 'fixed' || (x.kind === 'leans' && x.toward === 'fixed'))
+        .map((x) => tokenLabel(x.token)),
+    ),
+  ];
+  const notes = [tr('ch3.tables.columnsNote')];
+  for (const token of fixed) notes.push(tr('ch3.tables.fixedNote', { token }));
+  return h(
+    'div',
+    {},
+    table,
+    notes.map((text) => h('p', { class: 'run-table-note', text })),
+  );
 }
 
 /** True when two trees have the same elements in the same places (texts and attributes aside). */
