@@ -130,11 +130,11 @@ describe('chapter 4: what the numbers of the model shown say', () => {
     assert.doesNotMatch(said, /not yet/);
     assert.match(
       said,
-      /risen from its best \(5\.860 at step 3000\) while the training loss keeps falling: it is memorising the training text \(overfitting\)/,
+      /risen from its best \(5\.860 at step 3,000\) while the training loss keeps falling: it is memorising the training text \(overfitting\)/,
     );
     const saidZh = heldOutSentence(kept, zh);
     assert.doesNotMatch(saidZh, /还没有/);
-    assert.match(saidZh, /第 3000 步的 5\.860）回升，而训练损失还在下降：它在背训练文本（过拟合）/);
+    assert.match(saidZh, /第 3,000 步的 5\.860）回升，而训练损失还在下降：它在背训练文本（过拟合）/);
     // Between the lines and risen: no "does not yet predict better" either.
     const between = run(
       [

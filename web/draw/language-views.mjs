@@ -590,7 +590,7 @@ export function heldOutSentence(run, tr) {
   const offline = run.loadedStep ?? 0;
   const memorising = tr('ch4.train.overfitting', {
     best: best.loss.toFixed(3),
-    step: offline + best.step,
+    step: (offline + best.step).toLocaleString('en-US'),
   });
   return tr('ch4.model.then', { first: where, then: memorising });
 }
