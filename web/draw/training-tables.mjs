@@ -6,7 +6,7 @@
 // once it has left the page.
 import { h } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
-import { formatExact } from '../format.mjs';
+import { formatExact, formatLoss } from '../format.mjs';
 import { runReading, tokenLabel } from '../model/training.mjs';
 import { kindName } from './training-views.mjs';
 import { matrixView } from './matrix-view.mjs';
@@ -36,7 +36,7 @@ function lossTable(run, tr) {
     cols: 1,
     rowLabels: steps.map((s) => String(before + s)),
     colLabels: [tr('ch3.tables.lossColumn')],
-    text: (i) => run.losses[steps[i] - 1].toFixed(3),
+    text: (i) => formatLoss(run.losses[steps[i] - 1]),
     shape: '',
   }).element;
 }
