@@ -134,7 +134,10 @@ describe('chapter 4: what the numbers of the model shown say', () => {
     );
     const saidZh = heldOutSentence(kept, zh);
     assert.doesNotMatch(saidZh, /还没有/);
-    assert.match(saidZh, /第 3,000 步的 5\.860）回升，而训练损失还在下降：它在背训练文本（过拟合）/);
+    assert.match(
+      saidZh,
+      /第 3,000 步的 5\.860）回升，而训练损失还在下降：它在背训练文本（过拟合）/,
+    );
     // Between the lines and risen: no "does not yet predict better" either.
     const between = run(
       [
