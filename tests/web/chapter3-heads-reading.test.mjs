@@ -240,7 +240,9 @@ describe('one reader of which head does what', () => {
               lines: lines(th),
             })),
             reads: [...table.querySelectorAll('td.cell[data-col="2"]')].map((td) => td.textContent),
-            notes: [...panel.querySelectorAll('.run-table-note')].map((p) => p.textContent),
+            notes: [...panel.querySelectorAll('.run-table-note')]
+              .filter((p) => p.checkVisibility())
+              .map((p) => p.textContent),
           };
         });
         const where = `${viewport.width}, ${locale}`;
@@ -253,7 +255,7 @@ describe('one reader of which head does what', () => {
           fixed.some(Boolean),
           `${where}: this model has a fixed-token head: ${shown.reads}`,
         );
-        for (const token of fixed.filter(Boolean)) {
+        for (const token of fixed.filter(Boolean).slice(0, 1)) {
           const named = locale === 'zh-CN' ? `“固定词元 ${token}”` : `“fixed token ${token}”`;
           assert.ok(
             shown.notes.some((n) => n.startsWith(named)),

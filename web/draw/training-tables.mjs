@@ -62,21 +62,23 @@ function headsTable(run, tr) {
     text: (i, j) => columns[j](heads[i]),
     shape: '',
   }).element;
-  // What the short headers and a "fixed token" stand for, under the table.
-  const fixed = [
-    ...new Set(
-      heads
-        .filter((x) => x.kind === 'fixed' || (x.kind === 'leans' && x.toward === 'fixed'))
-        .map((x) => tokenLabel(x.token)),
-    ),
-  ];
-  const notes = [tr('ch3.tables.columnsNote')];
-  for (const token of fixed) notes.push(tr('ch3.tables.fixedNote', { token }));
+  // What the short headers and a "fixed token" stand for, under the table: the same two
+  // paragraphs at every snapshot (a table of the same shape has only its texts changed), the
+  // second hidden while no head reads as a fixed token.
+  const fixed = heads.find(
+    (x) => x.kind === 'fixed' || (x.kind === 'leans' && x.toward === 'fixed'),
+  );
+  const fixedNote = h('p', {
+    class: 'run-table-note',
+    text: tr('ch3.tables.fixedNote', { token: fixed ? tokenLabel(fixed.token) : '' }),
+  });
+  fixedNote.hidden = !fixed;
   return h(
     'div',
     {},
     table,
-    notes.map((text) => h('p', { class: 'run-table-note', text })),
+    h('p', { class: 'run-table-note', text: tr('ch3.tables.columnsNote') }),
+    fixedNote,
   );
 }
 
