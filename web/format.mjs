@@ -39,6 +39,16 @@ export function formatProbability(p) {
 }
 
 /**
+ * A training loss as a status line counts it: three decimals, and below 0.0005 (where three
+ * decimals read "0.000", as if the model were sure and right everywhere: the tiny model's loss
+ * goes on falling to 0.00003 and below) two significant digits, "0.00032".
+ */
+export function formatLoss(x) {
+  if (x >= 0.0005 || x === 0) return x.toFixed(3);
+  return x < 1e-6 ? '< 0.000001' : x.toPrecision(2);
+}
+
+/**
  * A loss (or a change of loss) in nats: three decimals, or three significant digits below 0.1
  * (0.00712), so that a model that knows a text by heart does not read as a loss of 0.007 that
  * "goes from 0.007 to 0.007".

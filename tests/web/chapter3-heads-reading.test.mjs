@@ -213,6 +213,62 @@ describe('one reader of which head does what', () => {
       }
   });
 
+  test('the heads table’s headers read whole (no word broken, two lines at most) and “fixed token” is said under it', async () => {
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 390, height: 844 },
+    ])
+      for (const locale of ['en-US', 'zh-CN']) {
+        const opened = await web.open({
+          url: `${web.url}#step=train&trained=${links.twoLayers}`,
+          locale,
+          viewport,
+        });
+        const { page, context, problems } = opened;
+        await waitForReady(page);
+        await page.waitForSelector('.workbench td.cell[data-matrix="run-heads"]');
+        const shown = await page.$eval('.workbench', (panel) => {
+          const table = panel.querySelector('.matrix:has(td.cell[data-matrix="run-heads"])');
+          const lines = (node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          };
+          return {
+            headers: [...table.querySelectorAll('th.col-label')].map((th) => ({
+              text: th.textContent,
+              lines: lines(th),
+            })),
+            reads: [...table.querySelectorAll('td.cell[data-col="2"]')].map((td) => td.textContent),
+            notes: [...panel.querySelectorAll('.run-table-note')]
+              .filter((p) => p.checkVisibility())
+              .map((p) => p.textContent),
+          };
+        });
+        const where = `${viewport.width}, ${locale}`;
+        // Chinese headers are one word each: one line; English ones break between words only.
+        const most = locale === 'zh-CN' ? 1 : 2;
+        for (const { text, lines } of shown.headers)
+          assert.ok(lines <= most, `${where}: “${text}” takes ${lines} lines`);
+        const fixed = shown.reads.map((r) => /(?:fixed token|固定词元) (\S+)/.exec(r)?.[1]);
+        assert.ok(
+          fixed.some(Boolean),
+          `${where}: this model has a fixed-token head: ${shown.reads}`,
+        );
+        for (const token of fixed.filter(Boolean).slice(0, 1)) {
+          const named = locale === 'zh-CN' ? `“固定词元 ${token}”` : `“fixed token ${token}”`;
+          assert.ok(
+            shown.notes.some((n) => n.startsWith(named)),
+            `${where}: no note says what ${named} is: ${shown.notes}`,
+          );
+        }
+        assert.ok(shown.notes[0].includes(shown.headers[1].text), `${where}: ${shown.notes[0]}`);
+        await screenshot(page, `ch3-heads-headers-${viewport.width}-${locale}`);
+        assert.deepEqual(await collectProblems(page, problems), []);
+        await context.close();
+      }
+  });
+
   test('in Chinese the prediction’s sentences follow each other without a space', async () => {
     const { page, context, problems } = await open(
       `step=heads-learned&trained=${links.twoLayers}`,

@@ -160,7 +160,7 @@ describe('chapter 4 opens with the snapshot', () => {
     await context.close();
   });
 
-  test('the next character: the id the rarer characters share reads “⟨rare⟩” (“⟨罕见字⟩”), not “�”, clear of its bar', async () => {
+  test('the next character: the id the rarer characters share reads “⟨rare⟩” (“⟨罕见字⟩”), not “�”, clear of its bar, and a note says what it is', async () => {
     for (const [locale, rare] of [
       ['en-US', '⟨rare⟩'],
       ['zh-CN', '⟨罕见字⟩'],
@@ -193,6 +193,10 @@ describe('chapter 4 opens with the snapshot', () => {
       assert.ok(bar, `${locale}: the bars: ${shown.bars.map((b) => b.label)}`);
       for (const b of shown.bars)
         assert.ok(b.labelRight <= b.trackLeft, `${locale}: “${b.label}” runs into its bar`);
+      // Said where it is shown: the note under the table says what the mark stands for.
+      const note = await page.textContent('.scene-ch4-next .ch4-logits .ch4-rare-note');
+      assert.ok(note.startsWith(rare), `${locale}: ${note}`);
+      assert.match(note, locale === 'en-US' ? /fewer than 3 times/ : /少于 3 次/);
       // The text's sentence names the mark.
       await goTo(page, 'lm-chars');
       await page.waitForFunction(

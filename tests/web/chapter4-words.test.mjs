@@ -114,6 +114,45 @@ describe('chapter 4: what the numbers of the model shown say', () => {
     );
   });
 
+  test('the snapshot trained on here: its held-out loss risen from the snapshot’s is overfitting, not “not yet”', () => {
+    // The walk's numbers on the Tang poems: the snapshot scores 5.86, "Keep training" takes it
+    // to 6.3 while the training loss falls.
+    const kept = run(
+      [
+        [0, 5.86],
+        [200, 6.05],
+        [400, 6.3],
+      ],
+      { source: 'snapshot', losses: falling(400) },
+    );
+    const said = heldOutSentence(kept, en);
+    assert.match(said, /6\.300\) is above both lines/);
+    assert.doesNotMatch(said, /not yet/);
+    assert.match(
+      said,
+      /risen from its best \(5\.860 at step 3,000\) while the training loss keeps falling: it is memorising the training text \(overfitting\)/,
+    );
+    const saidZh = heldOutSentence(kept, zh);
+    assert.doesNotMatch(saidZh, /还没有/);
+    assert.match(
+      saidZh,
+      /第 3,000 步的 5\.860）回升，而训练损失还在下降：它在背训练文本（过拟合）/,
+    );
+    // Between the lines and risen: no "does not yet predict better" either.
+    const between = run(
+      [
+        [0, 5.7],
+        [400, 6.0],
+      ],
+      { source: 'snapshot', losses: falling(400) },
+    );
+    assert.match(
+      heldOutSentence(between, en),
+      /beats unigram \(6\.22\) but not bigram \(5\.84\)\. Its held-out loss has risen/,
+    );
+    assert.doesNotMatch(heldOutSentence(between, en), /not yet/);
+  });
+
   test('"Training live" does not point to itself; a text without a snapshot is not sent back to one', () => {
     const snapshot = run([[0, 5.5]], { source: 'snapshot', losses: [] });
     snapshot.step = 0;

@@ -247,3 +247,31 @@ test('seeded random numbers (Gaussian, Xavier) are reproducible; reset restores 
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('an edited number such as -2.5 has room inside its field, at 1366 and 390 px', async () => {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
+    const { page, context, problems } = await web.open({ url: `${web.url}#step=inputs`, viewport });
+    await waitForReady(page);
+    const field = page.locator('.workbench .editor-input').first();
+    await field.fill('-2.5');
+    await field.press('Tab');
+    await page.waitForFunction(
+      () => document.querySelector('.workbench .editor-input').value === '-2.5',
+    );
+    const room = await page.$eval('.workbench .editor-input', (input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = style.font;
+      const text = context.measureText(input.value).width;
+      const inner = input.clientWidth; // padding box: the text's room, border aside
+      return { side: (inner - text) / 2, cut: input.scrollWidth > input.clientWidth };
+    });
+    assert.equal(room.cut, false, `${viewport.width}: the number is cut`);
+    assert.ok(room.side >= 4, `${viewport.width}: ${room.side.toFixed(1)} px each side of “-2.5”`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});

@@ -20,7 +20,10 @@ async function checkMarkTargets(page, where) {
       .map((el) => {
         const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
         const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+        const number = el.querySelector('.tick-number');
         return {
+          fontSize: number ? parseFloat(getComputedStyle(number).fontSize) : null,
+          digits: number?.textContent,
           name: el.dataset.stage ? `mark ${el.dataset.stage}` : 'legend',
           button: el.tagName === 'BUTTON',
           hitsItself: hit === el || el.contains(hit),
@@ -30,6 +33,11 @@ async function checkMarkTargets(page, where) {
   );
   const marks = boxes.filter((box) => box.name !== 'legend');
   assert.equal(marks.length, STAGE_COUNT, `${where}: a mark per stage`);
+  // Readable numbers: the stage's digits at 11 px or more.
+  for (const box of marks) {
+    assert.match(box.digits ?? '', /^\d+$/, `${where}: ${box.name} shows its number in digits`);
+    assert.ok(box.fontSize >= 11, `${where}: ${box.name}'s number is ${box.fontSize} px`);
+  }
   for (const box of boxes) {
     assert.ok(box.button, `${where}: ${box.name} is a button`);
     assert.ok(

@@ -173,15 +173,23 @@ test('the timeline: stage markers are not step numbers', async () => {
   assert.equal(await page.textContent('.step-counter'), `Step 4 of ${STEP_COUNT}`);
   assert.equal(await page.textContent('.stage-counter'), `Stage 3 of ${STAGE_COUNT}`);
   assert.equal(await page.textContent('.ticks-legend'), 'Stages');
-  const ticks = await page.$$eval('.tick', (els) => els.map((el) => [el.textContent, el.title]));
+  const ticks = await page.$$eval('.tick', (els) =>
+    els.map((el) => {
+      const number = el.querySelector('.tick-number');
+      const style = getComputedStyle(number);
+      return [el.textContent, el.title, parseFloat(style.fontSize), style.borderRadius];
+    }),
+  );
+  // One number per stage, in digits of 11 px or more (Unicode's circled ① drew them about
+  // 8 px high), in a drawn ring.
   assert.deepEqual(
     ticks.map(([text]) => text),
-    // ① … ⑳ ㉑ … one circled number per stage (Unicode's circled 21 to 35 are in another
-    // block, from U+3251)
-    Array.from({ length: STAGE_COUNT }, (_, k) =>
-      String.fromCodePoint(k < 20 ? 0x2460 + k : 0x3251 + k - 20),
-    ),
+    Array.from({ length: STAGE_COUNT }, (_, k) => String(k + 1)),
   );
+  for (const [text, , size, radius] of ticks) {
+    assert.ok(size >= 11, `mark ${text}: ${size} px`);
+    assert.notEqual(radius, '0px', `mark ${text} is not circled`);
+  }
   assert.equal(ticks[2][1], 'Stage 3: Keys, values, queries');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

@@ -580,7 +580,8 @@ export function heldOutSentence(run, tr) {
     : beatsBigram
       ? 'ch4.train.beatsBigram'
       : 'ch4.train.beatsNone';
-  const where = tr(key, {
+  // Worse than it was: not "not yet" (as if it were still getting there).
+  const where = tr(overfitting && key !== 'ch4.train.beatsBoth' ? `${key}.risen` : key, {
     loss: loss.toFixed(3),
     unigram: lines.unigram.toFixed(2),
     bigram: lines.bigram.toFixed(2),
@@ -589,7 +590,7 @@ export function heldOutSentence(run, tr) {
   const offline = run.loadedStep ?? 0;
   const memorising = tr('ch4.train.overfitting', {
     best: best.loss.toFixed(3),
-    step: offline + best.step,
+    step: (offline + best.step).toLocaleString('en-US'),
   });
   return tr('ch4.model.then', { first: where, then: memorising });
 }

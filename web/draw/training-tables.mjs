@@ -6,8 +6,8 @@
 // once it has left the page.
 import { h } from '../dom.mjs';
 import { oncePerFrame } from '../idle.mjs';
-import { formatExact } from '../format.mjs';
-import { runReading } from '../model/training.mjs';
+import { formatExact, formatLoss } from '../format.mjs';
+import { runReading, tokenLabel } from '../model/training.mjs';
 import { kindName } from './training-views.mjs';
 import { matrixView } from './matrix-view.mjs';
 import { ROLES } from '../roles.mjs';
@@ -36,7 +36,7 @@ function lossTable(run, tr) {
     cols: 1,
     rowLabels: steps.map((s) => String(before + s)),
     colLabels: [tr('ch3.tables.lossColumn')],
-    text: (i) => run.losses[steps[i] - 1].toFixed(3),
+    text: (i) => formatLoss(run.losses[steps[i] - 1]),
     shape: '',
   }).element;
 }
@@ -50,7 +50,7 @@ function headsTable(run, tr) {
     (x) => (x.scores.induction === null ? '–' : formatExact(x.scores.induction)),
     (x) => kindName(x, tr),
   ];
-  return matrixView({
+  const table = matrixView({
     matrix: 'run-heads',
     role: ROLES.weights.role,
     symbol: ROLES.weights.symbol,
@@ -62,6 +62,24 @@ function headsTable(run, tr) {
     text: (i, j) => columns[j](heads[i]),
     shape: '',
   }).element;
+  // What the short headers and a "fixed token" stand for, under the table: the same two
+  // paragraphs at every snapshot (a table of the same shape has only its texts changed), the
+  // second hidden while no head reads as a fixed token.
+  const fixed = heads.find(
+    (x) => x.kind === 'fixed' || (x.kind === 'leans' && x.toward === 'fixed'),
+  );
+  const fixedNote = h('p', {
+    class: 'run-table-note',
+    text: tr('ch3.tables.fixedNote', { token: fixed ? tokenLabel(fixed.token) : '' }),
+  });
+  fixedNote.hidden = !fixed;
+  return h(
+    'div',
+    {},
+    table,
+    h('p', { class: 'run-table-note', text: tr('ch3.tables.columnsNote') }),
+    fixedNote,
+  );
 }
 
 /** True when two trees have the same elements in the same places (texts and attributes aside). */

@@ -199,9 +199,15 @@ export const HELD_OUT_RISE = 0.02;
 /** Training steps averaged for the training loss at a held-out score (one step is noisy). */
 const TRAIN_LOSS_WINDOW = 50;
 
-/** The mean training loss of the TRAIN_LOSS_WINDOW steps up to `step` (losses[k] is step k+1). */
+/**
+ * The mean training loss of the TRAIN_LOSS_WINDOW steps up to `step` (losses[k] is step k+1);
+ * at step 0 (a snapshot as loaded, scored before any step here) the first steps after it.
+ */
 function trainLossAt(losses, step) {
-  const window = losses.slice(Math.max(0, step - TRAIN_LOSS_WINDOW), step);
+  const window =
+    step > 0
+      ? losses.slice(Math.max(0, step - TRAIN_LOSS_WINDOW), step)
+      : losses.slice(0, TRAIN_LOSS_WINDOW);
   return window.length ? window.reduce((a, b) => a + b, 0) / window.length : NaN;
 }
 

@@ -49,6 +49,35 @@ export function createStageList({ onJump, chapters, stages }) {
     onJump(index);
   };
 
+  // A short laptop screen's strip (layout.css) wraps its rows wherever a stage number runs out
+  // of room: a chapter's name could end a row with its stages on the next. Where one would,
+  // the row breaks before the chapter's name instead (its .chapter-break shown), so that each
+  // chapter reads as one run, its name first. Measured when the list's size or a chapter
+  // name's changes (a font loaded, another language), never as a stage changes (the strip's
+  // rows do not depend on the stage shown).
+  function keepChaptersWhole() {
+    const breaks = [...list.querySelectorAll(':scope > .chapter-break')];
+    for (const b of breaks) b.classList.remove('is-on');
+    const left = list.getBoundingClientRect().left + list.clientLeft;
+    const middle = (box) => box.top + box.height / 2;
+    for (const b of breaks) {
+      const title = b.nextElementSibling;
+      const box = title.getBoundingClientRect();
+      let last = null;
+      for (let item = title.nextElementSibling; item; item = item.nextElementSibling) {
+        if (!item.classList.contains('stage-item')) break;
+        last = item.querySelector(':scope > .stage-button') ?? last;
+      }
+      // Rows differ by a button's height; a name and a number of one row, by a few pixels.
+      const split = last && Math.abs(middle(last.getBoundingClientRect()) - middle(box)) > 10;
+      const rowStart = box.left - left < 8;
+      if (split && !rowStart) b.classList.add('is-on');
+    }
+  }
+  // The list's size, and its chapters' names (their font, once loaded, or their language).
+  const sizes = new ResizeObserver(() => keepChaptersWhole());
+  sizes.observe(list);
+
   // What the list was last built for: another stage of the same steps only moves the
   // current mark and the one row of steps (the list built anew at every stage change of
   // playback laid out and styled some 250 boxes in that frame: 48 stage numbers and names, 24
@@ -102,6 +131,7 @@ export function createStageList({ onJump, chapters, stages }) {
           .map((item) => [Number(item.dataset.stage), item]),
       );
       list.replaceChildren(...built);
+      for (const title of list.querySelectorAll(':scope > .chapter-title')) sizes.observe(title);
       builtFor = { steps, tr, dims, stage: current.stage };
     }
     if (focusedTarget !== null) {
@@ -123,7 +153,27 @@ export function createStageList({ onJump, chapters, stages }) {
   // the item's box and the row's, as the browser's own layout of the next frame found them;
   // the row is scrolled then, only when the item is not wholly in view.
   const revealStage = (at, row) => at.right - row.right; // its right edge at the row's
-  const revealStep = (at, row) => at.left - row.left - (row.width - at.width) / 2; // centred
+  // The current step centred, then moved so that no step is cut by the row's left edge: the
+  // one the centring would cut is shown whole, or (when the current one would no longer fit)
+  // scrolled past, the next one starting at the edge; near the row's end, room is made after
+  // its last step for that (its end padding). The buttons' boxes are read here, in the
+  // observer's report, after the frame's layout.
+  const revealStep = (at, row, root) => {
+    const max = root.scrollWidth - root.clientWidth;
+    const centred = at.left - row.left - (row.width - at.width) / 2;
+    let shift = Math.min(max - root.scrollLeft, Math.max(-root.scrollLeft, centred));
+    const boxes = [...root.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
+    const cut = boxes.findIndex(
+      (b) => b.left - shift < row.left - 0.5 && b.right - shift > row.left + 0.5,
+    );
+    if (cut !== -1) {
+      const whole = boxes[cut].left - row.left;
+      shift = at.right - whole <= row.right + 0.5 ? whole : (boxes[cut + 1] ?? at).left - row.left;
+    }
+    const room = Math.ceil(root.scrollLeft + shift - max);
+    if (room > 0) root.style.setProperty('--end-room', `${room}px`);
+    return shift;
+  };
   const stageWatch = watchInRow(list, revealStage);
   let stepWatch = null;
 
@@ -171,6 +221,9 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
           text: tr(chapters.find((c) => c.number === chapter).titleKey),
         })
       : null;
+    // Where the strip breaks its row before the chapter, when it must (keepChaptersWhole).
+    const chapterBreak =
+      opensChapter && k > 0 ? h('li', { class: 'chapter-break', 'aria-hidden': 'true' }) : null;
     const isCurrent = current.stage === stage;
     const button = h(
       'button',
@@ -191,7 +244,7 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
       button,
       sublist,
     );
-    return chapterTitle ? [chapterTitle, item] : [item];
+    return [chapterBreak, chapterTitle, item].filter(Boolean);
   });
 }
 
@@ -237,7 +290,7 @@ function watchInRow(root, shift) {
       const { boundingClientRect: at, rootBounds: row } = entry ?? {};
       if (!(row?.width > 0 && at.width > 0)) return;
       observer.unobserve(watched); // once per watch(): the reader may scroll it away after
-      if (at.left < row.left || at.right > row.right) root.scrollBy({ left: shift(at, row) });
+      if (at.left < row.left || at.right > row.right) root.scrollBy({ left: shift(at, row, root) });
     },
     { root },
   );

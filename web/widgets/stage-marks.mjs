@@ -13,16 +13,6 @@ export const MARK_SIZE = 24;
 export const MARK_ROWS = 2;
 
 /**
- * Stage numbers as circled digits: ① … ⑳ and ㉑ … ㉟ (Unicode has no circled numbers beyond 35).
- */
-export const circled = (n) =>
-  n >= 1 && n <= 20
-    ? String.fromCodePoint(0x245f + n)
-    : n <= 35
-      ? String.fromCodePoint(0x3250 + n - 20)
-      : String(n);
-
-/**
  * Where each mark stands: its centre x (px, in the strip) and its row. A mark takes the first
  * row with room at its own place; with none, the row that ends first, just after that row's
  * last mark. Then each row is pushed back from the strip's right end. No two marks of a row
@@ -96,18 +86,23 @@ export function createStageMarks({ timeline }) {
       .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage)
       .map(({ step, index, at }) => {
         const name = `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`;
-        const button = h('button', {
-          type: 'button',
-          class: 'tick',
-          tabindex: '-1',
-          dataset: { stage: String(step.stage) },
-          title: name,
-          'aria-label': name,
-          text: circled(step.stage),
-          // Before the strip is measured: at its place, on the first row.
-          style: { left: `${at * 100}%`, top: '0px' },
-          onclick: () => timeline.goTo(index),
-        });
+        const button = h(
+          'button',
+          {
+            type: 'button',
+            class: 'tick',
+            tabindex: '-1',
+            dataset: { stage: String(step.stage) },
+            title: name,
+            'aria-label': name,
+            // Before the strip is measured: at its place, on the first row.
+            style: { left: `${at * 100}%`, top: '0px' },
+            onclick: () => timeline.goTo(index),
+          },
+          // The stage's number in a drawn circle (so it is not read as a step number), its
+          // digits 11 px: Unicode's circled numbers (①) drew them about 8 px high.
+          h('span', { class: 'tick-number', text: String(step.stage) }),
+        );
         return { index, at, button };
       });
     element.replaceChildren(...starts.map(({ button }) => button));

@@ -2,8 +2,9 @@
 // sentence, the last row's output h (its D numbers, shown) times the unembedding W_U gives
 // one logit per character of the vocabulary; softmax turns them into the probability of each
 // next character; the true next character's probability p gives the loss −ln p. Every number
-// is the model's: its forward pass in the worker (logits), h read from a copy of it in this
-// thread (model/last-row.mjs), softmax and −ln computed here. The clock reveals h, then the
+// is the model's: its parameters, copied from the worker once per step shown, give the logits
+// and h in this thread (model/last-row.mjs), so that every number shown is of one step of a
+// run, even while it trains; softmax and −ln computed here. The clock reveals h, then the
 // logits, the probabilities and the loss.
 import { h, setText } from '../../dom.mjs';
 import {
@@ -11,7 +12,6 @@ import {
   followRun,
   inkOn,
   numberRgb,
-  forwardFollower,
   probabilityBars,
   sentenceAndStatus,
   sentenceKey,
@@ -107,44 +107,71 @@ function logitTable(scores, logits, tokenizer, tr) {
 }
 
 /**
- * Follows the model's h at the last place of the sentence shown: asked again only when a
- * newer forward result came, one at a time (the model is copied into this thread for it).
- * onH(hRow, z, unembedding, result) for the newest; onError when it failed.
+ * What "⟨rare⟩" is, under the table, when the table or the bars show it (the id the text's
+ * rarer characters share); else nothing.
  */
-function hFollower(languageRun, attn, onH, onError) {
+function rareNote(tokenizer, shownIds, tr) {
+  if (tokenizer.unknownId < 0 || !shownIds.includes(tokenizer.unknownId)) return '';
+  return h('p', {
+    class: 'ch4-note ch4-rare-note',
+    text: tr('ch4.next.rare', { rare: tr('ch4.text.rare'), minCount: tokenizer.minCount }),
+  });
+}
+
+/**
+ * Follows the model at the sentence shown: its parameters, fetched once per model and request
+ * (one at a time; a newer request waits for the one under way), give the logits of every
+ * place, h at the last one and h · W_U, all in this thread from that one copy: the table, the
+ * dot product and the loss are of one step of a run, even while it trains.
+ * onResult({ logits, h, z }, request) for the newest; onError when it failed.
+ */
+function modelFollower(languageRun, attn, onResult, onError) {
+  let asked = '';
   let busy = false;
-  let wanted = null; // { tokens, t, headMask, model } the newest forward result's
-  async function next() {
-    if (busy || !wanted) return;
+  let latest = null;
+  return function follow(request = latest) {
+    latest = request;
+    if (!request || busy) return;
+    const key = `${request.key}|${languageRun.run.model}|${request.headMask.join('')}`;
+    if (key === asked) return;
+    asked = key;
     busy = true;
-    const asked = wanted;
-    wanted = null;
-    try {
-      const parameters = await languageRun.parameters();
-      const { tokens, t, headMask } = asked;
-      if (parameters && !wanted && asked.model === languageRun.run.model) {
-        const { h: hRow, z } = lastRowOutput(attn, LANGUAGE_MODEL, parameters, tokens, t, headMask);
-        onH(hRow, z, parameters.unembedding, asked);
-      }
-    } catch (error) {
-      onError(error);
-    } finally {
-      busy = false;
-      next();
-    }
-  }
-  return (request) => {
-    wanted = request;
-    next();
+    languageRun
+      .parameters()
+      .then((parameters) => {
+        if (!parameters) return;
+        const { tokens, headMask } = request;
+        const outputs = lastRowOutput(
+          attn,
+          LANGUAGE_MODEL,
+          parameters,
+          tokens,
+          tokens.length - 2,
+          headMask,
+        );
+        onResult({ ...outputs, unembedding: parameters.unembedding }, request);
+      }, onError)
+      .catch(onError)
+      .finally(() => {
+        busy = false;
+        follow();
+      });
   };
 }
 
 /**
- * h (its D numbers) into hPart, the true character's logit as h times W_U's column into dot,
- * and both logits (h · W_U here, the worker's) on the scene for whoever checks them.
+ * h (its D numbers) into hPart and the true character's logit as h times W_U's column into
+ * dot, its value the table's (the same logits); both logits (h · W_U in float64, the model's)
+ * on the scene for whoever checks them.
  */
-function showH({ element, hPart, dot, tr }, run, hRow, z, unembedding, { truth, logits, t }) {
+function showH(
+  { element, hPart, dot, tr },
+  run,
+  { h: hRow, z, logits, unembedding },
+  { truth, t },
+) {
   const V = logits.dims[2];
+  const logit = logits.data[t * V + truth];
   hPart.replaceChildren(
     h('h3', { text: tr('ch4.next.hTitle', { D: hRow.length }) }),
     h('figure', { class: 'h-figure' }, hGrid(hRow)),
@@ -154,11 +181,11 @@ function showH({ element, hPart, dot, tr }, run, hRow, z, unembedding, { truth, 
     tr('ch4.next.dot', {
       truth: showId(run.text.info.tokenizer, truth, tr),
       D: hRow.length,
-      ...dotProduct(hRow, unembedding, truth, z[truth]),
+      ...dotProduct(hRow, unembedding, truth, logit),
     }),
   );
   element.dataset.zTrue = String(z[truth]);
-  element.dataset.logitTrue = String(logits.data[t * V + truth]);
+  element.dataset.logitTrue = String(logit);
   element.dataset.hSize = String(hRow.length);
 }
 
@@ -172,12 +199,6 @@ function build(ctx) {
   const lossPart = h('div', { class: 'ch4-stagepart ch4-loss' });
   const parts = [hPart, logitsPart, probsPart, lossPart];
   const dot = h('p', { class: 'ch4-note ch4-dot' });
-  const followH = hFollower(
-    languageRun,
-    attn,
-    (...shown) => showH({ element, hPart, dot, tr }, languageRun.run, ...shown),
-    sentence.failed,
-  );
 
   const element = h(
     'div',
@@ -188,7 +209,8 @@ function build(ctx) {
     parts,
   );
 
-  function show({ logits }, { tokens, headMask }) {
+  function show(outputs, { tokens }) {
+    const { logits } = outputs;
     const { tokenizer } = languageRun.run.text.info;
     const ids = Array.from(tokens);
     const scores = sentenceScores(logits, ids);
@@ -209,15 +231,9 @@ function build(ctx) {
       }),
       dot,
       logitTable(scores, logits, tokenizer, tr),
+      rareNote(tokenizer, [...last.top.map((x) => x.id), last.truth], tr),
     );
-    followH({
-      tokens,
-      t: last.t,
-      headMask,
-      truth: last.truth,
-      logits,
-      model: languageRun.run.model,
-    });
+    showH({ element, hPart, dot, tr }, languageRun.run, outputs, last);
     const pTrue = last.p[last.truth];
     const loss = -Math.log(pTrue);
     probsPart.replaceChildren(
@@ -276,7 +292,7 @@ function build(ctx) {
     return place ? tr(`ch4.next.seen.${place}`) : '';
   }
 
-  const follow = forwardFollower(languageRun, show, sentence.failed);
+  const follow = modelFollower(languageRun, attn, show, sentence.failed);
   function draw(run) {
     const read = sentence.update(run);
     if (read) follow({ ...read, headMask: run.headMask });

@@ -16,6 +16,8 @@ export default {
     'ch4.next.colChar': 'character',
     'ch4.next.colLogit': 'logit z',
     'ch4.next.colP': 'probability',
+    'ch4.next.rare':
+      '{rare} is not one character: it is the one id that every character seen fewer than {minCount} times in the text shares, so the model gives them one logit and one probability together.',
     'ch4.next.probsTitle':
       '3. Softmax: the probability of each next character (the five most likely)',
     'ch4.next.barsLabel': 'The most likely next characters and their probabilities',
@@ -50,6 +52,8 @@ export default {
     'ch4.next.colChar': '字符',
     'ch4.next.colLogit': 'logit z',
     'ch4.next.colP': '概率',
+    'ch4.next.rare':
+      '{rare} 不是一个字符：文本中出现少于 {minCount} 次的字符共用这一个编号，所以模型给它们的是同一个 logit、同一个概率。',
     'ch4.next.probsTitle': '3. softmax：每个下一个字符的概率（最可能的五个）',
     'ch4.next.barsLabel': '最可能的下一个字符及其概率',
     'ch4.next.rank': '“{truth}”在 {V} 个中排第 {rank}。',

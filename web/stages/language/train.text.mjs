@@ -43,6 +43,12 @@ export default {
       'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
     'ch4.train.beatsNone':
       'On held-out text the model shown ({loss}) is above both lines: it does not yet beat unigram ({unigram}) or bigram ({bigram}).',
+    'ch4.train.beatsUnigram.risen':
+      'On held-out text the model shown ({loss}) beats unigram ({unigram}) but not bigram ({bigram}).',
+    'ch4.train.beatsBigram.risen':
+      'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
+    'ch4.train.beatsNone.risen':
+      'On held-out text the model shown ({loss}) is above both lines: it beats neither unigram ({unigram}) nor bigram ({bigram}).',
     'ch4.train.overfitting':
       'Its held-out loss has risen from its best ({best} at step {step}) while the training loss keeps falling: it is memorising the training text (overfitting) instead of learning what carries over to text it has not seen.',
     'ch4.train.verse': '{share}% of its whole lines have 5 or 7 characters',
@@ -100,6 +106,12 @@ export default {
       '在留出文本上，当前模型（{loss}）胜过二元（{bigram}），但没有胜过一元（{unigram}）。',
     'ch4.train.beatsNone':
       '在留出文本上，当前模型（{loss}）高于两条基线：它还没有胜过一元（{unigram}）或二元（{bigram}）模型。',
+    'ch4.train.beatsUnigram.risen':
+      '在留出文本上，当前模型（{loss}）胜过一元（{unigram}），但没有胜过二元（{bigram}）。',
+    'ch4.train.beatsBigram.risen':
+      '在留出文本上，当前模型（{loss}）胜过二元（{bigram}），但没有胜过一元（{unigram}）。',
+    'ch4.train.beatsNone.risen':
+      '在留出文本上，当前模型（{loss}）高于两条基线：一元（{unigram}）和二元（{bigram}）模型它都没有胜过。',
     'ch4.train.overfitting':
       '它的留出损失已从最低点（第 {step} 步的 {best}）回升，而训练损失还在下降：它在背训练文本（过拟合），而不是学到对没见过的文本也适用的规律。',
     'ch4.train.verse': '完整的句子中 {share}% 是五个或七个字',

@@ -8,7 +8,7 @@
 import { createInductionTask, INDUCTION_BATCH } from 'attention-explained';
 import { h, setText } from '../../dom.mjs';
 import { oncePerFrame, whenIdle } from '../../idle.mjs';
-import { formatExact } from '../../format.mjs';
+import { formatExact, formatLoss } from '../../format.mjs';
 import { runHeadsView, runLossView } from '../../draw/training-tables.mjs';
 import { formula, frac, mi, mn, mo, row as mrow, sub, sumOver } from '../../draw/mathml.mjs';
 import {
@@ -377,7 +377,7 @@ function build(ctx) {
     // Paused (by Pause, or by leaving chapter 3), the status says so: back from another
     // chapter, a reader finds the run where it stopped.
     const key = run.status === 'paused' ? 'ch3.train.paused' : 'ch3.train.status';
-    if (run.step > 0) return tr(key, { step: run.step, loss: run.loss.toFixed(3) });
+    if (run.step > 0) return tr(key, { step: run.step, loss: formatLoss(run.loss) });
     if (run.status === 'starting') return tr('ch3.train.starting');
     if (run.loadedStep !== null) return tr('ch3.train.loaded', { step: run.loadedStep });
     return tr('ch3.train.ready');

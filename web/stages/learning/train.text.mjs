@@ -67,7 +67,11 @@ export default {
     'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
     'ch3.tables.heads': 'each head’s mean weight, at step {step}',
     'ch3.tables.previous': 'previous token',
-    'ch3.tables.induction': 'after the earlier copy',
+    'ch3.tables.induction': 'induction',
+    'ch3.tables.columnsNote':
+      '“previous token”: the head’s mean weight on the token just before the current one; “induction”: on the token after the current token’s earlier copy (where an induction head looks).',
+    'ch3.tables.fixedNote':
+      '“fixed token {token}”: the head puts most of its weight on the token {token} wherever it stands, whatever the current token.',
     'ch3.tables.noHeads': 'The heads’ weights come with the first snapshot of this model.',
     'ch3.fail.oneLayer':
       'After {step|# step|# steps} there has been no drop: the loss, averaged over its last {smoothing} steps, is still {loss}, where two layers drop to almost 0 within several hundred steps. One layer cannot learn the task: an induction head looks for the token whose previous token is the current one, and a key holds its previous token only if a head of an earlier layer has written it there. One layer has no earlier layer; what it can learn (which letters are frequent, which came earlier in the row) lowers the loss only part of the way.',
@@ -139,7 +143,11 @@ export default {
     'ch3.tables.noSteps': '还没有训练步：请在场景里按“训练”。',
     'ch3.tables.heads': '每个头的平均权重，第 {step} 步',
     'ch3.tables.previous': '前一个词元',
-    'ch3.tables.induction': '上一次出现之后',
+    'ch3.tables.induction': '归纳',
+    'ch3.tables.columnsNote':
+      '“前一个词元”：这个头在紧挨当前词元之前那个词元上的平均权重；“归纳”：在当前词元上一次出现之后那个词元上的平均权重（归纳头看的地方）。',
+    'ch3.tables.fixedNote':
+      '“固定词元 {token}”：不管当前是哪个词元，这个头都把大部分权重放在词元 {token} 上，不管它在哪里。',
     'ch3.tables.noHeads': '头的权重会随这个模型的第一个快照出现。',
     'ch3.fail.oneLayer':
       '训练了 {step} 步，损失没有骤降，最后 {smoothing} 步的平均损失仍是 {loss}；两层的模型在几百步之内就降到几乎为 0。一层学不会这个任务：归纳头要找“前一个词元是当前词元”的那个词元，而一个键只有在更早一层的头把前一个词元写进它之后，才带着它前面的词元。一层的模型没有更早的层；它能学到的（哪些字母常见、哪些字母在这一行里出现过）只能让损失降下一部分。',
