@@ -49,33 +49,8 @@ export function createStageList({ onJump, chapters, stages }) {
     onJump(index);
   };
 
-  // A short laptop screen's strip (layout.css) wraps its rows wherever a stage number runs out
-  // of room: a chapter's name could end a row with its stages on the next. Where one would,
-  // the row breaks before the chapter's name instead (its .chapter-break shown), so that each
-  // chapter reads as one run, its name first. Measured when the list's size or a chapter
-  // name's changes (a font loaded, another language), never as a stage changes (the strip's
-  // rows do not depend on the stage shown).
-  function keepChaptersWhole() {
-    const breaks = [...list.querySelectorAll(':scope > .chapter-break')];
-    for (const b of breaks) b.classList.remove('is-on');
-    const left = list.getBoundingClientRect().left + list.clientLeft;
-    const middle = (box) => box.top + box.height / 2;
-    for (const b of breaks) {
-      const title = b.nextElementSibling;
-      const box = title.getBoundingClientRect();
-      let last = null;
-      for (let item = title.nextElementSibling; item; item = item.nextElementSibling) {
-        if (!item.classList.contains('stage-item')) break;
-        last = item.querySelector(':scope > .stage-button') ?? last;
-      }
-      // Rows differ by a button's height; a name and a number of one row, by a few pixels.
-      const split = last && Math.abs(middle(last.getBoundingClientRect()) - middle(box)) > 10;
-      const rowStart = box.left - left < 8;
-      if (split && !rowStart) b.classList.add('is-on');
-    }
-  }
   // The list's size, and its chapters' names (their font, once loaded, or their language).
-  const sizes = new ResizeObserver(() => keepChaptersWhole());
+  const sizes = new ResizeObserver(() => keepChaptersWhole(list));
   sizes.observe(list);
 
   // What the list was last built for: another stage of the same steps only moves the
@@ -153,27 +128,6 @@ export function createStageList({ onJump, chapters, stages }) {
   // the item's box and the row's, as the browser's own layout of the next frame found them;
   // the row is scrolled then, only when the item is not wholly in view.
   const revealStage = (at, row) => at.right - row.right; // its right edge at the row's
-  // The current step centred, then moved so that no step is cut by the row's left edge: the
-  // one the centring would cut is shown whole, or (when the current one would no longer fit)
-  // scrolled past, the next one starting at the edge; near the row's end, room is made after
-  // its last step for that (its end padding). The buttons' boxes are read here, in the
-  // observer's report, after the frame's layout.
-  const revealStep = (at, row, root) => {
-    const max = root.scrollWidth - root.clientWidth;
-    const centred = at.left - row.left - (row.width - at.width) / 2;
-    let shift = Math.min(max - root.scrollLeft, Math.max(-root.scrollLeft, centred));
-    const boxes = [...root.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
-    const cut = boxes.findIndex(
-      (b) => b.left - shift < row.left - 0.5 && b.right - shift > row.left + 0.5,
-    );
-    if (cut !== -1) {
-      const whole = boxes[cut].left - row.left;
-      shift = at.right - whole <= row.right + 0.5 ? whole : (boxes[cut + 1] ?? at).left - row.left;
-    }
-    const room = Math.ceil(root.scrollLeft + shift - max);
-    if (room > 0) root.style.setProperty('--end-room', `${room}px`);
-    return shift;
-  };
   const stageWatch = watchInRow(list, revealStage);
   let stepWatch = null;
 
@@ -202,6 +156,54 @@ export function createStageList({ onJump, chapters, stages }) {
       revealCurrent();
     },
   };
+}
+
+// A short laptop screen's strip (layout.css) wraps its rows wherever a stage number runs out
+// of room: a chapter's name could end a row with its stages on the next. Where one would,
+// the row breaks before the chapter's name instead (its .chapter-break shown), so that each
+// chapter reads as one run, its name first. Measured when the list's size or a chapter
+// name's changes (a font loaded, another language), never as a stage changes (the strip's
+// rows do not depend on the stage shown).
+function keepChaptersWhole(list) {
+  const breaks = [...list.querySelectorAll(':scope > .chapter-break')];
+  for (const b of breaks) b.classList.remove('is-on');
+  const left = list.getBoundingClientRect().left + list.clientLeft;
+  const middle = (box) => box.top + box.height / 2;
+  for (const b of breaks) {
+    const title = b.nextElementSibling;
+    const box = title.getBoundingClientRect();
+    let last = null;
+    for (let item = title.nextElementSibling; item; item = item.nextElementSibling) {
+      if (!item.classList.contains('stage-item')) break;
+      last = item.querySelector(':scope > .stage-button') ?? last;
+    }
+    // Rows differ by a button's height; a name and a number of one row, by a few pixels.
+    const split = last && Math.abs(middle(last.getBoundingClientRect()) - middle(box)) > 10;
+    const rowStart = box.left - left < 8;
+    if (split && !rowStart) b.classList.add('is-on');
+  }
+}
+
+// The current step centred, then moved so that no step is cut by the row's left edge: the
+// one the centring would cut is shown whole, or (when the current one would no longer fit)
+// scrolled past, the next one starting at the edge; near the row's end, room is made after
+// its last step for that (its end padding). The buttons' boxes are read here, in the
+// observer's report, after the frame's layout.
+function revealStep(at, row, root) {
+  const max = root.scrollWidth - root.clientWidth;
+  const centred = at.left - row.left - (row.width - at.width) / 2;
+  let shift = Math.min(max - root.scrollLeft, Math.max(-root.scrollLeft, centred));
+  const boxes = [...root.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
+  const cut = boxes.findIndex(
+    (b) => b.left - shift < row.left - 0.5 && b.right - shift > row.left + 0.5,
+  );
+  if (cut !== -1) {
+    const whole = boxes[cut].left - row.left;
+    shift = at.right - whole <= row.right + 0.5 ? whole : (boxes[cut + 1] ?? at).left - row.left;
+  }
+  const room = Math.ceil(root.scrollLeft + shift - max);
+  if (room > 0) root.style.setProperty('--end-room', `${room}px`);
+  return shift;
 }
 
 /**
