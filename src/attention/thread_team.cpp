@@ -50,6 +50,12 @@ ThreadTeam::~ThreadTeam() {
   for (std::thread& helper : helpers_) helper.join();
 }
 
+void ThreadTeam::run_tasks_on(ThreadTeam* team, std::size_t tasks, TaskFunction function,
+                              void* context) {
+  if (team) return team->run_tasks(tasks, function, context);
+  for (std::size_t task = 0; task < tasks; ++task) function(context, task, 0);
+}
+
 void ThreadTeam::run_tasks(std::size_t tasks, TaskFunction function, void* context) {
   if (tasks == 0) return;
   if (tasks > std::numeric_limits<std::uint32_t>::max()) {

@@ -51,10 +51,18 @@ class ThreadTeam {
   // `work` must not throw, and must not call run() itself.
   template <class Work>
   void run(std::size_t tasks, Work& work) {
+    run_on(this, tasks, work);
+  }
+
+  // run(tasks, work) on `team`, or without one (null) every task on the calling thread, as
+  // thread 0. Both go through one out-of-line call of the same function, so `work`'s code is
+  // compiled once: a caller that called it directly when alone had it twice in the module.
+  template <class Work>
+  static void run_on(ThreadTeam* team, std::size_t tasks, Work& work) {
     const TaskFunction call_work = [](void* context, std::size_t task, std::size_t thread) {
       (*static_cast<Work*>(context))(task, thread);
     };
-    run_tasks(tasks, call_work, const_cast<void*>(static_cast<const void*>(&work)));
+    run_tasks_on(team, tasks, call_work, const_cast<void*>(static_cast<const void*>(&work)));
   }
 
  private:
@@ -62,6 +70,8 @@ class ThreadTeam {
 
   ThreadTeam() = default;
   void run_tasks(std::size_t tasks, TaskFunction function, void* context);
+  static void run_tasks_on(ThreadTeam* team, std::size_t tasks, TaskFunction function,
+                           void* context);
   void helper_loop(std::size_t thread);
   // Claims and runs tasks of `call` (a call number) until none is left, or until the caller
   // has moved on to a newer call (whose tasks this thread must not run with its copy of an

@@ -314,11 +314,7 @@ bool flash_attention(const AttentionArgs& args) {
         .run(group_index / s.kv_num_heads, group_index % s.kv_num_heads, task % blocks * rows);
   };
   const std::size_t tasks = s.batch * s.kv_num_heads * blocks;
-  if (threads > 1) {
-    args.team->run(tasks, run_task);
-  } else {
-    for (std::size_t task = 0; task < tasks; ++task) run_task(task, 0);
-  }
+  ThreadTeam::run_on(threads > 1 ? args.team : nullptr, tasks, run_task);
   return true;
 }
 

@@ -351,7 +351,8 @@ struct RowSoftmax {
 };
 
 // causal_softmax_row's work, returning what it divided by (the loss needs both).
-RowSoftmax softmax_in_place(float* row, std::size_t n, std::size_t T, float scale) {
+__attribute__((noinline)) RowSoftmax softmax_in_place(float* row, std::size_t n, std::size_t T,
+                                                      float scale) {
   // exp(x * scale - max) = 2^(x * scale * log2(e) - max * log2(e)): vectors of `lanes` scores
   // through the fast exp2 of the fused kernels. The last, partial vector's lanes past n count
   // as -inf (2^-inf = 0), so every score takes the same path: read and written whole where the
@@ -597,15 +598,26 @@ void head_mask_forward(float* heads, const float* mask, std::size_t N, std::size
     }
 }
 
-void residual_forward(float* out, const float* a, const float* b, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
+void residual_forward(float* out, const float* a, const float* b, std::size_t count,
+                      ThreadTeam* team) {
+  split(team, count, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+    for (std::size_t i = i0; i < i1; ++i) out[i] = a[i] + b[i];
+  });
 }
 
-void residual_backward(float* da, float* db, const float* dout, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    da[i] += dout[i];
-    db[i] += dout[i];
-  }
+void residual_backward(float* da, float* db, const float* dout, std::size_t count,
+                       ThreadTeam* team) {
+  split(team, count, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
+    for (std::size_t i = i0; i < i1; ++i) {
+      da[i] += dout[i];
+      db[i] += dout[i];
+    }
+  });
+}
+
+void fill_zeros(float* x, std::size_t count, ThreadTeam* team) {
+  split(team, count, element_grain,
+        [x](std::size_t i0, std::size_t i1, std::size_t) { std::fill(x + i0, x + i1, 0.0f); });
 }
 
 double cross_entropy_forward(float* probs, const float* logits, const std::int32_t* targets,

@@ -106,8 +106,17 @@ void head_mask_forward(float* heads, const float* mask, std::size_t N, std::size
                        std::size_t d);
 
 // out [count] = a + b (the residual stream). Its backward adds dout to both, done in place.
-void residual_forward(float* out, const float* a, const float* b, std::size_t count);
-void residual_backward(float* da, float* db, const float* dout, std::size_t count);
+void residual_forward(float* out, const float* a, const float* b, std::size_t count,
+                      ThreadTeam* team = nullptr);
+void residual_backward(float* da, float* db, const float* dout, std::size_t count,
+                       ThreadTeam* team = nullptr);
+// x [count] = 0 (gradient arenas before the backward accumulates into them).
+void fill_zeros(float* x, std::size_t count, ThreadTeam* team = nullptr);
+
+// Elements per chunk of an element-wise stage shared by a team (GELU, residuals, zeroing,
+// AdamW): a multiple of every SIMD width, so that each element takes the vector body or the
+// scalar tail as it would on one thread.
+inline constexpr std::size_t element_grain = 256;
 
 // Next-token cross-entropy: probs [N, V] = softmax(logits), and the mean over rows whose target
 // is not -1 of -log probs[target]; returns that mean (NaN when no row counts).

@@ -26,18 +26,18 @@ template <class Body>
 void split(ThreadTeam* team, std::size_t count, std::size_t grain, Body&& body) {
   const std::size_t threads = team_size(team);
   const std::size_t grains = (count + grain - 1) / grain;
-  const std::size_t per_chunk =
-      grain * std::max<std::size_t>(1, grains / (threads * chunks_per_thread));
-  const std::size_t chunks = (count + per_chunk - 1) / per_chunk;
+  std::size_t per_chunk = grain * std::max<std::size_t>(1, grains / (threads * chunks_per_thread));
+  std::size_t chunks = (count + per_chunk - 1) / per_chunk;
   if (threads == 1 || chunks <= 1) {
-    if (count > 0) body(std::size_t{0}, count, std::size_t{0});
-    return;
+    team = nullptr;  // one chunk, on this thread
+    per_chunk = count;
+    chunks = count > 0 ? 1 : 0;
   }
   auto work = [&](std::size_t chunk, std::size_t thread) {
     const std::size_t begin = chunk * per_chunk;
     body(begin, std::min(count, begin + per_chunk), thread);
   };
-  team->run(chunks, work);
+  ThreadTeam::run_on(team, chunks, work);
 }
 
 }  // namespace attention::model

@@ -116,11 +116,6 @@ Activations layout_activations(const Config& c, std::size_t B, std::size_t T, fl
   return a;
 }
 
-// Elements per chunk of an element-wise stage shared by a team (GELU, residuals, zeroing, AdamW): a
-// multiple of every SIMD width, so that each element takes the vector body or the scalar tail as it
-// would on one thread.
-constexpr std::size_t element_grain = 256;
-
 // Zeroes the activation gradients that the backward accumulates into: all but the attention
 // weights, the LayerNorm statistics and the probabilities, which have no gradient of their
 // own (the weights' is scratch inside attention_backward), and RoPE's inputs, which
@@ -128,11 +123,7 @@ constexpr std::size_t element_grain = 256;
 void zero_gradients(const Activations& g, const Config& c, std::size_t B, std::size_t T,
                     ThreadTeam* team) {
   const std::size_t N = B * T, D = c.d_model, KV = c.kv_heads * (D / c.heads), M = c.mlp_size;
-  // Each buffer in chunks a team's threads share (memory-bound: a second core adds bandwidth).
-  const auto zero = [team](float* x, std::size_t count) {
-    split(team, count, element_grain,
-          [x](std::size_t i0, std::size_t i1, std::size_t) { std::fill(x + i0, x + i1, 0.0f); });
-  };
+  const auto zero = [team](float* x, std::size_t count) { fill_zeros(x, count, team); };
   zero(g.embedded, N * D);
   for (const LayerActivations& gl : g.layers) {
     for (float* x : {gl.norm1, gl.q_rot, gl.heads, gl.proj, gl.mid}) zero(x, N * D);
@@ -482,9 +473,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
     }
     {
       PieceTimer timer(profile, Piece::residual);
-      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-        residual_forward(la.mid + i0, x + i0, la.proj + i0, i1 - i0);
-      });
+      residual_forward(la.mid, x, la.proj, N * D, team);
     }
     if (M > 0) {
       {
@@ -501,9 +490,7 @@ void TinyTransformer::forward_pass(const std::int32_t* tokens, const float* head
         linear_forward(la.mlp_out, la.gelu, lp.w2, lp.b2, N, M, D, team);
       }
       PieceTimer timer(profile, Piece::residual);
-      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-        residual_forward(la.out + i0, la.mid + i0, la.mlp_out + i0, i1 - i0);
-      });
+      residual_forward(la.out, la.mid, la.mlp_out, N * D, team);
     }
     x = la.out;
   }
@@ -529,9 +516,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
   ThreadTeam* team = team_;
   {
     PieceTimer timer(profile, Piece::zero_gradients);
-    split(team, parameter_count_, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-      std::fill(grads_ + i0, grads_ + i1, 0.0f);
-    });
+    fill_zeros(grads_, parameter_count_, team);
     zero_gradients(g, c, B, T, team);
   }
   {
@@ -557,9 +542,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     if (M > 0) {
       {
         PieceTimer timer(profile, Piece::residual_backward);
-        split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-          residual_backward(gl.mid + i0, gl.mlp_out + i0, gl.out + i0, i1 - i0);
-        });
+        residual_backward(gl.mid, gl.mlp_out, gl.out, N * D, team);
       }
       {
         PieceTimer timer(profile, Piece::mlp_backward);
@@ -577,9 +560,7 @@ void TinyTransformer::backward_pass(const std::int32_t* tokens, const std::int32
     }
     {
       PieceTimer timer(profile, Piece::residual_backward);
-      split(team, N * D, element_grain, [&](std::size_t i0, std::size_t i1, std::size_t) {
-        residual_backward(dx + i0, gl.proj + i0, gl.mid + i0, i1 - i0);
-      });
+      residual_backward(dx, gl.proj, gl.mid, N * D, team);
     }
     {
       PieceTimer timer(profile, Piece::output_projection_backward);
