@@ -48,12 +48,13 @@ export function followRun(languageRun, element, draw) {
 }
 
 /**
- * The model's forward pass on what `request()` gives ({ key, tokens, headMask } or null), asked
- * again only when the key or the model changed, one call at a time (a newer request waits for
- * the one under way): onResult(result, request) with the logits and attention; onError(error)
- * when the model refused (the scene says why).
+ * Follows what `ask(request)` computes for the newest request ({ key, tokens, headMask } or
+ * null): asked again only when the key or the model changed, one call at a time (a newer
+ * request waits for the one under way): onResult(result, request) with what it resolved to
+ * (nothing when it resolved to null); onError(error) when it or onResult failed (the scene
+ * says why).
  */
-export function forwardFollower(languageRun, onResult, onError) {
+export function latestFollower(languageRun, ask, onResult, onError) {
   let asked = '';
   let busy = false;
   let latest = null;
@@ -64,14 +65,25 @@ export function forwardFollower(languageRun, onResult, onError) {
     if (key === asked) return;
     asked = key;
     busy = true;
-    languageRun
-      .forward(request.tokens, request.headMask)
+    Promise.resolve()
+      .then(() => ask(request))
       .then((result) => result && onResult(result, request), onError)
+      .catch(onError)
       .finally(() => {
         busy = false;
         follow();
       });
   };
+}
+
+/** The model's forward pass (logits and attention) on the newest request: latestFollower. */
+export function forwardFollower(languageRun, onResult, onError) {
+  return latestFollower(
+    languageRun,
+    (request) => languageRun.forward(request.tokens, request.headMask),
+    onResult,
+    onError,
+  );
 }
 
 /**

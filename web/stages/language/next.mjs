@@ -11,6 +11,7 @@ import {
   charStrip,
   followRun,
   inkOn,
+  latestFollower,
   numberRgb,
   probabilityBars,
   sentenceAndStatus,
@@ -126,37 +127,18 @@ function rareNote(tokenizer, shownIds, tr) {
  * onResult({ logits, h, z }, request) for the newest; onError when it failed.
  */
 function modelFollower(languageRun, attn, onResult, onError) {
-  let asked = '';
-  let busy = false;
-  let latest = null;
-  return function follow(request = latest) {
-    latest = request;
-    if (!request || busy) return;
-    const key = `${request.key}|${languageRun.run.model}|${request.headMask.join('')}`;
-    if (key === asked) return;
-    asked = key;
-    busy = true;
-    languageRun
-      .parameters()
-      .then((parameters) => {
-        if (!parameters) return;
-        const { tokens, headMask } = request;
-        const outputs = lastRowOutput(
-          attn,
-          LANGUAGE_MODEL,
-          parameters,
-          tokens,
-          tokens.length - 2,
-          headMask,
-        );
-        onResult({ ...outputs, unembedding: parameters.unembedding }, request);
-      }, onError)
-      .catch(onError)
-      .finally(() => {
-        busy = false;
-        follow();
-      });
-  };
+  return latestFollower(
+    languageRun,
+    async ({ tokens, headMask }) => {
+      const parameters = await languageRun.parameters();
+      if (!parameters) return null;
+      const at = tokens.length - 2; // the last place that has a next character
+      const outputs = lastRowOutput(attn, LANGUAGE_MODEL, parameters, tokens, at, headMask);
+      return { ...outputs, unembedding: parameters.unembedding };
+    },
+    onResult,
+    onError,
+  );
 }
 
 /**
