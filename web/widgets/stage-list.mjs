@@ -49,8 +49,12 @@ export function createStageList({ onJump, chapters, stages }) {
     onJump(index);
   };
 
-  // The list's size, and its chapters' names (their font, once loaded, or their language).
-  const sizes = new ResizeObserver(() => keepChaptersWhole(list));
+  // The list's size, and its chapters' names (their font, once loaded, or their language);
+  // then the rows may have moved since the current items were brought into view.
+  const sizes = watchChapterRows(list, () => {
+    stageWatch.again();
+    stepWatch?.again();
+  });
   sizes.observe(list);
 
   // What the list was last built for: another stage of the same steps only moves the
@@ -60,14 +64,6 @@ export function createStageList({ onJump, chapters, stages }) {
   let builtFor = null;
   let items = new Map(); // stage number → its <li>
 
-  function markCurrent(index) {
-    // A stage's button targets its first step: it is current on that step, as are the steps'.
-    for (const button of list.querySelectorAll('[data-target]')) {
-      if (Number(button.dataset.target) === index) button.setAttribute('aria-current', 'step');
-      else button.removeAttribute('aria-current');
-    }
-  }
-
   function update({ steps, index, tr, dims }) {
     const current = steps[index];
     const focusedTarget = list.contains(document.activeElement)
@@ -76,7 +72,7 @@ export function createStageList({ onJump, chapters, stages }) {
     const same =
       builtFor && builtFor.steps === steps && builtFor.tr === tr && builtFor.dims === dims;
     if (same && builtFor.stage === current.stage) {
-      markCurrent(index);
+      markCurrent(list, index);
       // Keyboard focus in the list follows the current step, as after a rebuild.
       if (focusedTarget !== null)
         list.querySelector(`.step-button[data-target="${index}"]`)?.focus();
@@ -95,7 +91,7 @@ export function createStageList({ onJump, chapters, stages }) {
       const now = items.get(current.stage);
       now.classList.add('is-current');
       now.append(stepList({ steps, stage: current.stage, index, tr, dims, jump }));
-      markCurrent(index);
+      markCurrent(list, index);
       builtFor.stage = current.stage;
     } else {
       heading.textContent = tr('stages.label');
@@ -182,6 +178,33 @@ function keepChaptersWhole(list) {
     const rowStart = box.left - left < 8;
     if (split && !rowStart) b.classList.add('is-on');
   }
+}
+
+/** Marks aria-current the list's buttons that target step `index`. */
+function markCurrent(list, index) {
+  // A stage's button targets its first step: it is current on that step, as are the steps'.
+  for (const button of list.querySelectorAll('[data-target]')) {
+    if (Number(button.dataset.target) === index) button.setAttribute('aria-current', 'step');
+    else button.removeAttribute('aria-current');
+  }
+}
+
+/**
+ * A ResizeObserver that keeps the chapters whole (keepChaptersWhole) when what it observes
+ * changes size, then calls moved(). Measured in a task of its own after the observer's
+ * report: the breaks change the list's rows, and changed within the observer's callback they
+ * resize what it observes (Firefox and WebKit then report "ResizeObserver loop completed with
+ * undelivered notifications"); in an animation frame, the measuring would force its layout.
+ */
+function watchChapterRows(list, moved) {
+  let measuring = 0;
+  return new ResizeObserver(() => {
+    clearTimeout(measuring);
+    measuring = setTimeout(() => {
+      keepChaptersWhole(list);
+      moved();
+    });
+  });
 }
 
 // The current step centred, then moved so that no step is cut by the row's left edge: the
@@ -303,6 +326,12 @@ function watchInRow(root, shift) {
       if (watched) observer.unobserve(watched);
       watched = target;
       if (target) observer.observe(target);
+    },
+    /** Reports the watched target once more (its row moved). */
+    again() {
+      if (!watched) return;
+      observer.unobserve(watched);
+      observer.observe(watched);
     },
     disconnect: () => observer.disconnect(),
   };
