@@ -101,16 +101,26 @@ void layer_norm_backward_sums(const float* dout_row, const float* x_row, const f
   }
 }
 
-// Its updates of columns [from, D): dbias, dgain and dx_row, from the two means.
-void layer_norm_backward_updates(float* dx_row, float* dgain, float* dbias, const float* dout_row,
-                                 const float* x_row, const float* gain, float mean, float rstd,
-                                 float g_mean, float g_xhat_mean, std::size_t from, std::size_t D) {
-  for (std::size_t i = from; i < D; ++i) {
+// Its dx over columns [from, to) of one row, from the two means: the vector version's tail and
+// the reference's whole row.
+void layer_norm_backward_dx(float* dx_row, const float* dout_row, const float* x_row,
+                            const float* gain, float mean, float rstd, float g_mean,
+                            float g_xhat_mean, std::size_t from, std::size_t to) {
+  for (std::size_t i = from; i < to; ++i) {
     const float xhat = (x_row[i] - mean) * rstd;
-    const float g = dout_row[i] * gain[i];
+    dx_row[i] += rstd * (dout_row[i] * gain[i] - g_mean - xhat * g_xhat_mean);
+  }
+}
+
+// Its dbias and dgain over columns [from, to), from one row: the column pass's tail and the
+// reference's whole row.
+void layer_norm_backward_params(float* dgain, float* dbias, const float* dout_row,
+                                const float* x_row, float mean, float rstd, std::size_t from,
+                                std::size_t to) {
+  for (std::size_t i = from; i < to; ++i) {
+    const float xhat = (x_row[i] - mean) * rstd;
     dbias[i] += dout_row[i];
     dgain[i] += xhat * dout_row[i];
-    dx_row[i] += rstd * (g - g_mean - xhat * g_xhat_mean);
   }
 }
 
@@ -150,10 +160,8 @@ void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dou
         (batch::load_unaligned(dx_row + i) + vs * (g - v_g_mean - xhat * v_g_xhat_mean))
             .store_unaligned(dx_row + i);
       }
-      for (std::size_t i = body; i < D; ++i) {
-        const float xhat = (x_row[i] - mean[n]) * rstd[n];
-        dx_row[i] += rstd[n] * (dout_row[i] * gain[i] - g_mean - xhat * g_xhat_mean);
-      }
+      layer_norm_backward_dx(dx_row, dout_row, x_row, gain, mean[n], rstd[n], g_mean, g_xhat_mean,
+                             body, D);
     }
   });
   split(team, D, lanes, [&](std::size_t i0, std::size_t i1, std::size_t) {
@@ -168,11 +176,8 @@ void layer_norm_backward(float* dx, float* dgain, float* dbias, const float* dou
         (batch::load_unaligned(dbias + i) + up).store_unaligned(dbias + i);
         (batch::load_unaligned(dgain + i) + xhat * up).store_unaligned(dgain + i);
       }
-      for (std::size_t i = std::max(i0, body); i < i1; ++i) {
-        const float xhat = (x_row[i] - mean[n]) * rstd[n];
-        dbias[i] += dout_row[i];
-        dgain[i] += xhat * dout_row[i];
-      }
+      layer_norm_backward_params(dgain, dbias, dout_row, x_row, mean[n], rstd[n],
+                                 std::max(i0, body), i1);
     }
   });
 }
@@ -203,9 +208,9 @@ void layer_norm_backward_reference(float* dx, float* dgain, float* dbias, const 
     float g_sum = 0.0f, g_xhat_sum = 0.0f;
     layer_norm_backward_sums(dout + n * D, x + n * D, gain, mean[n], rstd[n], 0, D, &g_sum,
                              &g_xhat_sum);
-    layer_norm_backward_updates(dx + n * D, dgain, dbias, dout + n * D, x + n * D, gain, mean[n],
-                                rstd[n], g_sum / static_cast<float>(D),
-                                g_xhat_sum / static_cast<float>(D), 0, D);
+    layer_norm_backward_dx(dx + n * D, dout + n * D, x + n * D, gain, mean[n], rstd[n],
+                           g_sum / static_cast<float>(D), g_xhat_sum / static_cast<float>(D), 0, D);
+    layer_norm_backward_params(dgain, dbias, dout + n * D, x + n * D, mean[n], rstd[n], 0, D);
   }
 }
 
