@@ -1,4 +1,4 @@
-// The scrubber's knob reads as the stage shown: a finished stage's knob stands past its own
+// The scrubber's knob reads as the stage shown (whose mark is filled): a finished stage's knob stands past its own
 // stage mark and clear of the next stage's mark (before the fix, stage 17 finished put the knob
 // on mark 18: a finished step's clock ends where the next stage starts). Both as a deep link
 // opens a stage (reduced motion: each step shown finished) and as the arrow keys move the knob;
@@ -24,6 +24,7 @@ const knobAndMarks = () => {
     marks,
     stage: Number(/\d+/.exec(document.querySelector('.stage-counter').textContent)[0]),
     mark: document.querySelector('.tick').getBoundingClientRect().width,
+    filled: [...document.querySelectorAll('.tick.is-current')].map((tick) => tick.dataset.stage),
   };
 };
 
@@ -62,6 +63,7 @@ test('a finished stageâ€™s knob stands on its own stage, not on the next stageâ€
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
     const shown = await page.evaluate(knobAndMarks);
     assert.equal(shown.stage, stage);
+    assert.deepEqual(shown.filled, [String(stage)], 'the mark of the stage shown is filled');
     assertKnobOnStage(shown, `stage ${stage}`);
     // One-step stage: nearer its own mark than the next one.
     if (stage === 17 || stage === 20)

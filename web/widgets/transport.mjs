@@ -115,6 +115,7 @@ export function createTransport({ timeline, onStages = () => {} }) {
       ticksFor = { steps, tr };
       marks.update(steps, tr, stageTitle);
     }
+    marks.markStage(stage);
     syncPosition();
   }
 
