@@ -92,6 +92,15 @@ export function formatVector(values, format = formatExact) {
   return `[${formatList(values, format).join(', ')}]`;
 }
 
+/**
+ * A number in a field to edit: every digit the reader typed or the page was given (String(),
+ * never rounded: the field's text is the number used), with the page's minus sign, as the
+ * scene and the tables print it ("−2.5"). parseEntry (model/example.mjs) reads both signs.
+ */
+export function formatEditable(value) {
+  return withMinus(String(value));
+}
+
 /** 1-based index as Unicode subscript digits, for labels such as "k₂" (n is at most 8). */
 export function subscript(index) {
   return String(index)

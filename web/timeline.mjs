@@ -76,9 +76,14 @@ export class Timeline {
   scrubTo(position) {
     const clamped = Math.min(Math.max(0, position), this.steps.length);
     const index = Math.min(Math.floor(clamped), this.steps.length - 1);
+    this.scrubToStep(index, Math.min(1, clamped - index));
+  }
+
+  /** Scrubbing to step `index` at `t` (t = 1: the step finished); stops playback. */
+  scrubToStep(index, t) {
     const stepChanged = index !== this.index;
     this.index = index;
-    this.t = Math.min(1, clamped - index);
+    this.t = t;
     this.stop();
     this.onChange({ stepChanged, reason: 'scrub' });
   }
@@ -170,4 +175,35 @@ export class Timeline {
     this.onChange({ stepChanged, reason: 'tick' });
     if (this.mode && !this.frameId) this.frameId = this.requestFrame((next) => this.tick(next));
   }
+}
+
+// The scrubber's knob. The stage marks stand where each stage's first step starts, and a
+// finished step's clock ends where the next step starts: for a stage's last step, that is the
+// next stage's mark, so the knob of a finished stage stood on the next stage's mark (stage 17
+// shown, the knob on mark 18). The knob's coordinate therefore runs through a stage's last step
+// only up to KNOB_STAGE_GAP of a step before the next mark, and reaches the mark as the next
+// stage begins. The timeline's very last step runs to the end.
+export const KNOB_STAGE_GAP = 2 / 3;
+
+const endsStage = (steps, index) =>
+  index < steps.length - 1 && steps[index + 1].stage !== steps[index].stage;
+
+/** The knob's coordinate (0 to steps.length) for step `index` at `t`. */
+export function knobPosition(steps, index, t) {
+  return index + (endsStage(steps, index) ? t * (1 - KNOB_STAGE_GAP) : t);
+}
+
+/**
+ * The step and t at knob coordinate `position` (knobPosition's inverse). In the gap before a
+ * mark, the first half is the stage's last step finished, the second the next stage's start.
+ * @returns {{ index: number, t: number }}
+ */
+export function stepAtKnob(steps, position) {
+  const clamped = Math.min(Math.max(0, position), steps.length);
+  const index = Math.min(Math.floor(clamped), steps.length - 1);
+  const into = Math.min(1, clamped - index);
+  if (!endsStage(steps, index)) return { index, t: into };
+  const run = 1 - KNOB_STAGE_GAP;
+  if (into <= run) return { index, t: into / run };
+  return into < 1 - KNOB_STAGE_GAP / 2 ? { index, t: 1 } : { index: index + 1, t: 0 };
 }

@@ -118,7 +118,7 @@ describe('chapter 4 opens with the snapshot', () => {
     assert.equal(await page.isHidden('[data-control="ch4-snapshot"]'), false);
     assert.equal(
       await nextStatusOnceRetrained(page, snapshotLoss),
-      `The model shown is the snapshot trained on here: ${steps(POEMS.steps)} steps offline, then ${kept} here.`,
+      `The model shown is the snapshot, trained ${steps(POEMS.steps)} steps before you opened the page and ${kept} more here.`,
     );
     // No sample ever writes the unknown id's U+FFFD (the trainer bans it).
     await goTo(page, 'lm-train');
@@ -243,6 +243,54 @@ describe('chapter 4 opens with the snapshot', () => {
     );
     assert.ok(scoring >= 0, `no status line said it was scoring: ${JSON.stringify(lines)}`);
     assert.ok(lines.indexOf(scored) > scoring, 'the scored loss came after the scoring line');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
+  test('while the snapshot trains on, the next-character stage rewrites only the text that changed', async () => {
+    const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
+    await page.goto(`${web.url}#step=lm-train`);
+    await waitForReady(page);
+    await snapshotStatus(page);
+    await page.click('[data-control="ch4-keep"]');
+    await page.waitForFunction(
+      () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 20,
+      null,
+      { timeout: 60_000 },
+    );
+    await goTo(page, 'lm-next');
+    await page.waitForSelector('.scene-ch4-next .ch4-count');
+    // Each rewrite of the count and the status line, with the text it had before.
+    await page.evaluate(() => {
+      window.rewrites = [];
+      for (const selector of ['.scene-ch4-next .ch4-count', '.scene-ch4-next .ch4-status']) {
+        const element = document.querySelector(selector);
+        let before = element.textContent;
+        new MutationObserver(() => {
+          window.rewrites.push({ selector, before, after: element.textContent });
+          before = element.textContent;
+        }).observe(element, { childList: true, characterData: true, subtree: true });
+      }
+    });
+    // The stage follows the model as it trains: its figures are drawn again meanwhile.
+    const loss = await page.$eval('.ch4-sentence-loss', (p) => p.dataset.loss);
+    await page.waitForFunction(
+      (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
+      loss,
+      { timeout: 30_000 },
+    );
+    await page.waitForTimeout(1500);
+    const rewrites = await page.evaluate(() => window.rewrites);
+    const same = rewrites.filter(({ before, after }) => before === after);
+    assert.deepEqual(same, [], 'text rewritten unchanged');
+    for (const { selector, after } of rewrites)
+      if (selector.endsWith('status'))
+        assert.match(
+          after,
+          new RegExp(
+            `^The model shown is the snapshot, trained ${steps(POEMS.steps)} steps before you opened the page and [\\d,]+ more here\\.$`,
+          ),
+        );
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   });

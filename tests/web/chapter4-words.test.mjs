@@ -76,6 +76,41 @@ describe('chapter 4: what the numbers of the model shown say', () => {
     assert.equal(heldOutSentence(run([]), en), '');
   });
 
+  test('within a fiftieth of a nat of a line: about the same as it, no win claimed', () => {
+    // The poems' snapshot: 5.860 against unigram's 5.87 (its lines here 6.22 and 5.84).
+    const level = run([[0, 6.21]]);
+    for (const [tr, about, beats] of [
+      [en, /6\.210\) is about the same as unigram \(6\.22\) and above bigram \(5\.84\)/, /beats/],
+      [zh, /（6\.210）与一元（6\.22）差不多，高于二元（5\.84）/, /胜过/],
+    ]) {
+      assert.match(heldOutSentence(level, tr), about);
+      assert.doesNotMatch(heldOutSentence(level, tr), beats);
+    }
+    // Just above the line is about the same too, not "above both lines".
+    assert.match(heldOutSentence(run([[0, 6.235]]), en), /about the same as unigram/);
+    // Near bigram, well below unigram: beats unigram, about the same as bigram.
+    assert.match(
+      heldOutSentence(run([[0, 5.83]]), en),
+      /beats unigram \(6\.22\) and is about the same as bigram \(5\.84\)/,
+    );
+    assert.match(heldOutSentence(run([[0, 5.83]]), zh), /胜过一元（6\.22），与二元（5\.84）差不多/);
+    // A clear margin is still a win.
+    assert.match(heldOutSentence(run([[0, 6.15]]), en), /beats unigram \(6\.22\) but not bigram/);
+  });
+
+  test('the snapshot trained on here, said plainly in both languages', () => {
+    const kept = run([[0, 5.9]], { source: 'snapshot', losses: falling(570) });
+    assert.equal(
+      runStatus(kept, en),
+      'The model shown is the snapshot, trained 3,000 steps before you opened the page and 570 more here.',
+    );
+    assert.equal(
+      runStatus(kept, zh),
+      '这里显示的是快照：打开本页之前已训练 3,000 步，又在本页训练了 570 步。',
+    );
+    assert.doesNotMatch(runStatus(kept, en), /offline, then/);
+  });
+
   test('held-out loss risen from its best while the training loss falls: overfitting', () => {
     // The walk's numbers: 7.726 → 5.786 at 200 → 5.721 at 600 → 6.070 at 1000.
     const risen = run([

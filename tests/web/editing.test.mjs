@@ -8,6 +8,7 @@ import {
   nodeTrace,
   pageFixture,
   parseShown,
+  sceneRow,
   screenshot,
   waitForReady,
 } from './helpers.mjs';
@@ -37,7 +38,9 @@ async function editorMatrix(page, name) {
   return page.$$eval(`.workbench [data-editor="${name}"] input`, (inputs) => {
     const rows = [];
     for (const input of inputs)
-      (rows[Number(input.dataset.row)] ??= [])[Number(input.dataset.col)] = Number(input.value);
+      (rows[Number(input.dataset.row)] ??= [])[Number(input.dataset.col)] = Number(
+        input.value.replace(/\u2212/g, '-'),
+      );
     return rows;
   });
 }
@@ -259,7 +262,7 @@ test('an edited number such as -2.5 has room inside its field, at 1366 and 390 p
     await field.fill('-2.5');
     await field.press('Tab');
     await page.waitForFunction(
-      () => document.querySelector('.workbench .editor-input').value === '-2.5',
+      () => document.querySelector('.workbench .editor-input').value === '\u22122.5',
     );
     const room = await page.$eval('.workbench .editor-input', (input) => {
       const style = getComputedStyle(input);
@@ -270,8 +273,43 @@ test('an edited number such as -2.5 has room inside its field, at 1366 and 390 p
       return { side: (inner - text) / 2, cut: input.scrollWidth > input.clientWidth };
     });
     assert.equal(room.cut, false, `${viewport.width}: the number is cut`);
-    assert.ok(room.side >= 4, `${viewport.width}: ${room.side.toFixed(1)} px each side of “-2.5”`);
+    assert.ok(room.side >= 4, `${viewport.width}: ${room.side.toFixed(1)} px each side of “−2.5”`);
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   }
+});
+
+test('an edited input: the scene prints every input alike, with the minus sign of the field', async () => {
+  const { page, context, problems } = await web.open({ url: `${web.url}#step=inputs` });
+  await waitForReady(page);
+  const field = page.locator(editor('x', 0, 0));
+  await field.fill('-2.5');
+  await field.press('Tab');
+  // The field reads back in the page's style: U+2212, as the scene and the tables print it.
+  await page.waitForFunction(
+    (selector) => document.querySelector(selector).value === '\u22122.5',
+    editor('x', 0, 0),
+  );
+  const lines = await page.$$eval('.scene-host .term-line .result', (all) =>
+    all.map((line) => line.textContent),
+  );
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /^\[\u22122\.500, /);
+  // One style for every input: the same decimals in every line (no "[0, 2, 0, 2]" beside
+  // "[−2.500, 0.000, …]"), and no ASCII hyphen-minus in the scene or in the fields.
+  const decimals = new Set(
+    lines.flatMap((line) => line.match(/\d+(\.\d+)?/g).map((n) => n.split('.')[1]?.length ?? 0)),
+  );
+  assert.deepEqual([...decimals], [3], lines.join(' '));
+  for (const line of lines) assert.doesNotMatch(line, /-/, line);
+  const fields = await page.$$eval('.workbench .editor-input', (all) => all.map((f) => f.value));
+  assert.ok(
+    fields.every((text) => !text.includes('-')),
+    fields.join(' '),
+  );
+  // The table of X prints the same numbers as the lines.
+  const row = await sceneRow(page, 'x', 0);
+  assert.equal(`[${row.join(', ')}]`, lines[0]);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
 });

@@ -376,3 +376,54 @@ test('phone zh: the cost table’s column headers stay whole words, each on one 
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+/** The characters on the last line of the step's title (its text's own line boxes). */
+const lastTitleLine = () => {
+  const title = document.querySelector('.scene-title');
+  const text = title.textContent;
+  const range = document.createRange();
+  const tops = [];
+  const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    for (let k = 0; k < node.length; k++) {
+      range.setStart(node, k);
+      range.setEnd(node, k + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0) tops.push({ top: Math.round(box.top), char: node.data[k] });
+    }
+  const last = Math.max(...tops.map(({ top }) => top));
+  return {
+    text,
+    lines: new Set(tops.map(({ top }) => top)).size,
+    last: tops
+      .filter((c) => c.top === last)
+      .map((c) => c.char)
+      .join(''),
+  };
+};
+
+test('phone zh and en: chapter 4’s step titles leave no character alone on their last line', async () => {
+  for (const locale of ['zh-CN', 'en-US']) {
+    const { page, context, problems } = await web.open({
+      viewport: { width: 390, height: 844 },
+      locale,
+      hasTouch: true,
+    });
+    await page.goto(`${web.url}#step=lm-chars`);
+    await waitForReady(page);
+    for (const id of ['lm-chars', 'lm-next', 'lm-train', 'lm-heads', 'lm-switch', 'lm-write']) {
+      await page.evaluate((step) => (location.hash = `step=${step}`), id);
+      await waitForStep(page, id);
+      const { text, lines, last } = await page.evaluate(lastTitleLine);
+      if (lines > 1)
+        assert.ok(last.trim().length >= 2, `${locale} ${id}: “${text}” ends with “${last}” alone`);
+    }
+    if (locale === 'zh-CN') {
+      await page.evaluate(() => (location.hash = 'step=lm-next'));
+      await waitForStep(page, 'lm-next');
+      await screenshot(page, 'phone-zh-lm-next-title');
+    }
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});

@@ -68,3 +68,111 @@ describe('the stage strip at 1366×768', () => {
       await context.close();
     });
 });
+
+/** The row of steps: its buttons at the edges, and how many steps are not wholly in view. */
+const rowState = () => {
+  const row = document.querySelector('.stage-item.is-current > .step-list');
+  const view = row.getBoundingClientRect();
+  const steps = [...row.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
+  const edge = (side) => {
+    const button = row.querySelector(`.step-more-edge.is-${side} > .step-more`);
+    const box = button?.getBoundingClientRect();
+    return {
+      shown: Boolean(box && box.width > 0 && !button.hidden),
+      text: button?.textContent ?? '',
+      label: button?.getAttribute('aria-label') ?? '',
+      tag: button?.tagName,
+      tabIndex: button?.tabIndex,
+      inRow: Boolean(box && box.left >= view.left - 0.5 && box.right <= view.right + 0.5),
+    };
+  };
+  return {
+    scrollLeft: row.scrollLeft,
+    before: edge('before'),
+    after: edge('after'),
+    hiddenBefore: steps.filter((b) => b.left < view.left - 0.5).length,
+    hiddenAfter: steps.filter((b) => b.right > view.right + 0.5).length,
+  };
+};
+
+const twoFrames = (page) =>
+  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+describe('the row of steps says it scrolls', () => {
+  for (const locale of ['en-US', 'zh-CN'])
+    test(`${locale}: a button at each edge steps lie beyond, with their count, keyboard-reachable`, async () => {
+      const zh = locale === 'zh-CN';
+      const { page, context, problems } = await web.open({
+        url: `${web.url}#step=3`, // stage 3: twelve steps, more than the row holds
+        locale,
+        viewport: { width: 1366, height: 768 },
+      });
+      await waitForReady(page);
+      await twoFrames(page);
+      let state = await page.evaluate(rowState);
+      assert.ok(state.hiddenAfter > 0, 'stage 3’s row holds all its steps: nothing to test');
+      assert.equal(state.before.shown, false, 'a button before the first step');
+      assert.equal(state.after.shown, true, 'no sign that more steps follow');
+      assert.equal(state.after.inRow, true);
+      assert.equal(state.after.text, `${state.hiddenAfter} ›`);
+      assert.match(
+        state.after.label,
+        zh
+          ? new RegExp(`后面还有 ${state.hiddenAfter} 步`)
+          : new RegExp(`^${state.hiddenAfter} more steps`),
+      );
+      assert.equal(state.after.tag, 'BUTTON');
+      assert.equal(state.after.tabIndex, 0);
+      // Keyboard: Tab reaches it from the steps, Enter scrolls the row on.
+      // (from the last step: each step is a Tab stop of its own)
+      await page.evaluate(() =>
+        [...document.querySelectorAll('.stage-item.is-current .step-button')]
+          .at(-1)
+          .focus({ preventScroll: true }),
+      );
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.className), 'step-more');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(
+        (was) => document.querySelector('.stage-item.is-current > .step-list').scrollLeft > was,
+        state.scrollLeft,
+      );
+      await twoFrames(page);
+      state = await page.evaluate(rowState);
+      assert.equal(state.before.shown, true, 'scrolled on, no sign of the steps before');
+      assert.equal(state.before.text, `‹ ${state.hiddenBefore}`);
+      assert.match(state.before.label, zh ? /前面还有/ : /earlier step/);
+      assert.equal(state.after.shown, state.hiddenAfter > 0);
+      // The focus stays in the row (on the button, or on the last step once all are in view).
+      assert.ok(
+        await page.evaluate(() => document.activeElement.closest('.step-list') !== null),
+        'focus left the row',
+      );
+      // Other stages: a button exactly where steps lie beyond, saying how many (one whose
+      // steps all fit has none).
+      let fits = 0;
+      for (const [step, stage] of [
+        ['30', '11'],
+        ['48', '16'],
+        ['37', '14'],
+        ['41', '15'],
+        ['29', '10'], // one step
+      ]) {
+        await page.evaluate((s) => (location.hash = `step=${s}`), step);
+        await page.waitForFunction(
+          (n) => document.querySelector('.stage-item.is-current')?.dataset.stage === n,
+          stage,
+        );
+        await twoFrames(page);
+        state = await page.evaluate(rowState);
+        assert.equal(state.after.shown, state.hiddenAfter > 0, `stage ${stage}: after`);
+        assert.equal(state.before.shown, state.hiddenBefore > 0, `stage ${stage}: before`);
+        if (state.after.shown) assert.equal(state.after.text, `${state.hiddenAfter} ›`);
+        if (state.before.shown) assert.equal(state.before.text, `‹ ${state.hiddenBefore}`);
+        if (state.hiddenAfter + state.hiddenBefore === 0) fits += 1;
+      }
+      assert.ok(fits > 0, 'no stage whose steps all fit was tried');
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    });
+});

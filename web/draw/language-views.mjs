@@ -179,7 +179,7 @@ export function sentenceField(languageRun, tr, { least = 2 } = {}) {
   const count = h('span', { class: 'ch4-count' });
   const showCount = () => {
     const { text, stale } = sentenceCount(box.value, languageRun.run, tr, { least });
-    count.textContent = text;
+    setText(count, text); // rewritten at every report of the run: only when it changed
     count.classList.toggle('ch4-stale', stale);
   };
   const box = h('textarea', {
@@ -575,6 +575,19 @@ export function snapshotNote(run, tr) {
 }
 
 /**
+ * The sentence for where the held-out loss stands against the two lines: below one by more
+ * than BASELINE_MARGIN beats it; within it is "about the same as" it (no win claimed by a
+ * hundredth of a nat).
+ */
+function verdictKey({ beatsUnigram, beatsBigram, nearUnigram, nearBigram }) {
+  if (nearUnigram && nearBigram) return 'ch4.train.nearBoth';
+  if (nearUnigram && !beatsBigram) return 'ch4.train.nearUnigram';
+  if (nearBigram && beatsUnigram) return 'ch4.train.nearBigram';
+  if (beatsUnigram) return beatsBigram ? 'ch4.train.beatsBoth' : 'ch4.train.beatsUnigram';
+  return beatsBigram ? 'ch4.train.beatsBigram' : 'ch4.train.beatsNone';
+}
+
+/**
  * What the held-out losses show of the model shown, computed from them (model/language.mjs
  * heldOutVerdict): which of the two lines without attention it beats on held-out text, and,
  * when its held-out loss has risen from its best while the training loss kept falling, that
@@ -584,14 +597,8 @@ export function heldOutSentence(run, tr) {
   const lines = run.text.info?.baselines;
   const verdict = lines && heldOutVerdict(run.heldOut, run.losses, lines);
   if (!verdict) return '';
-  const { beatsUnigram, beatsBigram, loss, best, overfitting } = verdict;
-  const key = beatsUnigram
-    ? beatsBigram
-      ? 'ch4.train.beatsBoth'
-      : 'ch4.train.beatsUnigram'
-    : beatsBigram
-      ? 'ch4.train.beatsBigram'
-      : 'ch4.train.beatsNone';
+  const { loss, best, overfitting } = verdict;
+  const key = verdictKey(verdict);
   // Worse than it was: not "not yet" (as if it were still getting there).
   const where = tr(overfitting && key !== 'ch4.train.beatsBoth' ? `${key}.risen` : key, {
     loss: loss.toFixed(3),

@@ -30,6 +30,9 @@ export default {
 
   // --- stages ---
   'stages.label': 'Stages',
+  'stages.stepsBefore':
+    '{n|# earlier step|# earlier steps} of this stage: scroll back to {n|it|them}',
+  'stages.stepsAfter': '{n|# more step|# more steps} of this stage: scroll on to {n|it|them}',
   'stage.number': 'Stage {stage}',
 
   // --- step titles ---

@@ -28,6 +28,8 @@ export default {
 
   // --- 阶段 ---
   'stages.label': '步骤',
+  'stages.stepsBefore': '本阶段前面还有 {n} 步：向前滚动查看',
+  'stages.stepsAfter': '本阶段后面还有 {n} 步：向后滚动查看',
   'stage.number': '第{stage}阶段',
 
   // --- 步骤标题 ---

@@ -5,7 +5,7 @@
 // arrows move between fields (← → once the caret is at the edge of the text, or the whole
 // number is selected, as it is on arriving), Enter moves down.
 import { h } from '../dom.mjs';
-import { formatExact } from '../format.mjs';
+import { formatEditable, formatExact } from '../format.mjs';
 import { parseEntry } from '../model/example.mjs';
 
 let editorCount = 0;
@@ -70,7 +70,13 @@ export function createMatrixEditor({ name, role, symbol, onCommit }) {
   }
 
   function onChange(input, i, j) {
-    if (input.getAttribute('aria-invalid') !== 'true') return;
+    if (input.getAttribute('aria-invalid') !== 'true') {
+      // Accepted: written back in the page's one style ("-2.5" typed reads "−2.5", as in the
+      // scene), the number itself unchanged.
+      const text = formatEditable(values[i][j]);
+      if (input.value !== text) input.value = text;
+      return;
+    }
     // Leaving a refused entry: restore the number in use and say so.
     const refused = input.value.trim().slice(0, 24);
     input.value = formatEditable(values[i][j]);
@@ -174,6 +180,3 @@ function moveInGrid(event, inputs, i, j) {
   event.preventDefault();
   target?.focus();
 }
-
-/** Editable text: plain ASCII digits, as a reader would type them. */
-const formatEditable = (value) => String(value);

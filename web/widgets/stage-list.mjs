@@ -281,7 +281,7 @@ function stageItems({ stages, chapters, steps, index, tr, dims, jump }) {
  */
 function stepList({ steps, stage, index, tr, dims, jump }) {
   const children = steps.map((step, k) => ({ step, k })).filter(({ step }) => step.stage === stage);
-  return h(
+  const row = h(
     'ol',
     { class: `step-list${children.length === 1 ? ' is-single' : ''}` },
     children.map(({ step, k }) =>
@@ -299,6 +299,60 @@ function stepList({ steps, stage, index, tr, dims, jump }) {
       ),
     ),
   );
+  if (children.length > 1) showHiddenSteps(row, tr);
+  return row;
+}
+
+/**
+ * Where the row of steps scrolls (a laptop's strip, layout.css), a button at each edge it
+ * continues past says how many steps lie beyond ("3 ›"), and a click or Enter scrolls them
+ * into view: the edges' fade alone did not say the row scrolls. Each button stands in a
+ * zero-width item that sticks to its edge (no step moves when it shows), and shows only while
+ * steps lie beyond that edge: an IntersectionObserver reports which steps are not wholly in
+ * the row, from the browser's own layout (nothing is measured in a frame).
+ */
+function showHiddenSteps(row, tr) {
+  const edge = (side, label, text, direction) => {
+    const button = h('button', {
+      type: 'button',
+      class: 'step-more',
+      hidden: true,
+      onclick: () => row.scrollBy({ left: direction * Math.max(40, row.clientWidth - 64) }),
+    });
+    const update = (n) => {
+      const hide = n === 0;
+      if (hide && button === document.activeElement) {
+        // Its steps all in view: focus moves on to the step at that edge, not to the page.
+        const buttons = row.querySelectorAll('.step-button');
+        buttons[direction > 0 ? buttons.length - 1 : 0]?.focus({ preventScroll: true });
+      }
+      button.hidden = hide;
+      if (hide) return;
+      button.textContent = text(n);
+      button.setAttribute('aria-label', tr(label, { n }));
+      button.title = tr(label, { n });
+    };
+    return { item: h('li', { class: `step-more-edge is-${side}`, role: 'none' }, button), update };
+  };
+  const before = edge('before', 'stages.stepsBefore', (n) => `‹ ${n}`, -1);
+  const after = edge('after', 'stages.stepsAfter', (n) => `${n} ›`, 1);
+  row.prepend(before.item);
+  row.append(after.item);
+  const beyond = new Map(); // step button → -1 (before the row's view), 1 (after) or 0
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const { target, intersectionRatio, boundingClientRect: at, rootBounds: view } of entries)
+        beyond.set(
+          target,
+          !view?.width || intersectionRatio >= 0.99 ? 0 : at.left < view.left ? -1 : 1,
+        );
+      const count = (side) => [...beyond.values()].filter((v) => v === side).length;
+      before.update(count(-1));
+      after.update(count(1));
+    },
+    { root: row, threshold: [0, 0.99] },
+  );
+  for (const button of row.querySelectorAll('.step-button')) observer.observe(button);
 }
 
 /**

@@ -50,12 +50,22 @@ export function placeMarks(places, width, { size = MARK_SIZE, rows = MARK_ROWS }
 
 /**
  * @param timeline the one clock (goTo(index) on a click)
- * @returns {{ element: HTMLElement, update(steps, tr, stageTitle): void }}
+ * @returns {{ element: HTMLElement, update(steps, tr, stageTitle): void,
+ *   markStage(stage: number): void }}
  */
 export function createStageMarks({ timeline }) {
   const element = h('div', { class: 'scrubber-ticks', role: 'group' });
   let starts = []; // each stage's first step: { index, at (share of the timeline), button }
   let width = 0;
+  let current = null; // the stage shown, its mark filled
+
+  /** Fills the mark of the stage shown (a class moved at a stage change only). */
+  function markStage(stage) {
+    if (stage === current) return;
+    current = stage;
+    for (const { button } of starts)
+      button.classList.toggle('is-current', button.dataset.stage === String(stage));
+  }
 
   function place() {
     if (!width || !starts.length) return;
@@ -106,8 +116,11 @@ export function createStageMarks({ timeline }) {
         return { index, at, button };
       });
     element.replaceChildren(...starts.map(({ button }) => button));
+    const shown = current;
+    current = null;
+    if (shown !== null) markStage(shown);
     place();
   }
 
-  return { element, update };
+  return { element, update, markStage };
 }

@@ -4,6 +4,7 @@
 import { h, setText } from '../dom.mjs';
 import { icon } from './icons.mjs';
 import { createStageMarks } from './stage-marks.mjs';
+import { knobPosition, stepAtKnob } from '../timeline.mjs';
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
@@ -35,9 +36,13 @@ export function createTransport({ timeline, onStages = () => {} }) {
     step: '1',
     value: '0',
   });
-  scrubber.addEventListener('input', () =>
-    timeline.scrubTo((Number(scrubber.value) / 1000) * timeline.length),
-  );
+  // The knob's coordinate is not the clock's: a finished stage's knob stays before the next
+  // stage's mark (timeline.mjs knobPosition).
+  const knobAt = (value) => stepAtKnob(timeline.steps, (Number(value) / 1000) * timeline.length);
+  scrubber.addEventListener('input', () => {
+    const { index, t } = knobAt(scrubber.value);
+    timeline.scrubToStep(index, t);
+  });
   const marks = createStageMarks({ timeline });
   // The marks' legend, "Stages", is a button to the stage list.
   const ticksLegend = h('button', { type: 'button', class: 'ticks-legend', onclick: onStages });
@@ -110,13 +115,19 @@ export function createTransport({ timeline, onStages = () => {} }) {
       ticksFor = { steps, tr };
       marks.update(steps, tr, stageTitle);
     }
+    marks.markStage(stage);
     syncPosition();
   }
 
   /** Cheap per-frame update: only the scrubber's position. */
   function syncPosition() {
     if (document.activeElement === scrubber && scrubber.matches(':active')) return; // being dragged
-    const value = String(Math.round((timeline.position / timeline.length) * 1000));
+    // A value in the gap before a mark that already reads as the step shown stays (an arrow
+    // key moves the knob through the gap, rather than being put back each time).
+    const shown = knobAt(scrubber.value);
+    if (shown.index === timeline.index && shown.t === timeline.t) return;
+    const { steps, index, t } = timeline;
+    const value = String(Math.round((knobPosition(steps, index, t) / steps.length) * 1000));
     if (scrubber.value !== value) scrubber.value = value; // moves every few frames only
   }
 

@@ -1,6 +1,6 @@
 // Chapter 1: the inputs. Each token's embedding slides in as one row of X.
 import { h } from '../../dom.mjs';
-import { formatVector } from '../../format.mjs';
+import { formatGrid } from '../../format.mjs';
 import { rowOf } from '../../model/matrix.mjs';
 import { formula, mi, mo, realSpace } from '../../draw/mathml.mjs';
 import { fullMatrix } from '../../draw/matrices.mjs';
@@ -11,7 +11,10 @@ function build(ctx) {
   const { numbers, tr } = ctx;
   const { n, dIn } = numbers.dims;
   const x = fullMatrix(ctx, 'x', { wordLabels: true });
-  const tokens = Array.from({ length: n }, (_, i) => formatVector(rowOf(numbers.x, i)));
+  // The rows as X's table prints them, every number alike (formatGrid): an edited -2.5 makes
+  // every row "[0.000, 2.000, …]", not one row "[−2.500, 0.000, …]" beside "[0, 2, 0, 2]".
+  const rows = formatGrid(Array.from({ length: n }, (_, i) => Array.from(rowOf(numbers.x, i))));
+  const tokens = rows.map((row) => `[${row.join(', ')}]`);
   // The article's own notation, one line per token: "Input 1: [1, 0, 1, 0]".
   const lines = tokens.map((row, i) =>
     h(

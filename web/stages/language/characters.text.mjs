@@ -43,7 +43,7 @@ export default {
       'The model shown is the snapshot: trained {steps} steps offline; held-out loss {loss} nats per character, scored now.',
     'ch4.model.snapshotLoading': 'Loading the snapshot (the model trained offline)…',
     'ch4.model.kept':
-      'The model shown is the snapshot trained on here: {steps} steps offline, then {here} here.',
+      'The model shown is the snapshot, trained {steps} steps before you opened the page and {here} more here.',
     'ch4.model.noSnapshot': 'No snapshot for this text ({reason}): the model starts from scratch.',
     'ch4.model.failed': 'The model could not run: {reason}',
     'ch4.chars.writes': 'What it writes (temperature {temperature}, top {topK}):\n{text}',
@@ -54,7 +54,8 @@ export default {
       'Row {id} of E, for “{character}”, begins {numbers} … ({more} more numbers). Your {T} characters give X with {T} rows of {D} numbers; E has {V} rows, one per character of the vocabulary ({when}). Blue is above 0, green below.',
     'ch4.chars.whenStep': 'as trained here from scratch, step {step}',
     'ch4.chars.whenSnapshot': 'the snapshot’s, trained {steps} steps offline',
-    'ch4.chars.whenKept': 'the snapshot’s, trained {steps} steps offline and {here} here',
+    'ch4.chars.whenKept':
+      'the snapshot’s, trained {steps} steps before you opened the page and {here} more here',
     'ch4.chars.explain':
       'A real model starts as the article did: one row of numbers per token. Here a token is one character; its id picks row id of the embedding matrix E, and that row ({D} numbers, learned with the rest of the model) is its row of X. The model reads at most {context} characters at once.',
     'ch4.chars.article':
@@ -97,7 +98,7 @@ export default {
     'ch4.model.snapshot':
       '这里显示的是快照：离线训练了 {steps} 步；留出文本损失为每字符 {loss} 奈特（刚刚算出）。',
     'ch4.model.snapshotLoading': '正在载入快照（离线训练好的模型）…',
-    'ch4.model.kept': '这里显示的是在本页接着训练的快照：离线 {steps} 步，再在本页训练 {here} 步。',
+    'ch4.model.kept': '这里显示的是快照：打开本页之前已训练 {steps} 步，又在本页训练了 {here} 步。',
     'ch4.model.noSnapshot': '这段文本没有快照（{reason}）：模型从零开始。',
     'ch4.model.failed': '模型无法运行：{reason}',
     'ch4.chars.writes': '它写出的内容（温度 {temperature}，前 {topK} 个）：\n{text}',
@@ -108,7 +109,7 @@ export default {
       '“{character}”对应 E 的第 {id} 行，开头是 {numbers} …（还有 {more} 个数）。你的 {T} 个字符组成 X：{T} 行，每行 {D} 个数；E 有 {V} 行，词表里每个字符一行（{when}）。蓝色大于 0，绿色小于 0。',
     'ch4.chars.whenStep': '在本页从零训练到第 {step} 步的值',
     'ch4.chars.whenSnapshot': '快照的值，离线训练了 {steps} 步',
-    'ch4.chars.whenKept': '快照的值，离线训练了 {steps} 步，又在本页训练了 {here} 步',
+    'ch4.chars.whenKept': '快照的值，打开本页之前训练了 {steps} 步，又在本页训练了 {here} 步',
     'ch4.chars.explain':
       '真实的模型也像那篇文章一样，从每个词元一行数开始。这里一个词元就是一个字符；它的编号取出嵌入矩阵 E 的那一行（{D} 个数，与模型的其余部分一起学出来），这一行就是它在 X 中的行。模型一次最多读 {context} 个字符。',
     'ch4.chars.article':

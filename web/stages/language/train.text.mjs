@@ -14,7 +14,7 @@ export default {
     'ch4.train.keep': 'Keep training',
     'ch4.train.sampleSnapshot': 'the snapshot · trained {steps} steps offline',
     'ch4.train.sampleKept':
-      'step {step} · the snapshot’s {offline} offline, then {here} here · {seconds} s',
+      'step {step} · {offline} steps before you opened the page, {here} here · {seconds} s',
     'ch4.train.ready': 'Ready: press Train. The model starts from random weights.',
     'ch4.train.starting': 'Starting the worker…',
     'ch4.train.failed': 'Training stopped: {reason}',
@@ -49,6 +49,18 @@ export default {
       'On held-out text the model shown ({loss}) beats bigram ({bigram}) but not unigram ({unigram}).',
     'ch4.train.beatsNone.risen':
       'On held-out text the model shown ({loss}) is above both lines: it beats neither unigram ({unigram}) nor bigram ({bigram}).',
+    'ch4.train.nearUnigram':
+      'On held-out text the model shown ({loss}) is about the same as unigram ({unigram}) and above bigram ({bigram}): it does not yet predict better than knowing how often each character occurs.',
+    'ch4.train.nearUnigram.risen':
+      'On held-out text the model shown ({loss}) is about the same as unigram ({unigram}) and above bigram ({bigram}).',
+    'ch4.train.nearBigram':
+      'On held-out text the model shown ({loss}) beats unigram ({unigram}) and is about the same as bigram ({bigram}): it does not yet predict better than counting which character follows which.',
+    'ch4.train.nearBigram.risen':
+      'On held-out text the model shown ({loss}) beats unigram ({unigram}) and is about the same as bigram ({bigram}).',
+    'ch4.train.nearBoth':
+      'On held-out text the model shown ({loss}) is about the same as both lines, unigram ({unigram}) and bigram ({bigram}).',
+    'ch4.train.nearBoth.risen':
+      'On held-out text the model shown ({loss}) is about the same as both lines, unigram ({unigram}) and bigram ({bigram}).',
     'ch4.train.overfitting':
       'Its held-out loss has risen from its best ({best} at step {step}) while the training loss keeps falling: it is memorising the training text (overfitting) instead of learning what carries over to text it has not seen.',
     'ch4.train.verse': '{share}% of its whole lines have 5 or 7 characters',
@@ -78,7 +90,7 @@ export default {
     'ch4.train.keep': '接着训练',
     'ch4.train.sampleSnapshot': '快照 · 离线训练了 {steps} 步',
     'ch4.train.sampleKept':
-      '第 {step} 步 · 快照离线 {offline} 步，再在本页训练 {here} 步 · {seconds} 秒',
+      '第 {step} 步 · 打开本页前训练 {offline} 步，本页 {here} 步 · {seconds} 秒',
     'ch4.train.ready': '准备好了：按“训练”。模型从随机权重开始。',
     'ch4.train.starting': '正在启动后台线程…',
     'ch4.train.failed': '训练停止：{reason}',
@@ -112,6 +124,18 @@ export default {
       '在留出文本上，当前模型（{loss}）胜过二元（{bigram}），但没有胜过一元（{unigram}）。',
     'ch4.train.beatsNone.risen':
       '在留出文本上，当前模型（{loss}）高于两条基线：一元（{unigram}）和二元（{bigram}）模型它都没有胜过。',
+    'ch4.train.nearUnigram':
+      '在留出文本上，当前模型（{loss}）与一元（{unigram}）差不多，高于二元（{bigram}）：它的预测还不比只知道每个字符出现的频率更好。',
+    'ch4.train.nearUnigram.risen':
+      '在留出文本上，当前模型（{loss}）与一元（{unigram}）差不多，高于二元（{bigram}）。',
+    'ch4.train.nearBigram':
+      '在留出文本上，当前模型（{loss}）胜过一元（{unigram}），与二元（{bigram}）差不多：它的预测还不比只数“哪个字符跟在哪个后面”更好。',
+    'ch4.train.nearBigram.risen':
+      '在留出文本上，当前模型（{loss}）胜过一元（{unigram}），与二元（{bigram}）差不多。',
+    'ch4.train.nearBoth':
+      '在留出文本上，当前模型（{loss}）与两条基线差不多：一元（{unigram}），二元（{bigram}）。',
+    'ch4.train.nearBoth.risen':
+      '在留出文本上，当前模型（{loss}）与两条基线差不多：一元（{unigram}），二元（{bigram}）。',
     'ch4.train.overfitting':
       '它的留出损失已从最低点（第 {step} 步的 {best}）回升，而训练损失还在下降：它在背训练文本（过拟合），而不是学到对没见过的文本也适用的规律。',
     'ch4.train.verse': '完整的句子中 {share}% 是五个或七个字',
