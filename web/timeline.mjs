@@ -177,33 +177,85 @@ export class Timeline {
   }
 }
 
-// The scrubber's knob. The stage marks stand where each stage's first step starts, and a
-// finished step's clock ends where the next step starts: for a stage's last step, that is the
-// next stage's mark, so the knob of a finished stage stood on the next stage's mark (stage 17
-// shown, the knob on mark 18). The knob's coordinate therefore runs through a stage's last step
-// only up to KNOB_STAGE_GAP of a step before the next mark, and reaches the mark as the next
-// stage begins. The timeline's very last step runs to the end.
+// The scrubber's knob. Each stage has a ring under the scrubber (stage-marks.mjs), laid out by
+// time on a laptop and spread evenly on a phone (a phone's one-step stages would stand closer
+// than a finger). The knob follows the rings, not the clock: stage k's steps share the section
+// from ring k to ring k + 1 in proportion to their time, and a stage finished stops a gap short
+// of the next ring (the clock of a finished step ends where the next step starts: stage 15
+// finished put the knob on ring 17 of a phone, stage 8 finished beside ring 9 of a laptop). The
+// gap is the rings' `gap`, at most KNOB_STAGE_GAP of a section; the last stage runs to the end.
+// Before the rings are measured (and in unit tests), they stand by time (ringsByTime).
 export const KNOB_STAGE_GAP = 2 / 3;
 
-const endsStage = (steps, index) =>
-  index < steps.length - 1 && steps[index + 1].stage !== steps[index].stage;
+/**
+ * The rings by time: each stage's first step's share of the timeline, and a gap of
+ * KNOB_STAGE_GAP of a step.
+ * @returns {{ at: number[], gap: number }} shares of the knob's travel, 0 to 1
+ */
+export function ringsByTime(steps) {
+  const at = stageRuns(steps).map(({ first }) => first / steps.length);
+  return { at, gap: KNOB_STAGE_GAP / steps.length };
+}
 
-/** The knob's coordinate (0 to steps.length) for step `index` at `t`. */
-export function knobPosition(steps, index, t) {
-  return index + (endsStage(steps, index) ? t * (1 - KNOB_STAGE_GAP) : t);
+/** Each stage's run of steps, in order: its first step and how many. */
+function stageRuns(steps) {
+  const runs = [];
+  steps.forEach((step, index) => {
+    if (index === 0 || steps[index - 1].stage !== step.stage) runs.push({ first: index, count: 0 });
+    runs[runs.length - 1].count += 1;
+  });
+  return runs;
 }
 
 /**
- * The step and t at knob coordinate `position` (knobPosition's inverse). In the gap before a
- * mark, the first half is the stage's last step finished, the second the next stage's start.
+ * Each stage's section of the knob's travel: from its ring (`from`), its steps over `run`,
+ * then the gap up to the next ring (`to`). Rings out of order are taken in order.
+ */
+function sections(steps, rings = ringsByTime(steps)) {
+  const runs = stageRuns(steps);
+  const clamp = (x) => Math.min(1, Math.max(0, x));
+  let from = 0;
+  const starts = runs.map(({ first }, j) => {
+    from = Math.max(from, clamp(rings.at[j] ?? first / steps.length));
+    return from;
+  });
+  return runs.map((run, j) => {
+    const to = j === runs.length - 1 ? 1 : starts[j + 1];
+    const width = to - starts[j];
+    const gap = j === runs.length - 1 ? 0 : Math.min(rings.gap, width * KNOB_STAGE_GAP);
+    return { ...run, from: starts[j], to, run: width - gap };
+  });
+}
+
+/**
+ * The knob's share of its travel (0 to 1) for step `index` at `t`.
+ * @param {{ at: number[], gap: number }} [rings] where the rings stand (default: by time)
+ */
+export function knobPosition(steps, index, t, rings) {
+  const section = sections(steps, rings).find(
+    ({ first, count }) => index >= first && index < first + count,
+  );
+  return section.from + ((index - section.first + t) / section.count) * section.run;
+}
+
+/**
+ * The step and t at the knob's share `share` (knobPosition's inverse). In the gap before a
+ * ring, the first half is the stage's last step finished, the second the next stage's start.
  * @returns {{ index: number, t: number }}
  */
-export function stepAtKnob(steps, position) {
-  const clamped = Math.min(Math.max(0, position), steps.length);
-  const index = Math.min(Math.floor(clamped), steps.length - 1);
-  const into = Math.min(1, clamped - index);
-  if (!endsStage(steps, index)) return { index, t: into };
-  const run = 1 - KNOB_STAGE_GAP;
-  if (into <= run) return { index, t: into / run };
-  return into < 1 - KNOB_STAGE_GAP / 2 ? { index, t: 1 } : { index: index + 1, t: 0 };
+export function stepAtKnob(steps, share, rings) {
+  const all = sections(steps, rings);
+  const at = Math.min(Math.max(0, share), 1);
+  const section = all.findLast(({ from }, j) => j === 0 || from <= at);
+  const { first, count, from, run, to } = section;
+  const into = at - from;
+  if (into <= run) {
+    const done = run > 0 ? (Math.max(0, into) / run) * count : at >= 1 ? count : 0; // steps
+    // (A step's start read back as the step before it finished, by a rounding error, would
+    // move the step shown.)
+    const index = Math.min(first + Math.floor(done + 1e-9), first + count - 1);
+    return { index, t: Math.min(1, Math.max(0, done - (index - first))) };
+  }
+  const last = first + count - 1;
+  return into < run + (to - from - run) / 2 ? { index: last, t: 1 } : { index: last + 1, t: 0 };
 }

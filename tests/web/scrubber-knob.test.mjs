@@ -13,14 +13,18 @@ const web = pageFixture();
 /** Where the knob's centre and each stage's mark stand, px from the strip's left end. */
 const knobAndMarks = () => {
   const scrubber = document.querySelector('.scrubber');
+  const track = scrubber.getBoundingClientRect();
   const strip = document.querySelector('.scrubber-ticks').getBoundingClientRect();
+  // The knob's centre runs from half its width (16 px) after the track's left end to half its
+  // width before its right end.
+  const share = Number(scrubber.value) / Number(scrubber.max);
   const marks = {};
   for (const tick of document.querySelectorAll('.tick')) {
     const box = tick.getBoundingClientRect();
     marks[tick.dataset.stage] = box.left + box.width / 2 - strip.left;
   }
   return {
-    knob: (Number(scrubber.value) / Number(scrubber.max)) * strip.width,
+    knob: track.left + 8 + share * (track.width - 16) - strip.left,
     marks,
     stage: Number(/\d+/.exec(document.querySelector('.stage-counter').textContent)[0]),
     mark: document.querySelector('.tick').getBoundingClientRect().width,
@@ -92,20 +96,134 @@ test('a finished stage’s knob stands on its own stage, not on the next stage�
 
 test('the knob’s coordinate and the clock’s are each other’s inverse', () => {
   const steps = [1, 2, 2, 2, 3, 4, 4].map((stage) => ({ stage }));
-  for (let index = 0; index < steps.length; index++)
-    for (const t of [0, 0.25, 0.5, 1]) {
-      const back = stepAtKnob(steps, knobPosition(steps, index, t));
-      const same = back.index === index && Math.abs(back.t - t) < 1e-9;
-      // Inside a stage, a step finished is the next one at its start.
-      const next = t === 1 && back.index === index + 1 && back.t === 0;
-      assert.ok(same || next, `${index} ${t}: ${JSON.stringify(back)}`);
-    }
-  // A stage's last step finished: before the next stage's mark, by the gap.
-  assert.equal(knobPosition(steps, 0, 1), 1 - KNOB_STAGE_GAP);
-  assert.equal(knobPosition(steps, 3, 1), 4 - KNOB_STAGE_GAP);
-  assert.equal(knobPosition(steps, 2, 1), 3); // inside a stage, the next step's start
-  assert.equal(knobPosition(steps, 6, 1), 7); // the last step runs to the end
+  const n = steps.length;
+  // By time (before the rings are measured), and spread evenly with a gap of a tenth.
+  for (const rings of [undefined, { at: [0, 0.25, 0.5, 0.75], gap: 0.1 }]) {
+    for (let index = 0; index < n; index++)
+      for (const t of [0, 0.25, 0.5, 1]) {
+        const back = stepAtKnob(steps, knobPosition(steps, index, t, rings), rings);
+        const same = back.index === index && Math.abs(back.t - t) < 1e-9;
+        // Inside a stage, a step finished is the next one at its start.
+        const next = t === 1 && back.index === index + 1 && back.t < 1e-9;
+        assert.ok(same || next, `${index} ${t}: ${JSON.stringify(back)}`);
+      }
+  }
+  const near = (a, b) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≠ ${b}`);
+  // By time: a stage's last step finished, before the next stage's mark by the gap.
+  near(knobPosition(steps, 0, 1), (1 - KNOB_STAGE_GAP) / n);
+  near(knobPosition(steps, 3, 1), (4 - KNOB_STAGE_GAP) / n);
+  // Inside a stage, the next step's start: a stage's steps share its run evenly.
+  near(knobPosition(steps, 2, 1), (1 + (2 / 3) * (3 - KNOB_STAGE_GAP)) / n);
+  near(knobPosition(steps, 3, 0), knobPosition(steps, 2, 1));
+  near(knobPosition(steps, 6, 1), 1); // the last step runs to the end
   // In the gap: its first half the stage finished, its second the next stage's start.
-  assert.deepEqual(stepAtKnob(steps, 1 - KNOB_STAGE_GAP / 4), { index: 1, t: 0 });
-  assert.deepEqual(stepAtKnob(steps, 1 - (KNOB_STAGE_GAP * 3) / 4), { index: 0, t: 1 });
+  assert.deepEqual(stepAtKnob(steps, (1 - KNOB_STAGE_GAP / 4) / n), { index: 1, t: 0 });
+  assert.deepEqual(stepAtKnob(steps, (1 - (KNOB_STAGE_GAP * 3) / 4) / n), { index: 0, t: 1 });
+  // Rings spread evenly: stage 2's three steps share its section from 0.25 to 0.5 less the gap.
+  const even = { at: [0, 0.25, 0.5, 0.75], gap: 0.1 };
+  near(knobPosition(steps, 1, 0, even), 0.25);
+  near(knobPosition(steps, 3, 1, even), 0.4);
+  near(knobPosition(steps, 2, 0.5, even), 0.25 + 0.15 / 2);
+  near(knobPosition(steps, 6, 1, even), 1);
+  assert.deepEqual(stepAtKnob(steps, 0.47, even), { index: 4, t: 0 });
+  assert.deepEqual(stepAtKnob(steps, 0.43, even), { index: 3, t: 1 });
+  // Before the first ring: the first step's start.
+  assert.deepEqual(stepAtKnob(steps, 0.01, { at: [0.05, 0.25, 0.5, 0.75], gap: 0.1 }), {
+    index: 0,
+    t: 0,
+  });
+});
+
+/** The knob stands between the ring of the stage shown and the next stage's ring. */
+function assertBetweenRings({ knob, marks, stage }, where) {
+  assert.ok(knob >= marks[stage] - 0.5, `${where}: the knob (${knob}) before ring ${stage}`);
+  const next = marks[stage + 1];
+  if (next !== undefined)
+    assert.ok(
+      next - knob >= 2,
+      `${where}: the knob (${knob}) not before ring ${stage + 1} (${next})`,
+    );
+}
+
+/**
+ * Every step in turn (a deep link each): the knob stands between its stage's ring and the next
+ * stage's ring, wherever the rings are laid out. `clear`: the least room left before the next
+ * ring as a stage of `long` steps or more finishes.
+ */
+async function assertEveryStep(page, where, { clear = 0, long = Infinity } = {}) {
+  const total = await page.evaluate(() =>
+    Number(/(\d+)\D*$/.exec(document.querySelector('.step-counter').textContent)[1]),
+  );
+  const runs = await page.evaluate(() =>
+    [...document.querySelectorAll('.stage-button')].map((b) => Number(b.dataset.target)),
+  );
+  for (let step = 1; step <= total; step++) {
+    await page.evaluate((s) => (location.hash = `step=${s}`), step);
+    await page.waitForFunction(
+      (s) => new RegExp(`\\b${s}\\b`).test(document.querySelector('.step-counter').textContent),
+      step,
+    );
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    const shown = await page.evaluate(knobAndMarks);
+    const { knob, marks, stage } = shown;
+    const at = `${where}, step ${step} (stage ${stage})`;
+    assert.deepEqual(shown.filled, [String(stage)], `${at}: the mark filled`);
+    assertBetweenRings(shown, at);
+    const next = marks[stage + 1];
+    if (next === undefined) continue;
+    const steps = (runs[stage] ?? total) - runs[stage - 1];
+    const last = step === (runs[stage] ?? total);
+    if (last && steps >= long)
+      assert.ok(next - knob >= clear, `${at}: finished, the knob (${knob}) by ring ${next}`);
+  }
+}
+
+for (const locale of ['en-US', 'zh-CN']) {
+  test(`a phone's knob stands in the section of the stage shown, its rings spread evenly (${locale})`, async () => {
+    const { page, context, problems } = await web.open({
+      url: `${web.url}#step=learn-update`,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      locale,
+    });
+    await waitForReady(page);
+    await waitForStep(page, 'learn-update');
+    // Reported: stage 15 finished, the knob on ring 17.
+    const shown = await page.evaluate(knobAndMarks);
+    assert.equal(shown.stage, 15);
+    assertBetweenRings(shown, 'learn-update');
+    // The rings read left to right in the stages' order (none above another).
+    const order = Object.entries(shown.marks).sort((a, b) => a[1] - b[1]);
+    assert.deepEqual(
+      order.map(([stage]) => Number(stage)),
+      order.map((_, k) => k + 1),
+    );
+    for (let k = 1; k < order.length; k++)
+      assert.ok(order[k][1] - order[k - 1][1] >= 8, `rings ${k} and ${k + 1} apart`);
+    await assertEveryStep(page, `phone ${locale}`);
+    // The arrow keys: each value the knob takes shows a step of the stage whose section it is in.
+    await page.evaluate(() => (location.hash = 'step=block-norm'));
+    await waitForStep(page, 'block-norm');
+    await page.focus('.scrubber');
+    for (const key of [...Array(30).fill('ArrowRight'), ...Array(50).fill('ArrowLeft')]) {
+      await page.keyboard.press(key);
+      const now = await page.evaluate(knobAndMarks);
+      assertBetweenRings(now, `${key}, stage ${now.stage}`);
+    }
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+}
+
+test('a laptop’s long stage finished leaves its knob clear of the next stage’s ring', async () => {
+  const { page, context, problems } = await web.open({
+    url: `${web.url}#step=1`,
+    viewport: { width: 1366, height: 768 },
+  });
+  await waitForReady(page);
+  // Reported: stage 8 finished, the knob beside ring 9. The knob (16 px) and a ring (18 px)
+  // do not touch 17 px apart.
+  await assertEveryStep(page, 'laptop', { clear: 17, long: 4 });
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
 });

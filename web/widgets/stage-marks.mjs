@@ -16,48 +16,59 @@ export const MARK_ROWS = 2;
  * Where each mark stands: its centre x (px, in the strip) and its row. A mark takes the first
  * row with room at its own place; with none, the row that ends first, just after that row's
  * last mark. Then each row is pushed back from the strip's right end. No two marks of a row
- * are closer than `size` while the strip holds them (rows × width / size marks).
+ * are closer than `size` while the strip holds them (rows × width / size marks), and each
+ * mark stands at least `size / rows` after the one before it, of either row (less where the
+ * strip is too short): the marks read left to right in order, and the knob has a section
+ * between each mark and the next (timeline.mjs knobPosition). A phone's marks stood in pairs,
+ * one above the other: its knob could not say which of the two stages it was in.
  * @param places each stage's place on the strip, px from its left end, in order
  * @param width the strip's width, px
  * @returns {{ x: number, row: number }[]}
  */
 export function placeMarks(places, width, { size = MARK_SIZE, rows = MARK_ROWS } = {}) {
   const half = size / 2;
+  const apart = Math.min(size / rows, (width - half) / Math.max(1, places.length - 1));
   const ends = Array(rows).fill(-Infinity); // each row's last centre
   // A strip too short for the marks in one row takes them in turn, row by row: the rows are
   // then as full as each other (taken as room allows, the first row could take one too many).
   const crowded = places.length * size > width;
+  let previous = -Infinity;
   const marks = places.map((place, k) => {
-    const at = Math.max(half, place);
+    const at = Math.max(half, place, previous + apart);
     let row = crowded ? k % rows : ends.findIndex((end) => at - end >= size);
     if (row < 0) row = ends.indexOf(Math.min(...ends));
     const x = Math.max(at, ends[row] + size);
     ends[row] = x;
+    previous = x;
     return { x, row };
   });
-  for (let row = 0; row < rows; row++) {
-    // The last mark may stand half past the strip's right end (the bar has room there): a
-    // phone's strip of about 280 px then holds two rows of 12, the 24 stages of 4 chapters.
-    let limit = width;
-    for (let k = marks.length - 1; k >= 0; k--) {
-      if (marks[k].row !== row) continue;
-      marks[k].x = Math.max(half, Math.min(marks[k].x, limit));
-      limit = marks[k].x - size;
-    }
+  // Pushed back from the strip's right end: the last mark at most at its end (the knob's
+  // reach), each mark before the next of its row by `size` and before the next by `apart`.
+  const limits = Array(rows).fill(width);
+  let next = Infinity;
+  for (let k = marks.length - 1; k >= 0; k--) {
+    const mark = marks[k];
+    mark.x = Math.max(half, Math.min(mark.x, limits[mark.row], next - apart));
+    limits[mark.row] = mark.x - size;
+    next = mark.x;
   }
   return marks;
 }
 
 /**
  * @param timeline the one clock (goTo(index) on a click)
+ * @param onPlaced called when the marks moved (the knob follows them: rings())
  * @returns {{ element: HTMLElement, update(steps, tr, stageTitle): void,
- *   markStage(stage: number): void }}
+ *   markStage(stage: number): void, rings(): { at: number[], gap: number } | undefined }}
  */
-export function createStageMarks({ timeline }) {
+export function createStageMarks({ timeline, onPlaced = () => {} }) {
   const element = h('div', { class: 'scrubber-ticks', role: 'group' });
   let starts = []; // each stage's first step: { index, at (share of the timeline), button }
   let width = 0;
   let current = null; // the stage shown, its mark filled
+  // Where the marks stand, as shares of the strip (the knob's travel: layout.css insets the
+  // strip by half the knob at each end), and the knob's gap before a mark (timeline.mjs).
+  let rings;
 
   /** Fills the mark of the stage shown (a class moved at a stage change only). */
   function markStage(stage) {
@@ -81,6 +92,8 @@ export function createStageMarks({ timeline }) {
       'has-two-rows',
       marks.some(({ row }) => row > 0),
     );
+    rings = { at: marks.map(({ x }) => x / width), gap: MARK_SIZE / width };
+    onPlaced();
   }
 
   if (typeof ResizeObserver === 'function')
@@ -116,11 +129,12 @@ export function createStageMarks({ timeline }) {
         return { index, at, button };
       });
     element.replaceChildren(...starts.map(({ button }) => button));
+    rings = undefined;
     const shown = current;
     current = null;
     if (shown !== null) markStage(shown);
     place();
   }
 
-  return { element, update, markStage };
+  return { element, update, markStage, rings: () => rings };
 }

@@ -36,14 +36,14 @@ export function createTransport({ timeline, onStages = () => {} }) {
     step: '1',
     value: '0',
   });
-  // The knob's coordinate is not the clock's: a finished stage's knob stays before the next
-  // stage's mark (timeline.mjs knobPosition).
-  const knobAt = (value) => stepAtKnob(timeline.steps, (Number(value) / 1000) * timeline.length);
+  // The knob's coordinate is not the clock's: the knob of a step of stage k stands between the
+  // marks of stages k and k + 1, wherever they stand (timeline.mjs knobPosition).
+  const knobAt = (value) => stepAtKnob(timeline.steps, Number(value) / 1000, marks.rings());
   scrubber.addEventListener('input', () => {
     const { index, t } = knobAt(scrubber.value);
     timeline.scrubToStep(index, t);
   });
-  const marks = createStageMarks({ timeline });
+  const marks = createStageMarks({ timeline, onPlaced: () => syncPosition() });
   // The marks' legend, "Stages", is a button to the stage list.
   const ticksLegend = h('button', { type: 'button', class: 'ticks-legend', onclick: onStages });
   const stageCounter = h('span', { class: 'stage-counter' });
@@ -127,7 +127,7 @@ export function createTransport({ timeline, onStages = () => {} }) {
     const shown = knobAt(scrubber.value);
     if (shown.index === timeline.index && shown.t === timeline.t) return;
     const { steps, index, t } = timeline;
-    const value = String(Math.round((knobPosition(steps, index, t) / steps.length) * 1000));
+    const value = String(Math.round(knobPosition(steps, index, t, marks.rings()) * 1000));
     if (scrubber.value !== value) scrubber.value = value; // moves every few frames only
   }
 
