@@ -176,3 +176,62 @@ describe('the row of steps says it scrolls', () => {
       await context.close();
     });
 });
+
+describe('the row of steps at its end', () => {
+  for (const locale of ['en-US', 'zh-CN'])
+    test(`${locale}: a line of its own; each “more” click moves; at the end the last step whole, no button over it`, async () => {
+      const { page, context, problems } = await web.open({
+        url: `${web.url}#step=learn-target`, // stage 15: long names
+        locale,
+        viewport: { width: 1366, height: 768 },
+      });
+      await waitForReady(page);
+      await twoFrames(page);
+      // The row under the stages' rows (it was tacked onto chapter 4's, as if its steps were
+      // chapter 4's).
+      const lines = await page.evaluate(() => {
+        const row = document.querySelector('.stage-item.is-current > .step-list');
+        const last = [...document.querySelectorAll('.stage-list > li:not(.is-current)')].at(-1);
+        return {
+          row: row.getBoundingClientRect().top,
+          stages: last.getBoundingClientRect().bottom,
+        };
+      });
+      assert.ok(
+        lines.row >= lines.stages - 1,
+        `the row of steps beside the stages (${JSON.stringify(lines)})`,
+      );
+      for (let clicks = 0; ; clicks++) {
+        const state = await page.evaluate(rowState);
+        if (!state.after.shown) break;
+        assert.ok(clicks < 12, 'the “more” button never went');
+        await page.click('.stage-item.is-current .step-more-edge.is-after .step-more');
+        await page.waitForFunction(
+          (was) => document.querySelector('.stage-item.is-current > .step-list').scrollLeft > was,
+          state.scrollLeft,
+          { timeout: 3000 },
+        );
+        await page.waitForTimeout(400); // the smooth scroll's end
+        await twoFrames(page);
+      }
+      const end = await page.evaluate(() => {
+        const row = document.querySelector('.stage-item.is-current > .step-list');
+        const view = row.getBoundingClientRect();
+        const last = [...row.querySelectorAll('.step-button')].at(-1).getBoundingClientRect();
+        const before = row.querySelector('.step-more-edge.is-before > .step-more');
+        const cover = before.hidden ? view.left : before.getBoundingClientRect().right;
+        return { view: [view.left, view.right], last: [last.left, last.right], cover };
+      });
+      assert.ok(
+        end.last[1] <= end.view[1] + 0.5,
+        `the last step cut at the right: ${JSON.stringify(end)}`,
+      );
+      assert.ok(end.last[0] >= end.cover - 0.5, `the last step under “‹”: ${JSON.stringify(end)}`);
+      const state = await page.evaluate(rowState);
+      assert.equal(state.after.shown, false);
+      assert.equal(state.before.shown, state.hiddenBefore > 0);
+      if (state.before.shown) assert.equal(state.before.text, `‹ ${state.hiddenBefore}`);
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    });
+});

@@ -123,7 +123,9 @@ export function createStageList({ onJump, chapters, stages }) {
   // one frame of 33 ms while chapter 1 played). An IntersectionObserver on each row reports
   // the item's box and the row's, as the browser's own layout of the next frame found them;
   // the row is scrolled then, only when the item is not wholly in view.
-  const revealStage = (at, row) => at.right - row.right; // its right edge at the row's
+  // (its right edge at the row's; none where it is in view)
+  const revealStage = (at, row) =>
+    at.left < row.left || at.right > row.right ? at.right - row.right : 0;
   const stageWatch = watchInRow(list, revealStage);
   let stepWatch = null;
 
@@ -214,7 +216,10 @@ function watchChapterRows(list, moved) {
 // observer's report, after the frame's layout.
 function revealStep(at, row, root) {
   const max = root.scrollWidth - root.clientWidth;
-  const centred = at.left - row.left - (row.width - at.width) / 2;
+  // In view, it stays (only a step cut at the left edge is shown whole: the bold current step
+  // is wider than it was, the one before narrower, and a row scrolled to its end moves).
+  const inView = at.left >= row.left && at.right <= row.right;
+  const centred = inView ? 0 : at.left - row.left - (row.width - at.width) / 2;
   let shift = Math.min(max - root.scrollLeft, Math.max(-root.scrollLeft, centred));
   const boxes = [...root.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
   const cut = boxes.findIndex(
@@ -224,8 +229,10 @@ function revealStep(at, row, root) {
     const whole = boxes[cut].left - row.left;
     shift = at.right - whole <= row.right + 0.5 ? whole : (boxes[cut + 1] ?? at).left - row.left;
   }
+  // (more than the room already made, which `max` counts)
   const room = Math.ceil(root.scrollLeft + shift - max);
-  if (room > 0) root.style.setProperty('--end-room', `${room}px`);
+  const made = parseFloat(root.style.getPropertyValue('--end-room')) || 0;
+  if (room > 0) root.style.setProperty('--end-room', `${made + room}px`);
   return shift;
 }
 
@@ -317,7 +324,7 @@ function showHiddenSteps(row, tr) {
       type: 'button',
       class: 'step-more',
       hidden: true,
-      onclick: () => row.scrollBy({ left: direction * Math.max(40, row.clientWidth - 64) }),
+      onclick: () => row.scrollBy({ left: scrollPast(row, button, direction) }),
     });
     const update = (n) => {
       const hide = n === 0;
@@ -352,14 +359,54 @@ function showHiddenSteps(row, tr) {
     },
     { root: row, threshold: [0, 0.99] },
   );
-  for (const button of row.querySelectorAll('.step-button')) observer.observe(button);
+  const steps = row.querySelectorAll('.step-button');
+  for (const button of steps) observer.observe(button);
+  // A step that crossed the whole view between two of the observer's samples (a smooth
+  // scroll of a narrow row) kept its side: '1 ›' stayed at the row's end, its click doing
+  // nothing. Once the row stops scrolling, each step is reported afresh.
+  let settling = 0;
+  row.addEventListener(
+    'scroll',
+    () => {
+      clearTimeout(settling);
+      settling = setTimeout(() => {
+        for (const button of steps) {
+          observer.unobserve(button);
+          observer.observe(button);
+        }
+      }, 120);
+    },
+    { passive: true },
+  );
+}
+
+/**
+ * How far a click on the button at one edge scrolls the row (read on a click, not in a frame):
+ * the first step beyond it then starts just clear of the button at the other edge (a shown
+ * button covers the row's first pixels), or, where that is no move (a step wider than the
+ * row), the step's hidden end comes in. At least a pixel: a click always moves.
+ */
+function scrollPast(row, button, direction) {
+  const view = row.getBoundingClientRect();
+  const clear = button.getBoundingClientRect().width + 4;
+  const boxes = [...row.querySelectorAll('.step-button')].map((b) => b.getBoundingClientRect());
+  if (direction > 0) {
+    const next = boxes.find((b) => b.right > view.right + 0.5);
+    if (!next) return 1;
+    const start = next.left - view.left - clear;
+    return Math.max(1, start > 1 ? start : next.right - view.right);
+  }
+  const next = boxes.findLast((b) => b.left < view.left - 0.5);
+  if (!next) return -1;
+  const end = next.right - view.right + clear;
+  return Math.min(-1, end < -1 ? end : next.left - view.left);
 }
 
 /**
  * An IntersectionObserver whose root is the scrolling `root`: watch(target) replaces the
  * element watched (null: none). At its first report after each watch() (the browser reports
  * every new target once, after its next layout), once the root has a box (a closed list has
- * none), a target not wholly in view is scrolled by shift(target's box, root's box) pixels.
+ * none), the root is scrolled by shift(target's box, root's box, root) pixels (none: 0).
  */
 function watchInRow(root, shift) {
   let watched = null;
@@ -369,7 +416,8 @@ function watchInRow(root, shift) {
       const { boundingClientRect: at, rootBounds: row } = entry ?? {};
       if (!(row?.width > 0 && at.width > 0)) return;
       observer.unobserve(watched); // once per watch(): the reader may scroll it away after
-      if (at.left < row.left || at.right > row.right) root.scrollBy({ left: shift(at, row, root) });
+      const by = shift(at, row, root);
+      if (Math.abs(by) >= 0.5) root.scrollBy({ left: by });
     },
     { root },
   );
