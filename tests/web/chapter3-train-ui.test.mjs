@@ -251,3 +251,19 @@ test('1366×768: in "Your numbers", "previous token" reads on one line and no na
     await context.close();
   }
 });
+
+test('the announcement says the loss falls slowly, then drops: no plateau it does not show (en, zh)', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await openTrain({ locale });
+    const spoken = await page.textContent('p[aria-live][id$="narration"]');
+    // The curve slopes from about 2.7 to 2.2 before the drop: it never sits still.
+    assert.doesNotMatch(spoken, /plateau|平台/, spoken);
+    assert.match(
+      spoken,
+      locale === 'zh-CN' ? /缓慢下降.*骤降/ : /fall slowly.*drop sharply/,
+      spoken,
+    );
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});

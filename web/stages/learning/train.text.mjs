@@ -4,7 +4,7 @@ export default {
     'stage.train': 'Train a tiny model live',
     'ch3.title.train': 'Training a tiny model on the induction task',
     'ch3.narrate.train':
-      'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss sit on a plateau, then drop.',
+      'Press Train: a tiny model learns to continue a repeated run of letters. Watch the loss fall slowly, then drop sharply when the induction head forms.',
     'ch3.train.explain':
       'Each row is random letters, a run of letters, the same run again, more random letters. Inside the repeat the next letter is predictable, but only by finding where the current letter came before and copying what followed it. Training is the learning step of this chapter repeated: here up to {steps} times, on {batch} rows each.',
     'ch3.train.task':
@@ -82,7 +82,7 @@ export default {
     'stage.train': '现场训练一个小模型',
     'ch3.title.train': '在归纳任务上训练一个小模型',
     'ch3.narrate.train':
-      '按“训练”：一个小模型学着接续一段重复的字母。看损失先停在平台上，然后骤降。',
+      '按“训练”：一个小模型学着接续一段重复的字母。看损失先缓慢下降，等归纳头形成时再骤降。',
     'ch3.train.explain':
       '每一行是：随机字母、一段字母、同一段字母再来一次、更多随机字母。在重复的那段里，下一个字母是可以预测的，但只能靠找到当前字母之前出现的位置，并抄下它后面的字母。训练就是本章的学习步骤一再重复：这里最多 {steps} 次，每次 {batch} 行。',
     'ch3.train.task':
