@@ -519,3 +519,39 @@ test('a link carries exactly what the editor accepted, and a bidi override in it
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('the "Your own numbers" badge only where the stage shows the edited example; the panel says chapter 2 has its own inputs', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const zh = locale === 'zh-CN';
+    const { page, context, problems } = await open({
+      url: `${web.url}#step=sum-1`,
+      viewport: { width: 1280, height: 800 },
+      locale,
+    });
+    await page.fill(editor('x', 0, 1), '-2.5');
+    await page.waitForSelector('.badge-own');
+    // Chapter 2 starts from the article's tokens, chapter 3's block and training from their
+    // own numbers: no badge there; chapter 3's learning step uses the edit.
+    for (const [id, badge] of [
+      ['heads-split', false],
+      ['learn-target', true],
+      ['block-norm', false],
+      ['train', false],
+    ]) {
+      await page.evaluate(
+        (s) => (location.hash = location.hash.replace(/step=[^&]*/, `step=${s}`)),
+        id,
+      );
+      await page.waitForFunction((s) => document.body.dataset.step === s, id);
+      assert.equal(await page.locator('.badge-own').count(), badge ? 1 : 0, `${locale} ${id}`);
+    }
+    const intro = await page.textContent('.workbench .panel-intro');
+    assert.match(
+      intro,
+      zh ? /第二章从原文的词元出发/ : /Chapter 2 starts from the article’s tokens/,
+      intro,
+    );
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});

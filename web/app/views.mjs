@@ -75,9 +75,12 @@ export function showExplanation(app, scene, step) {
   page.stageLabel.textContent = `${tr('stage.number', { stage: step.stage })} · ${stageTitle(step.stage, tr)}`;
   page.sceneTitle.textContent = step.title(tr, numbers.dims);
   page.badges.replaceChildren(
-    ...badges(numbers.settings, numbers.isArticleExample, tr).map(({ kind, text }) =>
-      h('span', { class: `badge badge-${kind}`, text }),
-    ),
+    // "Your own numbers" only where the stage shows the edited example.
+    ...badges(
+      numbers.settings,
+      numbers.isArticleExample || !STAGES[step.stage - 1].usesExample,
+      tr,
+    ).map(({ kind, text }) => h('span', { class: `badge badge-${kind}`, text })),
   );
   app.marks.dataset.step = step.id;
   app.widgets.tools.sceneShown();

@@ -109,7 +109,7 @@ export default {
   // --- workbench ---
   'workbench.title': 'Your numbers',
   'workbench.intro':
-    'Edit any number: every later stage is recomputed at once by the WebAssembly module.',
+    'Edit any number: every stage that uses them (chapter 1, and chapter 3’s first two stages) is recomputed at once by the WebAssembly module. Chapter 2 starts from the article’s tokens, with layer inputs of its own.',
   'workbench.settings': 'Settings',
   'workbench.rounding': 'Softmax numbers',
   'workbench.roundingExact': 'Exact',

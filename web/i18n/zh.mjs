@@ -105,7 +105,8 @@ export default {
 
   // --- 工作台 ---
   'workbench.title': '你的数字',
-  'workbench.intro': '可以修改任意数字：之后的每一步都会立即由WebAssembly模块重新计算。',
+  'workbench.intro':
+    '可以修改任意数字：用到它们的每一步（第一章，以及第三章的前两个阶段）都会立即由WebAssembly模块重新计算。第二章从原文的词元出发，另有自己的层输入。',
   'workbench.settings': '设置',
   'workbench.rounding': 'softmax的数字',
   'workbench.roundingExact': '精确值',

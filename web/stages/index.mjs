@@ -26,9 +26,18 @@ export const CHAPTERS = [article, layer, learning, language].map((chapter, c) =>
   number: c + 1,
 }));
 
-/** Every stage in order, with its number (1, 2, …) and its chapter's number. */
+/**
+ * Every stage in order, with its number (1, 2, …) and its chapter's number; `usesExample`:
+ * it shows the reader's example of "Your numbers" (chapter 1, and chapter 3's order and
+ * learning step; chapter 2 starts from the article's tokens with its own layer inputs, the
+ * rest of chapter 3 and chapter 4 from models of their own).
+ */
 export const STAGES = CHAPTERS.flatMap((chapter) =>
-  chapter.stages.map((stage) => ({ ...stage, chapter: chapter.number })),
+  chapter.stages.map((stage) => ({
+    ...stage,
+    chapter: chapter.number,
+    usesExample: Boolean(stage.usesExample ?? chapter.usesExample),
+  })),
 ).map((stage, k) => ({ ...stage, number: k + 1 }));
 
 /**

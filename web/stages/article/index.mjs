@@ -20,6 +20,8 @@ import everyQueryText from './every-query.text.mjs';
 
 export default {
   titleKey: 'chapter.article',
+  // Its stages show the reader's example ("Your numbers"): the badge says when it is edited.
+  usesExample: true,
   stages: [
     { ...inputs, text: inputsText },
     { ...weights, text: weightsText },

@@ -399,4 +399,4 @@ const panels = {
   sidebar: (ctx) => WEIGHTS.map((name) => () => gradientView(ctx, name)),
 };
 
-export default { titleKey: 'stage.learn', steps, panels, reads: ['learning'] };
+export default { titleKey: 'stage.learn', steps, panels, reads: ['learning'], usesExample: true };

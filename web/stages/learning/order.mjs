@@ -314,4 +314,4 @@ const panels = {
   sidebar: (ctx) => [() => positionsView(ctx)],
 };
 
-export default { titleKey: 'stage.order', steps, panels, reads: ['learning'] };
+export default { titleKey: 'stage.order', steps, panels, reads: ['learning'], usesExample: true };
