@@ -69,6 +69,8 @@ export async function startApp(options) {
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     shownExplanation: null, // the step's text showExplanation made last (views.mjs), which
     // playback puts on the page a frame after its scene
+    pendingList: null, // the stage list's latest update (views.mjs updateChrome), which
+    // playback also makes a frame after its scene
     inspector: null,
     held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,

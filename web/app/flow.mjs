@@ -209,7 +209,7 @@ export function onClock(app, { stepChanged, reason }) {
   const playStateChanged = timeline.playing !== app.wasPlaying;
   app.wasPlaying = timeline.playing;
   if (!timeline.playing) flushUrl(app);
-  if (stepChanged || !playing || playStateChanged) updateChrome(app, { deferTitle: playing });
+  if (stepChanged || !playing || playStateChanged) updateChrome(app, { playing });
   else app.widgets.transport.syncPosition();
   const settled = String(!timeline.animating && timeline.t >= 1);
   if (marks.dataset.settled !== settled) marks.dataset.settled = settled;
