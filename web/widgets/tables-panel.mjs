@@ -9,7 +9,7 @@ import { heatmap } from '../draw/heatmap.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { headPair, layerInput, layerProjection } from '../draw/layer-views.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
-import { whenIdle } from '../idle.mjs';
+import { REST_IDLE_MS, whenIdle } from '../idle.mjs';
 import { ROLES } from '../roles.mjs';
 
 /** The views of the panel, each as a function that builds it. */
@@ -100,9 +100,6 @@ function layerBuilders(ctx) {
   return builders;
 }
 
-/** The idle time (ms) that listing the views waits for: the page is at rest, not animating. */
-const LIST_IDLE_MS = 30;
-
 export function createTablesPanel() {
   const summary = h('summary', { class: 'tables-summary' });
   const intro = h('p', { class: 'panel-intro' });
@@ -142,7 +139,7 @@ export function createTablesPanel() {
       // the module's work): not in the few milliseconds between two frames of playback or
       // training, where it made a frame of 18-24 ms, but once the page is at rest (an idle
       // moment of the browser's longest, 50 ms), or when the reader opens the panel.
-      if (listFor && deadline.timeRemaining() < LIST_IDLE_MS) {
+      if (listFor && deadline.timeRemaining() < REST_IDLE_MS) {
         waitForRest();
         return;
       }

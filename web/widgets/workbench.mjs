@@ -4,7 +4,7 @@
 // size, tokens and its five matrices). It only reports what
 // the reader asks for; the app recomputes and calls update().
 import { h } from '../dom.mjs';
-import { whenIdle } from '../idle.mjs';
+import { whenAtRest } from '../idle.mjs';
 import { EDITABLE, LIMITS, dimsOf } from '../model/example.mjs';
 import { symbolNode } from '../draw/matrices.mjs';
 import { ROLES } from '../roles.mjs';
@@ -247,8 +247,9 @@ export function createWorkbench({
 
   const layerEditor = createLayerEditor({ onDims: onLayerDims, onEntry: onLayerEntry });
   // Chapter 2's layer editor (its shape and 144 entries) is filled at once on a chapter 2 step,
-  // and elsewhere in the first idle moment after: below chapter 1's editors, nobody reads it as
-  // the page opens, and filling it took 4–8 ms of the page's start (13 on the train stage).
+  // and elsewhere once the page rests: below chapter 1's editors, nobody reads it as the page
+  // opens, and filling it took 4–8 ms of the page's start (13 on the train stage); in an idle
+  // moment of playback, its style, layout and paint made a frame of 24–27 ms.
   let layerPending = null; // [layer, tr] not yet in the editor
   const fillLayerEditor = () => {
     if (!layerPending) return;
@@ -256,6 +257,9 @@ export function createWorkbench({
     layerPending = null;
     layerEditor.update(layer, tr);
   };
+  // Or as soon as the reader scrolls near it, the page resting or not.
+  const nearView = (entries) => entries.some((e) => e.isIntersecting) && fillLayerEditor();
+  new IntersectionObserver(nearView, { rootMargin: '300px' }).observe(layerEditor.element);
 
   const element = h(
     'aside',
@@ -311,7 +315,7 @@ export function createWorkbench({
     const waiting = layerPending !== null;
     layerPending = [layer, tr];
     if (element.classList.contains('is-chapter-2')) fillLayerEditor();
-    else if (!waiting) whenIdle(fillLayerEditor);
+    else if (!waiting) whenAtRest(fillLayerEditor);
     stageNumbers.update(panels, { numbers, tr, training });
   }
 
