@@ -161,6 +161,55 @@ describe('chapter 4: a tiny language model', () => {
     await context.close();
   });
 
+  test('writing: the count of characters written shows once they all are, not while they appear', async () => {
+    const { page, context, problems } = await web.open({
+      viewport: { width: 1366, height: 768 },
+      reducedMotion: 'no-preference',
+    });
+    await page.goto(`${web.url}#step=lm-write`);
+    await waitForReady(page);
+    // The stage writes once as it opens, from the model the page starts with.
+    await page.waitForFunction(
+      () => document.querySelector('.scene-ch4-write')?.dataset.written,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    const seen = () => {
+      const scene = document.querySelector('.scene-ch4-write');
+      const note = scene.querySelector('.ch4-written-figure + .ch4-note');
+      return {
+        shown: Number(scene.dataset.shown),
+        total: scene.dataset.written.length,
+        noteSeen: getComputedStyle(note).visibility === 'visible',
+        note: note.textContent,
+      };
+    };
+    // Read until a moment when some but not all are written (the note with the count, in
+    // the same read).
+    let during = null;
+    for (let tries = 0; tries < 600 && !during; tries++) {
+      const s = await page.evaluate(seen);
+      if (s.shown > 0 && s.shown < s.total) during = s;
+    }
+    assert.ok(during, 'no moment with part of the writing shown');
+    assert.equal(during.noteSeen, false, `the count showed at ${during.shown} of ${during.total}`);
+    await page.waitForFunction(
+      () => {
+        const scene = document.querySelector('.scene-ch4-write');
+        return Number(scene.dataset.shown) === scene.dataset.written.length;
+      },
+      null,
+      { timeout: 15_000 },
+    );
+    const after = await page.evaluate(seen);
+    assert.equal(after.noteSeen, true);
+    assert.match(after.note, new RegExp(`^${after.total} characters written`));
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
   test('the offline file: chapter 4 trains on its embedded text and predicts', async () => {
     const { page, context, problems } = await web.open({ viewport: { width: 390, height: 844 } });
     await page.goto(`${explainerFileUrl}#step=lm-train`);

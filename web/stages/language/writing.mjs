@@ -147,6 +147,8 @@ function build(ctx) {
     const visible = promptLength + count;
     shownCount = count;
     [...written.children].forEach((cell, j) => (cell.hidden = j >= visible));
+    // The count of what was written shows once it is all on screen, in room kept for it.
+    filled.style.visibility = count < result.ids.length - promptLength ? 'hidden' : '';
     const k = chosen >= promptLength && chosen < visible ? chosen : visible - 1;
     if (count > 0) showFocus(k);
     element.dataset.shown = String(count);
