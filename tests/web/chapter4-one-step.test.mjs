@@ -3,14 +3,10 @@
 // they never disagree, not even for a moment between two redraws.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { collectProblems, pageFixture, waitForReady } from './helpers.mjs';
+import { collectProblems, goToStep, pageFixture, waitForReady } from './helpers.mjs';
+import { keepTrainingFor } from './chapter4-run.mjs';
 
 const web = pageFixture();
-
-async function goTo(page, id) {
-  await page.evaluate((step) => (location.hash = `step=${step}`), id);
-  await page.waitForFunction((step) => document.body.dataset.step === step, id);
-}
 
 describe('chapter 4: the next character while the model trains', () => {
   test('the dot line’s z is the table’s z at every redraw', async () => {
@@ -18,21 +14,8 @@ describe('chapter 4: the next character while the model trains', () => {
     await page.goto(`${web.url}#step=lm-train`);
     await waitForReady(page);
     await page.waitForSelector('[data-control="ch4-keep"]:not([hidden])', { timeout: 60_000 });
-    await page.waitForFunction(
-      () =>
-        /held-out loss \d/.test(
-          document.querySelector('.scene-ch4-train .ch4-status')?.textContent,
-        ),
-      null,
-      { timeout: 60_000 },
-    );
-    await page.click('[data-control="ch4-keep"]');
-    await page.waitForFunction(
-      () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 20,
-      null,
-      { timeout: 60_000 },
-    );
-    await goTo(page, 'lm-next');
+    await keepTrainingFor(page, 20);
+    await goToStep(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next[data-ready="true"] .ch4-dot', { timeout: 30_000 });
     // Every state the scene passes through for a few seconds of training: the two z's read.
     const seen = await page.evaluate(

@@ -5,14 +5,9 @@
 // brings chapter 1's editors and the tables back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { collectProblems, pageFixture, waitForReady } from './helpers.mjs';
+import { collectProblems, goToStep, pageFixture, waitForReady } from './helpers.mjs';
 
 const web = pageFixture();
-
-async function goTo(page, id) {
-  await page.evaluate((step) => (location.hash = `step=${step}`), id);
-  await page.waitForFunction((step) => document.body.dataset.step === step, id);
-}
 
 describe('chapter 4: "Your numbers"', () => {
   for (const viewport of [
@@ -44,7 +39,7 @@ describe('chapter 4: "Your numbers"', () => {
       // The temperature and top-k chosen in the panel are the writing stage's, and back.
       await panel.locator('[data-control="ch4-temperature"]').selectOption('1.5');
       await panel.locator('[data-control="ch4-top-k"]').selectOption('5');
-      await goTo(page, 'lm-write');
+      await goToStep(page, 'lm-write');
       const scene = page.locator('.scene-ch4-write');
       assert.equal(await scene.locator('[data-control="ch4-temperature"]').inputValue(), '1.5');
       assert.equal(await scene.locator('[data-control="ch4-top-k"]').inputValue(), '5');
@@ -56,7 +51,7 @@ describe('chapter 4: "Your numbers"', () => {
       );
 
       // Chapter 1: its editors again, chapter 4's controls gone.
-      await goTo(page, 'sum-1');
+      await goToStep(page, 'sum-1');
       assert.equal(await page.isVisible('.workbench .editors'), true);
       assert.equal(await tables.isVisible(), true);
       assert.equal(await panel.isVisible(), false);

@@ -10,7 +10,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { collectProblems, explainerFileUrl, pageFixture, waitForReady } from './helpers.mjs';
+import {
+  collectProblems,
+  explainerFileUrl,
+  goToStep,
+  pageFixture,
+  waitForReady,
+} from './helpers.mjs';
+import { keepTrainingFor, snapshotStatus } from './chapter4-run.mjs';
 import { LANGUAGE_MODEL } from '../../web/model/language.mjs';
 
 const web = pageFixture();
@@ -18,31 +25,15 @@ const manifestOf = (name) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../web/snapshots', `${name}.json`)));
 const POEMS = manifestOf('poems');
 
-async function goTo(page, id) {
-  await page.evaluate((step) => (location.hash = `step=${step}`), id);
-  await page.waitForFunction((step) => document.body.dataset.step === step, id);
-}
-
 const steps = (n) => n.toLocaleString('en-US');
 const scoredLoss = (text) => Number(/held-out loss (\d+\.\d{3})/.exec(text)?.[1]);
-
-/** The train stage's status line once it names the snapshot and its scored loss. */
-async function snapshotStatus(page) {
-  await page.waitForFunction(
-    () =>
-      /held-out loss \d/.test(document.querySelector('.scene-ch4-train .ch4-status')?.textContent),
-    null,
-    { timeout: 60_000 },
-  );
-  return page.textContent('.scene-ch4-train .ch4-status');
-}
 
 /**
  * The next-character stage's status line, once its sentence's loss is no longer the
  * snapshot's `snapshotLoss` (the stage has read the model trained here).
  */
 async function nextStatusOnceRetrained(page, snapshotLoss) {
-  await goTo(page, 'lm-next');
+  await goToStep(page, 'lm-next');
   await page.waitForFunction(
     (before) => document.querySelector('.ch4-sentence-loss')?.dataset.loss !== before,
     snapshotLoss,
@@ -63,7 +54,7 @@ describe('chapter 4 opens with the snapshot', () => {
       await page.textContent('.ch4-writes'),
       /^What it writes \(temperature [\d.]+, top \d+\):\n\s*\S/,
     );
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     const status = await snapshotStatus(page);
     assert.match(status, new RegExp(`the snapshot: trained ${steps(POEMS.steps)} steps offline`));
     // The worker scores the loaded float16 weights as the script did after rounding them.
@@ -76,7 +67,7 @@ describe('chapter 4 opens with the snapshot', () => {
     assert.equal(await page.isHidden('[data-control="ch4-reset"]'), true);
 
     // The next stage's numbers are the snapshot's, and it says so.
-    await goTo(page, 'lm-next');
+    await goToStep(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
     assert.match(await page.textContent('.scene-ch4-next .ch4-status'), /the snapshot: trained/);
     // h itself: the last row's D numbers, and h · W_U is the model's logit of the true character.
@@ -97,7 +88,7 @@ describe('chapter 4 opens with the snapshot', () => {
     const snapshotLoss = await page.$eval('.ch4-sentence-loss', (p) => p.dataset.loss);
 
     // Keep training: the snapshot's weights learn on here; its steps count after the offline ones.
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     assert.equal(await page.textContent('[data-control="ch4-keep"]'), 'Keep training');
     await page.click('[data-control="ch4-keep"]');
     await page.waitForFunction(
@@ -121,7 +112,7 @@ describe('chapter 4 opens with the snapshot', () => {
       `The model shown is the snapshot, trained ${steps(POEMS.steps)} steps before you opened the page and ${kept} more here.`,
     );
     // No sample ever writes the unknown id's U+FFFD (the trainer bans it).
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     const written = await page.$$eval('.ch4-sample-text', (all) => all.map((p) => p.textContent));
     assert.ok(written.length >= 1);
     for (const sample of written) assert.ok(!sample.includes('\uFFFD'), sample);
@@ -129,7 +120,7 @@ describe('chapter 4 opens with the snapshot', () => {
     assert.equal(scoredLoss(await snapshotStatus(page)), scoredLoss(status));
 
     // From scratch: a new model trains here, and every stage says so.
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     await page.click('[data-control="ch4-train"]'); // "Start from scratch"
     await page.waitForFunction(
       () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 50,
@@ -146,11 +137,11 @@ describe('chapter 4 opens with the snapshot', () => {
     );
 
     // Back to the snapshot: the same model again, its loss as before.
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     await page.click('[data-control="ch4-snapshot"]');
     const again = await snapshotStatus(page);
     assert.equal(scoredLoss(again), scoredLoss(status));
-    await goTo(page, 'lm-next');
+    await goToStep(page, 'lm-next');
     await page.waitForFunction(
       (wanted) => document.querySelector('.ch4-sentence-loss')?.dataset.loss === wanted,
       snapshotLoss,
@@ -198,7 +189,7 @@ describe('chapter 4 opens with the snapshot', () => {
       assert.ok(note.startsWith(rare), `${locale}: ${note}`);
       assert.match(note, locale === 'en-US' ? /fewer than 3 times/ : /少于 3 次/);
       // The text's sentence names the mark.
-      await goTo(page, 'lm-chars');
+      await goToStep(page, 'lm-chars');
       await page.waitForFunction(
         (mark) => document.querySelector('.scene-ch4-chars')?.textContent.includes(`${mark}`),
         rare,
@@ -251,14 +242,8 @@ describe('chapter 4 opens with the snapshot', () => {
     const { page, context, problems } = await web.open({ viewport: { width: 1366, height: 768 } });
     await page.goto(`${web.url}#step=lm-train`);
     await waitForReady(page);
-    await snapshotStatus(page);
-    await page.click('[data-control="ch4-keep"]');
-    await page.waitForFunction(
-      () => Number(document.querySelector('.scene-ch4-train')?.dataset.step) >= 20,
-      null,
-      { timeout: 60_000 },
-    );
-    await goTo(page, 'lm-next');
+    await keepTrainingFor(page, 20);
+    await goToStep(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next .ch4-count');
     // Each rewrite of the count and the status line, with the text it had before.
     await page.evaluate(() => {

@@ -12,6 +12,7 @@ import {
   collectProblems,
   distDir,
   explainerFileUrl,
+  goToStep,
   pageFixture,
   waitForReady,
 } from './helpers.mjs';
@@ -29,15 +30,9 @@ const TANG_KNOWN = [...TANG_COUNTS.keys()]
   .sort((a, b) => a.codePointAt(0) - b.codePointAt(0));
 const TANG_VOCAB = new Set([...TANG_KNOWN, '\uFFFD']);
 
-/** Goes to a chapter 4 step in the open page (the run lives on across steps). */
-async function goTo(page, id) {
-  await page.evaluate((step) => (location.hash = `step=${step}`), id);
-  await page.waitForFunction((step) => document.body.dataset.step === step, id);
-}
-
 /** Trains from the train stage until `steps` are done and a sample after step 0 is written. */
 async function trainFor(page, steps) {
-  await goTo(page, 'lm-train');
+  await goToStep(page, 'lm-train');
   await page.waitForSelector('.scene-ch4-train[data-text="ready"]', { timeout: 30_000 });
   await page.click('.scene-ch4-train [data-control="ch4-train"]');
   await page.waitForFunction(
@@ -89,7 +84,7 @@ describe('chapter 4: a tiny language model', () => {
       for (const c of sample) assert.ok(TANG_VOCAB.has(c), `“${c}” is not in the text`);
 
     // From attention to the next character: the loss printed is −ln of the probability printed.
-    await goTo(page, 'lm-next');
+    await goToStep(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
     const line = await page.textContent('.ch4-loss-line');
     const [, p, loss] = /= ([\d.e-]+), so the loss is −ln [\d.e-]+ = (\d+\.\d{3})/.exec(line);
@@ -101,7 +96,7 @@ describe('chapter 4: a tiny language model', () => {
     );
 
     // Every head on the sentence (layers × heads of them): labelled heatmaps, each with a reading.
-    await goTo(page, 'lm-heads');
+    await goToStep(page, 'lm-heads');
     await page.waitForSelector('.scene-ch4-heads[data-ready="true"]', { timeout: 30_000 });
     const heads = await page.$$eval('.ch4-heads .train-head', (list) =>
       list.map((f) => ({
@@ -119,7 +114,7 @@ describe('chapter 4: a tiny language model', () => {
     }
 
     // A head switched off changes the loss shown, and the page says by how much.
-    await goTo(page, 'lm-switch');
+    await goToStep(page, 'lm-switch');
     await page.waitForFunction(
       () => document.querySelector('.scene-ch4-switch')?.dataset.off === '0',
       null,
@@ -144,7 +139,7 @@ describe('chapter 4: a tiny language model', () => {
     );
 
     // Writing: characters of the vocabulary, each with what it attended to.
-    await goTo(page, 'lm-write');
+    await goToStep(page, 'lm-write');
     await page.click('[data-control="ch4-write"]');
     await page.waitForFunction(
       () => document.querySelector('.scene-ch4-write')?.dataset.written,
@@ -215,7 +210,7 @@ describe('chapter 4: a tiny language model', () => {
     await page.goto(`${explainerFileUrl}#step=lm-train`);
     await waitForReady(page);
     await trainFor(page, 200);
-    await goTo(page, 'lm-next');
+    await goToStep(page, 'lm-next');
     await page.waitForSelector('.scene-ch4-next[data-ready="true"]', { timeout: 30_000 });
     assert.match(await page.textContent('.ch4-loss-line'), /so the loss is/);
     assert.deepEqual(await collectProblems(page, problems), []);

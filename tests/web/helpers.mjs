@@ -185,6 +185,12 @@ export async function gotoStep(page, baseUrl, hash) {
   await waitForReady(page);
 }
 
+/** Moves the open page to step `id` by its address: the page, its model and its runs live on. */
+export async function goToStep(page, id) {
+  await page.evaluate((step) => (location.hash = `step=${step}`), id);
+  await page.waitForFunction((step) => document.body.dataset.step === step, id);
+}
+
 export async function waitForStep(page, id) {
   await page.waitForFunction(
     (step) => document.body.dataset.step === step && document.body.dataset.settled === 'true',

@@ -7,14 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { collectProblems, pageFixture, screenshot, waitForReady } from './helpers.mjs';
+import { collectProblems, goToStep, pageFixture, screenshot, waitForReady } from './helpers.mjs';
 
 const web = pageFixture();
-
-async function goTo(page, id) {
-  await page.evaluate((step) => (location.hash = `step=${step}`), id);
-  await page.waitForFunction((step) => document.body.dataset.step === step, id);
-}
 
 /** The train scene's status, step, status line and Train button, read in the page. */
 const readScene = (page, scene, button) =>
@@ -46,13 +41,13 @@ for (const locale of ['en-US', 'zh-CN']) {
       timeout: 60_000,
     });
     // Another stage of chapter 4: the run goes on.
-    await goTo(page, 'lm-next');
+    await goToStep(page, 'lm-next');
     await page.waitForTimeout(300);
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'lm-train');
     assert.equal((await readScene(page, scene, button)).status, 'running');
     // Chapter 1: the run pauses.
-    await goTo(page, 'inputs');
-    await goTo(page, 'lm-train');
+    await goToStep(page, 'inputs');
+    await goToStep(page, 'lm-train');
     await page.waitForSelector(`${scene}[data-status="paused"]`);
     const back = await readScene(page, scene, button);
     assert.match(back.text, zh ? /^已暂停，第 [\d,]+ 步/ : /^paused at step [\d,]+/);
@@ -85,12 +80,12 @@ test('chapter 3’s training goes on through chapter 3’s stages and pauses whe
   await page.selectOption(`${scene} select[data-control="speed"]`, 'slow');
   await page.click(`${scene} ${button}`);
   await page.waitForFunction((s) => Number(document.querySelector(s).dataset.step) > 0, scene);
-  await goTo(page, 'heads-learned');
+  await goToStep(page, 'heads-learned');
   await page.waitForTimeout(300);
-  await goTo(page, 'train');
+  await goToStep(page, 'train');
   assert.equal((await readScene(page, scene, button)).status, 'running');
-  await goTo(page, 'inputs');
-  await goTo(page, 'train');
+  await goToStep(page, 'inputs');
+  await goToStep(page, 'train');
   await page.waitForSelector(`${scene}[data-status="paused"]`);
   const back = await readScene(page, scene, button);
   assert.equal(back.button, 'Train'); // as after Pause: Train goes on from the step shown
