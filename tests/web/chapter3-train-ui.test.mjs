@@ -267,3 +267,54 @@ test('the announcement says the loss falls slowly, then drops: no plateau it doe
     await context.close();
   }
 });
+
+// What the heads show at step 0 (a fresh model from the seed) on opening the stage: a reset or
+// a new switch makes such a model again, and the heads must show it the same way, not as
+// empty frames waiting for Train.
+test('after Reset, and after a new switch, the heads show the new model at step 0 as on opening', async () => {
+  const { page, context, problems } = await openTrain({ viewport: { width: 1366, height: 768 } });
+  const heads = () =>
+    page.$$eval('.scene-train .train-head', (figures) =>
+      figures.map((figure) => ({
+        reading: figure.querySelector('.head-reading')?.textContent ?? '',
+        keys: figure.querySelector('.heatmap-keys')?.textContent ?? '',
+      })),
+    );
+  const readingsShown = (count) =>
+    page.waitForFunction(
+      (n) => {
+        const figures = [...document.querySelectorAll('.scene-train .train-head')];
+        return (
+          figures.length === n &&
+          figures.every((figure) => figure.querySelector('.head-reading')?.textContent)
+        );
+      },
+      count,
+      { timeout: 30_000 },
+    );
+  await readingsShown(8);
+  const opened = await heads();
+  await page.click('[data-control="train"]');
+  await page.waitForFunction(
+    () => Number(document.querySelector('.scene-train').dataset.step) >= 150,
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  await page.click('[data-control="train"]'); // Pause
+  await page.waitForSelector('.scene-train[data-status="paused"]');
+  assert.notDeepEqual(await heads(), opened, 'training changed what the heads read');
+  await page.click('.scene-train [data-control="reset"]');
+  await page.waitForFunction(() => document.querySelector('.scene-train').dataset.step === '0');
+  await readingsShown(8);
+  assert.deepEqual(await heads(), opened, 'the same model from the seed reads the same at step 0');
+  await page.selectOption('.scene-train [data-control="heads"]', '2');
+  await readingsShown(4);
+  assert.ok(
+    (await heads()).every((head) => head.keys !== ''),
+    'each map’s keys are labelled',
+  );
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

@@ -184,6 +184,8 @@ async function restartRun(context, then, end) {
       trainers.hold(settings);
     }
     if (then) await then(await ensureTrainer());
+    // Reset or a new switch: the new model's heads at step 0, as the stage opened shows them.
+    else if (current && !end) await ensureTrainer().then(notify);
     return true;
   } catch (error) {
     const held = trainers.held();
@@ -220,10 +222,12 @@ export function createTraining({ startTrainer, onLoaded = () => {}, onRefused = 
   }
 
   async function ensureTrainer() {
-    const ready = await trainers.ensure(run.settings);
+    const { settings } = run;
+    const ready = await trainers.ensure(settings);
     if (!run.probe) {
       const { tokens, attention } = await ready.evaluate({ batch: 1 });
-      run.probe = { tokens, attention };
+      // Not if a newer model's switches came meanwhile: this row is of the model before.
+      if (!run.probe && run.settings === settings) run.probe = { tokens, attention };
     }
     return ready;
   }
