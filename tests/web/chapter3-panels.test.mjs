@@ -116,6 +116,11 @@ test('the train stage: the run’s loss and heads as tables, following the run (
   // reading, in the tables and in "Your numbers".
   assert.equal((await cellsOf(page, '.tables-grid', 'run-heads')).length, 8 * 3);
   assert.equal((await cellsOf(page, '.stage-numbers', 'run-heads')).length, 8 * 3);
+  // "Your numbers" shows the heads only: its note sends the reader to the tables, by their
+  // title, for the loss.
+  const note = await page.textContent('.stage-numbers .panel-intro');
+  const tablesTitle = await page.textContent('.tables-summary');
+  assert.ok(note.includes(`“${tablesTitle.trim()}”`), `${note} names "${tablesTitle}"`);
   await page.$eval('.tables-panel', (e) => e.scrollIntoView());
   await screenshot(page, 'ch3-panels-train');
   assert.deepEqual(await collectProblems(page, problems), []);

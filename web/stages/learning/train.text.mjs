@@ -61,7 +61,7 @@ export default {
       'Cross-entropy of the next token: minus the mean log-probability of each true next token',
     'ch3.train.loaded': 'Loaded a model trained for {step|# step|# steps}: press Train to go on.',
     'ch3.panels.train':
-      'The training run’s numbers, as it trains: the loss every 100 steps, and what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, on the token after the current token’s earlier copy, and what it reads as). The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
+      'The training run’s numbers, as it trains: here, what each head does on the held-out row of the latest snapshot (its mean weight on the previous token, on the token after the current token’s earlier copy, and what it reads as); the loss every 100 steps is in “All numbers as tables”, under the scene. The switches are in the scene; save every step’s loss (CSV) and the parameters (JSON, or a link) from there.',
     'ch3.tables.loss': 'loss',
     'ch3.tables.lossColumn': 'loss',
     'ch3.tables.noSteps': 'No training steps yet: press Train in the scene.',
@@ -137,7 +137,7 @@ export default {
     'ch3.formula.crossEntropy': '下一个词元的交叉熵：每个真实下一个词元的对数概率的平均值取负',
     'ch3.train.loaded': '已载入一个训练了 {step} 步的模型：按“训练”继续。',
     'ch3.panels.train':
-      '训练过程中的数字：每 100 步的损失，以及在最新快照的留出行上每个头在做什么（它在前一个词元上的平均权重、在当前词元上一次出现之后那个词元上的平均权重，以及它被读作什么）。开关在场景里；每一步的损失（CSV）和参数（JSON 或链接）也从那里保存。',
+      '训练过程中的数字：这里是在最新快照的留出行上每个头在做什么（它在前一个词元上的平均权重、在当前词元上一次出现之后那个词元上的平均权重，以及它被读作什么）；每 100 步的损失在场景下方的“以表格查看所有数字”里。开关在场景里；每一步的损失（CSV）和参数（JSON 或链接）也从那里保存。',
     'ch3.tables.loss': '损失',
     'ch3.tables.lossColumn': '损失',
     'ch3.tables.noSteps': '还没有训练步：请在场景里按“训练”。',
