@@ -156,7 +156,7 @@ describe('chapter 4: a tiny language model', () => {
     await context.close();
   });
 
-  test('writing: the count of characters written shows once they all are, not while they appear', async () => {
+  test('writing: the count of characters written shows once they all are, and a new Write shows no line about the last', async () => {
     const { page, context, problems } = await web.open({
       viewport: { width: 1366, height: 768 },
       reducedMotion: 'no-preference',
@@ -179,6 +179,8 @@ describe('chapter 4: a tiny language model', () => {
         total: scene.dataset.written.length,
         noteSeen: getComputedStyle(note).visibility === 'visible',
         note: note.textContent,
+        focusSeen: getComputedStyle(scene.querySelector('.ch4-focus')).visibility === 'visible',
+        written: scene.dataset.written,
       };
     };
     // Read until a moment when some but not all are written (the note with the count, in
@@ -201,6 +203,15 @@ describe('chapter 4: a tiny language model', () => {
     const after = await page.evaluate(seen);
     assert.equal(after.noteSeen, true);
     assert.match(after.note, new RegExp(`^${after.total} characters written`));
+    // Write again: until its first character shows, no line about the last writing's.
+    await page.click('[data-control="ch4-write"]');
+    let start = null;
+    for (let tries = 0; tries < 600 && !start; tries++) {
+      const s = await page.evaluate(seen);
+      if (s.written !== after.written && s.shown === 0) start = s;
+    }
+    assert.ok(start, 'the new writing was not seen from its start');
+    assert.equal(start.focusSeen, false, 'the last writing’s focus line was still shown');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   });

@@ -127,7 +127,7 @@ function build(ctx) {
       cell.style.setProperty('--attended', j < k ? row[j].toFixed(3) : '0');
     });
     const top = topChoices(row.subarray(0, k), 3)
-      .map(({ id, p }) => `${showCharacter(tokenizer.characters[ids[id]])} ${p.toFixed(2)}`)
+      .map(({ id, p }) => `“${showCharacter(tokenizer.characters[ids[id]])}” ${p.toFixed(2)}`)
       .join(' · ');
     setText(
       focus,
@@ -150,6 +150,9 @@ function build(ctx) {
     // The count of what was written shows once it is all on screen, in room kept for it.
     filled.style.visibility = count < result.ids.length - promptLength ? 'hidden' : '';
     const k = chosen >= promptLength && chosen < visible ? chosen : visible - 1;
+    // Nothing written yet (a new Write replays from its prompt): the line about a written
+    // character waits, unseen in the room it keeps, for the first of this writing's.
+    focus.style.visibility = count > 0 ? '' : 'hidden';
     if (count > 0) showFocus(k);
     element.dataset.shown = String(count);
   }
