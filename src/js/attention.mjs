@@ -7,10 +7,10 @@
 // them: every file is named by a literal URL bundlers follow).
 import { describe, isOptionBag } from './shared/checks.mjs';
 import { hasRelaxedSimd, loadOneThread } from './module/load-module.mjs';
-import { readOwnOptions } from './shared/read-once.mjs';
+import { isArrayBuffer, readOwnOptions, typedArrayType } from './shared/read-once.mjs';
 import { loadThreads } from './module/threads.mjs';
 import { readThreads } from './module/threads-option.mjs';
-import { baseUrlOf, wasmFiles } from './module/package-files.mjs';
+import { baseUrlOf, wasmFiles, wasmUrlOf } from './module/package-files.mjs';
 
 export { hasRelaxedSimd };
 export { createAttentionPool } from './pool/pool.mjs';
@@ -86,7 +86,17 @@ export default async function createAttention(options) {
       `createAttention: options.initTimeout must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, or Infinity, got ${describe(initTimeout)}`,
     );
   }
-  const { wasmBinary, wasmUrl, relaxedSimd, warmUp } = o;
+  const { wasmBinary, relaxedSimd, warmUp } = o;
+  if (
+    wasmBinary !== undefined &&
+    !isArrayBuffer(wasmBinary) &&
+    typedArrayType(wasmBinary) !== 'Uint8Array'
+  ) {
+    throw new TypeError(
+      `createAttention: options.wasmBinary must be the .wasm file's bytes, an ArrayBuffer or a Uint8Array, got ${describe(wasmBinary)}`,
+    );
+  }
+  const wasmUrl = wasmUrlOf(o.wasmUrl, 'createAttention');
   const base = baseUrlOf(o.baseUrl, 'createAttention');
   const threads = await readThreads(o.threads, 'createAttention');
   if (threads > 1) {

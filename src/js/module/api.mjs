@@ -141,6 +141,14 @@ function moduleLifetime(Module, threads, methods) {
 }
 
 /**
+ * The glue's failure without its own wrapping: it reports a module that would not compile as
+ * "Aborted(CompileError: …). Build with -s ASSERTIONS=1 for more info.", advice for whoever
+ * builds the glue, not for the caller.
+ */
+const gluesReason = (message) =>
+  message.replace(/^Aborted\(([\s\S]*)\)(\. Build with -s ASSERTIONS=1 for more info\.)?$/, '$1');
+
+/**
  * Instantiates an Emscripten factory with `moduleOptions` and wraps the result (`wrap`:
  * wrapModule's options).
  */
@@ -149,7 +157,7 @@ export async function createAttentionWith(factory, moduleOptions = {}, wrap = {}
   try {
     Module = await factory(moduleOptions);
   } catch (error) {
-    const reason = error && error.message ? error.message : String(error);
+    const reason = gluesReason(error && error.message ? error.message : String(error));
     throw new Error(`createAttention: could not load the WebAssembly module: ${reason}`, {
       cause: error,
     });

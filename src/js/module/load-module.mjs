@@ -102,9 +102,10 @@ export function within(promise, ms, what) {
 export async function loadOneThread(options, files) {
   const { wasmBinary, wasmUrl, relaxedSimd, warmUp, initTimeout = Infinity } = options;
   const load = async (url, quietly = false) => {
-    const moduleOptions = url === null ? { wasmBinary } : await wasmAt(url, quietly);
     const what = () => (url === null ? 'the WebAssembly module (wasmBinary)' : url);
     try {
+      // Inside the try: in Node this reads the file, and a missing one is a load error too.
+      const moduleOptions = url === null ? { wasmBinary } : await wasmAt(url, quietly);
       return await within(
         createAttentionWith(createAttentionModule, moduleOptions, { warmUp }),
         initTimeout,
@@ -115,7 +116,7 @@ export async function loadOneThread(options, files) {
     }
   };
   if (wasmBinary !== undefined) return load(null);
-  if (wasmUrl !== undefined) return load(String(wasmUrl));
+  if (wasmUrl !== undefined) return load(wasmUrl);
   return preferRelaxed(
     relaxedSimd,
     (relaxed) => (relaxed ? load(files.relaxed, true) : load(files.simd128)),

@@ -13,23 +13,39 @@ import { isNode } from '../shared/workers.mjs';
 export const besideThisFile = (name) => new URL(name, import.meta.url);
 
 /**
+ * An option naming a file or folder (`name`: 'baseUrl', 'wasmUrl'), checked: a string or a URL,
+ * resolved against the page's URL, as an absolute URL's href. In Node there is no page to
+ * resolve against: a relative path is refused, with the way to make a file: URL.
+ */
+function urlOption(value, name, where) {
+  if (typeof value !== 'string' && !(value instanceof URL)) {
+    throw new TypeError(`${where}: ${name} must be a string or a URL, got ${describe(value)}`);
+  }
+  try {
+    return new URL(String(value), globalThis.location?.href).href;
+  } catch {
+    const hint = isNode ? ' (in Node an absolute URL, for a file url.pathToFileURL(path))' : '';
+    throw new TypeError(`${where}: ${name} must be a URL${hint}, got ${describe(String(value))}`);
+  }
+}
+
+/**
  * createAttention's baseUrl, checked: the folder holding the package's files (dist/ as
  * published) as an absolute URL ending in '/', resolved against the page's URL; null when
  * none is given.
  */
 export function baseUrlOf(value, where) {
   if (value === undefined) return null;
-  if (typeof value !== 'string' && !(value instanceof URL)) {
-    throw new TypeError(`${where}: baseUrl must be a string or a URL, got ${describe(value)}`);
-  }
-  let url;
-  try {
-    url = new URL(String(value), globalThis.location?.href);
-  } catch {
-    throw new TypeError(`${where}: baseUrl must be a URL, got ${describe(String(value))}`);
-  }
-  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+  const href = urlOption(value, 'baseUrl', where);
+  return href.endsWith('/') ? href : `${href}/`;
 }
+
+/**
+ * createAttention's wasmUrl, checked: the .wasm file to load instead of the package's own, as
+ * an absolute URL resolved against the page's URL; undefined when none is given.
+ */
+export const wasmUrlOf = (value, where) =>
+  value === undefined ? undefined : urlOption(value, 'wasmUrl', where);
 
 /**
  * The URLs of the one-thread module's two .wasm files: in the folder `base` (baseUrl), else

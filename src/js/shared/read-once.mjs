@@ -42,6 +42,21 @@ const setForEach = Set.prototype.forEach;
  */
 export const typedArrayType = (value) => apply(typedArrayTag, value, []);
 
+const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
+
+/**
+ * True for a real (non-shared) ArrayBuffer, of any realm: the intrinsic byteLength getter
+ * throws for anything else, whatever it pretends to be.
+ */
+export function isArrayBuffer(value) {
+  try {
+    apply(arrayBufferByteLength, value, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The length of a real typed array, measured by the intrinsic getter. */
 export const typedArrayLengthOf = (view) => apply(typedArrayLength, view, []);
 
