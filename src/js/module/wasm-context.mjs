@@ -82,8 +82,10 @@ export function createWasmContext(Module) {
    */
   function checkFits(where, dataBytes, kernelBytes, what) {
     if (dataBytes + kernelBytes + RESERVE_BYTES > memoryLimit) {
+      const working =
+        kernelBytes > 0 ? ` (plus ${formatBytes(kernelBytes)} of working memory)` : '';
       throw new RangeError(
-        `${where}: ${what} need ${formatBytes(dataBytes)} (plus ${formatBytes(kernelBytes)} of working memory), more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
+        `${where}: ${what} need ${formatBytes(dataBytes)}${working}, more than the ${formatBytes(memoryLimit)} wasm memory can hold`,
       );
     }
     return kernelBytes;
