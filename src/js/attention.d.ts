@@ -37,7 +37,11 @@ import type { createAttentionPool } from './types/pool.js';
 export interface CreateAttentionOptions {
   /** The bytes of attention.wasm, if you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where to fetch attention.wasm from, if not next to attention.mjs. */
+  /**
+   * Where to fetch attention.wasm from, if not next to attention.mjs. Relative URLs resolve
+   * against the page; Node has no page, so there it is an absolute URL (for a file,
+   * `url.pathToFileURL(path)`). Anything else is a TypeError naming `wasmUrl`.
+   */
   wasmUrl?: string | URL;
   /**
    * The folder of the package's files (`dist/` as published: both `.wasm`, and with
