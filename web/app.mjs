@@ -68,9 +68,9 @@ export async function startApp(options) {
     pendingAfterFrame: new Set(),
     pendingUrl: null, // playback's URL write, waiting (app/views.mjs writeUrl)
     shownExplanation: null, // the step's text showExplanation made last (views.mjs), which
-    // playback puts on the page a frame after its scene
+    // playback puts on the page a frame after its scene (views.mjs showLatest)
     pendingList: null, // the stage list's latest update (views.mjs updateChrome), which
-    // playback also makes a frame after its scene
+    // playback also makes a frame after its scene (showLatest)
     inspector: null,
     held: false, // Predict holds the step on screen (app/widgets.mjs)
     url: null,

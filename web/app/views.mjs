@@ -58,12 +58,9 @@ export function showExplanation(app, scene, step) {
   // While playing, the new step's text goes on the page in the frame after its scene: the
   // frame that shows a new scene is playback's costliest (its first style and layout), and
   // the text's own (sentences and formula) then comes in a frame of its own, 16 ms later.
-  app.shownExplanation = explanation;
-  if (app.timeline.playing)
-    requestAnimationFrame(() => {
-      if (app.shownExplanation === explanation) page.explanation.replaceChildren(...explanation);
-    });
-  else page.explanation.replaceChildren(...explanation);
+  showLatest(app, 'shownExplanation', explanation, app.timeline.playing, (parts) =>
+    page.explanation.replaceChildren(...parts),
+  );
   // Shown until Predict holds the new step (app/widgets.mjs).
   app.held = false;
   page.notes.hidden = false;
@@ -119,12 +116,7 @@ export function updateChrome(app, { playing = false } = {}) {
   const { steps, timeline, tr, numbers, widgets } = app;
   const step = steps[timeline.index];
   const listUpdate = { steps, index: timeline.index, tr, dims: numbers.dims };
-  app.pendingList = listUpdate;
-  if (playing)
-    requestAnimationFrame(() => {
-      if (app.pendingList === listUpdate) widgets.stageList.update(listUpdate);
-    });
-  else widgets.stageList.update(listUpdate);
+  showLatest(app, 'pendingList', listUpdate, playing, (update) => widgets.stageList.update(update));
   widgets.transport.update({
     tr,
     steps,
@@ -139,6 +131,20 @@ function updateTitle(app) {
   if (app.embed) return; // the host page's title is the host page's
   const title = windowTitle(app.steps[app.timeline.index], app.tr, app.numbers.dims);
   if (document.title !== title) document.title = title;
+}
+
+/**
+ * show(update) now, or while `playing` in the next animation frame: app[field] holds the latest
+ * update, and a frame's show is skipped when a later update (shown then or in its own frame)
+ * replaced it, so only the latest reaches the page.
+ */
+function showLatest(app, field, update, playing, show) {
+  app[field] = update;
+  if (!playing) show(update);
+  else
+    requestAnimationFrame(() => {
+      if (app[field] === update) show(update);
+    });
 }
 
 /** Runs `task` once, after the current frame is drawn (later calls in the frame share it). */

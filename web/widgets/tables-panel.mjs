@@ -9,7 +9,7 @@ import { heatmap } from '../draw/heatmap.mjs';
 import { fullMatrix, indexed } from '../draw/matrices.mjs';
 import { headPair, layerInput, layerProjection } from '../draw/layer-views.mjs';
 import { matrixView } from '../draw/matrix-view.mjs';
-import { REST_IDLE_MS, whenIdle } from '../idle.mjs';
+import { whenAtRest, whenIdle } from '../idle.mjs';
 import { ROLES } from '../roles.mjs';
 
 /** The views of the panel, each as a function that builds it. */
@@ -129,32 +129,25 @@ export function createTablesPanel() {
     }
   }
 
+  /**
+   * build() in the page's idle moments until every view is built. Listing the views reads
+   * chapter 2's layer, computed at its first read (10-14 ms of the module's work): not in the
+   * few milliseconds between two frames of playback or training, where it made a frame of
+   * 18-24 ms, but once the page is at rest (whenAtRest), or when the reader opens the panel.
+   */
   function buildWhenIdle() {
     if (scheduled) return;
     scheduled = true;
-    whenIdle((deadline) => {
+    const listing = listFor !== null;
+    (listing ? whenAtRest : whenIdle)((deadline) => {
       scheduled = false;
-      if (builders.length === 0 && !listFor) return;
-      // Listing the views reads chapter 2's layer, computed at its first read (10-14 ms of
-      // the module's work): not in the few milliseconds between two frames of playback or
-      // training, where it made a frame of 18-24 ms, but once the page is at rest (an idle
-      // moment of the browser's longest, 50 ms), or when the reader opens the panel.
-      if (listFor && deadline.timeRemaining() < REST_IDLE_MS) {
-        waitForRest();
-        return;
+      // An update came while this waited for a mere idle moment: its listing waits for rest.
+      if (listFor && !listing) buildWhenIdle();
+      else if (builders.length > 0 || listFor) {
+        build(deadline);
+        if (builders.length > 0) buildWhenIdle();
       }
-      build(deadline);
-      if (builders.length > 0) buildWhenIdle();
     });
-  }
-
-  /** buildWhenIdle() again, at the next idle moment after the next frame. */
-  function waitForRest() {
-    scheduled = true;
-    setTimeout(() => {
-      scheduled = false;
-      buildWhenIdle();
-    }, 100);
   }
 
   // Opened (by the reader or a script): the tables are there before anything else runs.

@@ -112,7 +112,7 @@ function build(ctx) {
     filled,
     focus,
   );
-  let result = null; // { ids, promptLength, attention, probabilities }
+  let result = null; // writeAfter's { ids, promptLength, made, attention }: made, what was written
   let chosen = -1; // the written character the learner clicked (-1: follow the clock)
   let shownCount = 0;
 
@@ -148,7 +148,7 @@ function build(ctx) {
     shownCount = count;
     [...written.children].forEach((cell, j) => (cell.hidden = j >= visible));
     // The count of what was written shows once it is all on screen, in room kept for it.
-    filled.style.visibility = count < result.ids.length - promptLength ? 'hidden' : '';
+    filled.style.visibility = count < result.made.length ? 'hidden' : '';
     const k = chosen >= promptLength && chosen < visible ? chosen : visible - 1;
     // Nothing written yet (a new Write replays from its prompt): the line about a written
     // character waits, unseen in the room it keeps, for the first of this writing's.
@@ -215,7 +215,7 @@ function build(ctx) {
   const render = (t) => {
     followed();
     if (result) {
-      const n = result.ids.length - result.promptLength;
+      const n = result.made.length;
       const count = t >= 1 ? n : activeItem(progressOf(t), n + 1);
       if (count !== shownCount) showWritten(count);
     }
