@@ -171,12 +171,19 @@ test('layout: one row of K/V choices, ticks apart on a phone, the current step c
     viewport: { width: 1366, height: 768 },
   });
   await waitForReady(laptop.page);
-  const chip = await laptop.page.$eval('.step-list [aria-current="step"]', (button) => {
+  // The row brings its chip into view when the browser reports where the chip lies, after the
+  // first frame's layout (stage-list.mjs watchInRow): within a few frames of ready, not at it.
+  const chipInView = () => {
+    const button = document.querySelector('.step-list [aria-current="step"]');
     const row = button.closest('.step-list').getBoundingClientRect();
     const box = button.getBoundingClientRect();
-    return { inside: box.left >= row.left - 0.5 && box.right <= row.right + 0.5 };
-  });
-  assert.ok(chip.inside, 'the current step’s chip is in view in its row');
+    return box.left >= row.left - 0.5 && box.right <= row.right + 0.5;
+  };
+  const inView = await laptop.page
+    .waitForFunction(chipInView, null, { timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
+  assert.ok(inView, 'the current step’s chip is in view in its row within 2 s of ready');
   // Stage 10's cards hold their matrices: no bracket on or past a card's border.
   await laptop.page.goto(`${web.url}#step=heads-attention`);
   await waitForReady(laptop.page);
