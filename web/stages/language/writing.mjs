@@ -64,8 +64,9 @@ function writingControls(languageRun, tr) {
 
 /**
  * The model writes after `prompt` (ids) until its context is full, with the run's sampling
- * (temperature, top-k) from `seed` and the run's head mask, then reads what it wrote (the forward pass: the attention of each row that
- * chose a character). Returns { ids, promptLength, made, attention }, or null (no model).
+ * (temperature, top-k) from `seed` and the run's head mask, then reads what it wrote (the
+ * forward pass: the attention of each row that chose a character). Returns { ids,
+ * promptLength, made, attention } (made: the written ids), or null (no model).
  */
 async function writeAfter(languageRun, prompt, seed) {
   const headMask = [...languageRun.run.headMask];
