@@ -61,6 +61,8 @@ test('dist/texts: the two built texts, their sizes as docs/text.md gives them, u
   const bible = read('kjv-genesis-deuteronomy.txt');
   assert.deepEqual(textSize(tang), { characters: 24992, distinct: 2500 });
   assert.deepEqual(textSize(bible), { characters: 815101, distinct: 62 });
+  assert.equal(Buffer.byteLength(tang), 71152, 'tang300.txt, UTF-8 bytes');
+  assert.equal(Buffer.byteLength(bible), 815101, 'kjv-genesis-deuteronomy.txt, UTF-8 bytes');
   for (const text of [tang, bible]) {
     assert.ok(Buffer.byteLength(text) < 1 << 20);
     assert.doesNotMatch(text, new RegExp(`${ESC}|作者：|\\d`));
