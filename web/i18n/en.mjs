@@ -377,6 +377,9 @@ export default {
   'tools.share.copied': 'Copied.',
   'tools.share.select': 'Selected: press Ctrl+C (⌘C) to copy.',
 
+  // Chapter 4's title (its sentences are with its stages, stages/language/)
+  'chapter.language': 'Chapter 4 · A tiny language model',
+
   // Chapter 3 (where the weights come from): the chapter and stage "Order"
   'chapter.learning': 'Chapter 3 · Where the weights come from',
   'ch3.order.inputs': 'inputs',

@@ -358,6 +358,9 @@ export default {
   'tools.share.copied': '已复制。',
   'tools.share.select': '已选中：按Ctrl+C（⌘C）复制。',
 
+  // Chapter 4's title (its sentences are with its stages, stages/language/)
+  'chapter.language': '第四章 · 一个小小的语言模型',
+
   // Chapter 3 (where the weights come from): the chapter and stage "Order"
   'chapter.learning': '第三章 · 权重从哪里来',
   'ch3.order.inputs': '输入',

@@ -1,9 +1,8 @@
-// The sentences of chapter 4's stage "Characters to rows of X", and the chapter's own: its
-// title, the text picker, the learner's sentence and the model's state, which every stage of
-// the chapter shows (draw/language-views.mjs).
+// The sentences of chapter 4's stage "Characters to rows of X", and the chapter's own (its
+// title is with the other chapters', in i18n/): the text picker, the learner's sentence and the
+// model's state, which every stage of the chapter shows (draw/language-views.mjs).
 export default {
   en: {
-    'ch4.chapter': 'Chapter 4 · A tiny language model',
     'ch4.stage.chars': 'Characters to rows of X',
     'ch4.title.chars': 'Your text becomes rows of X',
     'ch4.narrate.chars':
@@ -62,7 +61,6 @@ export default {
       'The article’s X had {n|# row|# rows} of {d|# number|# numbers} ({n} tokens, each {d}-dimensional), written by hand. In a real model the rows are rows of E, found by training, and there is one per character the text uses. With RoPE the place of a character is not added to its row: it turns the queries and keys (chapter 3).',
   },
   zh: {
-    'ch4.chapter': '第四章 · 一个小小的语言模型',
     'ch4.stage.chars': '从字符到 X 的行',
     'ch4.title.chars': '你的文字变成 X 的行',
     'ch4.narrate.chars':

@@ -18,7 +18,7 @@ import writing from './writing.mjs';
 import writingText from './writing.text.mjs';
 
 export default {
-  titleKey: 'ch4.chapter',
+  titleKey: 'chapter.language',
   stages: [
     { ...characters, text: charactersText },
     { ...next, text: nextText },
