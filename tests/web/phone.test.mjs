@@ -251,6 +251,36 @@ test('phone: chapter 2’s three-decimal numbers clear their cell’s coloured b
   }
 });
 
+test('phone: "All numbers as tables", opened, keeps the page as wide as the screen', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { page, context, problems } = await web.open({ ...PHONE, locale });
+    for (const id of ['scores-1', 'heads-split']) {
+      await page.goto(`${web.url}#step=${id}`);
+      await waitForReady(page);
+      await waitForStep(page, id);
+      await page.click('.tables-summary');
+      await page.waitForSelector('.tables-grid .matrix');
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        tables: document.querySelector('.tables-grid').getBoundingClientRect().right,
+      }));
+      assert.ok(widths.page <= 390, `${locale} ${id}: the page is ${widths.page} px wide`);
+      assert.ok(widths.tables <= 390, `${locale} ${id}: the tables end at ${widths.tables} px`);
+      await page.click('.tables-summary'); // closed again for the next step
+    }
+    // The stage marks are named for screen readers in the page's language, its own colon too.
+    const mark = await page.getAttribute('.tick[data-stage="1"]', 'aria-label');
+    assert.match(mark, locale === 'zh-CN' ? /^第1阶段：\S/ : /^Stage 1: \S/);
+    await page.$eval('.tables-panel', (el) => {
+      el.open = true;
+      el.scrollIntoView();
+    });
+    await screenshot(page, `phone-tables-open-${locale}`);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  }
+});
+
 test('phone: after an edit, the "Your own numbers" badge sits below the step’s title, not beside it', async () => {
   for (const locale of ['en-US', 'zh-CN']) {
     const { page, context, problems } = await web.open({ ...PHONE, locale });

@@ -34,6 +34,7 @@ export default {
     '{n|# earlier step|# earlier steps} of this stage: scroll back to {n|it|them}',
   'stages.stepsAfter': '{n|# more step|# more steps} of this stage: scroll on to {n|it|them}',
   'stage.number': 'Stage {stage}',
+  'stage.named': 'Stage {stage}: {name}',
 
   // --- step titles ---
   'title.row.keys': 'Key of input {i}',

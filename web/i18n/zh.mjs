@@ -27,10 +27,11 @@ export default {
   'load.scriptFailed': '页面脚本无法加载。',
 
   // --- 阶段 ---
-  'stages.label': '步骤',
+  'stages.label': '阶段',
   'stages.stepsBefore': '本阶段前面还有 {n} 步：向前滚动查看',
   'stages.stepsAfter': '本阶段后面还有 {n} 步：向后滚动查看',
   'stage.number': '第{stage}阶段',
+  'stage.named': '第{stage}阶段：{name}',
 
   // --- 步骤标题 ---
   'title.row.keys': '计算输入{i}的键',

@@ -108,7 +108,7 @@ export function createStageMarks({ timeline, onPlaced = () => {} }) {
       .map((step, index) => ({ step, index, at: index / steps.length }))
       .filter(({ step }, k) => k === 0 || steps[k - 1].stage !== step.stage)
       .map(({ step, index, at }) => {
-        const name = `${tr('stage.number', { stage: step.stage })}: ${stageTitle(step.stage)}`;
+        const name = tr('stage.named', { stage: step.stage, name: stageTitle(step.stage) });
         const button = h(
           'button',
           {
